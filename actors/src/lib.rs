@@ -1,0 +1,5 @@
+//! dapvisor's runtime: DAP sessions as supervised ractor actors.
+#![warn(missing_docs)]
+
+pub mod limits;
+pub mod wire;

@@ -1,0 +1,75 @@
+//! Every limit the runtime enforces, named, with its default.
+//!
+//! Each constant here is a default; the matching setter lives on the type that
+//! enforces it (named in the constant's docs), so an embedding host can change
+//! any of them without forking.
+
+use std::time::Duration;
+
+/// Largest `Content-Length` a frame may declare: 16 MiB.
+/// Checked before the body is buffered. Set with `ContentLengthCodec::with_max_content_length`
+/// or `RuntimeConfig::max_frame_bytes`.
+pub const DEFAULT_MAX_CONTENT_LENGTH: usize = 16 * 1024 * 1024;
+
+/// Largest header block (all header lines up to the blank line): 8 KiB.
+/// Set with `ContentLengthCodec::with_max_header_length`.
+pub const DEFAULT_MAX_HEADER_LENGTH: usize = 8 * 1024;
+
+/// Deadline for one DAP request when the caller gives none: 30 s.
+/// Set with `RuntimeConfig::request_timeout`, or per request.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Shortest deadline a request may be given: 5 s. Shorter ones are raised to this.
+pub const MIN_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Longest deadline a request may be given: 300 s. Longer ones are lowered to this.
+pub const MAX_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How many sessions one runtime holds at once: 100. Set with `RuntimeConfig::max_sessions`.
+pub const DEFAULT_MAX_SESSIONS: usize = 100;
+
+/// How many breakpoints (source, function and exception filters together) one session
+/// holds: 1000. Set with `RuntimeConfig::max_breakpoints`.
+pub const DEFAULT_MAX_BREAKPOINTS: usize = 1000;
+
+/// Bytes of debuggee output a session keeps: 128 KiB. Older output is trimmed and the
+/// ring says so. Set with `RuntimeConfig::output_buffer_bytes`.
+pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
+
+/// Bytes of an adapter's stderr kept for error reports: 8 KiB.
+/// Set with `RuntimeConfig::stderr_tail_bytes`.
+pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
+
+/// How many high-volume events (output) a subscriber may have waiting before newer
+/// ones are dropped for it and counted as missed: 1024. Lifecycle events are never
+/// dropped. Set with `RuntimeConfig::subscriber_output_backlog`.
+pub const DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG: usize = 1024;
+
+/// How many agent requests one session may have waiting in its mailbox or in flight
+/// before new ones are refused as busy: 256. Set with `RuntimeConfig::max_queued_requests`.
+pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
+
+/// How long a TCP adapter may take to print its listening banner, or to accept the
+/// connection: 10 s. Set with `RuntimeConfig::connect_timeout`.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a session waits for the adapter to exit after `disconnect` before its
+/// process group is killed: 2 s. Set with `RuntimeConfig::shutdown_grace`.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
+pub fn clamp_request_timeout(requested: Duration) -> Duration {
+    requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_timeout_is_clamped_into_range() {
+        assert_eq!(clamp_request_timeout(Duration::from_secs(1)), MIN_REQUEST_TIMEOUT);
+        assert_eq!(clamp_request_timeout(Duration::from_secs(1000)), MAX_REQUEST_TIMEOUT);
+        assert_eq!(clamp_request_timeout(Duration::from_secs(42)), Duration::from_secs(42));
+    }
+}
