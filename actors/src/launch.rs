@@ -1,0 +1,135 @@
+//! What an agent asks for when it starts a session: a launch or an attach.
+//!
+//! These are adapter-neutral. The adapter registry turns them into each adapter's own
+//! `launch` / `attach` arguments (see `crate::registry`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Start a program under a debug adapter.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    /// The program: a script (`.py`), a Go source file or package folder, or a binary.
+    pub program: PathBuf,
+    /// Arguments passed to the program.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Working directory of the program; the adapter's default when absent.
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// Environment variables added to the program's environment.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Adapter name (`debugpy`, `lldb-dap`, `dlv`, ...); chosen from the program's
+    /// extension when absent.
+    #[serde(default)]
+    pub adapter: Option<String>,
+    /// Stop at the program's entry point.
+    #[serde(default)]
+    pub stop_on_entry: bool,
+    /// Breakpoints set before the program runs, so that it cannot run past them.
+    #[serde(default)]
+    pub breakpoints: Vec<InitialBreakpoint>,
+    /// Function breakpoints set before the program runs (names as the adapter spells them,
+    /// such as `main.add` for dlv).
+    #[serde(default)]
+    pub function_breakpoints: Vec<String>,
+    /// Exception filter ids set before the program runs (such as `raised`, `uncaught`).
+    #[serde(default)]
+    pub exception_filters: Vec<String>,
+    /// Adapter-specific launch arguments, merged over the ones the registry builds.
+    #[serde(default)]
+    pub extra: Map<String, Value>,
+}
+
+/// Attach to a running process, or to an adapter-side debug server.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AttachSpec {
+    /// Process id of a local process to attach to.
+    #[serde(default)]
+    pub pid: Option<u32>,
+    /// Host of a debug server to attach to (with `port`), such as `debugpy --listen`.
+    #[serde(default)]
+    pub host: Option<String>,
+    /// Port of a debug server to attach to.
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// The program's path, where the adapter wants it for symbols.
+    #[serde(default)]
+    pub program: Option<PathBuf>,
+    /// Working directory, for adapters that resolve paths against it.
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// Adapter name; required unless it can be told from `program` or `port`.
+    #[serde(default)]
+    pub adapter: Option<String>,
+    /// Breakpoints set before the target resumes.
+    #[serde(default)]
+    pub breakpoints: Vec<InitialBreakpoint>,
+    /// Function breakpoints set before the target resumes.
+    #[serde(default)]
+    pub function_breakpoints: Vec<String>,
+    /// Exception filter ids set before the target resumes.
+    #[serde(default)]
+    pub exception_filters: Vec<String>,
+    /// Adapter-specific attach arguments, merged over the ones the registry builds.
+    #[serde(default)]
+    pub extra: Map<String, Value>,
+}
+
+/// A source breakpoint given at launch or attach time.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitialBreakpoint {
+    /// Source file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: i64,
+    /// Only stop when this expression is true.
+    #[serde(default)]
+    pub condition: Option<String>,
+    /// Only stop when the hit count satisfies this (adapter syntax, such as `>= 3`).
+    #[serde(default)]
+    pub hit_condition: Option<String>,
+    /// Log this message instead of stopping (a logpoint); `{expr}` is interpolated.
+    #[serde(default)]
+    pub log_message: Option<String>,
+}
+
+impl LaunchSpec {
+    /// A launch of `program` with everything else at its default.
+    pub fn new(program: impl Into<PathBuf>) -> Self {
+        Self {
+            program: program.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Add a source breakpoint at `file:line`.
+    pub fn breakpoint(mut self, file: impl Into<PathBuf>, line: i64) -> Self {
+        self.breakpoints.push(InitialBreakpoint {
+            file: file.into(),
+            line,
+            ..InitialBreakpoint::default()
+        });
+        self
+    }
+
+    /// Name the adapter instead of choosing it from the program's extension.
+    pub fn adapter(mut self, name: impl Into<String>) -> Self {
+        self.adapter = Some(name.into());
+        self
+    }
+
+    /// Set the program's arguments.
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.args = args.into_iter().map(Into::into).collect();
+        self
+    }
+}
