@@ -1,6 +1,34 @@
-//! dapvisor's runtime: DAP sessions as supervised ractor actors.
+//! dapvisor's runtime: Debug Adapter Protocol sessions as supervised ractor actors.
+//!
+//! - [`wire`]: framing, the message envelope and typed bodies (pure).
+//! - [`core`]: the session state machine, breakpoint cache and output ring (pure).
+//! - [`transport`]: one actor per adapter process or socket.
+//! - [`session`]: one actor per session, and the [`SessionHandle`] agents hold.
+//! - [`supervisor`]: the actor that owns a runtime's sessions.
+//! - [`registry`]: the adapters dapvisor knows and how to start each.
+//! - [`events`]: session events and the hub that fans them out.
+//! - [`Runtime`]: the entry point.
 #![warn(missing_docs)]
 
+pub mod config;
+pub mod core;
+pub mod error;
+pub mod events;
 pub mod launch;
 pub mod limits;
+pub mod registry;
+pub mod runtime;
+pub mod session;
+pub mod supervisor;
+pub mod transport;
 pub mod wire;
+
+pub use config::RuntimeConfig;
+pub use core::command::{StopInfo, StopOutcome};
+pub use core::snapshot::SessionSnapshot;
+pub use core::state::{Operation, SessionState};
+pub use error::{AdapterExit, SessionError};
+pub use events::{EventKind, EventStream, Received, SessionEvent};
+pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
+pub use runtime::Runtime;
+pub use session::{RunTicket, SessionHandle, SessionId, StepKind};

@@ -68,8 +68,17 @@ mod tests {
 
     #[test]
     fn request_timeout_is_clamped_into_range() {
-        assert_eq!(clamp_request_timeout(Duration::from_secs(1)), MIN_REQUEST_TIMEOUT);
-        assert_eq!(clamp_request_timeout(Duration::from_secs(1000)), MAX_REQUEST_TIMEOUT);
-        assert_eq!(clamp_request_timeout(Duration::from_secs(42)), Duration::from_secs(42));
+        assert_eq!(
+            clamp_request_timeout(Duration::from_secs(1)),
+            MIN_REQUEST_TIMEOUT
+        );
+        assert_eq!(
+            clamp_request_timeout(Duration::from_secs(1000)),
+            MAX_REQUEST_TIMEOUT
+        );
+        assert_eq!(
+            clamp_request_timeout(Duration::from_secs(42)),
+            Duration::from_secs(42)
+        );
     }
 }

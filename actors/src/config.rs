@@ -1,0 +1,143 @@
+//! [`RuntimeConfig`]: every limit of a runtime, with its default, and a setter each.
+
+use std::time::Duration;
+
+use crate::core::session::CoreConfig;
+use crate::limits;
+use crate::registry::AdapterRegistry;
+use crate::transport::TransportConfig;
+
+/// How a [`Runtime`](crate::Runtime) is set up. `RuntimeConfig::default()` has every
+/// default of [`crate::limits`] and the built-in adapters.
+#[derive(Clone)]
+pub struct RuntimeConfig {
+    /// Sessions held at once (default [`limits::DEFAULT_MAX_SESSIONS`]).
+    pub max_sessions: usize,
+    /// Deadline of a request that names none (default
+    /// [`limits::DEFAULT_REQUEST_TIMEOUT`], clamped to 5..300 s).
+    pub request_timeout: Duration,
+    /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
+    pub max_breakpoints: usize,
+    /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
+    pub output_buffer_bytes: usize,
+    /// Largest frame accepted from an adapter (default
+    /// [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
+    pub max_frame_bytes: usize,
+    /// Adapter stderr kept for errors (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
+    pub stderr_tail_bytes: usize,
+    /// TCP adapter start-up and connect limit (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
+    /// How long a stopping adapter may take before it is killed (default
+    /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
+    pub shutdown_grace: Duration,
+    /// Output events a subscriber may have unread before it misses some (default
+    /// [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
+    pub subscriber_output_backlog: usize,
+    /// Agent requests queued per session (default [`limits::DEFAULT_MAX_QUEUED_REQUESTS`]).
+    pub max_queued_requests: usize,
+    /// The adapters sessions can use (default: the built-ins).
+    pub registry: AdapterRegistry,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        Self {
+            max_sessions: limits::DEFAULT_MAX_SESSIONS,
+            request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
+            max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
+            output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
+            max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
+            stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
+            connect_timeout: limits::DEFAULT_CONNECT_TIMEOUT,
+            shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
+            subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
+            max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
+            registry: AdapterRegistry::builtin(),
+        }
+    }
+}
+
+impl RuntimeConfig {
+    /// Set [`Self::max_sessions`].
+    pub fn max_sessions(mut self, n: usize) -> Self {
+        self.max_sessions = n;
+        self
+    }
+
+    /// Set [`Self::request_timeout`] (clamped to 5..300 s).
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = limits::clamp_request_timeout(timeout);
+        self
+    }
+
+    /// Set [`Self::max_breakpoints`].
+    pub fn max_breakpoints(mut self, n: usize) -> Self {
+        self.max_breakpoints = n;
+        self
+    }
+
+    /// Set [`Self::output_buffer_bytes`].
+    pub fn output_buffer_bytes(mut self, bytes: usize) -> Self {
+        self.output_buffer_bytes = bytes;
+        self
+    }
+
+    /// Set [`Self::max_frame_bytes`].
+    pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
+        self.max_frame_bytes = bytes;
+        self
+    }
+
+    /// Set [`Self::stderr_tail_bytes`].
+    pub fn stderr_tail_bytes(mut self, bytes: usize) -> Self {
+        self.stderr_tail_bytes = bytes;
+        self
+    }
+
+    /// Set [`Self::connect_timeout`].
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Set [`Self::shutdown_grace`].
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Set [`Self::subscriber_output_backlog`].
+    pub fn subscriber_output_backlog(mut self, n: usize) -> Self {
+        self.subscriber_output_backlog = n;
+        self
+    }
+
+    /// Set [`Self::max_queued_requests`].
+    pub fn max_queued_requests(mut self, n: usize) -> Self {
+        self.max_queued_requests = n;
+        self
+    }
+
+    /// Replace the adapter registry.
+    pub fn registry(mut self, registry: AdapterRegistry) -> Self {
+        self.registry = registry;
+        self
+    }
+
+    pub(crate) fn core(&self) -> CoreConfig {
+        CoreConfig {
+            request_timeout: self.request_timeout,
+            max_breakpoints: self.max_breakpoints,
+            output_buffer_bytes: self.output_buffer_bytes,
+        }
+    }
+
+    pub(crate) fn transport(&self) -> TransportConfig {
+        TransportConfig {
+            max_frame_bytes: self.max_frame_bytes,
+            stderr_tail_bytes: self.stderr_tail_bytes,
+            connect_timeout: self.connect_timeout,
+            shutdown_grace: self.shutdown_grace,
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! How the core follows the adapter's events: stops, resumes, output, threads,
+//! breakpoint changes, the debuggee's end. Unknown events are passed on untouched.
+
+use serde_json::json;
+
+use crate::core::command::StopInfo;
+use crate::core::session::{Pending, SessionCore};
+use crate::core::state::SessionState;
+use crate::events::EventKind;
+use crate::wire::types::{
+    BreakpointEventBody, Capabilities, ContinuedEventBody, ExitedEventBody, OutputEventBody,
+    StoppedEventBody, TerminatedEventBody, Thread, ThreadEventBody,
+};
+use crate::wire::Event;
+
+impl SessionCore {
+    pub(super) fn on_event(&mut self, event: Event) {
+        match event.event.as_str() {
+            "initialized" => self.on_initialized(),
+            "stopped" => match event.parse_body::<StoppedEventBody>() {
+                Ok(body) => self.on_stopped(body),
+                Err(err) => tracing::warn!(%err, "malformed stopped event"),
+            },
+            "continued" => {
+                let body: ContinuedEventBody = event.parse_body().unwrap_or_default();
+                if self.state == SessionState::Stopped {
+                    self.set_state(SessionState::Running);
+                }
+                self.emit(EventKind::Continued {
+                    thread_id: body.thread_id,
+                    all_threads_continued: body.all_threads_continued.unwrap_or(true),
+                });
+            }
+            "exited" => {
+                let body: ExitedEventBody = event.parse_body().unwrap_or_default();
+                self.exit_code = Some(body.exit_code);
+                self.emit(EventKind::Exited {
+                    exit_code: body.exit_code,
+                });
+                self.on_debuggee_ended();
+            }
+            "terminated" => {
+                let body: TerminatedEventBody = event.parse_body().unwrap_or_default();
+                self.emit(EventKind::Terminated {
+                    restart: body.restart,
+                });
+                self.on_debuggee_ended();
+                // The debuggee is gone; let the adapter go too.
+                if self.adapter_live && !self.ending && self.startup.is_none() {
+                    self.ending = true;
+                    self.send(
+                        "disconnect",
+                        Some(json!({ "restart": false })),
+                        Some(crate::limits::MIN_REQUEST_TIMEOUT),
+                        Pending::Ending { token: None },
+                    );
+                }
+            }
+            "output" => {
+                let body: OutputEventBody = event.parse_body().unwrap_or_default();
+                let category = body.category.unwrap_or_else(|| "console".to_string());
+                self.output.push(&category, &body.output);
+                self.emit(EventKind::Output {
+                    category,
+                    output: body.output,
+                });
+            }
+            "thread" => {
+                let body: ThreadEventBody = event.parse_body().unwrap_or_default();
+                if body.reason == "exited" {
+                    self.threads.remove(&body.thread_id);
+                } else {
+                    self.threads
+                        .entry(body.thread_id)
+                        .or_insert_with(|| Thread {
+                            id: body.thread_id,
+                            name: String::new(),
+                        });
+                }
+                self.emit(EventKind::Thread {
+                    reason: body.reason,
+                    thread_id: body.thread_id,
+                });
+            }
+            "breakpoint" => {
+                let body: BreakpointEventBody = event.parse_body().unwrap_or_default();
+                self.breakpoints.apply_event(&body.reason, &body.breakpoint);
+                self.emit(EventKind::Breakpoint {
+                    reason: body.reason,
+                    breakpoint: body.breakpoint,
+                });
+            }
+            "module" => {
+                let body = event.body.unwrap_or_default();
+                let reason = body["reason"].as_str().unwrap_or_default().to_string();
+                let module = body.get("module").cloned().unwrap_or_default();
+                self.emit(EventKind::Module { reason, module });
+            }
+            "process" => self.emit(EventKind::Process {
+                body: event.body.unwrap_or_default(),
+            }),
+            "capabilities" => {
+                if let Some(caps) = event
+                    .body
+                    .as_ref()
+                    .and_then(|b| b.get("capabilities"))
+                    .and_then(|c| serde_json::from_value::<Capabilities>(c.clone()).ok())
+                {
+                    self.capabilities.merge(caps);
+                }
+                self.emit(EventKind::Adapter {
+                    event: event.event,
+                    body: event.body,
+                });
+            }
+            _ => self.emit(EventKind::Adapter {
+                event: event.event,
+                body: event.body,
+            }),
+        }
+    }
+
+    fn on_stopped(&mut self, body: StoppedEventBody) {
+        self.stop_epoch += 1;
+        let stop = StopInfo {
+            reason: body.reason,
+            thread_id: body.thread_id,
+            all_threads_stopped: body.all_threads_stopped.unwrap_or(false),
+            hit_breakpoint_ids: body.hit_breakpoint_ids.unwrap_or_default(),
+            description: body.description,
+            text: body.text,
+            epoch: self.stop_epoch,
+        };
+        if let Some(id) = stop.thread_id {
+            self.threads.entry(id).or_insert_with(|| Thread {
+                id,
+                name: String::new(),
+            });
+        }
+        self.last_stop = Some(stop.clone());
+        self.set_state(SessionState::Stopped);
+        self.emit(EventKind::Stopped(stop));
+        self.wake_waiters();
+    }
+
+    fn on_debuggee_ended(&mut self) {
+        self.set_state(SessionState::Terminated);
+        self.maybe_finish_startup();
+        self.wake_waiters();
+    }
+}

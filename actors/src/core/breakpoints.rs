@@ -1,0 +1,385 @@
+//! The session's breakpoint cache: the whole list per source file, function
+//! breakpoints and exception filters, with the adapter's view of each.
+//!
+//! DAP's `setBreakpoints` replaces every breakpoint of a file, so adding or removing
+//! one breakpoint means sending the file's full list again. The cache is that list.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::SessionError;
+use crate::wire::types::{
+    Breakpoint, FunctionBreakpoint, SetBreakpointsArguments, SetExceptionBreakpointsArguments,
+    SetFunctionBreakpointsArguments, Source, SourceBreakpoint,
+};
+
+/// One cached breakpoint: what was asked for and what the adapter made of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceBreakpointRecord {
+    /// What the agent asked for.
+    pub requested: SourceBreakpoint,
+    /// The adapter's answer (verified, actual line, id, message), once it has answered.
+    pub actual: Option<Breakpoint>,
+}
+
+/// One cached function breakpoint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FunctionBreakpointRecord {
+    /// What the agent asked for.
+    pub requested: FunctionBreakpoint,
+    /// The adapter's answer, once it has answered.
+    pub actual: Option<Breakpoint>,
+}
+
+/// Every breakpoint of a session.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BreakpointCache {
+    sources: BTreeMap<PathBuf, Vec<SourceBreakpointRecord>>,
+    functions: Vec<FunctionBreakpointRecord>,
+    exception_filters: Vec<String>,
+    #[serde(skip)]
+    limit: usize,
+}
+
+impl BreakpointCache {
+    /// An empty cache that holds at most `limit` breakpoints and filters together.
+    pub fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            ..Self::default()
+        }
+    }
+
+    /// How many breakpoints and filters are cached.
+    pub fn count(&self) -> usize {
+        self.sources.values().map(Vec::len).sum::<usize>()
+            + self.functions.len()
+            + self.exception_filters.len()
+    }
+
+    /// The limit in force.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    fn check_limit(&self, removed: usize, added: usize) -> Result<(), SessionError> {
+        if self.count() - removed + added > self.limit {
+            return Err(SessionError::LimitExceeded {
+                what: "breakpoints in this session".into(),
+                limit: self.limit,
+            });
+        }
+        Ok(())
+    }
+
+    /// Replace the whole list of `file` (an empty list clears it).
+    pub fn set_file(
+        &mut self,
+        file: &Path,
+        breakpoints: Vec<SourceBreakpoint>,
+    ) -> Result<(), SessionError> {
+        let old = self.sources.get(file).map_or(0, Vec::len);
+        self.check_limit(old, breakpoints.len())?;
+        let records = breakpoints
+            .into_iter()
+            .map(|requested| SourceBreakpointRecord {
+                requested,
+                actual: None,
+            })
+            .collect();
+        self.sources.insert(file.to_path_buf(), records);
+        Ok(())
+    }
+
+    /// Add one breakpoint to `file`, replacing one already at the same line and column.
+    pub fn add(&mut self, file: &Path, breakpoint: SourceBreakpoint) -> Result<(), SessionError> {
+        let list = self.sources.get(file);
+        let replaces =
+            list.is_some_and(|l| l.iter().any(|r| same_place(&r.requested, &breakpoint)));
+        self.check_limit(usize::from(replaces), 1)?;
+        let list = self.sources.entry(file.to_path_buf()).or_default();
+        let record = SourceBreakpointRecord {
+            requested: breakpoint,
+            actual: None,
+        };
+        match list
+            .iter_mut()
+            .find(|r| same_place(&r.requested, &record.requested))
+        {
+            Some(existing) => *existing = record,
+            None => list.push(record),
+        }
+        Ok(())
+    }
+
+    /// Remove the breakpoint of `file` at `line`; false if there was none.
+    pub fn remove(&mut self, file: &Path, line: i64) -> bool {
+        let Some(list) = self.sources.get_mut(file) else {
+            return false;
+        };
+        let before = list.len();
+        list.retain(|r| r.requested.line != line && r.actual_line() != Some(line));
+        before != list.len()
+    }
+
+    /// The DAP arguments that set `file`'s whole cached list.
+    pub fn arguments_for(&self, file: &Path) -> SetBreakpointsArguments {
+        let list = self.sources.get(file).map(Vec::as_slice).unwrap_or(&[]);
+        SetBreakpointsArguments {
+            source: Source {
+                path: Some(file.to_string_lossy().into_owned()),
+                ..Source::default()
+            },
+            breakpoints: Some(list.iter().map(|r| r.requested.clone()).collect()),
+            ..SetBreakpointsArguments::default()
+        }
+    }
+
+    /// Files with cached breakpoints (including files whose list was cleared, so the
+    /// adapter hears of the clearing too).
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.sources.keys().map(PathBuf::as_path)
+    }
+
+    /// Record the adapter's answer for `file` (same order as the request).
+    pub fn record_file_result(&mut self, file: &Path, actual: Vec<Breakpoint>) {
+        if let Some(list) = self.sources.get_mut(file) {
+            for (record, bp) in list.iter_mut().zip(actual) {
+                record.actual = Some(bp);
+            }
+        }
+    }
+
+    /// The cached breakpoints of `file`.
+    pub fn file(&self, file: &Path) -> &[SourceBreakpointRecord] {
+        self.sources.get(file).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Every file's cached breakpoints.
+    pub fn sources(&self) -> &BTreeMap<PathBuf, Vec<SourceBreakpointRecord>> {
+        &self.sources
+    }
+
+    /// Replace the function breakpoints.
+    pub fn set_functions(&mut self, list: Vec<FunctionBreakpoint>) -> Result<(), SessionError> {
+        self.check_limit(self.functions.len(), list.len())?;
+        self.functions = list
+            .into_iter()
+            .map(|requested| FunctionBreakpointRecord {
+                requested,
+                actual: None,
+            })
+            .collect();
+        Ok(())
+    }
+
+    /// The cached function breakpoints.
+    pub fn functions(&self) -> &[FunctionBreakpointRecord] {
+        &self.functions
+    }
+
+    /// The DAP arguments that set every function breakpoint.
+    pub fn function_arguments(&self) -> SetFunctionBreakpointsArguments {
+        SetFunctionBreakpointsArguments {
+            breakpoints: self.functions.iter().map(|r| r.requested.clone()).collect(),
+        }
+    }
+
+    /// Record the adapter's answer for the function breakpoints.
+    pub fn record_function_result(&mut self, actual: Vec<Breakpoint>) {
+        for (record, bp) in self.functions.iter_mut().zip(actual) {
+            record.actual = Some(bp);
+        }
+    }
+
+    /// Replace the exception filters.
+    pub fn set_exception_filters(&mut self, filters: Vec<String>) -> Result<(), SessionError> {
+        self.check_limit(self.exception_filters.len(), filters.len())?;
+        self.exception_filters = filters;
+        Ok(())
+    }
+
+    /// The cached exception filters.
+    pub fn exception_filters(&self) -> &[String] {
+        &self.exception_filters
+    }
+
+    /// The DAP arguments that set the exception filters.
+    pub fn exception_arguments(&self) -> SetExceptionBreakpointsArguments {
+        SetExceptionBreakpointsArguments {
+            filters: self.exception_filters.clone(),
+            ..SetExceptionBreakpointsArguments::default()
+        }
+    }
+
+    /// Follow a `breakpoint` event: the adapter changed one of its breakpoints (verified
+    /// it later, moved it). Matched by id; returns whether a cached record changed.
+    pub fn apply_event(&mut self, reason: &str, bp: &Breakpoint) -> bool {
+        let Some(id) = bp.id else { return false };
+        let records = self
+            .sources
+            .values_mut()
+            .flatten()
+            .map(|r| &mut r.actual)
+            .chain(self.functions.iter_mut().map(|r| &mut r.actual));
+        for actual in records {
+            if actual.as_ref().and_then(|a| a.id) == Some(id) {
+                if reason == "removed" {
+                    *actual = None;
+                } else {
+                    *actual = Some(bp.clone());
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Forget the adapter's answers (a new adapter will answer afresh) but keep what
+    /// was asked for.
+    pub fn clear_results(&mut self) {
+        for r in self.sources.values_mut().flatten() {
+            r.actual = None;
+        }
+        for r in &mut self.functions {
+            r.actual = None;
+        }
+    }
+}
+
+impl SourceBreakpointRecord {
+    /// The line the adapter placed it on, if it said.
+    pub fn actual_line(&self) -> Option<i64> {
+        self.actual.as_ref().and_then(|a| a.line)
+    }
+}
+
+fn same_place(a: &SourceBreakpoint, b: &SourceBreakpoint) -> bool {
+    a.line == b.line && a.column == b.column
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bp(line: i64) -> SourceBreakpoint {
+        SourceBreakpoint {
+            line,
+            ..SourceBreakpoint::default()
+        }
+    }
+
+    fn lines(args: &SetBreakpointsArguments) -> Vec<i64> {
+        args.breakpoints
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|b| b.line)
+            .collect()
+    }
+
+    #[test]
+    fn adding_one_breakpoint_sends_the_whole_file_list() {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("/src/a.py");
+        cache.add(f, bp(3)).unwrap();
+        cache.add(f, bp(9)).unwrap();
+        assert_eq!(lines(&cache.arguments_for(f)), vec![3, 9]);
+        assert_eq!(
+            cache.arguments_for(f).source.path.as_deref(),
+            Some("/src/a.py")
+        );
+    }
+
+    #[test]
+    fn adding_at_the_same_line_replaces() {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("a.py");
+        cache.add(f, bp(3)).unwrap();
+        let mut conditional = bp(3);
+        conditional.condition = Some("x > 1".into());
+        cache.add(f, conditional).unwrap();
+        let args = cache.arguments_for(f);
+        let list = args.breakpoints.unwrap();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].condition.as_deref(), Some("x > 1"));
+    }
+
+    #[test]
+    fn removing_keeps_the_others_and_clearing_still_names_the_file() {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("a.py");
+        cache.set_file(f, vec![bp(1), bp(2), bp(3)]).unwrap();
+        assert!(cache.remove(f, 2));
+        assert!(!cache.remove(f, 2));
+        assert_eq!(lines(&cache.arguments_for(f)), vec![1, 3]);
+        cache.set_file(f, vec![]).unwrap();
+        assert_eq!(cache.files().collect::<Vec<_>>(), vec![f]);
+        assert!(lines(&cache.arguments_for(f)).is_empty());
+    }
+
+    #[test]
+    fn removing_by_the_line_the_adapter_moved_it_to() {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("a.c");
+        cache.add(f, bp(4)).unwrap();
+        cache.record_file_result(
+            f,
+            vec![Breakpoint {
+                id: Some(1),
+                verified: true,
+                line: Some(6),
+                ..Breakpoint::default()
+            }],
+        );
+        assert!(cache.remove(f, 6));
+        assert!(cache.file(f).is_empty());
+    }
+
+    #[test]
+    fn the_limit_counts_every_kind_together() {
+        let mut cache = BreakpointCache::new(3);
+        let f = Path::new("a.go");
+        cache.set_file(f, vec![bp(1), bp(2)]).unwrap();
+        cache.set_exception_filters(vec!["raised".into()]).unwrap();
+        let err = cache.add(f, bp(5)).unwrap_err();
+        assert!(matches!(err, SessionError::LimitExceeded { limit: 3, .. }));
+        // Replacing in place does not grow the count.
+        cache.add(f, bp(2)).unwrap();
+        assert!(cache
+            .set_functions(vec![FunctionBreakpoint {
+                name: "main.add".into(),
+                ..FunctionBreakpoint::default()
+            }])
+            .is_err());
+    }
+
+    #[test]
+    fn breakpoint_events_update_the_record_by_id() {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("a.py");
+        cache.add(f, bp(7)).unwrap();
+        let unverified = Breakpoint {
+            id: Some(4),
+            verified: false,
+            line: Some(7),
+            ..Breakpoint::default()
+        };
+        cache.record_file_result(f, vec![unverified.clone()]);
+        let verified = Breakpoint {
+            verified: true,
+            ..unverified
+        };
+        assert!(cache.apply_event("changed", &verified));
+        assert!(cache.file(f)[0].actual.as_ref().unwrap().verified);
+        assert!(!cache.apply_event(
+            "changed",
+            &Breakpoint {
+                id: Some(99),
+                ..Breakpoint::default()
+            }
+        ));
+    }
+}

@@ -1,0 +1,283 @@
+//! What goes into the session core and what comes out of it.
+//!
+//! The core is driven by [`Input`]s (an agent command, an adapter response or event,
+//! the adapter connection closing, a timer firing) and answers with [`Effect`]s for
+//! the actor shell to carry out (send a request, reply to an agent, publish an event,
+//! start a timer, start or stop the adapter). It never touches a socket or a clock.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::core::breakpoints::SourceBreakpointRecord;
+use crate::core::output::OutputSlice;
+use crate::core::snapshot::SessionSnapshot;
+use crate::core::state::Operation;
+use crate::error::{AdapterExit, SessionError};
+use crate::events::EventKind;
+use crate::launch::InitialBreakpoint;
+use crate::registry::ResolvedAdapter;
+use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint, SteppingGranularity};
+use crate::wire::{Event, Request, Response};
+
+/// Identifies an agent request waiting for its answer (chosen by the actor shell).
+pub type Token = u64;
+/// Identifies a DAP request the core asked the transport to send (chosen by the core).
+pub type Tag = u64;
+/// Identifies a timer the core asked for (chosen by the core).
+pub type TimerId = u64;
+
+/// Everything needed to start (or start again) the adapter and the debuggee.
+#[derive(Debug, Clone)]
+pub struct StartPlan {
+    /// [`Operation::Launch`] or [`Operation::Attach`].
+    pub operation: Operation,
+    /// The adapter, found and checked.
+    pub adapter: ResolvedAdapter,
+    /// The `launch` or `attach` arguments in the adapter's dialect.
+    pub arguments: Map<String, Value>,
+    /// Source breakpoints to set before the debuggee runs.
+    pub breakpoints: Vec<InitialBreakpoint>,
+    /// Function breakpoints to set before the debuggee runs.
+    pub function_breakpoints: Vec<String>,
+    /// Exception filters to set before the debuggee runs.
+    pub exception_filters: Vec<String>,
+    /// The program, for display.
+    pub program: Option<String>,
+}
+
+/// A request from an agent.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Start the adapter and launch or attach.
+    Start(Box<StartPlan>),
+    /// Replace every breakpoint of a file.
+    SetBreakpoints {
+        /// The source file.
+        file: PathBuf,
+        /// The file's new list.
+        breakpoints: Vec<SourceBreakpoint>,
+    },
+    /// Add (or replace at the same line) one breakpoint, keeping the file's others.
+    AddBreakpoint {
+        /// The source file.
+        file: PathBuf,
+        /// The breakpoint.
+        breakpoint: SourceBreakpoint,
+    },
+    /// Remove the breakpoint at a line, keeping the file's others.
+    RemoveBreakpoint {
+        /// The source file.
+        file: PathBuf,
+        /// Its line (as asked for, or as the adapter placed it).
+        line: i64,
+    },
+    /// Replace every function breakpoint.
+    SetFunctionBreakpoints(Vec<FunctionBreakpoint>),
+    /// Replace the exception filters.
+    SetExceptionBreakpoints(Vec<String>),
+    /// Resume, step, or pause.
+    Control {
+        /// Which.
+        action: ControlAction,
+        /// The thread; the last stopped thread when absent.
+        thread_id: Option<i64>,
+        /// Step granularity, for steps.
+        granularity: Option<SteppingGranularity>,
+    },
+    /// Wait for the first stop after `after` (a stop epoch), or the end of the debuggee.
+    WaitForStop {
+        /// The stop epoch the caller has seen; an earlier-made stop does not count.
+        after: u64,
+        /// How long to wait before answering [`StopOutcome::TimedOut`].
+        timeout: Duration,
+    },
+    /// Any DAP request, checked against the state as `operation`; the answer is the body.
+    Request {
+        /// The operation it counts as, for the state check.
+        operation: Operation,
+        /// The DAP command.
+        command: String,
+        /// Its arguments.
+        arguments: Option<Value>,
+        /// Its deadline (clamped); the session default when absent.
+        timeout: Option<Duration>,
+    },
+    /// Read captured output from a cursor.
+    Output {
+        /// Cursor from a previous read (0 for the start).
+        since: u64,
+        /// At most this many bytes.
+        max_bytes: usize,
+    },
+    /// Read the session's cached state.
+    Snapshot,
+    /// End the debuggee and the adapter.
+    Terminate,
+    /// Detach (or end the debuggee, if asked) and stop the adapter.
+    Disconnect {
+        /// Whether the debuggee ends too.
+        terminate_debuggee: bool,
+    },
+}
+
+/// The execution controls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlAction {
+    /// `continue`
+    Continue,
+    /// `next`
+    Next,
+    /// `stepIn`
+    StepIn,
+    /// `stepOut`
+    StepOut,
+    /// `pause`
+    Pause,
+}
+
+impl ControlAction {
+    /// The DAP command.
+    pub fn command(self) -> &'static str {
+        match self {
+            ControlAction::Continue => "continue",
+            ControlAction::Next => "next",
+            ControlAction::StepIn => "stepIn",
+            ControlAction::StepOut => "stepOut",
+            ControlAction::Pause => "pause",
+        }
+    }
+
+    /// The operation it counts as for state checks.
+    pub fn operation(self) -> Operation {
+        match self {
+            ControlAction::Continue => Operation::Continue,
+            ControlAction::Next => Operation::Next,
+            ControlAction::StepIn => Operation::StepIn,
+            ControlAction::StepOut => Operation::StepOut,
+            ControlAction::Pause => Operation::Pause,
+        }
+    }
+}
+
+/// Why and where the debuggee stopped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StopInfo {
+    /// The adapter's reason: `breakpoint`, `step`, `pause`, `exception`, `entry`, ...
+    pub reason: String,
+    /// The thread that stopped.
+    pub thread_id: Option<i64>,
+    /// Whether every thread stopped.
+    pub all_threads_stopped: bool,
+    /// Ids of the breakpoints that were hit.
+    pub hit_breakpoint_ids: Vec<i64>,
+    /// The adapter's description, where it gave one.
+    pub description: Option<String>,
+    /// Extra text (such as an exception message), where the adapter gave any.
+    pub text: Option<String>,
+    /// This stop's number: the session's stops are numbered from 1.
+    pub epoch: u64,
+}
+
+/// How a wait for a stop ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum StopOutcome {
+    /// The debuggee stopped.
+    Stopped(StopInfo),
+    /// The debuggee ended (or the adapter went away).
+    Terminated {
+        /// Its exit code, where the adapter reported one.
+        exit_code: Option<i64>,
+    },
+    /// Still running when the wait's time ran out. Not an error.
+    TimedOut,
+}
+
+/// A successful answer to an agent.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// The adapter's response body (an empty object where it sent none).
+    Body(Value),
+    /// The cached breakpoints of a file after a change.
+    SourceBreakpoints(Vec<SourceBreakpointRecord>),
+    /// Function breakpoints as the adapter answered them.
+    Breakpoints(Vec<Breakpoint>),
+    /// Execution resumed (or a pause was asked for); wait for stops after `epoch`.
+    Resumed {
+        /// The stop epoch when the request was sent.
+        epoch: u64,
+    },
+    /// How a wait for a stop ended.
+    Stop(StopOutcome),
+    /// Captured output.
+    Output(OutputSlice),
+    /// The session's state.
+    Snapshot(Box<SessionSnapshot>),
+    /// Done; nothing to report.
+    Done,
+}
+
+/// One input to the core.
+#[derive(Debug)]
+pub enum Input {
+    /// An agent's command, at time `at` (used for `last_used`).
+    Command {
+        /// Where the answer goes.
+        token: Token,
+        /// What is asked.
+        command: Command,
+        /// When it was asked.
+        at: Instant,
+    },
+    /// The transport's answer to a request the core sent.
+    Response {
+        /// The core's tag for it.
+        tag: Tag,
+        /// The response, or why there is none.
+        result: Result<Response, SessionError>,
+    },
+    /// An event from the adapter.
+    Event(Event),
+    /// The adapter connection ended; every request still pending has been failed.
+    Closed(AdapterExit),
+    /// A timer the core asked for fired.
+    Timer(TimerId),
+}
+
+/// One thing for the actor shell to do.
+#[derive(Debug)]
+pub enum Effect {
+    /// Start a fresh adapter (replacing any old one, whose later outputs are ignored).
+    StartAdapter(Box<ResolvedAdapter>),
+    /// Send a request; its answer comes back as [`Input::Response`] with this tag.
+    Send {
+        /// The core's tag.
+        tag: Tag,
+        /// The request (its `seq` is filled in by the transport).
+        request: Request,
+        /// Its deadline, already clamped.
+        timeout: Duration,
+    },
+    /// Answer an agent.
+    Reply {
+        /// Whose answer.
+        token: Token,
+        /// The answer.
+        result: Result<Answer, SessionError>,
+    },
+    /// Publish an event to the session's subscribers.
+    Emit(EventKind),
+    /// Fire [`Input::Timer`] with this id after a while.
+    StartTimer {
+        /// The timer's id.
+        id: TimerId,
+        /// When.
+        after: Duration,
+    },
+    /// End the adapter: close its input, and kill its process group after a grace.
+    StopAdapter,
+}

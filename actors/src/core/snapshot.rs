@@ -1,0 +1,43 @@
+//! A copy of a session's cached state, answered without touching the adapter.
+
+use serde::Serialize;
+
+use crate::core::breakpoints::BreakpointCache;
+use crate::core::command::StopInfo;
+use crate::core::state::{Operation, SessionState};
+use crate::wire::types::{Capabilities, Thread};
+
+/// The session's cached state at one moment.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionSnapshot {
+    /// The state.
+    pub state: SessionState,
+    /// What the state allows now.
+    pub allowed: Vec<Operation>,
+    /// The adapter's name, once started.
+    pub adapter: Option<String>,
+    /// Launch or attach, once started.
+    pub operation: Option<Operation>,
+    /// The program, for display.
+    pub program: Option<String>,
+    /// Whether an adapter process is connected.
+    pub adapter_live: bool,
+    /// The adapter's capabilities (from `initialize`, merged with `capabilities` events).
+    pub capabilities: Capabilities,
+    /// Every cached breakpoint, with the adapter's view of each.
+    pub breakpoints: BreakpointCache,
+    /// Threads known from `thread` events and `threads` answers.
+    pub threads: Vec<Thread>,
+    /// The last stop, if the debuggee has stopped since it started.
+    pub last_stop: Option<StopInfo>,
+    /// How many stops there have been (wait for stops after this).
+    pub stop_epoch: u64,
+    /// The debuggee's exit code, once it exited.
+    pub exit_code: Option<i64>,
+    /// The output cursor after the last byte captured.
+    pub output_end: u64,
+    /// Whether older output has been trimmed.
+    pub output_truncated: bool,
+    /// DAP requests sent and not yet answered.
+    pub pending_requests: usize,
+}

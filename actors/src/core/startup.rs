@@ -1,0 +1,331 @@
+//! The launch handshake, in the order every adapter here accepts:
+//!
+//! 1. `initialize`, awaited;
+//! 2. `launch` / `attach` sent but not awaited (debugpy answers it only after
+//!    `configurationDone`; lldb-dap and dlv answer it before `initialized`);
+//! 3. on the `initialized` event: every file's full breakpoint list, function
+//!    breakpoints, exception filters, then `configurationDone` with `{}` where supported;
+//! 4. the agent is answered once `launch` has succeeded and configuration is done.
+//!
+//! A failed `launch` is reported in the adapter's own words, not as a follow-on error.
+
+use serde_json::{json, Value};
+
+use crate::core::command::{Answer, Effect, StartPlan, TimerId, Token};
+use crate::core::session::{success_or_error, Pending, SessionCore};
+use crate::core::state::{Operation, SessionState};
+use crate::error::SessionError;
+use crate::wire::types::{Capabilities, SetBreakpointsResponseBody, SourceBreakpoint};
+use crate::wire::Response;
+
+/// One request of the handshake.
+#[derive(Debug)]
+pub(crate) enum StartupStep {
+    Initialize,
+    Start,
+    ConfigSource(std::path::PathBuf),
+    ConfigFunctions,
+    ConfigExceptions,
+    ConfigurationDone,
+}
+
+/// A handshake under way.
+#[derive(Debug)]
+pub(crate) struct Startup {
+    pub(crate) token: Token,
+    pub(crate) operation: Operation,
+    /// The `launch`/`attach` answer, once it came.
+    pub(crate) start_result: Option<Result<(), String>>,
+    /// `initialized` came.
+    pub(crate) initialized: bool,
+    /// `configurationDone` was answered (or the adapter needs none).
+    pub(crate) configured: bool,
+    /// Fires if the handshake takes longer than the request deadline.
+    pub(crate) timer: TimerId,
+}
+
+impl Startup {
+    /// What the handshake still waits for, for a timeout message.
+    pub(crate) fn waiting_for(&self) -> &'static str {
+        if !self.initialized {
+            "the `initialized` event"
+        } else if !self.configured {
+            "the answer to `configurationDone`"
+        } else {
+            "the answer to launch/attach"
+        }
+    }
+}
+
+/// The `initialize` arguments dapvisor sends: what this client supports.
+pub(crate) fn initialize_arguments(adapter_id: &str) -> Value {
+    json!({
+        "clientID": "dapvisor",
+        "clientName": "dapvisor",
+        "adapterID": adapter_id,
+        "locale": "en-US",
+        "linesStartAt1": true,
+        "columnsStartAt1": true,
+        "pathFormat": "path",
+        "supportsVariableType": true,
+        "supportsVariablePaging": true,
+        "supportsRunInTerminalRequest": true,
+        "supportsMemoryReferences": true,
+        "supportsProgressReporting": true,
+        "supportsInvalidatedEvent": true,
+        "supportsMemoryEvent": true,
+        "supportsArgsCanBeInterpretedByShell": false,
+        "supportsStartDebuggingRequest": false,
+    })
+}
+
+impl SessionCore {
+    /// Begin a launch or attach: a fresh adapter, then `initialize`.
+    pub(super) fn start(&mut self, token: Token, plan: StartPlan) -> Result<(), SessionError> {
+        let op = plan.operation;
+        if !self.state.allows(op) {
+            return Err(SessionError::InvalidState {
+                operation: op,
+                state: self.state,
+                allowed: self.state.allowed_operations(),
+            });
+        }
+        for bp in &plan.breakpoints {
+            let source = SourceBreakpoint {
+                line: bp.line,
+                condition: bp.condition.clone(),
+                hit_condition: bp.hit_condition.clone(),
+                log_message: bp.log_message.clone(),
+                ..SourceBreakpoint::default()
+            };
+            self.breakpoints.add(&bp.file, source)?;
+        }
+        if !plan.function_breakpoints.is_empty() {
+            let list = plan
+                .function_breakpoints
+                .iter()
+                .map(crate::core::session::function_breakpoint)
+                .collect();
+            self.breakpoints.set_functions(list)?;
+        }
+        if !plan.exception_filters.is_empty() {
+            self.breakpoints
+                .set_exception_filters(plan.exception_filters.clone())?;
+        }
+
+        // A new run: what the old adapter said no longer holds.
+        self.threads.clear();
+        self.last_stop = None;
+        self.exit_code = None;
+        self.capabilities = Capabilities::default();
+        self.capabilities_known = false;
+        self.accepts_breakpoints = false;
+        self.ending = false;
+        self.breakpoints.clear_results();
+
+        self.effects
+            .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
+        self.adapter_live = true;
+        let timer = self.timer(self.config.request_timeout);
+        self.startup = Some(Startup {
+            token,
+            operation: op,
+            start_result: None,
+            initialized: false,
+            configured: false,
+            timer,
+        });
+        let adapter_id = plan.adapter.adapter_id.clone();
+        self.plan = Some(plan);
+        self.set_state(SessionState::Initializing);
+        self.send(
+            "initialize",
+            Some(initialize_arguments(&adapter_id)),
+            None,
+            Pending::Startup(StartupStep::Initialize),
+        );
+        Ok(())
+    }
+
+    pub(super) fn on_startup_response(
+        &mut self,
+        step: StartupStep,
+        result: Result<Response, SessionError>,
+    ) {
+        let command = match &step {
+            StartupStep::Initialize => "initialize",
+            StartupStep::Start => self.start_command(),
+            StartupStep::ConfigSource(_) => "setBreakpoints",
+            StartupStep::ConfigFunctions => "setFunctionBreakpoints",
+            StartupStep::ConfigExceptions => "setExceptionBreakpoints",
+            StartupStep::ConfigurationDone => "configurationDone",
+        };
+        let result = result.and_then(|r| success_or_error(command, r));
+        match (step, result) {
+            (StartupStep::Initialize, Ok(response)) => {
+                self.capabilities = response.parse_body().unwrap_or_default();
+                self.capabilities_known = true;
+                let arguments = self
+                    .plan
+                    .as_ref()
+                    .map(|p| Value::Object(p.arguments.clone()));
+                let command = self.start_command();
+                self.send(
+                    command,
+                    arguments,
+                    None,
+                    Pending::Startup(StartupStep::Start),
+                );
+            }
+            (StartupStep::Start, Ok(_)) => {
+                if let Some(s) = self.startup.as_mut() {
+                    s.start_result = Some(Ok(()));
+                }
+                self.maybe_finish_startup();
+            }
+            (StartupStep::ConfigurationDone, Ok(_)) => {
+                if let Some(s) = self.startup.as_mut() {
+                    s.configured = true;
+                }
+                if self.state == SessionState::Configured {
+                    self.set_state(SessionState::Running);
+                }
+                self.maybe_finish_startup();
+            }
+            (StartupStep::ConfigSource(file), Ok(response)) => {
+                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
+                self.breakpoints.record_file_result(&file, body.breakpoints);
+            }
+            (StartupStep::ConfigFunctions, Ok(response)) => {
+                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
+                self.breakpoints.record_function_result(body.breakpoints);
+            }
+            (StartupStep::ConfigExceptions, Ok(_)) => {}
+            (
+                StartupStep::Initialize | StartupStep::Start | StartupStep::ConfigurationDone,
+                Err(err),
+            ) => {
+                let message = match err {
+                    SessionError::Adapter { message, .. } => message,
+                    other => other.to_string(),
+                };
+                self.fail_startup(format!("`{command}` failed: {message}"));
+            }
+            (step, Err(err)) => {
+                // A refused breakpoint must not sink the launch; it shows as unverified.
+                tracing::warn!(?step, %err, "configuration request failed during startup");
+            }
+        }
+    }
+
+    fn start_command(&self) -> &'static str {
+        match self.plan.as_ref().map(|p| p.operation) {
+            Some(Operation::Attach) => "attach",
+            _ => "launch",
+        }
+    }
+
+    /// The adapter is ready for configuration: send every breakpoint, then
+    /// `configurationDone`.
+    pub(super) fn on_initialized(&mut self) {
+        let Some(startup) = self.startup.as_mut() else {
+            return;
+        };
+        if startup.initialized {
+            return;
+        }
+        startup.initialized = true;
+        self.accepts_breakpoints = true;
+        if self.state == SessionState::Initializing {
+            self.set_state(SessionState::Configured);
+        }
+        let files: Vec<_> = self.breakpoints.files().map(|f| f.to_path_buf()).collect();
+        for file in files {
+            let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            self.send(
+                "setBreakpoints",
+                args,
+                None,
+                Pending::Startup(StartupStep::ConfigSource(file)),
+            );
+        }
+        if !self.breakpoints.functions().is_empty()
+            && self.capabilities.supports_function_breakpoints == Some(true)
+        {
+            let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
+            self.send(
+                "setFunctionBreakpoints",
+                args,
+                None,
+                Pending::Startup(StartupStep::ConfigFunctions),
+            );
+        }
+        let adapter_has_filters = self
+            .capabilities
+            .exception_breakpoint_filters
+            .as_ref()
+            .is_some_and(|f| !f.is_empty());
+        if !self.breakpoints.exception_filters().is_empty() || adapter_has_filters {
+            let args = serde_json::to_value(self.breakpoints.exception_arguments()).ok();
+            self.send(
+                "setExceptionBreakpoints",
+                args,
+                None,
+                Pending::Startup(StartupStep::ConfigExceptions),
+            );
+        }
+        if self.capabilities.supports_configuration_done_request == Some(true) {
+            self.send(
+                "configurationDone",
+                Some(json!({})),
+                None,
+                Pending::Startup(StartupStep::ConfigurationDone),
+            );
+        } else {
+            if let Some(s) = self.startup.as_mut() {
+                s.configured = true;
+            }
+            if self.state == SessionState::Configured {
+                self.set_state(SessionState::Running);
+            }
+            self.maybe_finish_startup();
+        }
+    }
+
+    /// Answer the agent once launch succeeded and configuration is done (or the
+    /// debuggee already ended).
+    pub(super) fn maybe_finish_startup(&mut self) {
+        let done = self.startup.as_ref().is_some_and(|s| {
+            matches!(s.start_result, Some(Ok(())))
+                && (s.configured || self.state == SessionState::Terminated)
+        });
+        if done {
+            if let Some(s) = self.startup.take() {
+                let snapshot = Box::new(self.snapshot());
+                self.reply(s.token, Ok(Answer::Snapshot(snapshot)));
+            }
+        }
+    }
+
+    /// End a handshake under way with `message`; a no-op when none is under way.
+    pub(super) fn fail_startup(&mut self, message: String) {
+        let Some(startup) = self.startup.take() else {
+            return;
+        };
+        let since = self.output.end().saturating_sub(4096);
+        let output = self.output.read_since(since, 4096).text();
+        self.reply(
+            startup.token,
+            Err(SessionError::StartFailed {
+                operation: startup.operation,
+                message,
+                output,
+            }),
+        );
+        self.set_state(SessionState::Terminated);
+        self.wake_waiters();
+        if self.adapter_live {
+            self.effects.push(Effect::StopAdapter);
+        }
+    }
+}

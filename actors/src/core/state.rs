@@ -1,0 +1,256 @@
+//! The session state machine's states, the operations an agent can ask for, and which
+//! operations each state allows.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Where a debug session is in its life.
+///
+/// ```text
+/// NotStarted --launch/attach--> Initializing --initialized event--> Configured
+/// Configured --configurationDone answered--> Running <--continue/step-- Stopped
+/// Running --stopped event--> Stopped
+/// Running | Stopped --exited/terminated event, terminate, disconnect--> Terminated
+/// Terminated --launch/attach--> Initializing   (a new adapter, same session)
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    /// Created; no adapter yet.
+    NotStarted,
+    /// The adapter is starting: `initialize` and `launch`/`attach` are under way.
+    Initializing,
+    /// The adapter sent `initialized`; breakpoints and `configurationDone` are being sent.
+    Configured,
+    /// The debuggee runs.
+    Running,
+    /// The debuggee is stopped (breakpoint, step, pause, exception, entry).
+    Stopped,
+    /// The debuggee ended or the session was ended; a new launch may follow.
+    Terminated,
+}
+
+/// An operation an agent can ask a session for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    /// Start the program under the adapter.
+    Launch,
+    /// Attach to a running process or debug server.
+    Attach,
+    /// Set, add or remove source or function breakpoints.
+    SetBreakpoints,
+    /// Set exception breakpoint filters.
+    SetExceptionBreakpoints,
+    /// Resume execution.
+    Continue,
+    /// Step over.
+    Next,
+    /// Step into.
+    StepIn,
+    /// Step out.
+    StepOut,
+    /// Interrupt a running debuggee.
+    Pause,
+    /// List threads.
+    Threads,
+    /// Read a thread's call stack.
+    StackTrace,
+    /// Read a frame's scopes.
+    Scopes,
+    /// Read variables.
+    Variables,
+    /// Evaluate an expression.
+    Evaluate,
+    /// Send any DAP request by name.
+    CustomRequest,
+    /// End the debuggee and the adapter.
+    Terminate,
+    /// Detach from the debuggee (or end it) and stop the adapter.
+    Disconnect,
+}
+
+impl Operation {
+    /// The operation's name as agents see it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Launch => "launch",
+            Operation::Attach => "attach",
+            Operation::SetBreakpoints => "set_breakpoints",
+            Operation::SetExceptionBreakpoints => "set_exception_breakpoints",
+            Operation::Continue => "continue",
+            Operation::Next => "step_over",
+            Operation::StepIn => "step_in",
+            Operation::StepOut => "step_out",
+            Operation::Pause => "pause",
+            Operation::Threads => "threads",
+            Operation::StackTrace => "stack_trace",
+            Operation::Scopes => "scopes",
+            Operation::Variables => "variables",
+            Operation::Evaluate => "evaluate",
+            Operation::CustomRequest => "custom_request",
+            Operation::Terminate => "terminate",
+            Operation::Disconnect => "disconnect",
+        }
+    }
+
+    /// Every operation, in a stable order.
+    pub const ALL: [Operation; 17] = [
+        Operation::Launch,
+        Operation::Attach,
+        Operation::SetBreakpoints,
+        Operation::SetExceptionBreakpoints,
+        Operation::Continue,
+        Operation::Next,
+        Operation::StepIn,
+        Operation::StepOut,
+        Operation::Pause,
+        Operation::Threads,
+        Operation::StackTrace,
+        Operation::Scopes,
+        Operation::Variables,
+        Operation::Evaluate,
+        Operation::CustomRequest,
+        Operation::Terminate,
+        Operation::Disconnect,
+    ];
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl SessionState {
+    /// The state's name as agents see it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SessionState::NotStarted => "not_started",
+            SessionState::Initializing => "initializing",
+            SessionState::Configured => "configured",
+            SessionState::Running => "running",
+            SessionState::Stopped => "stopped",
+            SessionState::Terminated => "terminated",
+        }
+    }
+
+    /// Whether an adapter is live and the debuggee has not ended.
+    pub fn is_live(self) -> bool {
+        matches!(
+            self,
+            SessionState::Initializing
+                | SessionState::Configured
+                | SessionState::Running
+                | SessionState::Stopped
+        )
+    }
+
+    /// Whether this state allows `op`.
+    ///
+    /// Breakpoints may be edited in every state: before the adapter is configured they
+    /// are cached and sent during configuration, so a program cannot run past them.
+    /// Inspection needs a stopped debuggee; `threads` also works while it runs.
+    pub fn allows(self, op: Operation) -> bool {
+        use Operation as O;
+        use SessionState as S;
+        match op {
+            O::SetBreakpoints | O::SetExceptionBreakpoints => true,
+            O::Launch | O::Attach => matches!(self, S::NotStarted | S::Terminated),
+            O::Continue | O::Next | O::StepIn | O::StepOut => self == S::Stopped,
+            O::Pause => self == S::Running,
+            O::Threads | O::CustomRequest => matches!(self, S::Running | S::Stopped),
+            O::StackTrace | O::Scopes | O::Variables | O::Evaluate => self == S::Stopped,
+            O::Terminate | O::Disconnect => self.is_live(),
+        }
+    }
+
+    /// The operations this state allows, in a stable order.
+    pub fn allowed_operations(self) -> Vec<Operation> {
+        Operation::ALL
+            .into_iter()
+            .filter(|op| self.allows(*op))
+            .collect()
+    }
+}
+
+impl fmt::Display for SessionState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Operation as O;
+    use SessionState as S;
+
+    #[test]
+    fn not_started_allows_only_start_and_breakpoints() {
+        assert_eq!(
+            S::NotStarted.allowed_operations(),
+            vec![
+                O::Launch,
+                O::Attach,
+                O::SetBreakpoints,
+                O::SetExceptionBreakpoints
+            ]
+        );
+    }
+
+    #[test]
+    fn initializing_and_configured_allow_no_execution_or_inspection() {
+        for state in [S::Initializing, S::Configured] {
+            for op in [
+                O::Continue,
+                O::Next,
+                O::Pause,
+                O::StackTrace,
+                O::Evaluate,
+                O::Launch,
+            ] {
+                assert!(!state.allows(op), "{state} allowed {op}");
+            }
+            assert!(state.allows(O::Terminate));
+        }
+    }
+
+    #[test]
+    fn running_allows_pause_threads_and_breakpoints_but_no_inspection() {
+        assert_eq!(
+            S::Running.allowed_operations(),
+            vec![
+                O::SetBreakpoints,
+                O::SetExceptionBreakpoints,
+                O::Pause,
+                O::Threads,
+                O::CustomRequest,
+                O::Terminate,
+                O::Disconnect
+            ]
+        );
+    }
+
+    #[test]
+    fn stopped_allows_everything_but_start_and_pause() {
+        let allowed = S::Stopped.allowed_operations();
+        assert!(!allowed.contains(&O::Launch));
+        assert!(!allowed.contains(&O::Pause));
+        assert_eq!(allowed.len(), Operation::ALL.len() - 3);
+    }
+
+    #[test]
+    fn terminated_allows_a_new_start() {
+        assert_eq!(
+            S::Terminated.allowed_operations(),
+            vec![
+                O::Launch,
+                O::Attach,
+                O::SetBreakpoints,
+                O::SetExceptionBreakpoints
+            ]
+        );
+    }
+}

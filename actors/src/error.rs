@@ -1,0 +1,209 @@
+//! The error an agent gets back from a session or the runtime.
+//!
+//! Every variant says what went wrong and, through [`SessionError::hint`], what the
+//! agent can do next. [`SessionError::code`] carries the HTTP-like codes agents and MCP
+//! clients already know: 404 no such session, 400 invalid state or argument, 501
+//! unsupported, 503 busy, 504 timed out, 500 otherwise.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::core::state::{Operation, SessionState};
+
+/// How an adapter connection ended, for errors and events.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct AdapterExit {
+    /// Exit code, if the adapter exited normally.
+    pub code: Option<i32>,
+    /// Signal number, if the adapter was killed by a signal.
+    pub signal: Option<i32>,
+    /// Why the connection ended, in words (end of stream, a read error, a failed spawn).
+    pub reason: String,
+    /// The last few KiB of the adapter's stderr.
+    pub stderr_tail: String,
+    /// Whether the runtime asked for this end (terminate, disconnect, shutdown).
+    pub requested: bool,
+}
+
+impl std::fmt::Display for AdapterExit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)?;
+        match (self.code, self.signal) {
+            (Some(code), _) => write!(f, " (exit code {code})")?,
+            (None, Some(sig)) => write!(f, " (killed by signal {sig})")?,
+            (None, None) => {}
+        }
+        let tail = self.stderr_tail.trim();
+        if !tail.is_empty() {
+            write!(f, "; adapter stderr ends with: {tail}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Errors from sessions, the adapter, and the runtime.
+#[derive(Debug, Clone, Error)]
+pub enum SessionError {
+    /// The operation is not allowed in the session's current state.
+    #[error(
+        "cannot {operation} while the session is {state}; allowed now: {}",
+        list(allowed)
+    )]
+    InvalidState {
+        /// What was asked for.
+        operation: Operation,
+        /// The state the session is in.
+        state: SessionState,
+        /// What the state allows.
+        allowed: Vec<Operation>,
+    },
+    /// The adapter answered the request with a failure.
+    #[error("the adapter refused `{command}`: {message}")]
+    Adapter {
+        /// The DAP command.
+        command: String,
+        /// The adapter's message (or its error body's format string).
+        message: String,
+        /// The response body, which may hold a structured error.
+        body: Option<Value>,
+    },
+    /// The adapter did not answer in time.
+    #[error("`{command}` got no answer from the adapter within {}s", after.as_secs_f64())]
+    Timeout {
+        /// The DAP command.
+        command: String,
+        /// The deadline that passed.
+        after: Duration,
+    },
+    /// The adapter process ended or its stream broke.
+    #[error("the adapter is gone: {exit}")]
+    AdapterExited {
+        /// How it ended.
+        exit: AdapterExit,
+    },
+    /// The adapter could not be started.
+    #[error("could not start adapter `{adapter}`: {message}")]
+    AdapterStart {
+        /// The adapter's name.
+        adapter: String,
+        /// What failed, including how to install it where it is missing.
+        message: String,
+    },
+    /// Launching or attaching failed; `message` is the adapter's own launch error.
+    #[error("{operation} failed: {message}")]
+    StartFailed {
+        /// Launch or attach.
+        operation: Operation,
+        /// Why, in the adapter's words where it gave any.
+        message: String,
+        /// The debuggee's and adapter's output so far (build errors often land here).
+        output: String,
+    },
+    /// The adapter lacks a capability the request needs.
+    #[error("adapter `{adapter}` does not support {capability}")]
+    Unsupported {
+        /// The adapter's name.
+        adapter: String,
+        /// The missing capability (such as `supportsConditionalBreakpoints`).
+        capability: String,
+    },
+    /// A named limit would be exceeded.
+    #[error("{what}: limit of {limit} reached")]
+    LimitExceeded {
+        /// What is limited.
+        what: String,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// An argument is missing or malformed.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// No session has this id.
+    #[error("no session `{0}`")]
+    NotFound(String),
+    /// The session has ended and its actor is gone.
+    #[error("session `{0}` has ended")]
+    SessionEnded(String),
+    /// The session has too many requests waiting.
+    #[error("session is busy: {queued} requests are waiting (limit {limit})")]
+    Busy {
+        /// Requests waiting.
+        queued: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// The adapter sent something that does not follow the protocol.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The runtime is shutting down or gone.
+    #[error("the runtime is shut down")]
+    RuntimeStopped,
+}
+
+fn list(ops: &[Operation]) -> String {
+    if ops.is_empty() {
+        return "nothing until it changes state".to_string();
+    }
+    ops.iter().map(|o| o.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl SessionError {
+    /// HTTP-like code: 404 not found, 400 invalid state or argument, 501 unsupported,
+    /// 503 busy or over a limit, 504 timed out, 500 otherwise.
+    pub fn code(&self) -> u16 {
+        match self {
+            SessionError::NotFound(_) | SessionError::SessionEnded(_) => 404,
+            SessionError::InvalidState { .. } | SessionError::InvalidArgument(_) => 400,
+            SessionError::Unsupported { .. } => 501,
+            SessionError::Busy { .. } | SessionError::LimitExceeded { .. } => 503,
+            SessionError::Timeout { .. } => 504,
+            _ => 500,
+        }
+    }
+
+    /// What an agent can do next.
+    pub fn hint(&self) -> String {
+        match self {
+            SessionError::InvalidState { state, .. } => match state {
+                SessionState::Running => {
+                    "the program is running: pause it, or wait for it to stop at a breakpoint"
+                        .into()
+                }
+                SessionState::NotStarted | SessionState::Terminated => {
+                    "launch or attach first".into()
+                }
+                _ => "wait until the session has finished starting".into(),
+            },
+            SessionError::Adapter { .. } => {
+                "check the arguments (paths, line numbers, expression syntax for this language)"
+                    .into()
+            }
+            SessionError::Timeout { .. } => {
+                "retry with a longer timeout, or pause the program if it is busy".into()
+            }
+            SessionError::AdapterExited { .. } => {
+                "the adapter ended; read its stderr above, then launch again".into()
+            }
+            SessionError::AdapterStart { .. } => {
+                "install the adapter as the message says, or name another adapter".into()
+            }
+            SessionError::StartFailed { .. } => {
+                "check the program path, its build, and the output shown".into()
+            }
+            SessionError::Unsupported { .. } => {
+                "this adapter cannot do that; use another operation or adapter".into()
+            }
+            SessionError::LimitExceeded { .. } | SessionError::Busy { .. } => {
+                "end sessions or requests you no longer need, or raise the limit".into()
+            }
+            SessionError::InvalidArgument(_) => "fix the argument and try again".into(),
+            SessionError::NotFound(_) | SessionError::SessionEnded(_) => {
+                "list the sessions to find a live one, or launch a new one".into()
+            }
+            SessionError::Protocol(_) => "the adapter misbehaved; try launching again".into(),
+            SessionError::RuntimeStopped => "start a new runtime".into(),
+        }
+    }
+}

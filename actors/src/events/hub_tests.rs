@@ -1,0 +1,247 @@
+use std::time::Duration;
+
+use futures::StreamExt;
+
+use super::*;
+
+/// A test event: `Out(n)` is lossy output, `Life(n)` a lifecycle event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ev {
+    Out(u32),
+    Life(u32),
+}
+
+impl Lossy for Ev {
+    fn is_lossy(&self) -> bool {
+        matches!(self, Ev::Out(_))
+    }
+}
+
+/// Takes everything waiting now, stopping at `Empty` or `Closed`.
+fn drain(stream: &mut EventStream<Ev>) -> Vec<Received<Ev>> {
+    std::iter::from_fn(|| stream.try_recv().ok()).collect()
+}
+
+fn event(item: &Received<Ev>) -> Option<Ev> {
+    match item {
+        Received::Event(event) => Some(**event),
+        Received::Lagged { .. } => None,
+    }
+}
+
+#[tokio::test]
+async fn fans_out_to_every_subscriber_in_order() {
+    let hub = EventHub::new(16);
+    let mut streams: Vec<_> = (0..3).map(|_| hub.subscribe()).collect();
+    for n in 0..10 {
+        hub.publish(if n % 2 == 0 { Ev::Out(n) } else { Ev::Life(n) });
+    }
+    for stream in &mut streams {
+        let got: Vec<_> = drain(stream).iter().filter_map(event).collect();
+        let want: Vec<_> = (0..10)
+            .map(|n| if n % 2 == 0 { Ev::Out(n) } else { Ev::Life(n) })
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(stream.try_recv(), Err(TryRecvError::Empty));
+    }
+}
+
+#[tokio::test]
+async fn shares_one_allocation_across_subscribers() {
+    let hub = EventHub::new(4);
+    let (mut a, mut b) = (hub.subscribe(), hub.subscribe());
+    hub.publish(Ev::Life(1));
+    let (Ok(Received::Event(x)), Ok(Received::Event(y))) = (a.try_recv(), b.try_recv()) else {
+        panic!("both subscribers should get the event");
+    };
+    assert!(Arc::ptr_eq(&x, &y));
+}
+
+#[tokio::test]
+async fn slow_subscriber_keeps_every_lifecycle_event() {
+    const BACKLOG: usize = 64;
+    let hub = EventHub::new(BACKLOG);
+    let mut slow = hub.subscribe();
+    let mut fast = hub.subscribe();
+    let mut fast_got = Vec::new();
+    // 10,000 lossy and 2,000 lifecycle events, one lifecycle after every five outputs.
+    let (mut outs, mut lives) = (0u32, 0u32);
+    for step in 0..12_000u32 {
+        let ev = if step % 6 == 5 {
+            lives += 1;
+            Ev::Life(lives - 1)
+        } else {
+            outs += 1;
+            Ev::Out(outs - 1)
+        };
+        hub.publish(ev);
+        fast_got.extend(drain(&mut fast));
+    }
+    assert_eq!((outs, lives), (10_000, 2_000));
+
+    // The fast reader missed nothing.
+    assert!(fast_got.iter().all(|item| event(item).is_some()));
+    assert_eq!(fast_got.len(), 12_000);
+
+    let slow_got = drain(&mut slow);
+    let lifecycle: Vec<_> = slow_got
+        .iter()
+        .filter_map(event)
+        .filter(|ev| matches!(ev, Ev::Life(_)))
+        .collect();
+    assert_eq!(lifecycle, (0..2_000).map(Ev::Life).collect::<Vec<_>>());
+
+    let delivered: Vec<u32> = slow_got
+        .iter()
+        .filter_map(|item| match event(item) {
+            Some(Ev::Out(n)) => Some(n),
+            _ => None,
+        })
+        .collect();
+    let missed: u64 = slow_got
+        .iter()
+        .map(|item| match item {
+            Received::Lagged { missed } => *missed,
+            Received::Event(_) => 0,
+        })
+        .sum();
+    assert_eq!(delivered, (0..BACKLOG as u32).collect::<Vec<_>>());
+    assert_eq!(delivered.len() as u64 + missed, 10_000);
+    // Consecutive drops merge: one marker per run of drops between lifecycle events.
+    assert!(slow_got
+        .windows(2)
+        .all(|w| !matches!(w, [Received::Lagged { .. }, Received::Lagged { .. }])));
+}
+
+#[tokio::test]
+async fn lagged_marker_stands_where_events_were_dropped() {
+    let hub = EventHub::new(1);
+    let mut stream = hub.subscribe();
+    hub.publish(Ev::Out(0));
+    hub.publish(Ev::Out(1));
+    hub.publish(Ev::Out(2));
+    hub.publish(Ev::Life(0));
+    hub.publish(Ev::Out(3));
+    assert_eq!(stream.try_recv(), Ok(Received::Event(Arc::new(Ev::Out(0)))));
+    // Room again: the next lossy event after reading is queued.
+    hub.publish(Ev::Out(4));
+    let rest = drain(&mut stream);
+    assert_eq!(
+        rest,
+        vec![
+            Received::Lagged { missed: 2 },
+            Received::Event(Arc::new(Ev::Life(0))),
+            Received::Lagged { missed: 1 },
+            Received::Event(Arc::new(Ev::Out(4))),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn dropped_subscribers_are_pruned() {
+    let hub = EventHub::<Ev>::new(4);
+    let a = hub.subscribe();
+    let b = hub.subscribe();
+    assert_eq!(hub.subscriber_count(), 2);
+    drop(a);
+    assert_eq!(hub.subscriber_count(), 1);
+    drop(b);
+    hub.publish(Ev::Life(0));
+    assert_eq!(hub.subscriber_count(), 0);
+}
+
+#[tokio::test]
+async fn close_drains_then_ends() {
+    let hub = EventHub::new(4);
+    let mut stream = hub.subscribe();
+    hub.publish(Ev::Life(1));
+    hub.publish(Ev::Out(2));
+    hub.close();
+    hub.publish(Ev::Life(3));
+    assert!(hub.is_closed());
+    assert_eq!(
+        stream.recv().await,
+        Some(Received::Event(Arc::new(Ev::Life(1))))
+    );
+    assert_eq!(
+        stream.recv().await,
+        Some(Received::Event(Arc::new(Ev::Out(2))))
+    );
+    assert_eq!(stream.recv().await, None);
+    assert_eq!(stream.try_recv(), Err(TryRecvError::Closed));
+
+    let mut late = hub.subscribe();
+    assert_eq!(late.recv().await, None);
+    assert_eq!(hub.subscriber_count(), 0);
+}
+
+#[tokio::test]
+async fn dropping_every_hub_clone_ends_streams() {
+    let hub = EventHub::new(4);
+    let other = hub.clone();
+    let stream = hub.subscribe();
+    other.publish(Ev::Life(7));
+    drop(hub);
+    drop(other);
+    let items: Vec<_> = stream.collect().await;
+    assert_eq!(items, vec![Received::Event(Arc::new(Ev::Life(7)))]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn recv_wakes_on_publish_from_another_task() {
+    let hub = EventHub::new(4);
+    let mut stream = hub.subscribe();
+    let reader = tokio::spawn(async move { stream.recv().await });
+    // Let the reader park on an empty queue before publishing.
+    tokio::task::yield_now().await;
+    assert!(!reader.is_finished(), "nothing was published yet");
+    hub.publish(Ev::Life(9));
+    let got = tokio::time::timeout(Duration::from_secs(5), reader)
+        .await
+        .expect("reader should wake")
+        .expect("reader task should not panic");
+    assert_eq!(got, Some(Received::Event(Arc::new(Ev::Life(9)))));
+}
+
+#[tokio::test(start_paused = true)]
+async fn recv_wakes_on_close() {
+    let hub = EventHub::<Ev>::new(4);
+    let mut stream = hub.subscribe();
+    let reader = tokio::spawn(async move { stream.recv().await });
+    tokio::task::yield_now().await;
+    hub.close();
+    let got = tokio::time::timeout(Duration::from_secs(5), reader).await;
+    assert_eq!(got.expect("reader should wake").expect("no panic"), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_publishers_keep_their_own_order_everywhere() {
+    const PER: u32 = 2_000;
+    let hub = EventHub::new(0);
+    let mut streams: Vec<_> = (0..3).map(|_| hub.subscribe()).collect();
+    let publishers: Vec<_> = (0..4u32)
+        .map(|p| {
+            let hub = hub.clone();
+            std::thread::spawn(move || (0..PER).for_each(|n| hub.publish(Ev::Life(p * PER + n))))
+        })
+        .collect();
+    for publisher in publishers {
+        publisher.join().expect("publisher thread");
+    }
+    let seen: Vec<Vec<Ev>> = streams
+        .iter_mut()
+        .map(|s| drain(s).iter().filter_map(event).collect())
+        .collect();
+    // Every subscriber saw the same total order.
+    assert!(seen.windows(2).all(|w| w[0] == w[1]));
+    for p in 0..4 {
+        let mine: Vec<u32> = seen[0]
+            .iter()
+            .map(|ev| match ev {
+                Ev::Life(n) | Ev::Out(n) => *n,
+            })
+            .filter(|n| n / PER == p)
+            .collect();
+        assert_eq!(mine, (p * PER..(p + 1) * PER).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,241 @@
+//! Events a session publishes, with the signal names agents know (`dap_stopped`,
+//! `dap_output`, `dap_terminated`, `dap_exited`, ...) and a JSON payload each.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::core::command::StopInfo;
+use crate::core::state::SessionState;
+use crate::error::AdapterExit;
+use crate::events::Lossy;
+use crate::session::SessionId;
+use crate::wire::types::Breakpoint;
+
+/// An event of one session.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionEvent {
+    /// The session it belongs to.
+    pub session_id: SessionId,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// What happened in a session.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventKind {
+    /// The session moved from one state to another.
+    StateChanged {
+        /// The old state.
+        from: SessionState,
+        /// The new state.
+        to: SessionState,
+    },
+    /// The debuggee stopped.
+    Stopped(StopInfo),
+    /// The debuggee resumed (the adapter said so).
+    Continued {
+        /// The thread.
+        thread_id: i64,
+        /// Whether every thread resumed.
+        all_threads_continued: bool,
+    },
+    /// Debuggee or adapter output. The only high-volume event: a slow subscriber may
+    /// miss some, and is told how many.
+    Output {
+        /// `stdout`, `stderr`, `console`, ...
+        category: String,
+        /// The text.
+        output: String,
+    },
+    /// A thread started or exited.
+    Thread {
+        /// `started` or `exited`.
+        reason: String,
+        /// The thread.
+        thread_id: i64,
+    },
+    /// The adapter changed a breakpoint.
+    Breakpoint {
+        /// `changed`, `new` or `removed`.
+        reason: String,
+        /// The breakpoint as the adapter now sees it.
+        breakpoint: Breakpoint,
+    },
+    /// A module was loaded, changed or removed.
+    Module {
+        /// `new`, `changed` or `removed`.
+        reason: String,
+        /// The module, as the adapter sent it.
+        module: Value,
+    },
+    /// The debuggee process started or was attached to.
+    Process {
+        /// The adapter's `process` event body.
+        body: Value,
+    },
+    /// The debuggee exited.
+    Exited {
+        /// Its exit code.
+        exit_code: i64,
+    },
+    /// The debug session ended.
+    Terminated {
+        /// The adapter's `restart` hint, if it gave one.
+        restart: Option<Value>,
+    },
+    /// The adapter connection ended.
+    AdapterExited(AdapterExit),
+    /// The session ended and was removed from its runtime.
+    SessionClosed {
+        /// Why (removed, runtime shutdown, failed: ...).
+        reason: String,
+    },
+    /// Any other adapter event, kept as it came (`capabilities`, `progressStart`,
+    /// `loadedSource`, adapter-specific events such as `debugpySockets`, ...).
+    Adapter {
+        /// The event's name.
+        event: String,
+        /// Its body.
+        body: Option<Value>,
+    },
+}
+
+impl EventKind {
+    /// The signal name: `dap_stopped`, `dap_output`, `dap_terminated`, `dap_exited`,
+    /// `dap_continued`, `dap_thread`, `dap_breakpoint`, `dap_module`, `dap_process`,
+    /// `dap_state_changed`, `dap_adapter_exited`, and `dap_<event>` for other events.
+    pub fn signal(&self) -> String {
+        let name = match self {
+            EventKind::StateChanged { .. } => "dap_state_changed",
+            EventKind::Stopped(_) => "dap_stopped",
+            EventKind::Continued { .. } => "dap_continued",
+            EventKind::Output { .. } => "dap_output",
+            EventKind::Thread { .. } => "dap_thread",
+            EventKind::Breakpoint { .. } => "dap_breakpoint",
+            EventKind::Module { .. } => "dap_module",
+            EventKind::Process { .. } => "dap_process",
+            EventKind::Exited { .. } => "dap_exited",
+            EventKind::Terminated { .. } => "dap_terminated",
+            EventKind::AdapterExited(_) => "dap_adapter_exited",
+            EventKind::SessionClosed { .. } => "dap_session_closed",
+            EventKind::Adapter { event, .. } => return format!("dap_{event}"),
+        };
+        name.to_string()
+    }
+
+    /// The payload, with snake_case fields as in the signal table
+    /// (`dap_stopped`: `{reason, thread_id, all_threads_stopped, ...}`).
+    pub fn payload(&self) -> Value {
+        match self {
+            EventKind::StateChanged { from, to } => json!({"from": from, "to": to}),
+            EventKind::Stopped(stop) => json!({
+                "reason": stop.reason,
+                "thread_id": stop.thread_id,
+                "all_threads_stopped": stop.all_threads_stopped,
+                "hit_breakpoint_ids": stop.hit_breakpoint_ids,
+                "description": stop.description,
+                "text": stop.text,
+            }),
+            EventKind::Continued {
+                thread_id,
+                all_threads_continued,
+            } => json!({"thread_id": thread_id, "all_threads_continued": all_threads_continued}),
+            EventKind::Output { category, output } => {
+                json!({"category": category, "output": output})
+            }
+            EventKind::Thread { reason, thread_id } => {
+                json!({"reason": reason, "thread_id": thread_id})
+            }
+            EventKind::Breakpoint { reason, breakpoint } => {
+                json!({"reason": reason, "breakpoint": breakpoint})
+            }
+            EventKind::Module { reason, module } => json!({"reason": reason, "module": module}),
+            EventKind::Process { body } => body.clone(),
+            EventKind::Exited { exit_code } => json!({"exit_code": exit_code}),
+            EventKind::Terminated { restart } => {
+                json!({"restart": restart.clone().unwrap_or(Value::Bool(false))})
+            }
+            EventKind::AdapterExited(exit) => json!({
+                "code": exit.code,
+                "signal": exit.signal,
+                "reason": exit.reason,
+                "stderr_tail": exit.stderr_tail,
+                "requested": exit.requested,
+            }),
+            EventKind::SessionClosed { reason } => json!({"reason": reason}),
+            EventKind::Adapter { body, .. } => body.clone().unwrap_or(Value::Null),
+        }
+    }
+
+    /// Whether this is a lifecycle event, which every subscriber receives.
+    pub fn is_lifecycle(&self) -> bool {
+        !matches!(self, EventKind::Output { .. })
+    }
+}
+
+impl SessionEvent {
+    /// The signal name; see [`EventKind::signal`].
+    pub fn signal(&self) -> String {
+        self.kind.signal()
+    }
+
+    /// The payload; see [`EventKind::payload`].
+    pub fn payload(&self) -> Value {
+        self.kind.payload()
+    }
+}
+
+impl Lossy for SessionEvent {
+    fn is_lossy(&self) -> bool {
+        !self.kind.is_lifecycle()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_and_payloads_follow_the_seed_table() {
+        let stop = EventKind::Stopped(StopInfo {
+            reason: "breakpoint".into(),
+            thread_id: Some(1),
+            all_threads_stopped: true,
+            hit_breakpoint_ids: vec![2],
+            description: None,
+            text: None,
+            epoch: 1,
+        });
+        assert_eq!(stop.signal(), "dap_stopped");
+        assert_eq!(stop.payload()["reason"], "breakpoint");
+        assert_eq!(stop.payload()["thread_id"], 1);
+        assert_eq!(stop.payload()["all_threads_stopped"], true);
+
+        let out = EventKind::Output {
+            category: "stdout".into(),
+            output: "line\n".into(),
+        };
+        assert_eq!(out.signal(), "dap_output");
+        assert_eq!(
+            out.payload(),
+            json!({"category": "stdout", "output": "line\n"})
+        );
+        assert!(!out.is_lifecycle());
+
+        assert_eq!(
+            EventKind::Terminated { restart: None }.payload(),
+            json!({"restart": false})
+        );
+        assert_eq!(
+            EventKind::Exited { exit_code: 3 }.payload(),
+            json!({"exit_code": 3})
+        );
+        let custom = EventKind::Adapter {
+            event: "debugpySockets".into(),
+            body: Some(json!({"sockets": []})),
+        };
+        assert_eq!(custom.signal(), "dap_debugpySockets");
+        assert!(custom.is_lifecycle());
+    }
+}

@@ -1,0 +1,168 @@
+//! The six built-in adapters, in preference order: where several serve one extension
+//! (C: lldb-dap, gdb, CodeLLDB), the earlier one is chosen first.
+
+use serde_json::{json, Map, Value};
+
+use super::definition::{AdapterDef, AdapterFlavor, TransportKind};
+
+/// The built-in adapter definitions, in preference order: debugpy, lldb-dap, dlv, gdb,
+/// codelldb, js-debug.
+pub fn builtin_adapters() -> Vec<AdapterDef> {
+    vec![debugpy(), lldb_dap(), dlv(), gdb(), codelldb(), js_debug()]
+}
+
+/// Other names the built-ins answer to: `(alias, adapter name)`.
+pub(crate) const BUILTIN_ALIASES: &[(&str, &str)] = &[
+    ("python", "debugpy"),
+    ("py", "debugpy"),
+    ("lldb", "lldb-dap"),
+    ("lldb-vscode", "lldb-dap"),
+    ("delve", "dlv"),
+    ("go", "dlv"),
+    ("gdb-dap", "gdb"),
+    ("lldb-codelldb", "codelldb"),
+    ("node", "js-debug"),
+    ("pwa-node", "js-debug"),
+    ("javascript", "js-debug"),
+    ("typescript", "js-debug"),
+];
+
+/// Extensions of native programs' sources and binaries; "" is a file without extension.
+const NATIVE: &[&str] = &["c", "cc", "cpp", "cxx", "c++", "h", "hpp", "rs", "out", ""];
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn debugpy() -> AdapterDef {
+    AdapterDef {
+        name: "debugpy".into(),
+        flavor: AdapterFlavor::Debugpy,
+        languages: strings(&["python"]),
+        extensions: strings(&["py", "pyw"]),
+        // The interpreters tried last, after DAPVISOR_PYTHON and the venvs (see resolve.rs).
+        commands: strings(&["python3", "python"]),
+        args: strings(&["-m", "debugpy.adapter"]),
+        transport: TransportKind::Stdio,
+        launch_defaults: object(json!({
+            "type": "python",
+            "request": "launch",
+            "console": "internalConsole",
+            "justMyCode": false,
+            "redirectOutput": true,
+        })),
+        install_hint: "Install debugpy into a Python 3 (`python3 -m pip install debugpy`, \
+                       inside a virtual environment on Debian), or set DAPVISOR_PYTHON to a \
+                       Python that has it"
+            .into(),
+        adapter_id: "python".into(),
+    }
+}
+
+fn lldb_dap() -> AdapterDef {
+    let mut extensions = strings(NATIVE);
+    extensions.extend(strings(&["hh", "swift", "m", "mm", "zig"]));
+    AdapterDef {
+        name: "lldb-dap".into(),
+        flavor: AdapterFlavor::LldbDap,
+        languages: strings(&["c", "cpp", "rust", "swift", "objective-c", "zig"]),
+        extensions,
+        commands: strings(&["lldb-dap", "lldb-dap-*", "lldb-vscode", "lldb-vscode-*"]),
+        args: Vec::new(),
+        transport: TransportKind::Stdio,
+        launch_defaults: Map::new(),
+        install_hint: "lldb-dap ships with LLDB: `apt-get install lldb-19` on Debian 12 \
+                       (it installs lldb-dap-19), or install your platform's LLVM/LLDB \
+                       package and put lldb-dap (lldb-vscode before LLVM 18) on PATH. \
+                       Build programs with `-g -O0` to debug them"
+            .into(),
+        adapter_id: "lldb-dap".into(),
+    }
+}
+
+fn dlv() -> AdapterDef {
+    AdapterDef {
+        name: "dlv".into(),
+        flavor: AdapterFlavor::Delve,
+        languages: strings(&["go"]),
+        extensions: strings(&["go"]),
+        commands: strings(&["dlv"]),
+        // Port 0: dlv picks a free port and prints it in its banner, so nothing races for it.
+        args: strings(&["dap", "--listen", "127.0.0.1:0"]),
+        transport: TransportKind::TcpListen,
+        launch_defaults: Map::new(),
+        install_hint:
+            "Install it with `apt-get install delve golang-go` on Debian, or install Delve with \
+                       `go install` and put `dlv` on PATH"
+                .into(),
+        adapter_id: "go".into(),
+    }
+}
+
+fn gdb() -> AdapterDef {
+    AdapterDef {
+        name: "gdb".into(),
+        flavor: AdapterFlavor::Gdb,
+        languages: strings(&["c", "cpp", "rust", "fortran", "ada"]),
+        extensions: {
+            let mut e = strings(NATIVE);
+            e.extend(strings(&["f", "f90", "adb"]));
+            e
+        },
+        commands: strings(&["gdb"]),
+        args: strings(&["-i", "dap"]),
+        transport: TransportKind::Stdio,
+        launch_defaults: Map::new(),
+        install_hint: "gdb has a DAP mode from version 14 (Debian 12 ships 13.1, which has \
+                       none): install gdb 14 or newer and put it first on PATH, or use \
+                       lldb-dap instead (`apt-get install lldb-19`)"
+            .into(),
+        adapter_id: "gdb".into(),
+    }
+}
+
+/// Not tested on these machines: CodeLLDB is not in the Debian archive.
+fn codelldb() -> AdapterDef {
+    AdapterDef {
+        name: "codelldb".into(),
+        flavor: AdapterFlavor::CodeLldb,
+        languages: strings(&["c", "cpp", "rust"]),
+        extensions: strings(NATIVE),
+        commands: strings(&["codelldb"]),
+        args: strings(&["--port", "0"]),
+        transport: TransportKind::TcpListen,
+        launch_defaults: object(json!({"type": "lldb", "request": "launch"})),
+        install_hint: "CodeLLDB is not packaged by Debian: unpack the CodeLLDB release \
+                       package for your platform and put its `extension/adapter/codelldb` \
+                       on PATH"
+            .into(),
+        adapter_id: "lldb".into(),
+    }
+}
+
+/// Not tested on these machines: js-debug is not in the Debian archive. Runs as
+/// `node <dapDebugServer.js> 0 127.0.0.1`; the script is found in resolve.rs.
+fn js_debug() -> AdapterDef {
+    AdapterDef {
+        name: "js-debug".into(),
+        flavor: AdapterFlavor::JsDebug,
+        languages: strings(&["javascript", "typescript"]),
+        extensions: strings(&["js", "mjs", "cjs", "ts", "mts", "cts"]),
+        commands: strings(&["node", "nodejs"]),
+        args: strings(&["0", "127.0.0.1"]),
+        transport: TransportKind::TcpListen,
+        launch_defaults: object(json!({"type": "pwa-node", "request": "launch"})),
+        install_hint: "Unpack the js-debug DAP server release (js-debug-dap) and set \
+                       DAPVISOR_JS_DEBUG to its `js-debug/src/dapDebugServer.js` (or unpack \
+                       it into the dapvisor home folder); node must be on PATH"
+            .into(),
+        adapter_id: "pwa-node".into(),
+    }
+}

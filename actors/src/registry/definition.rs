@@ -1,0 +1,159 @@
+//! What an adapter is: how to find it, how to talk to it, and what it is for.
+//!
+//! An [`AdapterDef`] is data: the registry holds them, selects one for a program, and
+//! resolves it into a [`ResolvedAdapter`] (an executable that exists and works). The
+//! launch and attach arguments each flavor expects are built in `arguments.rs`.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// How the runtime exchanges DAP messages with an adapter.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TransportKind {
+    /// DAP over the adapter's stdin and stdout.
+    Stdio,
+    /// The adapter listens on a port it picks itself (its arguments ask for port 0) and
+    /// prints a banner naming `host:port` on stdout; the runtime reads the banner (see
+    /// [`parse_listen_banner`](super::parse_listen_banner)) and connects.
+    TcpListen,
+    /// Connect to an adapter or debug server that is already running; nothing is spawned.
+    TcpConnect {
+        /// Host to connect to (an IP address or `localhost`).
+        host: String,
+        /// Port to connect to.
+        port: u16,
+    },
+}
+
+/// Which adapter family a definition belongs to: the quirks the registry (argument
+/// dialect, how to find the executable) and the session core need to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdapterFlavor {
+    /// debugpy (Python), started as `<python> -m debugpy.adapter`. Sends `initialized` only
+    /// after `launch`, and answers `launch` only after `configurationDone`.
+    Debugpy,
+    /// lldb-dap (formerly lldb-vscode), from LLVM. Answers `launch` before `initialized`;
+    /// `env` is a list of `K=V` strings.
+    LldbDap,
+    /// Delve (`dlv dap`), Go. TCP only, one client per server; answers `launch` before
+    /// `configurationDone`.
+    Delve,
+    /// gdb's built-in DAP mode (`gdb -i dap`), gdb 14 or newer.
+    Gdb,
+    /// CodeLLDB, an LLDB-based adapter that listens on a TCP port.
+    CodeLldb,
+    /// js-debug (Node.js, JavaScript and TypeScript), run as a DAP server under node.
+    JsDebug,
+    /// Any other adapter: standard DAP arguments, no special handling.
+    Generic,
+}
+
+/// A debug adapter the registry knows: where to find it, how to start it, which programs
+/// it serves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdapterDef {
+    /// Unique name, such as `debugpy`, `lldb-dap` or `dlv`.
+    pub name: String,
+    /// Adapter family, which decides the argument dialect and how it is found.
+    pub flavor: AdapterFlavor,
+    /// Languages it debugs, lowercase (`python`, `c`, `cpp`, `rust`, `go`, ...);
+    /// [`AdapterRegistry::get`](super::AdapterRegistry::get) accepts these as names.
+    pub languages: Vec<String>,
+    /// Program extensions it serves, lowercase and without the dot. The empty string
+    /// stands for files without an extension (native binaries).
+    pub extensions: Vec<String>,
+    /// Executable candidates, tried in order: a name looked up on `PATH`, or a path. A
+    /// candidate ending in `-*` stands for every `name-N` on `PATH` (N a version such as
+    /// `19` or `19.1`), highest version first. For [`AdapterFlavor::Debugpy`] these are
+    /// the Python interpreters to try; for [`AdapterFlavor::JsDebug`] the node executable.
+    pub commands: Vec<String>,
+    /// Arguments the adapter is started with.
+    pub args: Vec<String>,
+    /// How DAP messages reach it.
+    pub transport: TransportKind,
+    /// Launch arguments every launch starts from (the spec's fields go over them).
+    pub launch_defaults: Map<String, Value>,
+    /// How to install it, shown when it cannot be found.
+    pub install_hint: String,
+    /// The `adapterID` sent in `initialize`, such as `python`, `lldb-dap` or `go`.
+    pub adapter_id: String,
+}
+
+impl AdapterDef {
+    /// A [`AdapterFlavor::Generic`] stdio adapter named `name`, started as `command`
+    /// with no arguments; adjust the public fields before registering it.
+    pub fn generic(name: impl Into<String>, command: impl Into<String>) -> Self {
+        let name = name.into();
+        let command = command.into();
+        Self {
+            install_hint: format!(
+                "put `{command}` on PATH, or register `{name}` with the path to its executable"
+            ),
+            adapter_id: name.clone(),
+            name,
+            flavor: AdapterFlavor::Generic,
+            languages: Vec::new(),
+            extensions: Vec::new(),
+            commands: vec![command],
+            args: Vec::new(),
+            transport: TransportKind::Stdio,
+            launch_defaults: Map::new(),
+        }
+    }
+
+    /// Whether this adapter serves programs with `extension` (lowercase, no dot; empty
+    /// for files without one).
+    pub fn serves_extension(&self, extension: &str) -> bool {
+        self.extensions
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(extension))
+    }
+}
+
+/// An adapter that was found and checked: the executable to run (or the address to
+/// connect to) and the definition it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResolvedAdapter {
+    /// The definition's name.
+    pub name: String,
+    /// The definition's flavor.
+    pub flavor: AdapterFlavor,
+    /// Absolute path of the executable to run; for debugpy the Python that has debugpy,
+    /// for js-debug node. Empty for [`TransportKind::TcpConnect`], where nothing is run.
+    pub program: PathBuf,
+    /// Arguments to run `program` with.
+    pub args: Vec<String>,
+    /// How to reach the adapter once it runs.
+    pub transport: TransportKind,
+    /// The `adapterID` to send in `initialize`.
+    pub adapter_id: String,
+    /// The definition it was resolved from.
+    pub def: AdapterDef,
+}
+
+impl ResolvedAdapter {
+    /// A resolved adapter that runs `program` with `args` over the definition's transport.
+    pub(crate) fn running(def: &AdapterDef, program: PathBuf, args: Vec<String>) -> Self {
+        Self {
+            name: def.name.clone(),
+            flavor: def.flavor,
+            program,
+            args,
+            transport: def.transport.clone(),
+            adapter_id: def.adapter_id.clone(),
+            def: def.clone(),
+        }
+    }
+
+    /// A resolved adapter reached at `host:port`, with nothing to run.
+    pub(crate) fn connecting(def: &AdapterDef, host: String, port: u16) -> Self {
+        Self {
+            transport: TransportKind::TcpConnect { host, port },
+            ..Self::running(def, PathBuf::new(), Vec::new())
+        }
+    }
+}

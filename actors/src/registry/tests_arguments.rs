@@ -1,0 +1,236 @@
+//! The exact launch and attach arguments each built-in adapter is given.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Map, Value};
+
+use super::{AdapterRegistry, ResolvedAdapter, TransportKind};
+use crate::launch::{AttachSpec, LaunchSpec};
+
+fn def(name: &str) -> super::AdapterDef {
+    AdapterRegistry::builtin().get(name).unwrap().clone()
+}
+
+fn spec(program: &str) -> LaunchSpec {
+    let mut spec = LaunchSpec::new(program).args(["--n", "3"]);
+    spec.cwd = Some("/srv/work".into());
+    spec.env.insert("MODE".into(), "test".into());
+    spec.stop_on_entry = true;
+    spec
+}
+
+fn launch(name: &str, spec: &LaunchSpec) -> Value {
+    Value::Object(def(name).launch_arguments(spec))
+}
+
+#[test]
+fn debugpy_launch() {
+    assert_eq!(
+        launch("debugpy", &spec("/srv/app/main.py")),
+        json!({
+            "type": "python", "request": "launch", "program": "/srv/app/main.py",
+            "console": "internalConsole", "justMyCode": false, "redirectOutput": true,
+            "args": ["--n", "3"], "cwd": "/srv/work", "env": {"MODE": "test"},
+            "stopOnEntry": true,
+        })
+    );
+}
+
+#[test]
+fn debugpy_resolved_launch_pins_the_interpreter_unless_overridden() {
+    let def = def("debugpy");
+    let resolved = ResolvedAdapter::running(
+        &def,
+        PathBuf::from("/opt/venv/bin/python"),
+        def.args.clone(),
+    );
+    let args = resolved.launch_arguments(&LaunchSpec::new("/srv/app/main.py"));
+    assert_eq!(args["python"], json!("/opt/venv/bin/python"));
+    assert_eq!(args["stopOnEntry"], json!(false));
+    let mut spec = LaunchSpec::new("/srv/app/main.py");
+    spec.extra
+        .insert("python".into(), json!("/usr/bin/python3.11"));
+    assert_eq!(
+        resolved.launch_arguments(&spec)["python"],
+        json!("/usr/bin/python3.11")
+    );
+}
+
+#[test]
+fn lldb_dap_launch_takes_env_as_a_list() {
+    let mut spec = spec("/srv/app/prog");
+    spec.env.insert("A".into(), "1".into());
+    assert_eq!(
+        launch("lldb-dap", &spec),
+        json!({
+            "program": "/srv/app/prog", "args": ["--n", "3"], "cwd": "/srv/work",
+            "env": ["A=1", "MODE=test"], "stopOnEntry": true,
+        })
+    );
+}
+
+#[test]
+fn dlv_launch_builds_source_in_its_folder_and_execs_binaries() {
+    let mut source = LaunchSpec::new("/srv/app/main.go");
+    source.stop_on_entry = true;
+    assert_eq!(
+        launch("dlv", &source),
+        json!({
+            "mode": "debug", "program": "/srv/app/main.go", "cwd": "/srv/app",
+            "args": [], "stopOnEntry": true,
+        })
+    );
+    assert_eq!(
+        launch("dlv", &spec("/srv/app/bin/server")),
+        json!({
+            "mode": "exec", "program": "/srv/app/bin/server", "cwd": "/srv/work",
+            "args": ["--n", "3"], "env": {"MODE": "test"}, "stopOnEntry": true,
+        })
+    );
+}
+
+#[test]
+fn dlv_launch_of_a_package_folder_runs_in_it() {
+    let dir = super::detect::tests::TempDir::new("gopkg");
+    let folder = dir.0.to_string_lossy().into_owned();
+    let args = launch("dlv", &LaunchSpec::new(&folder));
+    assert_eq!(args["mode"], json!("debug"));
+    assert_eq!(args["cwd"], json!(folder));
+}
+
+#[test]
+fn gdb_launch_names_its_stop_flag() {
+    assert_eq!(
+        launch("gdb", &spec("/srv/app/prog")),
+        json!({
+            "program": "/srv/app/prog", "args": ["--n", "3"], "cwd": "/srv/work",
+            "env": {"MODE": "test"}, "stopAtBeginningOfMainSubprogram": true,
+        })
+    );
+}
+
+#[test]
+fn codelldb_and_js_debug_launch() {
+    let common = |program: &str| {
+        json!({
+            "program": program, "args": ["--n", "3"], "cwd": "/srv/work",
+            "env": {"MODE": "test"}, "stopOnEntry": true, "request": "launch",
+        })
+    };
+    let mut expected = common("/srv/app/prog");
+    expected["type"] = json!("lldb");
+    assert_eq!(launch("codelldb", &spec("/srv/app/prog")), expected);
+    let mut expected = common("/srv/app/index.js");
+    expected["type"] = json!("pwa-node");
+    assert_eq!(launch("js-debug", &spec("/srv/app/index.js")), expected);
+}
+
+#[test]
+fn extra_overrides_defaults_and_spec_fields() {
+    let mut spec = LaunchSpec::new("/srv/app/main.py");
+    spec.extra = Map::from_iter([
+        ("justMyCode".to_string(), json!(true)),
+        ("args".to_string(), json!(["x"])),
+        ("subProcess".to_string(), json!(false)),
+    ]);
+    let args = def("debugpy").launch_arguments(&spec);
+    assert_eq!(args["justMyCode"], json!(true));
+    assert_eq!(args["args"], json!(["x"]));
+    assert_eq!(args["subProcess"], json!(false));
+}
+
+#[test]
+fn relative_programs_become_absolute() {
+    let args = def("lldb-dap").launch_arguments(&LaunchSpec::new("target/debug/app"));
+    let expected = std::env::current_dir().unwrap().join("target/debug/app");
+    assert_eq!(args["program"], json!(expected.to_string_lossy()));
+}
+
+fn attach(name: &str, spec: &AttachSpec) -> Value {
+    Value::Object(def(name).attach_arguments(spec))
+}
+
+fn by_pid(pid: u32) -> AttachSpec {
+    AttachSpec {
+        pid: Some(pid),
+        ..AttachSpec::default()
+    }
+}
+
+fn by_port(port: u16) -> AttachSpec {
+    AttachSpec {
+        port: Some(port),
+        ..AttachSpec::default()
+    }
+}
+
+#[test]
+fn attach_shapes() {
+    assert_eq!(
+        attach("debugpy", &by_port(5678)),
+        json!({"connect": {"host": "127.0.0.1", "port": 5678}, "justMyCode": false})
+    );
+    assert_eq!(
+        attach("debugpy", &by_pid(42)),
+        json!({"processId": 42, "justMyCode": false})
+    );
+    let with_program = AttachSpec {
+        program: Some("/srv/app/prog".into()),
+        ..by_pid(42)
+    };
+    assert_eq!(
+        attach("lldb-dap", &with_program),
+        json!({"pid": 42, "program": "/srv/app/prog"})
+    );
+    assert_eq!(
+        attach("dlv", &by_pid(42)),
+        json!({"mode": "local", "processId": 42})
+    );
+    assert_eq!(attach("dlv", &by_port(2345)), json!({"mode": "remote"}));
+    assert_eq!(attach("gdb", &by_pid(42)), json!({"pid": 42}));
+    let remote = AttachSpec {
+        host: Some("10.0.0.2".into()),
+        ..by_port(1234)
+    };
+    assert_eq!(attach("gdb", &remote), json!({"target": "10.0.0.2:1234"}));
+    assert_eq!(
+        attach("codelldb", &by_pid(42)),
+        json!({"type": "lldb", "request": "attach", "pid": 42})
+    );
+    assert_eq!(
+        attach("js-debug", &by_port(9229)),
+        json!({"type": "pwa-node", "request": "attach", "address": "127.0.0.1", "port": 9229})
+    );
+}
+
+#[test]
+fn attach_extra_is_merged_last() {
+    let mut spec = by_pid(7);
+    spec.extra.insert("justMyCode".into(), json!(true));
+    assert_eq!(
+        attach("debugpy", &spec),
+        json!({"processId": 7, "justMyCode": true})
+    );
+}
+
+#[test]
+fn debugpy_and_dlv_attach_by_port_connect_directly() {
+    let registry = AdapterRegistry::builtin();
+    let spec = AttachSpec {
+        host: Some("localhost".into()),
+        ..by_port(5678)
+    };
+    for name in ["debugpy", "dlv"] {
+        let resolved = registry
+            .resolve_for_attach(registry.get(name).unwrap(), &spec)
+            .unwrap();
+        assert_eq!(
+            resolved.transport,
+            TransportKind::TcpConnect {
+                host: "localhost".into(),
+                port: 5678
+            }
+        );
+        assert_eq!(resolved.program, PathBuf::new());
+    }
+}

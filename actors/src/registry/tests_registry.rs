@@ -1,0 +1,308 @@
+//! Selection, lookup and resolution, against fake executables and the real adapters
+//! installed on this machine.
+
+use std::path::PathBuf;
+
+use super::detect::tests::TempDir;
+use super::{AdapterDef, AdapterRegistry, Environment, RegistryError};
+use crate::launch::{AttachSpec, LaunchSpec};
+
+fn select(program: &str) -> Result<String, RegistryError> {
+    AdapterRegistry::builtin()
+        .select_for_launch(&LaunchSpec::new(program))
+        .map(|d| d.name.clone())
+}
+
+#[test]
+fn selects_by_extension() {
+    assert_eq!(select("/srv/app/main.py").unwrap(), "debugpy");
+    assert_eq!(select("/srv/app/main.c").unwrap(), "lldb-dap");
+    assert_eq!(select("/srv/app/lib.RS").unwrap(), "lldb-dap");
+    assert_eq!(select("/srv/app/main.go").unwrap(), "dlv");
+    assert_eq!(select("/srv/app/index.mjs").unwrap(), "js-debug");
+    assert_eq!(select("/srv/app/target/debug/prog").unwrap(), "lldb-dap");
+}
+
+#[test]
+fn native_candidates_prefer_lldb_dap_then_gdb_then_codelldb() {
+    let registry = AdapterRegistry::builtin();
+    let names: Vec<_> = registry
+        .candidates_for_launch(&LaunchSpec::new("/srv/app/main.cpp"))
+        .unwrap()
+        .iter()
+        .map(|d| d.name.clone())
+        .collect();
+    assert_eq!(names, ["lldb-dap", "gdb", "codelldb"]);
+}
+
+#[test]
+fn unknown_extension_names_supported_ones() {
+    let err = select("/srv/app/data.xyz").unwrap_err();
+    assert!(matches!(
+        &err,
+        RegistryError::NoAdapterForProgram { extension: Some(e), .. } if e == "xyz"
+    ));
+    let text = err.to_string();
+    for part in ["/srv/app/data.xyz", ".xyz", ".py", ".go", ".c", "`adapter`"] {
+        assert!(text.contains(part), "{part} missing from: {text}");
+    }
+}
+
+#[test]
+fn go_package_folders_select_dlv_and_other_folders_fail() {
+    let dir = TempDir::new("select-go");
+    let folder = dir.0.to_string_lossy().into_owned();
+    let err = select(&folder).unwrap_err();
+    assert!(err.to_string().contains("Go package"), "{err}");
+    std::fs::write(dir.0.join("go.mod"), "module example\n").unwrap();
+    assert_eq!(select(&folder).unwrap(), "dlv");
+}
+
+#[test]
+fn aliases_and_languages_find_adapters() {
+    let registry = AdapterRegistry::builtin();
+    let name = |key: &str| registry.get(key).map(|d| d.name.as_str());
+    for (alias, target) in [
+        ("lldb-vscode", "lldb-dap"),
+        ("lldb", "lldb-dap"),
+        ("LLDB-DAP", "lldb-dap"),
+        ("delve", "dlv"),
+        ("go", "dlv"),
+        ("python", "debugpy"),
+        ("codelldb", "codelldb"),
+        ("gdb", "gdb"),
+        ("js-debug", "js-debug"),
+        ("node", "js-debug"),
+        ("rust", "lldb-dap"),
+        ("c", "lldb-dap"),
+    ] {
+        assert_eq!(name(alias), Some(target), "{alias}");
+    }
+    assert_eq!(name("cobol"), None);
+}
+
+#[test]
+fn explicit_adapter_wins_over_extension() {
+    let registry = AdapterRegistry::builtin();
+    let spec = LaunchSpec::new("/srv/app/main.c").adapter("gdb");
+    assert_eq!(registry.select_for_launch(&spec).unwrap().name, "gdb");
+    let spec = LaunchSpec::new("/srv/app/data.xyz").adapter("python");
+    assert_eq!(registry.select_for_launch(&spec).unwrap().name, "debugpy");
+}
+
+#[test]
+fn unknown_adapter_lists_known_ones() {
+    let spec = LaunchSpec::new("/srv/app/main.py").adapter("pdb");
+    let err = AdapterRegistry::builtin()
+        .select_for_launch(&spec)
+        .unwrap_err();
+    let RegistryError::UnknownAdapter { name, known } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(name, "pdb");
+    assert_eq!(
+        known,
+        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug"]
+    );
+    assert!(err.to_string().contains("debugpy, lldb-dap, dlv"), "{err}");
+}
+
+#[test]
+fn attach_selection() {
+    let registry = AdapterRegistry::builtin();
+    let pick = |spec: AttachSpec| registry.select_for_attach(&spec).map(|d| d.name.clone());
+    let port = AttachSpec {
+        port: Some(5678),
+        ..AttachSpec::default()
+    };
+    let pid = AttachSpec {
+        pid: Some(42),
+        ..AttachSpec::default()
+    };
+    assert_eq!(pick(port.clone()).unwrap(), "debugpy");
+    assert_eq!(pick(pid.clone()).unwrap(), "lldb-dap");
+    let go = AttachSpec {
+        program: Some("/srv/app/main.go".into()),
+        ..pid.clone()
+    };
+    assert_eq!(pick(go).unwrap(), "dlv");
+    let named = AttachSpec {
+        adapter: Some("delve".into()),
+        ..port
+    };
+    assert_eq!(pick(named).unwrap(), "dlv");
+    assert_eq!(
+        pick(AttachSpec::default()),
+        Err(RegistryError::MissingAttachTarget)
+    );
+}
+
+#[test]
+fn register_adds_or_replaces_by_name() {
+    let mut registry = AdapterRegistry::empty();
+    assert!(registry.get("debugpy").is_none());
+    let mut def = AdapterDef::generic("mydbg", "mydbg-adapter");
+    def.extensions = vec!["xyz".into()];
+    registry.register(def.clone());
+    assert_eq!(select_in(&registry, "/a/b.xyz"), "mydbg");
+    def.args = vec!["--dap".into()];
+    registry.register(def);
+    assert_eq!(registry.list().count(), 1);
+    assert_eq!(registry.get("MYDBG").unwrap().args, ["--dap"]);
+}
+
+fn select_in(registry: &AdapterRegistry, program: &str) -> String {
+    registry
+        .select_for_launch(&LaunchSpec::new(program))
+        .unwrap()
+        .name
+        .clone()
+}
+
+/// An environment whose PATH is only `dir`, and with no venvs to find.
+fn fake_env(dir: &TempDir) -> Environment {
+    Environment {
+        path: dir.0.clone().into_os_string(),
+        python: None,
+        dapvisor_home: dir.0.join("home"),
+        cwd: dir.0.clone(),
+        js_debug_server: None,
+        probe_timeout: super::DEFAULT_PROBE_TIMEOUT,
+    }
+}
+
+#[test]
+fn resolve_scans_path_for_versioned_lldb_dap() {
+    let dir = TempDir::new("resolve-lldb");
+    dir.file("lldb-dap-17", 0o755);
+    let newest = dir.file("lldb-dap-19", 0o755);
+    dir.file("lldb-vscode", 0o755);
+    let registry = AdapterRegistry::builtin();
+    let resolved = registry
+        .resolve_in(registry.get("lldb-dap").unwrap(), &fake_env(&dir))
+        .unwrap();
+    assert_eq!(resolved.program, newest);
+    assert_eq!(resolved.adapter_id, "lldb-dap");
+}
+
+#[test]
+fn missing_adapters_say_what_was_tried_and_how_to_install() {
+    let dir = TempDir::new("resolve-none");
+    let registry = AdapterRegistry::builtin();
+    let err = registry
+        .resolve_in(registry.get("dlv").unwrap(), &fake_env(&dir))
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, RegistryError::NotInstalled { .. }));
+    assert!(
+        text.contains("`dlv`") && text.contains("apt-get install delve"),
+        "{text}"
+    );
+    let err = registry
+        .resolve_in(registry.get("lldb-dap").unwrap(), &fake_env(&dir))
+        .unwrap_err();
+    assert!(err.to_string().contains("lldb-dap-<version>"), "{err}");
+}
+
+#[test]
+fn gdb_must_be_new_enough() {
+    let dir = TempDir::new("resolve-gdb");
+    let gdb = dir.0.join("gdb");
+    let registry = AdapterRegistry::builtin();
+    let def = registry.get("gdb").unwrap();
+    let write_gdb = |line: &str| {
+        std::fs::write(&gdb, format!("#!/bin/sh\necho '{line}'\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&gdb, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write_gdb("GNU gdb (Debian 13.1-3) 13.1");
+    let err = registry.resolve_in(def, &fake_env(&dir)).unwrap_err();
+    assert!(
+        matches!(&err, RegistryError::VersionTooOld { found, .. } if found.starts_with("13.1")),
+        "{err}"
+    );
+    assert!(err.to_string().contains("lldb-dap"), "{err}");
+    write_gdb("GNU gdb (GDB) 15.1");
+    let resolved = registry.resolve_in(def, &fake_env(&dir)).unwrap();
+    assert_eq!(resolved.args, ["-i", "dap"]);
+}
+
+#[test]
+fn installed_selection_falls_back_and_reports_every_candidate() {
+    let dir = TempDir::new("installed");
+    let registry = AdapterRegistry::builtin();
+    let spec = LaunchSpec::new("/srv/app/main.c");
+    let err = registry
+        .select_installed_for_launch_in(&spec, &fake_env(&dir))
+        .unwrap_err();
+    let text = err.to_string();
+    for part in ["lldb-dap, gdb or codelldb", "lldb-19", "CodeLLDB"] {
+        assert!(text.contains(part), "{part} missing from: {text}");
+    }
+    dir.file("codelldb", 0o755);
+    let resolved = registry
+        .select_installed_for_launch_in(&spec, &fake_env(&dir))
+        .unwrap();
+    assert_eq!(resolved.name, "codelldb");
+}
+
+#[test]
+fn a_broken_dapvisor_python_is_reported_not_replaced() {
+    let dir = TempDir::new("badpython");
+    let registry = AdapterRegistry::builtin();
+    let env = fake_env(&dir).with_python("/bin/false");
+    let err = registry
+        .resolve_in(registry.get("debugpy").unwrap(), &env)
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("DAPVISOR_PYTHON") && text.contains("cannot import debugpy"),
+        "{text}"
+    );
+}
+
+// The adapters ADAPTERS.md says are installed on these machines: these fail loudly if not.
+
+#[test]
+fn resolves_the_real_lldb_dap_and_dlv() {
+    let registry = AdapterRegistry::builtin();
+    let env = Environment::from_process();
+    let lldb = registry
+        .resolve_in(registry.get("lldb-dap").unwrap(), &env)
+        .unwrap();
+    assert_eq!(lldb.program, PathBuf::from("/usr/bin/lldb-dap-19"));
+    let dlv = registry
+        .resolve_in(registry.get("dlv").unwrap(), &env)
+        .unwrap();
+    assert!(dlv.program.ends_with("dlv"), "{dlv:?}");
+    assert_eq!(dlv.args, ["dap", "--listen", "127.0.0.1:0"]);
+}
+
+#[test]
+fn resolves_the_real_debugpy_through_dapvisor_python() {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
+    let registry = AdapterRegistry::builtin();
+    let env = Environment::from_process().with_python(&python);
+    let resolved = registry
+        .resolve_in(registry.get("debugpy").unwrap(), &env)
+        .unwrap();
+    assert_eq!(resolved.program, python);
+    assert_eq!(resolved.args, ["-m", "debugpy.adapter"]);
+    let args = resolved.launch_arguments(&LaunchSpec::new("/srv/app/main.py"));
+    assert_eq!(args["python"], serde_json::json!(python.to_string_lossy()));
+}
+
+#[test]
+fn finds_debugpy_in_a_parent_venv() {
+    let dir = TempDir::new("parent-venv");
+    let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let env = fake_env(&dir).with_cwd(crate_dir.join("src"));
+    let registry = AdapterRegistry::builtin();
+    let resolved = registry
+        .resolve_in(registry.get("debugpy").unwrap(), &env)
+        .unwrap();
+    assert_eq!(
+        resolved.program,
+        crate_dir.parent().unwrap().join(".venv/bin/python")
+    );
+}

@@ -1,0 +1,286 @@
+//! [`Runtime`]: the entry point. Start one from a [`RuntimeConfig`], launch or attach
+//! sessions, subscribe to every session's events, shut it down.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use ractor::rpc::CallResult;
+use ractor::{Actor, ActorCell, ActorRef};
+
+use crate::config::RuntimeConfig;
+use crate::core::command::StartPlan;
+use crate::core::state::Operation;
+use crate::error::SessionError;
+use crate::events::{EventHub, EventStream, SessionEvent};
+use crate::launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
+use crate::registry::{AdapterRegistry, RegistryError, ResolvedAdapter};
+use crate::session::{SessionHandle, SessionId};
+use crate::supervisor::{SupervisorActor, SupervisorArgs, SupervisorMsg};
+
+/// A running dapvisor runtime: a supervisor actor and its sessions.
+///
+/// Cheap to clone. When the last clone is dropped, the supervisor is stopped, which
+/// stops every session and kills every adapter process group.
+#[derive(Clone)]
+pub struct Runtime {
+    inner: Arc<RuntimeInner>,
+}
+
+struct RuntimeInner {
+    supervisor: ActorRef<SupervisorMsg>,
+    sessions: Arc<DashMap<SessionId, SessionHandle>>,
+    hub: EventHub<SessionEvent>,
+    config: Arc<RuntimeConfig>,
+}
+
+impl Drop for RuntimeInner {
+    fn drop(&mut self) {
+        self.supervisor.stop(Some("runtime dropped".into()));
+    }
+}
+
+impl Runtime {
+    /// Start a runtime with its own, unlinked supervisor.
+    pub async fn start(config: RuntimeConfig) -> Result<Self, SessionError> {
+        Self::spawn(config, None).await
+    }
+
+    /// Start a runtime whose supervisor is linked under `host`: the host hears of the
+    /// supervisor's end through its own supervision events, and stopping the host
+    /// stops every session.
+    pub async fn start_linked(
+        config: RuntimeConfig,
+        host: ActorCell,
+    ) -> Result<Self, SessionError> {
+        Self::spawn(config, Some(host)).await
+    }
+
+    async fn spawn(config: RuntimeConfig, host: Option<ActorCell>) -> Result<Self, SessionError> {
+        let config = Arc::new(config);
+        let sessions = Arc::new(DashMap::new());
+        let hub = EventHub::new(config.subscriber_output_backlog);
+        let args = SupervisorArgs {
+            config: config.clone(),
+            sessions: sessions.clone(),
+            hub: hub.clone(),
+        };
+        let spawned = match host {
+            Some(host) => Actor::spawn_linked(None, SupervisorActor, args, host).await,
+            None => Actor::spawn(None, SupervisorActor, args).await,
+        };
+        let (supervisor, _) = spawned.map_err(|e| {
+            SessionError::Protocol(format!("could not start the runtime's supervisor: {e}"))
+        })?;
+        Ok(Self {
+            inner: Arc::new(RuntimeInner {
+                supervisor,
+                sessions,
+                hub,
+                config,
+            }),
+        })
+    }
+
+    /// The supervisor actor, for hosts that monitor or link to it.
+    pub fn supervisor(&self) -> ActorCell {
+        self.inner.supervisor.get_cell()
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &RuntimeConfig {
+        &self.inner.config
+    }
+
+    /// The adapter registry in force.
+    pub fn registry(&self) -> &AdapterRegistry {
+        &self.inner.config.registry
+    }
+
+    /// Every session's events, from now on.
+    pub fn subscribe(&self) -> EventStream<SessionEvent> {
+        self.inner.hub.subscribe()
+    }
+
+    /// A session by id.
+    pub fn session(&self, id: SessionId) -> Option<SessionHandle> {
+        self.inner.sessions.get(&id).map(|e| e.value().clone())
+    }
+
+    /// Every live session, ordered by id.
+    pub fn sessions(&self) -> Vec<SessionHandle> {
+        let mut list: Vec<_> = self
+            .inner
+            .sessions
+            .iter()
+            .map(|e| e.value().clone())
+            .collect();
+        list.sort_by_key(|h| h.id());
+        list
+    }
+
+    /// Create a session that has not started, to set breakpoints on before starting
+    /// it with [`SessionHandle::start`] and a plan from [`Self::plan_launch`].
+    pub async fn new_session(&self) -> Result<SessionHandle, SessionError> {
+        let result = self
+            .inner
+            .supervisor
+            .call(|reply| SupervisorMsg::Spawn { reply }, None)
+            .await;
+        match result {
+            Ok(CallResult::Success(r)) => r,
+            _ => Err(SessionError::RuntimeStopped),
+        }
+    }
+
+    /// Launch a program: pick and check the adapter, create a session, and run the
+    /// handshake. Answers once the program runs (or stopped at entry or a breakpoint,
+    /// or already ended). On failure the session is removed and the error carries the
+    /// adapter's own launch error and the output so far.
+    pub async fn launch(&self, spec: LaunchSpec) -> Result<SessionHandle, SessionError> {
+        let plan = self.plan_launch(spec).await?;
+        self.start_plan(plan).await
+    }
+
+    /// Attach to a process (by pid) or a debug server (by host and port).
+    pub async fn attach(&self, spec: AttachSpec) -> Result<SessionHandle, SessionError> {
+        let plan = self.plan_attach(spec).await?;
+        self.start_plan(plan).await
+    }
+
+    async fn start_plan(&self, plan: StartPlan) -> Result<SessionHandle, SessionError> {
+        let handle = self.new_session().await?;
+        match handle.start(plan).await {
+            Ok(_) => Ok(handle),
+            Err(err) => {
+                let _ = self.end_session(handle.id()).await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Resolve a launch into a plan: the adapter (checked installed; this may run the
+    /// adapter's interpreter once, off the async threads) and its launch arguments.
+    pub async fn plan_launch(&self, mut spec: LaunchSpec) -> Result<StartPlan, SessionError> {
+        spec.program = absolute(&spec.program);
+        if let Some(cwd) = &spec.cwd {
+            spec.cwd = Some(absolute(cwd));
+        }
+        absolutize(&mut spec.breakpoints);
+        if !spec.program.exists() {
+            return Err(SessionError::InvalidArgument(format!(
+                "the program {} does not exist",
+                spec.program.display()
+            )));
+        }
+        let registry = self.inner.config.registry.clone();
+        let probe = spec.clone();
+        let adapter =
+            tokio::task::spawn_blocking(move || -> Result<ResolvedAdapter, RegistryError> {
+                registry.select_installed_for_launch(&probe)
+            })
+            .await
+            .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+            .map_err(registry_error)?;
+        let arguments = adapter.launch_arguments(&spec);
+        Ok(StartPlan {
+            operation: Operation::Launch,
+            program: Some(spec.program.display().to_string()),
+            adapter,
+            arguments,
+            breakpoints: spec.breakpoints,
+            function_breakpoints: spec.function_breakpoints,
+            exception_filters: spec.exception_filters,
+        })
+    }
+
+    /// Resolve an attach into a plan.
+    pub async fn plan_attach(&self, mut spec: AttachSpec) -> Result<StartPlan, SessionError> {
+        if spec.pid.is_none() && spec.port.is_none() {
+            return Err(SessionError::InvalidArgument(
+                "attach needs a pid, or a port (and host) of a debug server".into(),
+            ));
+        }
+        spec.program = spec.program.as_deref().map(absolute);
+        absolutize(&mut spec.breakpoints);
+        let registry = self.inner.config.registry.clone();
+        let probe = spec.clone();
+        let adapter =
+            tokio::task::spawn_blocking(move || -> Result<ResolvedAdapter, RegistryError> {
+                let def = registry.select_for_attach(&probe)?;
+                registry.resolve_for_attach(def, &probe)
+            })
+            .await
+            .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+            .map_err(registry_error)?;
+        let arguments = adapter.attach_arguments(&spec);
+        Ok(StartPlan {
+            operation: Operation::Attach,
+            program: spec
+                .program
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .or_else(|| spec.pid.map(|p| format!("pid {p}")))
+                .or_else(|| spec.port.map(|p| format!("port {p}"))),
+            adapter,
+            arguments,
+            breakpoints: spec.breakpoints,
+            function_breakpoints: spec.function_breakpoints,
+            exception_filters: spec.exception_filters,
+        })
+    }
+
+    /// End a session: terminate its debuggee and adapter if they run, then remove it.
+    /// Errors only if there is no such session.
+    pub async fn end_session(&self, id: SessionId) -> Result<(), SessionError> {
+        let handle = self
+            .session(id)
+            .ok_or_else(|| SessionError::NotFound(id.to_string()))?;
+        if handle.state().await.is_ok_and(|s| s.is_live()) {
+            let _ = handle.terminate().await;
+        }
+        let removed = self
+            .inner
+            .supervisor
+            .call(|reply| SupervisorMsg::Remove { id, reply }, None)
+            .await;
+        match removed {
+            Ok(CallResult::Success(_)) => Ok(()),
+            _ => Err(SessionError::RuntimeStopped),
+        }
+    }
+
+    /// Stop every session (killing their adapters and debuggees), then the supervisor.
+    pub async fn shutdown(&self) {
+        let _ = self
+            .inner
+            .supervisor
+            .call(|reply| SupervisorMsg::Shutdown { reply }, None)
+            .await;
+    }
+}
+
+fn registry_error(err: RegistryError) -> SessionError {
+    let adapter = match &err {
+        RegistryError::NotInstalled { adapter, .. }
+        | RegistryError::VersionTooOld { adapter, .. } => adapter.clone(),
+        RegistryError::UnknownAdapter { name, .. } => name.clone(),
+        RegistryError::NoAdapterForProgram { .. } | RegistryError::MissingAttachTarget => {
+            "(none)".into()
+        }
+    };
+    SessionError::AdapterStart {
+        adapter,
+        message: err.to_string(),
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn absolutize(breakpoints: &mut [InitialBreakpoint]) {
+    for bp in breakpoints {
+        bp.file = absolute(&bp.file);
+    }
+}

@@ -1,0 +1,9 @@
+//! Sessions: the actor shell around the core, the handle agents hold, and ids.
+
+pub mod actor;
+pub mod handle;
+pub mod id;
+
+pub use actor::{SessionActor, SessionArgs, SessionMsg, SessionShared};
+pub use handle::{RunTicket, SessionHandle, StepKind};
+pub use id::SessionId;

@@ -1,0 +1,193 @@
+//! The SupervisorActor: owns the sessions of one runtime. It spawns them (linked, so
+//! their ends reach it), keeps the id -> handle map, enforces the session limit, and
+//! stops everything in order on shutdown. It registers no global name, so several
+//! runtimes live side by side in one process, and it can itself be spawned linked
+//! under a host's supervisor.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+
+use crate::config::RuntimeConfig;
+use crate::error::SessionError;
+use crate::events::{EventHub, EventKind, SessionEvent};
+use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
+
+/// Messages the supervisor handles.
+pub enum SupervisorMsg {
+    /// Create a session (not started).
+    Spawn {
+        /// The new session's handle, or why not.
+        reply: RpcReplyPort<Result<SessionHandle, SessionError>>,
+    },
+    /// Stop a session and forget it.
+    Remove {
+        /// Which.
+        id: SessionId,
+        /// Whether it existed.
+        reply: RpcReplyPort<bool>,
+    },
+    /// Stop every session, then the supervisor.
+    Shutdown {
+        /// Answered when everything has stopped.
+        reply: RpcReplyPort<()>,
+    },
+}
+
+/// What the supervisor is started with.
+pub struct SupervisorArgs {
+    /// The runtime's configuration.
+    pub config: Arc<RuntimeConfig>,
+    /// The live sessions, shared with the runtime for lock-free lookups.
+    pub sessions: Arc<DashMap<SessionId, SessionHandle>>,
+    /// The runtime-wide event hub.
+    pub hub: EventHub<SessionEvent>,
+}
+
+/// The actor; see the module docs.
+pub struct SupervisorActor;
+
+/// The supervisor's state.
+pub struct SupervisorState {
+    config: Arc<RuntimeConfig>,
+    sessions: Arc<DashMap<SessionId, SessionHandle>>,
+    by_actor: HashMap<ActorId, SessionId>,
+    hub: EventHub<SessionEvent>,
+    next_id: u64,
+    shutting_down: bool,
+}
+
+/// How long shutdown waits for one session to stop before moving on (its processes
+/// are killed regardless, when its transport's state drops).
+const SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
+
+impl Actor for SupervisorActor {
+    type Msg = SupervisorMsg;
+    type State = SupervisorState;
+    type Arguments = SupervisorArgs;
+
+    async fn pre_start(
+        &self,
+        _myself: ActorRef<Self::Msg>,
+        args: SupervisorArgs,
+    ) -> Result<Self::State, ActorProcessingErr> {
+        Ok(SupervisorState {
+            config: args.config,
+            sessions: args.sessions,
+            by_actor: HashMap::new(),
+            hub: args.hub,
+            next_id: 1,
+            shutting_down: false,
+        })
+    }
+
+    async fn handle(
+        &self,
+        myself: ActorRef<Self::Msg>,
+        message: Self::Msg,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        match message {
+            SupervisorMsg::Spawn { reply } => {
+                let result = state.spawn_session(&myself).await;
+                let _ = reply.send(result);
+            }
+            SupervisorMsg::Remove { id, reply } => {
+                let existed = match state.sessions.remove(&id) {
+                    Some((_, handle)) => {
+                        state.by_actor.remove(&handle.actor().get_id());
+                        handle.actor().stop(Some("removed".into()));
+                        true
+                    }
+                    None => false,
+                };
+                let _ = reply.send(existed);
+            }
+            SupervisorMsg::Shutdown { reply } => {
+                state.shutting_down = true;
+                let handles: Vec<SessionHandle> =
+                    state.sessions.iter().map(|e| e.value().clone()).collect();
+                state.sessions.clear();
+                state.by_actor.clear();
+                for handle in handles {
+                    // Stopping a session kills its transport, whose process group
+                    // goes with it.
+                    let _ = handle
+                        .actor()
+                        .stop_and_wait(Some("runtime shutdown".into()), Some(SESSION_STOP_WAIT))
+                        .await;
+                }
+                let _ = reply.send(());
+                myself.stop(Some("runtime shutdown".into()));
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle_supervisor_evt(
+        &self,
+        _myself: ActorRef<Self::Msg>,
+        event: SupervisionEvent,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        // The default would stop the supervisor when a session stops; a session's end
+        // is only that session's business.
+        let (cell, reason) = match event {
+            SupervisionEvent::ActorTerminated(cell, _, reason) => (cell, reason),
+            SupervisionEvent::ActorFailed(cell, err) => (cell, Some(format!("failed: {err}"))),
+            _ => return Ok(()),
+        };
+        if let Some(id) = state.by_actor.remove(&cell.get_id()) {
+            state.sessions.remove(&id);
+            state.hub.publish(SessionEvent {
+                session_id: id,
+                kind: EventKind::SessionClosed {
+                    reason: reason.unwrap_or_else(|| "stopped".into()),
+                },
+            });
+        }
+        Ok(())
+    }
+}
+
+impl SupervisorState {
+    async fn spawn_session(
+        &mut self,
+        myself: &ActorRef<SupervisorMsg>,
+    ) -> Result<SessionHandle, SessionError> {
+        if self.shutting_down {
+            return Err(SessionError::RuntimeStopped);
+        }
+        if self.sessions.len() >= self.config.max_sessions {
+            return Err(SessionError::LimitExceeded {
+                what: "sessions in this runtime".into(),
+                limit: self.config.max_sessions,
+            });
+        }
+        let id = SessionId(self.next_id);
+        self.next_id += 1;
+        let hub = EventHub::new(self.config.subscriber_output_backlog);
+        let shared = Arc::new(SessionShared::default());
+        let args = SessionArgs {
+            id,
+            core: self.config.core(),
+            transport: self.config.transport(),
+            hub: hub.clone(),
+            runtime_hub: self.hub.clone(),
+            shared: shared.clone(),
+        };
+        // Session start-up does no I/O; awaiting it does not wait on any adapter.
+        let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())
+            .await
+            .map_err(|e| {
+                SessionError::Protocol(format!("could not start the session actor: {e}"))
+            })?;
+        let handle = SessionHandle::new(id, actor, hub, shared, self.config.max_queued_requests);
+        self.by_actor.insert(handle.actor().get_id(), id);
+        self.sessions.insert(id, handle.clone());
+        Ok(handle)
+    }
+}

@@ -1,0 +1,462 @@
+//! The TransportActor: owns one adapter process (or socket), frames messages, numbers
+//! requests, matches responses, enforces deadlines, answers reverse requests.
+//!
+//! Its handlers never wait on the adapter: bytes move in the tasks of `io.rs`, which
+//! report back by message. Results go to a [`TransportSink`], a callback the owner
+//! (the session) gives it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ractor::{Actor, ActorProcessingErr, ActorRef};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+use crate::core::command::Tag;
+use crate::error::{AdapterExit, SessionError};
+use crate::limits;
+use crate::registry::{ResolvedAdapter, TransportKind};
+use crate::transport::io::{self, ExitInfo};
+use crate::transport::process::ProcessGroup;
+use crate::transport::reverse;
+use crate::transport::stderr_tail::StderrTail;
+use crate::wire::{Event, Message, Request, Response};
+
+/// What the transport reports to its owner.
+#[derive(Debug)]
+pub enum TransportOutput {
+    /// An adapter event.
+    Event(Event),
+    /// The answer to a request (or why there is none: deadline, adapter gone).
+    Response {
+        /// The owner's tag for the request.
+        tag: Tag,
+        /// The response, or the failure.
+        result: Result<Response, SessionError>,
+    },
+    /// The connection ended; every pending request has been failed before this.
+    Closed(AdapterExit),
+}
+
+/// Where a transport's output goes: called from the actor's handlers, so it must not
+/// block (casting to an actor is the usual body).
+pub type TransportSink = Arc<dyn Fn(TransportOutput) + Send + Sync>;
+
+/// Limits a transport enforces.
+#[derive(Debug, Clone)]
+pub struct TransportConfig {
+    /// Largest frame accepted from the adapter
+    /// (default [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
+    pub max_frame_bytes: usize,
+    /// Bytes of stderr kept (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
+    pub stderr_tail_bytes: usize,
+    /// How long a TCP adapter may take to listen and accept
+    /// (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
+    /// How long a stopping adapter may take to exit before its group is killed
+    /// (default [`limits::DEFAULT_SHUTDOWN_GRACE`]).
+    pub shutdown_grace: Duration,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        Self {
+            max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
+            stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
+            connect_timeout: limits::DEFAULT_CONNECT_TIMEOUT,
+            shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
+        }
+    }
+}
+
+/// What a transport is started with.
+pub struct TransportArgs {
+    /// The adapter to run or connect to.
+    pub adapter: ResolvedAdapter,
+    /// Where output goes.
+    pub sink: TransportSink,
+    /// Limits.
+    pub config: TransportConfig,
+    /// Filled with the adapter's pid once it is spawned (left alone for TCP connects).
+    pub pid_slot: Option<Arc<std::sync::atomic::AtomicU32>>,
+}
+
+/// Messages a transport handles.
+#[derive(Debug)]
+pub enum TransportMsg {
+    /// Send a request; the answer goes to the sink with `tag`.
+    Send {
+        /// The owner's tag.
+        tag: Tag,
+        /// The request; its `seq` is assigned here.
+        request: Request,
+        /// The deadline.
+        timeout: Duration,
+    },
+    /// End the adapter: close its input, kill its group after the grace period.
+    Shutdown,
+    /// A message read from the adapter (from the reader task).
+    Incoming(Message),
+    /// A frame that is not a DAP message (from the reader task).
+    Malformed(String),
+    /// The stream ended or failed (from an I/O task).
+    StreamEnded(String),
+    /// The adapter process exited (from the exit watcher).
+    ProcessExited(ExitInfo),
+    /// A request's deadline passed.
+    Deadline(i64),
+    /// The grace period after a shutdown or exit is over.
+    GraceOver,
+}
+
+/// The actor; see the module docs.
+pub struct TransportActor;
+
+struct PendingRequest {
+    tag: Tag,
+    command: String,
+    timeout: Duration,
+    deadline: AbortHandle,
+}
+
+/// The transport's state.
+pub struct TransportState {
+    sink: TransportSink,
+    config: TransportConfig,
+    adapter_name: String,
+    outgoing: Option<mpsc::UnboundedSender<Message>>,
+    next_seq: i64,
+    pending: HashMap<i64, PendingRequest>,
+    group: Option<Arc<ProcessGroup>>,
+    /// Groups of `runInTerminal` processes started where there is no adapter group.
+    own_groups: Vec<ProcessGroup>,
+    tail: StderrTail,
+    exit: Option<ExitInfo>,
+    stream_end: Option<String>,
+    shutdown_requested: bool,
+    grace_timer: Option<AbortHandle>,
+    closed: bool,
+}
+
+impl TransportState {
+    /// The adapter's pid, when it is a process of ours.
+    pub fn pid(&self) -> Option<u32> {
+        self.group.as_ref().map(|g| g.pid())
+    }
+}
+
+impl Actor for TransportActor {
+    type Msg = TransportMsg;
+    type State = TransportState;
+    type Arguments = TransportArgs;
+
+    async fn pre_start(
+        &self,
+        myself: ActorRef<Self::Msg>,
+        args: TransportArgs,
+    ) -> Result<Self::State, ActorProcessingErr> {
+        let TransportArgs {
+            adapter,
+            sink,
+            config,
+            pid_slot,
+        } = args;
+        let tail = StderrTail::new(config.stderr_tail_bytes);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut group = None;
+        match &adapter.transport {
+            TransportKind::TcpConnect { host, port } => {
+                let (host, port) = (host.clone(), *port);
+                let (limit, timeout, me) = (
+                    config.max_frame_bytes,
+                    config.connect_timeout,
+                    myself.clone(),
+                );
+                tokio::spawn(io::connect_tcp(host, port, rx, limit, timeout, me));
+            }
+            kind => {
+                // Spawning is quick and synchronous; only a missing binary fails here,
+                // which reaches the owner as a spawn error.
+                let mut child = io::spawn_adapter(&adapter.program, &adapter.args)
+                    .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
+                let pid = child
+                    .id()
+                    .ok_or("the adapter ended before it could be watched")?;
+                group = Some(Arc::new(ProcessGroup::new(pid)));
+                if let Some(slot) = &pid_slot {
+                    slot.store(pid, std::sync::atomic::Ordering::Relaxed);
+                }
+                let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
+                let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
+                if let Some(stderr) = child.stderr.take() {
+                    io::drain_into_tail(stderr, tail.clone());
+                }
+                if matches!(kind, TransportKind::TcpListen) {
+                    drop(stdin);
+                    io::connect_from_banner(
+                        stdout,
+                        tail.clone(),
+                        rx,
+                        config.max_frame_bytes,
+                        config.connect_timeout,
+                        myself.clone(),
+                    );
+                } else {
+                    io::start_io(stdout, stdin, rx, config.max_frame_bytes, myself.clone());
+                }
+                io::watch_exit(child, myself.clone());
+            }
+        }
+        Ok(TransportState {
+            sink,
+            config,
+            adapter_name: adapter.name.clone(),
+            outgoing: Some(tx),
+            next_seq: 1,
+            pending: HashMap::new(),
+            group,
+            own_groups: Vec::new(),
+            tail,
+            exit: None,
+            stream_end: None,
+            shutdown_requested: false,
+            grace_timer: None,
+            closed: false,
+        })
+    }
+
+    async fn handle(
+        &self,
+        myself: ActorRef<Self::Msg>,
+        message: Self::Msg,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        match message {
+            TransportMsg::Send {
+                tag,
+                request,
+                timeout,
+            } => state.send_request(&myself, tag, request, timeout),
+            TransportMsg::Incoming(Message::Response(response)) => state.on_response(response),
+            TransportMsg::Incoming(Message::Event(event)) => {
+                (state.sink)(TransportOutput::Event(event))
+            }
+            TransportMsg::Incoming(Message::Request(request)) => state.on_reverse_request(request),
+            TransportMsg::Malformed(_) => {}
+            TransportMsg::Deadline(seq) => state.on_deadline(seq),
+            TransportMsg::Shutdown => {
+                if !state.shutdown_requested {
+                    state.shutdown_requested = true;
+                    // Closing the adapter's input asks it to exit; the grace timer
+                    // makes sure it does.
+                    state.outgoing = None;
+                    if state.group.is_none() {
+                        state.finish(&myself, "the connection was closed as asked".into());
+                    } else {
+                        state.start_grace(&myself, state.config.shutdown_grace);
+                    }
+                }
+            }
+            TransportMsg::StreamEnded(reason) => {
+                if state.stream_end.is_none() {
+                    state.stream_end = Some(reason.clone());
+                }
+                if state.group.is_none() || state.exit.is_some() {
+                    state.finish(&myself, reason);
+                } else {
+                    // Give the process a moment to exit so its status can be reported.
+                    state.start_grace(&myself, Duration::from_millis(500));
+                }
+            }
+            TransportMsg::ProcessExited(info) => {
+                state.exit = Some(info);
+                match state.stream_end.clone() {
+                    Some(reason) => state.finish(&myself, reason),
+                    // Buffered output may still be on its way; the end of the stream
+                    // normally follows within milliseconds.
+                    None => state.start_grace(&myself, Duration::from_secs(1)),
+                }
+            }
+            TransportMsg::GraceOver => {
+                let reason = state
+                    .stream_end
+                    .clone()
+                    .unwrap_or_else(|| "the adapter was ended".into());
+                state.finish(&myself, reason);
+            }
+        }
+        Ok(())
+    }
+
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<Self::Msg>,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        if let Some(group) = &state.group {
+            group.kill();
+        }
+        state.own_groups.iter().for_each(ProcessGroup::kill);
+        Ok(())
+    }
+}
+
+impl TransportState {
+    fn send_request(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        tag: Tag,
+        mut request: Request,
+        timeout: Duration,
+    ) {
+        let Some(outgoing) = self.outgoing.as_ref().filter(|_| !self.closed) else {
+            (self.sink)(TransportOutput::Response {
+                tag,
+                result: Err(SessionError::AdapterExited {
+                    exit: self.exit_report("the adapter connection is closing".into()),
+                }),
+            });
+            return;
+        };
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        request.seq = seq;
+        let command = request.command.clone();
+        if outgoing.send(Message::Request(request)).is_err() {
+            // The writer is gone; the stream-ended message is on its way and will
+            // fail this request with the others.
+        }
+        let deadline = myself
+            .send_after(timeout, move || TransportMsg::Deadline(seq))
+            .abort_handle();
+        self.pending.insert(
+            seq,
+            PendingRequest {
+                tag,
+                command,
+                timeout,
+                deadline,
+            },
+        );
+    }
+
+    fn on_response(&mut self, response: Response) {
+        match self.pending.remove(&response.request_seq) {
+            Some(pending) => {
+                pending.deadline.abort();
+                (self.sink)(TransportOutput::Response {
+                    tag: pending.tag,
+                    result: Ok(response),
+                });
+            }
+            None => tracing::warn!(
+                adapter = %self.adapter_name,
+                request_seq = response.request_seq,
+                command = %response.command,
+                "response to no pending request (late, after its deadline, or a wrong request_seq); dropped"
+            ),
+        }
+    }
+
+    fn on_deadline(&mut self, seq: i64) {
+        if let Some(pending) = self.pending.remove(&seq) {
+            (self.sink)(TransportOutput::Response {
+                tag: pending.tag,
+                result: Err(SessionError::Timeout {
+                    command: pending.command,
+                    after: pending.timeout,
+                }),
+            });
+        }
+    }
+
+    fn on_reverse_request(&mut self, request: Request) {
+        let result = match request.command.as_str() {
+            "runInTerminal" => {
+                let sink = self.sink.clone();
+                let pgid = self.group.as_ref().map(|g| g.pid());
+                reverse::run_in_terminal(&request, pgid, move |ev| sink(TransportOutput::Event(ev)))
+                    .map(|(pid, body)| {
+                        if pgid.is_none() {
+                            self.own_groups.push(ProcessGroup::new(pid));
+                        }
+                        body
+                    })
+            }
+            other => Err(format!(
+                "dapvisor does not handle the reverse request `{other}`"
+            )),
+        };
+        self.respond(&request, result);
+    }
+
+    fn respond(&mut self, request: &Request, result: Result<Value, String>) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let (success, message, body) = match result {
+            Ok(body) => (true, None, Some(body)),
+            Err(message) => (false, Some(message), None),
+        };
+        let response = Response {
+            seq,
+            request_seq: request.seq,
+            success,
+            command: request.command.clone(),
+            message,
+            body,
+        };
+        if let Some(out) = &self.outgoing {
+            let _ = out.send(Message::Response(response));
+        }
+    }
+
+    fn start_grace(&mut self, myself: &ActorRef<TransportMsg>, after: Duration) {
+        if self.grace_timer.is_none() {
+            self.grace_timer = Some(
+                myself
+                    .send_after(after, || TransportMsg::GraceOver)
+                    .abort_handle(),
+            );
+        }
+    }
+
+    fn exit_report(&self, reason: String) -> AdapterExit {
+        AdapterExit {
+            code: self.exit.and_then(|e| e.code),
+            signal: self.exit.and_then(|e| e.signal),
+            reason,
+            stderr_tail: self.tail.text(),
+            requested: self.shutdown_requested,
+        }
+    }
+
+    /// End for good: sweep the process group, fail every pending request, tell the
+    /// owner, stop.
+    fn finish(&mut self, myself: &ActorRef<TransportMsg>, reason: String) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        self.outgoing = None;
+        if let Some(group) = &self.group {
+            group.kill();
+        }
+        self.own_groups.iter().for_each(ProcessGroup::kill);
+        if let Some(timer) = self.grace_timer.take() {
+            timer.abort();
+        }
+        let exit = self.exit_report(reason);
+        let error = SessionError::AdapterExited { exit: exit.clone() };
+        for (_, pending) in self.pending.drain() {
+            pending.deadline.abort();
+            (self.sink)(TransportOutput::Response {
+                tag: pending.tag,
+                result: Err(error.clone()),
+            });
+        }
+        (self.sink)(TransportOutput::Closed(exit));
+        myself.stop(None);
+    }
+}

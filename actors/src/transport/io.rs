@@ -1,0 +1,223 @@
+//! The tasks that move bytes for a transport: spawning the adapter, reading frames,
+//! writing frames, draining stderr, finding a TCP adapter's port, watching for exit.
+//!
+//! Each task reports to the [`TransportActor`](super::TransportActor) by message; none
+//! holds actor state, so the actor's handlers never wait on the adapter.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use ractor::ActorRef;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, ChildStdout, Command};
+use tokio::sync::mpsc;
+use tokio_util::codec::{FramedRead, FramedWrite};
+
+use crate::registry::parse_listen_banner;
+use crate::transport::actor::TransportMsg;
+use crate::transport::stderr_tail::StderrTail;
+use crate::wire::{ContentLengthCodec, DapCodec, Message};
+
+/// How a process ended, as seen by the exit watcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// Exit code, if it exited.
+    pub code: Option<i32>,
+    /// Signal, if it was killed.
+    pub signal: Option<i32>,
+}
+
+/// Spawn `program args` as the leader of a new process group, with piped stdio.
+pub fn spawn_adapter(program: &std::path::Path, args: &[String]) -> std::io::Result<Child> {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+}
+
+/// Wait for the process to end and report it.
+pub fn watch_exit(mut child: Child, actor: ActorRef<TransportMsg>) {
+    tokio::spawn(async move {
+        let info = match child.wait().await {
+            Ok(status) => {
+                use std::os::unix::process::ExitStatusExt;
+                ExitInfo {
+                    code: status.code(),
+                    signal: status.signal(),
+                }
+            }
+            Err(_) => ExitInfo {
+                code: None,
+                signal: None,
+            },
+        };
+        let _ = actor.cast(TransportMsg::ProcessExited(info));
+    });
+}
+
+/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout logs).
+pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(mut reader: R, tail: StderrTail) {
+    tokio::spawn(async move {
+        let mut buf = [0u8; 4096];
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => tail.push(&buf[..n]),
+            }
+        }
+    });
+}
+
+/// Start the reader and writer tasks over a connected byte stream.
+pub fn start_io<R, W>(
+    reader: R,
+    writer: W,
+    outgoing: mpsc::UnboundedReceiver<Message>,
+    max_frame_bytes: usize,
+    actor: ActorRef<TransportMsg>,
+) where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let codec = ContentLengthCodec::new().with_max_content_length(max_frame_bytes);
+    tokio::spawn(read_frames(FramedRead::new(reader, codec), actor.clone()));
+    tokio::spawn(write_frames(
+        FramedWrite::new(writer, DapCodec::new()),
+        outgoing,
+        actor,
+    ));
+}
+
+async fn read_frames<R: AsyncRead + Unpin>(
+    mut frames: FramedRead<R, ContentLengthCodec>,
+    actor: ActorRef<TransportMsg>,
+) {
+    let reason = loop {
+        match frames.next().await {
+            Some(Ok(body)) => match serde_json::from_slice::<Message>(&body) {
+                Ok(message) => {
+                    if actor.cast(TransportMsg::Incoming(message)).is_err() {
+                        return;
+                    }
+                }
+                Err(err) => {
+                    // The framing is intact, so the stream can go on; the request this
+                    // may have answered fails at its deadline.
+                    let excerpt = String::from_utf8_lossy(&body[..body.len().min(200)]);
+                    tracing::warn!(%err, %excerpt, "adapter sent a frame that is not a DAP message");
+                    let _ = actor.cast(TransportMsg::Malformed(format!("{err}: {excerpt}")));
+                }
+            },
+            Some(Err(err)) => break format!("the adapter's output could not be read: {err}"),
+            None => break "the adapter closed its output".to_string(),
+        }
+    };
+    let _ = actor.cast(TransportMsg::StreamEnded(reason));
+}
+
+async fn write_frames<W: AsyncWrite + Unpin>(
+    mut frames: FramedWrite<W, DapCodec>,
+    mut outgoing: mpsc::UnboundedReceiver<Message>,
+    actor: ActorRef<TransportMsg>,
+) {
+    while let Some(message) = outgoing.recv().await {
+        if let Err(err) = frames.send(message).await {
+            let _ = actor.cast(TransportMsg::StreamEnded(format!(
+                "writing to the adapter failed: {err}"
+            )));
+            return;
+        }
+    }
+    // The sender was dropped: the transport is shutting down. Closing our end tells
+    // stdio adapters to exit.
+    let _ = SinkExt::<Message>::close(&mut frames).await;
+}
+
+/// For an adapter that listens on a port it picked: read its stdout until the banner
+/// names the address, connect, then start the I/O tasks; keep the rest of its stdout
+/// in the tail.
+pub fn connect_from_banner(
+    stdout: ChildStdout,
+    tail: StderrTail,
+    outgoing: mpsc::UnboundedReceiver<Message>,
+    max_frame_bytes: usize,
+    connect_timeout: Duration,
+    actor: ActorRef<TransportMsg>,
+) {
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(stdout).lines();
+        let found = tokio::time::timeout(connect_timeout, async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                tail.push(line.as_bytes());
+                tail.push(b"\n");
+                if let Some(addr) = parse_listen_banner(&line) {
+                    return Some(addr);
+                }
+            }
+            None
+        })
+        .await;
+        let (host, port) = match found {
+            Ok(Some(addr)) => addr,
+            Ok(None) => {
+                let _ = actor.cast(TransportMsg::StreamEnded(
+                    "the adapter ended its output without saying which port it listens on".into(),
+                ));
+                return;
+            }
+            Err(_) => {
+                let _ = actor.cast(TransportMsg::StreamEnded(format!(
+                    "the adapter did not say which port it listens on within {}s",
+                    connect_timeout.as_secs()
+                )));
+                return;
+            }
+        };
+        connect_tcp(
+            host,
+            port,
+            outgoing,
+            max_frame_bytes,
+            connect_timeout,
+            actor,
+        )
+        .await;
+        // Keep draining stdout so the adapter never blocks on a full pipe.
+        drain_into_tail(lines.into_inner(), tail);
+    });
+}
+
+/// Connect to `host:port` and start the I/O tasks, or report why not.
+pub async fn connect_tcp(
+    host: String,
+    port: u16,
+    outgoing: mpsc::UnboundedReceiver<Message>,
+    max_frame_bytes: usize,
+    connect_timeout: Duration,
+    actor: ActorRef<TransportMsg>,
+) {
+    match tokio::time::timeout(connect_timeout, TcpStream::connect((host.as_str(), port))).await {
+        Ok(Ok(stream)) => {
+            let _ = stream.set_nodelay(true);
+            let (r, w) = stream.into_split();
+            start_io(r, w, outgoing, max_frame_bytes, actor);
+        }
+        Ok(Err(err)) => {
+            let _ = actor.cast(TransportMsg::StreamEnded(format!(
+                "could not connect to the adapter at {host}:{port}: {err}"
+            )));
+        }
+        Err(_) => {
+            let _ = actor.cast(TransportMsg::StreamEnded(format!(
+                "connecting to the adapter at {host}:{port} took longer than {}s",
+                connect_timeout.as_secs()
+            )));
+        }
+    }
+}

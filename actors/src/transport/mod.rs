@@ -1,0 +1,13 @@
+//! The transport: one actor per adapter process or socket, and the tasks that move
+//! its bytes.
+
+pub mod actor;
+pub mod io;
+pub mod process;
+pub mod reverse;
+pub mod stderr_tail;
+
+pub use actor::{
+    TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink,
+};
+pub use process::ProcessGroup;

@@ -1,0 +1,90 @@
+//! Answers to the requests an adapter sends us (reverse requests).
+//!
+//! `runInTerminal` runs the command headless, with the cwd and environment it names,
+//! in the adapter's process group (so ending the session ends it), and answers with
+//! its process id; its stdout and stderr come back as `output` events. Anything else
+//! is refused with a proper error response.
+
+use std::process::Stdio;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+
+use crate::wire::types::RunInTerminalRequestArguments;
+use crate::wire::{Event, Request};
+
+/// The outcome of a reverse request: the response body, or the error message.
+pub type ReverseResult = Result<Value, String>;
+
+/// Run a `runInTerminal` request. `pgid` is the adapter's process group to join;
+/// `None` starts a new group (and the caller must adopt it for cleanup).
+/// `on_output` receives the process's output as `output` events.
+pub fn run_in_terminal(
+    request: &Request,
+    pgid: Option<u32>,
+    on_output: impl Fn(Event) + Clone + Send + Sync + 'static,
+) -> Result<(u32, Value), String> {
+    let args: RunInTerminalRequestArguments = request
+        .parse_arguments()
+        .map_err(|e| format!("malformed runInTerminal arguments: {e}"))?;
+    let (program, rest) = args
+        .args
+        .split_first()
+        .ok_or_else(|| "runInTerminal named no command".to_string())?;
+    let mut command = Command::new(program);
+    command
+        .args(rest)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(pgid.unwrap_or(0) as i32);
+    if !args.cwd.is_empty() {
+        command.current_dir(&args.cwd);
+    }
+    for (key, value) in args.env.unwrap_or_default() {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("could not run `{program}`: {e}"))?;
+    let pid = child
+        .id()
+        .ok_or_else(|| "the process ended before its id was read".to_string())?;
+    if let Some(out) = child.stdout.take() {
+        forward(out, "stdout", on_output.clone());
+    }
+    if let Some(err) = child.stderr.take() {
+        forward(err, "stderr", on_output);
+    }
+    // Reap it when it ends; ending it early is the process group's job.
+    tokio::spawn(async move {
+        let _ = child.wait().await;
+    });
+    Ok((pid, json!({ "processId": pid })))
+}
+
+fn forward<R: AsyncRead + Unpin + Send + 'static>(
+    mut reader: R,
+    category: &'static str,
+    on_output: impl Fn(Event) + Send + Sync + 'static,
+) {
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 8192];
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => on_output(Event::new(
+                    "output",
+                    Some(json!({
+                        "category": category,
+                        "output": String::from_utf8_lossy(&buf[..n]),
+                    })),
+                )),
+            }
+        }
+    });
+}
