@@ -182,7 +182,9 @@ impl Runtime {
             .await
             .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
             .map_err(registry_error)?;
+        let mut adapter = adapter;
         let arguments = adapter.launch_arguments(&spec);
+        adapter.cwd = arguments.get("cwd").and_then(|c| c.as_str()).map(PathBuf::from);
         Ok(StartPlan {
             operation: Operation::Launch,
             program: Some(spec.program.display().to_string()),

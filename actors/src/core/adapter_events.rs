@@ -40,25 +40,33 @@ impl SessionCore {
                 self.on_debuggee_ended();
             }
             "terminated" => {
+                // dlv sends a second `terminated` after the disconnect; one per run.
+                if self.terminated_seen {
+                    return;
+                }
+                self.terminated_seen = true;
                 let body: TerminatedEventBody = event.parse_body().unwrap_or_default();
                 self.emit(EventKind::Terminated {
                     restart: body.restart,
                 });
-                self.on_debuggee_ended();
-                // The debuggee is gone; let the adapter go too.
-                if self.adapter_live && !self.ending && self.startup.is_none() {
-                    self.ending = true;
-                    self.send(
-                        "disconnect",
-                        Some(json!({ "restart": false })),
-                        Some(crate::limits::MIN_REQUEST_TIMEOUT),
-                        Pending::Ending { token: None },
-                    );
+                self.set_state(SessionState::Terminated);
+                self.maybe_finish_startup();
+                // The debuggee is gone; let the adapter go too. Where no exit code came
+                // yet, the waiters wait for the disconnect: dlv reports the status then.
+                let releasing = self.release_adapter();
+                if !(releasing && self.exit_code.is_none()) {
+                    self.wake_waiters();
                 }
             }
             "output" => {
                 let body: OutputEventBody = event.parse_body().unwrap_or_default();
                 let category = body.category.unwrap_or_else(|| "console".to_string());
+                if self.exit_code.is_none() {
+                    if let Some(code) = exit_status_in(&body.output) {
+                        self.exit_code = Some(code);
+                        self.emit(EventKind::Exited { exit_code: code });
+                    }
+                }
                 self.output.push(&category, &body.output);
                 self.emit(EventKind::Output {
                     category,
@@ -147,5 +155,44 @@ impl SessionCore {
         self.set_state(SessionState::Terminated);
         self.maybe_finish_startup();
         self.wake_waiters();
+    }
+
+    /// Send the `disconnect` that lets a live adapter go, once the debuggee ended and
+    /// no handshake is under way. Returns whether it was sent.
+    pub(super) fn release_adapter(&mut self) -> bool {
+        if !self.adapter_live || self.ending || self.startup.is_some() {
+            return false;
+        }
+        self.ending = true;
+        self.send(
+            "disconnect",
+            Some(json!({ "restart": false })),
+            Some(crate::limits::MIN_REQUEST_TIMEOUT),
+            Pending::Ending { token: None },
+        );
+        true
+    }
+}
+
+/// The exit status in an adapter's console line such as dlv's
+/// `Process 18664 has exited with status 5`, for adapters that send no `exited` event.
+fn exit_status_in(text: &str) -> Option<i64> {
+    let rest = &text[text.find("has exited with status ")? + "has exited with status ".len()..];
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exit_status_in;
+
+    #[test]
+    fn exit_status_is_read_from_dlv_console_output() {
+        assert_eq!(exit_status_in("Process 18664 has exited with status 5\n"), Some(5));
+        assert_eq!(exit_status_in("Process 1 has exited with status -1"), Some(-1));
+        assert_eq!(exit_status_in("Detaching\n"), None);
     }
 }

@@ -108,6 +108,8 @@ pub struct SessionCore {
     pub(super) accepts_breakpoints: bool,
     /// A `disconnect` is on its way; the adapter is being ended.
     pub(super) ending: bool,
+    /// This run's `terminated` event came.
+    pub(super) terminated_seen: bool,
     pub(super) last_used: Option<Instant>,
     pub(super) effects: Vec<Effect>,
 }
@@ -135,6 +137,7 @@ impl SessionCore {
             adapter_live: false,
             accepts_breakpoints: false,
             ending: false,
+            terminated_seen: false,
             last_used: None,
             effects: Vec::new(),
         }
@@ -341,6 +344,7 @@ impl SessionCore {
                 timeout,
             } => {
                 self.check(operation)?;
+                let arguments = self.with_default_context(&command, arguments);
                 let purpose = if command == "threads" {
                     Purpose::Threads
                 } else {
@@ -373,6 +377,24 @@ impl SessionCore {
                 self.end(token, Operation::Disconnect, terminate_debuggee)
             }
         }
+    }
+
+    /// An `evaluate` without a context gets the one that answers with the plain value:
+    /// `repl` for most adapters, `watch` for lldb-dap (whose `repl` answers with lldb's
+    /// command output, `(int) $0 = 85`). An agent can still ask for `repl` there.
+    fn with_default_context(&self, command: &str, arguments: Option<Value>) -> Option<Value> {
+        if command != "evaluate" {
+            return arguments;
+        }
+        let mut arguments = arguments.unwrap_or_else(|| json!({}));
+        if arguments.get("context").is_none() {
+            let lldb = self
+                .plan
+                .as_ref()
+                .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::LldbDap);
+            arguments["context"] = json!(if lldb { "watch" } else { "repl" });
+        }
+        Some(arguments)
     }
 
     fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {

@@ -121,6 +121,7 @@ impl SessionCore {
         self.capabilities_known = false;
         self.accepts_breakpoints = false;
         self.ending = false;
+        self.terminated_seen = false;
         self.breakpoints.clear_results();
 
         self.effects
@@ -303,6 +304,10 @@ impl SessionCore {
             if let Some(s) = self.startup.take() {
                 let snapshot = Box::new(self.snapshot());
                 self.reply(s.token, Ok(Answer::Snapshot(snapshot)));
+            }
+            if self.state == SessionState::Terminated {
+                // The debuggee ended during the handshake: let the adapter go now.
+                self.release_adapter();
             }
         }
     }

@@ -46,6 +46,10 @@ impl AdapterDef {
                     "mode".into(),
                     json!(if from_source { "debug" } else { "exec" }),
                 );
+                if from_source {
+                    // dlv's build output would otherwise land in the user's folder.
+                    out.insert("output".into(), path_value(&build_output_path()));
+                }
             }
             // lldb-dap 19 takes the environment as a list of `K=V` strings.
             AdapterFlavor::LldbDap => env = env_list(spec),
@@ -199,4 +203,11 @@ fn merge(into: &mut Map<String, Value>, extra: &Map<String, Value>) {
     for (key, value) in extra {
         into.insert(key.clone(), value.clone());
     }
+}
+
+/// A fresh path in the temp folder for a binary dlv builds from source.
+fn build_output_path() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("dapvisor-dlv-{}-{n}", std::process::id()))
 }

@@ -131,6 +131,9 @@ pub struct ResolvedAdapter {
     pub transport: TransportKind,
     /// The `adapterID` to send in `initialize`.
     pub adapter_id: String,
+    /// Working directory of the adapter process; the launch's `cwd` where it has one
+    /// (dlv builds a Go program from source in its own working directory).
+    pub cwd: Option<PathBuf>,
     /// The definition it was resolved from.
     pub def: AdapterDef,
 }
@@ -145,6 +148,7 @@ impl ResolvedAdapter {
             args,
             transport: def.transport.clone(),
             adapter_id: def.adapter_id.clone(),
+            cwd: None,
             def: def.clone(),
         }
     }

@@ -370,15 +370,19 @@ impl SessionHandle {
         Ok(body.variables)
     }
 
-    /// Evaluate `expression` in a frame (or globally when `frame_id` is `None`);
-    /// `context` defaults to `repl`.
+    /// Evaluate `expression` in a frame (or globally when `frame_id` is `None`).
+    /// `context` (`repl`, `watch`, `hover`, `clipboard`) defaults to the one that
+    /// answers with the plain value: `repl`, or `watch` for lldb-dap.
     pub async fn evaluate(
         &self,
         expression: &str,
         frame_id: Option<i64>,
         context: Option<&str>,
     ) -> Result<EvaluateResponseBody, SessionError> {
-        let mut args = json!({ "expression": expression, "context": context.unwrap_or("repl") });
+        let mut args = json!({ "expression": expression });
+        if let Some(context) = context {
+            args["context"] = json!(context);
+        }
         if let Some(frame) = frame_id {
             args["frameId"] = json!(frame);
         }

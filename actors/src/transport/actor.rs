@@ -17,7 +17,7 @@ use tokio::task::AbortHandle;
 use crate::core::command::Tag;
 use crate::error::{AdapterExit, SessionError};
 use crate::limits;
-use crate::registry::{ResolvedAdapter, TransportKind};
+use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
 use crate::transport::io::{self, ExitInfo};
 use crate::transport::process::ProcessGroup;
 use crate::transport::reverse;
@@ -179,7 +179,7 @@ impl Actor for TransportActor {
             kind => {
                 // Spawning is quick and synchronous; only a missing binary fails here,
                 // which reaches the owner as a spawn error.
-                let mut child = io::spawn_adapter(&adapter.program, &adapter.args)
+                let mut child = io::spawn_adapter(&adapter.program, &adapter.args, adapter.cwd.as_deref())
                     .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
                 let pid = child
                     .id()
@@ -190,14 +190,17 @@ impl Actor for TransportActor {
                 }
                 let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
                 let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
+                let forward = debuggee_output_forward(&adapter, &sink);
                 if let Some(stderr) = child.stderr.take() {
-                    io::drain_into_tail(stderr, tail.clone());
+                    let forward = forward.clone().map(|f| (f, "stderr"));
+                    io::drain_into_tail(stderr, tail.clone(), forward);
                 }
                 if matches!(kind, TransportKind::TcpListen) {
                     drop(stdin);
                     io::connect_from_banner(
                         stdout,
                         tail.clone(),
+                        forward,
                         rx,
                         config.max_frame_bytes,
                         config.connect_timeout,
@@ -301,6 +304,19 @@ impl Actor for TransportActor {
         state.own_groups.iter().for_each(ProcessGroup::kill);
         Ok(())
     }
+}
+
+/// dlv 1.20 lets its debuggee inherit its stdout and stderr rather than sending the
+/// debuggee's output as events; what it prints after its banner is the debuggee's.
+fn debuggee_output_forward(adapter: &ResolvedAdapter, sink: &TransportSink) -> Option<io::OutputForward> {
+    if adapter.flavor != AdapterFlavor::Delve {
+        return None;
+    }
+    let sink = sink.clone();
+    Some(Arc::new(move |category: &'static str, text: String| {
+        let body = serde_json::json!({ "category": category, "output": text });
+        sink(TransportOutput::Event(Event::new("output", Some(body))));
+    }))
 }
 
 impl TransportState {

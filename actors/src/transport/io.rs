@@ -5,6 +5,7 @@
 //! holds actor state, so the actor's handlers never wait on the adapter.
 
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
@@ -29,9 +30,17 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
 }
 
-/// Spawn `program args` as the leader of a new process group, with piped stdio.
-pub fn spawn_adapter(program: &std::path::Path, args: &[String]) -> std::io::Result<Child> {
-    Command::new(program)
+/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio.
+pub fn spawn_adapter(
+    program: &std::path::Path,
+    args: &[String],
+    cwd: Option<&std::path::Path>,
+) -> std::io::Result<Child> {
+    let mut command = Command::new(program);
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -61,14 +70,28 @@ pub fn watch_exit(mut child: Child, actor: ActorRef<TransportMsg>) {
     });
 }
 
-/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout logs).
-pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(mut reader: R, tail: StderrTail) {
+/// Passes text an adapter process printed on to the session as debuggee output, for
+/// adapters whose debuggee inherits their stdout and stderr (dlv 1.20).
+pub type OutputForward = Arc<dyn Fn(&'static str, String) + Send + Sync>;
+
+/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout logs),
+/// and to `forward` under `category` where given.
+pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
+    mut reader: R,
+    tail: StderrTail,
+    forward: Option<(OutputForward, &'static str)>,
+) {
     tokio::spawn(async move {
         let mut buf = [0u8; 4096];
         loop {
             match reader.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
-                Ok(n) => tail.push(&buf[..n]),
+                Ok(n) => {
+                    tail.push(&buf[..n]);
+                    if let Some((forward, category)) = &forward {
+                        forward(category, String::from_utf8_lossy(&buf[..n]).into_owned());
+                    }
+                }
             }
         }
     });
@@ -145,6 +168,7 @@ async fn write_frames<W: AsyncWrite + Unpin>(
 pub fn connect_from_banner(
     stdout: ChildStdout,
     tail: StderrTail,
+    forward: Option<OutputForward>,
     outgoing: mpsc::UnboundedReceiver<Message>,
     max_frame_bytes: usize,
     connect_timeout: Duration,
@@ -189,7 +213,7 @@ pub fn connect_from_banner(
         )
         .await;
         // Keep draining stdout so the adapter never blocks on a full pipe.
-        drain_into_tail(lines.into_inner(), tail);
+        drain_into_tail(lines.into_inner(), tail, forward.map(|f| (f, "stdout")));
     });
 }
 

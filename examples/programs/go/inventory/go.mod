@@ -1,0 +1,3 @@
+module inventory
+
+go 1.19

@@ -1,0 +1,113 @@
+//! Helpers shared by the integration tests: paths of the example programs, finding a
+//! line by its text, building the C and Go programs for debugging, and bounded waits.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use dapvisor::{RunTicket, SessionHandle, StopInfo, StopOutcome};
+
+/// How long a test waits for a stop before calling it a failure. Not a performance
+/// bound: real adapters on a loaded 2-core machine are slow to start.
+pub const STOP_WAIT: Duration = Duration::from_secs(60);
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// An example program's path.
+pub fn program(relative: &str) -> PathBuf {
+    root().join("examples/programs").join(relative)
+}
+
+/// The 1-based line of `file` that contains `needle` (which must be unique).
+pub fn line_of(file: &Path, needle: &str) -> i64 {
+    let text = std::fs::read_to_string(file).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "`{needle}` should be on exactly one line of {}", file.display());
+    hits[0] as i64
+}
+
+fn build_dir() -> PathBuf {
+    let dir = root().join("target/test-programs");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `examples/programs/c/average.c` built with `-g -O0` (once per test binary).
+pub fn c_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let out = build_dir().join(format!("average-{}", std::process::id()));
+            let status = Command::new("cc")
+                .args(["-g", "-O0", "-Wall", "-o"])
+                .arg(&out)
+                .arg(program("c/average.c"))
+                .status()
+                .expect("cc must be installed (scripts/provision installs it)");
+            assert!(status.success(), "building average.c failed");
+            out
+        })
+        .clone()
+}
+
+/// `examples/programs/go/inventory` built without optimizations (once per test binary).
+pub fn go_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let out = build_dir().join(format!("inventory-{}", std::process::id()));
+            let status = Command::new("go")
+                .args(["build", "-gcflags=all=-N -l", "-o"])
+                .arg(&out)
+                .arg(".")
+                .current_dir(program("go/inventory"))
+                .env("GOFLAGS", "-mod=mod")
+                .status()
+                .expect("go must be installed (scripts/provision installs it)");
+            assert!(status.success(), "building the Go example failed");
+            out
+        })
+        .clone()
+}
+
+/// Wait for the first stop after `ticket`; fail the test on anything else.
+pub async fn expect_stop(session: &SessionHandle, ticket: RunTicket) -> StopInfo {
+    match session.wait_for_stop(ticket, STOP_WAIT).await.unwrap() {
+        StopOutcome::Stopped(stop) => stop,
+        other => panic!("expected a stop, got {other:?}"),
+    }
+}
+
+/// Wait for the debuggee to end; returns its exit code.
+pub async fn expect_exit(session: &SessionHandle, ticket: RunTicket) -> Option<i64> {
+    match session.wait_for_stop(ticket, STOP_WAIT).await.unwrap() {
+        StopOutcome::Terminated { exit_code } => exit_code,
+        other => panic!("expected the program to end, got {other:?}"),
+    }
+}
+
+/// The value of local `name` in the top frame of the stopped thread.
+pub async fn local(session: &SessionHandle, name: &str) -> String {
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    let scopes = session.scopes(frames[0].id).await.unwrap();
+    for scope in scopes {
+        if scope.variables_reference == 0 {
+            continue;
+        }
+        let vars = session.variables(scope.variables_reference).await.unwrap();
+        if let Some(v) = vars.iter().find(|v| v.name == name) {
+            return v.value.clone();
+        }
+    }
+    panic!("no local `{name}` in the top frame");
+}

@@ -1,0 +1,77 @@
+//! The runtime against a real dlv (DAP over TCP, port read from its banner) on the Go
+//! example, both as a prebuilt binary and built from source by dlv.
+
+mod common;
+
+use common::*;
+use dapvisor::wire::types::SourceBreakpoint;
+use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finds_the_restock_bug_with_a_conditional_breakpoint() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("go/inventory/main.go");
+    let line = line_of(&source, "return item.Stock < item.Threshold");
+    // No adapter named: a Go binary is recognised by its build-info section.
+    let mut spec = LaunchSpec::new(go_binary());
+    spec.breakpoints.push(dapvisor::InitialBreakpoint {
+        file: source.clone(),
+        line,
+        condition: Some("item.Name == \"nuts\"".into()),
+        ..Default::default()
+    });
+    let session = runtime.launch(spec).await.unwrap();
+    assert_eq!(session.snapshot().await.unwrap().adapter.as_deref(), Some("dlv"));
+
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    let frames = session.stack_trace(None, None).await.unwrap();
+    assert_eq!(frames[0].name, "main.needsRestock");
+    assert_eq!(frames[0].line, line);
+    assert_eq!(frames[1].name, "main.restock");
+    let eval = session
+        .evaluate("item.Stock", Some(frames[0].id), None)
+        .await
+        .unwrap();
+    assert_eq!(eval.result, "20");
+    let eval = session
+        .evaluate("item.Stock <= item.Threshold", Some(frames[0].id), None)
+        .await
+        .unwrap();
+    assert_eq!(eval.result, "true");
+
+    let ticket = session.step_out(None).await.unwrap();
+    expect_stop(&session, ticket).await;
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    assert_eq!(frames[0].name, "main.restock");
+    assert_eq!(frames[0].line, line_of(&source, "due := needsRestock(item)"));
+
+    session
+        .set_breakpoints(&source, Vec::<SourceBreakpoint>::new())
+        .await
+        .unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(5));
+    let out = session.output(0, 1 << 20).await.unwrap().text();
+    assert!(out.contains("ordered 73 units across 2 items"), "output was {out:?}");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builds_from_source_in_debug_mode_and_steps_in() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("go/inventory/main.go");
+    let line = line_of(&source, "due := needsRestock(item)");
+    let session = runtime
+        .launch(LaunchSpec::new(program("go/inventory")).breakpoint(&source, line))
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    let ticket = session.step_in(None).await.unwrap();
+    expect_stop(&session, ticket).await;
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    assert_eq!(frames[0].name, "main.needsRestock");
+    session.terminate().await.unwrap();
+    runtime.shutdown().await;
+}
