@@ -13,7 +13,9 @@ use dapvisor::{EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfi
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let program = args.next().ok_or("usage: watch_events PROGRAM [FILE:LINE ...] [--adapter NAME]")?;
+    let program = args
+        .next()
+        .ok_or("usage: watch_events PROGRAM [FILE:LINE ...] [--adapter NAME]")?;
     let mut spec = LaunchSpec::new(&program);
     while let Some(arg) = args.next() {
         if arg == "--adapter" {
@@ -40,11 +42,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let session = runtime.launch(spec).await?;
     let mut ticket = RunTicket { epoch: 0 };
     loop {
-        match session.wait_for_stop(ticket, Duration::from_secs(30)).await? {
+        match session
+            .wait_for_stop(ticket, Duration::from_secs(30))
+            .await?
+        {
             StopOutcome::Stopped(stop) => {
                 let frames = session.stack_trace(None, Some(1)).await?;
                 if let Some(top) = frames.first() {
-                    println!("-- stopped ({}) in {} at line {}", stop.reason, top.name, top.line);
+                    println!(
+                        "-- stopped ({}) in {} at line {}",
+                        stop.reason, top.name, top.line
+                    );
                 }
                 ticket = session.continue_(None).await?;
             }

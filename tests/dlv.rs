@@ -21,7 +21,10 @@ async fn finds_the_restock_bug_with_a_conditional_breakpoint() {
         ..Default::default()
     });
     let session = runtime.launch(spec).await.unwrap();
-    assert_eq!(session.snapshot().await.unwrap().adapter.as_deref(), Some("dlv"));
+    assert_eq!(
+        session.snapshot().await.unwrap().adapter.as_deref(),
+        Some("dlv")
+    );
 
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");
@@ -44,7 +47,10 @@ async fn finds_the_restock_bug_with_a_conditional_breakpoint() {
     expect_stop(&session, ticket).await;
     let frames = session.stack_trace(None, Some(1)).await.unwrap();
     assert_eq!(frames[0].name, "main.restock");
-    assert_eq!(frames[0].line, line_of(&source, "due := needsRestock(item)"));
+    assert_eq!(
+        frames[0].line,
+        line_of(&source, "due := needsRestock(item)")
+    );
 
     session
         .set_breakpoints(&source, Vec::<SourceBreakpoint>::new())
@@ -53,7 +59,10 @@ async fn finds_the_restock_bug_with_a_conditional_breakpoint() {
     let ticket = session.continue_(None).await.unwrap();
     assert_eq!(expect_exit(&session, ticket).await, Some(5));
     let out = session.output(0, 1 << 20).await.unwrap().text();
-    assert!(out.contains("ordered 73 units across 2 items"), "output was {out:?}");
+    assert!(
+        out.contains("ordered 73 units across 2 items"),
+        "output was {out:?}"
+    );
     runtime.shutdown().await;
 }
 

@@ -14,14 +14,25 @@ async fn finds_the_average_bug_and_steps() {
         .launch(LaunchSpec::new(c_binary()).breakpoint(&source, line))
         .await
         .unwrap();
-    assert_eq!(session.snapshot().await.unwrap().adapter.as_deref(), Some("lldb-dap"));
+    assert_eq!(
+        session.snapshot().await.unwrap().adapter.as_deref(),
+        Some("lldb-dap")
+    );
 
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");
     let frames = session.stack_trace(None, None).await.unwrap();
-    assert!(frames[0].name.contains("mean_of"), "top frame {:?}", frames[0].name);
+    assert!(
+        frames[0].name.contains("mean_of"),
+        "top frame {:?}",
+        frames[0].name
+    );
     assert_eq!(frames[0].line, line);
-    assert!(frames[1].name.contains("compute_stats"), "caller {:?}", frames[1].name);
+    assert!(
+        frames[1].name.contains("compute_stats"),
+        "caller {:?}",
+        frames[1].name
+    );
     assert_eq!(local(&session, "sum").await, "426");
     assert_eq!(local(&session, "count").await, "5");
     let eval = session
@@ -43,12 +54,18 @@ async fn finds_the_average_bug_and_steps() {
     expect_stop(&session, ticket).await;
     let frames = session.stack_trace(None, Some(1)).await.unwrap();
     assert!(frames[0].name.contains("compute_stats"));
-    assert_eq!(frames[0].line, line_of(&source, "s.mean = mean_of(s.sum, s.count);"));
+    assert_eq!(
+        frames[0].line,
+        line_of(&source, "s.mean = mean_of(s.sum, s.count);")
+    );
 
     session.remove_breakpoint(&source, line).await.unwrap();
     let ticket = session.continue_(None).await.unwrap();
     assert_eq!(expect_exit(&session, ticket).await, Some(4));
     let out = session.output(0, 1 << 20).await.unwrap().text();
-    assert!(out.contains("average of 5 scores: 85.00"), "output was {out:?}");
+    assert!(
+        out.contains("average of 5 scores: 85.00"),
+        "output was {out:?}"
+    );
     runtime.shutdown().await;
 }

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use crate::core::session::CoreConfig;
 use crate::limits;
-use crate::registry::AdapterRegistry;
-use crate::transport::TransportConfig;
+use crate::registry::{AdapterDef, AdapterRegistry};
+use crate::transport::{InProcessAdapters, InProcessConnect, TransportConfig};
 
 /// How a [`Runtime`](crate::Runtime) is set up. `RuntimeConfig::default()` has every
 /// default of [`crate::limits`] and the built-in adapters.
@@ -37,6 +37,8 @@ pub struct RuntimeConfig {
     pub max_queued_requests: usize,
     /// The adapters sessions can use (default: the built-ins).
     pub registry: AdapterRegistry,
+    /// Adapters served in-process (default: none).
+    pub in_process: InProcessAdapters,
 }
 
 impl Default for RuntimeConfig {
@@ -53,6 +55,7 @@ impl Default for RuntimeConfig {
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
             max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
             registry: AdapterRegistry::builtin(),
+            in_process: InProcessAdapters::default(),
         }
     }
 }
@@ -124,6 +127,14 @@ impl RuntimeConfig {
         self
     }
 
+    /// Serve adapter `name` in-process: `connect` starts an adapter task and returns
+    /// the client's end of its stream. Sessions use it with `adapter: name`.
+    pub fn in_process_adapter(mut self, name: &str, connect: InProcessConnect) -> Self {
+        self.registry.register(AdapterDef::in_process(name));
+        self.in_process.insert(name, connect);
+        self
+    }
+
     pub(crate) fn core(&self) -> CoreConfig {
         CoreConfig {
             request_timeout: self.request_timeout,
@@ -138,6 +149,7 @@ impl RuntimeConfig {
             stderr_tail_bytes: self.stderr_tail_bytes,
             connect_timeout: self.connect_timeout,
             shutdown_grace: self.shutdown_grace,
+            in_process: self.in_process.clone(),
         }
     }
 }

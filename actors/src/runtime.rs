@@ -184,7 +184,10 @@ impl Runtime {
             .map_err(registry_error)?;
         let mut adapter = adapter;
         let arguments = adapter.launch_arguments(&spec);
-        adapter.cwd = arguments.get("cwd").and_then(|c| c.as_str()).map(PathBuf::from);
+        adapter.cwd = arguments
+            .get("cwd")
+            .and_then(|c| c.as_str())
+            .map(PathBuf::from);
         Ok(StartPlan {
             operation: Operation::Launch,
             program: Some(spec.program.display().to_string()),

@@ -32,7 +32,12 @@ pub fn line_of(file: &Path, needle: &str) -> i64 {
         .filter(|(_, l)| l.contains(needle))
         .map(|(i, _)| i + 1)
         .collect();
-    assert_eq!(hits.len(), 1, "`{needle}` should be on exactly one line of {}", file.display());
+    assert_eq!(
+        hits.len(),
+        1,
+        "`{needle}` should be on exactly one line of {}",
+        file.display()
+    );
     hits[0] as i64
 }
 

@@ -191,8 +191,14 @@ mod tests {
 
     #[test]
     fn exit_status_is_read_from_dlv_console_output() {
-        assert_eq!(exit_status_in("Process 18664 has exited with status 5\n"), Some(5));
-        assert_eq!(exit_status_in("Process 1 has exited with status -1"), Some(-1));
+        assert_eq!(
+            exit_status_in("Process 18664 has exited with status 5\n"),
+            Some(5)
+        );
+        assert_eq!(
+            exit_status_in("Process 1 has exited with status -1"),
+            Some(-1)
+        );
         assert_eq!(exit_status_in("Detaching\n"), None);
     }
 }

@@ -26,6 +26,13 @@ pub enum TransportKind {
         /// Port to connect to.
         port: u16,
     },
+    /// An adapter that runs as a task in this process, reached over an in-memory stream
+    /// (see [`crate::transport::InProcessAdapters`]): for tests and benchmarks that
+    /// measure the runtime without an adapter's start-up.
+    InProcess {
+        /// The name it was registered under.
+        name: String,
+    },
 }
 
 /// Which adapter family a definition belongs to: the quirks the registry (argument
@@ -102,6 +109,18 @@ impl AdapterDef {
             args: Vec::new(),
             transport: TransportKind::Stdio,
             launch_defaults: Map::new(),
+        }
+    }
+
+    /// An adapter served in-process under `name` (register its connector with
+    /// [`crate::RuntimeConfig::in_process_adapter`]).
+    pub fn in_process(name: impl Into<String>) -> Self {
+        let name = name.into();
+        Self {
+            transport: TransportKind::InProcess { name: name.clone() },
+            commands: Vec::new(),
+            install_hint: format!("register `{name}` with RuntimeConfig::in_process_adapter"),
+            ..Self::generic(name, String::new())
         }
     }
 

@@ -16,8 +16,14 @@ pub(crate) fn resolve(
     def: &AdapterDef,
     env: &Environment,
 ) -> Result<ResolvedAdapter, RegistryError> {
-    if let TransportKind::TcpConnect { host, port } = &def.transport {
-        return Ok(ResolvedAdapter::connecting(def, host.clone(), *port));
+    match &def.transport {
+        TransportKind::TcpConnect { host, port } => {
+            return Ok(ResolvedAdapter::connecting(def, host.clone(), *port));
+        }
+        TransportKind::InProcess { .. } => {
+            return Ok(ResolvedAdapter::running(def, PathBuf::new(), Vec::new()));
+        }
+        TransportKind::Stdio | TransportKind::TcpListen => {}
     }
     match def.flavor {
         AdapterFlavor::Debugpy => resolve_debugpy(def, env),

@@ -38,7 +38,11 @@ pub(crate) fn is_go_binary(program: &Path) -> bool {
         return false;
     };
     let mut bytes = Vec::new();
-    if file.take(MAX_GO_BINARY_SCAN).read_to_end(&mut bytes).is_err() {
+    if file
+        .take(MAX_GO_BINARY_SCAN)
+        .read_to_end(&mut bytes)
+        .is_err()
+    {
         return false;
     }
     bytes

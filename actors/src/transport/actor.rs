@@ -18,6 +18,7 @@ use crate::core::command::Tag;
 use crate::error::{AdapterExit, SessionError};
 use crate::limits;
 use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
+use crate::transport::in_process::InProcessAdapters;
 use crate::transport::io::{self, ExitInfo};
 use crate::transport::process::ProcessGroup;
 use crate::transport::reverse;
@@ -58,6 +59,8 @@ pub struct TransportConfig {
     /// How long a stopping adapter may take to exit before its group is killed
     /// (default [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
+    /// Adapters served in-process, for [`TransportKind::InProcess`].
+    pub in_process: InProcessAdapters,
 }
 
 impl Default for TransportConfig {
@@ -67,6 +70,7 @@ impl Default for TransportConfig {
             stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
             connect_timeout: limits::DEFAULT_CONNECT_TIMEOUT,
             shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
+            in_process: InProcessAdapters::default(),
         }
     }
 }
@@ -176,11 +180,19 @@ impl Actor for TransportActor {
                 );
                 tokio::spawn(io::connect_tcp(host, port, rx, limit, timeout, me));
             }
+            TransportKind::InProcess { name } => {
+                let stream = config.in_process.connect(name).ok_or_else(|| {
+                    format!("no in-process adapter `{name}` is registered with this runtime")
+                })?;
+                let (r, w) = tokio::io::split(stream);
+                io::start_io(r, w, rx, config.max_frame_bytes, myself.clone());
+            }
             kind => {
                 // Spawning is quick and synchronous; only a missing binary fails here,
                 // which reaches the owner as a spawn error.
-                let mut child = io::spawn_adapter(&adapter.program, &adapter.args, adapter.cwd.as_deref())
-                    .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
+                let mut child =
+                    io::spawn_adapter(&adapter.program, &adapter.args, adapter.cwd.as_deref())
+                        .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
                 let pid = child
                     .id()
                     .ok_or("the adapter ended before it could be watched")?;
@@ -308,7 +320,10 @@ impl Actor for TransportActor {
 
 /// dlv 1.20 lets its debuggee inherit its stdout and stderr rather than sending the
 /// debuggee's output as events; what it prints after its banner is the debuggee's.
-fn debuggee_output_forward(adapter: &ResolvedAdapter, sink: &TransportSink) -> Option<io::OutputForward> {
+fn debuggee_output_forward(
+    adapter: &ResolvedAdapter,
+    sink: &TransportSink,
+) -> Option<io::OutputForward> {
     if adapter.flavor != AdapterFlavor::Delve {
         return None;
     }

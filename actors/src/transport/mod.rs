@@ -2,6 +2,7 @@
 //! its bytes.
 
 pub mod actor;
+pub mod in_process;
 pub mod io;
 pub mod process;
 pub mod reverse;
@@ -10,4 +11,5 @@ pub mod stderr_tail;
 pub use actor::{
     TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink,
 };
+pub use in_process::{InProcessAdapters, InProcessConnect};
 pub use process::ProcessGroup;
