@@ -61,6 +61,15 @@ impl SessionCore {
             "output" => {
                 let body: OutputEventBody = event.parse_body().unwrap_or_default();
                 let category = body.category.unwrap_or_else(|| "console".to_string());
+                if category == "telemetry" {
+                    // Telemetry is for the adapter's makers, not the debuggee's output
+                    // (debugpy sends `ptvsd`, `debugpy`): kept as a plain adapter event.
+                    self.emit(EventKind::Adapter {
+                        event: event.event,
+                        body: event.body,
+                    });
+                    return;
+                }
                 if self.exit_code.is_none() {
                     if let Some(code) = exit_status_in(&body.output) {
                         self.exit_code = Some(code);

@@ -21,6 +21,7 @@ mod select;
 mod tests_arguments;
 #[cfg(test)]
 mod tests_registry;
+pub mod install;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,6 +31,7 @@ pub use builtin::builtin_adapters;
 pub use definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, TransportKind};
 pub use detect::{dapvisor_home, Environment, DEFAULT_PROBE_TIMEOUT};
 pub use error::RegistryError;
+pub use install::install_debugpy;
 pub use probe::{parse_gdb_version, MIN_GDB_VERSION};
 
 use crate::launch::{AttachSpec, LaunchSpec};
