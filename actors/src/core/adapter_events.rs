@@ -104,7 +104,7 @@ impl SessionCore {
                 self.breakpoints.apply_event(&body.reason, &body.breakpoint);
                 self.emit(EventKind::Breakpoint {
                     reason: body.reason,
-                    breakpoint: body.breakpoint,
+                    breakpoint: Box::new(body.breakpoint),
                 });
             }
             "module" => {

@@ -60,7 +60,7 @@ pub enum EventKind {
         /// `changed`, `new` or `removed`.
         reason: String,
         /// The breakpoint as the adapter now sees it.
-        breakpoint: Breakpoint,
+        breakpoint: Box<Breakpoint>,
     },
     /// A module was loaded, changed or removed.
     Module {

@@ -1,0 +1,246 @@
+//! A host application embeds dapvisor under its own ractor supervision tree.
+//!
+//! `HostActor` starts the runtime linked under itself, listens to the runtime's
+//! events, and drives one debugpy session on `examples/programs/python/discount.py`
+//! from a task of its own. When the runtime's supervisor ends, the host hears of it
+//! in `handle_supervisor_evt` and decides what to do.
+//!
+//! ```text
+//! cargo run --example embed_in_supervisor
+//! ```
+//! Exits 0 when the program's known bug was observed (the program exits with code 3).
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use dapvisor::{
+    EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError,
+    SessionHandle, StopOutcome,
+};
+use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, SupervisionEvent};
+use tokio::sync::oneshot;
+
+/// How long the driver waits for a stop (or the end) after each resume.
+const STOP_WAIT: Duration = Duration::from_secs(60);
+
+/// What reaches the host: from its event listener and from its driver task.
+enum HostMsg {
+    /// A runtime event worth a line.
+    Event(String),
+    /// The program stopped at the breakpoint: the stack (innermost first) and two locals.
+    Hit { n: usize, stack: Vec<String>, line_cents: String, discounted: String },
+    /// The driver is done: the program's exit code and output, or why it failed.
+    Finished(Result<(Option<i64>, String), String>),
+}
+
+struct HostActor;
+
+struct HostState {
+    runtime: Runtime,
+    supervisor: ActorId,
+    /// Tells `main` the program's exit code.
+    outcome: Option<oneshot::Sender<Option<i64>>>,
+}
+
+impl Actor for HostActor {
+    type Msg = HostMsg;
+    type State = HostState;
+    type Arguments = oneshot::Sender<Option<i64>>;
+
+    async fn pre_start(
+        &self,
+        myself: ActorRef<HostMsg>,
+        outcome: Self::Arguments,
+    ) -> Result<HostState, ActorProcessingErr> {
+        // A failure here reaches `main` as a spawn error, not as a supervision event.
+        let runtime = Runtime::start_linked(RuntimeConfig::default(), myself.get_cell()).await?;
+        let mut events = runtime.subscribe();
+        let host = myself.clone();
+        tokio::spawn(async move {
+            while let Some(received) = events.recv().await {
+                let Received::Event(event) = received else { continue };
+                let Some(line) = describe(&event.kind) else { continue };
+                if host.cast(HostMsg::Event(line)).is_err() {
+                    break; // the host is gone
+                }
+            }
+        });
+        let supervisor = runtime.supervisor().get_id();
+        Ok(HostState { runtime, supervisor, outcome: Some(outcome) })
+    }
+
+    async fn post_start(
+        &self,
+        myself: ActorRef<HostMsg>,
+        state: &mut HostState,
+    ) -> Result<(), ActorProcessingErr> {
+        // Every step of the driver waits on debugpy (start-up alone takes a second or
+        // more). Awaited in this handler, that would stall the host's mailbox: no other
+        // message and no supervision event would be handled meanwhile. As a task that
+        // reports back by message, it leaves the host's mailbox flowing.
+        let (runtime, host) = (state.runtime.clone(), myself.clone());
+        tokio::spawn(async move {
+            let result = drive(&runtime, &host).await.map_err(|e| e.to_string());
+            let _ = host.cast(HostMsg::Finished(result));
+        });
+        Ok(())
+    }
+
+    async fn handle(
+        &self,
+        _myself: ActorRef<HostMsg>,
+        message: HostMsg,
+        state: &mut HostState,
+    ) -> Result<(), ActorProcessingErr> {
+        match message {
+            HostMsg::Event(line) => println!("  [event] {line}"),
+            HostMsg::Hit { n, stack, line_cents, discounted } => println!(
+                "hit {n}: stack {}; line_cents = {line_cents}, discounted = {discounted}",
+                stack.join(" <- ")
+            ),
+            HostMsg::Finished(result) => {
+                let code = match result {
+                    Ok((code, output)) => {
+                        println!("program ended with exit code {code:?}; its output:");
+                        output.lines().for_each(|line| println!("  | {line}"));
+                        code
+                    }
+                    Err(err) => {
+                        println!("driving the session failed: {err}");
+                        None
+                    }
+                };
+                if let Some(tx) = state.outcome.take() {
+                    let _ = tx.send(code);
+                }
+                // Done with debugging: shut the runtime down. Its supervisor then ends
+                // and `handle_supervisor_evt` below decides what the host does. The
+                // shutdown waits for sessions to stop, so it too runs as a task.
+                let runtime = state.runtime.clone();
+                tokio::spawn(async move { runtime.shutdown().await });
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle_supervisor_evt(
+        &self,
+        myself: ActorRef<HostMsg>,
+        event: SupervisionEvent,
+        state: &mut HostState,
+    ) -> Result<(), ActorProcessingErr> {
+        // Overridden on purpose: ractor's default stops the host when any child ends,
+        // silently. Here the host says what happened and chooses. Its choice is to stop.
+        // Alternatives: restart the runtime (`Runtime::start_linked` again; starting does
+        // no adapter I/O, so it may be awaited here) and launch the sessions anew; or
+        // carry on without it (keep the runtime in an `Option`, set it to `None`, refuse
+        // debugging work) while the rest of the host keeps serving.
+        let (cell, what) = match event {
+            SupervisionEvent::ActorTerminated(cell, _, reason) => {
+                let reason = reason.unwrap_or_else(|| "no reason given".into());
+                (cell, format!("terminated ({reason})"))
+            }
+            SupervisionEvent::ActorFailed(cell, err) => (cell, format!("failed: {err}")),
+            _ => return Ok(()),
+        };
+        if cell.get_id() == state.supervisor {
+            println!("host: the runtime's supervisor {what}; stopping the host");
+            myself.stop(Some("the dapvisor runtime ended".into()));
+        }
+        Ok(())
+    }
+}
+
+/// The session, start to end: stop at each hit of the breakpoint, report, continue.
+async fn drive(runtime: &Runtime, host: &ActorRef<HostMsg>) -> Result<(Option<i64>, String), Box<dyn Error + Send + Sync>> {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/programs/python/discount.py");
+    let line = line_of(&file, "total += discounted")?;
+    println!("launching {} with a breakpoint at line {line}", file.display());
+    let session = runtime.launch(LaunchSpec::new(&file).breakpoint(&file, line)).await?;
+    let (mut ticket, mut n) = (RunTicket { epoch: 0 }, 0);
+    let exit_code = loop {
+        match session.wait_for_stop(ticket, STOP_WAIT).await? {
+            StopOutcome::Stopped(_) => {
+                n += 1;
+                let frames = session.stack_trace(None, None).await?;
+                let stack = frames.iter().map(|f| f.name.clone()).collect();
+                let [line_cents, discounted] =
+                    locals(&session, frames[0].id, ["line_cents", "discounted"]).await?;
+                let hit = HostMsg::Hit { n, stack, line_cents, discounted };
+                host.cast(hit).map_err(|_| "the host is gone")?;
+                ticket = session.continue_(None).await?;
+            }
+            StopOutcome::Terminated { exit_code } => break exit_code,
+            StopOutcome::TimedOut => return Err("the program neither stopped nor ended".into()),
+        }
+    };
+    let output = session.output(0, 64 * 1024).await?.text();
+    runtime.end_session(session.id()).await?;
+    Ok((exit_code, output))
+}
+
+/// The values of `names` in a frame's scopes ("?" for any not found).
+async fn locals<const N: usize>(
+    session: &SessionHandle,
+    frame_id: i64,
+    names: [&str; N],
+) -> Result<[String; N], SessionError> {
+    let mut values = names.map(|_| "?".to_string());
+    for scope in session.scopes(frame_id).await? {
+        if scope.variables_reference == 0 || values.iter().all(|v| v != "?") {
+            continue;
+        }
+        for var in session.variables(scope.variables_reference).await? {
+            if let Some(i) = names.iter().position(|n| *n == var.name) {
+                values[i] = var.value;
+            }
+        }
+    }
+    Ok(values)
+}
+
+/// The 1-based line of `file` that contains `needle`.
+fn line_of(file: &Path, needle: &str) -> Result<i64, Box<dyn Error + Send + Sync>> {
+    let text = std::fs::read_to_string(file)?;
+    let index = text.lines().position(|l| l.contains(needle));
+    Ok(index.ok_or_else(|| format!("no line contains `{needle}`"))? as i64 + 1)
+}
+
+/// A line for the runtime events this example shows; `None` for the rest.
+fn describe(kind: &EventKind) -> Option<String> {
+    match kind {
+        EventKind::Process { body } => Some(format!("debuggee started, pid {}", body["systemProcessId"])),
+        EventKind::Exited { exit_code } => Some(format!("debuggee exited with code {exit_code}")),
+        EventKind::SessionClosed { reason } => Some(format!("session closed ({reason})")),
+        _ => None,
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let (tx, rx) = oneshot::channel();
+    let (_host, ended) = match Actor::spawn(None, HostActor, tx).await {
+        Ok(spawned) => spawned,
+        Err(err) => {
+            eprintln!("the host could not start: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let _ = ended.await;
+    match rx.await {
+        Ok(Some(3)) => {
+            println!("bug observed: exit code 3 (55.25 charged instead of 51.30)");
+            ExitCode::SUCCESS
+        }
+        Ok(code) => {
+            println!("bug NOT observed (exit code {code:?})");
+            ExitCode::FAILURE
+        }
+        Err(_) => {
+            println!("the host ended before the program did");
+            ExitCode::FAILURE
+        }
+    }
+}
