@@ -1,0 +1,95 @@
+//! When an adapter dies, every pending request fails at once with its exit status and
+//! the tail of its stderr; nothing waits for a deadline.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use dapvisor::registry::AdapterDef;
+use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionState};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pending_request_fails_at_once_when_the_adapter_is_killed() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let file = program("python/discount.py");
+    let line = line_of(&file, "total += discounted");
+    let session = runtime
+        .launch(LaunchSpec::new(&file).breakpoint(&file, line))
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let frame = session.stack_trace(stop.thread_id, Some(1)).await.unwrap()[0].id;
+
+    // An evaluation that keeps the adapter busy for far longer than the test runs.
+    let evaluating = {
+        let session = session.clone();
+        tokio::spawn(async move {
+            session
+                .evaluate("__import__('time').sleep(600)", Some(frame), None)
+                .await
+        })
+    };
+    let pending = tokio::time::timeout(STOP_WAIT, async {
+        while session.snapshot().await.unwrap().pending_requests == 0 {
+            tokio::task::yield_now().await;
+        }
+    });
+    pending.await.expect("the evaluate request was never sent");
+
+    let pid = session.adapter_pid().expect("debugpy runs as a process");
+    // SAFETY: sending a signal to the adapter this test started.
+    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+
+    let result = tokio::time::timeout(Duration::from_secs(30), evaluating)
+        .await
+        .expect("the pending request must fail at once, not at its deadline")
+        .unwrap();
+    match result {
+        Err(SessionError::AdapterExited { exit }) => {
+            assert_eq!(exit.signal, Some(libc::SIGKILL), "{exit:?}");
+            assert!(!exit.requested);
+        }
+        other => panic!("expected AdapterExited, got {other:?}"),
+    }
+    assert_eq!(session.state().await.unwrap(), SessionState::Terminated);
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_that_dies_at_start_reports_its_exit_code_and_stderr() {
+    let mut crashy = AdapterDef::generic("crashy", "sh");
+    crashy.args = vec!["-c".into(), "echo 'crashy: cannot start' >&2; exit 7".into()];
+    let mut config = RuntimeConfig::default();
+    config.registry.register(crashy);
+    let runtime = Runtime::start(config).await.unwrap();
+
+    let err = runtime
+        .launch(LaunchSpec::new(program("python/discount.py")).adapter("crashy"))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, SessionError::StartFailed { .. }), "{err:?}");
+    assert!(text.contains("exit code 7"), "{text}");
+    assert!(text.contains("crashy: cannot start"), "{text}");
+    assert!(runtime.sessions().is_empty(), "a failed launch leaves no session");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_adapter_names_itself_and_how_to_install_it() {
+    let mut missing = AdapterDef::generic("nosuch", "dapvisor-no-such-adapter");
+    missing.install_hint = "install nosuch with your package manager".into();
+    let mut config = RuntimeConfig::default();
+    config.registry.register(missing);
+    let runtime = Runtime::start(config).await.unwrap();
+    let err = runtime
+        .launch(LaunchSpec::new(program("python/discount.py")).adapter("nosuch"))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, SessionError::AdapterStart { .. }), "{err:?}");
+    assert!(text.contains("nosuch"), "{text}");
+    assert!(text.contains("install nosuch with your package manager"), "{text}");
+    runtime.shutdown().await;
+}
