@@ -20,6 +20,7 @@ pub mod registry;
 pub mod runtime;
 pub mod session;
 pub mod supervisor;
+pub mod testing;
 pub mod transport;
 pub mod wire;
 

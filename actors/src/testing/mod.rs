@@ -1,0 +1,29 @@
+//! Helpers for tests and benchmarks: a scripted DAP adapter that runs as a tokio task
+//! on an in-memory stream, and a probe that shows what it received.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), dapvisor_actors::SessionError> {
+//! use dapvisor_actors::testing::FakeAdapter;
+//! use dapvisor_actors::{LaunchSpec, Runtime, RuntimeConfig};
+//!
+//! let (connect, probe) = FakeAdapter::new().hang_on("evaluate").connector();
+//! let runtime = Runtime::start(RuntimeConfig::default().in_process_adapter("fake", connect)).await?;
+//! let session = runtime
+//!     .launch(LaunchSpec::new("Cargo.toml").adapter("fake").breakpoint("src/lib.rs", 3))
+//!     .await?;
+//! assert_eq!(probe.commands()[0], "initialize");
+//! # drop(session);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Everything the fake does happens in tokio time, so it works under paused time
+//! (`#[tokio::test(start_paused = true)]`): a [`FakeAdapter::late_answer`] or a paced
+//! [`FakeAdapter::output_burst`] advances virtual time only.
+
+mod fake_adapter;
+mod probe;
+mod program;
+
+pub use fake_adapter::FakeAdapter;
+pub use probe::{FakeAdapterProbe, ProbeLog, ReceivedRequest, ReceivedResponse, SentMessage};
