@@ -30,7 +30,12 @@ enum HostMsg {
     /// A runtime event worth a line.
     Event(String),
     /// The program stopped at the breakpoint: the stack (innermost first) and two locals.
-    Hit { n: usize, stack: Vec<String>, line_cents: String, discounted: String },
+    Hit {
+        n: usize,
+        stack: Vec<String>,
+        line_cents: String,
+        discounted: String,
+    },
     /// The driver is done: the program's exit code and output, or why it failed.
     Finished(Result<(Option<i64>, String), String>),
 }
@@ -60,15 +65,23 @@ impl Actor for HostActor {
         let host = myself.clone();
         tokio::spawn(async move {
             while let Some(received) = events.recv().await {
-                let Received::Event(event) = received else { continue };
-                let Some(line) = describe(&event.kind) else { continue };
+                let Received::Event(event) = received else {
+                    continue;
+                };
+                let Some(line) = describe(&event.kind) else {
+                    continue;
+                };
                 if host.cast(HostMsg::Event(line)).is_err() {
                     break; // the host is gone
                 }
             }
         });
         let supervisor = runtime.supervisor().get_id();
-        Ok(HostState { runtime, supervisor, outcome: Some(outcome) })
+        Ok(HostState {
+            runtime,
+            supervisor,
+            outcome: Some(outcome),
+        })
     }
 
     async fn post_start(
@@ -96,7 +109,12 @@ impl Actor for HostActor {
     ) -> Result<(), ActorProcessingErr> {
         match message {
             HostMsg::Event(line) => println!("  [event] {line}"),
-            HostMsg::Hit { n, stack, line_cents, discounted } => println!(
+            HostMsg::Hit {
+                n,
+                stack,
+                line_cents,
+                discounted,
+            } => println!(
                 "hit {n}: stack {}; line_cents = {line_cents}, discounted = {discounted}",
                 stack.join(" <- ")
             ),
@@ -154,11 +172,20 @@ impl Actor for HostActor {
 }
 
 /// The session, start to end: stop at each hit of the breakpoint, report, continue.
-async fn drive(runtime: &Runtime, host: &ActorRef<HostMsg>) -> Result<(Option<i64>, String), Box<dyn Error + Send + Sync>> {
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/programs/python/discount.py");
+async fn drive(
+    runtime: &Runtime,
+    host: &ActorRef<HostMsg>,
+) -> Result<(Option<i64>, String), Box<dyn Error + Send + Sync>> {
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/programs/python/discount.py");
     let line = line_of(&file, "total += discounted")?;
-    println!("launching {} with a breakpoint at line {line}", file.display());
-    let session = runtime.launch(LaunchSpec::new(&file).breakpoint(&file, line)).await?;
+    println!(
+        "launching {} with a breakpoint at line {line}",
+        file.display()
+    );
+    let session = runtime
+        .launch(LaunchSpec::new(&file).breakpoint(&file, line))
+        .await?;
     let (mut ticket, mut n) = (RunTicket { epoch: 0 }, 0);
     let exit_code = loop {
         match session.wait_for_stop(ticket, STOP_WAIT).await? {
@@ -168,7 +195,12 @@ async fn drive(runtime: &Runtime, host: &ActorRef<HostMsg>) -> Result<(Option<i6
                 let stack = frames.iter().map(|f| f.name.clone()).collect();
                 let [line_cents, discounted] =
                     locals(&session, frames[0].id, ["line_cents", "discounted"]).await?;
-                let hit = HostMsg::Hit { n, stack, line_cents, discounted };
+                let hit = HostMsg::Hit {
+                    n,
+                    stack,
+                    line_cents,
+                    discounted,
+                };
                 host.cast(hit).map_err(|_| "the host is gone")?;
                 ticket = session.continue_(None).await?;
             }
@@ -211,7 +243,9 @@ fn line_of(file: &Path, needle: &str) -> Result<i64, Box<dyn Error + Send + Sync
 /// A line for the runtime events this example shows; `None` for the rest.
 fn describe(kind: &EventKind) -> Option<String> {
     match kind {
-        EventKind::Process { body } => Some(format!("debuggee started, pid {}", body["systemProcessId"])),
+        EventKind::Process { body } => {
+            Some(format!("debuggee started, pid {}", body["systemProcessId"]))
+        }
         EventKind::Exited { exit_code } => Some(format!("debuggee exited with code {exit_code}")),
         EventKind::SessionClosed { reason } => Some(format!("session closed ({reason})")),
         _ => None,
