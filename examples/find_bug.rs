@@ -43,20 +43,30 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let session = runtime
         .launch(LaunchSpec::new(&program).breakpoint(&program, line))
         .await?;
-    println!("Launched {} under debugpy (session {}), breakpoint at line {line}.", program.display(), session.id());
+    println!(
+        "Launched {} under debugpy (session {}), breakpoint at line {line}.",
+        program.display(),
+        session.id()
+    );
 
     let mut ticket = RunTicket { epoch: 0 };
     let mut per_line_total = 0i64;
     let mut order_percent = String::new();
     let mut whole_order_total = String::new();
     let exit_code = loop {
-        match session.wait_for_stop(ticket, Duration::from_secs(60)).await? {
+        match session
+            .wait_for_stop(ticket, Duration::from_secs(60))
+            .await?
+        {
             StopOutcome::Stopped(_) => {
                 let frame = session.stack_trace(None, None).await?;
                 let (top, caller) = (&frame[0], &frame[1]);
                 let value = |expr: &'static str| eval(&session, expr, top.id);
-                let (name, line_cents, discounted) =
-                    (value("name").await?, value("line_cents").await?, value("discounted").await?);
+                let (name, line_cents, discounted) = (
+                    value("name").await?,
+                    value("line_cents").await?,
+                    value("discounted").await?,
+                );
                 let percent = value("discount_percent(line_cents)").await?;
                 per_line_total += discounted.parse::<i64>().unwrap_or(0);
                 println!(
@@ -66,11 +76,14 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
                 );
                 // What the whole order would get, asked of the running program itself.
                 order_percent = value("discount_percent(sum(q * p for _, q, p in items))").await?;
-                whole_order_total = value("apply_discount(sum(q * p for _, q, p in items))").await?;
+                whole_order_total =
+                    value("apply_discount(sum(q * p for _, q, p in items))").await?;
                 ticket = session.continue_(None).await?;
             }
             StopOutcome::Terminated { exit_code } => break exit_code,
-            StopOutcome::TimedOut => return Err("the program neither stopped nor ended in 60 s".into()),
+            StopOutcome::TimedOut => {
+                return Err("the program neither stopped nor ended in 60 s".into())
+            }
         }
     };
     let output = session.output(0, 64 * 1024).await?.text();
@@ -93,15 +106,27 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
     Ok(bug)
 }
 
-async fn eval(session: &SessionHandle, expression: &str, frame: i64) -> Result<String, dapvisor::SessionError> {
-    Ok(session.evaluate(expression, Some(frame), None).await?.result.trim_matches('\'').to_string())
+async fn eval(
+    session: &SessionHandle,
+    expression: &str,
+    frame: i64,
+) -> Result<String, dapvisor::SessionError> {
+    Ok(session
+        .evaluate(expression, Some(frame), None)
+        .await?
+        .result
+        .trim_matches('\'')
+        .to_string())
 }
 
 /// Find debugpy, or install it into dapvisor's own venv.
 async fn ensure_debugpy(runtime: &Runtime) -> Result<(), Box<dyn std::error::Error>> {
     let registry = runtime.registry().clone();
     let found = tokio::task::spawn_blocking(move || {
-        let def = registry.get("debugpy").cloned().ok_or("no debugpy definition")?;
+        let def = registry
+            .get("debugpy")
+            .cloned()
+            .ok_or("no debugpy definition")?;
         registry.resolve(&def).map(|_| ()).map_err(|e| match e {
             RegistryError::NotInstalled { .. } => "missing".to_string(),
             other => other.to_string(),

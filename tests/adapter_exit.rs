@@ -59,7 +59,10 @@ async fn a_pending_request_fails_at_once_when_the_adapter_is_killed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_adapter_that_dies_at_start_reports_its_exit_code_and_stderr() {
     let mut crashy = AdapterDef::generic("crashy", "sh");
-    crashy.args = vec!["-c".into(), "echo 'crashy: cannot start' >&2; exit 7".into()];
+    crashy.args = vec![
+        "-c".into(),
+        "echo 'crashy: cannot start' >&2; exit 7".into(),
+    ];
     let mut config = RuntimeConfig::default();
     config.registry.register(crashy);
     let runtime = Runtime::start(config).await.unwrap();
@@ -72,7 +75,10 @@ async fn an_adapter_that_dies_at_start_reports_its_exit_code_and_stderr() {
     assert!(matches!(err, SessionError::StartFailed { .. }), "{err:?}");
     assert!(text.contains("exit code 7"), "{text}");
     assert!(text.contains("crashy: cannot start"), "{text}");
-    assert!(runtime.sessions().is_empty(), "a failed launch leaves no session");
+    assert!(
+        runtime.sessions().is_empty(),
+        "a failed launch leaves no session"
+    );
     runtime.shutdown().await;
 }
 
@@ -90,6 +96,9 @@ async fn a_missing_adapter_names_itself_and_how_to_install_it() {
     let text = err.to_string();
     assert!(matches!(err, SessionError::AdapterStart { .. }), "{err:?}");
     assert!(text.contains("nosuch"), "{text}");
-    assert!(text.contains("install nosuch with your package manager"), "{text}");
+    assert!(
+        text.contains("install nosuch with your package manager"),
+        "{text}"
+    );
     runtime.shutdown().await;
 }

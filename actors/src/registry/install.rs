@@ -17,14 +17,26 @@ pub fn install_debugpy() -> Result<PathBuf, String> {
         let base = ["python3", "python"]
             .into_iter()
             .find(|p| Command::new(p).arg("--version").output().is_ok())
-            .ok_or("no python3 on PATH: install Python 3 first (apt-get install python3 python3-venv)")?;
+            .ok_or(
+                "no python3 on PATH: install Python 3 first (apt-get install python3 python3-venv)",
+            )?;
         std::fs::create_dir_all(&venv)
             .map_err(|e| format!("could not create {}: {e}", venv.display()))?;
-        run(Command::new(base).args(["-m", "venv"]).arg(&venv), "create a venv")
-            .map_err(|e| format!("{e} (on Debian, apt-get install python3-venv)"))?;
+        run(
+            Command::new(base).args(["-m", "venv"]).arg(&venv),
+            "create a venv",
+        )
+        .map_err(|e| format!("{e} (on Debian, apt-get install python3-venv)"))?;
     }
     run(
-        Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "debugpy"]),
+        Command::new(&python).args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "debugpy",
+        ]),
         "pip install debugpy",
     )?;
     Ok(python)

@@ -17,11 +17,11 @@ mod probe;
 mod resolve;
 mod select;
 
+pub mod install;
 #[cfg(test)]
 mod tests_arguments;
 #[cfg(test)]
 mod tests_registry;
-pub mod install;
 
 use std::collections::BTreeMap;
 use std::path::Path;
