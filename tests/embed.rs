@@ -41,7 +41,7 @@ struct Host;
 struct HostState {
     /// Held so that the runtime lives as long as the host (the last clone's drop
     /// stops the supervisor).
-    _runtime: Runtime,
+    runtime: Runtime,
     supervisor: ActorId,
     reports: mpsc::UnboundedSender<Report>,
 }
@@ -74,7 +74,7 @@ impl Actor for Host {
             let _ = tx.send(report);
         });
         Ok(HostState {
-            _runtime: runtime,
+            runtime,
             supervisor,
             reports,
         })
@@ -86,6 +86,17 @@ impl Actor for Host {
         _message: (),
         _state: &mut HostState,
     ) -> Result<(), ActorProcessingErr> {
+        Ok(())
+    }
+
+    /// The host's policy on the way out: end the runtime in order (every session,
+    /// its adapter and its debuggee) before the host itself is gone.
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<()>,
+        state: &mut HostState,
+    ) -> Result<(), ActorProcessingErr> {
+        state.runtime.shutdown().await;
         Ok(())
     }
 
@@ -205,7 +216,10 @@ async fn stopping_the_host_ends_the_runtime_and_every_process() {
         log.iter().any(|w| w == "started"),
         "the host should have heard of its runtime's supervisor: {log:?}"
     );
-    assert_eq!(supervisor.get_status(), ractor::ActorStatus::Stopped);
+    supervisor
+        .wait(Some(ACTOR_WAIT))
+        .await
+        .expect("the runtime's supervisor should stop with its host");
     let left = wait_gone(pids.clone()).await;
     assert!(
         left.is_empty(),
