@@ -111,6 +111,10 @@ pub struct SessionCore {
     /// This run's `terminated` event came.
     pub(super) terminated_seen: bool,
     pub(super) last_used: Option<Instant>,
+    /// Adapter restarts after crashes so far.
+    pub(super) restarts: u32,
+    /// Why the session failed, or why the adapter last crashed.
+    pub(super) failure: Option<String>,
     pub(super) effects: Vec<Effect>,
 }
 
@@ -139,6 +143,8 @@ impl SessionCore {
             ending: false,
             terminated_seen: false,
             last_used: None,
+            restarts: 0,
+            failure: None,
             effects: Vec::new(),
         }
     }
@@ -188,6 +194,9 @@ impl SessionCore {
             output_end: self.output.end(),
             output_truncated: self.output.truncated(),
             pending_requests: self.pending.len(),
+            restarts: self.restarts,
+            failure: self.failure.clone(),
+            last_used: self.last_used,
         }
     }
 

@@ -1,5 +1,7 @@
 //! A copy of a session's cached state, answered without touching the adapter.
 
+use std::time::Instant;
+
 use serde::Serialize;
 
 use crate::core::breakpoints::BreakpointCache;
@@ -40,4 +42,12 @@ pub struct SessionSnapshot {
     pub output_truncated: bool,
     /// DAP requests sent and not yet answered.
     pub pending_requests: usize,
+    /// How many times the adapter was restarted after a crash.
+    pub restarts: u32,
+    /// Why the session failed (state `failed`), or why the adapter last crashed.
+    pub failure: Option<String>,
+    /// When an agent last asked anything of the session (reading a snapshot does
+    /// not count). In tokio's clock, so paused-time tests see it move.
+    #[serde(skip)]
+    pub last_used: Option<Instant>,
 }

@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 /// Running --stopped event--> Stopped
 /// Running | Stopped --exited/terminated event, terminate, disconnect--> Terminated
 /// Terminated --launch/attach--> Initializing   (a new adapter, same session)
+/// Initializing .. Stopped --adapter crashed--> Restarting --restart--> Initializing
+/// Restarting --restart budget spent--> Failed
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,6 +31,12 @@ pub enum SessionState {
     Stopped,
     /// The debuggee ended or the session was ended; a new launch may follow.
     Terminated,
+    /// The adapter crashed; the supervisor starts a new one with the same
+    /// configuration and breakpoints after a backoff.
+    Restarting,
+    /// The adapter crashed more often than the restart budget allows; the session's
+    /// snapshot says why, and every request is refused with that reason.
+    Failed,
 }
 
 /// An operation an agent can ask a session for.
@@ -133,10 +141,13 @@ impl SessionState {
             SessionState::Running => "running",
             SessionState::Stopped => "stopped",
             SessionState::Terminated => "terminated",
+            SessionState::Restarting => "restarting",
+            SessionState::Failed => "failed",
         }
     }
 
-    /// Whether an adapter is live and the debuggee has not ended.
+    /// Whether the session is under way: an adapter is live (or being restarted) and
+    /// the debuggee has not ended.
     pub fn is_live(self) -> bool {
         matches!(
             self,
@@ -144,6 +155,7 @@ impl SessionState {
                 | SessionState::Configured
                 | SessionState::Running
                 | SessionState::Stopped
+                | SessionState::Restarting
         )
     }
 
@@ -151,10 +163,15 @@ impl SessionState {
     ///
     /// Breakpoints may be edited in every state: before the adapter is configured they
     /// are cached and sent during configuration, so a program cannot run past them.
-    /// Inspection needs a stopped debuggee; `threads` also works while it runs.
+    /// Inspection needs a stopped debuggee; `threads` also works while it runs. While
+    /// restarting, only breakpoints (replayed on the new adapter) and ending the
+    /// session are allowed; a failed session allows nothing.
     pub fn allows(self, op: Operation) -> bool {
         use Operation as O;
         use SessionState as S;
+        if self == S::Failed {
+            return false;
+        }
         match op {
             O::SetBreakpoints | O::SetExceptionBreakpoints => true,
             O::Launch | O::Attach => matches!(self, S::NotStarted | S::Terminated),
