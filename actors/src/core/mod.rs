@@ -8,3 +8,14 @@ pub mod session;
 pub mod snapshot;
 pub mod startup;
 pub mod state;
+
+#[cfg(test)]
+mod session_tests;
+#[cfg(test)]
+mod session_tests_breakpoints;
+#[cfg(test)]
+mod session_tests_control;
+#[cfg(test)]
+mod session_tests_lifecycle;
+#[cfg(test)]
+mod session_tests_startup;

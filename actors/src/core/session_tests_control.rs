@@ -1,0 +1,315 @@
+//! Execution control in the session core: continue and steps are Running as soon as
+//! they are sent, a `stopped` event that beats the response is kept, a refused
+//! continue goes back to Stopped; pause waits for its `stopped`. Waiting for a stop
+//! by epoch: already satisfied, satisfied later, timed out, ended.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::session_tests::{control, Harness};
+use crate::core::command::{Answer, Command, ControlAction, StopOutcome};
+use crate::core::state::SessionState;
+use crate::error::SessionError;
+use crate::events::EventKind;
+use crate::wire::types::SteppingGranularity;
+
+fn wait(after: u64) -> Command {
+    Command::WaitForStop {
+        after,
+        timeout: Duration::from_secs(9),
+    }
+}
+
+fn outcome(result: &Result<Answer, SessionError>) -> &StopOutcome {
+    match result {
+        Ok(Answer::Stop(outcome)) => outcome,
+        other => panic!("want a stop outcome, got {other:?}"),
+    }
+}
+
+/// The epoch of a `Stopped` outcome.
+fn stopped_epoch(result: &Result<Answer, SessionError>) -> u64 {
+    match outcome(result) {
+        StopOutcome::Stopped(stop) => stop.epoch,
+        other => panic!("want a stop, got {other:?}"),
+    }
+}
+
+#[test]
+fn continue_is_running_as_soon_as_it_is_sent() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(control(ControlAction::Continue));
+    assert_eq!(out.args("continue"), json!({ "threadId": 1 }));
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Stopped, SessionState::Running)]
+    );
+    let out = h.ok(out.tag("continue"), json!({ "allThreadsContinued": true }));
+    assert!(matches!(out.reply(token), Ok(Answer::Resumed { epoch: 1 })));
+    assert!(out.transitions().is_empty());
+    assert_eq!(h.state(), SessionState::Running);
+}
+
+#[test]
+fn a_stopped_event_that_beats_the_continue_response_is_kept() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(control(ControlAction::Continue));
+    let tag = out.tag("continue");
+    h.stop("breakpoint");
+    let out = h.ok(tag, json!({}));
+    assert_eq!(h.state(), SessionState::Stopped);
+    assert!(out.transitions().is_empty());
+    // The ticket is the epoch the continue was sent at, so the early stop counts.
+    assert!(matches!(out.reply(token), Ok(Answer::Resumed { epoch: 1 })));
+    let (token, out) = h.command(wait(1));
+    assert_eq!(stopped_epoch(out.reply(token)), 2);
+}
+
+#[test]
+fn a_refused_continue_goes_back_to_stopped() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(control(ControlAction::Continue));
+    let out = h.refuse(out.tag("continue"), "thread is not stopped");
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Running, SessionState::Stopped)]
+    );
+    assert!(matches!(
+        out.error(token),
+        SessionError::Adapter { command, .. } if command == "continue"
+    ));
+}
+
+#[test]
+fn a_continue_that_times_out_goes_back_to_stopped() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(control(ControlAction::Next));
+    let timeout = SessionError::Timeout {
+        command: "next".into(),
+        after: Duration::from_secs(30),
+    };
+    let out = h.respond(out.tag("next"), Err(timeout));
+    assert_eq!(h.state(), SessionState::Stopped);
+    assert!(matches!(out.error(token), SessionError::Timeout { .. }));
+}
+
+#[test]
+fn a_refused_continue_after_a_newer_stop_leaves_that_stop_alone() {
+    let mut h = Harness::stopped();
+    let (_, out) = h.command(control(ControlAction::Continue));
+    h.stop("breakpoint");
+    h.event("continued", json!({ "threadId": 1 }));
+    let out = h.refuse(out.tag("continue"), "late failure");
+    assert!(out.transitions().is_empty());
+    assert_eq!(h.state(), SessionState::Running);
+}
+
+#[test]
+fn steps_go_to_the_last_stopped_thread_with_their_granularity() {
+    let mut h = Harness::running();
+    h.event("stopped", json!({ "reason": "breakpoint", "threadId": 4 }));
+    for (action, command) in [
+        (ControlAction::Next, "next"),
+        (ControlAction::StepIn, "stepIn"),
+        (ControlAction::StepOut, "stepOut"),
+    ] {
+        let (_, out) = h.command(Command::Control {
+            action,
+            thread_id: None,
+            granularity: Some(SteppingGranularity::Instruction),
+        });
+        assert_eq!(
+            out.args(command),
+            json!({ "threadId": 4, "granularity": "instruction" })
+        );
+        h.event("stopped", json!({ "reason": "step", "threadId": 4 }));
+    }
+}
+
+#[test]
+fn an_explicit_thread_wins_over_the_stopped_one() {
+    let mut h = Harness::stopped();
+    let (_, out) = h.command(Command::Control {
+        action: ControlAction::Continue,
+        thread_id: Some(8),
+        granularity: None,
+    });
+    assert_eq!(out.args("continue"), json!({ "threadId": 8 }));
+}
+
+#[test]
+fn control_with_no_known_thread_asks_for_one() {
+    let mut h = Harness::running();
+    h.event("stopped", json!({ "reason": "pause" }));
+    let (token, out) = h.command(control(ControlAction::Continue));
+    assert!(matches!(
+        out.error(token),
+        SessionError::InvalidArgument(m) if m.contains("thread_id")
+    ));
+    assert!(out.sends().is_empty());
+    assert_eq!(h.state(), SessionState::Stopped);
+}
+
+#[test]
+fn pause_stays_running_until_the_stopped_event() {
+    let mut h = Harness::running();
+    h.event("thread", json!({ "reason": "started", "threadId": 1 }));
+    let (token, out) = h.command(control(ControlAction::Pause));
+    assert_eq!(out.args("pause"), json!({ "threadId": 1 }));
+    assert!(out.transitions().is_empty());
+    let out = h.ok(out.tag("pause"), json!({}));
+    assert!(matches!(out.reply(token), Ok(Answer::Resumed { epoch: 0 })));
+    assert_eq!(h.state(), SessionState::Running);
+    let out = h.stop("pause");
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Running, SessionState::Stopped)]
+    );
+}
+
+#[test]
+fn a_continued_event_moves_a_stopped_session_to_running() {
+    let mut h = Harness::stopped();
+    let out = h.event(
+        "continued",
+        json!({ "threadId": 1, "allThreadsContinued": false }),
+    );
+    assert_eq!(
+        out.events(),
+        vec![
+            &EventKind::StateChanged {
+                from: SessionState::Stopped,
+                to: SessionState::Running
+            },
+            &EventKind::Continued {
+                thread_id: 1,
+                all_threads_continued: false
+            }
+        ]
+    );
+}
+
+#[test]
+fn stops_are_numbered_and_published_with_their_details() {
+    let mut h = Harness::running();
+    let out = h.event(
+        "stopped",
+        json!({ "reason": "exception", "threadId": 2, "allThreadsStopped": true,
+                "hitBreakpointIds": [5], "description": "Paused on exception",
+                "text": "ZeroDivisionError" }),
+    );
+    let stop = match out.events()[..] {
+        [EventKind::StateChanged { .. }, EventKind::Stopped(stop)] => stop.clone(),
+        ref other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        (stop.reason.as_str(), stop.thread_id, stop.epoch),
+        ("exception", Some(2), 1)
+    );
+    assert!(stop.all_threads_stopped);
+    assert_eq!(stop.hit_breakpoint_ids, vec![5]);
+    assert_eq!(stop.text.as_deref(), Some("ZeroDivisionError"));
+    h.event("continued", json!({ "threadId": 2 }));
+    h.stop("step");
+    assert_eq!(h.core.snapshot().stop_epoch, 2);
+}
+
+// ---- waiting for stops ----
+
+#[test]
+fn a_wait_is_answered_at_once_by_a_stop_after_its_epoch() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(wait(0));
+    assert_eq!(stopped_epoch(out.reply(token)), 1);
+    assert!(out.timers().is_empty());
+}
+
+#[test]
+fn a_wait_is_not_answered_by_the_stop_it_has_seen() {
+    let mut h = Harness::stopped();
+    let (_, out) = h.command(wait(1));
+    assert_eq!(out.replies(), 0);
+    assert_eq!(out.timers().len(), 1);
+    assert_eq!(out.timers()[0].1, Duration::from_secs(9));
+}
+
+#[test]
+fn a_wait_is_answered_by_a_later_stop() {
+    let mut h = Harness::running();
+    let (token, _) = h.command(wait(0));
+    let out = h.stop("breakpoint");
+    assert_eq!(stopped_epoch(out.reply(token)), 1);
+}
+
+#[test]
+fn every_waiter_a_stop_satisfies_is_answered() {
+    let mut h = Harness::running();
+    let (first, _) = h.command(wait(0));
+    let (second, _) = h.command(wait(0));
+    let out = h.stop("breakpoint");
+    assert_eq!(stopped_epoch(out.reply(first)), 1);
+    assert_eq!(stopped_epoch(out.reply(second)), 1);
+}
+
+#[test]
+fn a_wait_that_times_out_is_still_running_not_an_error() {
+    let mut h = Harness::running();
+    let (token, out) = h.command(wait(0));
+    let (timer, _) = out.timers()[0];
+    let out = h.timer(timer);
+    assert_eq!(outcome(out.reply(token)), &StopOutcome::TimedOut);
+    // The timed-out waiter is gone: a later stop answers nobody.
+    let out = h.stop("breakpoint");
+    assert_eq!(out.replies(), 0);
+}
+
+#[test]
+fn a_waiters_timer_after_it_was_answered_does_nothing() {
+    let mut h = Harness::running();
+    let (_, out) = h.command(wait(0));
+    let (timer, _) = out.timers()[0];
+    h.stop("breakpoint");
+    assert!(h.timer(timer).0.is_empty());
+}
+
+#[test]
+fn a_wait_is_answered_terminated_with_the_exit_code() {
+    let mut h = Harness::running();
+    let (token, _) = h.command(wait(0));
+    let out = h.event("exited", json!({ "exitCode": 3 }));
+    assert_eq!(
+        outcome(out.reply(token)),
+        &StopOutcome::Terminated { exit_code: Some(3) }
+    );
+}
+
+#[test]
+fn a_wait_in_an_ended_session_is_answered_at_once() {
+    let mut h = Harness::running();
+    h.event("exited", json!({ "exitCode": 7 }));
+    let (token, out) = h.command(wait(0));
+    assert_eq!(
+        outcome(out.reply(token)),
+        &StopOutcome::Terminated { exit_code: Some(7) }
+    );
+}
+
+#[test]
+fn without_an_exit_code_a_wait_is_answered_once_the_adapter_reports_it() {
+    // dlv sends no `exited`; its status comes on the console, around the disconnect.
+    let mut h = Harness::running();
+    let (token, _) = h.command(wait(0));
+    let out = h.event("terminated", json!({}));
+    assert_eq!(out.replies(), 0, "answered before the exit code: {out:?}");
+    let disconnect = out.tag("disconnect");
+    h.event(
+        "output",
+        json!({ "category": "console", "output": "Process 81 has exited with status 5\n" }),
+    );
+    let out = h.ok(disconnect, json!({}));
+    assert_eq!(
+        outcome(out.reply(token)),
+        &StopOutcome::Terminated { exit_code: Some(5) }
+    );
+}

@@ -1,0 +1,411 @@
+//! The launch handshake of the session core: `initialize` awaited, `launch`/`attach`
+//! sent but not awaited, configuration on `initialized` (every file's full list,
+//! function breakpoints, exception filters, `configurationDone` with `{}`), and the
+//! start answered only once launch succeeded and configuration is done, in debugpy's
+//! order and in lldb-dap's and dlv's. Failed launches, the startup timer, and a
+//! debuggee that ends during the handshake.
+
+use serde_json::json;
+
+use super::session_tests::{
+    attach_plan, full_caps, lines, plan, with_breakpoints, Harness, PROGRAM,
+};
+use crate::core::command::{Answer, Command, Effect};
+use crate::core::session::CoreConfig;
+use crate::core::state::{Operation, SessionState};
+use crate::error::SessionError;
+use crate::events::EventKind;
+use std::time::Duration;
+
+fn start_failure(err: &SessionError) -> (Operation, &str, &str) {
+    match err {
+        SessionError::StartFailed {
+            operation,
+            message,
+            output,
+        } => (*operation, message.as_str(), output.as_str()),
+        other => panic!("want StartFailed, got {other:?}"),
+    }
+}
+
+#[test]
+fn start_starts_the_adapter_then_sends_initialize_alone() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    assert_eq!(out.commands(), vec!["initialize"]);
+    let started = out
+        .0
+        .iter()
+        .position(|e| matches!(e, Effect::StartAdapter(_)));
+    let sent = out.0.iter().position(|e| matches!(e, Effect::Send { .. }));
+    assert!(
+        started < sent,
+        "the adapter must exist before the send: {out:?}"
+    );
+    let args = out.args("initialize");
+    assert_eq!(args["clientID"], "dapvisor");
+    assert_eq!(args["adapterID"], "fake");
+    assert_eq!(args["linesStartAt1"], true);
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::NotStarted, SessionState::Initializing)]
+    );
+    assert_eq!(out.replies(), 0, "start {token} answered too early");
+}
+
+#[test]
+fn the_initialize_answer_sends_launch_with_the_plans_arguments() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let out = h.ok(out.tag("initialize"), full_caps());
+    assert_eq!(out.commands(), vec!["launch"]);
+    assert_eq!(out.args("launch"), json!({ "program": PROGRAM }));
+    assert_eq!(out.replies(), 0, "start {token} answered before launch");
+    assert_eq!(h.state(), SessionState::Initializing);
+}
+
+#[test]
+fn an_attach_plan_sends_attach() {
+    let mut h = Harness::new();
+    let (_, out) = h.command(Command::Start(Box::new(attach_plan())));
+    let out = h.ok(out.tag("initialize"), full_caps());
+    assert_eq!(out.commands(), vec!["attach"]);
+    assert_eq!(out.args("attach"), json!({ "processId": 42 }));
+}
+
+#[test]
+fn initialized_sends_each_files_full_list_then_functions_exceptions_and_configuration_done() {
+    let mut h = Harness::new();
+    let mut plan = with_breakpoints(
+        plan(),
+        &[("/src/a.py", 3), ("/src/b.py", 7), ("/src/a.py", 9)],
+    );
+    plan.function_breakpoints = vec!["main".into()];
+    plan.exception_filters = vec!["raised".into()];
+    let (_, out) = h.command(Command::Start(Box::new(plan)));
+    h.ok(out.tag("initialize"), full_caps());
+    let out = h.event("initialized", json!({}));
+    assert_eq!(
+        out.commands(),
+        vec![
+            "setBreakpoints",
+            "setBreakpoints",
+            "setFunctionBreakpoints",
+            "setExceptionBreakpoints",
+            "configurationDone"
+        ]
+    );
+    let sends = out.sends();
+    let files: Vec<_> = sends[..2]
+        .iter()
+        .map(|(_, r, _)| {
+            let args = r.arguments.clone().unwrap();
+            (
+                args["source"]["path"].as_str().unwrap().to_string(),
+                lines(&args),
+            )
+        })
+        .collect();
+    assert_eq!(
+        files,
+        vec![
+            ("/src/a.py".to_string(), vec![3, 9]),
+            ("/src/b.py".to_string(), vec![7])
+        ]
+    );
+    assert_eq!(
+        out.args("setFunctionBreakpoints")["breakpoints"][0]["name"],
+        "main"
+    );
+    assert_eq!(
+        out.args("setExceptionBreakpoints")["filters"],
+        json!(["raised"])
+    );
+    assert_eq!(out.args("configurationDone"), json!({}));
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Initializing, SessionState::Configured)]
+    );
+}
+
+#[test]
+fn debugpy_order_answers_the_start_when_launch_answers_after_configuration_done() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    // debugpy sends `initialized` while `launch` is still unanswered.
+    let config = h.event("initialized", json!({}));
+    let out = h.ok(config.tag("configurationDone"), json!({}));
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Configured, SessionState::Running)]
+    );
+    assert_eq!(out.replies(), 0, "answered before launch succeeded");
+    let out = h.ok(launch, json!({}));
+    match out.reply(token) {
+        Ok(Answer::Snapshot(s)) => assert_eq!(s.state, SessionState::Running),
+        other => panic!("want a snapshot, got {other:?}"),
+    }
+}
+
+#[test]
+fn lldb_order_answers_the_start_when_configuration_is_done_after_launch_answered() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    let out = h.ok(launch, json!({}));
+    assert_eq!(out.replies(), 0, "answered before configuration");
+    assert_eq!(h.state(), SessionState::Initializing);
+    let config = h.event("initialized", json!({}));
+    let out = h.ok(config.tag("configurationDone"), json!({}));
+    match out.reply(token) {
+        Ok(Answer::Snapshot(s)) => assert_eq!(s.state, SessionState::Running),
+        other => panic!("want a snapshot, got {other:?}"),
+    }
+}
+
+#[test]
+fn configuration_done_is_not_sent_to_an_adapter_without_it() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), json!({})).tag("launch");
+    h.ok(launch, json!({}));
+    let out = h.event("initialized", json!({}));
+    assert!(!out.commands().contains(&"configurationDone"), "{out:?}");
+    assert!(out.reply(token).is_ok());
+    assert_eq!(h.state(), SessionState::Running);
+}
+
+#[test]
+fn function_breakpoints_are_not_sent_to_an_adapter_without_them() {
+    let mut h = Harness::new();
+    let mut plan = plan();
+    plan.function_breakpoints = vec!["main".into()];
+    let (_, out) = h.command(Command::Start(Box::new(plan)));
+    h.ok(
+        out.tag("initialize"),
+        json!({ "supportsConfigurationDoneRequest": true }),
+    );
+    let out = h.event("initialized", json!({}));
+    assert_eq!(out.commands(), vec!["configurationDone"]);
+}
+
+#[test]
+fn exception_breakpoints_are_sent_when_the_adapter_offers_filters() {
+    let mut h = Harness::new();
+    let (_, out) = h.command(Command::Start(Box::new(plan())));
+    let mut caps = full_caps();
+    caps["exceptionBreakpointFilters"] = json!([{ "filter": "raised", "label": "Raised" }]);
+    h.ok(out.tag("initialize"), caps);
+    let out = h.event("initialized", json!({}));
+    assert_eq!(
+        out.commands(),
+        vec!["setExceptionBreakpoints", "configurationDone"]
+    );
+    assert_eq!(out.args("setExceptionBreakpoints")["filters"], json!([]));
+}
+
+#[test]
+fn nothing_but_configuration_done_is_sent_when_nothing_is_cached() {
+    let mut h = Harness::new();
+    let (_, out) = h.command(Command::Start(Box::new(plan())));
+    h.ok(out.tag("initialize"), full_caps());
+    let out = h.event("initialized", json!({}));
+    assert_eq!(out.commands(), vec!["configurationDone"]);
+}
+
+#[test]
+fn a_refused_breakpoint_during_configuration_does_not_fail_the_start() {
+    let mut h = Harness::new();
+    let plan = with_breakpoints(plan(), &[("/src/a.py", 3)]);
+    let (token, out) = h.command(Command::Start(Box::new(plan)));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    h.ok(launch, json!({}));
+    let config = h.event("initialized", json!({}));
+    let out = h.refuse(config.tag("setBreakpoints"), "no such file");
+    assert_eq!(out.replies(), 0);
+    let out = h.ok(config.tag("configurationDone"), json!({}));
+    assert!(out.reply(token).is_ok(), "{out:?}");
+}
+
+#[test]
+fn a_launch_error_before_initialized_fails_the_start_in_the_adapters_words() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    let out = h.refuse(launch, "could not find the program /src/app.py");
+    let (operation, message, _) = start_failure(out.error(token));
+    assert_eq!(operation, Operation::Launch);
+    assert_eq!(
+        message,
+        "`launch` failed: could not find the program /src/app.py"
+    );
+    assert!(out.stops_adapter());
+    assert_eq!(h.state(), SessionState::Terminated);
+    // The adapter's `initialized` that may still come starts no configuration.
+    let out = h.event("initialized", json!({}));
+    assert!(out.sends().is_empty(), "{out:?}");
+}
+
+#[test]
+fn a_launch_error_after_configuration_done_is_reported_as_the_launch_error() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    let config = h.event("initialized", json!({}));
+    h.ok(config.tag("configurationDone"), json!({}));
+    let out = h.refuse(launch, "Program does not exist");
+    let (operation, message, _) = start_failure(out.error(token));
+    assert_eq!(operation, Operation::Launch);
+    assert!(
+        message.contains("`launch` failed: Program does not exist"),
+        "{message}"
+    );
+    assert!(out.stops_adapter());
+    assert_eq!(out.replies(), 1);
+}
+
+#[test]
+fn a_launch_error_in_the_error_body_is_reported_with_its_text() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    let body = json!({ "error": { "id": 3000, "format": "build failed: exit status 1" } });
+    let out = h.respond(
+        launch,
+        Ok(super::session_tests::response(false, None, Some(body))),
+    );
+    let (_, message, _) = start_failure(out.error(token));
+    assert_eq!(message, "`launch` failed: build failed: exit status 1");
+}
+
+#[test]
+fn an_initialize_error_fails_the_start() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let out = h.refuse(out.tag("initialize"), "unsupported client");
+    let (_, message, _) = start_failure(out.error(token));
+    assert_eq!(message, "`initialize` failed: unsupported client");
+    assert!(
+        out.sends().is_empty(),
+        "launch sent after a failed initialize"
+    );
+}
+
+#[test]
+fn a_failed_start_carries_the_output_so_far() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    h.event(
+        "output",
+        json!({ "category": "stderr", "output": "main.go:3: undefined: x\n" }),
+    );
+    let out = h.refuse(launch, "build failed");
+    let (_, _, output) = start_failure(out.error(token));
+    assert_eq!(output, "main.go:3: undefined: x\n");
+}
+
+#[test]
+fn the_startup_timer_fails_a_start_still_waiting_for_initialized() {
+    let config = CoreConfig {
+        request_timeout: Duration::from_secs(12),
+        ..CoreConfig::default()
+    };
+    let mut h = Harness::with_config(config);
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    assert_eq!(out.timers().len(), 1);
+    let (timer, after) = out.timers()[0];
+    assert_eq!(after, Duration::from_secs(12));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    h.ok(launch, json!({}));
+    let out = h.timer(timer);
+    let (_, message, _) = start_failure(out.error(token));
+    assert!(message.contains("within 12s"), "{message}");
+    assert!(message.contains("the `initialized` event"), "{message}");
+    assert!(out.stops_adapter());
+    assert_eq!(h.state(), SessionState::Terminated);
+}
+
+#[test]
+fn the_startup_timer_names_configuration_done_when_that_is_what_is_missing() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let (timer, _) = out.timers()[0];
+    h.ok(out.tag("initialize"), full_caps());
+    h.event("initialized", json!({}));
+    let out = h.timer(timer);
+    let (_, message, _) = start_failure(out.error(token));
+    assert!(message.contains("`configurationDone`"), "{message}");
+}
+
+#[test]
+fn the_startup_timer_is_harmless_after_a_successful_start() {
+    let mut h = Harness::new();
+    let out = h.launch_with(plan(), full_caps());
+    let (timer, _) = out.timers()[0];
+    let out = h.timer(timer);
+    assert!(out.0.is_empty(), "{out:?}");
+    assert_eq!(h.state(), SessionState::Running);
+}
+
+#[test]
+fn a_debuggee_that_ends_during_the_handshake_answers_the_start_and_releases_the_adapter() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    h.event("initialized", json!({}));
+    h.event("exited", json!({ "exitCode": 2 }));
+    let out = h.ok(launch, json!({}));
+    match out.reply(token) {
+        Ok(Answer::Snapshot(s)) => {
+            assert_eq!((s.state, s.exit_code), (SessionState::Terminated, Some(2)))
+        }
+        other => panic!("want a snapshot, got {other:?}"),
+    }
+    assert_eq!(out.args("disconnect"), json!({ "restart": false }));
+}
+
+#[test]
+fn a_terminated_session_starts_again_with_a_fresh_adapter_and_its_breakpoints() {
+    let mut h = Harness::in_state(SessionState::Terminated);
+    h.command(Command::AddBreakpoint {
+        file: "/src/a.py".into(),
+        breakpoint: super::session_tests::bp(4),
+    });
+    let (token, out) = h.command(Command::Start(Box::new(plan())));
+    assert!(out.starts_adapter());
+    assert_eq!(out.commands(), vec!["initialize"]);
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Terminated, SessionState::Initializing)]
+    );
+    let launch = h.ok(out.tag("initialize"), full_caps()).tag("launch");
+    h.ok(launch, json!({}));
+    let config = h.event("initialized", json!({}));
+    assert_eq!(lines(&config.args("setBreakpoints")), vec![4]);
+    let out = h.ok(config.tag("configurationDone"), json!({}));
+    match out.reply(token) {
+        // What the old run said (its exit code) no longer holds.
+        Ok(Answer::Snapshot(s)) => assert_eq!(s.exit_code, None),
+        other => panic!("want a snapshot, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_start_publishes_the_state_changes_of_the_whole_handshake() {
+    let mut h = Harness::new();
+    let out = h.launch_with(plan(), full_caps());
+    assert_eq!(
+        out.transitions(),
+        vec![
+            (SessionState::NotStarted, SessionState::Initializing),
+            (SessionState::Initializing, SessionState::Configured),
+            (SessionState::Configured, SessionState::Running)
+        ]
+    );
+    assert!(out
+        .events()
+        .iter()
+        .all(|e| matches!(e, EventKind::StateChanged { .. })));
+}
