@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::core::session::CoreConfig;
 use crate::limits;
 use crate::registry::{AdapterDef, AdapterRegistry};
+use crate::supervisor::RestartPolicy;
 use crate::transport::{InProcessAdapters, InProcessConnect, TransportConfig};
 
 /// How a [`Runtime`](crate::Runtime) is set up. `RuntimeConfig::default()` has every
@@ -39,6 +40,15 @@ pub struct RuntimeConfig {
     pub registry: AdapterRegistry,
     /// Adapters served in-process (default: none).
     pub in_process: InProcessAdapters,
+    /// How crashed adapters are restarted (default: 5 restarts in 60 s, backoff from
+    /// 250 ms doubling to 30 s, with jitter).
+    pub restart_policy: RestartPolicy,
+    /// A session with no agent request for this long is ended and removed (default
+    /// [`limits::DEFAULT_IDLE_LIMIT`]; `None` keeps idle sessions forever).
+    pub idle_limit: Option<Duration>,
+    /// Ended sessions remembered to say how they ended (default
+    /// [`limits::DEFAULT_ENDED_SESSIONS_REMEMBERED`]).
+    pub ended_sessions_remembered: usize,
 }
 
 impl Default for RuntimeConfig {
@@ -56,6 +66,9 @@ impl Default for RuntimeConfig {
             max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
             registry: AdapterRegistry::builtin(),
             in_process: InProcessAdapters::default(),
+            restart_policy: RestartPolicy::default(),
+            idle_limit: Some(limits::DEFAULT_IDLE_LIMIT),
+            ended_sessions_remembered: limits::DEFAULT_ENDED_SESSIONS_REMEMBERED,
         }
     }
 }
@@ -119,6 +132,35 @@ impl RuntimeConfig {
     pub fn max_queued_requests(mut self, n: usize) -> Self {
         self.max_queued_requests = n;
         self
+    }
+
+    /// Set [`Self::restart_policy`].
+    pub fn restart_policy(mut self, policy: RestartPolicy) -> Self {
+        self.restart_policy = policy;
+        self
+    }
+
+    /// Set [`Self::idle_limit`] (`None`: never reap).
+    pub fn idle_limit(mut self, limit: Option<Duration>) -> Self {
+        self.idle_limit = limit;
+        self
+    }
+
+    /// Set [`Self::ended_sessions_remembered`].
+    pub fn ended_sessions_remembered(mut self, n: usize) -> Self {
+        self.ended_sessions_remembered = n;
+        self
+    }
+
+    /// How often the idle sweep runs: at least every
+    /// [`limits::MAX_IDLE_SWEEP_INTERVAL`] and twice per idle limit.
+    pub fn idle_sweep_interval(&self) -> Option<Duration> {
+        let limit = self.idle_limit?;
+        Some(
+            (limit / 2)
+                .min(limits::MAX_IDLE_SWEEP_INTERVAL)
+                .max(Duration::from_millis(1)),
+        )
     }
 
     /// Replace the adapter registry.

@@ -140,6 +140,35 @@ pub enum SessionError {
     /// The runtime is shutting down or gone.
     #[error("the runtime is shut down")]
     RuntimeStopped,
+    /// The adapter crashed while the request was pending (or the session is between
+    /// adapters); the supervisor restarts it with the same configuration.
+    #[error(
+        "the adapter crashed ({exit}); restart {attempt} begins in {}ms with the same \
+         configuration and breakpoints",
+        retry_in.as_millis()
+    )]
+    AdapterCrashed {
+        /// How the adapter ended.
+        exit: AdapterExit,
+        /// Which restart of the current series is coming (1 for the first).
+        attempt: u32,
+        /// How long until the new adapter starts.
+        retry_in: Duration,
+    },
+    /// The session's adapter crashed more often than its restart budget allows.
+    #[error("the session failed: {reason}")]
+    SessionFailed {
+        /// Why, with the last crash.
+        reason: String,
+    },
+    /// The session was ended by the idle reaper.
+    #[error("session `{session}` was reaped after {idle_secs}s without an agent request")]
+    Reaped {
+        /// The session.
+        session: String,
+        /// How long it had been idle.
+        idle_secs: u64,
+    },
 }
 
 fn list(ops: &[Operation]) -> String {
@@ -154,10 +183,14 @@ impl SessionError {
     /// 503 busy or over a limit, 504 timed out, 500 otherwise.
     pub fn code(&self) -> u16 {
         match self {
-            SessionError::NotFound(_) | SessionError::SessionEnded(_) => 404,
+            SessionError::NotFound(_)
+            | SessionError::SessionEnded(_)
+            | SessionError::Reaped { .. } => 404,
             SessionError::InvalidState { .. } | SessionError::InvalidArgument(_) => 400,
             SessionError::Unsupported { .. } => 501,
-            SessionError::Busy { .. } | SessionError::LimitExceeded { .. } => 503,
+            SessionError::Busy { .. }
+            | SessionError::LimitExceeded { .. }
+            | SessionError::AdapterCrashed { .. } => 503,
             SessionError::Timeout { .. } => 504,
             _ => 500,
         }
@@ -173,6 +206,16 @@ impl SessionError {
                 }
                 SessionState::NotStarted | SessionState::Terminated => {
                     "launch or attach first".into()
+                }
+                SessionState::Restarting => {
+                    "the adapter crashed and is being restarted: wait for the \
+                     `adapter_restarted` event, then repeat the request"
+                        .into()
+                }
+                SessionState::Failed => {
+                    "the session failed: read its failure in the snapshot, end it and \
+                     launch again"
+                        .into()
                 }
                 _ => "wait until the session has finished starting".into(),
             },
@@ -204,6 +247,20 @@ impl SessionError {
             }
             SessionError::Protocol(_) => "the adapter misbehaved; try launching again".into(),
             SessionError::RuntimeStopped => "start a new runtime".into(),
+            SessionError::AdapterCrashed { .. } => {
+                "wait for the `adapter_restarted` event (or wait_for_stop: a launched program \
+                 stops at its breakpoints again), then repeat the request"
+                    .into()
+            }
+            SessionError::SessionFailed { .. } => {
+                "the adapter keeps crashing: read the reason, end this session, and launch \
+                 again (perhaps with another adapter)"
+                    .into()
+            }
+            SessionError::Reaped { .. } => {
+                "launch a new session; keep a session alive by using it, or raise the idle limit"
+                    .into()
+            }
         }
     }
 }

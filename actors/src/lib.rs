@@ -33,3 +33,4 @@ pub use events::{EventKind, EventStream, Received, SessionEvent};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;
 pub use session::{RunTicket, SessionHandle, SessionId, StepKind};
+pub use supervisor::RestartPolicy;

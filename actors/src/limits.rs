@@ -57,6 +57,34 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// process group is killed: 2 s. Set with `RuntimeConfig::shutdown_grace`.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
+/// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
+/// crash fails the session. Set with `RuntimeConfig::restart_policy`.
+pub const DEFAULT_MAX_RESTARTS: u32 = 5;
+
+/// The sliding window the restart budget counts in.
+pub const DEFAULT_RESTART_WINDOW: Duration = Duration::from_secs(60);
+
+/// The delay before the first restart of a series; it doubles with each attempt.
+pub const DEFAULT_RESTART_BACKOFF: Duration = Duration::from_millis(250);
+
+/// The longest delay between restarts.
+pub const DEFAULT_MAX_RESTART_BACKOFF: Duration = Duration::from_secs(30);
+
+/// A crash this long after the previous one starts a new series of restarts (the
+/// backoff starts over).
+pub const DEFAULT_RESTART_STABLE: Duration = Duration::from_secs(60);
+
+/// A session with no agent request for this long is terminated and removed. Set with
+/// `RuntimeConfig::idle_limit`.
+pub const DEFAULT_IDLE_LIMIT: Duration = Duration::from_secs(10 * 60);
+
+/// The idle sweep runs at least this often (and at least twice per idle limit).
+pub const MAX_IDLE_SWEEP_INTERVAL: Duration = Duration::from_secs(30);
+
+/// How many ended sessions a runtime remembers, so that a request to one says how it
+/// ended (reaped, failed) rather than a bare "not found".
+pub const DEFAULT_ENDED_SESSIONS_REMEMBERED: usize = 1024;
+
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)

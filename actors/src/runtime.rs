@@ -16,7 +16,7 @@ use crate::events::{EventHub, EventStream, SessionEvent};
 use crate::launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 use crate::registry::{AdapterRegistry, RegistryError, ResolvedAdapter};
 use crate::session::{SessionHandle, SessionId};
-use crate::supervisor::{SupervisorActor, SupervisorArgs, SupervisorMsg};
+use crate::supervisor::{EndedSessions, SupervisorActor, SupervisorArgs, SupervisorMsg};
 
 /// A running dapvisor runtime: a supervisor actor and its sessions.
 ///
@@ -32,6 +32,7 @@ struct RuntimeInner {
     sessions: Arc<DashMap<SessionId, SessionHandle>>,
     hub: EventHub<SessionEvent>,
     config: Arc<RuntimeConfig>,
+    ended: Arc<EndedSessions>,
 }
 
 impl Drop for RuntimeInner {
@@ -60,10 +61,12 @@ impl Runtime {
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
         let hub = EventHub::new(config.subscriber_output_backlog);
+        let ended = Arc::new(EndedSessions::new(config.ended_sessions_remembered));
         let args = SupervisorArgs {
             config: config.clone(),
             sessions: sessions.clone(),
             hub: hub.clone(),
+            ended: ended.clone(),
         };
         let spawned = match host {
             Some(host) => Actor::spawn_linked(None, SupervisorActor, args, host).await,
@@ -78,6 +81,7 @@ impl Runtime {
                 sessions,
                 hub,
                 config,
+                ended,
             }),
         })
     }
@@ -105,6 +109,17 @@ impl Runtime {
     /// A session by id.
     pub fn session(&self, id: SessionId) -> Option<SessionHandle> {
         self.inner.sessions.get(&id).map(|e| e.value().clone())
+    }
+
+    /// A session by id, or why there is none: reaped after N seconds idle, failed,
+    /// or never known (404 in every case).
+    pub fn find(&self, id: SessionId) -> Result<SessionHandle, SessionError> {
+        self.session(id).ok_or_else(|| {
+            self.inner
+                .ended
+                .get(id)
+                .unwrap_or_else(|| SessionError::NotFound(id.to_string()))
+        })
     }
 
     /// Every live session, ordered by id.
@@ -238,9 +253,7 @@ impl Runtime {
     /// End a session: terminate its debuggee and adapter if they run, then remove it.
     /// Errors only if there is no such session.
     pub async fn end_session(&self, id: SessionId) -> Result<(), SessionError> {
-        let handle = self
-            .session(id)
-            .ok_or_else(|| SessionError::NotFound(id.to_string()))?;
+        let handle = self.find(id)?;
         if handle.state().await.is_ok_and(|s| s.is_live()) {
             let _ = handle.terminate().await;
         }

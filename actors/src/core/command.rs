@@ -242,10 +242,28 @@ pub enum Input {
     },
     /// An event from the adapter.
     Event(Event),
-    /// The adapter connection ended; every request still pending has been failed.
+    /// The adapter connection ended; the core fails what was pending on it.
     Closed(AdapterExit),
     /// A timer the core asked for fired.
     Timer(TimerId),
+    /// The supervisor's answer to [`Effect::ReportCrash`]: a new adapter starts after
+    /// `after` (restart `attempt` of the series).
+    RestartScheduled {
+        /// The restart's number in its series.
+        attempt: u32,
+        /// The backoff before it.
+        after: Duration,
+    },
+    /// The backoff is over: start the new adapter.
+    Restart {
+        /// The restart's number in its series.
+        attempt: u32,
+    },
+    /// The session cannot go on (restart budget spent, attached process gone).
+    Fail {
+        /// Why, for the agent.
+        reason: String,
+    },
 }
 
 /// One thing for the actor shell to do.
@@ -280,4 +298,8 @@ pub enum Effect {
     },
     /// End the adapter: close its input, and kill its process group after a grace.
     StopAdapter,
+    /// The adapter crashed while the session was live: ask the supervisor whether and
+    /// when to restart it (the answer comes back as [`Input::RestartScheduled`] or
+    /// [`Input::Fail`]).
+    ReportCrash(AdapterExit),
 }

@@ -4,6 +4,7 @@ mod adapter_events;
 pub mod breakpoints;
 pub mod command;
 pub mod output;
+mod restart;
 pub mod session;
 pub mod snapshot;
 pub mod startup;

@@ -248,7 +248,7 @@ proptest! {
                 Op::Push(c, text) => {
                     ring.push(CATEGORIES[c], &text);
                     model.all.push_str(&text);
-                    model.categories.extend(std::iter::repeat(c).take(text.len()));
+                    model.categories.extend(std::iter::repeat_n(c, text.len()));
                 }
                 Op::Read(max) => reader.read(&ring, &model, max)?,
                 Op::Capacity(bytes) => ring.set_capacity(bytes),

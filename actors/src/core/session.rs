@@ -115,6 +115,8 @@ pub struct SessionCore {
     pub(super) restarts: u32,
     /// Why the session failed, or why the adapter last crashed.
     pub(super) failure: Option<String>,
+    /// The crash awaiting the supervisor's decision (or the last one).
+    pub(super) crash: Option<crate::error::AdapterExit>,
     pub(super) effects: Vec<Effect>,
 }
 
@@ -145,6 +147,7 @@ impl SessionCore {
             last_used: None,
             restarts: 0,
             failure: None,
+            crash: None,
             effects: Vec::new(),
         }
     }
@@ -153,7 +156,11 @@ impl SessionCore {
     pub fn handle(&mut self, input: Input) -> Vec<Effect> {
         match input {
             Input::Command { token, command, at } => {
-                self.last_used = Some(at);
+                // Reading the state is not using the session (a listing of sessions
+                // must not keep them all from being reaped).
+                if !matches!(command, Command::Snapshot) {
+                    self.last_used = Some(at);
+                }
                 if let Err(err) = self.on_command(token, command) {
                     self.reply(token, Err(err));
                 }
@@ -162,6 +169,9 @@ impl SessionCore {
             Input::Event(event) => self.on_event(event),
             Input::Closed(exit) => self.on_closed(exit),
             Input::Timer(id) => self.on_timer(id),
+            Input::RestartScheduled { attempt, after } => self.on_restart_scheduled(attempt, after),
+            Input::Restart { attempt } => self.on_restart(attempt),
+            Input::Fail { reason } => self.on_fail(reason),
         }
         std::mem::take(&mut self.effects)
     }
@@ -243,8 +253,10 @@ impl SessionCore {
         tag
     }
 
-    fn check(&self, op: Operation) -> Result<(), SessionError> {
-        if self.state.allows(op) {
+    pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
+        if self.state == SessionState::Failed {
+            Err(self.failed_error())
+        } else if self.state.allows(op) {
             Ok(())
         } else {
             Err(SessionError::InvalidState {
@@ -343,6 +355,9 @@ impl SessionCore {
                 granularity,
             } => self.control(token, action, thread_id, granularity),
             Command::WaitForStop { after, timeout } => {
+                if self.state == SessionState::Failed {
+                    return Err(self.failed_error());
+                }
                 self.wait_for_stop(token, after, timeout);
                 Ok(())
             }
@@ -407,6 +422,12 @@ impl SessionCore {
     }
 
     fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {
+        if let Some(bad) = list.iter().find(|b| b.line < 1) {
+            return Err(SessionError::InvalidArgument(format!(
+                "breakpoint line {} is not a line: lines count from 1",
+                bad.line
+            )));
+        }
         if !self.capabilities_known {
             return Ok(());
         }
@@ -663,6 +684,15 @@ impl SessionCore {
     // ---- the adapter closing, timers ----
 
     fn on_closed(&mut self, exit: crate::error::AdapterExit) {
+        if matches!(self.state, SessionState::Restarting | SessionState::Failed) {
+            // An adapter already given up on (a restart that did not come up).
+            self.adapter_live = false;
+            return;
+        }
+        if self.is_crash(&exit) {
+            self.on_crash(exit);
+            return;
+        }
         self.adapter_live = false;
         self.accepts_breakpoints = false;
         self.ending = false;

@@ -15,6 +15,7 @@ use crate::core::command::{Answer, Effect, StartPlan, TimerId, Token};
 use crate::core::session::{success_or_error, Pending, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
+use crate::events::EventKind;
 use crate::wire::types::{Capabilities, SetBreakpointsResponseBody, SourceBreakpoint};
 use crate::wire::Response;
 
@@ -32,7 +33,10 @@ pub(crate) enum StartupStep {
 /// A handshake under way.
 #[derive(Debug)]
 pub(crate) struct Startup {
-    pub(crate) token: Token,
+    /// The agent who asked for the start; none for a restart after a crash.
+    pub(crate) token: Option<Token>,
+    /// The restart's number in its series, for a restart.
+    pub(crate) restart: Option<u32>,
     pub(crate) operation: Operation,
     /// The `launch`/`attach` answer, once it came.
     pub(crate) start_result: Option<Result<(), String>>,
@@ -82,14 +86,7 @@ pub(crate) fn initialize_arguments(adapter_id: &str) -> Value {
 impl SessionCore {
     /// Begin a launch or attach: a fresh adapter, then `initialize`.
     pub(super) fn start(&mut self, token: Token, plan: StartPlan) -> Result<(), SessionError> {
-        let op = plan.operation;
-        if !self.state.allows(op) {
-            return Err(SessionError::InvalidState {
-                operation: op,
-                state: self.state,
-                allowed: self.state.allowed_operations(),
-            });
-        }
+        self.check(plan.operation)?;
         for bp in &plan.breakpoints {
             let source = SourceBreakpoint {
                 line: bp.line,
@@ -113,6 +110,18 @@ impl SessionCore {
                 .set_exception_filters(plan.exception_filters.clone())?;
         }
 
+        self.plan = Some(plan);
+        self.begin_run(Some(token), None);
+        Ok(())
+    }
+
+    /// Start a fresh adapter for the plan in force and begin its handshake; the cached
+    /// breakpoints and filters go to it during configuration.
+    pub(super) fn begin_run(&mut self, token: Option<Token>, restart: Option<u32>) {
+        let Some(plan) = self.plan.clone() else {
+            return;
+        };
+        let op = plan.operation;
         // A new run: what the old adapter said no longer holds.
         self.threads.clear();
         self.last_stop = None;
@@ -130,22 +139,20 @@ impl SessionCore {
         let timer = self.timer(self.config.request_timeout);
         self.startup = Some(Startup {
             token,
+            restart,
             operation: op,
             start_result: None,
             initialized: false,
             configured: false,
             timer,
         });
-        let adapter_id = plan.adapter.adapter_id.clone();
-        self.plan = Some(plan);
         self.set_state(SessionState::Initializing);
         self.send(
             "initialize",
-            Some(initialize_arguments(&adapter_id)),
+            Some(initialize_arguments(&plan.adapter.adapter_id)),
             None,
             Pending::Startup(StartupStep::Initialize),
         );
-        Ok(())
     }
 
     pub(super) fn on_startup_response(
@@ -302,8 +309,13 @@ impl SessionCore {
         });
         if done {
             if let Some(s) = self.startup.take() {
-                let snapshot = Box::new(self.snapshot());
-                self.reply(s.token, Ok(Answer::Snapshot(snapshot)));
+                if let Some(token) = s.token {
+                    let snapshot = Box::new(self.snapshot());
+                    self.reply(token, Ok(Answer::Snapshot(snapshot)));
+                }
+                if let Some(attempt) = s.restart {
+                    self.emit(EventKind::AdapterRestarted { attempt });
+                }
             }
             if self.state == SessionState::Terminated {
                 // The debuggee ended during the handshake: let the adapter go now.
@@ -317,10 +329,24 @@ impl SessionCore {
         let Some(startup) = self.startup.take() else {
             return;
         };
+        let Some(token) = startup.token else {
+            // A restart that did not come up counts as another crash.
+            if self.adapter_live {
+                self.effects.push(Effect::StopAdapter);
+            }
+            self.adapter_live = false;
+            self.accepts_breakpoints = false;
+            let exit = crate::error::AdapterExit {
+                reason: format!("the restarted adapter did not come up: {message}"),
+                ..Default::default()
+            };
+            self.on_crash(exit);
+            return;
+        };
         let since = self.output.end().saturating_sub(4096);
         let output = self.output.read_since(since, 4096).text();
         self.reply(
-            startup.token,
+            token,
             Err(SessionError::StartFailed {
                 operation: startup.operation,
                 message,

@@ -86,6 +86,33 @@ pub enum EventKind {
     },
     /// The adapter connection ended.
     AdapterExited(AdapterExit),
+    /// The adapter crashed while the session was live. `restart_in_ms` says when the
+    /// supervisor starts a new one (`attempt` of the current series), or is absent when
+    /// the restart budget is spent (a `SessionFailed` follows).
+    AdapterCrashed {
+        /// How the adapter ended, with its stderr tail.
+        exit: AdapterExit,
+        /// The coming restart's number in the current series.
+        attempt: Option<u32>,
+        /// How long until it starts, in milliseconds.
+        restart_in_ms: Option<u64>,
+    },
+    /// A new adapter finished starting after a crash: breakpoints are replayed and a
+    /// launched program runs again from its start.
+    AdapterRestarted {
+        /// Its number in the current series of restarts.
+        attempt: u32,
+    },
+    /// The session failed for good; every later request reports `reason`.
+    SessionFailed {
+        /// Why.
+        reason: String,
+    },
+    /// The idle reaper ended the session.
+    SessionReaped {
+        /// How long no agent had asked anything of it.
+        idle_secs: u64,
+    },
     /// The session ended and was removed from its runtime.
     SessionClosed {
         /// Why (removed, runtime shutdown, failed: ...).
@@ -104,7 +131,9 @@ pub enum EventKind {
 impl EventKind {
     /// The signal name: `dap_stopped`, `dap_output`, `dap_terminated`, `dap_exited`,
     /// `dap_continued`, `dap_thread`, `dap_breakpoint`, `dap_module`, `dap_process`,
-    /// `dap_state_changed`, `dap_adapter_exited`, and `dap_<event>` for other events.
+    /// `dap_state_changed`, `dap_adapter_exited`, `dap_adapter_crashed`,
+    /// `dap_adapter_restarted`, `dap_session_failed`, `dap_session_reaped`,
+    /// `dap_session_closed`, and `dap_<event>` for other events.
     pub fn signal(&self) -> String {
         let name = match self {
             EventKind::StateChanged { .. } => "dap_state_changed",
@@ -119,6 +148,10 @@ impl EventKind {
             EventKind::Terminated { .. } => "dap_terminated",
             EventKind::AdapterExited(_) => "dap_adapter_exited",
             EventKind::SessionClosed { .. } => "dap_session_closed",
+            EventKind::AdapterCrashed { .. } => "dap_adapter_crashed",
+            EventKind::AdapterRestarted { .. } => "dap_adapter_restarted",
+            EventKind::SessionFailed { .. } => "dap_session_failed",
+            EventKind::SessionReaped { .. } => "dap_session_reaped",
             EventKind::Adapter { event, .. } => return format!("dap_{event}"),
         };
         name.to_string()
@@ -164,6 +197,21 @@ impl EventKind {
                 "requested": exit.requested,
             }),
             EventKind::SessionClosed { reason } => json!({"reason": reason}),
+            EventKind::AdapterCrashed {
+                exit,
+                attempt,
+                restart_in_ms,
+            } => json!({
+                "code": exit.code,
+                "signal": exit.signal,
+                "reason": exit.reason,
+                "stderr_tail": exit.stderr_tail,
+                "attempt": attempt,
+                "restart_in_ms": restart_in_ms,
+            }),
+            EventKind::AdapterRestarted { attempt } => json!({"attempt": attempt}),
+            EventKind::SessionFailed { reason } => json!({"reason": reason}),
+            EventKind::SessionReaped { idle_secs } => json!({"idle_secs": idle_secs}),
             EventKind::Adapter { body, .. } => body.clone().unwrap_or(Value::Null),
         }
     }

@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
@@ -15,6 +15,7 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
 use crate::session::SessionId;
+use crate::supervisor::SupervisorMsg;
 use crate::transport::{
     TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
 };
@@ -37,20 +38,77 @@ pub enum SessionMsg {
     },
     /// A core timer fired.
     Timer(TimerId),
+    /// The supervisor's decision about a crash this session reported.
+    Supervision(CrashDecision),
 }
 
-/// Counters shared between a session and its handles.
-#[derive(Debug, Default)]
+/// What the supervisor decided about a session's crashed adapter.
+#[derive(Debug, Clone)]
+pub enum CrashDecision {
+    /// A new adapter starts after `after`; restart `attempt` of the series.
+    Scheduled {
+        /// The restart's number in its series.
+        attempt: u32,
+        /// The backoff.
+        after: Duration,
+    },
+    /// The backoff is over: start the new adapter now.
+    RestartNow {
+        /// The restart's number in its series.
+        attempt: u32,
+    },
+    /// The budget is spent: the session fails with this reason.
+    GiveUp {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What a session shares with its handles and its supervisor.
+#[derive(Debug)]
 pub struct SessionShared {
     /// Agent requests queued or in flight.
     pub queued: AtomicUsize,
     /// The current adapter's pid (0 when none); the transport fills it in.
     pub adapter_pid: Arc<AtomicU32>,
+    /// When an agent last asked anything of the session (tokio's clock; a snapshot
+    /// does not count). The supervisor's idle sweep reads it.
+    pub last_used: Mutex<tokio::time::Instant>,
+    /// Why the session ended, once its actor is gone for a reason worth telling
+    /// (reaped, failed); handles answer with it.
+    pub ended: Mutex<Option<SessionError>>,
+}
+
+impl Default for SessionShared {
+    fn default() -> Self {
+        Self {
+            queued: AtomicUsize::new(0),
+            adapter_pid: Arc::default(),
+            last_used: Mutex::new(tokio::time::Instant::now()),
+            ended: Mutex::new(None),
+        }
+    }
 }
 
 impl SessionShared {
     fn clone_pid_slot(&self) -> Arc<AtomicU32> {
         self.adapter_pid.clone()
+    }
+
+    /// When an agent last used the session.
+    pub fn last_used(&self) -> tokio::time::Instant {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Why the session ended, if that was recorded.
+    pub fn ended(&self) -> Option<SessionError> {
+        self.ended.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Record why the session ended (the first reason wins).
+    pub fn set_ended(&self, why: SessionError) {
+        let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+        ended.get_or_insert(why);
     }
 }
 
@@ -68,6 +126,8 @@ pub struct SessionArgs {
     pub runtime_hub: EventHub<SessionEvent>,
     /// Counters shared with handles.
     pub shared: Arc<SessionShared>,
+    /// The supervisor that decides about crashes.
+    pub supervisor: ActorRef<SupervisorMsg>,
 }
 
 /// The actor; see the module docs.
@@ -85,6 +145,7 @@ pub struct SessionActorState {
     hub: EventHub<SessionEvent>,
     runtime_hub: EventHub<SessionEvent>,
     shared: Arc<SessionShared>,
+    supervisor: ActorRef<SupervisorMsg>,
 }
 
 impl Actor for SessionActor {
@@ -108,6 +169,7 @@ impl Actor for SessionActor {
             hub: args.hub,
             runtime_hub: args.runtime_hub,
             shared: args.shared,
+            supervisor: args.supervisor,
         })
     }
 
@@ -122,10 +184,20 @@ impl Actor for SessionActor {
                 let token = state.next_token;
                 state.next_token += 1;
                 state.replies.insert(token, reply);
+                let counts_as_use = !matches!(command, Command::Snapshot);
+                // tokio's clock, so that paused-time tests can age a session.
+                let now = tokio::time::Instant::now();
+                if counts_as_use {
+                    *state
+                        .shared
+                        .last_used
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner()) = now;
+                }
                 Input::Command {
                     token,
                     command,
-                    at: Instant::now(),
+                    at: now.into_std(),
                 }
             }
             SessionMsg::Transport { generation, output } => {
@@ -143,6 +215,21 @@ impl Actor for SessionActor {
                 }
             }
             SessionMsg::Timer(id) => Input::Timer(id),
+            SessionMsg::Supervision(decision) => match decision {
+                CrashDecision::Scheduled { attempt, after } => {
+                    Input::RestartScheduled { attempt, after }
+                }
+                CrashDecision::RestartNow { attempt } => match state.core.attached_pid() {
+                    Some(pid) if !crate::transport::process::is_alive(pid) => Input::Fail {
+                        reason: format!(
+                            "the attached process {pid} is gone, so there is nothing to \
+                             re-attach to after the adapter crashed"
+                        ),
+                    },
+                    _ => Input::Restart { attempt },
+                },
+                CrashDecision::GiveUp { reason } => Input::Fail { reason },
+            },
         };
         state.run(&myself, input).await;
         Ok(())
@@ -176,8 +263,12 @@ impl Actor for SessionActor {
         _myself: ActorRef<Self::Msg>,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
+        let why = state
+            .shared
+            .ended()
+            .unwrap_or_else(|| SessionError::SessionEnded(state.id.to_string()));
         for (_, reply) in state.replies.drain() {
-            let _ = reply.send(Err(SessionError::SessionEnded(state.id.to_string())));
+            let _ = reply.send(Err(why.clone()));
             state.shared.queued.fetch_sub(1, Ordering::Relaxed);
         }
         // The transport is a linked child: ractor kills it, and its process group
@@ -240,6 +331,18 @@ impl SessionActorState {
             Effect::StopAdapter => {
                 if let Some(t) = &self.transport {
                     let _ = t.cast(TransportMsg::Shutdown);
+                }
+            }
+            Effect::ReportCrash(exit) => {
+                let report = SupervisorMsg::AdapterCrashed {
+                    session: self.id,
+                    exit,
+                };
+                if self.supervisor.cast(report).is_err() {
+                    // No supervisor to decide (the runtime is stopping): fail.
+                    return Some(Input::Fail {
+                        reason: "the adapter crashed while the runtime was stopping".into(),
+                    });
                 }
             }
         }

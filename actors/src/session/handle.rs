@@ -79,6 +79,16 @@ impl SessionHandle {
         self.id
     }
 
+    /// What the session shares with its supervisor.
+    pub(crate) fn shared(&self) -> &Arc<SessionShared> {
+        &self.shared
+    }
+
+    /// The session's event hub.
+    pub(crate) fn hub(&self) -> &EventHub<SessionEvent> {
+        &self.hub
+    }
+
     /// The session actor, for hosts that monitor it.
     pub fn actor(&self) -> &ActorRef<SessionMsg> {
         &self.actor
@@ -116,9 +126,16 @@ impl SessionHandle {
             Ok(_) | Err(_) => {
                 // The actor is gone; whatever it held was not answered.
                 self.shared.queued.fetch_sub(1, Ordering::Relaxed);
-                Err(SessionError::SessionEnded(self.id.to_string()))
+                Err(self.ended_error())
             }
         }
+    }
+
+    /// Why the session is gone: reaped or failed where that was recorded, else ended.
+    pub(crate) fn ended_error(&self) -> SessionError {
+        self.shared
+            .ended()
+            .unwrap_or_else(|| SessionError::SessionEnded(self.id.to_string()))
     }
 
     /// Start the adapter and launch or attach as `plan` says; answers once the

@@ -4,6 +4,6 @@ pub mod actor;
 pub mod handle;
 pub mod id;
 
-pub use actor::{SessionActor, SessionArgs, SessionMsg, SessionShared};
+pub use actor::{CrashDecision, SessionActor, SessionArgs, SessionMsg, SessionShared};
 pub use handle::{RunTicket, SessionHandle, StepKind};
 pub use id::SessionId;

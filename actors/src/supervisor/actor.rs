@@ -1,6 +1,7 @@
 //! The SupervisorActor: owns the sessions of one runtime. It spawns them (linked, so
-//! their ends reach it), keeps the id -> handle map, enforces the session limit, and
-//! stops everything in order on shutdown. It registers no global name, so several
+//! their ends reach it), keeps the id -> handle map, enforces the session limit,
+//! decides about crashed adapters (`crashes.rs`), reaps idle sessions (`reaper.rs`),
+//! and stops everything in order on shutdown. It registers no global name, so several
 //! runtimes live side by side in one process, and it can itself be spawned linked
 //! under a host's supervisor.
 
@@ -12,9 +13,11 @@ use dashmap::DashMap;
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::config::RuntimeConfig;
-use crate::error::SessionError;
+use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
+use crate::supervisor::ended::EndedSessions;
+use crate::supervisor::RestartTracker;
 
 /// Messages the supervisor handles.
 pub enum SupervisorMsg {
@@ -35,6 +38,22 @@ pub enum SupervisorMsg {
         /// Answered when everything has stopped.
         reply: RpcReplyPort<()>,
     },
+    /// A session's adapter crashed while the session was live.
+    AdapterCrashed {
+        /// Which session.
+        session: SessionId,
+        /// How the adapter ended.
+        exit: AdapterExit,
+    },
+    /// A restart's backoff is over.
+    RestartDue {
+        /// Which session.
+        session: SessionId,
+        /// The restart's number in its series.
+        attempt: u32,
+    },
+    /// Time to look for idle sessions.
+    Sweep,
 }
 
 /// What the supervisor is started with.
@@ -45,6 +64,8 @@ pub struct SupervisorArgs {
     pub sessions: Arc<DashMap<SessionId, SessionHandle>>,
     /// The runtime-wide event hub.
     pub hub: EventHub<SessionEvent>,
+    /// How ended sessions ended, shared with the runtime.
+    pub ended: Arc<EndedSessions>,
 }
 
 /// The actor; see the module docs.
@@ -52,10 +73,15 @@ pub struct SupervisorActor;
 
 /// The supervisor's state.
 pub struct SupervisorState {
-    config: Arc<RuntimeConfig>,
-    sessions: Arc<DashMap<SessionId, SessionHandle>>,
-    by_actor: HashMap<ActorId, SessionId>,
-    hub: EventHub<SessionEvent>,
+    pub(super) config: Arc<RuntimeConfig>,
+    pub(super) sessions: Arc<DashMap<SessionId, SessionHandle>>,
+    pub(super) by_actor: HashMap<ActorId, SessionId>,
+    pub(super) hub: EventHub<SessionEvent>,
+    pub(super) ended: Arc<EndedSessions>,
+    /// Each session's crash history.
+    pub(super) restarts: HashMap<SessionId, RestartTracker>,
+    /// State of the jitter's random numbers.
+    pub(super) rng: u64,
     next_id: u64,
     shutting_down: bool,
 }
@@ -71,14 +97,21 @@ impl Actor for SupervisorActor {
 
     async fn pre_start(
         &self,
-        _myself: ActorRef<Self::Msg>,
+        myself: ActorRef<Self::Msg>,
         args: SupervisorArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
+        if let Some(every) = args.config.idle_sweep_interval() {
+            // A ractor timer: the sweep is a message like any other.
+            myself.send_interval(every, || SupervisorMsg::Sweep);
+        }
         Ok(SupervisorState {
             config: args.config,
             sessions: args.sessions,
             by_actor: HashMap::new(),
             hub: args.hub,
+            ended: args.ended,
+            restarts: HashMap::new(),
+            rng: seed(),
             next_id: 1,
             shutting_down: false,
         })
@@ -96,15 +129,19 @@ impl Actor for SupervisorActor {
                 let _ = reply.send(result);
             }
             SupervisorMsg::Remove { id, reply } => {
-                let existed = match state.sessions.remove(&id) {
-                    Some((_, handle)) => {
-                        state.by_actor.remove(&handle.actor().get_id());
-                        handle.actor().stop(Some("removed".into()));
-                        true
-                    }
-                    None => false,
-                };
+                let existed = state.remove(id, "removed").is_some();
                 let _ = reply.send(existed);
+            }
+            SupervisorMsg::AdapterCrashed { session, exit } => {
+                state.on_adapter_crashed(&myself, session, exit);
+            }
+            SupervisorMsg::RestartDue { session, attempt } => {
+                state.on_restart_due(session, attempt);
+            }
+            SupervisorMsg::Sweep => {
+                if !state.shutting_down {
+                    state.sweep(tokio::time::Instant::now());
+                }
             }
             SupervisorMsg::Shutdown { reply } => {
                 state.shutting_down = true;
@@ -142,6 +179,7 @@ impl Actor for SupervisorActor {
         };
         if let Some(id) = state.by_actor.remove(&cell.get_id()) {
             state.sessions.remove(&id);
+            state.restarts.remove(&id);
             state.hub.publish(SessionEvent {
                 session_id: id,
                 kind: EventKind::SessionClosed {
@@ -178,6 +216,7 @@ impl SupervisorState {
             hub: hub.clone(),
             runtime_hub: self.hub.clone(),
             shared: shared.clone(),
+            supervisor: myself.clone(),
         };
         // Session start-up does no I/O; awaiting it does not wait on any adapter.
         let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())
@@ -190,4 +229,28 @@ impl SupervisorState {
         self.sessions.insert(id, handle.clone());
         Ok(handle)
     }
+
+    /// Forget session `id` and stop its actor (its transport, a linked child, goes
+    /// with it, and the adapter's process group with the transport).
+    pub(super) fn remove(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
+        let (_, handle) = self.sessions.remove(&id)?;
+        self.by_actor.remove(&handle.actor().get_id());
+        self.restarts.remove(&id);
+        handle.actor().stop(Some(why.to_string()));
+        self.hub.publish(SessionEvent {
+            session_id: id,
+            kind: EventKind::SessionClosed {
+                reason: why.to_string(),
+            },
+        });
+        Some(handle)
+    }
+}
+
+/// A seed for the jitter: it need not be secure, only differ between runtimes.
+fn seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) | 1
 }

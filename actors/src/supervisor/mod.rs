@@ -1,5 +1,11 @@
 //! The supervisor of a runtime's sessions.
 
 pub mod actor;
+mod crashes;
+pub mod ended;
+mod reaper;
+pub mod restart_policy;
 
 pub use actor::{SupervisorActor, SupervisorArgs, SupervisorMsg};
+pub use ended::EndedSessions;
+pub use restart_policy::{RestartDecision, RestartPolicy, RestartTracker};

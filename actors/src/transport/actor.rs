@@ -37,7 +37,8 @@ pub enum TransportOutput {
         /// The response, or the failure.
         result: Result<Response, SessionError>,
     },
-    /// The connection ended; every pending request has been failed before this.
+    /// The connection ended. Requests still pending get no response of their own:
+    /// the owner fails them, knowing whether the end is a crash it will restart.
     Closed(AdapterExit),
 }
 
@@ -479,13 +480,10 @@ impl TransportState {
             timer.abort();
         }
         let exit = self.exit_report(reason);
-        let error = SessionError::AdapterExited { exit: exit.clone() };
+        // The session fails what was pending in one go when it hears of the close: it
+        // alone knows whether this is a crash that will be restarted.
         for (_, pending) in self.pending.drain() {
             pending.deadline.abort();
-            (self.sink)(TransportOutput::Response {
-                tag: pending.tag,
-                result: Err(error.clone()),
-            });
         }
         (self.sink)(TransportOutput::Closed(exit));
         myself.stop(None);

@@ -1,0 +1,132 @@
+//! Crashes and restarts, as the session core sees them. The core tells a crash (the
+//! adapter ended while the session was live and nobody asked it to) from a normal end,
+//! reports the crash, and waits for the supervisor's decision: a restart after a
+//! backoff, or failure. A restart replays the start plan with a fresh adapter; the
+//! cached breakpoints and exception filters go to it during configuration.
+
+use crate::core::command::{Answer, Effect};
+use crate::core::session::{Pending, SessionCore};
+use crate::core::state::SessionState;
+use crate::error::{AdapterExit, SessionError};
+use crate::events::EventKind;
+
+impl SessionCore {
+    /// The pid of the process an attach plan targets, if it names one.
+    pub fn attached_pid(&self) -> Option<u32> {
+        let plan = self.plan.as_ref()?;
+        if plan.operation != crate::core::state::Operation::Attach {
+            return None;
+        }
+        let value = ["processId", "pid"]
+            .iter()
+            .find_map(|key| plan.arguments.get(*key))?;
+        value
+            .as_u64()
+            .or_else(|| value.as_str()?.parse().ok())
+            .and_then(|pid| u32::try_from(pid).ok())
+    }
+
+    /// Whether the adapter's end is a crash: it ended on its own while the session was
+    /// live, outside a start an agent is waiting for (that start fails instead).
+    pub(super) fn is_crash(&self, exit: &AdapterExit) -> bool {
+        let live = matches!(
+            self.state,
+            SessionState::Initializing
+                | SessionState::Configured
+                | SessionState::Running
+                | SessionState::Stopped
+        );
+        let agent_start = self.startup.as_ref().is_some_and(|s| s.token.is_some());
+        live && !exit.requested && !self.ending && !self.terminated_seen && !agent_start
+    }
+
+    /// The adapter crashed: hold what is pending until the supervisor decides.
+    pub(super) fn on_crash(&mut self, exit: AdapterExit) {
+        self.adapter_live = false;
+        self.accepts_breakpoints = false;
+        self.ending = false;
+        self.startup = None;
+        self.failure = Some(format!("the adapter crashed: {exit}"));
+        self.crash = Some(exit.clone());
+        self.set_state(SessionState::Restarting);
+        self.effects.push(Effect::ReportCrash(exit));
+    }
+
+    /// The supervisor will restart the adapter after `after`.
+    pub(super) fn on_restart_scheduled(&mut self, attempt: u32, after: std::time::Duration) {
+        if self.state != SessionState::Restarting {
+            return;
+        }
+        let exit = self.crash.clone().unwrap_or_default();
+        self.emit(EventKind::AdapterCrashed {
+            exit: exit.clone(),
+            attempt: Some(attempt),
+            restart_in_ms: Some(after.as_millis() as u64),
+        });
+        let error = SessionError::AdapterCrashed {
+            exit,
+            attempt,
+            retry_in: after,
+        };
+        self.fail_pending(error);
+    }
+
+    /// The backoff is over: a fresh adapter with the same plan.
+    pub(super) fn on_restart(&mut self, attempt: u32) {
+        if self.state != SessionState::Restarting || self.plan.is_none() {
+            // Ended by an agent in the meantime: nothing to restart.
+            return;
+        }
+        self.restarts += 1;
+        self.begin_run(None, Some(attempt));
+    }
+
+    /// The session cannot go on.
+    pub(super) fn on_fail(&mut self, reason: String) {
+        if matches!(self.state, SessionState::Failed | SessionState::Terminated) {
+            return;
+        }
+        if let Some(exit) = self.crash.clone() {
+            self.emit(EventKind::AdapterCrashed {
+                exit,
+                attempt: None,
+                restart_in_ms: None,
+            });
+        }
+        if self.adapter_live {
+            self.effects.push(Effect::StopAdapter);
+            self.adapter_live = false;
+        }
+        self.startup = None;
+        self.failure = Some(reason.clone());
+        self.set_state(SessionState::Failed);
+        self.emit(EventKind::SessionFailed {
+            reason: reason.clone(),
+        });
+        self.fail_pending(SessionError::SessionFailed { reason });
+    }
+
+    /// The error every request gets in a failed session.
+    pub(super) fn failed_error(&self) -> SessionError {
+        SessionError::SessionFailed {
+            reason: self
+                .failure
+                .clone()
+                .unwrap_or_else(|| "the adapter kept crashing".into()),
+        }
+    }
+
+    /// Answer every agent request still pending, and every stop waiter, with `error`.
+    fn fail_pending(&mut self, error: SessionError) {
+        for (_, pending) in std::mem::take(&mut self.pending) {
+            match pending {
+                Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
+                Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
+                Pending::Ending { token: None } | Pending::Startup(_) => {}
+            }
+        }
+        for waiter in std::mem::take(&mut self.waiters) {
+            self.reply(waiter.token, Err(error.clone()));
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The supervisor's part in a crash: a session reports that its adapter crashed, the
+//! supervisor consults the session's [`RestartTracker`] and answers with a restart
+//! after a backoff (a ractor timer, never a sleep in a handler) or with failure.
+
+use ractor::ActorRef;
+
+use crate::error::AdapterExit;
+use crate::session::{CrashDecision, SessionId, SessionMsg};
+use crate::supervisor::actor::{SupervisorMsg, SupervisorState};
+use crate::supervisor::RestartDecision;
+
+impl SupervisorState {
+    pub(super) fn on_adapter_crashed(
+        &mut self,
+        myself: &ActorRef<SupervisorMsg>,
+        session: SessionId,
+        exit: AdapterExit,
+    ) {
+        let Some(handle) = self.sessions.get(&session).map(|h| h.value().clone()) else {
+            return;
+        };
+        tracing::warn!(%session, %exit, "adapter crashed");
+        let now = tokio::time::Instant::now().into_std();
+        let sample = self.next_random();
+        let policy = &self.config.restart_policy;
+        let decision = self
+            .restarts
+            .entry(session)
+            .or_default()
+            .on_crash(policy, now, sample);
+        let message = match decision {
+            RestartDecision::Restart { attempt, after } => {
+                myself.send_after(after, move || SupervisorMsg::RestartDue {
+                    session,
+                    attempt,
+                });
+                CrashDecision::Scheduled { attempt, after }
+            }
+            RestartDecision::GiveUp { reason } => {
+                tracing::error!(%session, %reason, "restart budget spent; the session fails");
+                CrashDecision::GiveUp {
+                    reason: format!("{reason}; the last crash: {exit}"),
+                }
+            }
+        };
+        let _ = handle.actor().cast(SessionMsg::Supervision(message));
+    }
+
+    pub(super) fn on_restart_due(&mut self, session: SessionId, attempt: u32) {
+        if let Some(handle) = self.sessions.get(&session) {
+            let _ = handle
+                .actor()
+                .cast(SessionMsg::Supervision(CrashDecision::RestartNow {
+                    attempt,
+                }));
+        }
+    }
+
+    /// A number in `[0, 1)` for the backoff's jitter (xorshift64).
+    fn next_random(&mut self) -> f64 {
+        let mut x = self.rng;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.rng = x;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}

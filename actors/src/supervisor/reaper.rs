@@ -1,0 +1,48 @@
+//! The idle reaper: a session no agent has asked anything of for the idle limit is
+//! ended and removed. Adapter events do not count as use; reading a snapshot does not
+//! either. A handle to a reaped session answers with how long it had been idle.
+
+use std::sync::Arc;
+
+use tokio::time::Instant;
+
+use crate::error::SessionError;
+use crate::events::{EventKind, SessionEvent};
+use crate::supervisor::actor::SupervisorState;
+
+impl SupervisorState {
+    /// End every session idle for the limit or longer at `now`.
+    pub(super) fn sweep(&mut self, now: Instant) {
+        let Some(limit) = self.config.idle_limit else {
+            return;
+        };
+        let idle: Vec<_> = self
+            .sessions
+            .iter()
+            .filter_map(|entry| {
+                let idle_for = now.saturating_duration_since(entry.value().shared().last_used());
+                (idle_for >= limit).then(|| (*entry.key(), idle_for))
+            })
+            .collect();
+        for (id, idle_for) in idle {
+            let why = SessionError::Reaped {
+                session: id.to_string(),
+                idle_secs: idle_for.as_secs(),
+            };
+            tracing::info!(session = %id, idle_secs = idle_for.as_secs(), "reaping idle session");
+            if let Some(handle) = self.sessions.get(&id).map(|h| h.value().clone()) {
+                handle.shared().set_ended(why.clone());
+                let event = Arc::new(SessionEvent {
+                    session_id: id,
+                    kind: EventKind::SessionReaped {
+                        idle_secs: idle_for.as_secs(),
+                    },
+                });
+                handle.hub().publish_arc(event.clone());
+                self.hub.publish_arc(event);
+            }
+            self.ended.record(id, why);
+            self.remove(id, &format!("reaped after {}s idle", idle_for.as_secs()));
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The idle reaper under paused tokio time: a session no agent has asked anything of
+//! for the idle limit is ended and removed, adapter events and snapshots do not count
+//! as use, and a request to a reaped session says how long it had been idle.
+
+use std::time::Duration;
+
+use dapvisor_actors::testing::FakeAdapter;
+use dapvisor_actors::{
+    EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome,
+};
+
+const LIMIT: Duration = Duration::from_secs(10);
+
+async fn runtime(fake: FakeAdapter, limit: Option<Duration>) -> Runtime {
+    let (connect, _probe) = fake.connector();
+    let config = RuntimeConfig::default()
+        .idle_limit(limit)
+        .in_process_adapter("fake", connect);
+    Runtime::start(config).await.unwrap()
+}
+
+fn spec() -> LaunchSpec {
+    LaunchSpec::new("Cargo.toml")
+        .adapter("fake")
+        .breakpoint("src/lib.rs", 3)
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_idle_session_is_reaped_and_says_so() {
+    let runtime = runtime(FakeAdapter::new(), Some(LIMIT)).await;
+    let mut events = runtime.subscribe();
+    let session = runtime.launch(spec()).await.unwrap();
+    let id = session.id();
+
+    // Snapshots are reads, not use: they do not keep the session alive.
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let _ = session.snapshot().await;
+    }
+
+    assert!(
+        runtime.session(id).is_none(),
+        "reaped within the limit plus a sweep"
+    );
+    let err = session.threads().await.unwrap_err();
+    match &err {
+        SessionError::Reaped { idle_secs, .. } => {
+            assert!((10..=15).contains(idle_secs), "idle {idle_secs}s")
+        }
+        other => panic!("expected Reaped, got {other:?}"),
+    }
+    assert_eq!(err.code(), 404);
+    assert!(matches!(
+        runtime.find(id).unwrap_err(),
+        SessionError::Reaped { .. }
+    ));
+    assert!(matches!(
+        runtime.end_session(id).await.unwrap_err(),
+        SessionError::Reaped { .. }
+    ));
+
+    let mut reaped = false;
+    while let Ok(Some(received)) =
+        tokio::time::timeout(Duration::from_millis(1), events.recv()).await
+    {
+        if let Received::Event(event) = received {
+            reaped |= event.session_id == id
+                && matches!(event.kind, EventKind::SessionReaped { idle_secs } if idle_secs >= 10);
+        }
+    }
+    assert!(reaped, "a reaped event reached the runtime's subscribers");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_session_in_use_is_kept() {
+    let runtime = runtime(FakeAdapter::new().keep_running(), Some(LIMIT)).await;
+    let session = runtime.launch(spec()).await.unwrap();
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_secs(6)).await;
+        session.threads().await.unwrap();
+    }
+    assert!(
+        runtime.session(session.id()).is_some(),
+        "used every 6s of a 10s limit"
+    );
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn adapter_events_do_not_count_as_use() {
+    // The program streams output for a long while; no agent asks anything.
+    let fake = FakeAdapter::new()
+        .output_burst(0, 100)
+        .pace_burst(1, Duration::from_millis(500));
+    let runtime = runtime(fake, Some(LIMIT)).await;
+    let session = runtime
+        .launch(LaunchSpec::new("Cargo.toml").adapter("fake"))
+        .await
+        .unwrap();
+    let mut events = session.subscribe();
+    let mut outputs_after_start = 0;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(60), events.recv()).await {
+            Ok(Some(Received::Event(event))) => match &event.kind {
+                EventKind::Output { .. } => outputs_after_start += 1,
+                EventKind::SessionReaped { .. } => break,
+                _ => {}
+            },
+            Ok(Some(Received::Lagged { .. })) => {}
+            other => panic!("no reaped event: {other:?}"),
+        }
+    }
+    assert!(
+        outputs_after_start >= 15,
+        "output kept coming: {outputs_after_start}"
+    );
+    assert!(runtime.session(session.id()).is_none());
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_an_idle_limit_nothing_is_reaped() {
+    let runtime = runtime(FakeAdapter::new(), None).await;
+    let session = runtime.launch(spec()).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    match session
+        .wait_for_stop(RunTicket { epoch: 0 }, LIMIT)
+        .await
+        .unwrap()
+    {
+        StopOutcome::Stopped(stop) => assert_eq!(stop.reason, "breakpoint"),
+        other => panic!("{other:?}"),
+    }
+    runtime.shutdown().await;
+}
+
+#[test]
+fn the_sweep_runs_at_least_every_30s_and_twice_per_limit() {
+    let every = |limit| {
+        RuntimeConfig::default()
+            .idle_limit(limit)
+            .idle_sweep_interval()
+    };
+    assert_eq!(
+        every(Some(Duration::from_secs(600))),
+        Some(Duration::from_secs(30))
+    );
+    assert_eq!(
+        every(Some(Duration::from_secs(10))),
+        Some(Duration::from_secs(5))
+    );
+    assert_eq!(every(None), None);
+}
