@@ -1,0 +1,632 @@
+//! The session actor through the public API, on the scripted in-process adapter
+//! (`testing::FakeAdapter`) under paused tokio time: request deadlines (default, per
+//! request, clamped) and late answers; reverse requests (`runInTerminal` really runs,
+//! anything else gets an error response with a proper seq); event fan-out to a slow
+//! subscriber (every lifecycle event, and a `Lagged` count that accounts for exactly
+//! the dropped output); the session and queued-request limits; sessions and runtimes
+//! kept apart; shutdown answering every pending call.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use dapvisor_actors::events::TryRecvError;
+use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
+use dapvisor_actors::wire::Message;
+use dapvisor_actors::{
+    EventKind, EventStream, LaunchSpec, Operation, Received, RunTicket, Runtime, RuntimeConfig,
+    SessionError, SessionEvent, SessionHandle, SessionState, StopOutcome,
+};
+use serde_json::json;
+use tokio::time::Instant;
+
+const FAKE: &str = "fake";
+
+fn program() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")
+}
+
+/// A launch under the fake adapter `adapter`, stopping at one breakpoint.
+fn stopping_under(adapter: &str) -> LaunchSpec {
+    LaunchSpec::new(program())
+        .adapter(adapter)
+        .breakpoint(program(), 3)
+}
+
+async fn runtime(fake: FakeAdapter, config: RuntimeConfig) -> (Runtime, FakeAdapterProbe) {
+    let (connect, probe) = fake.connector();
+    let runtime = Runtime::start(config.in_process_adapter(FAKE, connect))
+        .await
+        .expect("the runtime starts");
+    (runtime, probe)
+}
+
+/// A session stopped at its breakpoint.
+async fn stopped(runtime: &Runtime, adapter: &str) -> SessionHandle {
+    let session = runtime.launch(stopping_under(adapter)).await.unwrap();
+    let first = RunTicket { epoch: 0 };
+    match session.wait_for_stop(first, Duration::from_secs(5)).await {
+        Ok(StopOutcome::Stopped(_)) => session,
+        other => panic!("want a stop, got {other:?}"),
+    }
+}
+
+/// Wait past every stop until the debuggee ends; its exit code.
+async fn ended(session: &SessionHandle) -> Option<i64> {
+    let mut ticket = RunTicket { epoch: 0 };
+    loop {
+        match session.wait_for_stop(ticket, Duration::from_secs(60)).await {
+            Ok(StopOutcome::Stopped(stop)) => ticket.epoch = stop.epoch,
+            Ok(StopOutcome::Terminated { exit_code }) => return exit_code,
+            other => panic!("want the end, got {other:?}"),
+        }
+    }
+}
+
+/// Everything waiting in `events` now.
+fn drain(events: &mut EventStream<SessionEvent>) -> Vec<Received<SessionEvent>> {
+    let mut items = Vec::new();
+    loop {
+        match events.try_recv() {
+            Ok(item) => items.push(item),
+            Err(TryRecvError::Empty | TryRecvError::Closed) => return items,
+        }
+    }
+}
+
+fn kinds(items: &[Received<SessionEvent>]) -> Vec<EventKind> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Received::Event(event) => Some(event.kind.clone()),
+            Received::Lagged { .. } => None,
+        })
+        .collect()
+}
+
+/// `elapsed` is `expected`, give or take the timer wheel's millisecond.
+fn assert_took(elapsed: Duration, expected: Duration) {
+    assert!(
+        elapsed >= expected && elapsed <= expected + Duration::from_millis(10),
+        "took {elapsed:?}, want {expected:?}"
+    );
+}
+
+fn timeout_of(err: SessionError) -> (String, Duration) {
+    match err {
+        SessionError::Timeout { command, after } => (command, after),
+        other => panic!("want a timeout, got {other:?}"),
+    }
+}
+
+async fn evaluate_with_deadline(
+    session: &SessionHandle,
+    deadline: Option<Duration>,
+) -> Result<serde_json::Value, SessionError> {
+    let arguments = Some(json!({ "expression": "x" }));
+    session
+        .request(Operation::Evaluate, "evaluate", arguments, deadline)
+        .await
+}
+
+// ---- deadlines ----
+
+#[tokio::test(start_paused = true)]
+async fn a_request_the_adapter_never_answers_fails_at_the_default_deadline() {
+    let (runtime, _) = runtime(
+        FakeAdapter::new().hang_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let session = stopped(&runtime, FAKE).await;
+    let began = Instant::now();
+    let err = session.evaluate("x", None, None).await.unwrap_err();
+    assert_took(began.elapsed(), Duration::from_secs(30));
+    assert_eq!(
+        timeout_of(err),
+        ("evaluate".to_string(), Duration::from_secs(30))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_per_request_deadline_is_used_and_clamped_to_5_to_300_seconds() {
+    let (runtime, _) = runtime(
+        FakeAdapter::new().hang_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let session = stopped(&runtime, FAKE).await;
+    for (asked, applied) in [(7, 7), (1, 5), (1000, 300)] {
+        let began = Instant::now();
+        let err = evaluate_with_deadline(&session, Some(Duration::from_secs(asked)))
+            .await
+            .unwrap_err();
+        assert_took(began.elapsed(), Duration::from_secs(applied));
+        assert_eq!(
+            timeout_of(err).1,
+            Duration::from_secs(applied),
+            "asked {asked}s"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_runtimes_default_deadline_is_its_setting_clamped() {
+    let config = RuntimeConfig::default().request_timeout(Duration::from_secs(2));
+    let (runtime, _) = runtime(FakeAdapter::new().hang_on("evaluate"), config).await;
+    let session = stopped(&runtime, FAKE).await;
+    let began = Instant::now();
+    let err = evaluate_with_deadline(&session, None).await.unwrap_err();
+    assert_took(began.elapsed(), Duration::from_secs(5));
+    assert_eq!(timeout_of(err).1, Duration::from_secs(5));
+}
+
+#[tokio::test(start_paused = true)]
+async fn other_requests_work_while_one_waits_for_its_deadline() {
+    let (runtime, probe) = runtime(
+        FakeAdapter::new().hang_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let session = stopped(&runtime, FAKE).await;
+    let began = Instant::now();
+    let hung = tokio::spawn({
+        let session = session.clone();
+        async move { session.evaluate("x", None, None).await }
+    });
+    probe.wait_for_request("evaluate").await;
+    let threads = session.threads().await.unwrap();
+    assert_eq!(threads[0].name, "main");
+    let frames = session.stack_trace(None, None).await.unwrap();
+    assert_eq!(frames[0].line, 3);
+    assert!(began.elapsed() < Duration::from_secs(1));
+    assert!(matches!(
+        hung.await.unwrap(),
+        Err(SessionError::Timeout { .. })
+    ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_answer_that_comes_late_but_in_time_is_delivered() {
+    let fake = FakeAdapter::new().late_answer("evaluate", Duration::from_secs(10));
+    let (runtime, _) = runtime(fake, RuntimeConfig::default()).await;
+    let session = stopped(&runtime, FAKE).await;
+    let began = Instant::now();
+    let value = session.evaluate("abc", None, None).await.unwrap();
+    assert_took(began.elapsed(), Duration::from_secs(10));
+    assert_eq!(value.result, "cba");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_answer_after_the_deadline_is_dropped_without_harm() {
+    let fake = FakeAdapter::new().late_answer("evaluate", Duration::from_secs(40));
+    let (runtime, probe) = runtime(fake, RuntimeConfig::default()).await;
+    let session = stopped(&runtime, FAKE).await;
+    let err = session.evaluate("x", None, None).await.unwrap_err();
+    assert_eq!(timeout_of(err).0, "evaluate");
+    probe
+        .wait_until(|log| {
+            log.sent
+                .iter()
+                .any(|s| matches!(&s.message, Message::Response(r) if r.command == "evaluate"))
+        })
+        .await;
+    // The late answer reached the session's transport before this request's answer.
+    assert_eq!(session.threads().await.unwrap().len(), 1);
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(snapshot.state, SessionState::Stopped);
+    assert_eq!(snapshot.pending_requests, 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_wait_for_stop_that_runs_out_of_time_is_still_running_not_an_error() {
+    let (runtime, _) = runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
+    let session = runtime
+        .launch(LaunchSpec::new(program()).adapter(FAKE))
+        .await
+        .unwrap();
+    let began = Instant::now();
+    let outcome = session
+        .wait_for_stop(RunTicket { epoch: 0 }, Duration::from_secs(10))
+        .await;
+    assert_took(began.elapsed(), Duration::from_secs(10));
+    assert!(matches!(outcome, Ok(StopOutcome::TimedOut)), "{outcome:?}");
+    assert_eq!(session.state().await.unwrap(), SessionState::Running);
+}
+
+// ---- reverse requests ----
+
+#[tokio::test(start_paused = true)]
+async fn run_in_terminal_runs_the_command_with_its_cwd_and_env_and_answers_its_pid() {
+    let dir = std::env::temp_dir().join(format!("dapvisor-run-in-terminal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = "echo $$ > marker; pwd -P >> marker; echo \"$DAPVISOR_MARK\" >> marker; echo done";
+    let fake = FakeAdapter::new().keep_running().reverse_request(
+        "runInTerminal",
+        json!({
+            "kind": "integrated",
+            "cwd": dir,
+            "args": ["sh", "-c", script],
+            "env": { "DAPVISOR_MARK": "from the adapter" },
+        }),
+    );
+    // No idle sweeps while time stands still and the real process runs.
+    let config = RuntimeConfig::default().idle_limit(None);
+    let (runtime, probe) = runtime(fake, config).await;
+    let mut events = runtime.subscribe();
+    let session = runtime
+        .launch(LaunchSpec::new(program()).adapter(FAKE))
+        .await
+        .unwrap();
+
+    let answer = probe.wait_for_reverse_response(1).await;
+    assert!(answer.success, "{answer:?}");
+    let pid = answer.body.as_ref().unwrap()["processId"].as_u64().unwrap();
+    // The process says `done` on stdout once it has written the marker.
+    loop {
+        match events.recv().await {
+            Some(Received::Event(event)) => {
+                if let EventKind::Output { output, .. } = &event.kind {
+                    if output.contains("done") {
+                        assert_eq!(event.session_id, session.id());
+                        break;
+                    }
+                }
+            }
+            Some(Received::Lagged { .. }) => {}
+            None => panic!("events ended before the process spoke"),
+        }
+    }
+    let marker = std::fs::read_to_string(dir.join("marker")).unwrap();
+    let canonical = std::fs::canonicalize(&dir).unwrap();
+    assert_eq!(
+        marker,
+        format!("{pid}\n{}\nfrom the adapter\n", canonical.display())
+    );
+    runtime.shutdown().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unknown_reverse_request_gets_an_error_response_with_a_proper_seq() {
+    let fake = FakeAdapter::new().keep_running().reverse_request(
+        "startDebugging",
+        json!({ "request": "launch", "configuration": {} }),
+    );
+    let (runtime, probe) = runtime(fake, RuntimeConfig::default()).await;
+    let session = runtime
+        .launch(LaunchSpec::new(program()).adapter(FAKE))
+        .await
+        .unwrap();
+    let answer = probe.wait_for_reverse_response(1).await;
+    let asked = &probe.reverse_requests()[0];
+    assert_eq!(asked.command, "startDebugging");
+    assert_eq!(
+        (answer.request_seq, answer.command.as_str()),
+        (asked.seq, "startDebugging")
+    );
+    assert!(!answer.success);
+    assert!(answer
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("startDebugging"));
+    // The client numbers its responses in the sequence of its requests: one past the
+    // last request before it, and the next request one past the response.
+    let before: Vec<i64> = probe.requests().iter().map(|r| r.seq).collect();
+    assert_eq!(answer.seq, before.iter().max().unwrap() + 1);
+    session.threads().await.unwrap();
+    assert_eq!(probe.requests().last().unwrap().seq, answer.seq + 1);
+}
+
+// ---- event fan-out ----
+
+#[tokio::test(start_paused = true)]
+async fn a_slow_subscriber_gets_every_lifecycle_event_and_an_exact_count_of_missed_output() {
+    const OUTPUTS: usize = 5000;
+    const PAIRS: usize = 5;
+    let (runtime, probe) = runtime(
+        FakeAdapter::new().output_burst(PAIRS, OUTPUTS),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let session = runtime.new_session().await.unwrap();
+    let mut slow = session.subscribe();
+    let plan = runtime
+        .plan_launch(LaunchSpec::new(program()).adapter(FAKE))
+        .await
+        .unwrap();
+    session.start(plan).await.unwrap();
+    assert_eq!(ended(&session).await, Some(0));
+    assert_eq!(probe.log().outputs_sent, OUTPUTS);
+
+    // Walk the stream: `accounted` counts outputs received or reported missed, so
+    // each stop must come after exactly the outputs the adapter sent before it.
+    let items = drain(&mut slow);
+    let (mut accounted, mut received, mut missed) = (0u64, 0u64, 0u64);
+    let mut stops = Vec::new();
+    for item in &items {
+        match item {
+            Received::Lagged { missed: n } => {
+                accounted += n;
+                missed += n;
+            }
+            Received::Event(event) => match &event.kind {
+                EventKind::Output { output, .. } => {
+                    assert_eq!(output, &format!("out {accounted}\n"));
+                    accounted += 1;
+                    received += 1;
+                }
+                EventKind::Stopped(stop) => {
+                    assert_eq!(accounted, stop.epoch * (OUTPUTS / PAIRS) as u64);
+                    stops.push(stop.epoch);
+                }
+                _ => {}
+            },
+        }
+    }
+    assert_eq!(accounted, OUTPUTS as u64);
+    assert_eq!(received, 1024, "the default backlog");
+    assert_eq!(missed, OUTPUTS as u64 - 1024);
+    assert_eq!(stops, vec![1, 2, 3, 4, 5]);
+
+    let lifecycle = kinds(&items);
+    let count = |f: fn(&EventKind) -> bool| lifecycle.iter().filter(|k| f(k)).count();
+    assert_eq!(count(|k| matches!(k, EventKind::Continued { .. })), PAIRS);
+    assert_eq!(
+        count(|k| matches!(k, EventKind::Exited { exit_code: 0 })),
+        1
+    );
+    assert_eq!(count(|k| matches!(k, EventKind::Terminated { .. })), 1);
+    let states: Vec<_> = lifecycle
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::StateChanged { to, .. } => Some(*to),
+            _ => None,
+        })
+        .collect();
+    let mut expected = vec![
+        SessionState::Initializing,
+        SessionState::Configured,
+        SessionState::Running,
+    ];
+    for _ in 0..PAIRS {
+        expected.extend([SessionState::Stopped, SessionState::Running]);
+    }
+    expected.push(SessionState::Terminated);
+    assert_eq!(states, expected);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_output_backlog_setting_bounds_each_runtime_subscriber() {
+    let config = RuntimeConfig::default().subscriber_output_backlog(10);
+    let (runtime, _) = runtime(FakeAdapter::new().output_burst(0, 100), config).await;
+    let mut events = runtime.subscribe();
+    let session = runtime
+        .launch(LaunchSpec::new(program()).adapter(FAKE))
+        .await
+        .unwrap();
+    ended(&session).await;
+    let items = drain(&mut events);
+    let outputs = kinds(&items)
+        .into_iter()
+        .filter(|k| matches!(k, EventKind::Output { .. }))
+        .count();
+    let lags: Vec<u64> = items
+        .iter()
+        .filter_map(|item| match item {
+            Received::Lagged { missed } => Some(*missed),
+            Received::Event(_) => None,
+        })
+        .collect();
+    assert_eq!((outputs, lags), (10, vec![90]));
+}
+
+// ---- limits ----
+
+#[tokio::test(start_paused = true)]
+async fn the_session_limit_refuses_one_more_and_a_removed_session_frees_its_slot() {
+    let config = RuntimeConfig::default().max_sessions(2);
+    let (runtime, _) = runtime(FakeAdapter::new(), config).await;
+    let first = runtime.new_session().await.unwrap();
+    runtime.new_session().await.unwrap();
+    let err = runtime.new_session().await.unwrap_err();
+    assert!(
+        matches!(err, SessionError::LimitExceeded { limit: 2, .. }),
+        "{err:?}"
+    );
+    let err = runtime.launch(stopping_under(FAKE)).await.unwrap_err();
+    assert!(
+        matches!(err, SessionError::LimitExceeded { limit: 2, .. }),
+        "{err:?}"
+    );
+    runtime.end_session(first.id()).await.unwrap();
+    let third = runtime.new_session().await.unwrap();
+    assert_eq!(runtime.sessions().len(), 2);
+    assert!(runtime.session(third.id()).is_some());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_session_with_too_many_requests_waiting_refuses_more_as_busy() {
+    let config = RuntimeConfig::default().max_queued_requests(2);
+    let (runtime, probe) = runtime(FakeAdapter::new().hang_on("evaluate"), config).await;
+    let session = stopped(&runtime, FAKE).await;
+    let hung: Vec<_> = (0..2)
+        .map(|_| {
+            let session = session.clone();
+            tokio::spawn(async move { session.evaluate("x", None, None).await })
+        })
+        .collect();
+    probe
+        .wait_until(|log| {
+            log.requests
+                .iter()
+                .filter(|r| r.command == "evaluate")
+                .count()
+                == 2
+        })
+        .await;
+    let err = session.threads().await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SessionError::Busy {
+                queued: 2,
+                limit: 2
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(matches!(
+        session.snapshot().await,
+        Err(SessionError::Busy { .. })
+    ));
+    for call in hung {
+        assert!(matches!(
+            call.await.unwrap(),
+            Err(SessionError::Timeout { .. })
+        ));
+    }
+    assert_eq!(session.threads().await.unwrap().len(), 1);
+}
+
+// ---- isolation ----
+
+#[tokio::test(start_paused = true)]
+async fn two_sessions_in_one_runtime_see_only_their_own_events_and_values() {
+    let (connect_a, _) = FakeAdapter::new()
+        .evaluate_result("who", "a")
+        .exit_code(3)
+        .connector();
+    let (connect_b, _) = FakeAdapter::new()
+        .evaluate_result("who", "b")
+        .exit_code(4)
+        .connector();
+    let config = RuntimeConfig::default()
+        .in_process_adapter("fake-a", connect_a)
+        .in_process_adapter("fake-b", connect_b);
+    let runtime = Runtime::start(config).await.unwrap();
+    let a = stopped(&runtime, "fake-a").await;
+    let b = stopped(&runtime, "fake-b").await;
+    assert_ne!(a.id(), b.id());
+    let mut all = runtime.subscribe();
+    let mut a_events = a.subscribe();
+    let mut b_events = b.subscribe();
+
+    assert_eq!(a.evaluate("who", None, None).await.unwrap().result, "a");
+    assert_eq!(b.evaluate("who", None, None).await.unwrap().result, "b");
+    a.continue_(None).await.unwrap();
+    assert_eq!(ended(&a).await, Some(3));
+    assert_eq!(b.state().await.unwrap(), SessionState::Stopped);
+    assert!(drain(&mut b_events).is_empty(), "b heard of a's end");
+    b.continue_(None).await.unwrap();
+    assert_eq!(ended(&b).await, Some(4));
+
+    for (events, session, code) in [(&mut a_events, &a, 3), (&mut b_events, &b, 4)] {
+        let items = drain(events);
+        assert!(items
+            .iter()
+            .all(|i| matches!(i, Received::Event(e) if e.session_id == session.id())));
+        assert!(kinds(&items).contains(&EventKind::Exited { exit_code: code }));
+    }
+    let exits: Vec<_> = drain(&mut all)
+        .into_iter()
+        .filter_map(|i| match i {
+            Received::Event(e) => match e.kind {
+                EventKind::Exited { exit_code } => Some((e.session_id, exit_code)),
+                _ => None,
+            },
+            Received::Lagged { .. } => None,
+        })
+        .collect();
+    assert_eq!(exits, vec![(a.id(), 3), (b.id(), 4)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn two_runtimes_in_one_process_do_not_collide() {
+    let (one, _) = runtime(
+        FakeAdapter::new().evaluate_result("who", "one"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let (two, _) = runtime(
+        FakeAdapter::new().evaluate_result("who", "two"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let mut one_events = one.subscribe();
+    let s1 = stopped(&one, FAKE).await;
+    let s2 = stopped(&two, FAKE).await;
+    assert_eq!(one.sessions().len(), 1);
+    assert_eq!(two.sessions().len(), 1);
+    assert_eq!(s1.evaluate("who", None, None).await.unwrap().result, "one");
+    assert_eq!(s2.evaluate("who", None, None).await.unwrap().result, "two");
+    drain(&mut one_events);
+    s2.continue_(None).await.unwrap();
+    ended(&s2).await;
+    assert!(
+        drain(&mut one_events).is_empty(),
+        "runtime one heard of two's session"
+    );
+
+    one.shutdown().await;
+    assert!(s1.snapshot().await.is_err());
+    let s3 = stopped(&two, FAKE).await;
+    assert_eq!(s3.evaluate("who", None, None).await.unwrap().result, "two");
+}
+
+// ---- shutdown ----
+
+#[tokio::test(start_paused = true)]
+async fn shutdown_answers_every_pending_call_with_an_error() {
+    let (connect, probe) = FakeAdapter::new().hang_on("evaluate").connector();
+    let (stuck_connect, stuck) = FakeAdapter::new().hang_on("initialize").connector();
+    let config = RuntimeConfig::default()
+        .in_process_adapter(FAKE, connect)
+        .in_process_adapter("stuck", stuck_connect);
+    let runtime = Runtime::start(config).await.unwrap();
+    let session = stopped(&runtime, FAKE).await;
+
+    let evaluate = tokio::spawn({
+        let session = session.clone();
+        async move { session.evaluate("x", None, None).await.map(|_| ()) }
+    });
+    let wait = tokio::spawn({
+        let session = session.clone();
+        let ticket = RunTicket { epoch: 1 };
+        async move {
+            session
+                .wait_for_stop(ticket, Duration::from_secs(3600))
+                .await
+        }
+    });
+    let launch = tokio::spawn({
+        let runtime = runtime.clone();
+        async move { runtime.launch(stopping_under("stuck")).await.map(|_| ()) }
+    });
+    probe.wait_for_request("evaluate").await;
+    stuck.wait_for_request("initialize").await;
+
+    let began = Instant::now();
+    runtime.shutdown().await;
+    let evaluate = evaluate.await.unwrap();
+    let wait = wait.await.unwrap();
+    let launch = launch.await.unwrap();
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "answered by deadlines, not shutdown"
+    );
+    assert!(
+        matches!(evaluate, Err(SessionError::SessionEnded(_))),
+        "{evaluate:?}"
+    );
+    assert!(
+        matches!(wait, Err(SessionError::SessionEnded(_))),
+        "{wait:?}"
+    );
+    assert!(launch.is_err(), "{launch:?}");
+    assert!(matches!(
+        runtime.new_session().await,
+        Err(SessionError::RuntimeStopped)
+    ));
+    assert!(session.snapshot().await.is_err());
+}
