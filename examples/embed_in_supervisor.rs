@@ -3,10 +3,15 @@
 //! `HostActor` starts the runtime linked under itself, listens to the runtime's
 //! events, and drives one debugpy session on `examples/programs/python/discount.py`
 //! from a task of its own. When the runtime's supervisor ends, the host hears of it
-//! in `handle_supervisor_evt` and decides what to do.
+//! in `handle_supervisor_evt` and decides what to do. When a session fails for good
+//! (its adapter crashed past the restart budget), the host hears of it as a runtime
+//! event and decides too: here, it ends that session.
+//!
+//! With `--kill-adapter`, the driver kills debugpy at the first hit: the runtime
+//! restarts it, replays the breakpoint, and the program stops at its first hit again.
 //!
 //! ```text
-//! cargo run --example embed_in_supervisor
+//! cargo run --example embed_in_supervisor [-- --kill-adapter]
 //! ```
 //! Exits 0 when the program's known bug was observed (the program exits with code 3).
 
@@ -17,7 +22,7 @@ use std::time::Duration;
 
 use dapvisor::{
     EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError,
-    SessionHandle, StopOutcome,
+    SessionHandle, SessionId, StopOutcome,
 };
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, SupervisionEvent};
 use tokio::sync::oneshot;
@@ -29,6 +34,13 @@ const STOP_WAIT: Duration = Duration::from_secs(60);
 enum HostMsg {
     /// A runtime event worth a line.
     Event(String),
+    /// A session failed for good: the host decides what to do with it.
+    SessionFailed {
+        /// Which.
+        session: SessionId,
+        /// Why.
+        reason: String,
+    },
     /// The program stopped at the breakpoint: the stack (innermost first) and two locals.
     Hit {
         n: usize,
@@ -68,6 +80,13 @@ impl Actor for HostActor {
                 let Received::Event(event) = received else {
                     continue;
                 };
+                if let EventKind::SessionFailed { reason } = &event.kind {
+                    let failed = HostMsg::SessionFailed {
+                        session: event.session_id,
+                        reason: reason.clone(),
+                    };
+                    let _ = host.cast(failed);
+                }
                 let Some(line) = describe(&event.kind) else {
                     continue;
                 };
@@ -109,6 +128,14 @@ impl Actor for HostActor {
     ) -> Result<(), ActorProcessingErr> {
         match message {
             HostMsg::Event(line) => println!("  [event] {line}"),
+            HostMsg::SessionFailed { session, reason } => {
+                // The host's policy: a session that keeps crashing is ended (its
+                // processes go with it); others carry on. It could instead launch it
+                // anew with another adapter, or alert a person.
+                println!("host: session {session} failed ({reason}); ending it");
+                let runtime = state.runtime.clone();
+                tokio::spawn(async move { runtime.end_session(session).await });
+            }
             HostMsg::Hit {
                 n,
                 stack,
@@ -187,10 +214,30 @@ async fn drive(
         .launch(LaunchSpec::new(&file).breakpoint(&file, line))
         .await?;
     let (mut ticket, mut n) = (RunTicket { epoch: 0 }, 0);
+    let mut kill_adapter = std::env::args().any(|a| a == "--kill-adapter");
     let exit_code = loop {
-        match session.wait_for_stop(ticket, STOP_WAIT).await? {
-            StopOutcome::Stopped(_) => {
+        let outcome = match session.wait_for_stop(ticket, STOP_WAIT).await {
+            // The adapter died under the wait; the runtime restarts it and the program
+            // runs again from its start, so the next stop is its first hit again.
+            Err(SessionError::AdapterCrashed { attempt, .. }) => {
+                println!("the adapter crashed; restart {attempt} is under way");
+                n = 0;
+                continue;
+            }
+            other => other?,
+        };
+        match outcome {
+            StopOutcome::Stopped(stop) => {
                 n += 1;
+                if std::mem::take(&mut kill_adapter) {
+                    if let Some(pid) = session.adapter_pid() {
+                        println!("killing the adapter (pid {pid}) at hit {n}");
+                        // SAFETY: a signal to the adapter this example started.
+                        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+                        ticket = RunTicket { epoch: stop.epoch };
+                        continue;
+                    }
+                }
                 let frames = session.stack_trace(None, None).await?;
                 let stack = frames.iter().map(|f| f.name.clone()).collect();
                 let [line_cents, discounted] =
@@ -248,6 +295,14 @@ fn describe(kind: &EventKind) -> Option<String> {
         }
         EventKind::Exited { exit_code } => Some(format!("debuggee exited with code {exit_code}")),
         EventKind::SessionClosed { reason } => Some(format!("session closed ({reason})")),
+        EventKind::AdapterCrashed {
+            exit,
+            restart_in_ms: Some(ms),
+            ..
+        } => Some(format!("adapter crashed ({exit}); restarting in {ms}ms")),
+        EventKind::AdapterRestarted { attempt } => {
+            Some(format!("adapter restarted (attempt {attempt})"))
+        }
         _ => None,
     }
 }

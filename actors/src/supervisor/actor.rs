@@ -172,19 +172,37 @@ impl Actor for SupervisorActor {
     ) -> Result<(), ActorProcessingErr> {
         // The default would stop the supervisor when a session stops; a session's end
         // is only that session's business.
-        let (cell, reason) = match event {
-            SupervisionEvent::ActorTerminated(cell, _, reason) => (cell, reason),
-            SupervisionEvent::ActorFailed(cell, err) => (cell, Some(format!("failed: {err}"))),
+        let (cell, reason, failed) = match event {
+            SupervisionEvent::ActorTerminated(cell, _, reason) => (cell, reason, false),
+            SupervisionEvent::ActorFailed(cell, err) => {
+                (cell, Some(format!("the session actor failed: {err}")), true)
+            }
             _ => return Ok(()),
         };
         if let Some(id) = state.by_actor.remove(&cell.get_id()) {
-            state.sessions.remove(&id);
+            let reason = reason.unwrap_or_else(|| "stopped".into());
+            if let Some((_, handle)) = state.sessions.remove(&id) {
+                if failed {
+                    // A bug in the session's own code, not the adapter's: not restarted
+                    // (its state is gone), but its handles and the runtime say why, and
+                    // the transport's process group went with the actor.
+                    let why = SessionError::SessionFailed {
+                        reason: reason.clone(),
+                    };
+                    handle.shared().set_ended(why.clone());
+                    state.ended.record(id, why);
+                    state.hub.publish(SessionEvent {
+                        session_id: id,
+                        kind: EventKind::SessionFailed {
+                            reason: reason.clone(),
+                        },
+                    });
+                }
+            }
             state.restarts.remove(&id);
             state.hub.publish(SessionEvent {
                 session_id: id,
-                kind: EventKind::SessionClosed {
-                    reason: reason.unwrap_or_else(|| "stopped".into()),
-                },
+                kind: EventKind::SessionClosed { reason },
             });
         }
         Ok(())
