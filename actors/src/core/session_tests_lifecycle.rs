@@ -394,3 +394,19 @@ fn reading_a_snapshot_does_not_count_as_use() {
     h.command(Command::Snapshot);
     assert_eq!(h.core.last_used(), used);
 }
+
+#[test]
+#[ignore = "bug: any adapter's output saying `has exited with status N` is taken for the debuggee's exit"]
+fn a_program_printing_an_exit_line_has_not_exited() {
+    // Reading the status from console output is for dlv, which sends no `exited`.
+    let mut h = Harness::running();
+    let out = h.event(
+        "output",
+        output("stdout", "Process 7 has exited with status 3\n"),
+    );
+    assert!(
+        !out.events().contains(&&EventKind::Exited { exit_code: 3 }),
+        "{out:?}"
+    );
+    assert_eq!(h.core.snapshot().exit_code, None);
+}
