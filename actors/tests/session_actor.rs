@@ -574,6 +574,51 @@ async fn two_runtimes_in_one_process_do_not_collide() {
     assert_eq!(s3.evaluate("who", None, None).await.unwrap().result, "two");
 }
 
+// ---- ending ----
+
+#[tokio::test(start_paused = true)]
+async fn terminating_a_start_that_hangs_answers_both_calls() {
+    let (runtime, probe) = runtime(
+        FakeAdapter::new().hang_on("initialize"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let launch = tokio::spawn({
+        let runtime = runtime.clone();
+        async move { runtime.launch(stopping_under(FAKE)).await.map(|_| ()) }
+    });
+    probe.wait_for_request("initialize").await;
+    let session = runtime.sessions().pop().unwrap();
+    let began = Instant::now();
+    session.terminate().await.unwrap();
+    match launch.await.unwrap() {
+        Err(SessionError::StartFailed { message, .. }) => {
+            assert!(message.contains("terminate"), "{message}")
+        }
+        other => panic!("want StartFailed, got {other:?}"),
+    }
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn terminate_ends_the_session_when_the_adapter_never_answers_disconnect() {
+    let (runtime, _) = runtime(
+        FakeAdapter::new().hang_on("disconnect"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let session = stopped(&runtime, FAKE).await;
+    let began = Instant::now();
+    session.terminate().await.unwrap();
+    assert_took(began.elapsed(), Duration::from_secs(5));
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(snapshot.state, SessionState::Terminated);
+}
+
 // ---- shutdown ----
 
 #[tokio::test(start_paused = true)]
