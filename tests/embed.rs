@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use dapvisor::{EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig};
@@ -12,8 +12,6 @@ use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, SupervisionEvent};
 use tokio::sync::mpsc;
 use tokio::time::timeout;
 
-/// How long the processes of an ended session may take to disappear.
-const GONE_WAIT: Duration = Duration::from_secs(10);
 /// How long an actor may take to stop.
 const ACTOR_WAIT: Duration = Duration::from_secs(30);
 
@@ -297,60 +295,4 @@ async fn two_runtimes_in_one_process_work_at_once() {
     tokio::join!(one.shutdown(), two.shutdown());
     let left = wait_gone(vec![pid_a, pid_b]).await;
     assert!(left.is_empty(), "adapters still alive: {left:?}");
-}
-
-/// Which of `pids` are still alive after up to [`GONE_WAIT`]: the kernel needs a
-/// moment to deliver SIGKILL and let the processes go.
-async fn wait_gone(pids: Vec<u32>) -> Vec<u32> {
-    tokio::task::spawn_blocking(move || {
-        let deadline = Instant::now() + GONE_WAIT;
-        loop {
-            let alive: Vec<u32> = pids.iter().copied().filter(|&p| is_alive(p)).collect();
-            if alive.is_empty() || Instant::now() >= deadline {
-                return alive;
-            }
-            std::thread::park_timeout(Duration::from_millis(20));
-        }
-    })
-    .await
-    .unwrap()
-}
-
-/// Whether `pid` runs: it exists and is not a zombie.
-fn is_alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
-        state.is_some_and(|s| !s.starts_with('Z') && !s.starts_with('X'))
-    })
-}
-
-fn cmdline(pid: u32) -> String {
-    std::fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
-        .unwrap_or_default()
-}
-
-fn parent(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Every process under `root` (children, grandchildren, ...), from `/proc`.
-fn descendants(root: u32) -> Vec<u32> {
-    let all: Vec<(u32, u32)> = std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter_map(|pid| Some((pid, parent(pid)?)))
-        .collect();
-    let mut found = vec![root];
-    let mut i = 0;
-    while i < found.len() {
-        let p = found[i];
-        found.extend(all.iter().filter(|(_, pp)| *pp == p).map(|(pid, _)| *pid));
-        i += 1;
-    }
-    found.split_off(1)
 }

@@ -1,6 +1,11 @@
 //! Helpers shared by the integration tests: paths of the example programs, finding a
-//! line by its text, building the C and Go programs for debugging, and bounded waits.
+//! line by its text, building the C and Go programs for debugging, bounded waits, and
+//! (in [`procs`]) the processes under an adapter.
 #![allow(dead_code)]
+
+pub mod procs;
+#[allow(unused_imports)] // not every test looks at processes
+pub use procs::*;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,0 +1,73 @@
+//! Processes as the kernel sees them, read from `/proc`: whether one runs, what it
+//! runs, what runs under it, and a bounded wait for processes to be gone. The tests
+//! check the runtime's cleanup with these, independently of the runtime's own code.
+
+use std::time::{Duration, Instant};
+
+/// How long killed processes may take to disappear: the kernel needs a moment to
+/// deliver SIGKILL and let them go. Not a performance bound.
+pub const GONE_WAIT: Duration = Duration::from_secs(10);
+
+/// The fields of `/proc/PID/stat` after the command name (which is in parentheses
+/// and may hold spaces): state, parent pid, ...
+fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    Some(rest.split_whitespace().map(str::to_string).collect())
+}
+
+/// Whether `pid` runs: it exists and is neither a zombie nor dead.
+pub fn is_alive(pid: u32) -> bool {
+    stat_fields(pid)
+        .and_then(|f| f.first().cloned())
+        .is_some_and(|state| state != "Z" && state != "X")
+}
+
+/// The parent of `pid`, while `pid` exists.
+pub fn parent(pid: u32) -> Option<u32> {
+    stat_fields(pid)?.get(1)?.parse().ok()
+}
+
+/// The command line of `pid`, arguments joined by spaces (empty once it is gone).
+pub fn cmdline(pid: u32) -> String {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
+        .map(|line| line.trim_end().to_string())
+        .unwrap_or_default()
+}
+
+/// Every process under `root` (children, grandchildren, ...), from `/proc`.
+pub fn descendants(root: u32) -> Vec<u32> {
+    let links: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| Some((pid, parent(pid)?)))
+        .collect();
+    let mut found = vec![root];
+    let mut next = 0;
+    while next < found.len() {
+        let of = found[next];
+        found.extend(links.iter().filter(|(_, p)| *p == of).map(|(pid, _)| *pid));
+        next += 1;
+    }
+    found.split_off(1)
+}
+
+/// Which of `pids` are still alive after up to [`GONE_WAIT`] (none, as soon as all
+/// are gone).
+pub async fn wait_gone(pids: Vec<u32>) -> Vec<u32> {
+    tokio::task::spawn_blocking(move || {
+        let deadline = Instant::now() + GONE_WAIT;
+        loop {
+            let alive: Vec<u32> = pids.iter().copied().filter(|&p| is_alive(p)).collect();
+            if alive.is_empty() || Instant::now() >= deadline {
+                return alive;
+            }
+            std::thread::park_timeout(Duration::from_millis(20));
+        }
+    })
+    .await
+    .unwrap()
+}
