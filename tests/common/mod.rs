@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use dapvisor::{RunTicket, SessionHandle, StopInfo, StopOutcome};
+use dapvisor::{LaunchSpec, RunTicket, SessionHandle, StopInfo, StopOutcome};
 
 /// How long a test waits for a stop before calling it a failure. Not a performance
 /// bound: real adapters on a loaded 2-core machine are slow to start.
@@ -120,4 +120,81 @@ pub async fn local(session: &SessionHandle, name: &str) -> String {
         }
     }
     panic!("no local `{name}` in the top frame");
+}
+
+/// An example program under its adapter, launched to a breakpoint on a line that runs
+/// once, with what is true there and at the end. Values are unique to each program.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// Launches the program with the breakpoint set.
+    pub spec: LaunchSpec,
+    /// The breakpoint's line.
+    pub line: i64,
+    /// Part of the top frame's name at the breakpoint.
+    pub function: &'static str,
+    /// A local there, and its value.
+    pub local: (&'static str, &'static str),
+    /// Part of the debuggee's command line, to find it among the adapter's processes.
+    pub debuggee: String,
+    /// A line the program prints.
+    pub prints: &'static str,
+    /// Its exit code.
+    pub exit_code: i64,
+}
+
+impl Example {
+    fn new(program: PathBuf, source: PathBuf, needle: &str) -> Self {
+        let line = line_of(&source, needle);
+        Example {
+            spec: LaunchSpec::new(&program).breakpoint(&source, line),
+            line,
+            function: "",
+            local: ("", ""),
+            debuggee: program.display().to_string(),
+            prints: "",
+            exit_code: 0,
+        }
+    }
+}
+
+/// discount.py under debugpy, stopped in `main` after the total is computed.
+pub fn discount_example() -> Example {
+    let file = program("python/discount.py");
+    Example {
+        function: "main",
+        local: ("total", "5525"),
+        prints: "Order total: 55.25",
+        exit_code: 3,
+        ..Example::new(file.clone(), file, "print(\"Order total: \"")
+    }
+}
+
+/// average.c under lldb-dap, stopped on the integer division in `mean_of`.
+pub fn average_example() -> Example {
+    Example {
+        function: "mean_of",
+        local: ("sum", "426"),
+        prints: "average of 5 scores: 85.00",
+        exit_code: 4,
+        ..Example::new(
+            c_binary(),
+            program("c/average.c"),
+            "double mean = sum / count;",
+        )
+    }
+}
+
+/// The Go inventory under dlv, stopped in `main.main` before the summary is printed.
+pub fn inventory_example() -> Example {
+    Example {
+        function: "main.main",
+        local: ("total", "73"),
+        prints: "ordered 73 units across 2 items",
+        exit_code: 5,
+        ..Example::new(
+            go_binary(),
+            program("go/inventory/main.go"),
+            "fmt.Printf(\"ordered %d units",
+        )
+    }
 }
