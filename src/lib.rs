@@ -3,6 +3,16 @@
 //! This crate is the agent surface on top of the runtime in `dapvisor-actors`, which
 //! it re-exports whole: start a [`Runtime`], [`Runtime::launch`] a program, and drive
 //! the [`SessionHandle`] it returns.
+//!
+//! - [`tools`]: the tool catalogue (one tool per debugger action, JSON in and out).
+//! - [`permission`]: the permission gate every tool call passes.
+//! - [`mcp`]: the catalogue served over MCP (`dapvisor mcp`).
+//! - [`cli`]: the `dapvisor` command line.
 #![warn(missing_docs)]
 
 pub use dapvisor_actors::*;
+
+pub mod cli;
+pub mod mcp;
+pub mod permission;
+pub mod tools;

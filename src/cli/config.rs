@@ -1,0 +1,182 @@
+//! `dapvisor mcp --config FILE`: adapters added or overridden in a TOML file.
+//!
+//! ```toml
+//! [adapters.debugpy]                 # override a built-in: only the fields given change
+//! commands = ["/opt/py/bin/python"]
+//! launch_defaults = { justMyCode = false }
+//!
+//! [adapters.mydbg]                   # a new adapter: `command` (or `commands`) required
+//! command = "/usr/local/bin/mydbg"
+//! args = ["--dap"]
+//! transport = "stdio"                # or "tcp_listen", or "tcp_connect" with host and port
+//! extensions = ["my"]
+//! languages = ["mylang"]
+//! install_hint = "build mydbg from source"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::registry::{AdapterDef, AdapterRegistry, TransportKind};
+
+/// The file's shape.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// Adapters by name.
+    #[serde(default)]
+    pub adapters: BTreeMap<String, AdapterEntry>,
+}
+
+/// One adapter's fields; absent ones keep the built-in's (or the generic default).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdapterEntry {
+    /// The executable (shorthand for a one-element `commands`).
+    pub command: Option<String>,
+    /// Executable candidates, tried in order.
+    pub commands: Option<Vec<String>>,
+    /// Arguments it is started with.
+    pub args: Option<Vec<String>>,
+    /// `stdio`, `tcp_listen` or `tcp_connect`.
+    pub transport: Option<String>,
+    /// With `tcp_connect`: the host.
+    pub host: Option<String>,
+    /// With `tcp_connect`: the port.
+    pub port: Option<u16>,
+    /// Program extensions it serves, without the dot (`""` for binaries).
+    pub extensions: Option<Vec<String>>,
+    /// Languages it debugs.
+    pub languages: Option<Vec<String>>,
+    /// Launch arguments every launch starts from.
+    pub launch_defaults: Option<toml::Table>,
+    /// How to install it.
+    pub install_hint: Option<String>,
+    /// The `adapterID` sent in `initialize`.
+    pub adapter_id: Option<String>,
+}
+
+/// Read `path` and apply its adapters to `registry`.
+pub fn apply_file(path: &Path, registry: &mut AdapterRegistry) -> Result<(), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the config file {}: {e}", path.display()))?;
+    let file: ConfigFile = toml::from_str(&text)
+        .map_err(|e| format!("the config file {} is not valid: {e}", path.display()))?;
+    for (name, entry) in file.adapters {
+        let def = adapter(&name, entry, registry)
+            .map_err(|e| format!("{}: adapter `{name}`: {e}", path.display()))?;
+        registry.register(def);
+    }
+    Ok(())
+}
+
+fn adapter(
+    name: &str,
+    entry: AdapterEntry,
+    registry: &AdapterRegistry,
+) -> Result<AdapterDef, String> {
+    let commands = match (entry.command, entry.commands) {
+        (Some(_), Some(_)) => return Err("give `command` or `commands`, not both".into()),
+        (Some(c), None) => Some(vec![c]),
+        (None, list) => list,
+    };
+    let existing = registry.list().find(|d| d.name == name).cloned();
+    let mut def = match (existing, &commands) {
+        (Some(def), _) => def,
+        (None, Some(list)) if !list.is_empty() => AdapterDef::generic(name, list[0].clone()),
+        (None, _) => {
+            return Err("a new adapter needs `command` (the executable to start)".into());
+        }
+    };
+    if let Some(list) = commands {
+        def.commands = list;
+    }
+    if let Some(args) = entry.args {
+        def.args = args;
+    }
+    if let Some(kind) = entry.transport.as_deref() {
+        def.transport = match kind {
+            "stdio" => TransportKind::Stdio,
+            "tcp_listen" => TransportKind::TcpListen,
+            "tcp_connect" => TransportKind::TcpConnect {
+                host: entry.host.unwrap_or_else(|| "127.0.0.1".into()),
+                port: entry.port.ok_or("`tcp_connect` needs `port`")?,
+            },
+            other => {
+                return Err(format!(
+                    "unknown transport `{other}`; use stdio, tcp_listen or tcp_connect"
+                ))
+            }
+        };
+    }
+    if let Some(extensions) = entry.extensions {
+        def.extensions = extensions
+            .into_iter()
+            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+            .collect();
+    }
+    if let Some(languages) = entry.languages {
+        def.languages = languages;
+    }
+    if let Some(defaults) = entry.launch_defaults {
+        let value = serde_json::to_value(defaults).map_err(|e| e.to_string())?;
+        def.launch_defaults = match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+    }
+    if let Some(hint) = entry.install_hint {
+        def.install_hint = hint;
+    }
+    if let Some(id) = entry.adapter_id {
+        def.adapter_id = id;
+    }
+    Ok(def)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds_new_adapters_and_overrides_fields_of_builtins() {
+        let dir = std::env::temp_dir().join(format!("dapvisor-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("adapters.toml");
+        std::fs::write(
+            &path,
+            r#"
+            [adapters.debugpy]
+            launch_defaults = { justMyCode = false }
+
+            [adapters.mydbg]
+            command = "/usr/local/bin/mydbg"
+            args = ["--dap"]
+            transport = "tcp_listen"
+            extensions = [".My"]
+            "#,
+        )
+        .unwrap();
+        let mut registry = AdapterRegistry::builtin();
+        apply_file(&path, &mut registry).unwrap();
+        let debugpy = registry.get("debugpy").unwrap();
+        assert_eq!(debugpy.launch_defaults["justMyCode"], Value::Bool(false));
+        assert!(debugpy.serves_extension("py"), "other fields are kept");
+        let mine = registry.get("mydbg").unwrap();
+        assert_eq!(mine.commands, vec!["/usr/local/bin/mydbg".to_string()]);
+        assert_eq!(mine.transport, TransportKind::TcpListen);
+        assert!(mine.serves_extension("my"));
+
+        std::fs::write(&path, "[adapters.nocommand]\nargs = []\n").unwrap();
+        let err = apply_file(&path, &mut registry).unwrap_err();
+        assert!(err.contains("needs `command`"), "{err}");
+        std::fs::write(&path, "[adapters.x]\ncommand = \"x\"\ncolour = 1\n").unwrap();
+        assert!(apply_file(&path, &mut registry)
+            .unwrap_err()
+            .contains("colour"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,261 @@
+//! `dapvisor debug PROGRAM`: run a program under its debugger, print every stop
+//! (where, the source around it, the locals, each `--eval`), continue to the end, and
+//! exit with the program's exit code. It drives the same tool catalogue agents use.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::{json, Value};
+
+use crate::permission::{PermissionGate, PermissionMode};
+use crate::tools::{ToolCatalogue, ToolResult};
+use crate::{Runtime, RuntimeConfig};
+
+/// Stops printed before `dapvisor debug` gives up on a program that keeps stopping
+/// (a breakpoint in a long loop): 100. Set with `--max-stops`.
+pub const DEFAULT_MAX_STOPS: usize = 100;
+
+/// dapvisor's own failures (bad flags, no adapter, a launch that failed) exit with
+/// this code, apart from the program's own exit codes: 125.
+pub const EXIT_DAPVISOR_FAILED: u8 = 125;
+
+/// A program that neither stopped nor ended within `--timeout`: 124 (as `timeout(1)`).
+pub const EXIT_TIMED_OUT: u8 = 124;
+
+/// Flags of `dapvisor debug`.
+#[derive(Debug, Args)]
+pub struct DebugArgs {
+    /// The program: a script, a Go source file or package folder, or a binary.
+    pub program: PathBuf,
+    /// The adapter (debugpy, lldb-dap, dlv, ...); chosen from the program by default.
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
+    /// Stop at FILE:LINE (repeatable).
+    #[arg(long = "break", value_name = "FILE:LINE", value_parser = parse_location)]
+    pub breaks: Vec<(String, i64)>,
+    /// Stop when the function NAME is called (repeatable).
+    #[arg(long = "break-function", value_name = "NAME")]
+    pub break_functions: Vec<String>,
+    /// Evaluate EXPR at every stop (repeatable).
+    #[arg(long = "eval", value_name = "EXPR")]
+    pub evals: Vec<String>,
+    /// Print one JSON object per stop (and one for the end) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The program's working directory.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Give up when the program neither stops nor ends for this many seconds
+    /// [default: wait as long as it runs].
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Give up after this many stops.
+    #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
+    pub max_stops: usize,
+    /// Arguments for the program (after `--`).
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+/// `FILE:LINE`, split at the last colon (Windows-style or odd file names keep theirs).
+fn parse_location(text: &str) -> Result<(String, i64), String> {
+    let (file, line) = text
+        .rsplit_once(':')
+        .ok_or_else(|| format!("`{text}` is not FILE:LINE"))?;
+    let line: i64 = line
+        .parse()
+        .map_err(|_| format!("`{line}` in `{text}` is not a line number"))?;
+    if file.is_empty() || line < 1 {
+        return Err(format!("`{text}` is not FILE:LINE with a line from 1"));
+    }
+    Ok((file.to_string(), line))
+}
+
+/// Run it; the exit code is the program's (or one of the codes above).
+pub async fn run(args: DebugArgs) -> ExitCode {
+    let runtime = match Runtime::start(RuntimeConfig::default()).await {
+        Ok(r) => r,
+        Err(e) => return failed(&format!("could not start the runtime: {e}")),
+    };
+    // The person at the shell asked for every --eval: nothing to approve.
+    let tools = ToolCatalogue::new(runtime.clone())
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+    let code = Driver { tools, args }.drive().await;
+    runtime.shutdown().await;
+    code
+}
+
+struct Driver {
+    tools: ToolCatalogue,
+    args: DebugArgs,
+}
+
+impl Driver {
+    async fn drive(&self) -> ExitCode {
+        let mut breakpoints: Vec<Value> = self
+            .args
+            .breaks
+            .iter()
+            .map(|(file, line)| json!({ "file": file, "line": line }))
+            .collect();
+        breakpoints.extend(
+            self.args
+                .break_functions
+                .iter()
+                .map(|f| json!({ "function": f })),
+        );
+        let mut launch = json!({
+            "program": self.args.program,
+            "args": self.args.args,
+            "breakpoints": breakpoints,
+        });
+        if let Some(adapter) = &self.args.adapter {
+            launch["adapter"] = json!(adapter);
+        }
+        if let Some(cwd) = &self.args.cwd {
+            launch["cwd"] = json!(cwd);
+        }
+        if let Some(t) = self.args.timeout {
+            launch["timeout"] = json!(t);
+        }
+        let mut result = self.tools.call("debug.launch", launch).await;
+        let Some(id) = result.structured["session_id"].as_str().map(String::from) else {
+            return failed(&result.text);
+        };
+        let mut stops = 0;
+        loop {
+            if result.is_error {
+                return failed(&result.text);
+            }
+            match result.structured["state"].as_str() {
+                Some("stopped") => {
+                    stops += 1;
+                    self.print_stop(&id, &result).await;
+                    if stops >= self.args.max_stops {
+                        return failed(&format!(
+                            "the program stopped {stops} times; giving up (raise --max-stops)"
+                        ));
+                    }
+                    result = self.tools.call("debug.continue", self.wait_args(&id)).await;
+                }
+                Some("terminated") => return self.finish(&id, &result).await,
+                _ if self.args.timeout.is_some() => {
+                    eprintln!("dapvisor: {}", result.text);
+                    return ExitCode::from(EXIT_TIMED_OUT);
+                }
+                // Still running, with no limit asked for: keep waiting.
+                _ => result = self.tools.call("debug.wait", self.wait_args(&id)).await,
+            }
+        }
+    }
+
+    fn wait_args(&self, id: &str) -> Value {
+        let timeout = self
+            .args
+            .timeout
+            .unwrap_or(crate::tools::MAX_WAIT.as_secs_f64());
+        json!({ "session_id": id, "timeout": timeout })
+    }
+
+    async fn print_stop(&self, id: &str, result: &ToolResult) {
+        let frame = result.structured["stop"]["frame_id"].clone();
+        let mut evals = Vec::new();
+        for expression in &self.args.evals {
+            let r = self
+                .tools
+                .call(
+                    "debug.evaluate",
+                    json!({ "session_id": id, "expression": expression, "frame_id": frame }),
+                )
+                .await;
+            evals.push((expression, r));
+        }
+        if self.args.json {
+            let mut stop = result.structured["stop"].clone();
+            stop["evals"] = evals
+                .iter()
+                .map(|(e, r)| match r.error() {
+                    None => json!({ "expression": e, "result": r.structured["result"],
+                                    "type": r.structured["type"] }),
+                    Some(err) => json!({ "expression": e, "error": err.error }),
+                })
+                .collect();
+            stop["event"] = json!("stop");
+            println!("{stop}");
+        } else {
+            println!(
+                "{}",
+                result.text.trim_start_matches(&format!("session {id}: "))
+            );
+            for (_, r) in &evals {
+                match r.error() {
+                    None => println!("eval: {}", r.text),
+                    Some(err) => println!("eval failed: {}", err.error),
+                }
+            }
+            println!();
+        }
+    }
+
+    async fn finish(&self, id: &str, result: &ToolResult) -> ExitCode {
+        let exit_code = result.structured["exit_code"].as_i64();
+        let output = self.all_output(id).await;
+        if self.args.json {
+            println!(
+                "{}",
+                json!({ "event": "exit", "exit_code": exit_code, "output": output })
+            );
+        } else {
+            print!("{output}");
+            if !output.is_empty() && !output.ends_with('\n') {
+                println!();
+            }
+            match exit_code {
+                Some(code) => println!("[the program exited with code {code}]"),
+                None => println!("[the program ended; its adapter reported no exit code]"),
+            }
+        }
+        ExitCode::from(exit_code.map_or(0, |c| c.clamp(0, 255) as u8))
+    }
+
+    /// Everything the program printed, read page by page.
+    async fn all_output(&self, id: &str) -> String {
+        let mut text = String::new();
+        let mut since = 0;
+        loop {
+            let r = self
+                .tools
+                .call("debug.output", json!({ "session_id": id, "since": since }))
+                .await;
+            if r.is_error {
+                return text;
+            }
+            text.push_str(r.structured["output"].as_str().unwrap_or(""));
+            since = r.structured["next"].as_u64().unwrap_or(since);
+            if r.structured["truncated"] != json!(true) {
+                return text;
+            }
+        }
+    }
+}
+
+fn failed(message: &str) -> ExitCode {
+    eprintln!("dapvisor: {message}");
+    ExitCode::from(EXIT_DAPVISOR_FAILED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_split_at_the_last_colon() {
+        assert_eq!(parse_location("a.py:12").unwrap(), ("a.py".into(), 12));
+        assert_eq!(parse_location("C:/x.c:3").unwrap(), ("C:/x.c".into(), 3));
+        assert!(parse_location("a.py").is_err());
+        assert!(parse_location("a.py:x").is_err());
+        assert!(parse_location("a.py:0").is_err());
+        assert!(parse_location(":3").is_err());
+    }
+}

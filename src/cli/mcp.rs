@@ -1,0 +1,95 @@
+//! `dapvisor mcp`: serve the tool catalogue over MCP on stdin/stdout.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::mcp::{serve_stdio, DebugServer};
+use crate::permission::{PermissionGate, PermissionMode, PermissionRule};
+use crate::registry::AdapterRegistry;
+use crate::tools::{PathPolicy, ToolCatalogue};
+use crate::{Runtime, RuntimeConfig};
+
+/// Flags of `dapvisor mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// default (destructive tools ask the user), plan_only (read-only tools only),
+    /// bypass_all (no questions), deny_unauthorized (only tools --allow names).
+    #[arg(long, default_value = "default", value_name = "MODE")]
+    pub permission_mode: PermissionMode,
+    /// Run tools matching PATTERN without asking (such as `debug.evaluate`, `debug.*`).
+    #[arg(long = "allow", value_name = "PATTERN")]
+    pub allow: Vec<String>,
+    /// Never run tools matching PATTERN (wins over --allow).
+    #[arg(long = "deny", value_name = "PATTERN")]
+    pub deny: Vec<String>,
+    /// End sessions no tool has used for this many seconds (0: never) [default: 600].
+    #[arg(long, value_name = "SECONDS")]
+    pub idle_timeout: Option<u64>,
+    /// Sessions held at once [default: 100].
+    #[arg(long, value_name = "N")]
+    pub max_sessions: Option<usize>,
+    /// Deadline of one debugger request, 5..300 [default: 30].
+    #[arg(long, value_name = "SECONDS")]
+    pub request_timeout: Option<u64>,
+    /// A TOML file adding or overriding adapters.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Only debug programs, working directories and breakpoint files under DIR
+    /// (relative paths resolve against it).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// The permission gate the flags describe.
+pub fn gate(mode: PermissionMode, allow: &[String], deny: &[String]) -> PermissionGate {
+    let mut gate = PermissionGate::new(mode);
+    for pattern in allow {
+        gate = gate.rule(PermissionRule::allow(pattern));
+    }
+    for pattern in deny {
+        gate = gate.rule(PermissionRule::deny(pattern));
+    }
+    gate
+}
+
+/// The runtime configuration the flags describe.
+fn runtime_config(args: &McpArgs) -> Result<RuntimeConfig, String> {
+    let mut registry = AdapterRegistry::builtin();
+    if let Some(path) = &args.config {
+        super::config::apply_file(path, &mut registry)?;
+    }
+    let mut config = RuntimeConfig::default().registry(registry);
+    if let Some(n) = args.max_sessions {
+        config = config.max_sessions(n);
+    }
+    if let Some(secs) = args.request_timeout {
+        config = config.request_timeout(Duration::from_secs(secs));
+    }
+    if let Some(secs) = args.idle_timeout {
+        config = config.idle_limit((secs > 0).then(|| Duration::from_secs(secs)));
+    }
+    Ok(config)
+}
+
+/// Run the server until the client goes away.
+pub async fn run(args: McpArgs) -> Result<(), String> {
+    let paths = match &args.root {
+        Some(root) => PathPolicy::rooted(root).map_err(|e| e.to_string())?,
+        None => PathPolicy::unrestricted(),
+    };
+    let config = runtime_config(&args)?;
+    let runtime = Runtime::start(config).await.map_err(|e| e.to_string())?;
+    let catalogue = ToolCatalogue::new(runtime)
+        .with_paths(paths)
+        .with_permissions(gate(args.permission_mode, &args.allow, &args.deny));
+    tracing::info!(
+        mode = %args.permission_mode,
+        root = ?args.root,
+        "dapvisor MCP server on stdio"
+    );
+    serve_stdio(DebugServer::new(catalogue))
+        .await
+        .map_err(|e| format!("the MCP connection failed: {e}"))
+}

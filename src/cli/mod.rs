@@ -1,0 +1,80 @@
+//! The `dapvisor` command line:
+//!
+//! - `dapvisor mcp [flags]`: serve the debugger tools over MCP on stdio.
+//! - `dapvisor debug PROGRAM [--break FILE:LINE]... [--eval EXPR]... [-- ARGS...]`:
+//!   run a program under its debugger, print each stop, exit with its exit code.
+//! - `dapvisor adapters` / `dapvisor adapters install debugpy`.
+//!
+//! Logs go to stderr (level from `DAPVISOR_LOG`, default `warn`), never stdout, which
+//! belongs to MCP or to the program's report.
+
+pub mod adapters;
+pub mod config;
+pub mod debug;
+pub mod mcp;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "dapvisor",
+    version,
+    about = "Debug programs through the Debug Adapter Protocol: for AI agents (MCP) and people"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the debugger tools over MCP on stdin/stdout.
+    Mcp(mcp::McpArgs),
+    /// Run a program under its debugger, print every stop, exit with its exit code.
+    Debug(debug::DebugArgs),
+    /// List the debug adapters and whether each is installed; install debugpy.
+    Adapters(adapters::AdaptersArgs),
+}
+
+/// Parse the command line and run it.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("dapvisor: cannot start the async runtime: {e}");
+            return ExitCode::from(debug::EXIT_DAPVISOR_FAILED);
+        }
+    };
+    runtime.block_on(async {
+        match cli.command {
+            Command::Mcp(args) => match mcp::run(args).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("dapvisor mcp: {e}");
+                    ExitCode::FAILURE
+                }
+            },
+            Command::Debug(args) => debug::run(args).await,
+            Command::Adapters(args) => adapters::run(args).await,
+        }
+    })
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("DAPVISOR_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

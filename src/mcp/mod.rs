@@ -1,0 +1,35 @@
+//! The tool catalogue served over MCP (the Model Context Protocol), on stdio, built on
+//! rmcp, the official Rust SDK.
+//!
+//! - Tools: every catalogue tool under its MCP name (`debug_launch`, ...), with its
+//!   schema and annotations; results carry `structuredContent` and a text rendering.
+//!   Calls run concurrently; calls on one session are ordered by its actor.
+//! - Approval: where the permission mode asks, the user is asked through MCP
+//!   elicitation; a client that cannot ask gets a refusal that says so.
+//! - Resources: `debugger://sessions` and `debugger://sessions/{id}`, with
+//!   subscriptions and notifications when a session stops, ends or restarts.
+
+mod approval;
+mod notify;
+mod resources;
+mod server;
+
+pub use approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
+pub use resources::{session_uri, SESSIONS_URI, SESSION_URI_TEMPLATE};
+pub use server::{mcp_result, mcp_tool, DebugServer};
+
+use rmcp::ServiceExt;
+
+/// Serve `server` on this process's stdin and stdout until the client closes them,
+/// then end every session.
+pub async fn serve_stdio(server: DebugServer) -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = server.catalogue().runtime().clone();
+    let served = async {
+        let running = server.serve(rmcp::transport::stdio()).await?;
+        running.waiting().await?;
+        Ok::<_, Box<dyn std::error::Error>>(())
+    }
+    .await;
+    runtime.shutdown().await;
+    served
+}

@@ -1,0 +1,92 @@
+//! Notifications to the client when a session stops, ends, restarts or fails: a
+//! `notifications/resources/updated` for each subscribed resource it concerns (with
+//! the event under `_meta["dapvisor/event"]`), and `notifications/resources/list_changed`
+//! when a session appears or goes.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{MetaObject, NotificationMetaObject, ResourceUpdatedNotificationParam};
+use rmcp::{Peer, RoleServer};
+use serde_json::json;
+
+use crate::{EventKind, Received, Runtime, SessionEvent, SessionState};
+
+use super::resources::{session_uri, SESSIONS_URI};
+
+/// The resource URIs the client subscribed to.
+#[derive(Debug, Clone, Default)]
+pub struct Subscriptions(Arc<Mutex<HashSet<String>>>);
+
+impl Subscriptions {
+    /// Subscribe to `uri`.
+    pub fn add(&self, uri: String) {
+        self.lock().insert(uri);
+    }
+
+    /// Unsubscribe from `uri`.
+    pub fn remove(&self, uri: &str) {
+        self.lock().remove(uri);
+    }
+
+    fn contains(&self, uri: &str) -> bool {
+        self.lock().contains(uri)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        // A panic elsewhere cannot leave a set of strings half-changed.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Forward the runtime's events to the client until either side goes away.
+pub async fn forward(runtime: Runtime, peer: Peer<RoleServer>, subscriptions: Subscriptions) {
+    let mut events = runtime.subscribe();
+    while let Some(received) = events.recv().await {
+        let Received::Event(event) = received else {
+            continue; // only output is ever dropped, and output is not notified
+        };
+        if send(&peer, &subscriptions, &event).await.is_err() {
+            break; // the client is gone
+        }
+    }
+}
+
+async fn send(
+    peer: &Peer<RoleServer>,
+    subscriptions: &Subscriptions,
+    event: &SessionEvent,
+) -> Result<(), rmcp::ServiceError> {
+    let (notify, list_changed) = match &event.kind {
+        EventKind::StateChanged { from, .. } => (false, *from == SessionState::NotStarted),
+        EventKind::SessionClosed { .. } => (true, true),
+        EventKind::Stopped(_)
+        | EventKind::Exited { .. }
+        | EventKind::Terminated { .. }
+        | EventKind::AdapterCrashed { .. }
+        | EventKind::AdapterRestarted { .. }
+        | EventKind::SessionFailed { .. }
+        | EventKind::SessionReaped { .. } => (true, false),
+        _ => (false, false),
+    };
+    if notify {
+        let meta = json!({
+            "session_id": event.session_id.to_string(),
+            "signal": event.kind.signal(),
+            "payload": event.kind.payload(),
+        });
+        for uri in [session_uri(event.session_id), SESSIONS_URI.to_string()] {
+            if subscriptions.contains(&uri) {
+                let mut param = ResourceUpdatedNotificationParam::new(uri);
+                let mut object = serde_json::Map::new();
+                object.insert("dapvisor/event".into(), meta.clone());
+                param.meta = Some(NotificationMetaObject(MetaObject(object)));
+                peer.notify_resource_updated(param).await?;
+            }
+        }
+    }
+    if list_changed {
+        peer.notify_resource_list_changed().await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! The resources: `debugger://sessions` (every session, as `debug.sessions` lists them)
+//! and `debugger://sessions/{id}` (one session: state, what it allows, breakpoints,
+//! last stop, capabilities, threads, exit code).
+
+use serde_json::{json, Value};
+
+use crate::tools::ToolError;
+use crate::{Runtime, SessionHandle, SessionId};
+
+/// The URI of the session list.
+pub const SESSIONS_URI: &str = "debugger://sessions";
+
+/// The URI template of one session.
+pub const SESSION_URI_TEMPLATE: &str = "debugger://sessions/{id}";
+
+/// The URI of one session.
+pub fn session_uri(id: SessionId) -> String {
+    format!("{SESSIONS_URI}/{id}")
+}
+
+/// The content of `uri`, as JSON.
+pub async fn read(runtime: &Runtime, uri: &str) -> Result<Value, ToolError> {
+    if uri == SESSIONS_URI {
+        return Ok(json!({ "sessions": list(runtime).await }));
+    }
+    let Some(id) = uri
+        .strip_prefix(SESSIONS_URI)
+        .and_then(|r| r.strip_prefix('/'))
+    else {
+        return Err(ToolError::new(
+            404,
+            format!("no resource `{uri}`"),
+            format!("the resources are {SESSIONS_URI} and {SESSION_URI_TEMPLATE}"),
+        ));
+    };
+    let session = id
+        .parse::<SessionId>()
+        .ok()
+        .and_then(|id| runtime.session(id))
+        .ok_or_else(|| {
+            ToolError::new(
+                404,
+                format!("no session `{id}`"),
+                format!("read {SESSIONS_URI} for the live sessions"),
+            )
+        })?;
+    detail(&session).await
+}
+
+/// Every live session, as `debug.sessions` lists them.
+pub async fn list(runtime: &Runtime) -> Vec<Value> {
+    let mut out = Vec::new();
+    for session in runtime.sessions() {
+        if let Ok(snapshot) = session.snapshot().await {
+            out.push(crate::tools::session_json(&session, &snapshot));
+        }
+    }
+    out
+}
+
+async fn detail(session: &SessionHandle) -> Result<Value, ToolError> {
+    let snapshot = session.snapshot().await?;
+    let mut value = serde_json::to_value(&snapshot).map_err(|e| {
+        ToolError::new(
+            500,
+            format!("the session's state is not JSON: {e}"),
+            "try again",
+        )
+    })?;
+    // The listing's fields (id, pid, idle time) and the snapshot's whole state.
+    if let (Some(object), Value::Object(summary)) = (
+        value.as_object_mut(),
+        crate::tools::session_json(session, &snapshot),
+    ) {
+        object.extend(summary);
+    }
+    Ok(value)
+}

@@ -1,0 +1,241 @@
+//! [`DebugServer`]: the MCP server handler. It lists the catalogue's tools under their
+//! MCP names, calls them (asking the user through elicitation where the permission
+//! mode says to ask), serves the session resources, and notifies subscribers.
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    Tool, UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::tools::{ToolCatalogue, ToolResult, ToolSpec};
+
+use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
+use super::notify::{self, Subscriptions};
+use super::resources::{self, SESSIONS_URI, SESSION_URI_TEMPLATE};
+
+const INSTRUCTIONS: &str = "dapvisor debugs programs (Python with debugpy, C/C++/Rust with \
+lldb-dap, Go with dlv). Start with debug_launch: give the program and breakpoints \
+({file, line}); it answers with a session_id and, once stopped, where the program is, the \
+source around it and the local variables. Then inspect (debug_stack_trace, debug_variables \
+with scope \"Locals\", debug_evaluate) and move on (debug_step_over, debug_step_in, \
+debug_step_out, debug_continue). Read program output with debug_output. End with \
+debug_terminate. Errors carry a code and a hint saying what to do next.";
+
+/// The MCP server over one tool catalogue.
+#[derive(Clone)]
+pub struct DebugServer {
+    catalogue: ToolCatalogue,
+    approval_timeout: Duration,
+    subscriptions: Subscriptions,
+    forwarding: Arc<AtomicBool>,
+}
+
+impl DebugServer {
+    /// A server for `catalogue`.
+    pub fn new(catalogue: ToolCatalogue) -> Self {
+        Self {
+            catalogue,
+            approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+            subscriptions: Subscriptions::default(),
+            forwarding: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Set how long the user has to answer an approval request (default
+    /// [`DEFAULT_APPROVAL_TIMEOUT`]).
+    pub fn approval_timeout(mut self, timeout: Duration) -> Self {
+        self.approval_timeout = timeout;
+        self
+    }
+
+    /// The catalogue served.
+    pub fn catalogue(&self) -> &ToolCatalogue {
+        &self.catalogue
+    }
+}
+
+/// A catalogue tool as MCP lists it: the MCP name, the canonical name as title.
+pub fn mcp_tool(spec: &ToolSpec) -> Tool {
+    let a = spec.annotations;
+    let annotations = rmcp::model::ToolAnnotations::with_title(spec.name)
+        .read_only(a.read_only)
+        .destructive(a.destructive)
+        .idempotent(a.idempotent)
+        .open_world(a.open_world);
+    let mut tool = Tool::new(
+        spec.mcp_name(),
+        spec.description,
+        Arc::new(spec.input_schema.clone()),
+    );
+    tool.title = Some(spec.name.to_string());
+    tool.annotations = Some(annotations);
+    tool
+}
+
+/// A catalogue result as MCP returns it: structured content, and its text rendering.
+pub fn mcp_result(result: ToolResult) -> CallToolResult {
+    let mut out = if result.is_error {
+        CallToolResult::structured_error(result.structured)
+    } else {
+        CallToolResult::structured(result.structured)
+    };
+    out.content = vec![ContentBlock::text(result.text)];
+    out
+}
+
+fn json_contents(uri: &str, value: &Value) -> ReadResourceResult {
+    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
+    ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type("application/json")
+    ])
+}
+
+impl ServerHandler for DebugServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_resources_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("dapvisor", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    /// The revisions with an `initialize` handshake, where a server may ask the user
+    /// (elicitation) in the middle of a tool call.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(
+            &ProtocolVersion::LATEST_WITH_INITIALIZE,
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // One forwarder per connection, however often a client says it is ready.
+        if self.forwarding.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        tokio::spawn(notify::forward(
+            self.catalogue.runtime().clone(),
+            context.peer,
+            self.subscriptions.clone(),
+        ));
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self.catalogue.list().iter().map(mcp_tool).collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.catalogue.spec(&request.name).is_none() {
+            let names: Vec<String> = self.catalogue.list().iter().map(|t| t.mcp_name()).collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no tool named `{}`; the tools are: {}",
+                    request.name,
+                    names.join(", ")
+                ),
+                None,
+            ));
+        }
+        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let approver = ElicitationApprover::new(context.peer.clone(), self.approval_timeout);
+        let result = self
+            .catalogue
+            .call_with_approver(&request.name, arguments, &approver)
+            .await;
+        Ok(mcp_result(result).into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let mut list = vec![Resource::new(SESSIONS_URI, "sessions")
+            .with_description("Every debug session: id, state, adapter, program, idle time")
+            .with_mime_type("application/json")];
+        for entry in resources::list(self.catalogue.runtime()).await {
+            let id = entry["session_id"].as_str().unwrap_or_default().to_string();
+            list.push(
+                Resource::new(format!("{SESSIONS_URI}/{id}"), format!("session {id}"))
+                    .with_description(format!(
+                        "{} under {}: {}",
+                        entry["program"].as_str().unwrap_or("?"),
+                        entry["adapter"].as_str().unwrap_or("?"),
+                        entry["state"].as_str().unwrap_or("?"),
+                    ))
+                    .with_mime_type("application/json"),
+            );
+        }
+        Ok(ListResourcesResult::with_all_items(list))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(SESSION_URI_TEMPLATE, "session")
+                .with_description(
+                    "One debug session: state, allowed operations, breakpoints, last stop, \
+                     capabilities, threads, exit code",
+                )
+                .with_mime_type("application/json"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match resources::read(self.catalogue.runtime(), &request.uri).await {
+            Ok(value) => Ok(json_contents(&request.uri, &value).into()),
+            Err(err) => Err(ErrorData::resource_not_found(
+                format!("{}; {}", err.error, err.hint),
+                None,
+            )),
+        }
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.add(request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.remove(&request.uri);
+        Ok(())
+    }
+}

@@ -1,0 +1,215 @@
+//! [`Bounds`]: how much one tool result may carry, so that a deep stack, a huge object
+//! or a chatty program cannot flood an agent's context. Whatever a bound cuts, the
+//! result says so and says how to get the rest.
+
+use std::time::Duration;
+
+/// Frames a `debug.stack_trace` returns unless `levels` asks for more: 20.
+pub const DEFAULT_MAX_FRAMES: usize = 20;
+
+/// Variables returned per call of `debug.variables` (and locals in a stop summary,
+/// see [`DEFAULT_STOP_LOCALS`]): 50. The rest are reached with `offset`.
+pub const DEFAULT_MAX_VARIABLES: usize = 50;
+
+/// Characters kept of one value (a variable's or an evaluation's): 1024. A longer
+/// value is cut and marked; `max_chars` asks for more, up to the output bound.
+pub const DEFAULT_MAX_VALUE_CHARS: usize = 1024;
+
+/// Bytes of program output per `debug.output` call: 16 KiB. The rest is read by
+/// passing the returned `next` as `since`.
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 16 * 1024;
+
+/// Characters kept of an error message: 1024. Longer ones (an adapter's traceback, a
+/// build log) keep their end, where the cause usually is.
+pub const DEFAULT_MAX_ERROR_CHARS: usize = 1024;
+
+/// Longest expression `debug.evaluate` accepts: 10,000 characters.
+pub const DEFAULT_MAX_EXPRESSION_CHARS: usize = 10_000;
+
+/// Source lines shown on each side of the stopped line in a stop summary: 3.
+pub const DEFAULT_SOURCE_CONTEXT_LINES: usize = 3;
+
+/// Locals of the top frame shown in a stop summary: 20 (all of them are one
+/// `debug.variables` call away).
+pub const DEFAULT_STOP_LOCALS: usize = 20;
+
+/// How long a control action (continue, step, pause, wait) waits for the program to
+/// stop or end when the call gives no `timeout`: 30 s. Past it the answer is
+/// `running` with `timed_out: true`.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
+
+/// The longest `timeout` a call may ask for: 300 s (longer ones are lowered to it).
+pub const MAX_WAIT: Duration = Duration::from_secs(300);
+
+/// How long `debug.launch` and `debug.attach` wait for a first stop when no breakpoint
+/// and no stop on entry was asked for (a crash or a quick exit is then reported at
+/// once): 5 s. With breakpoints they wait [`DEFAULT_WAIT`].
+pub const DEFAULT_INITIAL_STOP_WAIT: Duration = Duration::from_secs(5);
+
+/// The limits a [`ToolCatalogue`](super::ToolCatalogue) applies to its results.
+/// `Bounds::default()` has every default above; each has a setter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bounds {
+    /// See [`DEFAULT_MAX_FRAMES`].
+    pub max_frames: usize,
+    /// See [`DEFAULT_MAX_VARIABLES`].
+    pub max_variables: usize,
+    /// See [`DEFAULT_MAX_VALUE_CHARS`].
+    pub max_value_chars: usize,
+    /// See [`DEFAULT_MAX_OUTPUT_BYTES`].
+    pub max_output_bytes: usize,
+    /// See [`DEFAULT_MAX_ERROR_CHARS`].
+    pub max_error_chars: usize,
+    /// See [`DEFAULT_MAX_EXPRESSION_CHARS`].
+    pub max_expression_chars: usize,
+    /// See [`DEFAULT_SOURCE_CONTEXT_LINES`].
+    pub source_context_lines: usize,
+    /// See [`DEFAULT_STOP_LOCALS`].
+    pub stop_locals: usize,
+    /// See [`DEFAULT_WAIT`].
+    pub wait: Duration,
+    /// See [`DEFAULT_INITIAL_STOP_WAIT`].
+    pub initial_stop_wait: Duration,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self {
+            max_frames: DEFAULT_MAX_FRAMES,
+            max_variables: DEFAULT_MAX_VARIABLES,
+            max_value_chars: DEFAULT_MAX_VALUE_CHARS,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            max_error_chars: DEFAULT_MAX_ERROR_CHARS,
+            max_expression_chars: DEFAULT_MAX_EXPRESSION_CHARS,
+            source_context_lines: DEFAULT_SOURCE_CONTEXT_LINES,
+            stop_locals: DEFAULT_STOP_LOCALS,
+            wait: DEFAULT_WAIT,
+            initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
+        }
+    }
+}
+
+impl Bounds {
+    /// Set [`Self::max_frames`] (at least 1).
+    pub fn max_frames(mut self, n: usize) -> Self {
+        self.max_frames = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_variables`] (at least 1).
+    pub fn max_variables(mut self, n: usize) -> Self {
+        self.max_variables = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_value_chars`] (at least 1).
+    pub fn max_value_chars(mut self, n: usize) -> Self {
+        self.max_value_chars = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_output_bytes`] (at least 1).
+    pub fn max_output_bytes(mut self, n: usize) -> Self {
+        self.max_output_bytes = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_error_chars`] (at least 1).
+    pub fn max_error_chars(mut self, n: usize) -> Self {
+        self.max_error_chars = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_expression_chars`].
+    pub fn max_expression_chars(mut self, n: usize) -> Self {
+        self.max_expression_chars = n;
+        self
+    }
+
+    /// Set [`Self::source_context_lines`].
+    pub fn source_context_lines(mut self, n: usize) -> Self {
+        self.source_context_lines = n;
+        self
+    }
+
+    /// Set [`Self::stop_locals`].
+    pub fn stop_locals(mut self, n: usize) -> Self {
+        self.stop_locals = n;
+        self
+    }
+
+    /// Set [`Self::wait`] (at most [`MAX_WAIT`]).
+    pub fn wait(mut self, wait: Duration) -> Self {
+        self.wait = wait.min(MAX_WAIT);
+        self
+    }
+
+    /// Set [`Self::initial_stop_wait`] (at most [`MAX_WAIT`]).
+    pub fn initial_stop_wait(mut self, wait: Duration) -> Self {
+        self.initial_stop_wait = wait.min(MAX_WAIT);
+        self
+    }
+
+    /// The wait a call asked for in seconds, or the default; clamped to [`MAX_WAIT`].
+    /// Negative or non-finite requests count as no wait at all.
+    pub(crate) fn wait_for(&self, timeout_secs: Option<f64>) -> Duration {
+        match timeout_secs {
+            None => self.wait,
+            Some(secs) if secs.is_finite() && secs > 0.0 => {
+                Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64()))
+            }
+            Some(_) => Duration::ZERO,
+        }
+    }
+}
+
+/// `text` cut to at most `max` characters. Returns the text and how many characters
+/// were dropped (0 when it fit).
+pub(crate) fn cut_chars(text: &str, max: usize) -> (String, usize) {
+    match text.char_indices().nth(max) {
+        None => (text.to_string(), 0),
+        Some((at, _)) => (text[..at].to_string(), text[at..].chars().count()),
+    }
+}
+
+/// `text` cut to about `max` characters: its first quarter (the headline) and its
+/// last three quarters (where a traceback or build log names the cause), marked.
+pub(crate) fn keep_ends(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_string();
+    }
+    let head = max / 4;
+    let tail = max - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(total - tail).collect();
+    format!("{start}[… {} chars cut …]{end}", total - max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_chars_keeps_whole_characters_and_counts_the_rest() {
+        assert_eq!(cut_chars("hello", 10), ("hello".to_string(), 0));
+        assert_eq!(cut_chars("héllo", 2), ("hé".to_string(), 3));
+        assert_eq!(cut_chars("", 0), (String::new(), 0));
+    }
+
+    #[test]
+    fn keep_ends_keeps_the_headline_and_the_end() {
+        assert_eq!(keep_ends("short", 10), "short");
+        assert_eq!(keep_ends("abcdefghijkl", 8), "ab[… 4 chars cut …]ghijkl");
+    }
+
+    #[test]
+    fn waits_are_clamped_and_bad_ones_do_not_wait() {
+        let b = Bounds::default();
+        assert_eq!(b.wait_for(None), DEFAULT_WAIT);
+        assert_eq!(b.wait_for(Some(1e9)), MAX_WAIT);
+        assert_eq!(b.wait_for(Some(-1.0)), Duration::ZERO);
+        assert_eq!(b.wait_for(Some(f64::NAN)), Duration::ZERO);
+        assert_eq!(b.wait_for(Some(2.5)), Duration::from_millis(2500));
+    }
+}

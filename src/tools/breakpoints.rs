@@ -1,0 +1,342 @@
+//! Breakpoints: `debug.set_breakpoints` (a file's whole list), `debug.set_breakpoint`
+//! and `debug.remove_breakpoint` (one, the others kept), and
+//! `debug.set_exception_breakpoints`.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::core::breakpoints::SourceBreakpointRecord;
+use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint};
+use crate::SessionHandle;
+
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::session::check_line;
+use super::spec::{ToolAnnotations, ToolError};
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![
+        tool(
+            "debug.set_breakpoints",
+            "Replace every breakpoint of one source file with `lines` (and/or `breakpoints` \
+             with conditions); an empty list clears the file. Works in any state: before the \
+             program runs they are set during start-up. Returns each breakpoint with \
+             `verified` and the adapter's `message` when it could not place one.",
+            ToolAnnotations::SETTING,
+            set_breakpoints,
+        ),
+        tool(
+            "debug.set_breakpoint",
+            "Add (or change) one breakpoint, keeping the others: `file` and `line`, or \
+             `function`; optionally `condition`, `hit_condition`, or `log_message` (a \
+             logpoint prints instead of stopping). Returns the file's (or the function \
+             breakpoints') whole list.",
+            ToolAnnotations::SETTING,
+            set_breakpoint,
+        ),
+        tool(
+            "debug.remove_breakpoint",
+            "Remove one breakpoint (`file` and `line`, or `function`), keeping the others. \
+             Returns what remains.",
+            ToolAnnotations::SETTING,
+            remove_breakpoint,
+        ),
+        tool(
+            "debug.set_exception_breakpoints",
+            "Stop when exceptions are raised: `filters` are the adapter's filter ids (debugpy: \
+             `raised`, `uncaught`; the answer lists the ones this adapter offers). An empty \
+             list turns exception stops off.",
+            ToolAnnotations::SETTING,
+            set_exception_breakpoints,
+        ),
+    ]
+}
+
+/// One breakpoint in a file's list.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LineBreakpoint {
+    /// 1-based line.
+    line: i64,
+    /// Stop only when this expression is true.
+    condition: Option<String>,
+    /// Stop only when the hit count satisfies this (such as `>= 3`).
+    hit_condition: Option<String>,
+    /// Log this message instead of stopping; `{expr}` is interpolated.
+    log_message: Option<String>,
+}
+
+/// Arguments of `debug.set_breakpoints`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SetBreakpointsArgs {
+    /// The session.
+    session_id: String,
+    /// The source file.
+    file: String,
+    /// Lines to break at (plain breakpoints).
+    #[serde(default)]
+    lines: Vec<i64>,
+    /// Breakpoints with conditions, hit conditions or log messages.
+    #[serde(default)]
+    breakpoints: Vec<LineBreakpoint>,
+}
+
+/// Arguments of `debug.set_breakpoint` and `debug.remove_breakpoint`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OneBreakpointArgs {
+    /// The session.
+    session_id: String,
+    /// Source file (with `line`).
+    file: Option<String>,
+    /// 1-based line in `file`.
+    line: Option<i64>,
+    /// A function name instead of `file` and `line`.
+    function: Option<String>,
+    /// Stop only when this expression is true.
+    condition: Option<String>,
+    /// Stop only when the hit count satisfies this (such as `>= 3`).
+    hit_condition: Option<String>,
+    /// Log this message instead of stopping; `{expr}` is interpolated.
+    log_message: Option<String>,
+}
+
+/// Arguments of `debug.set_exception_breakpoints`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExceptionArgs {
+    /// The session.
+    session_id: String,
+    /// Exception filter ids; empty turns exception stops off.
+    #[serde(default)]
+    filters: Vec<String>,
+}
+
+/// Which breakpoint a one-breakpoint call names.
+enum Target {
+    Line(std::path::PathBuf, i64),
+    Function(String),
+}
+
+fn target(ctx: &Context, args: &OneBreakpointArgs) -> Result<Target, ToolError> {
+    match (&args.file, args.line, &args.function) {
+        (Some(file), Some(line), None) => Ok(Target::Line(
+            ctx.paths.resolve(file, "file")?,
+            check_line(line)?,
+        )),
+        (None, None, Some(f)) if !f.trim().is_empty() => Ok(Target::Function(f.clone())),
+        _ => Err(ToolError::invalid(
+            "name the breakpoint by `file` and `line`, or by `function` alone",
+            "pass {\"file\": \"x.py\", \"line\": 12} or {\"function\": \"main\"}",
+        )),
+    }
+}
+
+async fn set_breakpoints(ctx: Arc<Context>, args: SetBreakpointsArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let file = ctx.paths.resolve(&args.file, "file")?;
+    let mut list = Vec::with_capacity(args.lines.len() + args.breakpoints.len());
+    for line in args.lines {
+        list.push(SourceBreakpoint {
+            line: check_line(line)?,
+            ..SourceBreakpoint::default()
+        });
+    }
+    for bp in args.breakpoints {
+        list.push(SourceBreakpoint {
+            line: check_line(bp.line)?,
+            condition: bp.condition,
+            hit_condition: bp.hit_condition,
+            log_message: bp.log_message,
+            ..SourceBreakpoint::default()
+        });
+    }
+    let records = session.set_breakpoints(&file, list).await?;
+    Ok(source_reply(&file, &records))
+}
+
+async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    match target(&ctx, &args)? {
+        Target::Line(file, line) => {
+            let bp = SourceBreakpoint {
+                line,
+                condition: args.condition,
+                hit_condition: args.hit_condition,
+                log_message: args.log_message,
+                ..SourceBreakpoint::default()
+            };
+            let records = session.add_breakpoint(&file, bp).await?;
+            Ok(source_reply(&file, &records))
+        }
+        Target::Function(name) => {
+            if args.log_message.is_some() {
+                return Err(ToolError::invalid(
+                    "function breakpoints cannot log messages",
+                    "use a source breakpoint (file and line) for a logpoint",
+                ));
+            }
+            let mut list = function_list(&session).await?;
+            let bp = FunctionBreakpoint {
+                name: name.clone(),
+                condition: args.condition,
+                hit_condition: args.hit_condition,
+            };
+            match list.iter_mut().find(|f| f.name == name) {
+                Some(existing) => *existing = bp,
+                None => list.push(bp),
+            }
+            let answer = session.set_function_breakpoints(list.clone()).await?;
+            Ok(function_reply(&list, &answer))
+        }
+    }
+}
+
+async fn remove_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    match target(&ctx, &args)? {
+        Target::Line(file, line) => {
+            let records = session.remove_breakpoint(&file, line).await?;
+            Ok(source_reply(&file, &records))
+        }
+        Target::Function(name) => {
+            let mut list = function_list(&session).await?;
+            let before = list.len();
+            list.retain(|f| f.name != name);
+            if list.len() == before {
+                let names: Vec<&str> = list.iter().map(|f| f.name.as_str()).collect();
+                return Err(ToolError::invalid(
+                    format!("no function breakpoint on `{name}`"),
+                    format!("function breakpoints now: [{}]", names.join(", ")),
+                ));
+            }
+            let answer = session.set_function_breakpoints(list.clone()).await?;
+            Ok(function_reply(&list, &answer))
+        }
+    }
+}
+
+/// The session's function breakpoints as they were asked for.
+async fn function_list(session: &SessionHandle) -> Result<Vec<FunctionBreakpoint>, ToolError> {
+    let snapshot = session.snapshot().await?;
+    Ok(snapshot
+        .breakpoints
+        .functions()
+        .iter()
+        .map(|r| r.requested.clone())
+        .collect())
+}
+
+async fn set_exception_breakpoints(ctx: Arc<Context>, args: ExceptionArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let snapshot = session.snapshot().await?;
+    let offered: Vec<Value> = snapshot
+        .capabilities
+        .exception_breakpoint_filters
+        .iter()
+        .flatten()
+        .map(|f| json!({ "filter": f.filter, "label": f.label }))
+        .collect();
+    // Once the adapter has said what it offers, refuse what it does not.
+    if !offered.is_empty() {
+        for filter in &args.filters {
+            if !offered.iter().any(|o| o["filter"] == json!(filter)) {
+                let ids: Vec<&str> = offered
+                    .iter()
+                    .filter_map(|o| o["filter"].as_str())
+                    .collect();
+                return Err(ToolError::invalid(
+                    format!("the adapter has no exception filter `{filter}`"),
+                    format!("filters this adapter offers: {}", ids.join(", ")),
+                ));
+            }
+        }
+    }
+    session
+        .set_exception_breakpoints(args.filters.clone())
+        .await?;
+    let text = if args.filters.is_empty() {
+        "exception stops are off".to_string()
+    } else {
+        format!("stopping on exceptions: {}", args.filters.join(", "))
+    };
+    Ok(Reply::new(
+        json!({ "filters": args.filters, "available": offered }),
+        text,
+    ))
+}
+
+fn source_reply(file: &std::path::Path, records: &[SourceBreakpointRecord]) -> Reply {
+    let list: Vec<Value> = records.iter().map(record_json).collect();
+    let mut text = format!("{} breakpoint(s) in {}", list.len(), file.display());
+    for bp in &list {
+        describe(&mut text, bp, &format!("line {}", bp["line"]));
+    }
+    Reply::new(
+        json!({ "file": file.display().to_string(), "breakpoints": list }),
+        text,
+    )
+}
+
+fn record_json(record: &SourceBreakpointRecord) -> Value {
+    let actual = record.actual.as_ref();
+    json!({
+        "id": actual.and_then(|a| a.id),
+        "line": record.actual_line().unwrap_or(record.requested.line),
+        "requested_line": record.requested.line,
+        "verified": actual.is_some_and(|a| a.verified),
+        "message": actual.and_then(|a| a.message.clone()).or_else(|| actual.is_none().then(||
+            "not sent yet: it is set when the adapter is ready".to_string())),
+        "condition": record.requested.condition,
+        "hit_condition": record.requested.hit_condition,
+        "log_message": record.requested.log_message,
+    })
+}
+
+fn function_reply(list: &[FunctionBreakpoint], answer: &[Breakpoint]) -> Reply {
+    let entries: Vec<Value> = list
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let actual = answer.get(i);
+            json!({
+                "id": actual.and_then(|a| a.id),
+                "function": f.name,
+                "line": actual.and_then(|a| a.line),
+                "verified": actual.is_some_and(|a| a.verified),
+                "message": actual.and_then(|a| a.message.clone()),
+                "condition": f.condition,
+                "hit_condition": f.hit_condition,
+            })
+        })
+        .collect();
+    let mut text = format!("{} function breakpoint(s)", entries.len());
+    for bp in &entries {
+        describe(
+            &mut text,
+            bp,
+            &format!("function {}", bp["function"].as_str().unwrap_or("")),
+        );
+    }
+    Reply::new(json!({ "breakpoints": entries }), text)
+}
+
+fn describe(text: &mut String, bp: &Value, place: &str) {
+    let verified = if bp["verified"] == json!(true) {
+        "verified"
+    } else {
+        "NOT verified"
+    };
+    let _ = write!(text, "\n  {place}: {verified}");
+    if let Some(m) = bp["message"].as_str() {
+        let _ = write!(text, " ({m})");
+    }
+    if let Some(c) = bp["condition"].as_str() {
+        let _ = write!(text, " if {c}");
+    }
+}

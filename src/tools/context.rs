@@ -1,0 +1,116 @@
+//! [`Context`]: what every tool handler works with (the runtime, the bounds, the path
+//! policy), and the lookups they share: a session by id, the default thread and frame.
+
+use crate::wire::types::StackFrame;
+use crate::{Runtime, SessionHandle, SessionId, SessionState};
+
+use super::bounds::Bounds;
+use super::paths::PathPolicy;
+use super::spec::ToolError;
+
+/// Shared by every handler of one catalogue.
+pub(crate) struct Context {
+    pub runtime: Runtime,
+    pub bounds: Bounds,
+    pub paths: PathPolicy,
+}
+
+impl Context {
+    /// The session called `id` (`s1` or `1`), or a 404 naming the live ones.
+    pub fn session(&self, id: &str) -> Result<SessionHandle, ToolError> {
+        let parsed: SessionId = id.trim().parse().map_err(|e: String| {
+            ToolError::invalid(e, "pass a session_id from debug.launch or debug.sessions")
+        })?;
+        self.runtime.session(parsed).ok_or_else(|| {
+            let live: Vec<String> = self
+                .runtime
+                .sessions()
+                .iter()
+                .map(|s| s.id().to_string())
+                .collect();
+            let hint = if live.is_empty() {
+                "there are no sessions now: start one with debug.launch or debug.attach".into()
+            } else {
+                format!(
+                    "live sessions: {}; or start one with debug.launch",
+                    live.join(", ")
+                )
+            };
+            ToolError::new(404, format!("no session `{}`", id.trim()), hint)
+        })
+    }
+
+    /// The thread to act on: the one given, else the last stopped thread.
+    pub async fn thread(
+        &self,
+        session: &SessionHandle,
+        thread_id: Option<i64>,
+    ) -> Result<i64, ToolError> {
+        if let Some(t) = thread_id {
+            return Ok(t);
+        }
+        let snapshot = session.snapshot().await?;
+        if snapshot.state != SessionState::Stopped {
+            return Err(not_stopped(snapshot.state));
+        }
+        snapshot
+            .last_stop
+            .and_then(|s| s.thread_id)
+            .or_else(|| snapshot.threads.first().map(|t| t.id))
+            .ok_or_else(|| {
+                ToolError::invalid(
+                    "the adapter did not say which thread stopped",
+                    "pass a thread_id from debug.threads",
+                )
+            })
+    }
+
+    /// The top frame of a thread (the last stopped one by default).
+    pub async fn top_frame(
+        &self,
+        session: &SessionHandle,
+        thread_id: Option<i64>,
+    ) -> Result<StackFrame, ToolError> {
+        let thread = self.thread(session, thread_id).await?;
+        let frames = session.stack_trace(Some(thread), Some(1)).await?;
+        frames.into_iter().next().ok_or_else(|| {
+            ToolError::new(
+                500,
+                format!("thread {thread} has no stack frames"),
+                "pick another thread from debug.threads",
+            )
+        })
+    }
+}
+
+/// The error for inspecting a session that is not stopped.
+pub(crate) fn not_stopped(state: SessionState) -> ToolError {
+    let allowed: Vec<&str> = state
+        .allowed_operations()
+        .into_iter()
+        .map(|o| o.name())
+        .collect();
+    let hint = match state {
+        SessionState::Running => {
+            "the program is running: call debug.pause, or debug.wait for it to stop".to_string()
+        }
+        SessionState::Terminated => {
+            "the program has ended: read debug.output, or launch it again".to_string()
+        }
+        _ => format!(
+            "allowed now: {}",
+            if allowed.is_empty() {
+                "nothing until it changes state".to_string()
+            } else {
+                allowed.join(", ")
+            }
+        ),
+    };
+    ToolError::invalid(
+        format!(
+            "the session is {state}, not stopped; allowed now: {}",
+            allowed.join(", ")
+        ),
+        hint,
+    )
+}

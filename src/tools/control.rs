@@ -1,0 +1,155 @@
+//! Execution control: `debug.continue`, `debug.step_over`, `debug.step_in`,
+//! `debug.step_out`, `debug.pause`, and `debug.wait`. Each waits until the program
+//! stops, ends, or the timeout passes, and says which.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::{RunTicket, SessionHandle, SessionState, StopOutcome};
+
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::render;
+use super::spec::ToolAnnotations;
+
+/// The sentence every control action's description ends with.
+macro_rules! waits {
+    () => {
+        " Waits until the program stops again, ends, or `timeout` seconds pass (default \
+         30): the answer's `state` is `stopped` (with `stop`: where, the source and the \
+         locals), `terminated` (with `exit_code`), or `running` with `timed_out: true`."
+    };
+}
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![
+        tool(
+            "debug.continue",
+            concat!(
+                "Resume the stopped program until the next breakpoint, exception or its end.",
+                waits!()
+            ),
+            ToolAnnotations::CONTROL,
+            |ctx, args: ControlArgs| control(ctx, args, Action::Continue),
+        ),
+        tool(
+            "debug.step_over",
+            concat!("Run the current line, stepping over calls.", waits!()),
+            ToolAnnotations::CONTROL,
+            |ctx, args: ControlArgs| control(ctx, args, Action::StepOver),
+        ),
+        tool(
+            "debug.step_in",
+            concat!(
+                "Step into the function called on the current line.",
+                waits!()
+            ),
+            ToolAnnotations::CONTROL,
+            |ctx, args: ControlArgs| control(ctx, args, Action::StepIn),
+        ),
+        tool(
+            "debug.step_out",
+            concat!(
+                "Run until the current function returns to its caller.",
+                waits!()
+            ),
+            ToolAnnotations::CONTROL,
+            |ctx, args: ControlArgs| control(ctx, args, Action::StepOut),
+        ),
+        tool(
+            "debug.pause",
+            concat!("Interrupt the running program.", waits!()),
+            ToolAnnotations::CONTROL,
+            |ctx, args: ControlArgs| control(ctx, args, Action::Pause),
+        ),
+        tool(
+            "debug.wait",
+            concat!(
+                "Keep waiting for a running program (after a control action timed out). \
+                 Answers at once if it is already stopped or ended.",
+                waits!()
+            ),
+            ToolAnnotations::READ_ONLY,
+            wait,
+        ),
+    ]
+}
+
+/// Arguments of the control actions.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ControlArgs {
+    /// The session.
+    session_id: String,
+    /// The thread; the last stopped thread by default.
+    thread_id: Option<i64>,
+    /// Seconds to wait for the program to stop or end (default 30, at most 300).
+    timeout: Option<f64>,
+}
+
+/// Arguments of `debug.wait`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WaitArgs {
+    /// The session.
+    session_id: String,
+    /// Seconds to wait (default 30, at most 300).
+    timeout: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Action {
+    Continue,
+    StepOver,
+    StepIn,
+    StepOut,
+    Pause,
+}
+
+async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let wait = ctx.bounds.wait_for(args.timeout);
+    let thread = args.thread_id;
+    let ticket = match action {
+        Action::Continue => session.continue_(thread).await?,
+        Action::StepOver => session.next(thread).await?,
+        Action::StepIn => session.step_in(thread).await?,
+        Action::StepOut => session.step_out(thread).await?,
+        Action::Pause => session.pause(thread).await?,
+    };
+    let outcome = session.wait_for_stop(ticket, wait).await?;
+    Ok(reply(&ctx, &session, outcome, wait).await)
+}
+
+async fn wait(ctx: Arc<Context>, args: WaitArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let wait = ctx.bounds.wait_for(args.timeout);
+    let snapshot = session.snapshot().await?;
+    let outcome = match (snapshot.state, snapshot.last_stop) {
+        (SessionState::Stopped, Some(stop)) => StopOutcome::Stopped(stop),
+        (SessionState::Terminated, _) => StopOutcome::Terminated {
+            exit_code: snapshot.exit_code,
+        },
+        _ => {
+            let ticket = RunTicket {
+                epoch: snapshot.stop_epoch,
+            };
+            session.wait_for_stop(ticket, wait).await?
+        }
+    };
+    Ok(reply(&ctx, &session, outcome, wait).await)
+}
+
+async fn reply(
+    ctx: &Context,
+    session: &SessionHandle,
+    outcome: StopOutcome,
+    waited: std::time::Duration,
+) -> Reply {
+    let (mut json, text) = render::outcome(ctx, session, outcome, waited).await;
+    json["session_id"] = json!(session.id().to_string());
+    Reply::new(json, text)
+}

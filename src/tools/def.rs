@@ -1,0 +1,94 @@
+//! How a tool is defined once: its name, description, annotations and a typed handler
+//! whose argument type gives the JSON Schema. The same definition serves the embedded
+//! catalogue and the MCP server.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::context::Context;
+use super::spec::{ToolAnnotations, ToolError, ToolSpec};
+
+/// What a handler answers: structured content and its text rendering.
+#[derive(Debug, Clone)]
+pub(crate) struct Reply {
+    pub structured: Value,
+    pub text: String,
+}
+
+impl Reply {
+    pub fn new(structured: Value, text: impl Into<String>) -> Self {
+        Self {
+            structured,
+            text: text.into(),
+        }
+    }
+}
+
+pub(crate) type Outcome = Result<Reply, ToolError>;
+
+type Handler = Box<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + Send + Sync>;
+
+/// A tool: its spec and its handler.
+pub(crate) struct ToolDef {
+    pub spec: ToolSpec,
+    pub run: Handler,
+}
+
+/// Define a tool whose arguments are an `A`, parsed (and described) by serde and
+/// schemars; a malformed call is a 400 that quotes the parser and points at the schema.
+pub(crate) fn tool<A, F, Fut>(
+    name: &'static str,
+    description: &'static str,
+    annotations: ToolAnnotations,
+    handler: F,
+) -> ToolDef
+where
+    A: DeserializeOwned + JsonSchema + Send + 'static,
+    F: Fn(Arc<Context>, A) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Outcome> + Send + 'static,
+{
+    let run: Handler = Box::new(move |ctx, args| {
+        // An absent `arguments` means "all defaults".
+        let args = if args.is_null() {
+            Value::Object(Map::new())
+        } else {
+            args
+        };
+        match serde_json::from_value::<A>(args) {
+            Ok(parsed) => Box::pin(handler(ctx, parsed)),
+            Err(e) => Box::pin(std::future::ready(Err(ToolError::invalid(
+                format!("bad arguments for {name}: {e}"),
+                "pass the arguments the tool's input schema describes (snake_case names)",
+            )))),
+        }
+    });
+    ToolDef {
+        spec: ToolSpec {
+            name,
+            description,
+            input_schema: schema_of::<A>(),
+            annotations,
+        },
+        run,
+    }
+}
+
+/// The JSON Schema of `A`, self-contained (no `$ref`s), as MCP clients expect.
+fn schema_of<A: JsonSchema>() -> Map<String, Value> {
+    let mut settings = SchemaSettings::draft2020_12().for_deserialize();
+    settings.inline_subschemas = true;
+    let schema = settings.into_generator().into_root_schema_for::<A>();
+    let mut object = schema.as_object().cloned().unwrap_or_default();
+    // Clients want an object schema with `properties`, even for tools without arguments.
+    object.entry("type").or_insert_with(|| "object".into());
+    object
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    object
+}

@@ -1,0 +1,358 @@
+//! Inspection of a stopped program: `debug.threads`, `debug.stack_trace`,
+//! `debug.scopes`, `debug.variables`, and `debug.evaluate` (which can run code).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::render::{cut_value, frame_json, variable_json, variables_text};
+use super::session::SessionArgs;
+use super::spec::{ToolAnnotations, ToolError};
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![
+        tool(
+            "debug.threads",
+            "List the program's threads (`id`, `name`).",
+            ToolAnnotations::READ_ONLY,
+            threads,
+        ),
+        tool(
+            "debug.stack_trace",
+            "The call stack of the stopped thread (or `thread_id`), innermost frame first: \
+             `id` (a frame_id for scopes and evaluate), `name`, `file`, `line`. At most 20 \
+             frames unless `levels` asks for more.",
+            ToolAnnotations::READ_ONLY,
+            stack_trace,
+        ),
+        tool(
+            "debug.scopes",
+            "The scopes of a frame (default: the top frame of the stopped thread), such as \
+             Locals and Globals, each with the `variables_reference` to read it with \
+             debug.variables.",
+            ToolAnnotations::READ_ONLY,
+            scopes,
+        ),
+        tool(
+            "debug.variables",
+            "Read variables: of a `scope` (by name such as \"Locals\" or \"Globals\", in \
+             `frame_id` or the top frame; or by its id), or the members of a structured \
+             value (`variables_reference` from an earlier answer). At most 50 per call: \
+             pass `offset` for the next ones. Values longer than 1024 characters are cut \
+             (`max_chars` raises that).",
+            ToolAnnotations::READ_ONLY,
+            variables,
+        ),
+        tool(
+            "debug.evaluate",
+            "Evaluate an expression in the stopped program, in `frame_id` (default: the top \
+             frame of the stopped thread), in the program's own language. WARNING: this can \
+             execute arbitrary code in the program (call functions, change state). Returns \
+             `result`, `type`, and a `variables_reference` to expand structured results.",
+            ToolAnnotations::ARBITRARY_CODE,
+            evaluate,
+        ),
+    ]
+}
+
+/// Arguments of `debug.stack_trace`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StackArgs {
+    /// The session.
+    session_id: String,
+    /// The thread; the last stopped thread by default.
+    thread_id: Option<i64>,
+    /// How many frames (default 20).
+    levels: Option<usize>,
+}
+
+/// Arguments of `debug.scopes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScopesArgs {
+    /// The session.
+    session_id: String,
+    /// The frame (an `id` from debug.stack_trace); the top frame by default.
+    frame_id: Option<i64>,
+}
+
+/// A scope named by its variables reference or its name.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum ScopeRef {
+    /// The scope's `variables_reference`.
+    Id(i64),
+    /// The scope's name, such as `Locals` (case-insensitive).
+    Name(String),
+}
+
+/// Arguments of `debug.variables`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VariablesArgs {
+    /// The session.
+    session_id: String,
+    /// A `variables_reference` from a scope, a variable or an evaluation.
+    variables_reference: Option<i64>,
+    /// A scope instead: its name (`Locals`, `Globals`, ...) or its id.
+    scope: Option<ScopeRef>,
+    /// The frame whose scope is named; the top frame by default.
+    frame_id: Option<i64>,
+    /// Skip this many variables (to read past the first 50).
+    #[serde(default)]
+    offset: usize,
+    /// Characters kept of each value (default 1024).
+    max_chars: Option<usize>,
+}
+
+/// The context an expression is evaluated in.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum EvalContext {
+    /// As a watch expression: the plain value.
+    Watch,
+    /// As typed in a debug console (for lldb-dap: a debugger command).
+    Repl,
+    /// As a hover: a short value.
+    Hover,
+    /// For copying: the full value.
+    Clipboard,
+}
+
+/// Arguments of `debug.evaluate`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EvaluateArgs {
+    /// The session.
+    session_id: String,
+    /// The expression, in the program's language.
+    expression: String,
+    /// The frame to evaluate in; the top frame of the stopped thread by default.
+    frame_id: Option<i64>,
+    /// How the adapter should treat the expression (default: the plain value).
+    context: Option<EvalContext>,
+    /// Characters kept of the result (default 1024).
+    max_chars: Option<usize>,
+}
+
+async fn threads(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let threads = session.threads().await?;
+    let mut text = format!("{} thread(s)", threads.len());
+    for t in &threads {
+        let _ = write!(text, "\n  {} {}", t.id, t.name);
+    }
+    let list: Vec<Value> = threads
+        .iter()
+        .map(|t| json!({ "id": t.id, "name": t.name }))
+        .collect();
+    Ok(Reply::new(json!({ "threads": list }), text))
+}
+
+async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let thread = ctx.thread(&session, args.thread_id).await?;
+    let limit = match args.levels {
+        Some(0) | None => ctx.bounds.max_frames,
+        Some(n) => n,
+    };
+    // One frame more than shown tells whether there are more.
+    let mut frames = session
+        .stack_trace(Some(thread), Some(limit as i64 + 1))
+        .await?;
+    let truncated = frames.len() > limit;
+    frames.truncate(limit);
+    let mut text = format!("thread {thread}:");
+    for (i, f) in frames.iter().enumerate() {
+        let file = super::render::frame_file(f);
+        let _ = write!(
+            text,
+            "\n  #{i} {} at {}:{} (frame_id {})",
+            f.name,
+            file.as_deref().unwrap_or("?"),
+            f.line,
+            f.id
+        );
+    }
+    if truncated {
+        let _ = write!(text, "\n  … more frames: pass levels > {limit} to see them");
+    }
+    let list: Vec<Value> = frames.iter().map(frame_json).collect();
+    Ok(Reply::new(
+        json!({ "thread_id": thread, "frames": list, "truncated": truncated }),
+        text,
+    ))
+}
+
+async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let frame_id = match args.frame_id {
+        Some(f) => f,
+        None => ctx.top_frame(&session, None).await?.id,
+    };
+    let scopes = session.scopes(frame_id).await?;
+    let mut text = format!("scopes of frame {frame_id}:");
+    for s in &scopes {
+        let _ = write!(
+            text,
+            "\n  {} (variables_reference {}{})",
+            s.name,
+            s.variables_reference,
+            if s.expensive { ", expensive" } else { "" }
+        );
+    }
+    let list: Vec<Value> = scopes
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "variables_reference": s.variables_reference,
+                "expensive": s.expensive,
+            })
+        })
+        .collect();
+    Ok(Reply::new(
+        json!({ "frame_id": frame_id, "scopes": list }),
+        text,
+    ))
+}
+
+async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let reference = match (args.variables_reference, args.scope) {
+        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
+        (None, Some(ScopeRef::Name(name))) => {
+            let frame_id = match args.frame_id {
+                Some(f) => f,
+                None => ctx.top_frame(&session, None).await?.id,
+            };
+            let scopes = session.scopes(frame_id).await?;
+            let found = scopes
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(name.trim()));
+            match found {
+                Some(s) => s.variables_reference,
+                None => {
+                    let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
+                    return Err(ToolError::invalid(
+                        format!("frame {frame_id} has no scope `{name}`"),
+                        format!("its scopes are: {}", names.join(", ")),
+                    ));
+                }
+            }
+        }
+        (Some(_), Some(_)) | (None, None) => {
+            return Err(ToolError::invalid(
+                "pass `variables_reference` or `scope`, not both and not neither",
+                "use scope: \"Locals\" for the top frame's locals",
+            ))
+        }
+    };
+    if reference <= 0 {
+        return Err(ToolError::invalid(
+            format!("variables_reference {reference} has no variables"),
+            "only values with a variables_reference above 0 can be expanded",
+        ));
+    }
+    let max_chars = value_chars(&ctx, args.max_chars);
+    let all = session.variables(reference).await?;
+    let total = all.len();
+    let page: Vec<Value> = all
+        .iter()
+        .skip(args.offset)
+        .take(ctx.bounds.max_variables)
+        .map(|v| variable_json(v, max_chars).0)
+        .collect();
+    let end = args.offset + page.len();
+    let truncated = end < total;
+    let mut text = format!(
+        "variables {}..{end} of {total} (variables_reference {reference}):\n",
+        args.offset
+    );
+    text.push_str(&variables_text(&page));
+    if truncated {
+        let _ = write!(text, "… {} more: pass offset {end}", total - end);
+    }
+    let mut json = json!({
+        "variables_reference": reference,
+        "variables": page,
+        "total": total,
+        "offset": args.offset,
+        "truncated": truncated,
+    });
+    if truncated {
+        json["next_offset"] = json!(end);
+    }
+    Ok(Reply::new(json, text.trim_end()))
+}
+
+async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let chars = args.expression.chars().count();
+    if args.expression.trim().is_empty() {
+        return Err(ToolError::invalid(
+            "the expression is empty",
+            "pass an expression in the program's language",
+        ));
+    }
+    if chars > ctx.bounds.max_expression_chars {
+        return Err(ToolError::invalid(
+            format!(
+                "the expression is {chars} characters long; the limit is {}",
+                ctx.bounds.max_expression_chars
+            ),
+            "evaluate a shorter expression, or several in turn",
+        ));
+    }
+    let frame_id = match args.frame_id {
+        Some(f) => f,
+        None => ctx.top_frame(&session, None).await?.id,
+    };
+    let context = args.context.map(|c| match c {
+        EvalContext::Watch => "watch",
+        EvalContext::Repl => "repl",
+        EvalContext::Hover => "hover",
+        EvalContext::Clipboard => "clipboard",
+    });
+    let body = session
+        .evaluate(&args.expression, Some(frame_id), context)
+        .await?;
+    let (result, cut) = cut_value(&body.result, value_chars(&ctx, args.max_chars));
+    let mut text = format!("{} = {result}", args.expression);
+    if let Some(t) = body.type_.as_deref().filter(|t| !t.is_empty()) {
+        let _ = write!(text, " ({t})");
+    }
+    if body.variables_reference > 0 {
+        let _ = write!(
+            text,
+            " [+ variables_reference {}]",
+            body.variables_reference
+        );
+    }
+    let mut json = json!({
+        "result": result,
+        "type": body.type_,
+        "variables_reference": body.variables_reference,
+        "frame_id": frame_id,
+    });
+    if cut > 0 {
+        json["truncated"] = json!(true);
+        json["result_truncated_chars"] = json!(cut);
+    }
+    Ok(Reply::new(json, text))
+}
+
+/// Characters kept per value: the call's `max_chars` (at most the output bound), or
+/// the default.
+fn value_chars(ctx: &Context, asked: Option<usize>) -> usize {
+    match asked {
+        Some(n) => n.clamp(1, ctx.bounds.max_output_bytes),
+        None => ctx.bounds.max_value_chars,
+    }
+}

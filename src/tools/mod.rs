@@ -1,0 +1,200 @@
+//! The tool catalogue: one tool per debugger action, for agents.
+//!
+//! A [`ToolCatalogue`] over a [`Runtime`] lists its tools ([`ToolSpec`]: name,
+//! description, JSON Schema of the arguments, annotations) and calls them by name with
+//! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
+//! Every call passes the [`PermissionGate`] first. The MCP server serves this same
+//! catalogue; an agent framework can register it directly.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use dapvisor::tools::ToolCatalogue;
+//! use dapvisor::{Runtime, RuntimeConfig};
+//! let catalogue = ToolCatalogue::new(Runtime::start(RuntimeConfig::default()).await?);
+//! let launched = catalogue
+//!     .call("debug.launch", serde_json::json!({
+//!         "program": "discount.py",
+//!         "breakpoints": [{"file": "discount.py", "line": 45}],
+//!     }))
+//!     .await;
+//! println!("{}", launched.text);
+//! # Ok(()) }
+//! ```
+
+mod bounds;
+mod breakpoints;
+mod context;
+mod control;
+mod def;
+mod inspect;
+mod output;
+mod paths;
+mod render;
+mod session;
+mod spec;
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use serde_json::Value;
+
+pub use bounds::*;
+pub use paths::PathPolicy;
+pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec};
+
+pub(crate) use session::session_json;
+
+use crate::permission::{Approver, PermissionGate};
+use crate::Runtime;
+use context::Context;
+use def::ToolDef;
+
+/// Every tool over one runtime, behind a permission gate. Cheap to clone.
+#[derive(Clone)]
+pub struct ToolCatalogue {
+    ctx: Arc<Context>,
+    tools: Arc<Vec<ToolDef>>,
+    gate: PermissionGate,
+}
+
+impl ToolCatalogue {
+    /// The catalogue over `runtime`, with default [`Bounds`], any path allowed, and the
+    /// default [`PermissionGate`] (destructive tools refused until an approver is set).
+    pub fn new(runtime: Runtime) -> Self {
+        let tools = [
+            session::tools(),
+            breakpoints::tools(),
+            control::tools(),
+            inspect::tools(),
+            output::tools(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        Self {
+            ctx: Arc::new(Context {
+                runtime,
+                bounds: Bounds::default(),
+                paths: PathPolicy::unrestricted(),
+            }),
+            tools: Arc::new(tools),
+            gate: PermissionGate::default(),
+        }
+    }
+
+    /// Set the result bounds.
+    pub fn with_bounds(mut self, bounds: Bounds) -> Self {
+        self.ctx = Arc::new(Context {
+            bounds,
+            ..self.context()
+        });
+        self
+    }
+
+    /// Set which paths tools accept (such as [`PathPolicy::rooted`]).
+    pub fn with_paths(mut self, paths: PathPolicy) -> Self {
+        self.ctx = Arc::new(Context {
+            paths,
+            ..self.context()
+        });
+        self
+    }
+
+    /// Set the permission gate.
+    pub fn with_permissions(mut self, gate: PermissionGate) -> Self {
+        self.gate = gate;
+        self
+    }
+
+    fn context(&self) -> Context {
+        Context {
+            runtime: self.ctx.runtime.clone(),
+            bounds: self.ctx.bounds.clone(),
+            paths: self.ctx.paths.clone(),
+        }
+    }
+
+    /// The runtime the tools drive.
+    pub fn runtime(&self) -> &Runtime {
+        &self.ctx.runtime
+    }
+
+    /// The bounds in force.
+    pub fn bounds(&self) -> &Bounds {
+        &self.ctx.bounds
+    }
+
+    /// The permission gate in force.
+    pub fn permissions(&self) -> &PermissionGate {
+        &self.gate
+    }
+
+    /// Every tool, in a stable order.
+    pub fn list(&self) -> Vec<ToolSpec> {
+        self.tools.iter().map(|t| t.spec.clone()).collect()
+    }
+
+    /// The tool called `name`: canonical (`debug.launch`) or MCP (`debug_launch`).
+    pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
+        self.find(name).map(|t| &t.spec)
+    }
+
+    fn find(&self, name: &str) -> Option<&ToolDef> {
+        self.tools
+            .iter()
+            .find(|t| t.spec.name == name || t.spec.mcp_name() == name)
+    }
+
+    /// Call a tool with JSON arguments; the gate's own approver decides where the
+    /// permission mode asks. Never fails: errors are results with `is_error` set.
+    pub async fn call(&self, name: &str, arguments: Value) -> ToolResult {
+        self.run(name, arguments, None).await
+    }
+
+    /// Call a tool, asking `approver` (instead of the gate's own) where the
+    /// permission mode asks: for hosts that ask per caller, such as the MCP server.
+    pub async fn call_with_approver(
+        &self,
+        name: &str,
+        arguments: Value,
+        approver: &dyn Approver,
+    ) -> ToolResult {
+        self.run(name, arguments, Some(approver)).await
+    }
+
+    async fn run(
+        &self,
+        name: &str,
+        arguments: Value,
+        approver: Option<&dyn Approver>,
+    ) -> ToolResult {
+        let Some(tool) = self.find(name) else {
+            let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
+            return ToolError::invalid(
+                format!("no tool named `{name}`"),
+                format!("the tools are: {}", names.join(", ")),
+            )
+            .into();
+        };
+        if let Err(refusal) = self.gate.check(&tool.spec, &arguments, approver).await {
+            return refusal.into();
+        }
+        // A bug in one handler must answer this call with an error, not take the
+        // caller (or the MCP server's request task) down with it.
+        let call = AssertUnwindSafe((tool.run)(self.ctx.clone(), arguments)).catch_unwind();
+        match call.await {
+            Ok(Ok(reply)) => ToolResult::ok(reply.structured, reply.text),
+            Ok(Err(mut err)) => {
+                err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
+                err.into()
+            }
+            Err(_) => ToolError::new(
+                500,
+                format!("{} failed unexpectedly (a bug in dapvisor)", tool.spec.name),
+                "try again; if it repeats, end the session with debug.terminate and launch again",
+            )
+            .into(),
+        }
+    }
+}

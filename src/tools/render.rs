@@ -1,0 +1,249 @@
+//! Results as agents read them: frames, variables and values cut to their bounds, and
+//! the stop summary (where it stopped, the source around it, the top frame's locals)
+//! that control actions and launches return, in JSON and in text.
+
+use std::fmt::Write as _;
+use std::io::BufRead;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::wire::types::{StackFrame, Variable};
+use crate::{SessionHandle, StopInfo, StopOutcome};
+
+use super::bounds::{cut_chars, Bounds};
+use super::context::Context;
+
+/// A frame as tools show it: `id`, `name`, `file`, `line`, `column`.
+pub(crate) fn frame_json(frame: &StackFrame) -> Value {
+    json!({
+        "id": frame.id,
+        "name": frame.name,
+        "file": frame_file(frame),
+        "line": frame.line,
+        "column": frame.column,
+    })
+}
+
+/// The frame's source path (or name, for sources without a path).
+pub(crate) fn frame_file(frame: &StackFrame) -> Option<String> {
+    let source = frame.source.as_ref()?;
+    source.path.clone().or_else(|| source.name.clone())
+}
+
+/// A variable as tools show it, its value cut to `max_chars`. Returns whether it was cut.
+pub(crate) fn variable_json(var: &Variable, max_chars: usize) -> (Value, bool) {
+    let (value, cut) = cut_value(&var.value, max_chars);
+    let mut out = json!({
+        "name": var.name,
+        "value": value,
+        "type": var.type_,
+        "variables_reference": var.variables_reference,
+    });
+    if cut > 0 {
+        out["value_truncated_chars"] = json!(cut);
+    }
+    (out, cut > 0)
+}
+
+/// A value cut to `max` characters, marked with how much more there was.
+pub(crate) fn cut_value(value: &str, max: usize) -> (String, usize) {
+    let (mut kept, cut) = cut_chars(value, max);
+    if cut > 0 {
+        let _ = write!(kept, "… ({cut} more chars)");
+    }
+    (kept, cut)
+}
+
+/// One line per variable: `name = value (type)`, with `[+]` for structured values.
+pub(crate) fn variables_text(vars: &[Value]) -> String {
+    let mut text = String::new();
+    for v in vars {
+        let _ = write!(
+            text,
+            "  {} = {}",
+            v["name"].as_str().unwrap_or(""),
+            v["value"].as_str().unwrap_or("")
+        );
+        if let Some(t) = v["type"].as_str().filter(|t| !t.is_empty()) {
+            let _ = write!(text, " ({t})");
+        }
+        match v["variables_reference"].as_i64() {
+            Some(r) if r > 0 => {
+                let _ = writeln!(text, " [+ variables_reference {r}]");
+            }
+            _ => text.push('\n'),
+        }
+    }
+    text
+}
+
+/// The result of a wait for a stop: `state`, `timed_out`, and `stop` (with the stop
+/// summary) or `exit_code`.
+pub(crate) async fn outcome(
+    ctx: &Context,
+    session: &SessionHandle,
+    outcome: StopOutcome,
+    waited: std::time::Duration,
+) -> (Value, String) {
+    match outcome {
+        StopOutcome::Stopped(stop) => {
+            let (summary, text) = stop_summary(ctx, session, &stop).await;
+            let json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
+            (json, text)
+        }
+        StopOutcome::Terminated { exit_code } => {
+            let text = match exit_code {
+                Some(code) => format!("terminated: the program exited with code {code}"),
+                None => "terminated: the program ended (no exit code reported)".to_string(),
+            };
+            let json = json!({ "state": "terminated", "timed_out": false, "exit_code": exit_code });
+            (
+                json,
+                format!("{text}\nRead what it printed with debug.output."),
+            )
+        }
+        StopOutcome::TimedOut => (
+            json!({ "state": "running", "timed_out": true }),
+            format!(
+                "running: the program neither stopped nor ended within {:.1}s. \
+                 Call debug.wait to keep waiting, debug.pause to interrupt it, or \
+                 debug.output to see what it printed.",
+                waited.as_secs_f64()
+            ),
+        ),
+    }
+}
+
+/// Where a stop is: reason, thread, file, line, function, the source around the line
+/// and the top frame's locals. Parts the adapter cannot give are left out (and said
+/// so), never turned into an error: the stop itself happened.
+pub(crate) async fn stop_summary(
+    ctx: &Context,
+    session: &SessionHandle,
+    stop: &StopInfo,
+) -> (Value, String) {
+    let bounds = &ctx.bounds;
+    let mut json = json!({
+        "reason": stop.reason,
+        "thread_id": stop.thread_id,
+        "description": stop.description,
+        "text": stop.text,
+    });
+    let mut text = format!("stopped ({})", stop.reason);
+    if let Some(extra) = stop.text.as_ref().or(stop.description.as_ref()) {
+        let _ = write!(text, ": {extra}");
+    }
+    let frame = match session.stack_trace(stop.thread_id, Some(1)).await {
+        Ok(frames) => frames.into_iter().next(),
+        Err(e) => {
+            json["summary_error"] = json!(e.to_string());
+            None
+        }
+    };
+    let Some(frame) = frame else {
+        let _ = write!(text, " on thread {:?}", stop.thread_id);
+        return (json, text);
+    };
+    let file = frame_file(&frame);
+    json["file"] = json!(file);
+    json["line"] = json!(frame.line);
+    json["function"] = json!(frame.name);
+    json["frame_id"] = json!(frame.id);
+    let _ = writeln!(
+        text,
+        " in {} at {}:{} (thread {}, frame {})",
+        frame.name,
+        file.as_deref().unwrap_or("?"),
+        frame.line,
+        stop.thread_id.unwrap_or(0),
+        frame.id
+    );
+
+    if let Some(path) = frame.source.as_ref().and_then(|s| s.path.as_deref()) {
+        let lines = source_lines(Path::new(path), frame.line, bounds);
+        for (n, line) in &lines {
+            let marker = if *n == frame.line { "->" } else { "  " };
+            let _ = writeln!(text, "{marker}{n:>5} | {line}");
+        }
+        json["source"] = Value::Array(
+            lines
+                .into_iter()
+                .map(|(n, l)| json!({ "line": n, "text": l }))
+                .collect(),
+        );
+    }
+
+    match top_locals(session, frame.id, bounds).await {
+        Ok((locals, total)) => {
+            let _ = writeln!(text, "locals ({} of {total}):", locals.len());
+            text.push_str(&variables_text(&locals));
+            if total > locals.len() {
+                let _ = writeln!(
+                    text,
+                    "  … {} more: debug.variables with scope \"Locals\"",
+                    total - locals.len()
+                );
+            }
+            json["locals_total"] = json!(total);
+            json["locals_truncated"] = json!(total > locals.len());
+            json["locals"] = Value::Array(locals);
+        }
+        Err(e) => json["locals_error"] = json!(e),
+    }
+    (json, text.trim_end().to_string())
+}
+
+/// The first cheap scope's variables (the locals, for every adapter here), bounded.
+async fn top_locals(
+    session: &SessionHandle,
+    frame_id: i64,
+    bounds: &Bounds,
+) -> Result<(Vec<Value>, usize), String> {
+    let scopes = session.scopes(frame_id).await.map_err(|e| e.to_string())?;
+    let scope = scopes
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case("locals") && s.variables_reference > 0)
+        .or_else(|| {
+            scopes
+                .iter()
+                .find(|s| !s.expensive && s.variables_reference > 0)
+        });
+    let Some(scope) = scope else {
+        return Ok((Vec::new(), 0));
+    };
+    let vars = session
+        .variables(scope.variables_reference)
+        .await
+        .map_err(|e| e.to_string())?;
+    let total = vars.len();
+    let shown = vars
+        .iter()
+        .take(bounds.stop_locals)
+        .map(|v| variable_json(v, bounds.max_value_chars).0)
+        .collect();
+    Ok((shown, total))
+}
+
+/// The lines around `line` (1-based) of a regular file, each cut to the value bound.
+fn source_lines(path: &Path, line: i64, bounds: &Bounds) -> Vec<(i64, String)> {
+    // Only regular files: a FIFO or device named by an adapter must not block us.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) || line < 1 {
+        return Vec::new();
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let context = bounds.source_context_lines as i64;
+    let first = (line - context).max(1);
+    let last = line + context;
+    std::io::BufReader::new(file)
+        .lines()
+        .map_while(Result::ok)
+        .enumerate()
+        .map(|(i, l)| (i as i64 + 1, l))
+        .skip_while(|(n, _)| *n < first)
+        .take_while(|(n, _)| *n <= last)
+        .map(|(n, l)| (n, cut_chars(&l, bounds.max_value_chars).0))
+        .collect()
+}

@@ -1,0 +1,359 @@
+//! Starting, listing and ending sessions: `debug.launch`, `debug.attach`,
+//! `debug.sessions`, `debug.terminate`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::{AttachSpec, InitialBreakpoint, LaunchSpec, RunTicket, SessionHandle, SessionSnapshot};
+
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::render;
+use super::spec::{ToolAnnotations, ToolError};
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![
+        tool(
+            "debug.launch",
+            "Start a program under a debugger and return its session_id. The adapter is \
+             chosen from the program (.py: debugpy, .go or a Go package folder: dlv, C/C++/Rust \
+             binaries: lldb-dap) unless `adapter` names one. Give `breakpoints` here so the \
+             program cannot run past them; the call then waits (up to `timeout` seconds, \
+             default 30) for the first stop and returns where it stopped: file, line, \
+             function, the source around it and the local variables. Without breakpoints it \
+             waits 5 s, which reports a crash or a quick exit at once.",
+            ToolAnnotations::START,
+            launch,
+        ),
+        tool(
+            "debug.attach",
+            "Attach a debugger to a running process (`pid`) or to a debug server (`host` and \
+             `port`, such as `python -m debugpy --listen 5678`), and return its session_id. \
+             Breakpoints given here are set before the target resumes.",
+            ToolAnnotations::START,
+            attach,
+        ),
+        tool(
+            "debug.sessions",
+            "List the debug sessions: session_id, state, adapter, program, adapter_pid, \
+             restarts and idle_seconds. Listing does not keep a session alive.",
+            ToolAnnotations::READ_ONLY,
+            sessions,
+        ),
+        tool(
+            "debug.terminate",
+            "End a session: stop the program and its debugger, and forget the session. Read \
+             its output first if you need it.",
+            ToolAnnotations {
+                idempotent: true,
+                ..ToolAnnotations::CONTROL
+            },
+            terminate,
+        ),
+    ]
+}
+
+/// A breakpoint set when the program starts.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StartBreakpoint {
+    /// Source file (with `line`).
+    file: Option<String>,
+    /// 1-based line in `file`.
+    line: Option<i64>,
+    /// A function name instead of `file` and `line` (as the language spells it, such as
+    /// `main.add` for Go).
+    function: Option<String>,
+    /// Stop only when this expression is true.
+    condition: Option<String>,
+    /// Stop only when the hit count satisfies this (such as `>= 3`).
+    hit_condition: Option<String>,
+    /// Log this message instead of stopping; `{expr}` is interpolated.
+    log_message: Option<String>,
+}
+
+/// Arguments of `debug.launch`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LaunchArgs {
+    /// The program: a script (.py), a Go source file or package folder, or a binary.
+    program: String,
+    /// Arguments passed to the program.
+    #[serde(default)]
+    args: Vec<String>,
+    /// The program's working directory.
+    cwd: Option<String>,
+    /// Environment variables added to the program's environment.
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    /// Adapter name (`debugpy`, `lldb-dap`, `dlv`; or a language such as `python`).
+    adapter: Option<String>,
+    /// Stop at the program's first line.
+    #[serde(default)]
+    stop_on_entry: bool,
+    /// Breakpoints set before the program runs: `{file, line, condition}` or `{function}`.
+    #[serde(default)]
+    breakpoints: Vec<StartBreakpoint>,
+    /// Exception filters to break on (for debugpy: `raised`, `uncaught`).
+    #[serde(default)]
+    filters: Vec<String>,
+    /// Seconds to wait for the first stop (default 30 with breakpoints or
+    /// stop_on_entry, else 5).
+    timeout: Option<f64>,
+}
+
+/// Arguments of `debug.attach`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AttachArgs {
+    /// Process id of a local process.
+    pid: Option<u32>,
+    /// Host of a debug server (default 127.0.0.1).
+    host: Option<String>,
+    /// Port of a debug server.
+    port: Option<u16>,
+    /// The program's path, where the adapter needs it for symbols.
+    program: Option<String>,
+    /// Working directory, for adapters that resolve paths against it.
+    cwd: Option<String>,
+    /// Adapter name; chosen from `program` or `port` when absent.
+    adapter: Option<String>,
+    /// Breakpoints set before the target resumes.
+    #[serde(default)]
+    breakpoints: Vec<StartBreakpoint>,
+    /// Exception filters to break on.
+    #[serde(default)]
+    filters: Vec<String>,
+    /// Seconds to wait for a first stop (default 30 with breakpoints, else 5).
+    timeout: Option<f64>,
+}
+
+/// Arguments naming one session.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SessionArgs {
+    /// The session, as debug.launch returned it (`s1`).
+    pub session_id: String,
+}
+
+/// No arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoArgs {}
+
+/// Source and function breakpoints from a start request, paths resolved.
+fn split_breakpoints(
+    ctx: &Context,
+    list: Vec<StartBreakpoint>,
+) -> Result<(Vec<InitialBreakpoint>, Vec<String>), ToolError> {
+    let mut sources = Vec::new();
+    let mut functions = Vec::new();
+    for (i, bp) in list.into_iter().enumerate() {
+        match (bp.file, bp.line, bp.function) {
+            (Some(file), Some(line), None) => sources.push(InitialBreakpoint {
+                file: ctx.paths.resolve(&file, "file")?,
+                line: check_line(line)?,
+                condition: bp.condition,
+                hit_condition: bp.hit_condition,
+                log_message: bp.log_message,
+            }),
+            (None, None, Some(function)) => {
+                if bp.condition.is_some() || bp.hit_condition.is_some() {
+                    return Err(ToolError::invalid(
+                        format!("breakpoints[{i}]: a function breakpoint at start cannot have a condition"),
+                        "start without the condition, then add it with debug.set_breakpoint",
+                    ));
+                }
+                functions.push(function);
+            }
+            _ => {
+                return Err(ToolError::invalid(
+                    format!("breakpoints[{i}] needs `file` and `line`, or `function` alone"),
+                    "write each breakpoint as {\"file\": \"x.py\", \"line\": 12} or {\"function\": \"main\"}",
+                ))
+            }
+        }
+    }
+    Ok((sources, functions))
+}
+
+/// A 1-based line, or a 400.
+pub(crate) fn check_line(line: i64) -> Result<i64, ToolError> {
+    if line < 1 {
+        return Err(ToolError::invalid(
+            format!("line {line} is not a line number"),
+            "lines count from 1",
+        ));
+    }
+    Ok(line)
+}
+
+/// A 400 naming the known adapters when `adapter` names none of them.
+fn check_adapter(ctx: &Context, adapter: Option<&str>) -> Result<(), ToolError> {
+    let Some(name) = adapter else { return Ok(()) };
+    if ctx.runtime.registry().get(name).is_some() {
+        return Ok(());
+    }
+    Err(ToolError::invalid(
+        format!("no debug adapter named `{name}`"),
+        format!(
+            "pass one of: {} (or a language such as python, go, rust), or leave `adapter` \
+             out to choose by the program",
+            ctx.runtime.registry().names().join(", ")
+        ),
+    ))
+}
+
+async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
+    check_adapter(&ctx, args.adapter.as_deref())?;
+    let program = ctx.paths.resolve(&args.program, "program")?;
+    let cwd = match &args.cwd {
+        Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
+        None => None,
+    };
+    let (breakpoints, functions) = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = args.stop_on_entry || !breakpoints.is_empty() || !functions.is_empty();
+    let spec = LaunchSpec {
+        program,
+        args: args.args,
+        cwd,
+        env: args.env,
+        adapter: args.adapter,
+        stop_on_entry: args.stop_on_entry,
+        breakpoints,
+        function_breakpoints: functions,
+        exception_filters: args.filters,
+        ..LaunchSpec::default()
+    };
+    let session = ctx.runtime.launch(spec).await?;
+    started(&ctx, session, "launched", expects_stop, args.timeout).await
+}
+
+async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
+    check_adapter(&ctx, args.adapter.as_deref())?;
+    let program = match &args.program {
+        Some(p) => Some(ctx.paths.resolve(p, "program")?),
+        None => None,
+    };
+    let cwd = match &args.cwd {
+        Some(c) => Some(ctx.paths.resolve(c, "cwd")?),
+        None => None,
+    };
+    if args.pid.is_none() && args.port.is_none() {
+        return Err(ToolError::invalid(
+            "attach needs `pid`, or `port` (and `host`)",
+            "pass the pid of a local process, or the port of a running debug server",
+        ));
+    }
+    let (breakpoints, functions) = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = !breakpoints.is_empty() || !functions.is_empty();
+    let spec = AttachSpec {
+        pid: args.pid,
+        host: args.host,
+        port: args.port,
+        program,
+        cwd,
+        adapter: args.adapter,
+        breakpoints,
+        function_breakpoints: functions,
+        exception_filters: args.filters,
+        ..AttachSpec::default()
+    };
+    let session = ctx.runtime.attach(spec).await?;
+    started(&ctx, session, "attached", expects_stop, args.timeout).await
+}
+
+/// The answer to a launch or attach: the session, and its first stop if one came
+/// within the wait.
+async fn started(
+    ctx: &Context,
+    session: SessionHandle,
+    verb: &str,
+    expects_stop: bool,
+    timeout: Option<f64>,
+) -> Outcome {
+    let wait = match (timeout, expects_stop) {
+        (Some(_), _) | (None, true) => ctx.bounds.wait_for(timeout),
+        (None, false) => ctx.bounds.initial_stop_wait,
+    };
+    let outcome = session.wait_for_stop(RunTicket { epoch: 0 }, wait).await?;
+    let snapshot = session.snapshot().await?;
+    let (mut json, text) = render::outcome(ctx, &session, outcome, wait).await;
+    json["session_id"] = json!(session.id().to_string());
+    json["adapter"] = json!(snapshot.adapter);
+    json["program"] = json!(snapshot.program);
+    let head = format!(
+        "session {}: {verb} {} under {}",
+        session.id(),
+        snapshot.program.as_deref().unwrap_or("the target"),
+        snapshot.adapter.as_deref().unwrap_or("?"),
+    );
+    Ok(Reply::new(json, format!("{head}\n{text}")))
+}
+
+/// A session as `debug.sessions` lists it.
+pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) -> Value {
+    let idle = snapshot.last_used.map(|used| {
+        tokio::time::Instant::now()
+            .into_std()
+            .saturating_duration_since(used)
+            .as_secs()
+    });
+    json!({
+        "session_id": session.id().to_string(),
+        "state": snapshot.state.name(),
+        "adapter": snapshot.adapter,
+        "program": snapshot.program,
+        "adapter_pid": session.adapter_pid(),
+        "restarts": snapshot.restarts,
+        "idle_seconds": idle,
+        "exit_code": snapshot.exit_code,
+        "failure": snapshot.failure,
+    })
+}
+
+async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
+    let mut list = Vec::new();
+    let mut text = String::new();
+    for session in ctx.runtime.sessions() {
+        // A session that ended while we looked is simply not listed.
+        let Ok(snapshot) = session.snapshot().await else {
+            continue;
+        };
+        let entry = session_json(&session, &snapshot);
+        text.push_str(&format!(
+            "{} {} {} ({}), idle {}s\n",
+            entry["session_id"].as_str().unwrap_or(""),
+            entry["state"].as_str().unwrap_or(""),
+            snapshot.program.as_deref().unwrap_or("-"),
+            snapshot.adapter.as_deref().unwrap_or("-"),
+            entry["idle_seconds"].as_u64().unwrap_or(0),
+        ));
+        list.push(entry);
+    }
+    if list.is_empty() {
+        text = "no sessions; start one with debug.launch".into();
+    }
+    Ok(Reply::new(json!({ "sessions": list }), text.trim_end()))
+}
+
+async fn terminate(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let exit_code = session.snapshot().await.ok().and_then(|s| s.exit_code);
+    ctx.runtime.end_session(session.id()).await?;
+    Ok(Reply::new(
+        json!({
+            "session_id": session.id().to_string(),
+            "state": "terminated",
+            "exit_code": exit_code,
+        }),
+        format!(
+            "session {} ended; its program and debugger are stopped",
+            session.id()
+        ),
+    ))
+}
