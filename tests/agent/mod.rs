@@ -1,0 +1,96 @@
+//! Helpers shared by the agent-surface tests (tools, permissions, MCP, CLI): the
+//! example programs, finding a line by its text, and reading tool results.
+#![allow(dead_code)]
+
+pub mod mcp_client;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use dapvisor::tools::{ToolCatalogue, ToolResult};
+use serde_json::Value;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// An example program's path.
+pub fn program(relative: &str) -> PathBuf {
+    root().join("examples/programs").join(relative)
+}
+
+/// `examples/programs/python/discount.py`, as a string for JSON arguments.
+pub fn discount() -> String {
+    program("python/discount.py").display().to_string()
+}
+
+/// The 1-based line of `file` that contains `needle` (which must be unique).
+pub fn line_of(file: impl AsRef<Path>, needle: &str) -> i64 {
+    let text = std::fs::read_to_string(file.as_ref()).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "`{needle}` must be on exactly one line");
+    hits[0] as i64
+}
+
+/// Call a tool and insist that it succeeded; returns the structured content.
+pub async fn ok(catalogue: &ToolCatalogue, tool: &str, args: Value) -> Value {
+    let result = catalogue.call(tool, args).await;
+    assert!(
+        !result.is_error,
+        "{tool} failed: {}\n{}",
+        result.text, result.structured
+    );
+    assert!(!result.text.is_empty(), "{tool} gave no text");
+    result.structured
+}
+
+/// Call a tool and insist that it failed with `code`; returns the result.
+pub async fn fails(catalogue: &ToolCatalogue, tool: &str, args: Value, code: u16) -> ToolResult {
+    let result = catalogue.call(tool, args).await;
+    let err = result
+        .error()
+        .unwrap_or_else(|| panic!("{tool} should fail with {code}, got {}", result.text));
+    assert_eq!(err.code, code, "{tool}: {}", result.text);
+    assert!(!err.error.is_empty() && !err.hint.is_empty(), "{err:?}");
+    result
+}
+
+/// The value of variable `name` in a list of variables as tools return them.
+pub fn var<'a>(vars: &'a Value, name: &str) -> &'a Value {
+    vars.as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == name)
+        .unwrap_or_else(|| panic!("no variable `{name}` in {vars}"))
+}
+
+fn build_dir() -> PathBuf {
+    let dir = root().join("target/agent-programs");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `examples/programs/c/average.c` built with `-g -O0` (once per test binary).
+pub fn c_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let out = build_dir().join(format!("average-{}", std::process::id()));
+            let status = Command::new("cc")
+                .args(["-g", "-O0", "-o"])
+                .arg(&out)
+                .arg(program("c/average.c"))
+                .status()
+                .expect("cc must be installed (scripts/provision installs it)");
+            assert!(status.success(), "building average.c failed");
+            out
+        })
+        .clone()
+}

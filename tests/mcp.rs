@@ -1,0 +1,533 @@
+//! `dapvisor mcp` as a child process, driven over stdio by a JSON-RPC client: the tool
+//! list, a whole find-the-bug session per adapter (debugpy, lldb-dap, dlv, in
+//! parallel), resources and notifications, `--root`, and bad input that leaves the
+//! server serving.
+
+mod agent;
+
+use agent::mcp_client::{Elicitation, McpClient};
+use agent::*;
+use serde_json::{json, Value};
+
+const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_names_schemas_and_annotations() {
+    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let listed = client.request("tools/list", json!({})).await;
+    let tools = listed["result"]["tools"].as_array().unwrap().clone();
+    assert!(tools.len() >= 19, "{listed}");
+    for tool in &tools {
+        let name = tool["name"].as_str().unwrap();
+        assert!(name.starts_with("debug_") && !name.contains('.'), "{name}");
+        assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
+        assert!(tool["description"].as_str().unwrap().len() > 40, "{name}");
+        assert!(tool["annotations"]["readOnlyHint"].is_boolean(), "{name}");
+    }
+    let find = |name: &str| tools.iter().find(|t| t["name"] == name).unwrap().clone();
+    let eval = find("debug_evaluate");
+    assert_eq!(eval["annotations"]["destructiveHint"], true);
+    assert_eq!(eval["annotations"]["openWorldHint"], true);
+    assert_eq!(eval["annotations"]["readOnlyHint"], false);
+    assert_eq!(eval["title"], "debug.evaluate");
+    let mut required: Vec<&str> = eval["inputSchema"]["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    required.sort();
+    assert_eq!(required, ["expression", "session_id"]);
+    let vars = find("debug_variables");
+    assert_eq!(vars["annotations"]["readOnlyHint"], true);
+    assert_eq!(vars["annotations"]["destructiveHint"], false);
+    let launch = find("debug_launch");
+    assert!(
+        launch["inputSchema"]["properties"]["breakpoints"]["items"]["properties"]["line"]
+            .is_object()
+    );
+
+    // The resources and their template are listed before any session exists.
+    let resources = client.request("resources/list", json!({})).await;
+    assert_eq!(
+        resources["result"]["resources"][0]["uri"],
+        "debugger://sessions"
+    );
+    let templates = client.request("resources/templates/list", json!({})).await;
+    assert_eq!(
+        templates["result"]["resourceTemplates"][0]["uriTemplate"],
+        "debugger://sessions/{id}"
+    );
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_session_with_resources_and_notifications() {
+    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let file = discount();
+    let line = line_of(&file, "total += discounted");
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": file, "breakpoints": [{ "file": file, "line": line }] }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    assert_eq!(launched["state"], "stopped");
+    assert_eq!(launched["stop"]["line"], line);
+    assert_eq!(launched["stop"]["function"], "order_total");
+    assert_eq!(
+        var(&launched["stop"]["locals"], "discounted")["value"],
+        "1000"
+    );
+
+    let uri = format!("debugger://sessions/{id}");
+    let sub = client
+        .request("resources/subscribe", json!({ "uri": uri }))
+        .await;
+    assert!(sub.get("error").is_none(), "{sub}");
+
+    // Second iteration: the notification names the session and the stop.
+    let next = client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    assert_eq!(next["state"], "stopped");
+    assert_eq!(var(&next["stop"]["locals"], "name")["value"], "'pen'");
+    let note = client
+        .notification(|n| {
+            n["method"] == "notifications/resources/updated"
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_stopped"
+        })
+        .await;
+    assert_eq!(note["params"]["uri"], uri.as_str());
+    assert_eq!(
+        note["params"]["_meta"]["dapvisor/event"]["session_id"],
+        id.as_str()
+    );
+
+    let eval = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "discount_percent(5700)" }),
+        )
+        .await;
+    assert_eq!(eval["result"], "10");
+
+    // The session's resource: state, breakpoints, last stop.
+    let read = client
+        .request("resources/read", json!({ "uri": uri }))
+        .await;
+    let contents = &read["result"]["contents"][0];
+    assert_eq!(contents["mimeType"], "application/json");
+    let detail: Value = serde_json::from_str(contents["text"].as_str().unwrap()).unwrap();
+    assert_eq!(detail["state"], "stopped");
+    assert_eq!(detail["session_id"], id.as_str());
+    assert_eq!(detail["adapter"], "debugpy");
+    assert_eq!(detail["last_stop"]["reason"], "breakpoint");
+    let files = detail["breakpoints"]["sources"].as_object().unwrap();
+    assert_eq!(files.len(), 1, "{detail}");
+
+    client
+        .ok(
+            "debug_set_breakpoints",
+            json!({ "session_id": id, "file": file, "lines": [] }),
+        )
+        .await;
+    let end = client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    assert_eq!(end["state"], "terminated");
+    assert_eq!(end["exit_code"], 3);
+    client
+        .notification(|n| {
+            n["params"]["uri"] == uri.as_str()
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_exited"
+        })
+        .await;
+    let out = client.ok("debug_output", json!({ "session_id": id })).await;
+    assert!(out["output"]
+        .as_str()
+        .unwrap()
+        .contains("Order total: 55.25"));
+
+    let all = client
+        .request("resources/read", json!({ "uri": "debugger://sessions" }))
+        .await;
+    let list: Value =
+        serde_json::from_str(all["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(list["sessions"][0]["state"], "terminated");
+    assert_eq!(list["sessions"][0]["exit_code"], 3);
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+    let gone = client
+        .request("resources/read", json!({ "uri": uri }))
+        .await;
+    assert!(
+        gone["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no session"),
+        "{gone}"
+    );
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
+    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let py = discount();
+    let c_source = program("c/average.c");
+    let go_source = program("go/inventory/main.go");
+    let bug = |file: &std::path::Path, text| line_of(file, text);
+
+    // Three launches in flight at once.
+    let py_call = client
+        .send(
+            "tools/call",
+            json!({ "name": "debug_launch", "arguments": {
+                "program": py,
+                "breakpoints": [{ "file": py, "line": line_of(&py, "total += discounted"),
+                                  "condition": "name == 'backpack'" }],
+                "timeout": 120 } }),
+        )
+        .await;
+    let c_call = client
+        .send(
+            "tools/call",
+            json!({ "name": "debug_launch", "arguments": {
+                "program": c_binary(),
+                "breakpoints": [{ "file": c_source,
+                                  "line": bug(&c_source, "double mean = sum / count;") }],
+                "timeout": 120 } }),
+        )
+        .await;
+    let go_call = client
+        .send(
+            "tools/call",
+            json!({ "name": "debug_launch", "arguments": {
+                "program": program("go/inventory"),
+                "breakpoints": [{ "file": go_source,
+                                  "line": bug(&go_source, "return item.Stock < item.Threshold"),
+                                  "condition": "item.Name == \"nuts\"" }],
+                "timeout": 120 } }),
+        )
+        .await;
+    let mut stopped = Vec::new();
+    for call in [py_call, c_call, go_call] {
+        let answer = client.answer(call).await;
+        let result = &answer["result"];
+        assert_ne!(result["isError"], true, "{answer}");
+        let s = result["structuredContent"].clone();
+        assert_eq!(s["state"], "stopped", "{s}");
+        stopped.push(s);
+    }
+    let ids: Vec<String> = stopped
+        .iter()
+        .map(|s| s["session_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(stopped[0]["adapter"], "debugpy");
+    assert_eq!(
+        var(&stopped[0]["stop"]["locals"], "discounted")["value"],
+        "3325"
+    );
+    assert_eq!(stopped[1]["adapter"], "lldb-dap");
+    assert!(stopped[1]["stop"]["function"]
+        .as_str()
+        .unwrap()
+        .contains("mean_of"));
+    assert_eq!(var(&stopped[1]["stop"]["locals"], "sum")["value"], "426");
+    assert_eq!(stopped[2]["adapter"], "dlv");
+    assert!(stopped[2]["stop"]["function"]
+        .as_str()
+        .unwrap()
+        .contains("needsRestock"));
+
+    // The bug in each, seen by evaluation.
+    for (id, expression, expected) in [
+        (&ids[0], "discount_percent(5700)", "10"),
+        (&ids[1], "sum / count", "85"),
+        (&ids[2], "item.Stock <= item.Threshold", "true"),
+    ] {
+        let eval = client
+            .ok(
+                "debug_evaluate",
+                json!({ "session_id": id, "expression": expression }),
+            )
+            .await;
+        assert_eq!(eval["result"], expected, "{id}: {expression}");
+    }
+    let sessions = client.ok("debug_sessions", json!({})).await;
+    assert_eq!(sessions["sessions"].as_array().unwrap().len(), 3);
+
+    // Each runs to its own exit code, the three continues in flight together.
+    let mut calls = Vec::new();
+    let files = [
+        py.clone(),
+        c_source.display().to_string(),
+        go_source.display().to_string(),
+    ];
+    for (id, file) in ids.iter().zip(&files) {
+        client
+            .ok(
+                "debug_set_breakpoints",
+                json!({ "session_id": id, "file": file, "lines": [] }),
+            )
+            .await;
+        calls.push(
+            client
+                .send(
+                    "tools/call",
+                    json!({ "name": "debug_continue",
+                            "arguments": { "session_id": id, "timeout": 120 } }),
+                )
+                .await,
+        );
+    }
+    let mut codes = Vec::new();
+    for call in calls {
+        let answer = client.answer(call).await;
+        assert_eq!(
+            answer["result"]["structuredContent"]["state"], "terminated",
+            "{answer}"
+        );
+        codes.push(answer["result"]["structuredContent"]["exit_code"].clone());
+    }
+    assert_eq!(codes, vec![json!(3), json!(4), json!(5)]);
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_errors_and_the_server_keeps_serving() {
+    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let file = discount();
+
+    client
+        .fails("debug_stack_trace", json!({ "session_id": "s42" }), 404)
+        .await;
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": "/nowhere/missing.py" }),
+            400,
+        )
+        .await;
+    assert!(
+        err["error"].as_str().unwrap().contains("does not exist"),
+        "{err}"
+    );
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": file, "adapter": "turbodbg" }),
+            400,
+        )
+        .await;
+    assert!(err["hint"].as_str().unwrap().contains("debugpy"), "{err}");
+    client
+        .fails("debug_launch", json!({ "program": 42 }), 400)
+        .await;
+    let unknown = client
+        .request(
+            "tools/call",
+            json!({ "name": "debug_teleport", "arguments": {} }),
+        )
+        .await;
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("debug_launch"),
+        "{unknown}"
+    );
+
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": file, "stop_on_entry": true }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let err = client
+        .fails("debug_pause", json!({ "session_id": id }), 400)
+        .await;
+    assert!(err["error"].as_str().unwrap().contains("stopped"), "{err}");
+    let long = "x".repeat(10_001);
+    client
+        .fails(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": long }),
+            400,
+        )
+        .await;
+    let lines: Vec<i64> = (1..=1001).collect();
+    let err = client
+        .fails(
+            "debug_set_breakpoints",
+            json!({ "session_id": id, "file": file, "lines": lines }),
+            503,
+        )
+        .await;
+    assert!(err["error"].as_str().unwrap().contains("1000"), "{err}");
+
+    // Still serving, and the session still works.
+    let listed = client.request("tools/list", json!({})).await;
+    assert!(listed["result"]["tools"].as_array().unwrap().len() >= 19);
+    let end = client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    assert_eq!(end["exit_code"], 3);
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn root_confines_programs_and_breakpoint_files() {
+    let root = program("python");
+    let root_flag = root.display().to_string();
+    let mut client = McpClient::start(
+        &["--permission-mode", "bypass_all", "--root", &root_flag],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let err = client
+        .fails("debug_launch", json!({ "program": "../c/average.c" }), 403)
+        .await;
+    assert!(
+        err["error"].as_str().unwrap().contains("outside the root"),
+        "{err}"
+    );
+    client
+        .fails("debug_launch", json!({ "program": "/etc/hostname" }), 403)
+        .await;
+    client
+        .fails(
+            "debug_launch",
+            json!({ "program": "discount.py",
+                    "breakpoints": [{ "file": program("c/average.c"), "line": 18 }] }),
+            403,
+        )
+        .await;
+    client
+        .fails(
+            "debug_launch",
+            json!({ "program": "discount.py", "cwd": "/tmp" }),
+            403,
+        )
+        .await;
+
+    // A relative program resolves against the root and runs to its end.
+    let ran = client
+        .ok(
+            "debug_launch",
+            json!({ "program": "discount.py", "timeout": 60 }),
+        )
+        .await;
+    assert_eq!(ran["state"], "terminated", "{ran}");
+    assert_eq!(ran["exit_code"], 3);
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
+    let dir = std::env::temp_dir().join(format!("dapvisor-mcp-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("adapters.toml");
+    std::fs::write(
+        &config,
+        "[adapters.ghostdbg]\ncommand = \"/nonexistent/ghostdbg\"\nextensions = [\"ghost\"]\n\
+         install_hint = \"fetch ghostdbg from the attic\"\n",
+    )
+    .unwrap();
+    let ghost = dir.join("a.ghost");
+    std::fs::write(&ghost, "boo").unwrap();
+    let config_flag = config.display().to_string();
+    let mut client = McpClient::start(
+        &[
+            "--permission-mode",
+            "bypass_all",
+            "--max-sessions",
+            "1",
+            "--request-timeout",
+            "20",
+            "--config",
+            &config_flag,
+        ],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let err = client
+        .fails("debug_launch", json!({ "program": ghost }), 500)
+        .await;
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("fetch ghostdbg from the attic"),
+        "{err}"
+    );
+
+    let first = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    assert_eq!(first["state"], "stopped");
+    let err = client
+        .fails("debug_launch", json!({ "program": discount() }), 503)
+        .await;
+    assert!(
+        err["error"].as_str().unwrap().contains("limit of 1"),
+        "{err}"
+    );
+    assert!(client.close().await.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A config file that cannot be read stops the server before it serves, saying why.
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(["mcp", "--config", "/nonexistent/adapters.toml"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/adapters.toml"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
+    // The idle clock starts with the launch request, so the limit must outlast a start.
+    let mut client = McpClient::start(
+        &["--permission-mode", "bypass_all", "--idle-timeout", "4"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let uri = format!("debugger://sessions/{id}");
+    client
+        .request("resources/subscribe", json!({ "uri": uri }))
+        .await;
+    let reaped = client
+        .notification(|n| {
+            n["params"]["uri"] == uri.as_str()
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_session_reaped"
+        })
+        .await;
+    assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
+    let err = client
+        .fails("debug_stack_trace", json!({ "session_id": id }), 404)
+        .await;
+    assert!(err["error"].as_str().unwrap().contains(&id), "{err}");
+    assert_eq!(
+        client.ok("debug_sessions", json!({})).await["sessions"],
+        json!([])
+    );
+    assert!(client.close().await.success());
+}

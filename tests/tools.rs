@@ -1,0 +1,459 @@
+//! The tool catalogue end to end on a real debugpy: a whole find-the-bug session
+//! through tools only, the bounds that cut big results (and how to get the rest), and
+//! the errors an agent gets for bad input.
+
+mod agent;
+
+use agent::*;
+use dapvisor::permission::{PermissionGate, PermissionMode};
+use dapvisor::registry::{AdapterDef, AdapterRegistry};
+use dapvisor::tools::{Bounds, ToolCatalogue};
+use dapvisor::{Runtime, RuntimeConfig};
+use serde_json::json;
+
+async fn catalogue_with(bounds: Bounds) -> ToolCatalogue {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    ToolCatalogue::new(runtime)
+        .with_bounds(bounds)
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_debugging_session_through_the_tools() {
+    let tools = catalogue_with(Bounds::default()).await;
+    let file = discount();
+    let call = line_of(&file, "discounted = apply_discount(line_cents)");
+
+    // Launch with a breakpoint: the answer is the stop, with source and locals.
+    let launched = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "breakpoints": [{ "file": file, "line": call }] }),
+    )
+    .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    assert_eq!(launched["adapter"], "debugpy");
+    assert_eq!(launched["state"], "stopped");
+    assert_eq!(launched["timed_out"], false);
+    let stop = &launched["stop"];
+    assert_eq!(stop["reason"], "breakpoint");
+    assert!(stop["file"].as_str().unwrap().ends_with("discount.py"));
+    assert_eq!(stop["line"], call);
+    assert_eq!(stop["function"], "order_total");
+    assert!(stop["thread_id"].as_i64().is_some());
+    let source = stop["source"].as_array().unwrap();
+    assert!(source
+        .iter()
+        .any(|l| l["line"] == call && l["text"].as_str().unwrap().contains("apply_discount")));
+    assert!(source.len() > 3, "a few lines around the stop: {source:?}");
+    assert_eq!(var(&stop["locals"], "line_cents")["value"], "1000");
+    assert_eq!(var(&stop["locals"], "name")["value"], "'notebook'");
+
+    // Step in, over, out.
+    let s = ok(&tools, "debug.step_in", json!({ "session_id": id })).await;
+    assert_eq!(s["state"], "stopped");
+    assert_eq!(s["stop"]["function"], "apply_discount");
+    assert_eq!(
+        s["stop"]["line"],
+        line_of(&file, "percent = discount_percent(amount)")
+    );
+    assert_eq!(var(&s["stop"]["locals"], "amount")["value"], "1000");
+    let s = ok(&tools, "debug.step_over", json!({ "session_id": id })).await;
+    assert_eq!(
+        s["stop"]["line"],
+        line_of(&file, "return amount * (100 - percent) // 100")
+    );
+    assert_eq!(var(&s["stop"]["locals"], "percent")["value"], "0");
+    let s = ok(&tools, "debug.step_out", json!({ "session_id": id })).await;
+    assert_eq!(s["stop"]["function"], "order_total");
+    assert_eq!(s["stop"]["line"], call);
+    let s = ok(&tools, "debug.step_over", json!({ "session_id": id })).await;
+    assert_eq!(s["stop"]["line"], line_of(&file, "total += discounted"));
+
+    // The stack, the scopes, variables by scope name, and an evaluation.
+    let stack = ok(&tools, "debug.stack_trace", json!({ "session_id": id })).await;
+    let frames = stack["frames"].as_array().unwrap();
+    assert_eq!(frames[0]["name"], "order_total");
+    assert_eq!(frames[0]["line"], line_of(&file, "total += discounted"));
+    assert_eq!(frames[1]["name"], "main");
+    assert_eq!(stack["truncated"], false);
+    let scopes = ok(&tools, "debug.scopes", json!({ "session_id": id })).await;
+    let locals = scopes["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Locals")
+        .expect("a Locals scope");
+    assert!(locals["variables_reference"].as_i64().unwrap() > 0);
+    let vars = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "locals" }),
+    )
+    .await;
+    assert_eq!(var(&vars["variables"], "discounted")["value"], "1000");
+    assert_eq!(var(&vars["variables"], "discounted")["type"], "int");
+    let by_ref = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "variables_reference": locals["variables_reference"] }),
+    )
+    .await;
+    assert_eq!(by_ref["variables"], vars["variables"]);
+    let eval = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "qty * price" }),
+    )
+    .await;
+    assert_eq!(eval["result"], "1000");
+    assert_eq!(eval["type"], "int");
+    let threads = ok(&tools, "debug.threads", json!({ "session_id": id })).await;
+    assert!(!threads["threads"].as_array().unwrap().is_empty());
+
+    // Drop the breakpoint and run to the end: exit code 3.
+    let bps = ok(
+        &tools,
+        "debug.remove_breakpoint",
+        json!({ "session_id": id, "file": file, "line": call }),
+    )
+    .await;
+    assert_eq!(bps["breakpoints"], json!([]));
+    let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(end["state"], "terminated");
+    assert_eq!(end["exit_code"], 3);
+    assert!(end.get("stop").is_none());
+
+    // Output in two reads: the first cut short says so and where to go on.
+    let first = ok(
+        &tools,
+        "debug.output",
+        json!({ "session_id": id, "max_bytes": 8 }),
+    )
+    .await;
+    assert_eq!(first["output"], "Order to");
+    assert_eq!(first["truncated"], true);
+    let rest = ok(
+        &tools,
+        "debug.output",
+        json!({ "session_id": id, "since": first["next"] }),
+    )
+    .await;
+    assert!(
+        rest["output"].as_str().unwrap().starts_with("tal: 55.25"),
+        "{rest}"
+    );
+    assert!(rest["output"].as_str().unwrap().contains("MISMATCH"));
+    assert_eq!(rest["truncated"], false);
+
+    // The session is listed until it is terminated.
+    let listed = ok(&tools, "debug.sessions", json!({})).await;
+    let entry = &listed["sessions"][0];
+    assert_eq!(entry["session_id"], id.as_str());
+    assert_eq!(entry["state"], "terminated");
+    assert_eq!(entry["adapter"], "debugpy");
+    assert!(entry["program"].as_str().unwrap().ends_with("discount.py"));
+    assert_eq!(entry["restarts"], 0);
+    assert!(entry["idle_seconds"].as_u64().unwrap() < 60);
+    assert!(entry.get("adapter_pid").is_some());
+    ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
+    let listed = ok(&tools, "debug.sessions", json!({})).await;
+    assert_eq!(listed["sessions"], json!([]));
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bounds_cut_big_results_and_say_how_to_get_the_rest() {
+    let bounds = Bounds::default()
+        .max_frames(2)
+        .max_variables(2)
+        .max_value_chars(10)
+        .stop_locals(1);
+    let tools = catalogue_with(bounds).await;
+    let file = discount();
+    let line = line_of(&file, "return amount * (100 - percent) // 100");
+    let launched = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "breakpoints": [{ "file": file, "line": line }] }),
+    )
+    .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let stop = &launched["stop"];
+    assert_eq!(stop["locals"].as_array().unwrap().len(), 1);
+    assert_eq!(stop["locals_truncated"], true);
+    assert_eq!(stop["locals_total"], 2);
+
+    // apply_discount <- order_total <- main <- <module> (<- debugpy's runner): two shown.
+    let stack = ok(&tools, "debug.stack_trace", json!({ "session_id": id })).await;
+    assert_eq!(stack["frames"].as_array().unwrap().len(), 2);
+    assert_eq!(stack["truncated"], true);
+    let all = ok(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": id, "levels": 10 }),
+    )
+    .await;
+    let names: Vec<&str> = all["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names[..4],
+        ["apply_discount", "order_total", "main", "<module>"]
+    );
+    assert_eq!(all["truncated"], false);
+
+    // Globals hold many names: two per call, and the offset of the next ones.
+    let page = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Globals" }),
+    )
+    .await;
+    assert_eq!(page["variables"].as_array().unwrap().len(), 2);
+    assert_eq!(page["truncated"], true);
+    assert_eq!(page["next_offset"], 2);
+    let total = page["total"].as_u64().unwrap();
+    assert!(total > 4, "{page}");
+    let next = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Globals", "offset": 2 }),
+    )
+    .await;
+    assert_ne!(next["variables"][0]["name"], page["variables"][0]["name"]);
+    let last = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Globals", "offset": total - 1 }),
+    )
+    .await;
+    assert_eq!(last["truncated"], false);
+    assert!(last.get("next_offset").is_none());
+
+    // A long value is cut, marked, and whole with max_chars.
+    let long = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "'x' * 100" }),
+    )
+    .await;
+    assert_eq!(long["truncated"], true);
+    let result = long["result"].as_str().unwrap();
+    assert!(result.starts_with("'xxxxxxxxx"), "{result}");
+    assert!(result.contains("more chars"), "{result}");
+    let whole = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "'x' * 100", "max_chars": 500 }),
+    )
+    .await;
+    assert_eq!(whole["result"].as_str().unwrap().len(), 102);
+    assert!(whole.get("truncated").is_none());
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
+    let tools = catalogue_with(Bounds::default()).await;
+    let file = discount();
+
+    // No such session, and a malformed id.
+    let r = fails(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": "s999" }),
+        404,
+    )
+    .await;
+    assert!(r.error().unwrap().hint.contains("debug.launch"));
+    fails(
+        &tools,
+        "debug.continue",
+        json!({ "session_id": "nope" }),
+        400,
+    )
+    .await;
+    // Missing and unknown arguments, an unknown tool.
+    fails(&tools, "debug.launch", json!({}), 400).await;
+    fails(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "sessionId": "s1" }),
+        400,
+    )
+    .await;
+    fails(&tools, "debug.fly", json!({}), 400).await;
+    // A program that does not exist, an unknown adapter.
+    let r = fails(
+        &tools,
+        "debug.launch",
+        json!({ "program": "/no/such/prog.py" }),
+        400,
+    )
+    .await;
+    assert!(r.text.contains("does not exist"), "{}", r.text);
+    let r = fails(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "adapter": "nodebugger" }),
+        400,
+    )
+    .await;
+    assert!(r.error().unwrap().hint.contains("debugpy"), "{}", r.text);
+
+    // Wrong state: a session stopped at entry cannot pause; ended, it cannot step.
+    let launched = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "stop_on_entry": true }),
+    )
+    .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    assert_eq!(launched["state"], "stopped");
+    let r = fails(&tools, "debug.pause", json!({ "session_id": id }), 400).await;
+    assert!(r.error().unwrap().error.contains("stopped"), "{}", r.text);
+
+    // An expression over the limit; more breakpoints than a session holds.
+    let long = "1+".repeat(5_000) + "1";
+    let r = fails(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": long }),
+        400,
+    )
+    .await;
+    assert!(r.text.contains("10000"), "{}", r.text);
+    let lines: Vec<i64> = (1..=1001).collect();
+    fails(
+        &tools,
+        "debug.set_breakpoints",
+        json!({ "session_id": id, "file": file, "lines": lines }),
+        503,
+    )
+    .await;
+    fails(
+        &tools,
+        "debug.set_breakpoint",
+        json!({ "session_id": id, "file": file }),
+        400,
+    )
+    .await;
+    fails(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Nowhere" }),
+        400,
+    )
+    .await;
+
+    let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(end["exit_code"], 3);
+    let r = fails(&tools, "debug.step_over", json!({ "session_id": id }), 400).await;
+    let err = r.error().unwrap();
+    assert!(err.error.contains("terminated"), "{err:?}");
+    assert!(err.hint.contains("launch"), "{err:?}");
+    fails(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": id }),
+        400,
+    )
+    .await;
+    // The session still answers after all that.
+    ok(&tools, "debug.output", json!({ "session_id": id })).await;
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_adapter_says_how_to_install_it() {
+    let mut registry = AdapterRegistry::builtin();
+    let mut def = AdapterDef::generic("ghostdbg", "/nonexistent/ghostdbg-dap");
+    def.extensions = vec!["ghost".into()];
+    def.install_hint = "install ghostdbg with `apt-get install ghostdbg`".into();
+    registry.register(def);
+    let runtime = Runtime::start(RuntimeConfig::default().registry(registry))
+        .await
+        .unwrap();
+    let tools = ToolCatalogue::new(runtime)
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+    let dir = std::env::temp_dir().join(format!("dapvisor-ghost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("a.ghost");
+    std::fs::write(&program, "boo").unwrap();
+
+    let r = fails(
+        &tools,
+        "debug.launch",
+        json!({ "program": program, "adapter": "ghostdbg" }),
+        500,
+    )
+    .await;
+    let err = r.error().unwrap();
+    assert!(err.error.contains("apt-get install ghostdbg"), "{err:?}");
+    assert!(err.hint.contains("install"), "{err:?}");
+    // Chosen by extension, the same.
+    let r = fails(&tools, "debug.launch", json!({ "program": program }), 500).await;
+    assert!(r.text.contains("ghostdbg"), "{}", r.text);
+    std::fs::remove_dir_all(&dir).unwrap();
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_has_a_description_an_object_schema_and_annotations() {
+    let tools = catalogue_with(Bounds::default()).await;
+    let specs = tools.list();
+    let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+    for expected in [
+        "debug.launch",
+        "debug.attach",
+        "debug.set_breakpoints",
+        "debug.set_breakpoint",
+        "debug.remove_breakpoint",
+        "debug.set_exception_breakpoints",
+        "debug.continue",
+        "debug.step_over",
+        "debug.step_in",
+        "debug.step_out",
+        "debug.pause",
+        "debug.threads",
+        "debug.stack_trace",
+        "debug.scopes",
+        "debug.variables",
+        "debug.evaluate",
+        "debug.output",
+        "debug.sessions",
+        "debug.terminate",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    for spec in &specs {
+        assert!(spec.description.len() > 40, "{}", spec.name);
+        assert_eq!(spec.input_schema["type"], "object", "{}", spec.name);
+        assert!(
+            spec.input_schema.contains_key("properties"),
+            "{}",
+            spec.name
+        );
+        assert_eq!(spec.mcp_name(), spec.name.replace('.', "_"));
+        assert!(!serde_json::to_string(&spec.input_schema)
+            .unwrap()
+            .contains("$ref"));
+    }
+    let eval = tools.spec("debug_evaluate").unwrap();
+    assert!(eval.annotations.destructive && eval.annotations.open_world);
+    assert!(!eval.annotations.read_only);
+    let vars = tools.spec("debug.variables").unwrap();
+    assert!(vars.annotations.read_only && !vars.annotations.destructive);
+    let launch = tools.spec("debug.launch").unwrap();
+    let required = launch.input_schema["required"].as_array().unwrap();
+    assert_eq!(required, &vec![json!("program")]);
+    assert!(launch.input_schema["properties"]["breakpoints"].is_object());
+    tools.runtime().shutdown().await;
+}
