@@ -457,3 +457,67 @@ async fn every_tool_has_a_description_an_object_schema_and_annotations() {
     assert!(launch.input_schema["properties"]["breakpoints"].is_object());
     tools.runtime().shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attach_to_a_debug_server_by_port() {
+    // A Python that serves debugpy on a port it picks, says which, and runs
+    // discount.py once a debugger is attached.
+    let server = format!(
+        "import debugpy, runpy, sys\n\
+         host, port = debugpy.listen(('127.0.0.1', 0))\n\
+         print(port, flush=True)\n\
+         debugpy.wait_for_client()\n\
+         runpy.run_path({:?}, run_name='__main__')\n",
+        discount()
+    );
+    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let mut child = tokio::process::Command::new(python)
+        .args(["-c", &server])
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut port = String::new();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stdout);
+    tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        tokio::io::AsyncBufReadExt::read_line(&mut lines, &mut port),
+    )
+    .await
+    .expect("the debug server says its port")
+    .unwrap();
+    let port: u16 = port.trim().parse().expect("a port number");
+
+    let tools = catalogue_with(Bounds::default()).await;
+    let file = discount();
+    let line = line_of(&file, "total += discounted");
+    let attached = ok(
+        &tools,
+        "debug.attach",
+        json!({ "port": port, "breakpoints": [{ "file": file, "line": line }] }),
+    )
+    .await;
+    let id = attached["session_id"].as_str().unwrap().to_string();
+    assert_eq!(attached["adapter"], "debugpy");
+    assert_eq!(attached["state"], "stopped", "{attached}");
+    assert_eq!(attached["stop"]["line"], line);
+    assert_eq!(
+        var(&attached["stop"]["locals"], "name")["value"],
+        "'notebook'"
+    );
+    ok(
+        &tools,
+        "debug.remove_breakpoint",
+        json!({ "session_id": id, "file": file, "line": line }),
+    )
+    .await;
+    let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(end["state"], "terminated", "{end}");
+    let status = tokio::time::timeout(std::time::Duration::from_secs(60), child.wait())
+        .await
+        .expect("the debuggee ends")
+        .unwrap();
+    assert_eq!(status.code(), Some(3));
+    tools.runtime().shutdown().await;
+}

@@ -280,9 +280,20 @@ async fn started(
         (Some(_), _) | (None, true) => ctx.bounds.wait_for(timeout),
         (None, false) => ctx.bounds.initial_stop_wait,
     };
-    let outcome = session.wait_for_stop(RunTicket { epoch: 0 }, wait).await?;
+    let outcome = session.wait_for_stop(RunTicket { epoch: 0 }, wait).await;
     let snapshot = session.snapshot().await?;
-    let (mut json, text) = render::outcome(ctx, &session, outcome, wait).await;
+    // The session exists now: whatever the wait says, the agent gets its id.
+    let (mut json, text) = match outcome {
+        Ok(outcome) => render::outcome(ctx, &session, outcome, wait).await,
+        Err(e) => (
+            json!({ "state": snapshot.state.name(), "timed_out": false,
+                    "wait_error": e.to_string() }),
+            format!(
+                "{}; waiting for a first stop failed: {e}. Call debug.wait to try again.",
+                snapshot.state
+            ),
+        ),
+    };
     json["session_id"] = json!(session.id().to_string());
     json["adapter"] = json!(snapshot.adapter);
     json["program"] = json!(snapshot.program);
