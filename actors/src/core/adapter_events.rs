@@ -70,7 +70,14 @@ impl SessionCore {
                     });
                     return;
                 }
-                if self.exit_code.is_none() {
+                // dlv sends no `exited`; its console line is the only word of the
+                // status. Other adapters' lines, and the program's own, are just text.
+                let from_dlv = category == "console"
+                    && self
+                        .plan
+                        .as_ref()
+                        .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::Delve);
+                if self.exit_code.is_none() && from_dlv {
                     if let Some(code) = exit_status_in(&body.output) {
                         self.exit_code = Some(code);
                         self.emit(EventKind::Exited { exit_code: code });

@@ -331,7 +331,7 @@ impl SessionCore {
             Command::SetExceptionBreakpoints(filters) => {
                 self.check(Operation::SetExceptionBreakpoints)?;
                 self.breakpoints.set_exception_filters(filters)?;
-                if self.accepts_breakpoints && self.adapter_live {
+                if self.adapter_takes_breakpoints() {
                     let args = serde_json::to_value(self.breakpoints.exception_arguments())
                         .map_err(|e| SessionError::Protocol(e.to_string()))?;
                     self.send(
@@ -421,6 +421,12 @@ impl SessionCore {
         Some(arguments)
     }
 
+    /// Whether breakpoint changes go to the adapter now: it is configured and is not
+    /// being let go (after the debuggee ended they wait in the cache for the next run).
+    fn adapter_takes_breakpoints(&self) -> bool {
+        self.adapter_live && self.accepts_breakpoints && !self.ending
+    }
+
     fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {
         if let Some(bad) = list.iter().find(|b| b.line < 1) {
             return Err(SessionError::InvalidArgument(format!(
@@ -460,7 +466,7 @@ impl SessionCore {
     /// Send `file`'s whole list to the adapter, or answer from the cache when the
     /// adapter is not ready for breakpoints (they go out during configuration).
     fn sync_file(&mut self, token: Token, file: PathBuf) {
-        if self.adapter_live && self.accepts_breakpoints {
+        if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
             self.send(
                 "setBreakpoints",
@@ -479,7 +485,7 @@ impl SessionCore {
     }
 
     fn sync_functions(&mut self, token: Token) {
-        if self.adapter_live && self.accepts_breakpoints {
+        if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
             self.send(
                 "setFunctionBreakpoints",
@@ -546,22 +552,28 @@ impl SessionCore {
     }
 
     fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
-        if self.state == SessionState::Terminated {
-            let exit_code = self.exit_code;
-            self.reply(
-                token,
-                Ok(Answer::Stop(StopOutcome::Terminated { exit_code })),
-            );
-        } else if let Some(stop) = self.last_stop.as_ref().filter(|s| s.epoch > after) {
-            let stop = stop.clone();
-            self.reply(token, Ok(Answer::Stop(StopOutcome::Stopped(stop))));
+        // dlv tells the exit status only while it is being let go: wait for that.
+        let exit_status_coming = self.exit_code.is_none() && self.ending && self.adapter_live;
+        let ready = if self.state == SessionState::Terminated {
+            (!exit_status_coming).then_some(StopOutcome::Terminated {
+                exit_code: self.exit_code,
+            })
         } else {
-            let timer = self.timer(timeout);
-            self.waiters.push(StopWaiter {
-                token,
-                after,
-                timer,
-            });
+            self.last_stop
+                .as_ref()
+                .filter(|s| s.epoch > after)
+                .map(|s| StopOutcome::Stopped(s.clone()))
+        };
+        match ready {
+            Some(outcome) => self.reply(token, Ok(Answer::Stop(outcome))),
+            None => {
+                let timer = self.timer(timeout);
+                self.waiters.push(StopWaiter {
+                    token,
+                    after,
+                    timer,
+                });
+            }
         }
     }
 
@@ -712,7 +724,11 @@ impl SessionCore {
 
     fn on_timer(&mut self, id: TimerId) {
         if self.startup.as_ref().is_some_and(|s| s.timer == id) {
-            let waiting_for = self.startup.as_ref().map_or("", |s| s.waiting_for());
+            let waiting_for = if self.capabilities_known {
+                self.startup.as_ref().map_or("", |s| s.waiting_for())
+            } else {
+                "the answer to `initialize`"
+            };
             let after = self.config.request_timeout.as_secs();
             self.fail_startup(format!(
                 "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"

@@ -321,6 +321,13 @@ pub(super) fn lldb_plan() -> StartPlan {
     plan
 }
 
+/// A launch under a dlv flavoured adapter (no `exited`; the status on the console).
+pub(super) fn dlv_plan() -> StartPlan {
+    let mut plan = plan();
+    plan.adapter.flavor = AdapterFlavor::Delve;
+    plan
+}
+
 /// `plan` with a breakpoint at each `file:line`.
 pub(super) fn with_breakpoints(mut plan: StartPlan, at: &[(&str, i64)]) -> StartPlan {
     plan.breakpoints = at

@@ -371,7 +371,6 @@ fn a_breakpoint_event_updates_the_cached_verdict_and_is_published() {
 }
 
 #[test]
-#[ignore = "bug: after the debuggee ended, breakpoint changes are sent to the adapter being released instead of cached"]
 fn breakpoints_set_after_the_debuggee_ended_are_cached_for_the_next_start() {
     // The adapter has been told to go (disconnect answered) but has not closed yet.
     let mut h = Harness::in_state(SessionState::Terminated);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::session_tests::{control, Harness};
+use super::session_tests::{control, dlv_plan, full_caps, Harness};
 use crate::core::command::{Answer, Command, ControlAction, StopOutcome};
 use crate::core::state::SessionState;
 use crate::error::SessionError;
@@ -285,6 +285,25 @@ fn a_wait_is_answered_terminated_with_the_exit_code() {
 }
 
 #[test]
+fn a_wait_that_comes_after_dlvs_terminated_still_gets_the_exit_code() {
+    let mut h = Harness::new();
+    h.launch_with(dlv_plan(), full_caps());
+    let out = h.event("terminated", json!({}));
+    let disconnect = out.tag("disconnect");
+    let (token, out) = h.command(wait(0));
+    assert_eq!(out.replies(), 0, "answered before the exit code: {out:?}");
+    h.event(
+        "output",
+        json!({ "category": "console", "output": "Process 81 has exited with status 5\n" }),
+    );
+    let out = h.ok(disconnect, json!({}));
+    assert_eq!(
+        outcome(out.reply(token)),
+        &StopOutcome::Terminated { exit_code: Some(5) }
+    );
+}
+
+#[test]
 fn a_wait_in_an_ended_session_is_answered_at_once() {
     let mut h = Harness::running();
     h.event("exited", json!({ "exitCode": 7 }));
@@ -298,7 +317,8 @@ fn a_wait_in_an_ended_session_is_answered_at_once() {
 #[test]
 fn without_an_exit_code_a_wait_is_answered_once_the_adapter_reports_it() {
     // dlv sends no `exited`; its status comes on the console, around the disconnect.
-    let mut h = Harness::running();
+    let mut h = Harness::new();
+    h.launch_with(dlv_plan(), full_caps());
     let (token, _) = h.command(wait(0));
     let out = h.event("terminated", json!({}));
     assert_eq!(out.replies(), 0, "answered before the exit code: {out:?}");

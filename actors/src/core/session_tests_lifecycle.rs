@@ -396,7 +396,6 @@ fn reading_a_snapshot_does_not_count_as_use() {
 }
 
 #[test]
-#[ignore = "bug: any adapter's output saying `has exited with status N` is taken for the debuggee's exit"]
 fn a_program_printing_an_exit_line_has_not_exited() {
     // Reading the status from console output is for dlv, which sends no `exited`.
     let mut h = Harness::running();

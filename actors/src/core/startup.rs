@@ -87,6 +87,9 @@ impl SessionCore {
     /// Begin a launch or attach: a fresh adapter, then `initialize`.
     pub(super) fn start(&mut self, token: Token, plan: StartPlan) -> Result<(), SessionError> {
         self.check(plan.operation)?;
+        // All of the plan's breakpoints or none: a refused start leaves the cache as
+        // it was.
+        let mut cache = self.breakpoints.clone();
         for bp in &plan.breakpoints {
             let source = SourceBreakpoint {
                 line: bp.line,
@@ -95,7 +98,7 @@ impl SessionCore {
                 log_message: bp.log_message.clone(),
                 ..SourceBreakpoint::default()
             };
-            self.breakpoints.add(&bp.file, source)?;
+            cache.add(&bp.file, source)?;
         }
         if !plan.function_breakpoints.is_empty() {
             let list = plan
@@ -103,12 +106,12 @@ impl SessionCore {
                 .iter()
                 .map(crate::core::session::function_breakpoint)
                 .collect();
-            self.breakpoints.set_functions(list)?;
+            cache.set_functions(list)?;
         }
         if !plan.exception_filters.is_empty() {
-            self.breakpoints
-                .set_exception_filters(plan.exception_filters.clone())?;
+            cache.set_exception_filters(plan.exception_filters.clone())?;
         }
+        self.breakpoints = cache;
 
         self.plan = Some(plan);
         self.begin_run(Some(token), None);

@@ -30,6 +30,19 @@ use crate::wire::types::{
     ThreadsResponseBody, Variable, VariablesResponseBody,
 };
 
+/// The field the DAP specification requires in a command's answer, for the
+/// commands whose typed answer is nothing without it.
+fn required_field(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "threads" => "threads",
+        "stackTrace" => "stackFrames",
+        "scopes" => "scopes",
+        "variables" => "variables",
+        "evaluate" => "result",
+        _ => return None,
+    })
+}
+
 /// Proof that execution resumed, to wait for the next stop with
 /// [`SessionHandle::wait_for_stop`]. A stop that arrives between the resume and the
 /// wait is not missed: the ticket remembers which stops came before it.
@@ -332,6 +345,16 @@ impl SessionHandle {
         let body = self
             .request(operation, command, Some(arguments), None)
             .await?;
+        // The wire types forgive missing fields; an answer without the one thing it
+        // exists for must not pass as an empty stack or a blank value.
+        if let Some(field) = required_field(command) {
+            if body.get(field).is_none() {
+                return Err(SessionError::Protocol(format!(
+                    "the adapter answered `{command}` without `{field}`; its answer \
+                     cannot be used (body: {body})"
+                )));
+            }
+        }
         serde_json::from_value(body).map_err(|e| {
             SessionError::Protocol(format!(
                 "the adapter's `{command}` answer is malformed: {e}"

@@ -104,8 +104,14 @@ pub enum TransportMsg {
     Shutdown,
     /// A message read from the adapter (from the reader task).
     Incoming(Message),
-    /// A frame that is not a DAP message (from the reader task).
-    Malformed(String),
+    /// A JSON frame that is not a DAP message (from the reader task), with the
+    /// `request_seq` it names, if any.
+    Malformed {
+        /// The request it seems to answer.
+        request_seq: Option<i64>,
+        /// What was wrong, with an excerpt.
+        detail: String,
+    },
     /// The stream ended or failed (from an I/O task).
     StreamEnded(String),
     /// The adapter process exited (from the exit watcher).
@@ -260,7 +266,10 @@ impl Actor for TransportActor {
                 (state.sink)(TransportOutput::Event(event))
             }
             TransportMsg::Incoming(Message::Request(request)) => state.on_reverse_request(request),
-            TransportMsg::Malformed(_) => {}
+            TransportMsg::Malformed {
+                request_seq,
+                detail,
+            } => state.on_malformed(request_seq, detail),
             TransportMsg::Deadline(seq) => state.on_deadline(seq),
             TransportMsg::Shutdown => {
                 if !state.shutdown_requested {
@@ -402,6 +411,22 @@ impl TransportState {
                 }),
             });
         }
+    }
+
+    /// A frame that is JSON but not a DAP message: fail the request it answers, if
+    /// it names one still pending; otherwise it is only logged (by the reader).
+    fn on_malformed(&mut self, request_seq: Option<i64>, detail: String) {
+        let Some(pending) = request_seq.and_then(|seq| self.pending.remove(&seq)) else {
+            return;
+        };
+        pending.deadline.abort();
+        (self.sink)(TransportOutput::Response {
+            tag: pending.tag,
+            result: Err(SessionError::Protocol(format!(
+                "the adapter answered `{}` with a message that is not DAP: {detail}",
+                pending.command
+            ))),
+        });
     }
 
     fn on_reverse_request(&mut self, request: Request) {

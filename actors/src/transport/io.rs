@@ -123,20 +123,38 @@ async fn read_frames<R: AsyncRead + Unpin>(
 ) {
     let reason = loop {
         match frames.next().await {
-            Some(Ok(body)) => match serde_json::from_slice::<Message>(&body) {
-                Ok(message) => {
-                    if actor.cast(TransportMsg::Incoming(message)).is_err() {
-                        return;
+            Some(Ok(body)) => {
+                let excerpt = || String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+                let value = match serde_json::from_slice::<serde_json::Value>(&body) {
+                    Ok(value) => value,
+                    // Not JSON at all: nothing that follows can be trusted either.
+                    Err(err) => {
+                        break format!(
+                            "the adapter sent a frame that is not JSON ({err}): {}",
+                            excerpt()
+                        )
+                    }
+                };
+                let request_seq = value.get("request_seq").and_then(serde_json::Value::as_i64);
+                match serde_json::from_value::<Message>(value) {
+                    Ok(message) => {
+                        if actor.cast(TransportMsg::Incoming(message)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(err) => {
+                        // JSON, but not a DAP message: the request it answers (if it
+                        // names one) fails with what was wrong; the stream goes on.
+                        let excerpt = excerpt();
+                        tracing::warn!(%err, %excerpt, "adapter sent a frame that is not a DAP message");
+                        let detail = format!("{err}: {excerpt}");
+                        let _ = actor.cast(TransportMsg::Malformed {
+                            request_seq,
+                            detail,
+                        });
                     }
                 }
-                Err(err) => {
-                    // The framing is intact, so the stream can go on; the request this
-                    // may have answered fails at its deadline.
-                    let excerpt = String::from_utf8_lossy(&body[..body.len().min(200)]);
-                    tracing::warn!(%err, %excerpt, "adapter sent a frame that is not a DAP message");
-                    let _ = actor.cast(TransportMsg::Malformed(format!("{err}: {excerpt}")));
-                }
-            },
+            }
             Some(Err(err)) => break format!("the adapter's output could not be read: {err}"),
             None => break "the adapter closed its output".to_string(),
         }
