@@ -521,3 +521,94 @@ async fn attach_to_a_debug_server_by_port() {
     assert_eq!(status.code(), Some(3));
     tools.runtime().shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn function_and_exception_breakpoints_and_conditions() {
+    let tools = catalogue_with(Bounds::default()).await;
+    let file = discount();
+    let launched = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "stop_on_entry": true }),
+    )
+    .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+
+    // Exception filters: the adapter's own are listed, others refused with the list.
+    let set = ok(
+        &tools,
+        "debug.set_exception_breakpoints",
+        json!({ "session_id": id, "filters": ["uncaught"] }),
+    )
+    .await;
+    let offered: Vec<&str> = set["available"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["filter"].as_str().unwrap())
+        .collect();
+    assert!(
+        offered.contains(&"raised") && offered.contains(&"uncaught"),
+        "{set}"
+    );
+    let r = fails(
+        &tools,
+        "debug.set_exception_breakpoints",
+        json!({ "session_id": id, "filters": ["everything"] }),
+        400,
+    )
+    .await;
+    assert!(r.error().unwrap().hint.contains("uncaught"), "{}", r.text);
+
+    // A function breakpoint stops in the function; a conditional line breakpoint
+    // stops only where its condition holds.
+    let bps = ok(
+        &tools,
+        "debug.set_breakpoint",
+        json!({ "session_id": id, "function": "apply_discount" }),
+    )
+    .await;
+    assert_eq!(bps["breakpoints"][0]["function"], "apply_discount");
+    assert_eq!(bps["breakpoints"][0]["verified"], true, "{bps}");
+    let s = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(s["stop"]["function"], "apply_discount", "{s}");
+    assert_eq!(var(&s["stop"]["locals"], "amount")["value"], "1000");
+    let left = ok(
+        &tools,
+        "debug.remove_breakpoint",
+        json!({ "session_id": id, "function": "apply_discount" }),
+    )
+    .await;
+    assert_eq!(left["breakpoints"], json!([]));
+    fails(
+        &tools,
+        "debug.remove_breakpoint",
+        json!({ "session_id": id, "function": "apply_discount" }),
+        400,
+    )
+    .await;
+
+    let line = line_of(&file, "total += discounted");
+    let bps = ok(
+        &tools,
+        "debug.set_breakpoints",
+        json!({ "session_id": id, "file": file,
+                "breakpoints": [{ "line": line, "condition": "name == 'backpack'" }] }),
+    )
+    .await;
+    assert_eq!(bps["breakpoints"][0]["line"], line);
+    assert_eq!(bps["breakpoints"][0]["condition"], "name == 'backpack'");
+    let s = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(var(&s["stop"]["locals"], "name")["value"], "'backpack'");
+    // The `uncaught` filter set above stops on the program's SystemExit.
+    let raised = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(raised["stop"]["reason"], "exception", "{raised}");
+    assert!(raised["stop"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("SystemExit"));
+    assert_eq!(raised["stop"]["line"], line_of(&file, "sys.exit(3)"));
+    let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(end["exit_code"], 3, "{end}");
+    tools.runtime().shutdown().await;
+}
