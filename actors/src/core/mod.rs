@@ -2,6 +2,7 @@
 
 mod adapter_events;
 pub mod breakpoints;
+pub mod capability;
 pub mod command;
 pub mod output;
 mod restart;

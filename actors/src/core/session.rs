@@ -368,6 +368,13 @@ impl SessionCore {
                 timeout,
             } => {
                 self.check(operation)?;
+                if let Some(flag) = crate::core::capability::required_capability(&command) {
+                    if self.capabilities_known
+                        && !crate::core::capability::has_capability(&self.capabilities, flag)
+                    {
+                        return Err(self.unsupported(&format!("`{command}` ({flag})")));
+                    }
+                }
                 let arguments = self.with_default_context(&command, arguments);
                 let purpose = if command == "threads" {
                     Purpose::Threads

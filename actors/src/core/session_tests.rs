@@ -349,6 +349,9 @@ pub(super) fn full_caps() -> Value {
         "supportsConditionalBreakpoints": true,
         "supportsHitConditionalBreakpoints": true,
         "supportsLogPoints": true,
+        "supportsSetVariable": true,
+        "supportsGotoTargetsRequest": true,
+        "supportsRestartRequest": true,
     })
 }
 
@@ -435,6 +438,11 @@ fn command_for(op: Operation) -> Command {
         O::Disconnect => Command::Disconnect {
             terminate_debuggee: false,
         },
+        O::Inspect => request(op, "locations", json!({ "locationReference": 3 })),
+        O::Modify => request(op, "setVariable", json!({ "name": "x", "value": "1" })),
+        O::Navigate => request(op, "goto", json!({ "threadId": 1, "targetId": 2 })),
+        O::Query => request(op, "source", json!({ "sourceReference": 4 })),
+        O::Restart => request(op, "restart", json!({})),
     }
 }
 

@@ -409,3 +409,26 @@ fn a_program_printing_an_exit_line_has_not_exited() {
     );
     assert_eq!(h.core.snapshot().exit_code, None);
 }
+
+#[test]
+fn a_request_the_adapter_has_no_capability_for_is_refused_naming_it() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(request(
+        Operation::Inspect,
+        "disassemble",
+        json!({ "memoryReference": "0x10", "instructionCount": 4 }),
+    ));
+    match out.error(token) {
+        SessionError::Unsupported { capability, .. } => {
+            assert!(
+                capability.contains("supportsDisassembleRequest"),
+                "{capability}"
+            )
+        }
+        other => panic!("want Unsupported, got {other:?}"),
+    }
+    assert!(
+        out.sends().is_empty(),
+        "nothing reaches the adapter: {out:?}"
+    );
+}

@@ -77,6 +77,19 @@ pub enum Operation {
     Terminate,
     /// Detach from the debuggee (or end it) and stop the adapter.
     Disconnect,
+    /// Read more of a stopped program: exception info, completions, step-in and goto
+    /// targets, disassembly, memory, locations, data breakpoint info.
+    Inspect,
+    /// Change a stopped program: set a variable or expression, write memory.
+    Modify,
+    /// Move a stopped program elsewhere: goto, restart a frame, step back, reverse
+    /// continue.
+    Navigate,
+    /// Ask about the program while it runs or is stopped: modules, loaded sources,
+    /// source text, breakpoint locations, cancel, terminate threads.
+    Query,
+    /// Restart the debuggee (the adapter's `restart`, or terminate and launch again).
+    Restart,
 }
 
 impl Operation {
@@ -100,11 +113,16 @@ impl Operation {
             Operation::CustomRequest => "custom_request",
             Operation::Terminate => "terminate",
             Operation::Disconnect => "disconnect",
+            Operation::Inspect => "inspect",
+            Operation::Modify => "modify",
+            Operation::Navigate => "navigate",
+            Operation::Query => "query",
+            Operation::Restart => "restart",
         }
     }
 
     /// Every operation, in a stable order.
-    pub const ALL: [Operation; 17] = [
+    pub const ALL: [Operation; 22] = [
         Operation::Launch,
         Operation::Attach,
         Operation::SetBreakpoints,
@@ -122,6 +140,11 @@ impl Operation {
         Operation::CustomRequest,
         Operation::Terminate,
         Operation::Disconnect,
+        Operation::Inspect,
+        Operation::Modify,
+        Operation::Navigate,
+        Operation::Query,
+        Operation::Restart,
     ];
 }
 
@@ -179,6 +202,9 @@ impl SessionState {
             O::Pause => self == S::Running,
             O::Threads | O::CustomRequest => matches!(self, S::Running | S::Stopped),
             O::StackTrace | O::Scopes | O::Variables | O::Evaluate => self == S::Stopped,
+            O::Inspect | O::Modify | O::Navigate => self == S::Stopped,
+            O::Query => matches!(self, S::Running | S::Stopped),
+            O::Restart => matches!(self, S::Running | S::Stopped),
             O::Terminate | O::Disconnect => self.is_live(),
         }
     }
@@ -245,7 +271,9 @@ mod tests {
                 O::Threads,
                 O::CustomRequest,
                 O::Terminate,
-                O::Disconnect
+                O::Disconnect,
+                O::Query,
+                O::Restart
             ]
         );
     }
