@@ -152,3 +152,22 @@ fn the_sweep_runs_at_least_every_30s_and_twice_per_limit() {
     );
     assert_eq!(every(None), None);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_long_wait_is_use_not_idleness() {
+    let runtime = runtime(FakeAdapter::new().keep_running(), Some(LIMIT)).await;
+    let session = runtime
+        .launch(LaunchSpec::new("Cargo.toml").adapter("fake"))
+        .await
+        .unwrap();
+    // An agent waits six idle limits for a stop that never comes.
+    let outcome = session
+        .wait_for_stop(RunTicket { epoch: 0 }, 6 * LIMIT)
+        .await
+        .unwrap();
+    assert_eq!(outcome, StopOutcome::TimedOut);
+    // The wait just ended: the session counts as used now.
+    tokio::time::sleep(LIMIT / 2).await;
+    assert!(runtime.session(session.id()).is_some());
+    runtime.shutdown().await;
+}

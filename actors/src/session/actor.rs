@@ -100,6 +100,11 @@ impl SessionShared {
         *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Mark the session used now.
+    pub fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = tokio::time::Instant::now();
+    }
+
     /// Why the session ended, if that was recorded.
     pub fn ended(&self) -> Option<SessionError> {
         self.ended.lock().unwrap_or_else(|e| e.into_inner()).clone()
@@ -140,7 +145,8 @@ pub struct SessionActorState {
     transport_config: TransportConfig,
     transport: Option<ActorRef<TransportMsg>>,
     generation: u64,
-    replies: HashMap<Token, RpcReplyPort<Result<Answer, SessionError>>>,
+    /// Agents waiting for an answer, and whether their request counts as use.
+    replies: HashMap<Token, (RpcReplyPort<Result<Answer, SessionError>>, bool)>,
     next_token: Token,
     hub: EventHub<SessionEvent>,
     runtime_hub: EventHub<SessionEvent>,
@@ -183,8 +189,8 @@ impl Actor for SessionActor {
             SessionMsg::Agent { command, reply } => {
                 let token = state.next_token;
                 state.next_token += 1;
-                state.replies.insert(token, reply);
                 let counts_as_use = !matches!(command, Command::Snapshot);
+                state.replies.insert(token, (reply, counts_as_use));
                 // tokio's clock, so that paused-time tests can age a session.
                 let now = tokio::time::Instant::now();
                 if counts_as_use {
@@ -267,7 +273,7 @@ impl Actor for SessionActor {
             .shared
             .ended()
             .unwrap_or_else(|| SessionError::SessionEnded(state.id.to_string()));
-        for (_, reply) in state.replies.drain() {
+        for (_, (reply, _)) in state.replies.drain() {
             let _ = reply.send(Err(why.clone()));
             state.shared.queued.fetch_sub(1, Ordering::Relaxed);
         }
@@ -319,9 +325,15 @@ impl SessionActorState {
                 }
             }
             Effect::Reply { token, result } => {
-                if let Some(reply) = self.replies.remove(&token) {
+                if let Some((reply, counts_as_use)) = self.replies.remove(&token) {
+                    if counts_as_use {
+                        // The agent was busy with the session until now (a long wait
+                        // for a stop is use, not idleness): marked before the request
+                        // stops counting as in flight, so no sweep sees neither.
+                        self.shared.touch();
+                    }
                     let _ = reply.send(result);
-                    self.shared.queued.fetch_sub(1, Ordering::Relaxed);
+                    self.shared.queued.fetch_sub(1, Ordering::Release);
                 }
             }
             Effect::Emit(kind) => self.publish(kind),

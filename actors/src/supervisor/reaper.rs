@@ -2,6 +2,7 @@
 //! ended and removed. Adapter events do not count as use; reading a snapshot does not
 //! either. A handle to a reaped session answers with how long it had been idle.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use tokio::time::Instant;
@@ -20,7 +21,12 @@ impl SupervisorState {
             .sessions
             .iter()
             .filter_map(|entry| {
-                let idle_for = now.saturating_duration_since(entry.value().shared().last_used());
+                let shared = entry.value().shared();
+                // A request in flight (a slow launch, a long wait for a stop) is use.
+                if shared.queued.load(Ordering::Acquire) > 0 {
+                    return None;
+                }
+                let idle_for = now.saturating_duration_since(shared.last_used());
                 (idle_for >= limit).then(|| (*entry.key(), idle_for))
             })
             .collect();
