@@ -182,6 +182,7 @@ impl RuntimeConfig {
             request_timeout: self.request_timeout,
             max_breakpoints: self.max_breakpoints,
             output_buffer_bytes: self.output_buffer_bytes,
+            parent: None,
         }
     }
 

@@ -211,6 +211,7 @@ impl Runtime {
             breakpoints: spec.breakpoints,
             function_breakpoints: spec.function_breakpoints,
             exception_filters: spec.exception_filters,
+            parent: None,
         })
     }
 
@@ -247,6 +248,7 @@ impl Runtime {
             breakpoints: spec.breakpoints,
             function_breakpoints: spec.function_breakpoints,
             exception_filters: spec.exception_filters,
+            parent: None,
         })
     }
 

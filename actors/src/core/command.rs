@@ -19,6 +19,7 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
+use crate::session::SessionId;
 use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint, SteppingGranularity};
 use crate::wire::{Event, Request, Response};
 
@@ -46,6 +47,10 @@ pub struct StartPlan {
     pub exception_filters: Vec<String>,
     /// The program, for display.
     pub program: Option<String>,
+    /// The session whose adapter asked for this one with `startDebugging`. A child
+    /// is not restarted after a crash: it depends on its parent's adapter, which asks
+    /// for it again when the parent runs again.
+    pub parent: Option<SessionId>,
 }
 
 /// A request from an agent.
@@ -264,6 +269,14 @@ pub enum Input {
         /// Why, for the agent.
         reason: String,
     },
+    /// The adapter asked for a child session (the `startDebugging` reverse request,
+    /// already answered).
+    StartDebugging {
+        /// `launch` or `attach`.
+        request: String,
+        /// The child's launch or attach arguments.
+        configuration: Map<String, Value>,
+    },
 }
 
 /// One thing for the actor shell to do.
@@ -302,4 +315,6 @@ pub enum Effect {
     /// when to restart it (the answer comes back as [`Input::RestartScheduled`] or
     /// [`Input::Fail`]).
     ReportCrash(AdapterExit),
+    /// Start a child session with this plan (its parent is set).
+    SpawnChild(Box<StartPlan>),
 }

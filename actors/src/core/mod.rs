@@ -3,6 +3,7 @@
 mod adapter_events;
 pub mod breakpoints;
 pub mod capability;
+mod children;
 pub mod command;
 pub mod output;
 mod restart;

@@ -37,7 +37,8 @@ impl SessionCore {
                 | SessionState::Stopped
         );
         let agent_start = self.startup.as_ref().is_some_and(|s| s.token.is_some());
-        live && !exit.requested && !self.ending && !self.terminated_seen && !agent_start
+        let child = self.config.parent.is_some();
+        live && !exit.requested && !self.ending && !self.terminated_seen && !agent_start && !child
     }
 
     /// The adapter crashed: hold what is pending until the supervisor decides.

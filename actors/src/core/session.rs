@@ -38,6 +38,8 @@ pub struct CoreConfig {
     pub max_breakpoints: usize,
     /// Output kept (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
     pub output_buffer_bytes: usize,
+    /// The session whose adapter asked for this one (`startDebugging`), if any.
+    pub parent: Option<crate::session::SessionId>,
 }
 
 impl Default for CoreConfig {
@@ -46,6 +48,7 @@ impl Default for CoreConfig {
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
+            parent: None,
         }
     }
 }
@@ -172,6 +175,10 @@ impl SessionCore {
             Input::RestartScheduled { attempt, after } => self.on_restart_scheduled(attempt, after),
             Input::Restart { attempt } => self.on_restart(attempt),
             Input::Fail { reason } => self.on_fail(reason),
+            Input::StartDebugging {
+                request,
+                configuration,
+            } => self.on_start_debugging(&request, configuration),
         }
         std::mem::take(&mut self.effects)
     }
@@ -204,6 +211,7 @@ impl SessionCore {
             output_end: self.output.end(),
             output_truncated: self.output.truncated(),
             pending_requests: self.pending.len(),
+            parent: self.config.parent,
             restarts: self.restarts,
             failure: self.failure.clone(),
             last_used: self.last_used,

@@ -302,6 +302,7 @@ pub(super) fn plan() -> StartPlan {
         function_breakpoints: Vec::new(),
         exception_filters: Vec::new(),
         program: Some(PROGRAM.into()),
+        parent: None,
     }
 }
 

@@ -42,6 +42,8 @@ pub struct SessionSnapshot {
     pub output_truncated: bool,
     /// DAP requests sent and not yet answered.
     pub pending_requests: usize,
+    /// The session that started this one with `startDebugging`, for a child.
+    pub parent: Option<crate::session::SessionId>,
     /// How many times the adapter was restarted after a crash.
     pub restarts: u32,
     /// Why the session failed (state `failed`), or why the adapter last crashed.

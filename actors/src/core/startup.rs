@@ -79,7 +79,7 @@ pub(crate) fn initialize_arguments(adapter_id: &str) -> Value {
         "supportsInvalidatedEvent": true,
         "supportsMemoryEvent": true,
         "supportsArgsCanBeInterpretedByShell": false,
-        "supportsStartDebuggingRequest": false,
+        "supportsStartDebuggingRequest": true,
     })
 }
 

@@ -108,6 +108,11 @@ pub enum EventKind {
         /// Why.
         reason: String,
     },
+    /// The adapter asked for a child session (`startDebugging`); `child` is starting.
+    ChildSession {
+        /// The child's id.
+        child: SessionId,
+    },
     /// The idle reaper ended the session.
     SessionReaped {
         /// How long no agent had asked anything of it.
@@ -133,7 +138,7 @@ impl EventKind {
     /// `dap_continued`, `dap_thread`, `dap_breakpoint`, `dap_module`, `dap_process`,
     /// `dap_state_changed`, `dap_adapter_exited`, `dap_adapter_crashed`,
     /// `dap_adapter_restarted`, `dap_session_failed`, `dap_session_reaped`,
-    /// `dap_session_closed`, and `dap_<event>` for other events.
+    /// `dap_session_closed`, `dap_child_session`, and `dap_<event>` for other events.
     pub fn signal(&self) -> String {
         let name = match self {
             EventKind::StateChanged { .. } => "dap_state_changed",
@@ -152,6 +157,7 @@ impl EventKind {
             EventKind::AdapterRestarted { .. } => "dap_adapter_restarted",
             EventKind::SessionFailed { .. } => "dap_session_failed",
             EventKind::SessionReaped { .. } => "dap_session_reaped",
+            EventKind::ChildSession { .. } => "dap_child_session",
             EventKind::Adapter { event, .. } => return format!("dap_{event}"),
         };
         name.to_string()
@@ -212,6 +218,7 @@ impl EventKind {
             EventKind::AdapterRestarted { attempt } => json!({"attempt": attempt}),
             EventKind::SessionFailed { reason } => json!({"reason": reason}),
             EventKind::SessionReaped { idle_secs } => json!({"idle_secs": idle_secs}),
+            EventKind::ChildSession { child } => json!({"child": child}),
             EventKind::Adapter { body, .. } => body.clone().unwrap_or(Value::Null),
         }
     }

@@ -213,6 +213,13 @@ impl Actor for SessionActor {
                 match output {
                     TransportOutput::Event(event) => Input::Event(event),
                     TransportOutput::Response { tag, result } => Input::Response { tag, result },
+                    TransportOutput::StartDebugging {
+                        request,
+                        configuration,
+                    } => Input::StartDebugging {
+                        request,
+                        configuration,
+                    },
                     TransportOutput::Closed(exit) => {
                         state.transport = None;
                         state.shared.adapter_pid.store(0, Ordering::Relaxed);
@@ -344,6 +351,10 @@ impl SessionActorState {
                 if let Some(t) = &self.transport {
                     let _ = t.cast(TransportMsg::Shutdown);
                 }
+            }
+            Effect::SpawnChild(mut plan) => {
+                plan.parent = Some(self.id);
+                let _ = self.supervisor.cast(SupervisorMsg::SpawnChild { plan });
             }
             Effect::ReportCrash(exit) => {
                 let report = SupervisorMsg::AdapterCrashed {

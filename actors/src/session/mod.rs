@@ -3,6 +3,9 @@
 pub mod actor;
 pub mod handle;
 pub mod id;
+mod requests;
+mod requests_inspect;
+mod requests_memory;
 
 pub use actor::{CrashDecision, SessionActor, SessionArgs, SessionMsg, SessionShared};
 pub use handle::{RunTicket, SessionHandle, StepKind};

@@ -13,6 +13,8 @@ use dashmap::DashMap;
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::config::RuntimeConfig;
+use crate::core::command::StartPlan;
+use crate::core::session::CoreConfig;
 use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
@@ -54,6 +56,11 @@ pub enum SupervisorMsg {
     },
     /// Time to look for idle sessions.
     Sweep,
+    /// Start a child session (its plan names its parent).
+    SpawnChild {
+        /// The child's plan.
+        plan: Box<StartPlan>,
+    },
 }
 
 /// What the supervisor is started with.
@@ -80,6 +87,8 @@ pub struct SupervisorState {
     pub(super) ended: Arc<EndedSessions>,
     /// Each session's crash history.
     pub(super) restarts: HashMap<SessionId, RestartTracker>,
+    /// Each parent's child sessions.
+    pub(super) children: HashMap<SessionId, Vec<SessionId>>,
     /// State of the jitter's random numbers.
     pub(super) rng: u64,
     next_id: u64,
@@ -111,6 +120,7 @@ impl Actor for SupervisorActor {
             hub: args.hub,
             ended: args.ended,
             restarts: HashMap::new(),
+            children: HashMap::new(),
             rng: seed(),
             next_id: 1,
             shutting_down: false,
@@ -125,7 +135,7 @@ impl Actor for SupervisorActor {
     ) -> Result<(), ActorProcessingErr> {
         match message {
             SupervisorMsg::Spawn { reply } => {
-                let result = state.spawn_session(&myself).await;
+                let result = state.spawn_session(&myself, None).await;
                 let _ = reply.send(result);
             }
             SupervisorMsg::Remove { id, reply } => {
@@ -138,6 +148,7 @@ impl Actor for SupervisorActor {
             SupervisorMsg::RestartDue { session, attempt } => {
                 state.on_restart_due(session, attempt);
             }
+            SupervisorMsg::SpawnChild { plan } => state.spawn_child(&myself, *plan).await,
             SupervisorMsg::Sweep => {
                 if !state.shutting_down {
                     state.sweep(tokio::time::Instant::now());
@@ -200,6 +211,7 @@ impl Actor for SupervisorActor {
                 }
             }
             state.restarts.remove(&id);
+            state.remove_children(id, &format!("its parent session {id} ended"));
             state.hub.publish(SessionEvent {
                 session_id: id,
                 kind: EventKind::SessionClosed { reason },
@@ -210,9 +222,11 @@ impl Actor for SupervisorActor {
 }
 
 impl SupervisorState {
-    async fn spawn_session(
+    /// Create a session (a child of `parent`, if given).
+    pub(super) async fn spawn_session(
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
+        parent: Option<SessionId>,
     ) -> Result<SessionHandle, SessionError> {
         if self.shutting_down {
             return Err(SessionError::RuntimeStopped);
@@ -229,7 +243,10 @@ impl SupervisorState {
         let shared = Arc::new(SessionShared::default());
         let args = SessionArgs {
             id,
-            core: self.config.core(),
+            core: CoreConfig {
+                parent,
+                ..self.config.core()
+            },
             transport: self.config.transport(),
             hub: hub.clone(),
             runtime_hub: self.hub.clone(),
@@ -251,6 +268,7 @@ impl SupervisorState {
     /// Forget session `id` and stop its actor (its transport, a linked child, goes
     /// with it, and the adapter's process group with the transport).
     pub(super) fn remove(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
+        self.remove_children(id, why);
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);

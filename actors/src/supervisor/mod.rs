@@ -1,6 +1,7 @@
 //! The supervisor of a runtime's sessions.
 
 pub mod actor;
+mod children;
 mod crashes;
 pub mod ended;
 mod reaper;

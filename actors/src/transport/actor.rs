@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
@@ -36,6 +36,13 @@ pub enum TransportOutput {
         tag: Tag,
         /// The response, or the failure.
         result: Result<Response, SessionError>,
+    },
+    /// The adapter asked for a child session (`startDebugging`); it has been told yes.
+    StartDebugging {
+        /// `launch` or `attach`.
+        request: String,
+        /// The child's configuration.
+        configuration: serde_json::Map<String, Value>,
     },
     /// The connection ended. Requests still pending get no response of their own:
     /// the owner fails them, knowing whether the end is a crash it will restart.
@@ -442,6 +449,16 @@ impl TransportState {
                         body
                     })
             }
+            "startDebugging" => match reverse::start_debugging(&request) {
+                Ok((kind, configuration)) => {
+                    (self.sink)(TransportOutput::StartDebugging {
+                        request: kind,
+                        configuration,
+                    });
+                    Ok(json!({}))
+                }
+                Err(message) => Err(message),
+            },
             other => Err(format!(
                 "dapvisor does not handle the reverse request `{other}`"
             )),

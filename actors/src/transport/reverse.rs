@@ -14,6 +14,27 @@ use tokio::process::Command;
 use crate::wire::types::RunInTerminalRequestArguments;
 use crate::wire::{Event, Request};
 
+/// Check a `startDebugging` request: its `request` (`launch` or `attach`) and its
+/// `configuration`, for the session that will carry it out.
+pub fn start_debugging(
+    request: &Request,
+) -> Result<(String, serde_json::Map<String, Value>), String> {
+    let args = request
+        .arguments
+        .as_ref()
+        .ok_or("startDebugging without arguments")?;
+    let kind = args
+        .get("request")
+        .and_then(Value::as_str)
+        .filter(|k| *k == "launch" || *k == "attach")
+        .ok_or("startDebugging needs `request`: `launch` or `attach`")?;
+    let configuration = args
+        .get("configuration")
+        .and_then(Value::as_object)
+        .ok_or("startDebugging needs a `configuration` object")?;
+    Ok((kind.to_string(), configuration.clone()))
+}
+
 /// The outcome of a reverse request: the response body, or the error message.
 pub type ReverseResult = Result<Value, String>;
 

@@ -1,0 +1,81 @@
+//! Child sessions: an adapter's `startDebugging` request (debugpy asks for one per
+//! subprocess, js-debug for every target) becomes the plan of a new session. The child
+//! reaches the same adapter where the configuration says how to connect (debugpy's
+//! `connect`), else a new instance of it; it starts with its parent's breakpoints.
+
+use serde_json::{Map, Value};
+
+use crate::core::command::{Effect, StartPlan};
+use crate::core::session::SessionCore;
+use crate::core::state::Operation;
+use crate::launch::InitialBreakpoint;
+use crate::registry::ResolvedAdapter;
+
+impl SessionCore {
+    pub(super) fn on_start_debugging(&mut self, request: &str, configuration: Map<String, Value>) {
+        let Some(parent) = self.plan.as_ref() else {
+            return;
+        };
+        let operation = match request {
+            "attach" => Operation::Attach,
+            "launch" => Operation::Launch,
+            other => {
+                tracing::warn!(request = other, "startDebugging with an unknown request");
+                return;
+            }
+        };
+        let connect = configuration.get("connect");
+        let host = connect
+            .and_then(|c| c.get("host"))
+            .and_then(Value::as_str)
+            .unwrap_or("127.0.0.1");
+        let port = connect
+            .and_then(|c| c.get("port"))
+            .and_then(Value::as_u64)
+            .and_then(|p| u16::try_from(p).ok());
+        let adapter = match port {
+            Some(port) => ResolvedAdapter::connecting(&parent.adapter.def, host.to_string(), port),
+            None => parent.adapter.clone(),
+        };
+        let program = ["name", "program"]
+            .iter()
+            .find_map(|key| configuration.get(*key).and_then(Value::as_str))
+            .map(str::to_string);
+        let child = StartPlan {
+            operation,
+            adapter,
+            arguments: configuration,
+            breakpoints: self.initial_breakpoints(),
+            function_breakpoints: self
+                .breakpoints
+                .functions()
+                .iter()
+                .map(|f| f.requested.name.clone())
+                .collect(),
+            exception_filters: self.breakpoints.exception_filters().to_vec(),
+            program,
+            // The shell, which knows this session's id, sets it.
+            parent: None,
+        };
+        self.effects.push(Effect::SpawnChild(Box::new(child)));
+    }
+
+    /// Every cached source breakpoint, as a plan carries them.
+    fn initial_breakpoints(&self) -> Vec<InitialBreakpoint> {
+        self.breakpoints
+            .files()
+            .flat_map(|file| {
+                self.breakpoints
+                    .file(file)
+                    .iter()
+                    .map(move |r| InitialBreakpoint {
+                        file: file.to_path_buf(),
+                        line: r.requested.line,
+                        condition: r.requested.condition.clone(),
+                        hit_condition: r.requested.hit_condition.clone(),
+                        log_message: r.requested.log_message.clone(),
+                    })
+            })
+            .collect()
+    }
+}

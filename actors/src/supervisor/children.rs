@@ -1,0 +1,60 @@
+//! Child sessions: the supervisor starts the session an adapter asked for with
+//! `startDebugging`, remembers whose child it is, and ends the children with their
+//! parent.
+
+use ractor::ActorRef;
+
+use crate::core::command::StartPlan;
+use crate::events::{EventKind, SessionEvent};
+use crate::session::SessionId;
+use crate::supervisor::actor::{SupervisorMsg, SupervisorState};
+
+impl SupervisorState {
+    /// Create the child session and start it from a task (starting waits on the
+    /// adapter; the supervisor's mailbox must keep flowing).
+    pub(super) async fn spawn_child(&mut self, myself: &ActorRef<SupervisorMsg>, plan: StartPlan) {
+        let Some(parent) = plan.parent else {
+            return;
+        };
+        if !self.sessions.contains_key(&parent) {
+            return; // the parent ended meanwhile
+        }
+        let child = match self.spawn_session(myself, Some(parent)).await {
+            Ok(child) => child,
+            Err(err) => {
+                tracing::warn!(%parent, %err, "could not create a child session");
+                self.hub.publish(SessionEvent {
+                    session_id: parent,
+                    kind: EventKind::Adapter {
+                        event: "dapvisor/childFailed".into(),
+                        body: Some(serde_json::json!({ "error": err.to_string() })),
+                    },
+                });
+                return;
+            }
+        };
+        let id = child.id();
+        self.children.entry(parent).or_default().push(id);
+        tracing::info!(%parent, child = %id, program = ?plan.program, "starting a child session");
+        if let Some(parent_handle) = self.sessions.get(&parent).map(|h| h.value().clone()) {
+            let event = std::sync::Arc::new(SessionEvent {
+                session_id: parent,
+                kind: EventKind::ChildSession { child: id },
+            });
+            parent_handle.hub().publish_arc(event.clone());
+            self.hub.publish_arc(event);
+        }
+        tokio::spawn(async move {
+            if let Err(err) = child.start(plan).await {
+                tracing::warn!(child = %id, %err, "a child session did not start");
+            }
+        });
+    }
+
+    /// End every child of `parent` (and theirs).
+    pub(super) fn remove_children(&mut self, parent: SessionId, why: &str) {
+        for child in self.children.remove(&parent).unwrap_or_default() {
+            self.remove(child, why);
+        }
+    }
+}
