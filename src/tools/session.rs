@@ -316,6 +316,7 @@ pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) 
     });
     json!({
         "session_id": session.id().to_string(),
+        "parent_id": snapshot.parent.map(|p| p.to_string()),
         "state": snapshot.state.name(),
         "adapter": snapshot.adapter,
         "program": snapshot.program,
