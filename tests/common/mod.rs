@@ -52,6 +52,36 @@ fn build_dir() -> PathBuf {
     dir
 }
 
+/// `examples/programs/c/<name>.c` built with `-g -O0` into a file of this test
+/// binary's own.
+pub fn build_c(name: &str) -> PathBuf {
+    let out = build_dir().join(format!("{name}-{}", std::process::id()));
+    let status = Command::new("cc")
+        .args(["-g", "-O0", "-Wall", "-o"])
+        .arg(&out)
+        .arg(program(&format!("c/{name}.c")))
+        .status()
+        .expect("cc must be installed (scripts/provision installs it)");
+    assert!(status.success(), "building {name}.c failed");
+    out
+}
+
+/// The Go module `examples/programs/go/<dir>` built without optimizations into a
+/// file of this test binary's own.
+pub fn build_go(dir: &str) -> PathBuf {
+    let out = build_dir().join(format!("{dir}-{}", std::process::id()));
+    let status = Command::new("go")
+        .args(["build", "-gcflags=all=-N -l", "-o"])
+        .arg(&out)
+        .arg(".")
+        .current_dir(program(&format!("go/{dir}")))
+        .env("GOFLAGS", "-mod=mod")
+        .status()
+        .expect("go must be installed (scripts/provision installs it)");
+    assert!(status.success(), "building the Go module {dir} failed");
+    out
+}
+
 /// `examples/programs/c/average.c` built with `-g -O0` (once per test binary).
 pub fn c_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();

@@ -1,0 +1,127 @@
+//! Attach by pid to a running program, on real lldb-dap and dlv: breakpoints and
+//! events as after a launch; then either detach (`disconnect` without terminating:
+//! the program runs on) or terminate (the program ends with the session).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use common::procs::{is_alive, wait_gone};
+use common::*;
+use dapvisor::{AttachSpec, InitialBreakpoint, RunTicket, Runtime, RuntimeConfig, SessionState};
+
+/// A ticker running on its own, killed if the test ends first.
+struct Target(Child);
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn run(binary: &Path) -> Target {
+    let child = Command::new(binary)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the ticker starts");
+    Target(child)
+}
+
+fn spec(adapter: &str, target: &Target, binary: PathBuf, source: PathBuf) -> AttachSpec {
+    let line = line_of(&source, "return next");
+    AttachSpec {
+        pid: Some(target.0.id()),
+        program: Some(binary),
+        adapter: Some(adapter.into()),
+        breakpoints: vec![InitialBreakpoint {
+            file: source,
+            line,
+            ..InitialBreakpoint::default()
+        }],
+        ..AttachSpec::default()
+    }
+}
+
+/// Attach, stop in `tick`, read the count; returns the session and the line.
+async fn attach_and_stop(runtime: &Runtime, spec: AttachSpec) -> dapvisor::SessionHandle {
+    let line = spec.breakpoints[0].line;
+    let session = runtime.attach(spec).await.unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    let frames = session.stack_trace(stop.thread_id, Some(1)).await.unwrap();
+    assert!(frames[0].name.contains("tick"), "{}", frames[0].name);
+    assert_eq!(frames[0].line, line);
+    let count: i64 = local(&session, "count").await.parse().unwrap();
+    assert!(count >= 0, "count {count}");
+    session
+}
+
+async fn detach_leaves_the_program_running(adapter: &str, binary: PathBuf, source: PathBuf) {
+    let target = run(&binary);
+    let pid = target.0.id();
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let session = attach_and_stop(&runtime, spec(adapter, &target, binary, source)).await;
+
+    session.disconnect(false).await.unwrap();
+    assert_eq!(session.state().await.unwrap(), SessionState::Terminated);
+    runtime.shutdown().await;
+    assert!(is_alive(pid), "a detached program runs on");
+    // It runs, not stopped at the breakpoint: its state is not `t` (traced/stopped).
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let state = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(state == "S" || state == "R", "state {state}");
+}
+
+async fn terminate_ends_the_program(adapter: &str, binary: PathBuf, source: PathBuf) {
+    let target = run(&binary);
+    let pid = target.0.id();
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let session = attach_and_stop(&runtime, spec(adapter, &target, binary, source)).await;
+
+    session.terminate().await.unwrap();
+    runtime.shutdown().await;
+    let mut target = target;
+    let waited = tokio::task::spawn_blocking(move || target.0.wait());
+    let status = tokio::time::timeout(STOP_WAIT, waited)
+        .await
+        .expect("the attached program ends with the session")
+        .unwrap()
+        .unwrap();
+    assert!(
+        !status.success(),
+        "the program was ended, not left to finish: {status}"
+    );
+    assert!(wait_gone(vec![pid]).await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_attaches_by_pid_and_detaches() {
+    let source = program("c/ticker.c");
+    detach_leaves_the_program_running("lldb-dap", build_c("ticker"), source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_attached_terminate_ends_the_program() {
+    let source = program("c/ticker.c");
+    terminate_ends_the_program("lldb-dap", build_c("ticker"), source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_attaches_by_pid_and_detaches() {
+    let source = program("go/ticker/main.go");
+    detach_leaves_the_program_running("dlv", build_go("ticker"), source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_attached_terminate_ends_the_program() {
+    let source = program("go/ticker/main.go");
+    terminate_ends_the_program("dlv", build_go("ticker"), source).await;
+}
