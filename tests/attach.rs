@@ -9,7 +9,9 @@ use std::process::{Child, Command, Stdio};
 
 use common::procs::{is_alive, wait_gone};
 use common::*;
-use dapvisor::{AttachSpec, InitialBreakpoint, RunTicket, Runtime, RuntimeConfig, SessionState};
+use dapvisor::{
+    AttachSpec, InitialBreakpoint, RunTicket, Runtime, RuntimeConfig, SessionError, SessionState,
+};
 
 /// A ticker running on its own, killed if the test ends first.
 struct Target(Child);
@@ -124,4 +126,56 @@ async fn dlv_attaches_by_pid_and_detaches() {
 async fn dlv_attached_terminate_ends_the_program() {
     let source = program("go/ticker/main.go");
     terminate_ends_the_program("dlv", build_go("ticker"), source).await;
+}
+
+/// Kill the adapter of an attached session. lldb-server and dlv trace the target
+/// so that it dies with them: there is nothing to re-attach to, and the session
+/// fails saying so (re-attaching to a live target is proven on the in-process
+/// adapter, in actors/tests/restarts.rs).
+async fn attach_fails_when_its_target_died_with_the_adapter(
+    adapter: &str,
+    binary: PathBuf,
+    source: PathBuf,
+) {
+    let target = run(&binary);
+    let pid = target.0.id();
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let session = attach_and_stop(&runtime, spec(adapter, &target, binary, source)).await;
+    let ticket = RunTicket {
+        epoch: session.snapshot().await.unwrap().stop_epoch,
+    };
+    let adapter_pid = session.adapter_pid().unwrap();
+    // SAFETY: a signal to the adapter this test started.
+    unsafe { libc::kill(adapter_pid as i32, libc::SIGKILL) };
+    let outcome = match session.wait_for_stop(ticket, STOP_WAIT).await {
+        Err(SessionError::AdapterCrashed { .. }) => session.wait_for_stop(ticket, STOP_WAIT).await,
+        other => other,
+    };
+    match outcome {
+        Err(SessionError::SessionFailed { reason }) => {
+            assert!(
+                reason.contains(&format!("process {pid} is gone")),
+                "{reason}"
+            )
+        }
+        other => panic!("expected the session to fail naming its target, got {other:?}"),
+    }
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(
+        (snapshot.state, snapshot.restarts),
+        (SessionState::Failed, 0)
+    );
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_attach_fails_when_its_target_died_with_the_adapter() {
+    let (binary, source) = (build_c("ticker"), program("c/ticker.c"));
+    attach_fails_when_its_target_died_with_the_adapter("lldb-dap", binary, source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_attach_fails_when_its_target_died_with_the_adapter() {
+    let (binary, source) = (build_go("ticker"), program("go/ticker/main.go"));
+    attach_fails_when_its_target_died_with_the_adapter("dlv", binary, source).await;
 }

@@ -319,3 +319,63 @@ async fn a_normal_end_is_not_a_crash() {
     assert_eq!(probe.connections(), 1);
     runtime.shutdown().await;
 }
+
+fn attach_to(pid: u32) -> dapvisor_actors::AttachSpec {
+    dapvisor_actors::AttachSpec {
+        pid: Some(pid),
+        adapter: Some("fake".into()),
+        breakpoints: vec![dapvisor_actors::InitialBreakpoint {
+            file: "src/lib.rs".into(),
+            line: 3,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_attach_whose_target_lives_re_attaches() {
+    let (runtime, probe) = runtime_with(
+        FakeAdapter::new().close_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    // The test's own process: alive for as long as the test runs.
+    let session = runtime.attach(attach_to(std::process::id())).await.unwrap();
+    let first = stopped(&session, 0).await;
+    session.evaluate("x", None, None).await.unwrap_err();
+    stopped(&session, first).await;
+    let attaches = probe.commands().iter().filter(|c| *c == "attach").count();
+    assert_eq!(attaches, 2, "attached again after the crash");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_attach_whose_target_is_gone_fails_naming_it() {
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    let (runtime, probe) = runtime_with(
+        FakeAdapter::new().close_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let session = runtime.attach(attach_to(pid)).await.unwrap();
+    stopped(&session, 0).await;
+    gone.wait().unwrap();
+    session.evaluate("x", None, None).await.unwrap_err();
+    let err = session
+        .wait_for_stop(RunTicket { epoch: 1 }, WAIT)
+        .await
+        .unwrap_err();
+    match err {
+        SessionError::SessionFailed { reason } => {
+            assert!(
+                reason.contains(&format!("process {pid} is gone")),
+                "{reason}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(probe.connections(), 1, "nothing to re-attach to");
+    runtime.shutdown().await;
+}
