@@ -1,0 +1,13 @@
+//! Code shared by the benchmarks (`benches/*.rs`) and the stress harness
+//! (`examples/stress.rs`): timing statistics, memory and process readings, DAP sample
+//! messages, a runtime on the in-process fake adapter, and a minimal direct DAP client
+//! to compare dapvisor with.
+#![allow(dead_code)]
+
+pub mod direct_client;
+pub mod fake;
+pub mod memory;
+pub mod messages;
+pub mod procs;
+pub mod python;
+pub mod stats;
