@@ -1,2 +1,146 @@
-//! Placeholder; the benchmark follows.
-fn main() {}
+//! An agent's call to a session that needs no adapter I/O (`snapshot`, which `state`
+//! and the cached breakpoints are read through; and `output`), with 1 and with 100
+//! sessions live on the in-process fake adapter. Criterion gives the mean; the
+//! targets are percentiles, so each case also times 10 000 single calls and prints
+//! p50 and p99.
+//!
+//! The calls come from a task on the runtime's workers, as an agent's would (an MCP
+//! server's request handler), not from the bench's own thread.
+//!
+//! For scale, `threads_via_fake` is a call that does go to the adapter: the whole
+//! request path (session actor, transport, framing, an in-memory stream, the fake's
+//! answer, and back), which bounds what dapvisor adds to any adapter's round trip.
+//!
+//! `cargo bench --bench session_call -- --warm-up-time 1 --measurement-time 3`
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use dapvisor::{Runtime, SessionHandle};
+use futures::future::join_all;
+
+use support::{fake, stats::Summary};
+
+/// Calls timed one by one for the percentiles.
+const SAMPLES: usize = 10_000;
+
+/// A two-worker runtime, like the machines the figures are for.
+fn tokio_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// A runtime with `live` idle sessions (launched, program running).
+async fn with_sessions(live: usize) -> (Runtime, Vec<SessionHandle>) {
+    let (runtime, _probe) = fake::idle_runtime(live).await;
+    let launches = (0..live).map(|_| fake::launch(&runtime, None));
+    let sessions = join_all(launches)
+        .await
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .expect("fake sessions launch");
+    (runtime, sessions)
+}
+
+/// One call of `call` ("snapshot", "output" or "threads").
+async fn one_call(session: &SessionHandle, call: &str) {
+    match call {
+        "snapshot" => drop(session.snapshot().await.expect("snapshot")),
+        "output" => drop(session.output(0, 4096).await.expect("output")),
+        _ => drop(session.threads().await.expect("threads")),
+    }
+}
+
+/// Time `SAMPLES` calls of `snapshot`, one at a time, going round `sessions`.
+async fn sample(sessions: Vec<SessionHandle>) -> Vec<Duration> {
+    sample_call(sessions, "snapshot").await
+}
+
+async fn sample_call(sessions: Vec<SessionHandle>, call: &'static str) -> Vec<Duration> {
+    let mut samples = Vec::with_capacity(SAMPLES);
+    for i in 0..SAMPLES {
+        let session = &sessions[i % sessions.len()];
+        let start = Instant::now();
+        one_call(session, call).await;
+        samples.push(start.elapsed());
+    }
+    samples
+}
+
+/// `agents` tasks at once, each calling its own session `SAMPLES / agents` times.
+async fn sample_concurrent(sessions: &[SessionHandle], agents: usize) -> Vec<Duration> {
+    let tasks = sessions.iter().take(agents).cloned().map(|session| {
+        tokio::spawn(async move {
+            sample(vec![session])
+                .await
+                .split_off(SAMPLES - SAMPLES / agents)
+        })
+    });
+    join_all(tasks)
+        .await
+        .into_iter()
+        .flat_map(|t| t.expect("no panic"))
+        .collect()
+}
+
+fn print(label: &str, mut samples: Vec<Duration>) {
+    if let Some(summary) = Summary::of(&mut samples) {
+        println!("session_call {label:<34} {summary}");
+    }
+}
+
+fn session_call(c: &mut Criterion) {
+    let rt = tokio_runtime();
+    let mut group = c.benchmark_group("session_call");
+    for live in [1, 100] {
+        let (runtime, sessions) = rt.block_on(with_sessions(live));
+        let first = sessions[0].clone();
+        for call in ["snapshot", "output", "threads_via_fake"] {
+            group.bench_function(BenchmarkId::new(call, format!("{live}_live")), |b| {
+                b.to_async(&rt).iter_custom(|iters| {
+                    let session = first.clone();
+                    async move {
+                        let task = tokio::spawn(async move {
+                            let start = Instant::now();
+                            for _ in 0..iters {
+                                one_call(&session, call).await;
+                            }
+                            start.elapsed()
+                        });
+                        task.await.expect("no panic")
+                    }
+                })
+            });
+        }
+        let one = rt
+            .block_on(rt.spawn(sample(vec![first.clone()])))
+            .expect("no panic");
+        print(&format!("snapshot, {live} live, one session"), one);
+        let fake = rt.block_on(rt.spawn(sample_call(vec![first.clone()], "threads")));
+        print(
+            &format!("threads_via_fake, {live} live"),
+            fake.expect("no panic"),
+        );
+        if live > 1 {
+            let all = rt
+                .block_on(rt.spawn(sample(sessions.clone())))
+                .expect("no panic");
+            print(&format!("snapshot, {live} live, round robin"), all);
+            let busy = rt.block_on(sample_concurrent(&sessions, live));
+            print(
+                &format!("snapshot, {live} live, {live} agents at once"),
+                busy,
+            );
+        }
+        rt.block_on(runtime.shutdown());
+    }
+    group.finish();
+}
+
+criterion_group!(benches, session_call);
+criterion_main!(benches);
