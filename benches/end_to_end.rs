@@ -1,2 +1,214 @@
-//! Placeholder; the benchmark follows.
-fn main() {}
+//! End-to-end overhead: the same request loop (`threads`, and `evaluate` in the
+//! stopped frame) through dapvisor and through a minimal direct DAP client
+//! (`support/direct_client.rs`), each on its own debugpy adapter stopped at the same
+//! breakpoint of the same program. The figure is the ratio dapvisor / direct.
+//!
+//! Criterion times each side on its own; because the machine is shared and noisy, the
+//! bench also runs 1000 requests per side in alternating rounds of 100 and prints
+//! the ratio of the totals and per-request p50/p99: that ratio is the one to quote.
+//!
+//! debugpy 1.8 answers every request that reaches the debuggee ~44 ms late: pydevd
+//! writes each message's header and body in two `sendall`s on a socket without
+//! `TCP_NODELAY`, so Nagle's algorithm holds the body until the adapter's delayed
+//! ACK (40 ms). That floor would hide any overhead of ours, so the loop runs twice:
+//! as shipped (`end_to_end`), then with `TCP_NODELAY` set on pydevd's socket on both
+//! sides by one `evaluate` (`PYDEVD_NODELAY`; `end_to_end_nodelay`).
+//!
+//! Needs debugpy (`$DAPVISOR_PYTHON`, or the project's `.venv`).
+//! `cargo bench --bench end_to_end -- --warm-up-time 1 --measurement-time 5`
+
+mod support;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StopOutcome};
+use serde_json::json;
+use tokio::sync::Mutex;
+
+use support::direct_client::DirectClient;
+use support::python::{
+    python, scratch_dir, write_token_program, TokenProgram, PYDEVD_NODELAY as NODELAY,
+};
+use support::stats::{human, Summary};
+
+/// Requests per side in the interleaved comparison, and per round.
+const REQUESTS: usize = 1000;
+const ROUND: usize = 100;
+
+/// The two sides, each stopped at `program.first_line` with a frame id to evaluate in.
+struct Sides {
+    runtime: Runtime,
+    session: SessionHandle,
+    session_frame: i64,
+    direct: Arc<Mutex<DirectClient>>,
+    direct_frame: i64,
+}
+
+async fn start(program: &TokenProgram) -> Sides {
+    let runtime = Runtime::start(RuntimeConfig::default())
+        .await
+        .expect("runtime");
+    let spec = LaunchSpec::new(&program.path).breakpoint(&program.path, program.first_line);
+    let session = runtime.launch(spec).await.expect("debugpy launches");
+    let stop = session.wait_for_stop(RunTicket { epoch: 0 }, Duration::from_secs(60));
+    assert!(
+        matches!(stop.await, Ok(StopOutcome::Stopped(_))),
+        "dapvisor side stops"
+    );
+    let session_frame = session.stack_trace(None, Some(1)).await.expect("stack")[0].id;
+    let mut direct = DirectClient::launch(&python(), &program.path, program.first_line)
+        .await
+        .expect("the direct client launches debugpy");
+    let args = json!({"threadId": direct.thread_id, "levels": 1});
+    let stack = direct.request("stackTrace", args).await.expect("stack");
+    let direct_frame = stack["stackFrames"][0]["id"].as_i64().expect("a frame id");
+    Sides {
+        runtime,
+        session,
+        session_frame,
+        direct: Arc::new(Mutex::new(direct)),
+        direct_frame,
+    }
+}
+
+/// One request of `command` through dapvisor.
+async fn via_dapvisor(session: &SessionHandle, frame: i64, command: &str) {
+    match command {
+        "threads" => drop(session.threads().await.expect("threads")),
+        _ => {
+            let value = session
+                .evaluate("token * 2", Some(frame), None)
+                .await
+                .expect("eval");
+            assert_eq!(value.result, "14");
+        }
+    }
+}
+
+/// The same request through the direct client.
+async fn via_direct(client: &mut DirectClient, frame: i64, command: &str) {
+    match command {
+        "threads" => drop(client.request("threads", json!({})).await.expect("threads")),
+        _ => {
+            let args = json!({"expression": "token * 2", "frameId": frame, "context": "repl"});
+            let value = client.request("evaluate", args).await.expect("eval");
+            assert_eq!(value["result"], "14");
+        }
+    }
+}
+
+/// Time `n` requests on one side; every request is timed on its own.
+async fn run(sides: &Sides, dapvisor: bool, command: &str, n: usize) -> Vec<Duration> {
+    let mut samples = Vec::with_capacity(n);
+    let mut direct = sides.direct.lock().await;
+    for _ in 0..n {
+        let start = Instant::now();
+        if dapvisor {
+            via_dapvisor(&sides.session, sides.session_frame, command).await;
+        } else {
+            via_direct(&mut direct, sides.direct_frame, command).await;
+        }
+        samples.push(start.elapsed());
+    }
+    samples
+}
+
+/// `REQUESTS` per side in alternating rounds; prints per-request figures and the ratio.
+async fn interleaved(sides: &Sides, group: &str, command: &str) {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for round in 0..REQUESTS / ROUND {
+        // Alternate which side goes first, so neither always follows the other.
+        for dapvisor in [round % 2 == 0, round % 2 == 1] {
+            let samples = run(sides, dapvisor, command, ROUND).await;
+            if dapvisor {
+                ours.extend(samples)
+            } else {
+                theirs.extend(samples)
+            }
+        }
+    }
+    let total = |s: &[Duration]| s.iter().sum::<Duration>();
+    let ratio = total(&ours).as_secs_f64() / total(&theirs).as_secs_f64();
+    let (ours, theirs) = (
+        Summary::of(&mut ours).unwrap(),
+        Summary::of(&mut theirs).unwrap(),
+    );
+    println!("{group} {command:<9} dapvisor {ours}");
+    println!("{group} {command:<9} direct   {theirs}");
+    println!(
+        "{group} {command:<9} ratio dapvisor/direct {ratio:.3} (mean {} vs {}, p50 {} vs {})",
+        human(ours.mean),
+        human(theirs.mean),
+        human(ours.p50),
+        human(theirs.p50)
+    );
+}
+
+/// Set `TCP_NODELAY` on pydevd's socket on both sides.
+async fn set_nodelay(sides: &Sides) {
+    let set = sides
+        .session
+        .evaluate(NODELAY, Some(sides.session_frame), None)
+        .await;
+    set.expect("dapvisor side: setsockopt");
+    let args = json!({"expression": NODELAY, "frameId": sides.direct_frame, "context": "repl"});
+    let mut direct = sides.direct.lock().await;
+    direct
+        .request("evaluate", args)
+        .await
+        .expect("direct side: setsockopt");
+}
+
+/// Criterion's timing of each side, then the interleaved comparison.
+fn measure(c: &mut Criterion, rt: &tokio::runtime::Runtime, sides: &Arc<Sides>, group: &str) {
+    let mut criterion_group = c.benchmark_group(group);
+    for command in ["threads", "evaluate"] {
+        for (side, dapvisor) in [("dapvisor", true), ("direct", false)] {
+            criterion_group.bench_function(BenchmarkId::new(command, side), |b| {
+                b.iter_custom(|iters| {
+                    let sides = sides.clone();
+                    let task = async move {
+                        run(&sides, dapvisor, command, iters as usize)
+                            .await
+                            .iter()
+                            .sum()
+                    };
+                    rt.block_on(rt.spawn(task)).expect("no panic")
+                })
+            });
+        }
+        let (sides, group) = (sides.clone(), group.to_string());
+        rt.block_on(rt.spawn(async move { interleaved(&sides, &group, command).await }))
+            .expect("no panic");
+    }
+    criterion_group.finish();
+}
+
+fn end_to_end(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let dir = scratch_dir("end-to-end");
+    let program = write_token_program(&dir, 7).expect("scratch program");
+    let sides = Arc::new(rt.block_on(start(&program)));
+    measure(c, &rt, &sides, "end_to_end");
+    rt.block_on(set_nodelay(&sides));
+    measure(c, &rt, &sides, "end_to_end_nodelay");
+    let sides = Arc::into_inner(sides).expect("no other owner is left");
+    rt.block_on(async move {
+        Arc::into_inner(sides.direct)
+            .expect("sole owner")
+            .into_inner()
+            .close()
+            .await;
+        sides.runtime.shutdown().await;
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+criterion_group!(benches, end_to_end);
+criterion_main!(benches);
