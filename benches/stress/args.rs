@@ -1,0 +1,69 @@
+//! The harness's command line.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What to run. The defaults are small enough for CI; the issue's figures use
+/// `--sessions 32 --fake 1000`.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// Concurrent real debugpy sessions (0 skips them).
+    pub sessions: usize,
+    /// Concurrent sessions on the in-process fake adapter (0 skips them).
+    pub fake: usize,
+    /// Kill adapters at random moments.
+    pub kill: bool,
+    /// Seed of the random kills, printed so a run can be repeated.
+    pub seed: u64,
+    /// At each debugpy session's first stop, set `TCP_NODELAY` on pydevd's socket
+    /// (see `support::python::PYDEVD_NODELAY`), to time requests without debugpy's
+    /// 40 ms Nagle delay.
+    pub pydevd_nodelay: bool,
+}
+
+pub const USAGE: &str = "\
+usage: cargo run --release --example stress -- [--sessions N] [--fake M] [--kill] [--seed S]
+                                                [--pydevd-nodelay]
+
+  --sessions N  concurrent real debugpy sessions (default 4; 0 skips)
+  --fake M      concurrent sessions on the in-process fake adapter (default 100; 0 skips)
+  --kill        SIGKILL adapters (cut fake connections) at random moments, and report
+                how the sessions fared; every request must still get an answer
+  --seed S      seed for the random kills (default: from the clock, printed)
+  --pydevd-nodelay
+                at each debugpy session's first stop, set TCP_NODELAY on pydevd's
+                socket (debugpy 1.8 otherwise answers ~44 ms late: Nagle + delayed ACK)
+
+Exits 1 when a correctness check fails (a session saw another's values, a request got
+no answer, a process was left behind); never because the machine was slow.";
+
+impl Args {
+    /// Parse the arguments after the program name.
+    pub fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+        let clock = SystemTime::now().duration_since(UNIX_EPOCH);
+        let mut out = Args {
+            sessions: 4,
+            fake: 100,
+            kill: false,
+            seed: clock.map_or(1, |d| d.as_nanos() as u64),
+            pydevd_nodelay: false,
+        };
+        while let Some(arg) = args.next() {
+            let mut number = |name: &str| -> Result<u64, String> {
+                let value = args.next().ok_or(format!("{name} needs a number"))?;
+                value
+                    .parse()
+                    .map_err(|_| format!("{name}: `{value}` is not a number"))
+            };
+            match arg.as_str() {
+                "--sessions" => out.sessions = number("--sessions")? as usize,
+                "--fake" => out.fake = number("--fake")? as usize,
+                "--seed" => out.seed = number("--seed")?,
+                "--kill" => out.kill = true,
+                "--pydevd-nodelay" => out.pydevd_nodelay = true,
+                "-h" | "--help" => return Err(String::new()),
+                other => return Err(format!("unknown argument `{other}`")),
+            }
+        }
+        Ok(out)
+    }
+}

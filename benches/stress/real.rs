@@ -1,0 +1,149 @@
+//! N concurrent real debugpy sessions, each on its own generated program holding a
+//! token only it knows (the script is in [`super::real_script`]): wall time,
+//! per-operation latencies against the issue's targets, peak memory, how sessions
+//! fared under kills, and no process left behind.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use dapvisor::{Runtime, RuntimeConfig};
+use futures::future::join_all;
+
+use super::args::Args;
+use super::kill::{self, Killer};
+use super::ledger::Ledger;
+use super::real_script::{one, Context, Outcome};
+use crate::support::python::{scratch_dir, write_token_program, TokenProgram};
+use crate::support::{memory, procs, stats::human};
+
+/// The latency targets on real adapters (from the issue); a snapshot or output read
+/// stands for the agent surface's resource read, which does not exist yet.
+pub const TARGETS: &[(&str, Duration)] = &[
+    ("set_breakpoint", Duration::from_millis(50)),
+    ("continue", Duration::from_millis(20)),
+    ("evaluate", Duration::from_millis(100)),
+    ("snapshot", Duration::from_millis(10)),
+    ("output", Duration::from_millis(10)),
+];
+
+/// Run the real-session part; returns the failed checks.
+pub async fn run(args: &Args) -> Vec<String> {
+    let n = args.sessions;
+    let killing = if args.kill {
+        ", random adapter kills"
+    } else {
+        ""
+    };
+    let nodelay = if args.pydevd_nodelay {
+        ", TCP_NODELAY set on pydevd's socket"
+    } else {
+        ""
+    };
+    println!("== {n} concurrent debugpy sessions{killing}{nodelay}");
+    let dir = scratch_dir("stress");
+    let programs: Vec<TokenProgram> = (0..n)
+        .map(|i| write_token_program(&dir, 1_000_003 + 7_919 * i as i64).expect("scratch program"))
+        .collect();
+    let config = RuntimeConfig::default().max_sessions(n + 1);
+    let context = Arc::new(Context {
+        runtime: Runtime::start(config).await.expect("runtime"),
+        ledger: Ledger::default(),
+        pids: Mutex::default(),
+    });
+    let killer = args.kill.then(|| {
+        let runtime = context.runtime.clone();
+        let gap = (Duration::from_millis(300), Duration::from_millis(1500));
+        Killer::spawn(args.seed, gap, move |rng| {
+            kill::kill_random_adapter(&runtime, rng)
+        })
+    });
+    let start = Instant::now();
+    let nodelay = args.pydevd_nodelay;
+    let tasks = programs
+        .into_iter()
+        .map(|p| tokio::spawn(one(context.clone(), p, nodelay)));
+    let outcomes: Vec<Outcome> = join_all(tasks)
+        .await
+        .into_iter()
+        .map(|t| t.expect("no panic"))
+        .collect();
+    let wall = start.elapsed();
+    let kills = match killer {
+        Some(killer) => killer.stop().await,
+        None => Vec::new(),
+    };
+    let completed = outcomes.iter().filter(|o| o.broke.is_none()).count();
+    println!(
+        "  wall time {} for {n} sessions, {completed} ran to their exit",
+        human(wall)
+    );
+    context.ledger.print(TARGETS);
+    report_fates(&context, &outcomes, &kills, args.kill).await;
+    println!(
+        "  peak RSS of this process so far (VmHWM): {} KiB",
+        memory::peak_rss_kib()
+    );
+    context.runtime.shutdown().await;
+    let groups = context
+        .pids
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let marker = dir.display().to_string();
+    let left = procs::wait_for_no_leftovers(&groups, Some(&marker), Duration::from_secs(10)).await;
+    for proc in &left {
+        context
+            .ledger
+            .fail(format!("process left behind: {proc:?}"));
+    }
+    println!("  processes left after shutdown: {}", left.len());
+    let _ = std::fs::remove_dir_all(&dir);
+    context.ledger.failures()
+}
+
+/// How each session ended, as its snapshot shows; then end it. Without kills, any
+/// session that did not run to its exit is a failure (but a timeout, which only
+/// says the machine was slow).
+async fn report_fates(context: &Context, outcomes: &[Outcome], kills: &[String], killing: bool) {
+    if killing {
+        println!("  {} adapters killed", kills.len());
+    }
+    // "ran to its exit", "launch failed", or the state (and restarts) the snapshot
+    // shows for a session whose script broke off.
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for outcome in outcomes {
+        if let Some(broke) = outcome.broke.as_ref().filter(|b| !killing && !b.slow) {
+            let what = format!("token {}: {}", outcome.token, broke.what);
+            context.ledger.fail(what);
+        }
+        let Some(session) = &outcome.session else {
+            let why = outcome.broke.as_ref().map_or("?", |b| b.what.as_str());
+            println!("    token {}: launch failed: {why}", outcome.token);
+            *tally.entry("launch failed".into()).or_default() += 1;
+            continue;
+        };
+        let (fate, detail) = match session.snapshot().await {
+            Ok(s) => (
+                format!("{:?} after {} restarts", s.state, s.restarts),
+                format!("failure {:?}", s.failure),
+            ),
+            Err(err) => ("gone".to_string(), err.to_string()),
+        };
+        match &outcome.broke {
+            Some(broke) => {
+                let (id, token) = (session.id(), outcome.token);
+                println!(
+                    "    {id} (token {token}): broke off at {}; {fate}, {detail}",
+                    broke.what
+                );
+                *tally.entry(format!("broke off, now {fate}")).or_default() += 1;
+            }
+            None => *tally.entry("ran to its exit".into()).or_default() += 1,
+        }
+        let end = context.runtime.end_session(session.id());
+        let _ = context.step("end_session", end).await;
+    }
+    let tally: Vec<String> = tally.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    println!("  sessions: {}", tally.join("; "));
+}
