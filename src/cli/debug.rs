@@ -50,6 +50,10 @@ pub struct DebugArgs {
     /// [default: wait as long as it runs].
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Do not install debugpy when a Python program needs it and no Python here has it
+    /// (by default it is installed into dapvisor's own venv).
+    #[arg(long)]
+    pub no_install: bool,
     /// Give up after this many stops.
     #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
     pub max_stops: usize,
@@ -74,6 +78,13 @@ fn parse_location(text: &str) -> Result<(String, i64), String> {
 
 /// Run it; the exit code is the program's (or one of the codes above).
 pub async fn run(args: DebugArgs) -> ExitCode {
+    if needs_debugpy(&args) && !args.no_install {
+        if let Err(e) = ensure_debugpy().await {
+            return failed(&format!(
+                "debugpy is missing and could not be installed: {e}"
+            ));
+        }
+    }
     let runtime = match Runtime::start(RuntimeConfig::default()).await {
         Ok(r) => r,
         Err(e) => return failed(&format!("could not start the runtime: {e}")),
@@ -84,6 +95,40 @@ pub async fn run(args: DebugArgs) -> ExitCode {
     let code = Driver { tools, args }.drive().await;
     runtime.shutdown().await;
     code
+}
+
+/// Whether the program runs under debugpy (named, or a `.py` file with no adapter named).
+fn needs_debugpy(args: &DebugArgs) -> bool {
+    match &args.adapter {
+        Some(name) => name == "debugpy",
+        None => args.program.extension().is_some_and(|e| e == "py"),
+    }
+}
+
+/// Install debugpy into dapvisor's venv when no Python here has it, saying so on
+/// stderr (stdout is the program's report).
+async fn ensure_debugpy() -> Result<(), String> {
+    let missing = tokio::task::spawn_blocking(|| {
+        let registry = crate::registry::AdapterRegistry::builtin();
+        let def = registry.get("debugpy").cloned()?;
+        Some(matches!(
+            registry.resolve(&def),
+            Err(crate::registry::RegistryError::NotInstalled { .. })
+        ))
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .unwrap_or(false);
+    if !missing {
+        return Ok(());
+    }
+    eprintln!("debugpy is not installed here; installing it into dapvisor's venv...");
+    let python = tokio::task::spawn_blocking(crate::registry::install_debugpy)
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    eprintln!("debugpy installed for {}", python.display());
+    Ok(())
 }
 
 struct Driver {
