@@ -406,3 +406,67 @@ async fn an_output_flood_keeps_the_session_responsive_and_truncates_the_ring() {
     carries_on(&session).await;
     shut_down(runtime).await;
 }
+
+// ---- restarts that cannot start ----
+
+/// An adapter whose executable vanishes after the first start: each restart fails
+/// as the transport starts (a spawn error, not a supervision event), goes through the
+/// same budget as crashes, and the session fails with the reason; the runtime and a
+/// healthy session carry on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_that_cannot_be_restarted_spends_the_budget_and_fails() {
+    let dir = std::env::temp_dir().join(format!("dapvisor-vanishing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let launcher = dir.join("adapter.sh");
+    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = root().join("tests/support/hostile_adapter.py");
+    std::fs::write(
+        &launcher,
+        format!(
+            "#!/bin/sh\nexec {python:?} {:?} --fault crash-on=evaluate:sigkill\n",
+            script.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&launcher).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&launcher, perms).unwrap();
+
+    let policy = dapvisor::RestartPolicy {
+        initial_backoff: Duration::from_millis(10),
+        max_backoff: Duration::from_millis(40),
+        ..dapvisor::RestartPolicy::default()
+    };
+    let mut config = RuntimeConfig::default().restart_policy(policy);
+    config.registry.register(AdapterDef::generic(
+        "vanishing",
+        launcher.display().to_string(),
+    ));
+    let runtime = runtime_with(config, &[]).await;
+    let healthy = launch_stopped(&runtime, "healthy").await;
+    let session = launch_stopped(&runtime, "vanishing").await;
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let (result, _) = timed_evaluate(&session, None).await;
+    adapter_end(result);
+    // Each failed restart fails the wait with the crash; the last with the failure.
+    let err = loop {
+        let wait = session.wait_for_stop(RunTicket { epoch: 1 }, BOUND);
+        match bounded("the end of the restarts", wait).await {
+            Err(SessionError::AdapterCrashed { .. }) => continue,
+            Err(other) => break other,
+            Ok(outcome) => panic!("the adapter cannot come back, yet: {outcome:?}"),
+        }
+    };
+    match &err {
+        SessionError::SessionFailed { reason } => {
+            assert!(reason.contains("6 times"), "{reason}");
+            assert!(reason.contains("could not start adapter"), "{reason}");
+        }
+        other => panic!("expected the session to fail, got {other:?}"),
+    }
+    let snapshot = bounded("snapshot", session.snapshot()).await.unwrap();
+    assert_eq!(snapshot.restarts, 5, "every restart was tried");
+    carries_on(&healthy).await;
+    shut_down(runtime).await;
+}

@@ -410,10 +410,17 @@ impl SessionActorState {
                 self.transport = Some(transport);
                 None
             }
-            Err(err) => Some(Input::Closed(AdapterExit {
-                reason: format!("could not start adapter `{name}`: {err}"),
-                ..AdapterExit::default()
-            })),
+            Err(err) => {
+                // ractor words a failed pre_start as a panic; the cause is what counts.
+                let cause = match err {
+                    ractor::SpawnErr::StartupFailed(cause) => cause.to_string(),
+                    other => other.to_string(),
+                };
+                Some(Input::Closed(AdapterExit {
+                    reason: format!("could not start adapter `{name}`: {cause}"),
+                    ..AdapterExit::default()
+                }))
+            }
         }
     }
 }
