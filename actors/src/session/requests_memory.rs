@@ -1,0 +1,146 @@
+//! Machine-level and raw requests as typed methods of [`SessionHandle`]: disassembly,
+//! memory reads and writes (base64, as on the wire; see [`crate::wire::base64`]),
+//! `cancel`, and any command by name.
+
+use serde_json::{json, Value};
+
+use crate::core::state::Operation;
+use crate::error::SessionError;
+use crate::session::requests::strip_nulls;
+use crate::session::SessionHandle;
+use crate::wire::types::{
+    DisassembleResponseBody, DisassembledInstruction, ReadMemoryResponseBody,
+    WriteMemoryResponseBody,
+};
+
+impl SessionHandle {
+    /// Disassemble `instruction_count` instructions from `memory_reference` moved by
+    /// `offset` bytes, then `instruction_offset` instructions (negative offsets look
+    /// back). Without a reference: the current instruction pointer, the top frame's
+    /// `instruction_pointer_reference` on the stopped thread.
+    pub async fn disassemble(
+        &self,
+        memory_reference: Option<&str>,
+        offset: Option<i64>,
+        instruction_offset: Option<i64>,
+        instruction_count: i64,
+    ) -> Result<Vec<DisassembledInstruction>, SessionError> {
+        if instruction_count < 1 {
+            return Err(SessionError::InvalidArgument(format!(
+                "instruction_count {instruction_count}: ask for at least one instruction"
+            )));
+        }
+        let reference = match memory_reference {
+            Some(r) => r.to_string(),
+            None => self.instruction_pointer().await?,
+        };
+        let args = strip_nulls(json!({
+            "memoryReference": reference,
+            "offset": offset,
+            "instructionOffset": instruction_offset,
+            "instructionCount": instruction_count,
+            "resolveSymbols": true,
+        }));
+        let body: DisassembleResponseBody =
+            self.call(Operation::Inspect, "disassemble", args).await?;
+        Ok(body.instructions)
+    }
+
+    /// The stopped thread's top frame's instruction pointer, as a memory reference.
+    pub async fn instruction_pointer(&self) -> Result<String, SessionError> {
+        let frames = self.stack_trace(None, Some(1)).await?;
+        let top = frames.into_iter().next().ok_or_else(|| {
+            SessionError::InvalidArgument(
+                "the stopped thread has no frames: pass a memory_reference".into(),
+            )
+        })?;
+        top.instruction_pointer_reference.ok_or_else(|| {
+            SessionError::InvalidArgument(format!(
+                "the adapter gave no instruction pointer for frame `{}`: pass a \
+                 memory_reference (from a variable or an evaluation)",
+                top.name
+            ))
+        })
+    }
+
+    /// Read `count` bytes at `memory_reference` moved by `offset` (`readMemory`). The
+    /// answer's `data` is base64; fewer bytes than asked, with `unreadable_bytes`, means
+    /// the rest could not be read.
+    pub async fn read_memory(
+        &self,
+        memory_reference: &str,
+        offset: Option<i64>,
+        count: i64,
+    ) -> Result<ReadMemoryResponseBody, SessionError> {
+        if count < 0 {
+            return Err(SessionError::InvalidArgument(format!(
+                "cannot read {count} bytes: count is a number of bytes, 0 or more"
+            )));
+        }
+        let args = strip_nulls(json!({
+            "memoryReference": memory_reference,
+            "offset": offset,
+            "count": count,
+        }));
+        self.call(Operation::Inspect, "readMemory", args).await
+    }
+
+    /// Write `data` (base64) at `memory_reference` moved by `offset` (`writeMemory`).
+    /// With `allow_partial`, as much as can be written is, and the answer says how
+    /// much.
+    pub async fn write_memory(
+        &self,
+        memory_reference: &str,
+        offset: Option<i64>,
+        data: &str,
+        allow_partial: bool,
+    ) -> Result<WriteMemoryResponseBody, SessionError> {
+        if let Err(why) = crate::wire::base64::decode(data) {
+            return Err(SessionError::InvalidArgument(format!(
+                "the data to write is not base64: {why}"
+            )));
+        }
+        let args = strip_nulls(json!({
+            "memoryReference": memory_reference,
+            "offset": offset,
+            "data": data,
+            "allowPartial": allow_partial.then_some(true),
+        }));
+        self.call(Operation::Modify, "writeMemory", args).await
+    }
+
+    /// Ask the adapter to give up on a request (by its `seq`) or a progress (by its
+    /// id) (`cancel`). The cancelled request still answers, with an error.
+    pub async fn cancel(
+        &self,
+        request_id: Option<i64>,
+        progress_id: Option<&str>,
+    ) -> Result<(), SessionError> {
+        if request_id.is_none() && progress_id.is_none() {
+            return Err(SessionError::InvalidArgument(
+                "cancel needs a request_id or a progress_id".into(),
+            ));
+        }
+        let args = strip_nulls(json!({ "requestId": request_id, "progressId": progress_id }));
+        self.request(Operation::Query, "cancel", Some(args), None)
+            .await?;
+        Ok(())
+    }
+
+    /// Send any command by name with any arguments, and answer the body as sent.
+    /// Allowed while the program runs or is stopped; a command the adapter does not
+    /// know is the adapter's error.
+    pub async fn custom_request(
+        &self,
+        command: &str,
+        arguments: Option<Value>,
+    ) -> Result<Value, SessionError> {
+        if command.trim().is_empty() {
+            return Err(SessionError::InvalidArgument(
+                "custom_request needs a command name".into(),
+            ));
+        }
+        self.request(Operation::CustomRequest, command, arguments, None)
+            .await
+    }
+}
