@@ -179,3 +179,47 @@ async fn dlv_attach_fails_when_its_target_died_with_the_adapter() {
     let (binary, source) = (build_go("ticker"), program("go/ticker/main.go"));
     attach_fails_when_its_target_died_with_the_adapter("dlv", binary, source).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_disconnect_tool_detaches_and_the_terminate_tool_ends() {
+    use dapvisor::permission::{PermissionGate, PermissionMode};
+    use dapvisor::tools::ToolCatalogue;
+    use serde_json::json;
+
+    let binary = build_c("ticker");
+    let source = program("c/ticker.c");
+    let line = line_of(&source, "return next");
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let tools = ToolCatalogue::new(runtime.clone())
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+    for (tool, runs_on) in [("debug.disconnect", true), ("debug.terminate", false)] {
+        let target = run(&binary);
+        let pid = target.0.id();
+        let attach = json!({
+            "pid": pid,
+            "program": binary,
+            "adapter": "lldb-dap",
+            "breakpoints": [{ "file": source, "line": line }],
+        });
+        let attached = tools.call("debug.attach", attach).await;
+        assert!(!attached.is_error, "{}", attached.text);
+        assert_eq!(
+            attached.structured["stop"]["line"], line,
+            "{}",
+            attached.text
+        );
+        let id = attached.structured["session_id"].clone();
+        let ended = tools.call(tool, json!({ "session_id": id })).await;
+        assert!(!ended.is_error, "{}", ended.text);
+        assert!(runtime.sessions().is_empty());
+        if runs_on {
+            assert!(is_alive(pid), "{tool} leaves the program running");
+        } else {
+            assert!(
+                wait_gone(vec![pid]).await.is_empty(),
+                "{tool} ends the program"
+            );
+        }
+    }
+    runtime.shutdown().await;
+}

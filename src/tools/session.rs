@@ -1,5 +1,5 @@
 //! Starting, listing and ending sessions: `debug.launch`, `debug.attach`,
-//! `debug.sessions`, `debug.terminate`.
+//! `debug.sessions`, `debug.terminate`, `debug.disconnect`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -53,6 +53,15 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 ..ToolAnnotations::CONTROL
             },
             terminate,
+        ),
+        tool(
+            "debug.disconnect",
+            "Detach the debugger and leave the program running (for a process you attached              to, or a program you want to let finish on its own); breakpoints no longer              stop it. The session is forgotten. To stop the program too, use              debug.terminate.",
+            ToolAnnotations {
+                idempotent: true,
+                ..ToolAnnotations::CONTROL
+            },
+            disconnect,
         ),
     ]
 }
@@ -351,6 +360,28 @@ async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
         text = "no sessions; start one with debug.launch".into();
     }
     Ok(Reply::new(json!({ "sessions": list }), text.trim_end()))
+}
+
+async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let program = session
+        .snapshot()
+        .await
+        .ok()
+        .and_then(|s| s.program)
+        .unwrap_or_else(|| "the program".into());
+    session.disconnect(false).await?;
+    ctx.runtime.end_session(session.id()).await?;
+    Ok(Reply::new(
+        json!({
+            "session_id": session.id().to_string(),
+            "state": "detached",
+        }),
+        format!(
+            "session {} detached; {program} runs on without the debugger",
+            session.id()
+        ),
+    ))
 }
 
 async fn terminate(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
