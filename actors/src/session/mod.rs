@@ -4,6 +4,7 @@ pub mod actor;
 pub mod handle;
 pub mod id;
 mod requests;
+mod requests_disassemble;
 mod requests_inspect;
 mod requests_memory;
 

@@ -1,6 +1,7 @@
-//! Machine-level and raw requests as typed methods of [`SessionHandle`]: disassembly,
-//! memory reads and writes (base64, as on the wire; see [`crate::wire::base64`]),
-//! `cancel`, and any command by name.
+//! Machine-level and raw requests as typed methods of [`SessionHandle`]: the
+//! instruction pointer, memory reads and writes (base64, as on the wire; see
+//! [`crate::wire::base64`]), `cancel`, and any command by name. Disassembly is in
+//! `requests_disassemble.rs`.
 
 use serde_json::{json, Value};
 
@@ -8,44 +9,9 @@ use crate::core::state::Operation;
 use crate::error::SessionError;
 use crate::session::requests::strip_nulls;
 use crate::session::SessionHandle;
-use crate::wire::types::{
-    DisassembleResponseBody, DisassembledInstruction, ReadMemoryResponseBody,
-    WriteMemoryResponseBody,
-};
+use crate::wire::types::{ReadMemoryResponseBody, WriteMemoryResponseBody};
 
 impl SessionHandle {
-    /// Disassemble `instruction_count` instructions from `memory_reference` moved by
-    /// `offset` bytes, then `instruction_offset` instructions (negative offsets look
-    /// back). Without a reference: the current instruction pointer, the top frame's
-    /// `instruction_pointer_reference` on the stopped thread.
-    pub async fn disassemble(
-        &self,
-        memory_reference: Option<&str>,
-        offset: Option<i64>,
-        instruction_offset: Option<i64>,
-        instruction_count: i64,
-    ) -> Result<Vec<DisassembledInstruction>, SessionError> {
-        if instruction_count < 1 {
-            return Err(SessionError::InvalidArgument(format!(
-                "instruction_count {instruction_count}: ask for at least one instruction"
-            )));
-        }
-        let reference = match memory_reference {
-            Some(r) => r.to_string(),
-            None => self.instruction_pointer().await?,
-        };
-        let args = strip_nulls(json!({
-            "memoryReference": reference,
-            "offset": offset,
-            "instructionOffset": instruction_offset,
-            "instructionCount": instruction_count,
-            "resolveSymbols": true,
-        }));
-        let body: DisassembleResponseBody =
-            self.call(Operation::Inspect, "disassemble", args).await?;
-        Ok(body.instructions)
-    }
-
     /// The stopped thread's top frame's instruction pointer, as a memory reference.
     pub async fn instruction_pointer(&self) -> Result<String, SessionError> {
         let frames = self.stack_trace(None, Some(1)).await?;

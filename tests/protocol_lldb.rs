@@ -1,0 +1,355 @@
+//! The protocol beyond the basics against a real lldb-dap-19 on average.c: what it
+//! advertises, disassembly at the instruction pointer, data breakpoints, setVariable,
+//! modules in pages, step-in targets, the `restart` request, and the refusals of
+//! what lldb-dap 19 does not advertise (memory reads and writes, instruction
+//! breakpoints, breakpoint locations, ...).
+
+mod common;
+mod protocol_support;
+
+use common::*;
+use dapvisor::wire::types::SteppingGranularity;
+use dapvisor::wire::types::{
+    DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments,
+};
+use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StepKind};
+use protocol_support::*;
+
+/// average.c under lldb-dap, stopped at the first hit of the line holding `needle`.
+async fn stopped_at(needle: &str) -> (Runtime, SessionHandle, i64) {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("c/average.c");
+    let line = line_of(&source, needle);
+    let session = runtime
+        .launch(LaunchSpec::new(c_binary()).breakpoint(&source, line))
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    (runtime, session, line)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_advertises_what_docs_protocol_md_records() {
+    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(
+        advertised(&snapshot),
+        [
+            "supportTerminateDebuggee",
+            "supportsCompletionsRequest",
+            "supportsConditionalBreakpoints",
+            "supportsConfigurationDoneRequest",
+            "supportsDataBreakpoints",
+            "supportsDelayedStackTraceLoading",
+            "supportsDisassembleRequest",
+            "supportsEvaluateForHovers",
+            "supportsExceptionInfoRequest",
+            "supportsExceptionOptions",
+            "supportsFunctionBreakpoints",
+            "supportsHitConditionalBreakpoints",
+            "supportsLogPoints",
+            "supportsModulesRequest",
+            "supportsProgressReporting",
+            "supportsRestartRequest",
+            "supportsRunInTerminalRequest",
+            "supportsSetVariable",
+            "supportsStepInTargetsRequest",
+            "supportsValueFormattingOptions",
+        ]
+    );
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disassembles_at_the_current_instruction_pointer() {
+    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let ip = session.instruction_pointer().await.unwrap();
+
+    // No reference: the top frame's instruction pointer, on the stopped line.
+    let here = session.disassemble(None, None, None, 5).await.unwrap();
+    assert_eq!(here.len(), 5);
+    assert_eq!(address(&here[0].address), address(&ip));
+    assert_eq!(here[0].line, Some(line));
+    let path = here[0].location.as_ref().and_then(|s| s.path.clone());
+    assert!(path.unwrap().ends_with("average.c"));
+    assert!(here.iter().all(|i| !i.instruction.trim().is_empty()));
+    let addresses: Vec<u64> = here.iter().map(|i| address(&i.address)).collect();
+    assert!(addresses.windows(2).all(|w| w[0] < w[1]), "{addresses:x?}");
+
+    // Counted in instructions and in bytes, both ways (lldb-dap 19 reads
+    // `instructionOffset` as bytes and ignores `offset`; the runtime puts that right).
+    let later = session
+        .disassemble(Some(&ip), None, Some(2), 3)
+        .await
+        .unwrap();
+    assert_eq!(later[0].address, here[2].address);
+    let first_size = (addresses[1] - addresses[0]) as i64;
+    let by_bytes = session
+        .disassemble(Some(&ip), Some(first_size), None, 1)
+        .await
+        .unwrap();
+    assert_eq!(by_bytes[0].address, here[1].address);
+    let before = session.disassemble(None, None, Some(-3), 4).await.unwrap();
+    assert_eq!(before.len(), 4);
+    assert_eq!(address(&before[3].address), address(&ip));
+    let back_then_on = session
+        .disassemble(Some(&ip), Some(first_size), Some(-1), 1)
+        .await
+        .unwrap();
+    assert_eq!(address(&back_then_on[0].address), address(&ip));
+
+    let none = session.disassemble(None, None, None, 0).await.unwrap_err();
+    assert_eq!(none.code(), 400, "{none}");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_data_breakpoint_stops_where_the_variable_is_written() {
+    let (runtime, session, line) = stopped_at("s.sum += scores[i];").await;
+    let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+    let locals = session.scopes(frame.id).await.unwrap()[0].variables_reference;
+    let s = session
+        .variables(locals)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|v| v.name == "s")
+        .expect("local s");
+
+    let info = session
+        .data_breakpoint_info(DataBreakpointInfoArguments {
+            variables_reference: Some(s.variables_reference),
+            name: "sum".into(),
+            ..DataBreakpointInfoArguments::default()
+        })
+        .await
+        .unwrap();
+    let data_id = info.data_id.clone().expect("s.sum can be watched");
+    assert!(info.description.contains("sum"), "{info:?}");
+    let access = info.access_types.unwrap_or_default();
+    assert!(
+        access.contains(&DataBreakpointAccessType::Write),
+        "{access:?}"
+    );
+
+    let set = session
+        .set_data_breakpoints(vec![DataBreakpoint {
+            data_id,
+            access_type: Some(DataBreakpointAccessType::Write),
+            ..DataBreakpoint::default()
+        }])
+        .await
+        .unwrap();
+    assert_eq!(set.len(), 1);
+    assert!(set[0].verified, "{set:?}");
+    session
+        .remove_breakpoint(program("c/average.c"), line)
+        .await
+        .unwrap();
+
+    // Each write to s.sum stops right after it, with the new value in place.
+    for expected in ["90", "175"] {
+        let ticket = session.continue_(None).await.unwrap();
+        let stop = expect_stop(&session, ticket).await;
+        assert!(
+            stop.description
+                .as_deref()
+                .unwrap_or("")
+                .contains("watchpoint"),
+            "{stop:?}"
+        );
+        let top = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+        assert_eq!(top.line, line + 1, "stopped after the write");
+        let sum = session.evaluate("s.sum", Some(top.id), None).await.unwrap();
+        assert_eq!(sum.result, expected);
+    }
+
+    // Removed: the program runs to its end.
+    assert!(session
+        .set_data_breakpoints(vec![])
+        .await
+        .unwrap()
+        .is_empty());
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(4));
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn set_variable_changes_what_the_program_computes() {
+    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+    let locals = session.scopes(frame.id).await.unwrap()[0].variables_reference;
+
+    // lldb-dap 19 answers with `result`; the typed answer has the value either way.
+    let set = session.set_variable(locals, "sum", "500").await.unwrap();
+    assert_eq!(set.value, "500");
+    assert_eq!(local(&session, "sum").await, "500");
+    let mean = session
+        .evaluate("sum / count", Some(frame.id), None)
+        .await
+        .unwrap();
+    assert_eq!(mean.result, "100");
+
+    let bad = session.set_variable(locals, "no_such_local", "1").await;
+    assert_adapter_refused(bad, "setVariable");
+
+    session
+        .remove_breakpoint(program("c/average.c"), line)
+        .await
+        .unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(4));
+    let out = session.output(0, 1 << 20).await.unwrap().text();
+    assert!(out.contains("average of 5 scores: 100.00"), "{out:?}");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modules_come_in_pages_even_where_lldb_dap_sends_them_all() {
+    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let all = session.modules(None, None).await.unwrap();
+    let binary = c_binary();
+    let name = binary.file_name().unwrap().to_str().unwrap();
+    let program = all
+        .modules
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no module {name} in {:?}", all.modules));
+    assert_eq!(
+        program.path.as_deref(),
+        Some(binary.to_str().unwrap()),
+        "{program:?}"
+    );
+    assert_eq!(program.symbol_status.as_deref(), Some("Symbols loaded."));
+    assert!(all.modules.len() >= 3, "the program, the loader, libc");
+
+    let page = session.modules(Some(1), Some(2)).await.unwrap();
+    assert_eq!(page.modules, all.modules[1..3].to_vec());
+    assert_eq!(page.total_modules, Some(all.modules.len() as i64));
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steps_into_a_chosen_call_and_completes_names() {
+    let (runtime, session, _) = stopped_at("s.mean = mean_of(s.sum, s.count);").await;
+    let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+
+    let names = session.completions("sc", 3, Some(frame.id)).await.unwrap();
+    assert!(
+        names.iter().any(|c| c.label.starts_with("scores")),
+        "{names:?}"
+    );
+
+    let targets = session.step_in_targets(frame.id).await.unwrap();
+    let mean_of = targets
+        .iter()
+        .find(|t| t.label.contains("mean_of"))
+        .unwrap_or_else(|| panic!("no mean_of among {targets:?}"));
+    let ticket = session.step_in_target(None, mean_of.id).await.unwrap();
+    expect_stop(&session, ticket).await;
+    let top = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+    assert!(top.name.contains("mean_of"), "{top:?}");
+    assert_eq!(local(&session, "sum").await, "426");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_runs_the_program_again_under_the_same_adapter() {
+    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let adapter = session.adapter_pid().unwrap();
+    let first = session.snapshot().await.unwrap().last_stop.unwrap();
+
+    let ticket = session.restart().await.unwrap();
+    let again = expect_stop(&session, ticket).await;
+    assert_eq!(again.reason, "breakpoint");
+    assert_ne!(again.thread_id, first.thread_id, "a new process");
+    assert_eq!(session.adapter_pid(), Some(adapter), "the same adapter");
+    let top = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+    assert_eq!(top.line, line);
+    assert_eq!(local(&session, "sum").await, "426");
+
+    session
+        .remove_breakpoint(program("c/average.c"), line)
+        .await
+        .unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(4));
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
+    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let source = program("c/average.c");
+    let ip = session.instruction_pointer().await.unwrap();
+    let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
+
+    assert_unsupported(
+        session.read_memory(&ip, None, 8).await,
+        "supportsReadMemoryRequest",
+    );
+    assert_unsupported(
+        session.write_memory(&ip, None, "kA==", false).await,
+        "supportsWriteMemoryRequest",
+    );
+    let instruction = dapvisor::wire::types::InstructionBreakpoint {
+        instruction_reference: ip.clone(),
+        ..Default::default()
+    };
+    assert_unsupported(
+        session.set_instruction_breakpoints(vec![instruction]).await,
+        "supportsInstructionBreakpoints",
+    );
+    assert_unsupported(
+        session.breakpoint_locations(&source, line, None).await,
+        "supportsBreakpointLocationsRequest",
+    );
+    assert_unsupported(session.step_back(None, None).await, "supportsStepBack");
+    assert_unsupported(session.reverse_continue(None).await, "supportsStepBack");
+    assert_unsupported(session.restart_frame(frame).await, "supportsRestartFrame");
+    assert_unsupported(
+        session.goto_targets(&source, line + 1, None).await,
+        "supportsGotoTargetsRequest",
+    );
+    assert_unsupported(session.goto(None, 1).await, "supportsGotoTargetsRequest");
+    assert_unsupported(
+        session.loaded_sources().await,
+        "supportsLoadedSourcesRequest",
+    );
+    assert_unsupported(
+        session.set_expression("sum", "1", Some(frame)).await,
+        "supportsSetExpression",
+    );
+    assert_unsupported(
+        session.terminate_threads(vec![1]).await,
+        "supportsTerminateThreadsRequest",
+    );
+    assert_unsupported(session.cancel(Some(1), None).await, "supportsCancelRequest");
+    assert_unsupported(
+        session
+            .step_with(
+                StepKind::Over,
+                None,
+                Some(SteppingGranularity::Instruction),
+                false,
+            )
+            .await,
+        "supportsSteppingGranularity",
+    );
+    assert_unsupported(
+        session.step_with(StepKind::In, None, None, true).await,
+        "supportsSingleThreadExecutionRequests",
+    );
+    assert_unsupported(
+        session.continue_single_thread(None).await,
+        "supportsSingleThreadExecutionRequests",
+    );
+
+    // Nothing reached the adapter: the session is as it was, and custom requests work.
+    assert_eq!(local(&session, "sum").await, "426");
+    let threads = session.custom_request("threads", None).await.unwrap();
+    assert_eq!(threads["threads"].as_array().unwrap().len(), 1);
+    runtime.shutdown().await;
+}

@@ -1,0 +1,59 @@
+//! Helpers shared by the protocol tests (`protocol_*.rs`): what an adapter advertises,
+//! and what a refusal for a missing capability looks like.
+#![allow(dead_code)]
+
+use std::fmt::Debug;
+
+use dapvisor::{SessionError, SessionSnapshot};
+
+/// The capability flags the adapter set to `true` in its `initialize` answer (and
+/// later `capabilities` events), sorted: what docs/PROTOCOL.md records per adapter.
+pub fn advertised(snapshot: &SessionSnapshot) -> Vec<String> {
+    let caps = serde_json::to_value(&snapshot.capabilities).unwrap();
+    let mut flags: Vec<String> = caps
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| **v == serde_json::Value::Bool(true))
+        .map(|(k, _)| k.clone())
+        .collect();
+    flags.sort();
+    flags
+}
+
+/// Insist that `result` is the refusal for a missing capability that names `flag`,
+/// given before anything reached the adapter.
+pub fn assert_unsupported<T: Debug>(result: Result<T, SessionError>, flag: &str) {
+    match result {
+        Err(err @ SessionError::Unsupported { .. }) => {
+            let text = err.to_string();
+            assert!(text.contains(flag), "`{text}` should name {flag}");
+            assert_eq!(err.code(), 501);
+        }
+        other => panic!("expected a refusal naming {flag}, got {other:?}"),
+    }
+}
+
+/// Insist that the adapter itself refused `command` (it was sent, and answered).
+pub fn assert_adapter_refused<T: Debug>(result: Result<T, SessionError>, command: &str) -> String {
+    match result {
+        Err(SessionError::Adapter {
+            command: c,
+            message,
+            ..
+        }) => {
+            assert_eq!(c, command);
+            message
+        }
+        other => panic!("expected the adapter to refuse `{command}`, got {other:?}"),
+    }
+}
+
+/// An address as adapters write it (`0x5555555551A8`, `0x49cecc`), as a number.
+pub fn address(text: &str) -> u64 {
+    let hex = text
+        .trim()
+        .trim_start_matches("0x")
+        .trim_start_matches("0X");
+    u64::from_str_radix(hex, 16).unwrap_or_else(|e| panic!("`{text}` is no address: {e}"))
+}
