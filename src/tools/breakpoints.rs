@@ -181,17 +181,14 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
                     "use a source breakpoint (file and line) for a logpoint",
                 ));
             }
-            let mut list = function_list(&session).await?;
             let bp = FunctionBreakpoint {
-                name: name.clone(),
+                name,
                 condition: args.condition,
                 hit_condition: args.hit_condition,
             };
-            match list.iter_mut().find(|f| f.name == name) {
-                Some(existing) => *existing = bp,
-                None => list.push(bp),
-            }
-            let answer = session.set_function_breakpoints(list.clone()).await?;
+            // One message to the session: concurrent calls cannot lose each other's.
+            let answer = session.add_function_breakpoint(bp).await?;
+            let list = function_list(&session).await?;
             Ok(function_reply(&list, &answer))
         }
     }
@@ -205,17 +202,8 @@ async fn remove_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcom
             Ok(source_reply(&file, &records))
         }
         Target::Function(name) => {
-            let mut list = function_list(&session).await?;
-            let before = list.len();
-            list.retain(|f| f.name != name);
-            if list.len() == before {
-                let names: Vec<&str> = list.iter().map(|f| f.name.as_str()).collect();
-                return Err(ToolError::invalid(
-                    format!("no function breakpoint on `{name}`"),
-                    format!("function breakpoints now: [{}]", names.join(", ")),
-                ));
-            }
-            let answer = session.set_function_breakpoints(list.clone()).await?;
+            let answer = session.remove_function_breakpoint(&name).await?;
+            let list = function_list(&session).await?;
             Ok(function_reply(&list, &answer))
         }
     }

@@ -175,6 +175,33 @@ impl BreakpointCache {
         Ok(())
     }
 
+    /// Add a function breakpoint, or replace the one on the same function.
+    pub fn add_function(&mut self, bp: FunctionBreakpoint) -> Result<(), SessionError> {
+        let record = FunctionBreakpointRecord {
+            requested: bp,
+            actual: None,
+        };
+        match self
+            .functions
+            .iter_mut()
+            .find(|r| r.requested.name == record.requested.name)
+        {
+            Some(existing) => *existing = record,
+            None => {
+                self.check_limit(0, 1)?;
+                self.functions.push(record);
+            }
+        }
+        Ok(())
+    }
+
+    /// Remove the function breakpoint on `name`; whether there was one.
+    pub fn remove_function(&mut self, name: &str) -> bool {
+        let before = self.functions.len();
+        self.functions.retain(|r| r.requested.name != name);
+        self.functions.len() != before
+    }
+
     /// The cached function breakpoints.
     pub fn functions(&self) -> &[FunctionBreakpointRecord] {
         &self.functions

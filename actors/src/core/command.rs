@@ -81,6 +81,10 @@ pub enum Command {
     },
     /// Replace every function breakpoint.
     SetFunctionBreakpoints(Vec<FunctionBreakpoint>),
+    /// Add (or replace) one function breakpoint, keeping the others.
+    AddFunctionBreakpoint(FunctionBreakpoint),
+    /// Remove the function breakpoint on this function, keeping the others.
+    RemoveFunctionBreakpoint(String),
     /// Replace the exception filters.
     SetExceptionBreakpoints(Vec<String>),
     /// Resume, step, or pause.

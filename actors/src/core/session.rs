@@ -336,6 +336,34 @@ impl SessionCore {
                 self.sync_functions(token);
                 Ok(())
             }
+            Command::AddFunctionBreakpoint(bp) => {
+                self.check(Operation::SetBreakpoints)?;
+                if self.capabilities_known
+                    && self.capabilities.supports_function_breakpoints != Some(true)
+                {
+                    return Err(self.unsupported("function breakpoints"));
+                }
+                self.breakpoints.add_function(bp)?;
+                self.sync_functions(token);
+                Ok(())
+            }
+            Command::RemoveFunctionBreakpoint(name) => {
+                self.check(Operation::SetBreakpoints)?;
+                if !self.breakpoints.remove_function(&name) {
+                    let names: Vec<&str> = self
+                        .breakpoints
+                        .functions()
+                        .iter()
+                        .map(|r| r.requested.name.as_str())
+                        .collect();
+                    return Err(SessionError::InvalidArgument(format!(
+                        "no function breakpoint on `{name}`; the function breakpoints are [{}]",
+                        names.join(", ")
+                    )));
+                }
+                self.sync_functions(token);
+                Ok(())
+            }
             Command::SetExceptionBreakpoints(filters) => {
                 self.check(Operation::SetExceptionBreakpoints)?;
                 self.breakpoints.set_exception_filters(filters)?;

@@ -381,3 +381,61 @@ fn breakpoints_set_after_the_debuggee_ended_are_cached_for_the_next_start() {
     );
     assert_eq!(answered(out.reply(token)), vec![(4, None)]);
 }
+
+/// The function names a `setFunctionBreakpoints` in `out` sends.
+fn sent_functions(out: &super::session_tests::Effects) -> Vec<String> {
+    out.args("setFunctionBreakpoints")["breakpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn adding_and_removing_one_function_breakpoint_sends_the_whole_list() {
+    let mut h = running_with(&[]);
+    let (_, out) = h.command(Command::AddFunctionBreakpoint(function_breakpoint("main")));
+    assert_eq!(sent_functions(&out), ["main"]);
+    h.ok(
+        out.tag("setFunctionBreakpoints"),
+        json!({ "breakpoints": [{ "verified": true }] }),
+    );
+    let (_, out) = h.command(Command::AddFunctionBreakpoint(function_breakpoint(
+        "helper",
+    )));
+    assert_eq!(sent_functions(&out), ["main", "helper"]);
+    h.ok(
+        out.tag("setFunctionBreakpoints"),
+        json!({ "breakpoints": [] }),
+    );
+    // The same function again replaces it rather than adding a second.
+    let mut conditional = function_breakpoint("main");
+    conditional.condition = Some("n > 2".into());
+    let (_, out) = h.command(Command::AddFunctionBreakpoint(conditional));
+    assert_eq!(sent_functions(&out), ["main", "helper"]);
+    h.ok(
+        out.tag("setFunctionBreakpoints"),
+        json!({ "breakpoints": [] }),
+    );
+    let (_, out) = h.command(Command::RemoveFunctionBreakpoint("main".into()));
+    assert_eq!(sent_functions(&out), ["helper"]);
+}
+
+#[test]
+fn removing_a_function_breakpoint_that_is_not_there_names_those_that_are() {
+    let mut h = running_with(&[]);
+    let (_, out) = h.command(Command::AddFunctionBreakpoint(function_breakpoint("main")));
+    h.ok(
+        out.tag("setFunctionBreakpoints"),
+        json!({ "breakpoints": [] }),
+    );
+    let (token, out) = h.command(Command::RemoveFunctionBreakpoint("nope".into()));
+    match out.error(token) {
+        SessionError::InvalidArgument(text) => {
+            assert!(text.contains("`nope`") && text.contains("[main]"), "{text}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(out.sends().is_empty());
+}

@@ -224,6 +224,32 @@ impl SessionHandle {
         }
     }
 
+    /// Add one function breakpoint (or replace the one on the same function), keeping
+    /// the others; returns the adapter's verdict on the whole list.
+    pub async fn add_function_breakpoint(
+        &self,
+        breakpoint: FunctionBreakpoint,
+    ) -> Result<Vec<Breakpoint>, SessionError> {
+        match self.ask(Command::AddFunctionBreakpoint(breakpoint)).await? {
+            Answer::Breakpoints(list) => Ok(list),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Remove the function breakpoint on `name`, keeping the others.
+    pub async fn remove_function_breakpoint(
+        &self,
+        name: &str,
+    ) -> Result<Vec<Breakpoint>, SessionError> {
+        match self
+            .ask(Command::RemoveFunctionBreakpoint(name.to_string()))
+            .await?
+        {
+            Answer::Breakpoints(list) => Ok(list),
+            other => Err(unexpected(other)),
+        }
+    }
+
     /// Replace the exception filters (ids from the adapter's capabilities, such as
     /// `raised` and `uncaught` for debugpy).
     pub async fn set_exception_breakpoints(
