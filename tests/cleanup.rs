@@ -9,7 +9,9 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use dapvisor::{RunTicket, Runtime, RuntimeConfig, SessionHandle, SessionState};
+use dapvisor::{
+    EventKind, Received, RunTicket, Runtime, RuntimeConfig, SessionHandle, SessionState,
+};
 
 /// How long the runtime's supervisor may take to stop once the runtime is dropped.
 const ACTOR_WAIT: Duration = Duration::from_secs(30);
@@ -29,12 +31,22 @@ enum Ending {
     DropRuntime,
     /// Continue: the program runs to its exit code and the session stays.
     ProgramExits,
+    /// The runtime's supervisor killed (ractor skips `post_stop` on a kill, so
+    /// cleanup must come from `Drop`).
+    KillSupervisor,
+    /// The idle reaper ends the session (a 1 s idle limit).
+    Reaped,
 }
 
 /// Launch `example` to its breakpoint, note the adapter and everything under it, end
 /// the session `ending`'s way, then assert that none of those processes is left.
 async fn no_process_left(example: Example, ending: Ending) {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let config = match ending {
+        Ending::Reaped => RuntimeConfig::default().idle_limit(Some(Duration::from_secs(1))),
+        _ => RuntimeConfig::default(),
+    };
+    let runtime = Runtime::start(config).await.unwrap();
+    let mut runtime_events = runtime.subscribe();
     let session = runtime.launch(example.spec.clone()).await.unwrap();
     expect_stop(&session, RunTicket { epoch: 0 }).await;
     let adapter = session
@@ -78,6 +90,32 @@ async fn no_process_left(example: Example, ending: Ending) {
                 .wait(Some(ACTOR_WAIT))
                 .await
                 .expect("the supervisor should stop with the last runtime clone");
+        }
+        Ending::KillSupervisor => {
+            let supervisor = runtime.supervisor();
+            supervisor.kill();
+            supervisor
+                .wait(Some(ACTOR_WAIT))
+                .await
+                .expect("a killed supervisor stops");
+        }
+        Ending::Reaped => {
+            // Nothing asks anything of the session from here: it is reaped.
+            let id = session.id();
+            loop {
+                let received = tokio::time::timeout(ACTOR_WAIT, runtime_events.recv()).await;
+                match received.expect("the session is reaped within the wait") {
+                    Some(Received::Event(event))
+                        if event.session_id == id
+                            && matches!(event.kind, EventKind::SessionReaped { .. }) =>
+                    {
+                        break
+                    }
+                    Some(_) => {}
+                    None => panic!("the runtime's events ended"),
+                }
+            }
+            assert!(runtime.session(id).is_none());
         }
         Ending::ProgramExits => {
             let ticket = session.continue_(None).await.unwrap();
@@ -137,4 +175,12 @@ no_process_left! {
     the_program_exiting_leaves_no_debugpy_process: discount_example, ProgramExits;
     the_program_exiting_leaves_no_lldb_dap_process: average_example, ProgramExits;
     the_program_exiting_leaves_no_dlv_process: inventory_example, ProgramExits;
+
+    killing_the_supervisor_leaves_no_debugpy_process: discount_example, KillSupervisor;
+    killing_the_supervisor_leaves_no_lldb_dap_process: average_example, KillSupervisor;
+    killing_the_supervisor_leaves_no_dlv_process: inventory_example, KillSupervisor;
+
+    reaping_leaves_no_debugpy_process: discount_example, Reaped;
+    reaping_leaves_no_lldb_dap_process: average_example, Reaped;
+    reaping_leaves_no_dlv_process: inventory_example, Reaped;
 }
