@@ -46,6 +46,17 @@ pub const MAX_WAIT: Duration = Duration::from_secs(300);
 /// once): 5 s. With breakpoints they wait [`DEFAULT_WAIT`].
 pub const DEFAULT_INITIAL_STOP_WAIT: Duration = Duration::from_secs(5);
 
+/// Entries of a list result (modules, loaded sources, completions, step-in and goto
+/// targets, breakpoint locations) per call: 100. The rest are reached with `offset`.
+pub const DEFAULT_MAX_ITEMS: usize = 100;
+
+/// Instructions per `debug.disassemble` call: 100 (20 unless `instruction_count`
+/// asks for more).
+pub const DEFAULT_MAX_INSTRUCTIONS: usize = 100;
+
+/// Bytes per `debug.read_memory` call: 4 KiB. Read on with `offset`.
+pub const DEFAULT_MAX_MEMORY_BYTES: usize = 4096;
+
 /// The limits a [`ToolCatalogue`](super::ToolCatalogue) applies to its results.
 /// `Bounds::default()` has every default above; each has a setter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +81,12 @@ pub struct Bounds {
     pub wait: Duration,
     /// See [`DEFAULT_INITIAL_STOP_WAIT`].
     pub initial_stop_wait: Duration,
+    /// See [`DEFAULT_MAX_ITEMS`].
+    pub max_items: usize,
+    /// See [`DEFAULT_MAX_INSTRUCTIONS`].
+    pub max_instructions: usize,
+    /// See [`DEFAULT_MAX_MEMORY_BYTES`].
+    pub max_memory_bytes: usize,
 }
 
 impl Default for Bounds {
@@ -85,6 +102,9 @@ impl Default for Bounds {
             stop_locals: DEFAULT_STOP_LOCALS,
             wait: DEFAULT_WAIT,
             initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
+            max_items: DEFAULT_MAX_ITEMS,
+            max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
         }
     }
 }
@@ -147,6 +167,24 @@ impl Bounds {
     /// Set [`Self::initial_stop_wait`] (at most [`MAX_WAIT`]).
     pub fn initial_stop_wait(mut self, wait: Duration) -> Self {
         self.initial_stop_wait = wait.min(MAX_WAIT);
+        self
+    }
+
+    /// Set [`Self::max_items`] (at least 1).
+    pub fn max_items(mut self, n: usize) -> Self {
+        self.max_items = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_instructions`] (at least 1).
+    pub fn max_instructions(mut self, n: usize) -> Self {
+        self.max_instructions = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_memory_bytes`] (at least 1).
+    pub fn max_memory_bytes(mut self, n: usize) -> Self {
+        self.max_memory_bytes = n.max(1);
         self
     }
 

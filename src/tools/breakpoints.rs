@@ -49,7 +49,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.set_exception_breakpoints",
             "Stop when exceptions are raised: `filters` are the adapter's filter ids (debugpy: \
              `raised`, `uncaught`; the answer lists the ones this adapter offers). An empty \
-             list turns exception stops off.",
+             list turns exception stops off. Where the adapter supports them: \
+             `filter_options` (filters with a `condition`) and `exception_options` (a \
+             `break_mode` for the exceptions a `path` selects, such as debugpy's \
+             [[\"Python Exceptions\"], [\"ValueError\"]]).",
             ToolAnnotations::SETTING,
             set_exception_breakpoints,
         ),
@@ -115,6 +118,10 @@ pub(crate) struct ExceptionArgs {
     /// Exception filter ids; empty turns exception stops off.
     #[serde(default)]
     filters: Vec<String>,
+    /// Filters with conditions (adapters with `supportsExceptionFilterOptions`).
+    filter_options: Option<Vec<super::protocol_breakpoints::FilterOption>>,
+    /// Break modes for chosen exceptions (adapters with `supportsExceptionOptions`).
+    exception_options: Option<Vec<super::protocol_breakpoints::ExceptionOption>>,
 }
 
 /// Which breakpoint a one-breakpoint call names.
@@ -245,10 +252,25 @@ async fn set_exception_breakpoints(ctx: Arc<Context>, args: ExceptionArgs) -> Ou
             }
         }
     }
-    session
-        .set_exception_breakpoints(args.filters.clone())
-        .await?;
-    let text = if args.filters.is_empty() {
+    let with_options = args.filter_options.is_some() || args.exception_options.is_some();
+    if with_options {
+        let options = super::protocol_breakpoints::ExceptionOptionArgs {
+            filter_options: args.filter_options,
+            exception_options: args.exception_options,
+        };
+        super::protocol_breakpoints::set_exception_options(&session, args.filters.clone(), options)
+            .await?;
+    } else {
+        session
+            .set_exception_breakpoints(args.filters.clone())
+            .await?;
+    }
+    let text = if with_options {
+        format!(
+            "stopping on exceptions as the options say, and on filters [{}]",
+            args.filters.join(", ")
+        )
+    } else if args.filters.is_empty() {
         "exception stops are off".to_string()
     } else {
         format!("stopping on exceptions: {}", args.filters.join(", "))

@@ -341,6 +341,9 @@ async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
         "variables_reference": body.variables_reference,
         "frame_id": frame_id,
     });
+    if let Some(m) = &body.memory_reference {
+        json["memory_reference"] = json!(m);
+    }
     if cut > 0 {
         json["truncated"] = json!(true);
         json["result_truncated_chars"] = json!(cut);

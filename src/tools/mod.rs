@@ -29,6 +29,10 @@ mod def;
 mod inspect;
 mod output;
 mod paths;
+mod protocol_breakpoints;
+mod protocol_execution;
+mod protocol_inspect;
+mod protocol_memory;
 mod render;
 mod session;
 mod spec;
@@ -68,6 +72,10 @@ impl ToolCatalogue {
             control::tools(),
             inspect::tools(),
             output::tools(),
+            protocol_breakpoints::tools(),
+            protocol_execution::tools(),
+            protocol_inspect::tools(),
+            protocol_memory::tools(),
         ]
         .into_iter()
         .flatten()

@@ -40,6 +40,9 @@ pub(crate) fn variable_json(var: &Variable, max_chars: usize) -> (Value, bool) {
         "type": var.type_,
         "variables_reference": var.variables_reference,
     });
+    if let Some(m) = &var.memory_reference {
+        out["memory_reference"] = json!(m);
+    }
     if cut > 0 {
         out["value_truncated_chars"] = json!(cut);
     }

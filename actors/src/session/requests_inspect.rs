@@ -142,8 +142,9 @@ impl SessionHandle {
     }
 
     /// A page of the loaded modules: `count` from index `start` (all when `None`),
-    /// and the total where the adapter says it. An adapter that ignores paging and
-    /// answers with every module is paged here, so the answer is the same page.
+    /// with `total_modules` always set. The adapter is asked for every module and the
+    /// page is cut here: lldb-dap 19 ignores `startModule` and `moduleCount`, and an
+    /// answer cannot tell whether they were followed.
     pub async fn modules(
         &self,
         start: Option<i64>,
@@ -154,19 +155,18 @@ impl SessionHandle {
                 "module start and count count from 0 and cannot be negative".into(),
             ));
         }
-        let args = strip_nulls(json!({ "startModule": start, "moduleCount": count }));
-        let mut body: ModulesResponseBody = self.call(Operation::Query, "modules", args).await?;
-        let wanted = count.filter(|c| *c > 0).map(|c| c as usize);
-        if wanted.is_some_and(|w| body.modules.len() > w) {
-            let all = std::mem::take(&mut body.modules);
-            body.total_modules = body.total_modules.or(Some(all.len() as i64));
-            body.modules = all
+        let all: ModulesResponseBody = self.call(Operation::Query, "modules", json!({})).await?;
+        let total = all.modules.len();
+        let take = count.filter(|c| *c > 0).map_or(total, |c| c as usize);
+        Ok(ModulesResponseBody {
+            modules: all
+                .modules
                 .into_iter()
                 .skip(start.unwrap_or(0) as usize)
-                .take(wanted.unwrap_or(usize::MAX))
-                .collect();
-        }
-        Ok(body)
+                .take(take)
+                .collect(),
+            total_modules: Some(total as i64),
+        })
     }
 
     /// Where a location reference (a variable's `declaration_location_reference` or

@@ -1,0 +1,489 @@
+//! Inspection beyond threads, stacks, scopes and variables: `debug.set_variable`,
+//! `debug.set_expression`, `debug.completions`, `debug.exception_info`,
+//! `debug.source`, `debug.loaded_sources`, `debug.modules` and `debug.locations`.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::wire::types::{ExceptionBreakMode, Source};
+
+use super::bounds::cut_chars;
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::inspect::ScopeRef;
+use super::protocol_breakpoints::scope_reference;
+use super::render::cut_value;
+use super::spec::{ToolAnnotations, ToolError};
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![
+        tool(
+            "debug.set_variable",
+            "Set a variable in the stopped program: `name` in a `scope` (\"Locals\", in \
+             `frame_id` or the top frame) or under a `variables_reference` (the members of \
+             a structured value), to `value`, an expression in the program's language. \
+             WARNING: changes the program's state, and the expression can run code. Returns \
+             the new `value` and `type`.",
+            ToolAnnotations::ARBITRARY_CODE,
+            set_variable,
+        ),
+        tool(
+            "debug.set_expression",
+            "Assign `value` to an assignable `expression` (such as `scores['CY']` or \
+             `item.Stock`) in `frame_id` (default: the top frame). WARNING: changes the \
+             program's state, and the expressions can run code. Returns the new `value`.",
+            ToolAnnotations::ARBITRARY_CODE,
+            set_expression,
+        ),
+        tool(
+            "debug.completions",
+            "What could complete `text` at `column` (1-based; default: its end) in \
+             `frame_id` (default: the top frame): names of variables, functions, members. \
+             Each has a `label` and the `text` to insert.",
+            ToolAnnotations::READ_ONLY,
+            completions,
+        ),
+        tool(
+            "debug.exception_info",
+            "The exception a thread (default: the stopped one) stopped on: \
+             `exception_id`, `description`, `break_mode`, and `details` with the message, \
+             the type and the stack trace where it was raised.",
+            ToolAnnotations::READ_ONLY,
+            exception_info,
+        ),
+        tool(
+            "debug.source",
+            "The text of a source that is not a file on disk (generated code, \
+             decompiled or disassembled code): by `source_reference`, or the source of \
+             `frame_id`. At most 16 KiB per call: pass `offset` (characters) for more.",
+            ToolAnnotations::READ_ONLY,
+            source,
+        ),
+        tool(
+            "debug.loaded_sources",
+            "Every source the program has loaded (`name`, `path`, `source_reference`), at \
+             most 100 per call: pass `offset` for more.",
+            ToolAnnotations::READ_ONLY,
+            loaded_sources,
+        ),
+        tool(
+            "debug.modules",
+            "The modules (executables, shared libraries, Python modules) the program has \
+             loaded: `name`, `path`, `symbol_status`, ... At most 100 per call: pass \
+             `offset` for more.",
+            ToolAnnotations::READ_ONLY,
+            modules,
+        ),
+        tool(
+            "debug.locations",
+            "Where a location reference points (a variable's \
+             `declaration_location_reference` or `value_location_reference` from the \
+             adapter): `file`, `line`, `column`. Only references the adapter gave are valid.",
+            ToolAnnotations::READ_ONLY,
+            locations,
+        ),
+    ]
+}
+
+/// Arguments of `debug.set_variable`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SetVariableArgs {
+    /// The session.
+    session_id: String,
+    /// The variable's name in its scope or container.
+    name: String,
+    /// The new value, an expression in the program's language.
+    value: String,
+    /// A scope: its name (`Locals`, ...) or its id.
+    scope: Option<ScopeRef>,
+    /// Or a container: the `variables_reference` of a structured value.
+    variables_reference: Option<i64>,
+    /// The frame whose scope is named; the top frame by default.
+    frame_id: Option<i64>,
+}
+
+/// Arguments of `debug.set_expression`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SetExpressionArgs {
+    /// The session.
+    session_id: String,
+    /// An assignable expression.
+    expression: String,
+    /// The new value, an expression in the program's language.
+    value: String,
+    /// The frame; the top frame of the stopped thread by default.
+    frame_id: Option<i64>,
+}
+
+/// Arguments of `debug.completions`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CompletionsArgs {
+    /// The session.
+    session_id: String,
+    /// The text typed so far.
+    text: String,
+    /// Where the cursor is in `text`, 1-based in characters; the end by default.
+    column: Option<i64>,
+    /// The frame; the top frame of the stopped thread by default.
+    frame_id: Option<i64>,
+}
+
+/// Arguments of `debug.exception_info`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExceptionInfoArgs {
+    /// The session.
+    session_id: String,
+    /// The thread; the last stopped thread by default.
+    thread_id: Option<i64>,
+}
+
+/// Arguments of `debug.source`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SourceArgs {
+    /// The session.
+    session_id: String,
+    /// A `source_reference` above 0 (from a frame or debug.loaded_sources).
+    source_reference: Option<i64>,
+    /// Or the frame whose source to show.
+    frame_id: Option<i64>,
+    /// Characters to skip (to read past the first 16 KiB).
+    #[serde(default)]
+    offset: usize,
+}
+
+/// Arguments of the paged lists (`debug.loaded_sources`, `debug.modules`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PageArgs {
+    /// The session.
+    session_id: String,
+    /// Entries to skip (to read past the first 100).
+    #[serde(default)]
+    offset: usize,
+}
+
+/// Arguments of `debug.locations`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LocationsArgs {
+    /// The session.
+    session_id: String,
+    /// A location reference the adapter gave.
+    location_reference: i64,
+}
+
+async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let container = match (args.variables_reference, args.scope) {
+        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
+        (None, Some(ScopeRef::Name(name))) => {
+            scope_reference(&ctx, &session, &name, args.frame_id).await?
+        }
+        _ => {
+            return Err(ToolError::invalid(
+                "pass `scope` or `variables_reference`, not both and not neither",
+                "scope: \"Locals\" for a local of the top frame",
+            ))
+        }
+    };
+    let set = session
+        .set_variable(container, &args.name, &args.value)
+        .await?;
+    let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
+    let mut json = json!({
+        "name": args.name,
+        "value": value,
+        "type": set.type_,
+        "variables_reference": set.variables_reference.unwrap_or(0),
+    });
+    if let Some(m) = set.memory_reference {
+        json["memory_reference"] = json!(m);
+    }
+    if cut > 0 {
+        json["value_truncated_chars"] = json!(cut);
+    }
+    Ok(Reply::new(json, format!("{} = {value}", args.name)))
+}
+
+async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let frame_id = match args.frame_id {
+        Some(f) => f,
+        None => ctx.top_frame(&session, None).await?.id,
+    };
+    let set = session
+        .set_expression(&args.expression, &args.value, Some(frame_id))
+        .await?;
+    let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
+    let mut json = json!({
+        "expression": args.expression,
+        "value": value,
+        "type": set.type_,
+        "variables_reference": set.variables_reference.unwrap_or(0),
+        "frame_id": frame_id,
+    });
+    if let Some(m) = set.memory_reference {
+        json["memory_reference"] = json!(m);
+    }
+    if cut > 0 {
+        json["value_truncated_chars"] = json!(cut);
+    }
+    Ok(Reply::new(json, format!("{} = {value}", args.expression)))
+}
+
+async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let end = args.text.chars().count() as i64 + 1;
+    let column = args.column.unwrap_or(end);
+    if !(1..=end).contains(&column) {
+        return Err(ToolError::invalid(
+            format!("column {column} is outside the text (1 to {end})"),
+            "leave column out to complete at the end of the text",
+        ));
+    }
+    let frame_id = match args.frame_id {
+        Some(f) => f,
+        None => ctx.top_frame(&session, None).await?.id,
+    };
+    let items = session
+        .completions(&args.text, column, Some(frame_id))
+        .await?;
+    let total = items.len();
+    let list: Vec<Value> = items
+        .iter()
+        .take(ctx.bounds.max_items)
+        .map(|c| {
+            json!({
+                "label": c.label,
+                "text": c.text.clone().unwrap_or_else(|| c.label.clone()),
+                "type": c.type_,
+                "start": c.start,
+                "length": c.length,
+            })
+        })
+        .collect();
+    let mut text = format!("{total} completion(s) of `{}`:", args.text);
+    for c in &list {
+        let _ = write!(text, "\n  {}", c["label"].as_str().unwrap_or(""));
+    }
+    Ok(Reply::new(
+        json!({ "targets": list, "total": total, "truncated": total > list.len() }),
+        text,
+    ))
+}
+
+async fn exception_info(ctx: Arc<Context>, args: ExceptionInfoArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let thread = ctx.thread(&session, args.thread_id).await?;
+    let info = session.exception_info(Some(thread)).await?;
+    let chars = ctx.bounds.max_value_chars;
+    let cut = |s: &Option<String>, max: usize| s.as_deref().map(|s| cut_value(s, max).0);
+    let details = info.details.as_ref().map(|d| {
+        json!({
+            "message": cut(&d.message, chars),
+            "type_name": d.type_name,
+            "full_type_name": d.full_type_name,
+            "evaluate_name": d.evaluate_name,
+            "stack_trace": cut(&d.stack_trace, ctx.bounds.max_output_bytes),
+        })
+    });
+    let mode = match info.break_mode {
+        ExceptionBreakMode::Never => "never",
+        ExceptionBreakMode::Always => "always",
+        ExceptionBreakMode::Unhandled => "unhandled",
+        ExceptionBreakMode::UserUnhandled => "user_unhandled",
+    };
+    let description = cut(&info.description, chars);
+    let mut text = format!("thread {thread}: {}", info.exception_id);
+    if let Some(d) = &description {
+        let _ = write!(text, ": {d}");
+    }
+    let _ = write!(text, " (break mode {mode})");
+    if let Some(trace) = details.as_ref().and_then(|d| d["stack_trace"].as_str()) {
+        let _ = write!(text, "\n{trace}");
+    }
+    Ok(Reply::new(
+        json!({
+            "thread_id": thread,
+            "exception_id": info.exception_id,
+            "description": description,
+            "break_mode": mode,
+            "details": details,
+        }),
+        text.trim_end(),
+    ))
+}
+
+async fn source(ctx: Arc<Context>, args: SourceArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let reference = match (args.source_reference, args.frame_id) {
+        (Some(r), None) => r,
+        (None, Some(frame)) => {
+            let thread = ctx.thread(&session, None).await?;
+            let frames = session.stack_trace(Some(thread), None).await?;
+            let found = frames.iter().find(|f| f.id == frame).ok_or_else(|| {
+                ToolError::invalid(
+                    format!("no frame {frame} on the stopped thread"),
+                    "pass a frame_id from debug.stack_trace",
+                )
+            })?;
+            let source = found.source.clone().unwrap_or_default();
+            match source.source_reference.filter(|r| *r > 0) {
+                Some(r) => r,
+                None => {
+                    return Err(ToolError::invalid(
+                        format!(
+                            "frame {frame}'s source is a file ({}), not held by the adapter",
+                            source.path.as_deref().unwrap_or("no path")
+                        ),
+                        "read the file itself; debug.source is for sources without a file",
+                    ))
+                }
+            }
+        }
+        _ => {
+            return Err(ToolError::invalid(
+                "pass `source_reference` or `frame_id`, not both and not neither",
+                "frames from debug.stack_trace name their source",
+            ))
+        }
+    };
+    let body = session.source(reference).await?;
+    let rest: String = body.content.chars().skip(args.offset).collect();
+    let (shown, more) = cut_chars(&rest, ctx.bounds.max_output_bytes);
+    let mut json = json!({
+        "source_reference": reference,
+        "content": shown,
+        "mime_type": body.mime_type,
+        "offset": args.offset,
+        "truncated": more > 0,
+    });
+    let mut text = shown.clone();
+    if more > 0 {
+        let next = args.offset + shown.chars().count();
+        json["next_offset"] = json!(next);
+        let _ = write!(text, "\n… {more} more characters: pass offset {next}");
+    }
+    Ok(Reply::new(json, text))
+}
+
+async fn loaded_sources(ctx: Arc<Context>, args: PageArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let sources = session.loaded_sources().await?;
+    let page: Vec<Value> = sources
+        .iter()
+        .skip(args.offset)
+        .take(ctx.bounds.max_items)
+        .map(source_json)
+        .collect();
+    let mut text = String::new();
+    for s in &page {
+        let _ = writeln!(
+            text,
+            "  {}",
+            s["path"].as_str().or(s["name"].as_str()).unwrap_or("?")
+        );
+    }
+    Ok(paged_reply(
+        "sources",
+        page,
+        args.offset,
+        Some(sources.len()),
+        text,
+    ))
+}
+
+async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let body = session
+        .modules(Some(args.offset as i64), Some(ctx.bounds.max_items as i64))
+        .await?;
+    let total = body.total_modules.map(|t| t as usize);
+    let page: Vec<Value> = body
+        .modules
+        .iter()
+        .map(|m| {
+            json!({
+                "id": m.id.to_string(),
+                "name": m.name,
+                "path": m.path,
+                "version": m.version,
+                "symbol_status": m.symbol_status,
+                "is_optimized": m.is_optimized,
+                "is_user_code": m.is_user_code,
+                "address_range": m.address_range,
+            })
+        })
+        .collect();
+    let mut text = String::new();
+    for m in &page {
+        let _ = writeln!(
+            text,
+            "  {} {}",
+            m["name"].as_str().unwrap_or("?"),
+            m["path"].as_str().unwrap_or("")
+        );
+    }
+    Ok(paged_reply("modules", page, args.offset, total, text))
+}
+
+async fn locations(ctx: Arc<Context>, args: LocationsArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let at = session.locations(args.location_reference).await?;
+    let source = source_json(&at.source);
+    let place = source["path"]
+        .as_str()
+        .or(source["name"].as_str())
+        .unwrap_or("?")
+        .to_string();
+    Ok(Reply::new(
+        json!({
+            "file": source["path"],
+            "source": source,
+            "line": at.line,
+            "column": at.column,
+            "end_line": at.end_line,
+            "end_column": at.end_column,
+        }),
+        format!("{place}:{}", at.line),
+    ))
+}
+
+fn source_json(source: &Source) -> Value {
+    json!({
+        "name": source.name,
+        "path": source.path,
+        "source_reference": source.source_reference.unwrap_or(0),
+    })
+}
+
+/// A page of a list from `offset`, saying how to read on when there is more.
+fn paged_reply(
+    what: &str,
+    page: Vec<Value>,
+    offset: usize,
+    total: Option<usize>,
+    lines: String,
+) -> Reply {
+    let end = offset + page.len();
+    let truncated = total.is_none_or(|t| end < t);
+    let mut text = match total {
+        Some(t) => format!("{what} {offset}..{end} of {t}:\n{lines}"),
+        None => format!("{what} {offset}..{end}:\n{lines}"),
+    };
+    let mut json = json!({ what: page, "offset": offset, "total": total, "truncated": truncated });
+    if truncated {
+        json["next_offset"] = json!(end);
+        let _ = write!(text, "… more: pass offset {end}");
+    }
+    Reply::new(json, text.trim_end())
+}

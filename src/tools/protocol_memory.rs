@@ -1,0 +1,327 @@
+//! The machine level and raw requests: `debug.disassemble`, `debug.read_memory`,
+//! `debug.write_memory` (memory as base64, as DAP carries it), `debug.cancel` and
+//! `debug.custom_request`.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::wire::base64;
+
+use super::bounds::cut_chars;
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::spec::{ToolAnnotations, ToolError};
+
+/// Instructions `debug.disassemble` shows unless `instruction_count` says otherwise.
+const DEFAULT_INSTRUCTIONS: usize = 20;
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![
+        tool(
+            "debug.disassemble",
+            "Machine instructions of the stopped program: from the current instruction \
+             pointer (the stopped thread's top frame) unless `memory_reference` names an \
+             address; `offset` moves the start in bytes, `instruction_offset` in \
+             instructions (negative: look back). 20 instructions unless \
+             `instruction_count` asks for more (at most 100). Each has `address`, \
+             `instruction`, and `file`/`line` where known; `current` marks the pointer.",
+            ToolAnnotations::READ_ONLY,
+            disassemble,
+        ),
+        tool(
+            "debug.read_memory",
+            "Read `count` bytes (at most 4096) of the stopped program's memory at \
+             `memory_reference` (an address or a `memory_reference` from a variable or \
+             evaluation) plus `offset`. Returns `data` in base64, the `address` of the \
+             first byte, and `unreadable_bytes` where the rest could not be read.",
+            ToolAnnotations::READ_ONLY,
+            read_memory,
+        ),
+        tool(
+            "debug.write_memory",
+            "Write `data` (base64) into the stopped program's memory at `memory_reference` \
+             plus `offset`. WARNING: changes the program's state arbitrarily. With \
+             `allow_partial`, writes what it can and says how much.",
+            ToolAnnotations::ARBITRARY_CODE,
+            write_memory,
+        ),
+        tool(
+            "debug.cancel",
+            "Ask the adapter to give up on a request (`request_id`, its DAP seq) or a \
+             long-running operation (`progress_id` from a progress event).",
+            ToolAnnotations::SETTING,
+            cancel,
+        ),
+        tool(
+            "debug.custom_request",
+            "Send any DAP request by name (`command`) with any `arguments` (a JSON object), \
+             such as an adapter's own commands (debugpy: `pydevdSystemInfo`); the answer is \
+             the adapter's body as sent (cut to 16 KiB). WARNING: a command can do \
+             anything the adapter can.",
+            ToolAnnotations::ARBITRARY_CODE,
+            custom_request,
+        ),
+    ]
+}
+
+/// Arguments of `debug.disassemble`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DisassembleArgs {
+    /// The session.
+    session_id: String,
+    /// Where to start: an address or memory reference; the instruction pointer by default.
+    memory_reference: Option<String>,
+    /// Bytes to move the start by (may be negative).
+    offset: Option<i64>,
+    /// Instructions to move the start by after `offset` (negative: look back).
+    instruction_offset: Option<i64>,
+    /// How many instructions (default 20, at most 100).
+    instruction_count: Option<usize>,
+}
+
+/// Arguments of `debug.read_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReadMemoryArgs {
+    /// The session.
+    session_id: String,
+    /// An address or memory reference.
+    memory_reference: String,
+    /// Bytes from `memory_reference` (may be negative).
+    offset: Option<i64>,
+    /// How many bytes (at most 4096).
+    count: usize,
+}
+
+/// Arguments of `debug.write_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WriteMemoryArgs {
+    /// The session.
+    session_id: String,
+    /// An address or memory reference.
+    memory_reference: String,
+    /// Bytes from `memory_reference` (may be negative).
+    offset: Option<i64>,
+    /// The bytes to write, in base64.
+    data: String,
+    /// Write what can be written instead of failing on an unwritable part.
+    #[serde(default)]
+    allow_partial: bool,
+}
+
+/// Arguments of `debug.cancel`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CancelArgs {
+    /// The session.
+    session_id: String,
+    /// The DAP `seq` of the request to cancel.
+    request_id: Option<i64>,
+    /// The id of the progress to cancel.
+    progress_id: Option<String>,
+}
+
+/// Arguments of `debug.custom_request`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CustomArgs {
+    /// The session.
+    session_id: String,
+    /// The DAP command.
+    command: String,
+    /// Its arguments (a JSON object).
+    arguments: Option<Value>,
+}
+
+async fn disassemble(ctx: Arc<Context>, args: DisassembleArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let count = args.instruction_count.unwrap_or(DEFAULT_INSTRUCTIONS);
+    let max = ctx.bounds.max_instructions;
+    if count == 0 || count > max {
+        return Err(ToolError::invalid(
+            format!("instruction_count {count} is not between 1 and {max}"),
+            "ask for fewer instructions and move on with offset or instruction_offset",
+        ));
+    }
+    let ip = session.instruction_pointer().await.ok();
+    let reference = match args.memory_reference {
+        Some(r) => r,
+        None => ip.clone().ok_or_else(|| {
+            ToolError::invalid(
+                "no instruction pointer to start from: the program is not stopped, or the \
+                 adapter gives none",
+                "pass a memory_reference (an address)",
+            )
+        })?,
+    };
+    let list = session
+        .disassemble(
+            Some(&reference),
+            args.offset,
+            args.instruction_offset,
+            count as i64,
+        )
+        .await?;
+    let same = |a: &str, b: &str| {
+        a.trim_start_matches("0x")
+            .eq_ignore_ascii_case(b.trim_start_matches("0x"))
+    };
+    let mut text = String::new();
+    let mut file: Option<String> = None;
+    let rows: Vec<Value> = list
+        .iter()
+        .map(|i| {
+            if let Some(path) = i.location.as_ref().and_then(|l| l.path.clone()) {
+                file = Some(path);
+            }
+            let current = ip.as_deref().is_some_and(|ip| same(ip, &i.address));
+            let marker = if current { "->" } else { "  " };
+            let _ = write!(text, "{marker} {} {}", i.address, i.instruction.trim());
+            if let Some(symbol) = &i.symbol {
+                let _ = write!(text, " <{symbol}>");
+            }
+            if let Some(line) = i.line {
+                let _ = write!(text, "  ; line {line}");
+            }
+            text.push('\n');
+            json!({
+                "address": i.address,
+                "instruction": i.instruction.trim(),
+                "bytes": i.instruction_bytes,
+                "symbol": i.symbol,
+                "file": i.line.and(file.clone()),
+                "line": i.line,
+                "current": current,
+            })
+        })
+        .collect();
+    Ok(Reply::new(
+        json!({
+            "memory_reference": reference,
+            "instruction_pointer": ip,
+            "instructions": rows,
+        }),
+        text.trim_end(),
+    ))
+}
+
+async fn read_memory(ctx: Arc<Context>, args: ReadMemoryArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let max = ctx.bounds.max_memory_bytes;
+    if args.count == 0 || args.count > max {
+        return Err(ToolError::invalid(
+            format!("count {} is not between 1 and {max} bytes", args.count),
+            "read in pieces: move on with offset",
+        ));
+    }
+    let body = session
+        .read_memory(&args.memory_reference, args.offset, args.count as i64)
+        .await?;
+    let data = body.data.unwrap_or_default();
+    let bytes = base64::decode(&data).map_err(|why| {
+        ToolError::new(
+            500,
+            format!("the adapter's memory is not base64: {why}"),
+            "read it again; if it repeats, the adapter is at fault",
+        )
+    })?;
+    let mut text = format!("{} byte(s) at {}:", bytes.len(), body.address);
+    for line in bytes.chunks(16) {
+        text.push_str("\n ");
+        for b in line {
+            let _ = write!(text, " {b:02x}");
+        }
+    }
+    if let Some(n) = body.unreadable_bytes.filter(|n| *n > 0) {
+        let _ = write!(text, "\n{n} byte(s) after these could not be read");
+    }
+    Ok(Reply::new(
+        json!({
+            "address": body.address,
+            "data": data,
+            "bytes_read": bytes.len(),
+            "unreadable_bytes": body.unreadable_bytes.unwrap_or(0),
+        }),
+        text,
+    ))
+}
+
+async fn write_memory(ctx: Arc<Context>, args: WriteMemoryArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let bytes = base64::decode(&args.data).map_err(|why| {
+        ToolError::invalid(
+            format!("`data` is not base64: {why}"),
+            "encode the bytes in standard base64 (A-Z, a-z, 0-9, +, /, = padding)",
+        )
+    })?;
+    if bytes.is_empty() {
+        return Err(ToolError::invalid(
+            "`data` holds no bytes",
+            "pass at least one byte, base64-encoded",
+        ));
+    }
+    let body = session
+        .write_memory(
+            &args.memory_reference,
+            args.offset,
+            &args.data,
+            args.allow_partial,
+        )
+        .await?;
+    let written = body.bytes_written.unwrap_or(bytes.len() as i64);
+    Ok(Reply::new(
+        json!({
+            "memory_reference": args.memory_reference,
+            "offset": body.offset.or(args.offset).unwrap_or(0),
+            "bytes_written": written,
+        }),
+        format!(
+            "wrote {written} of {} byte(s) at {}",
+            bytes.len(),
+            args.memory_reference
+        ),
+    ))
+}
+
+async fn cancel(ctx: Arc<Context>, args: CancelArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    session
+        .cancel(args.request_id, args.progress_id.as_deref())
+        .await?;
+    Ok(Reply::new(
+        json!({ "request_id": args.request_id, "progress_id": args.progress_id }),
+        "cancel sent: the cancelled request answers with an error",
+    ))
+}
+
+async fn custom_request(ctx: Arc<Context>, args: CustomArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    if args.arguments.as_ref().is_some_and(|a| !a.is_object()) {
+        return Err(ToolError::invalid(
+            "`arguments` must be a JSON object",
+            "pass {\"arguments\": {\"name\": value}} or leave it out",
+        ));
+    }
+    let body = session
+        .custom_request(args.command.trim(), args.arguments)
+        .await?;
+    let rendered = serde_json::to_string_pretty(&body).unwrap_or_default();
+    let (shown, cut) = cut_chars(&rendered, ctx.bounds.max_output_bytes);
+    let json = if cut == 0 {
+        json!({ "command": args.command, "body": body })
+    } else {
+        json!({ "command": args.command, "body_text": shown, "truncated": true,
+                "truncated_chars": cut })
+    };
+    let mut text = format!("`{}` answered:\n{shown}", args.command);
+    if cut > 0 {
+        let _ = write!(text, "\n… {cut} more characters cut");
+    }
+    Ok(Reply::new(json, text))
+}

@@ -1,0 +1,453 @@
+//! The tools for the rest of the protocol, through the catalogue (as an agent or an
+//! MCP client calls them) on real adapters: the machine level and data breakpoints on
+//! lldb-dap, exception options and values on debugpy, instruction breakpoints and
+//! steps on dlv; and how they are listed.
+
+mod agent;
+mod common;
+
+use agent::*;
+use dapvisor::permission::{PermissionGate, PermissionMode};
+use dapvisor::tools::ToolCatalogue;
+use dapvisor::{Runtime, RuntimeConfig};
+use serde_json::{json, Value};
+
+async fn catalogue() -> ToolCatalogue {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    ToolCatalogue::new(runtime).with_permissions(PermissionGate::new(PermissionMode::BypassAll))
+}
+
+/// Launch `program` to a breakpoint at the line of `file` holding `needle`; returns the
+/// session id, the line and the launch's answer.
+async fn launched(tools: &ToolCatalogue, program: &str, file: &str, needle: &str) -> (String, i64) {
+    let line = line_of(file, needle);
+    let answer = ok(
+        tools,
+        "debug.launch",
+        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
+    )
+    .await;
+    assert_eq!(answer["state"], "stopped", "{answer}");
+    (answer["session_id"].as_str().unwrap().to_string(), line)
+}
+
+fn names(list: &Value, field: &str) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v[field].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_protocol_tools_are_listed_with_their_annotations() {
+    let tools = catalogue().await;
+    let new_tools = [
+        "debug.breakpoint_locations",
+        "debug.set_instruction_breakpoints",
+        "debug.data_breakpoint_info",
+        "debug.set_data_breakpoints",
+        "debug.step",
+        "debug.continue_thread",
+        "debug.step_in_targets",
+        "debug.step_back",
+        "debug.reverse_continue",
+        "debug.goto_targets",
+        "debug.goto",
+        "debug.restart_frame",
+        "debug.restart",
+        "debug.terminate_threads",
+        "debug.set_variable",
+        "debug.set_expression",
+        "debug.completions",
+        "debug.exception_info",
+        "debug.source",
+        "debug.loaded_sources",
+        "debug.modules",
+        "debug.locations",
+        "debug.disassemble",
+        "debug.read_memory",
+        "debug.write_memory",
+        "debug.cancel",
+        "debug.custom_request",
+    ];
+    for name in new_tools {
+        let spec = tools
+            .spec(name)
+            .unwrap_or_else(|| panic!("{name} is missing"));
+        assert!(spec.description.len() > 40, "{name}");
+        assert!(tools.spec(&spec.mcp_name()).is_some(), "{name} over MCP");
+    }
+    for name in [
+        "debug.set_variable",
+        "debug.set_expression",
+        "debug.write_memory",
+        "debug.custom_request",
+    ] {
+        let a = tools.spec(name).unwrap().annotations;
+        assert!(
+            a.destructive && a.open_world && !a.read_only,
+            "{name}: {a:?}"
+        );
+    }
+    for name in [
+        "debug.disassemble",
+        "debug.read_memory",
+        "debug.modules",
+        "debug.exception_info",
+        "debug.completions",
+    ] {
+        let a = tools.spec(name).unwrap().annotations;
+        assert!(a.read_only && !a.destructive, "{name}: {a:?}");
+    }
+    let ends = tools.spec("debug.terminate_threads").unwrap().annotations;
+    assert!(ends.destructive && !ends.open_world);
+
+    let required = |name: &str| -> Vec<String> {
+        let spec = tools.spec(name).unwrap();
+        let mut list: Vec<String> = spec.input_schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        list.sort();
+        list
+    };
+    assert_eq!(
+        required("debug.set_variable"),
+        ["name", "session_id", "value"]
+    );
+    assert_eq!(required("debug.completions"), ["session_id", "text"]);
+    assert_eq!(
+        required("debug.read_memory"),
+        ["count", "memory_reference", "session_id"]
+    );
+    assert_eq!(
+        required("debug.write_memory"),
+        ["data", "memory_reference", "session_id"]
+    );
+    assert_eq!(required("debug.custom_request"), ["command", "session_id"]);
+    assert_eq!(
+        required("debug.data_breakpoint_info"),
+        ["name", "session_id"]
+    );
+    let disassemble = tools.spec("debug.disassemble").unwrap();
+    assert!(disassemble.input_schema["properties"]["instruction_count"].is_object());
+    let exceptions = tools.spec("debug.set_exception_breakpoints").unwrap();
+    for field in ["filter_options", "exception_options"] {
+        assert!(
+            exceptions.input_schema["properties"][field].is_object(),
+            "{field}"
+        );
+    }
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disassembly_data_breakpoints_and_values_on_lldb_dap() {
+    let tools = catalogue().await;
+    let binary = c_binary().display().to_string();
+    let source = program("c/average.c").display().to_string();
+    let (id, line) = launched(&tools, &binary, &source, "s.sum += scores[i];").await;
+
+    // Disassembly from the instruction pointer, which is marked.
+    let code = ok(&tools, "debug.disassemble", json!({ "session_id": id })).await;
+    let rows = code["instructions"].as_array().unwrap();
+    assert_eq!(rows.len(), 20);
+    assert_eq!(rows[0]["current"], true);
+    assert_eq!(rows[0]["address"], code["instruction_pointer"]);
+    assert_eq!(rows[0]["line"], line);
+    assert!(rows[1..].iter().all(|r| r["current"] == false));
+    fails(
+        &tools,
+        "debug.disassemble",
+        json!({ "session_id": id, "instruction_count": 1000 }),
+        400,
+    )
+    .await;
+
+    // Watch s.sum, stop on its first write, and see the new value.
+    let locals = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Locals" }),
+    )
+    .await;
+    let s = var(&locals["variables"], "s")["variables_reference"].clone();
+    let info = ok(
+        &tools,
+        "debug.data_breakpoint_info",
+        json!({ "session_id": id, "name": "sum", "variables_reference": s }),
+    )
+    .await;
+    let access = info["access_types"].as_array().unwrap();
+    assert!(access.contains(&json!("write")), "{info}");
+    let set = ok(
+        &tools,
+        "debug.set_data_breakpoints",
+        json!({ "session_id": id, "breakpoints": [
+            { "data_id": info["data_id"], "access_type": "write" }
+        ] }),
+    )
+    .await;
+    assert_eq!(set["breakpoints"][0]["verified"], true, "{set}");
+    ok(
+        &tools,
+        "debug.remove_breakpoint",
+        json!({ "session_id": id, "file": source, "line": line }),
+    )
+    .await;
+    let stop = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(stop["state"], "stopped");
+    assert_eq!(stop["stop"]["line"], line + 1);
+    let sum = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "s.sum" }),
+    )
+    .await;
+    assert_eq!(sum["result"], "90");
+
+    // A member set through its container (references from before the stop are gone).
+    let locals = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Locals" }),
+    )
+    .await;
+    let s = var(&locals["variables"], "s")["variables_reference"].clone();
+    let count = ok(
+        &tools,
+        "debug.set_variable",
+        json!({ "session_id": id, "variables_reference": s, "name": "count", "value": "41" }),
+    )
+    .await;
+    assert_eq!(count["value"], "41");
+    let read = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "s.count" }),
+    )
+    .await;
+    assert_eq!(read["result"], "41");
+
+    let modules = ok(&tools, "debug.modules", json!({ "session_id": id })).await;
+    let binary_name = c_binary()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(names(&modules["modules"], "name").contains(&binary_name));
+    assert_eq!(modules["truncated"], false);
+    assert_eq!(
+        modules["total"].as_u64().unwrap() as usize,
+        modules["modules"].as_array().unwrap().len()
+    );
+
+    // lldb-dap 19 does not read memory: refused, saying which capability is missing.
+    let refused = fails(
+        &tools,
+        "debug.read_memory",
+        json!({ "session_id": id, "memory_reference": code["instruction_pointer"], "count": 8 }),
+        501,
+    )
+    .await;
+    assert!(
+        refused.text.contains("supportsReadMemoryRequest"),
+        "{}",
+        refused.text
+    );
+    fails(
+        &tools,
+        "debug.write_memory",
+        json!({ "session_id": id, "memory_reference": "0x1000", "data": "not base64!" }),
+        400,
+    )
+    .await;
+
+    let threads = ok(
+        &tools,
+        "debug.custom_request",
+        json!({ "session_id": id, "command": "threads" }),
+    )
+    .await;
+    assert_eq!(threads["body"]["threads"].as_array().unwrap().len(), 1);
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exception_options_exception_info_and_values_on_debugpy() {
+    let tools = catalogue().await;
+    let scores = program("python/scores.py").display().to_string();
+    let (id, _) = launched(
+        &tools,
+        &scores,
+        &scores,
+        "scores, skipped = read_scores(LINES)",
+    )
+    .await;
+
+    let set = ok(
+        &tools,
+        "debug.set_exception_breakpoints",
+        json!({ "session_id": id, "exception_options": [
+            { "path": [["Python Exceptions"], ["ValueError"]], "break_mode": "always" }
+        ] }),
+    )
+    .await;
+    assert!(names(&set["available"], "filter").contains(&"raised".to_string()));
+    let stop = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(stop["stop"]["reason"], "exception");
+    assert_eq!(stop["stop"]["function"], "parse_line");
+
+    let info = ok(&tools, "debug.exception_info", json!({ "session_id": id })).await;
+    assert_eq!(info["exception_id"], "ValueError");
+    assert_eq!(info["break_mode"], "always");
+    assert_eq!(info["details"]["type_name"], "ValueError");
+    assert!(info["details"]["stack_trace"]
+        .as_str()
+        .unwrap()
+        .contains("in parse_line"));
+
+    let refused = fails(
+        &tools,
+        "debug.set_exception_breakpoints",
+        json!({ "session_id": id, "filter_options": [{ "filter_id": "raised", "condition": "True" }] }),
+        501,
+    )
+    .await;
+    assert!(refused.text.contains("supportsExceptionFilterOptions"));
+
+    let completions = ok(
+        &tools,
+        "debug.completions",
+        json!({ "session_id": id, "text": "poi" }),
+    )
+    .await;
+    assert!(names(&completions["targets"], "label").contains(&"points".to_string()));
+    let set = ok(
+        &tools,
+        "debug.set_variable",
+        json!({ "session_id": id, "scope": "Locals", "name": "points", "value": "'7'" }),
+    )
+    .await;
+    assert_eq!(set["value"], "'7'");
+    let expr = ok(
+        &tools,
+        "debug.set_expression",
+        json!({ "session_id": id, "expression": "name", "value": "'zed'" }),
+    )
+    .await;
+    assert_eq!(expr["value"], "'zed'");
+    let now = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "name + points" }),
+    )
+    .await;
+    assert_eq!(now["result"], "'zed7'");
+
+    let step = fails(
+        &tools,
+        "debug.step",
+        json!({ "session_id": id, "kind": "over", "granularity": "instruction" }),
+        501,
+    )
+    .await;
+    assert!(step.text.contains("supportsSteppingGranularity"));
+    fails(
+        &tools,
+        "debug.step",
+        json!({ "session_id": id, "kind": "out", "target_id": 1 }),
+        400,
+    )
+    .await;
+    let info = ok(
+        &tools,
+        "debug.custom_request",
+        json!({ "session_id": id, "command": "pydevdSystemInfo", "arguments": {} }),
+    )
+    .await;
+    assert!(info["body"]["process"]["pid"].as_i64().unwrap() > 0);
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instruction_breakpoints_and_steps_on_dlv() {
+    let tools = catalogue().await;
+    let binary = common::go_binary().display().to_string();
+    let source = program("go/inventory/main.go").display().to_string();
+    let (id, line) = launched(
+        &tools,
+        &binary,
+        &source,
+        "return item.Stock < item.Threshold",
+    )
+    .await;
+
+    let code = ok(
+        &tools,
+        "debug.disassemble",
+        json!({ "session_id": id, "instruction_count": 2 }),
+    )
+    .await;
+    let rows = code["instructions"].as_array().unwrap();
+    assert_eq!(rows[0]["current"], true);
+    let first = rows[0]["address"].clone();
+    let next = rows[1]["address"].clone();
+
+    // One instruction on: the pointer is at the next one, still on the line.
+    let step = ok(
+        &tools,
+        "debug.step",
+        json!({ "session_id": id, "kind": "over", "granularity": "instruction" }),
+    )
+    .await;
+    assert_eq!(step["stop"]["line"], line);
+    let here = ok(
+        &tools,
+        "debug.disassemble",
+        json!({ "session_id": id, "instruction_count": 1 }),
+    )
+    .await;
+    assert_eq!(here["instructions"][0]["address"], next);
+
+    // Stop the next call at the line's first instruction instead of the line (dlv
+    // refuses two breakpoints at one address: the line's goes first).
+    ok(
+        &tools,
+        "debug.set_breakpoints",
+        json!({ "session_id": id, "file": source, "lines": [] }),
+    )
+    .await;
+    let set = ok(
+        &tools,
+        "debug.set_instruction_breakpoints",
+        json!({ "session_id": id, "breakpoints": [{ "instruction_reference": first }] }),
+    )
+    .await;
+    assert_eq!(set["breakpoints"][0]["verified"], true, "{set}");
+    let stop = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(stop["stop"]["reason"], "instruction breakpoint");
+    let name = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "item.Name" }),
+    )
+    .await;
+    assert_eq!(name["result"], "\"nuts\"");
+
+    let cleared = ok(
+        &tools,
+        "debug.set_instruction_breakpoints",
+        json!({ "session_id": id, "breakpoints": [] }),
+    )
+    .await;
+    assert_eq!(cleared["breakpoints"], json!([]));
+    let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
+    assert_eq!(end["state"], "terminated");
+    assert_eq!(end["exit_code"], 5);
+    tools.runtime().shutdown().await;
+}
