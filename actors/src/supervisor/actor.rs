@@ -268,10 +268,30 @@ impl SupervisorState {
     /// Forget session `id` and stop its actor (its transport, a linked child, goes
     /// with it, and the adapter's process group with the transport).
     pub(super) fn remove(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
+        self.remove_announcing(id, why, None)
+    }
+
+    /// [`Self::remove`], publishing `announce` to the session's and the runtime's
+    /// subscribers once the session is out of the map (so that whoever hears of it no
+    /// longer finds the session) and before it is closed.
+    pub(super) fn remove_announcing(
+        &mut self,
+        id: SessionId,
+        why: &str,
+        announce: Option<EventKind>,
+    ) -> Option<SessionHandle> {
         self.remove_children(id, why);
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);
+        if let Some(kind) = announce {
+            let event = Arc::new(SessionEvent {
+                session_id: id,
+                kind,
+            });
+            handle.hub().publish_arc(event.clone());
+            self.hub.publish_arc(event);
+        }
         handle.actor().stop(Some(why.to_string()));
         self.hub.publish(SessionEvent {
             session_id: id,

@@ -3,12 +3,11 @@
 //! either. A handle to a reaped session answers with how long it had been idle.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 use tokio::time::Instant;
 
 use crate::error::SessionError;
-use crate::events::{EventKind, SessionEvent};
+use crate::events::EventKind;
 use crate::supervisor::actor::SupervisorState;
 
 impl SupervisorState {
@@ -38,17 +37,13 @@ impl SupervisorState {
             tracing::info!(session = %id, idle_secs = idle_for.as_secs(), "reaping idle session");
             if let Some(handle) = self.sessions.get(&id).map(|h| h.value().clone()) {
                 handle.shared().set_ended(why.clone());
-                let event = Arc::new(SessionEvent {
-                    session_id: id,
-                    kind: EventKind::SessionReaped {
-                        idle_secs: idle_for.as_secs(),
-                    },
-                });
-                handle.hub().publish_arc(event.clone());
-                self.hub.publish_arc(event);
             }
             self.ended.record(id, why);
-            self.remove(id, &format!("reaped after {}s idle", idle_for.as_secs()));
+            let reaped = EventKind::SessionReaped {
+                idle_secs: idle_for.as_secs(),
+            };
+            let reason = format!("reaped after {}s idle", idle_for.as_secs());
+            self.remove_announcing(id, &reason, Some(reaped));
         }
     }
 }
