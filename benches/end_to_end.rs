@@ -14,7 +14,8 @@
 //! as shipped (`end_to_end`), then with `TCP_NODELAY` set on pydevd's socket on both
 //! sides by one `evaluate` (`PYDEVD_NODELAY`; `end_to_end_nodelay`).
 //!
-//! Needs debugpy (`$DAPVISOR_PYTHON`, or the project's `.venv`).
+//! Needs debugpy (`$DAPVISOR_PYTHON`, or the project's `.venv`). The tokio runtime
+//! has 2 workers, or `$DAPVISOR_BENCH_WORKERS`.
 //! `cargo bench --bench end_to_end -- --warm-up-time 1 --measurement-time 5`
 
 mod support;
@@ -27,6 +28,7 @@ use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, Sto
 use serde_json::json;
 use tokio::sync::Mutex;
 
+use support::counters::Counters;
 use support::direct_client::DirectClient;
 use support::python::{
     python, scratch_dir, write_token_program, TokenProgram, PYDEVD_NODELAY as NODELAY,
@@ -118,14 +120,20 @@ async fn run(sides: &Sides, dapvisor: bool, command: &str, n: usize) -> Vec<Dura
 /// `REQUESTS` per side in alternating rounds; prints per-request figures and the ratio.
 async fn interleaved(sides: &Sides, group: &str, command: &str) {
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    // This process's system calls and sleeps per side: the work behind a difference.
+    let (mut our_work, mut their_work) = (Counters::default(), Counters::default());
     for round in 0..REQUESTS / ROUND {
         // Alternate which side goes first, so neither always follows the other.
         for dapvisor in [round % 2 == 0, round % 2 == 1] {
+            let before = Counters::now();
             let samples = run(sides, dapvisor, command, ROUND).await;
+            let work = Counters::now() - before;
             if dapvisor {
-                ours.extend(samples)
+                ours.extend(samples);
+                our_work += work;
             } else {
-                theirs.extend(samples)
+                theirs.extend(samples);
+                their_work += work;
             }
         }
     }
@@ -143,6 +151,14 @@ async fn interleaved(sides: &Sides, group: &str, command: &str) {
         human(theirs.mean),
         human(ours.p50),
         human(theirs.p50)
+    );
+    println!(
+        "{group} {command:<9} per request, dapvisor: {}",
+        our_work.per(REQUESTS)
+    );
+    println!(
+        "{group} {command:<9} per request, direct:   {}",
+        their_work.per(REQUESTS)
     );
 }
 
@@ -187,8 +203,14 @@ fn measure(c: &mut Criterion, rt: &tokio::runtime::Runtime, sides: &Arc<Sides>, 
 }
 
 fn end_to_end(c: &mut Criterion) {
+    // Two workers, as on the machines the figures are for; DAPVISOR_BENCH_WORKERS
+    // changes that, to see how much of the overhead is hops between workers.
+    let workers = std::env::var("DAPVISOR_BENCH_WORKERS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(2);
     let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(workers)
         .enable_all()
         .build()
         .expect("a tokio runtime");
