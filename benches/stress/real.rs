@@ -109,7 +109,7 @@ async fn report_fates(context: &Context, outcomes: &[Outcome], kills: &[String],
     if killing {
         println!("  {} adapters killed", kills.len());
     }
-    // "ran to its exit", "launch failed", or the state (and restarts) the snapshot
+    // "ran to the exit", "launch failed", or the state (and restarts) the snapshot
     // shows for a session whose script broke off.
     let mut tally: BTreeMap<String, usize> = BTreeMap::new();
     for outcome in outcomes {
@@ -139,7 +139,7 @@ async fn report_fates(context: &Context, outcomes: &[Outcome], kills: &[String],
                 );
                 *tally.entry(format!("broke off, now {fate}")).or_default() += 1;
             }
-            None => *tally.entry("ran to its exit".into()).or_default() += 1,
+            None => *tally.entry("ran to the exit".into()).or_default() += 1,
         }
         let end = context.runtime.end_session(session.id());
         let _ = context.step("end_session", end).await;
