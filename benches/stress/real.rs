@@ -17,8 +17,9 @@ use super::real_script::{one, Context, Outcome};
 use crate::support::python::{scratch_dir, write_token_program, TokenProgram};
 use crate::support::{memory, procs, stats::human};
 
-/// The latency targets on real adapters (from the issue); a snapshot or output read
-/// stands for the agent surface's resource read, which does not exist yet.
+/// The latency targets on real adapters (from the issue). The MCP resource read of a
+/// session (`src/mcp/resources.rs`, not public) is a snapshot rendered as JSON, so
+/// snapshot and output reads stand for it here, without the MCP transport.
 pub const TARGETS: &[(&str, Duration)] = &[
     ("set_breakpoint", Duration::from_millis(50)),
     ("continue", Duration::from_millis(20)),
