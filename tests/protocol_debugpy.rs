@@ -383,3 +383,33 @@ async fn what_debugpy_does_not_advertise_is_refused_naming_it() {
     assert_eq!(local(&session, "total").await, "0");
     runtime.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_events_debugpy_sends_are_published() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut events = runtime.subscribe();
+    let example = discount_example();
+    let session = runtime.launch(example.spec.clone()).await.unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    // debugpy announces a module when a stack trace first shows code from it.
+    session.stack_trace(None, None).await.unwrap();
+    session.set_breakpoints(discount(), vec![]).await.unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(example.exit_code));
+    expect_signals(
+        &mut events,
+        &[
+            "dap_process",
+            "dap_thread",
+            "dap_module",
+            "dap_stopped",
+            "dap_continued",
+            "dap_output",
+            "dap_exited",
+            "dap_terminated",
+            "dap_debugpySockets",
+        ],
+    )
+    .await;
+    runtime.shutdown().await;
+}

@@ -299,3 +299,23 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
     assert_eq!(item_name(&session).await, "\"bolts\"");
     runtime.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_events_dlv_sends_are_published() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut events = runtime.subscribe();
+    let example = inventory_example();
+    let session = runtime.launch(example.spec.clone()).await.unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    session.set_breakpoints(main_go(), vec![]).await.unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(example.exit_code));
+    // dlv sends no `exited` (the runtime reads the status from its console line),
+    // and no `continued` for a `continue` it was asked for.
+    expect_signals(
+        &mut events,
+        &["dap_stopped", "dap_output", "dap_exited", "dap_terminated"],
+    )
+    .await;
+    runtime.shutdown().await;
+}

@@ -353,3 +353,31 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
     assert_eq!(threads["threads"].as_array().unwrap().len(), 1);
     runtime.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_events_lldb_dap_sends_are_published() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut events = runtime.subscribe();
+    let example = average_example();
+    let session = runtime.launch(example.spec.clone()).await.unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    session
+        .set_breakpoints(program("c/average.c"), vec![])
+        .await
+        .unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(example.exit_code));
+    expect_signals(
+        &mut events,
+        &[
+            "dap_process",
+            "dap_stopped",
+            "dap_continued",
+            "dap_output",
+            "dap_exited",
+            "dap_terminated",
+        ],
+    )
+    .await;
+    runtime.shutdown().await;
+}

@@ -57,3 +57,30 @@ pub fn address(text: &str) -> u64 {
         .trim_start_matches("0X");
     u64::from_str_radix(hex, 16).unwrap_or_else(|e| panic!("`{text}` is no address: {e}"))
 }
+
+/// Read `stream` until it has carried every one of the `expected` signals
+/// (`dap_stopped`, `dap_module`, ...); returns every signal seen. Fails, naming what
+/// is missing, when they have not all come within a minute.
+pub async fn expect_signals(
+    stream: &mut dapvisor::EventStream<dapvisor::SessionEvent>,
+    expected: &[&str],
+) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let all_seen =
+        |seen: &std::collections::BTreeSet<String>| expected.iter().all(|e| seen.contains(*e));
+    let read = async {
+        while !all_seen(&seen) {
+            match stream.recv().await {
+                Some(dapvisor::Received::Event(event)) => {
+                    seen.insert(event.signal());
+                }
+                Some(dapvisor::Received::Lagged { .. }) => {}
+                None => break,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(60), read).await;
+    let missing: Vec<&&str> = expected.iter().filter(|e| !seen.contains(**e)).collect();
+    assert!(missing.is_empty(), "never saw {missing:?}; saw {seen:?}");
+    seen
+}
