@@ -439,6 +439,25 @@ async fn instruction_breakpoints_and_steps_on_dlv() {
     .await;
     assert_eq!(name["result"], "\"nuts\"");
 
+    // The caller's slice, elements only, from the second one.
+    let stack = ok(&tools, "debug.stack_trace", json!({ "session_id": id })).await;
+    let restock = stack["frames"][1]["id"].clone();
+    let locals = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Locals", "frame_id": restock }),
+    )
+    .await;
+    let items = var(&locals["variables"], "items")["variables_reference"].clone();
+    let tail = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "variables_reference": items, "filter": "indexed", "offset": 1 }),
+    )
+    .await;
+    assert_eq!(names(&tail["variables"], "name"), ["[1]", "[2]", "[3]"]);
+    assert_eq!(tail["total"], 4);
+
     let cleared = ok(
         &tools,
         "debug.set_instruction_breakpoints",

@@ -42,7 +42,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.variables",
             "Read variables: of a `scope` (by name such as \"Locals\" or \"Globals\", in \
              `frame_id` or the top frame; or by its id), or the members of a structured \
-             value (`variables_reference` from an earlier answer). At most 50 per call: \
+             value (`variables_reference` from an earlier answer); `filter` \
+             `named` or `indexed` keeps only members or only elements. At most 50 per call: \
              pass `offset` for the next ones. Values longer than 1024 characters are cut \
              (`max_chars` raises that).",
             ToolAnnotations::READ_ONLY,
@@ -104,11 +105,23 @@ pub(crate) struct VariablesArgs {
     scope: Option<ScopeRef>,
     /// The frame whose scope is named; the top frame by default.
     frame_id: Option<i64>,
+    /// Only `named` members or only `indexed` elements (of arrays, lists, slices).
+    filter: Option<ChildFilter>,
     /// Skip this many variables (to read past the first 50).
     #[serde(default)]
     offset: usize,
     /// Characters kept of each value (default 1024).
     max_chars: Option<usize>,
+}
+
+/// Which children of a structured value `debug.variables` lists.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ChildFilter {
+    /// Members with names.
+    Named,
+    /// Elements with indices.
+    Indexed,
 }
 
 /// The context an expression is evaluated in.
@@ -261,28 +274,52 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
         ));
     }
     let max_chars = value_chars(&ctx, args.max_chars);
-    let all = session.variables(reference).await?;
+    let max = ctx.bounds.max_variables;
+    let all = match args.filter {
+        None => session.variables(reference).await?,
+        // From the first child to one past the page: right whether the adapter pages
+        // or not (and dlv lists no elements at all without a count).
+        Some(filter) => {
+            let filter = match filter {
+                ChildFilter::Named => "named",
+                ChildFilter::Indexed => "indexed",
+            };
+            let count = (args.offset + max + 1) as i64;
+            session
+                .variables_page(reference, Some(filter), Some(0), Some(count))
+                .await?
+        }
+    };
+    // A filtered answer cut at `count` does not tell how many there are in all.
+    let total_known = args.filter.is_none() || all.len() <= args.offset + max;
     let total = all.len();
     let page: Vec<Value> = all
         .iter()
         .skip(args.offset)
-        .take(ctx.bounds.max_variables)
+        .take(max)
         .map(|v| variable_json(v, max_chars).0)
         .collect();
     let end = args.offset + page.len();
     let truncated = end < total;
+    let of = if total_known {
+        total.to_string()
+    } else {
+        "more".to_string()
+    };
     let mut text = format!(
-        "variables {}..{end} of {total} (variables_reference {reference}):\n",
+        "variables {}..{end} of {of} (variables_reference {reference}):\n",
         args.offset
     );
     text.push_str(&variables_text(&page));
-    if truncated {
+    if truncated && total_known {
         let _ = write!(text, "… {} more: pass offset {end}", total - end);
+    } else if truncated {
+        let _ = write!(text, "… more: pass offset {end}");
     }
     let mut json = json!({
         "variables_reference": reference,
         "variables": page,
-        "total": total,
+        "total": total_known.then_some(total),
         "offset": args.offset,
         "truncated": truncated,
     });

@@ -17,7 +17,8 @@ use crate::wire::types::{
 impl SessionHandle {
     /// A page of the variables under a reference: only `named` or only `indexed`
     /// children when `filter` says so, `count` of them from index `start` (all when
-    /// both are `None`). Adapters that cannot page answer with every child.
+    /// both are `None`). Adapters that cannot page answer with every child; dlv 1.20
+    /// answers an `indexed` filter without a `count` with no children at all.
     pub async fn variables_page(
         &self,
         variables_reference: i64,
