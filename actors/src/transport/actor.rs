@@ -127,6 +127,8 @@ pub enum TransportMsg {
     Deadline(i64),
     /// The grace period after a shutdown or exit is over.
     GraceOver,
+    /// The adapter's stderr reached its end (everything it wrote is in the tail).
+    StderrClosed,
 }
 
 /// The actor; see the module docs.
@@ -156,6 +158,8 @@ pub struct TransportState {
     shutdown_requested: bool,
     grace_timer: Option<AbortHandle>,
     closed: bool,
+    /// The adapter's stderr may still hold words for the exit report.
+    stderr_open: bool,
 }
 
 impl TransportState {
@@ -184,6 +188,7 @@ impl Actor for TransportActor {
         let tail = StderrTail::new(config.stderr_tail_bytes);
         let (tx, rx) = mpsc::unbounded_channel();
         let mut group = None;
+        let mut stderr_open = false;
         match &adapter.transport {
             TransportKind::TcpConnect { host, port } => {
                 let (host, port) = (host.clone(), *port);
@@ -219,7 +224,12 @@ impl Actor for TransportActor {
                 let forward = debuggee_output_forward(&adapter, &sink);
                 if let Some(stderr) = child.stderr.take() {
                     let forward = forward.clone().map(|f| (f, "stderr"));
-                    io::drain_into_tail(stderr, tail.clone(), forward);
+                    let me = myself.clone();
+                    let at_end = move || {
+                        let _ = me.cast(TransportMsg::StderrClosed);
+                    };
+                    io::drain_then(stderr, tail.clone(), forward, at_end);
+                    stderr_open = true;
                 }
                 if matches!(kind, TransportKind::TcpListen) {
                     drop(stdin);
@@ -253,6 +263,7 @@ impl Actor for TransportActor {
             shutdown_requested: false,
             grace_timer: None,
             closed: false,
+            stderr_open,
         })
     }
 
@@ -293,23 +304,25 @@ impl Actor for TransportActor {
             }
             TransportMsg::StreamEnded(reason) => {
                 if state.stream_end.is_none() {
-                    state.stream_end = Some(reason.clone());
+                    state.stream_end = Some(reason);
                 }
-                if state.group.is_none() || state.exit.is_some() {
-                    state.finish(&myself, reason);
-                } else {
-                    // Give the process a moment to exit so its status can be reported.
+                if !state.finish_if_all_known(&myself) {
+                    // Give the process a moment to exit (and its stderr to drain) so
+                    // that its status and last words can be reported.
                     state.start_grace(&myself, Duration::from_millis(500));
                 }
             }
             TransportMsg::ProcessExited(info) => {
                 state.exit = Some(info);
-                match state.stream_end.clone() {
-                    Some(reason) => state.finish(&myself, reason),
+                if !state.finish_if_all_known(&myself) {
                     // Buffered output may still be on its way; the end of the stream
                     // normally follows within milliseconds.
-                    None => state.start_grace(&myself, Duration::from_secs(1)),
+                    state.start_grace(&myself, Duration::from_secs(1));
                 }
+            }
+            TransportMsg::StderrClosed => {
+                state.stderr_open = false;
+                state.finish_if_all_known(&myself);
             }
             TransportMsg::GraceOver => {
                 let reason = state
@@ -484,6 +497,19 @@ impl TransportState {
         if let Some(out) = &self.outgoing {
             let _ = out.send(Message::Response(response));
         }
+    }
+
+    /// Finish once the stream has ended and, for a process, its exit status and its
+    /// whole stderr are known. Returns whether it finished.
+    fn finish_if_all_known(&mut self, myself: &ActorRef<TransportMsg>) -> bool {
+        let Some(reason) = self.stream_end.clone() else {
+            return false;
+        };
+        let process_done = self.group.is_none() || (self.exit.is_some() && !self.stderr_open);
+        if process_done {
+            self.finish(myself, reason);
+        }
+        process_done
     }
 
     fn start_grace(&mut self, myself: &ActorRef<TransportMsg>, after: Duration) {

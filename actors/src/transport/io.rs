@@ -77,9 +77,20 @@ pub type OutputForward = Arc<dyn Fn(&'static str, String) + Send + Sync>;
 /// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout logs),
 /// and to `forward` under `category` where given.
 pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
+    reader: R,
+    tail: StderrTail,
+    forward: Option<(OutputForward, &'static str)>,
+) {
+    drain_then(reader, tail, forward, || {});
+}
+
+/// [`drain_into_tail`], calling `at_end` once the reader is exhausted (so that an exit
+/// report can wait for the last words on stderr).
+pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
     mut reader: R,
     tail: StderrTail,
     forward: Option<(OutputForward, &'static str)>,
+    at_end: impl FnOnce() + Send + 'static,
 ) {
     tokio::spawn(async move {
         let mut buf = [0u8; 4096];
@@ -94,6 +105,7 @@ pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
                 }
             }
         }
+        at_end();
     });
 }
 
