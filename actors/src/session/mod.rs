@@ -5,6 +5,7 @@ pub mod handle;
 pub mod id;
 mod requests;
 mod requests_disassemble;
+mod requests_execution;
 mod requests_inspect;
 mod requests_memory;
 

@@ -1,0 +1,209 @@
+//! Execution beyond continue and the three plain steps as typed methods of
+//! [`SessionHandle`]: steps with a granularity, into a chosen call or on one thread,
+//! stepping back, goto, restarting a frame or the whole debuggee, ending threads.
+//! Each answers the [`RunTicket`] to wait for the stop it causes.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::core::command::StartPlan;
+use crate::core::snapshot::SessionSnapshot;
+use crate::core::state::Operation;
+use crate::error::SessionError;
+use crate::session::requests::{source_of, strip_nulls};
+use crate::session::{RunTicket, SessionHandle, StepKind};
+use crate::wire::types::{
+    GotoTarget, GotoTargetsResponseBody, StepInTarget, StepInTargetsResponseBody,
+    SteppingGranularity,
+};
+
+impl SessionHandle {
+    /// Step with every option: `granularity` (needs `supportsSteppingGranularity`)
+    /// and `single_thread`, leaving the other threads stopped (needs
+    /// `supportsSingleThreadExecutionRequests`).
+    pub async fn step_with(
+        &self,
+        kind: StepKind,
+        thread_id: Option<i64>,
+        granularity: Option<SteppingGranularity>,
+        single_thread: bool,
+    ) -> Result<RunTicket, SessionError> {
+        let (operation, command) = match kind {
+            StepKind::Over => (Operation::Next, "next"),
+            StepKind::In => (Operation::StepIn, "stepIn"),
+            StepKind::Out => (Operation::StepOut, "stepOut"),
+        };
+        let snapshot = self.ready_for(operation).await?;
+        if granularity.is_some_and(|g| g != SteppingGranularity::Statement) {
+            Self::require(
+                &snapshot,
+                "supportsSteppingGranularity",
+                &format!("`{command}` with a granularity"),
+            )?;
+        }
+        if !single_thread {
+            return match granularity {
+                Some(g) => self.step(kind, thread_id, g).await,
+                None => match kind {
+                    StepKind::Over => self.next(thread_id).await,
+                    StepKind::In => self.step_in(thread_id).await,
+                    StepKind::Out => self.step_out(thread_id).await,
+                },
+            };
+        }
+        Self::require(
+            &snapshot,
+            "supportsSingleThreadExecutionRequests",
+            &format!("`{command}` with singleThread"),
+        )?;
+        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let args = strip_nulls(json!({
+            "threadId": thread,
+            "singleThread": true,
+            "granularity": granularity,
+        }));
+        self.moving(&snapshot, operation, command, args).await
+    }
+
+    /// Resume only `thread_id` (the last stopped thread by default), leaving the
+    /// others stopped (needs `supportsSingleThreadExecutionRequests`).
+    pub async fn continue_single_thread(
+        &self,
+        thread_id: Option<i64>,
+    ) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::Continue).await?;
+        Self::require(
+            &snapshot,
+            "supportsSingleThreadExecutionRequests",
+            "`continue` with singleThread",
+        )?;
+        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let args = json!({ "threadId": thread, "singleThread": true });
+        self.moving(&snapshot, Operation::Continue, "continue", args)
+            .await
+    }
+
+    /// The calls `stepIn` could enter from `frame_id` (`stepInTargets`).
+    pub async fn step_in_targets(&self, frame_id: i64) -> Result<Vec<StepInTarget>, SessionError> {
+        let body: StepInTargetsResponseBody = self
+            .call(
+                Operation::Inspect,
+                "stepInTargets",
+                json!({ "frameId": frame_id }),
+            )
+            .await?;
+        Ok(body.targets)
+    }
+
+    /// Step into one chosen call (a `target_id` from [`Self::step_in_targets`]).
+    pub async fn step_in_target(
+        &self,
+        thread_id: Option<i64>,
+        target_id: i64,
+    ) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::StepIn).await?;
+        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let args = json!({ "threadId": thread, "targetId": target_id });
+        self.moving(&snapshot, Operation::StepIn, "stepIn", args)
+            .await
+    }
+
+    /// Step backwards (`stepBack`, needs `supportsStepBack`).
+    pub async fn step_back(
+        &self,
+        thread_id: Option<i64>,
+        granularity: Option<SteppingGranularity>,
+    ) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::Navigate).await?;
+        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let args = strip_nulls(json!({ "threadId": thread, "granularity": granularity }));
+        self.moving(&snapshot, Operation::Navigate, "stepBack", args)
+            .await
+    }
+
+    /// Run backwards to the previous stop (`reverseContinue`, needs `supportsStepBack`).
+    pub async fn reverse_continue(
+        &self,
+        thread_id: Option<i64>,
+    ) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::Navigate).await?;
+        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let args = json!({ "threadId": thread });
+        self.moving(&snapshot, Operation::Navigate, "reverseContinue", args)
+            .await
+    }
+
+    /// Where execution could jump to at `file:line` (`gotoTargets`).
+    pub async fn goto_targets(
+        &self,
+        file: impl AsRef<Path>,
+        line: i64,
+        column: Option<i64>,
+    ) -> Result<Vec<GotoTarget>, SessionError> {
+        let args = strip_nulls(json!({
+            "source": source_of(file.as_ref()),
+            "line": line,
+            "column": column,
+        }));
+        let body: GotoTargetsResponseBody =
+            self.call(Operation::Inspect, "gotoTargets", args).await?;
+        Ok(body.targets)
+    }
+
+    /// Jump to a target from [`Self::goto_targets`] without running the code between
+    /// (`goto`); the adapter reports the move as a stop.
+    pub async fn goto(
+        &self,
+        thread_id: Option<i64>,
+        target_id: i64,
+    ) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::Navigate).await?;
+        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let args = json!({ "threadId": thread, "targetId": target_id });
+        self.moving(&snapshot, Operation::Navigate, "goto", args)
+            .await
+    }
+
+    /// Run `frame_id` again from its start (`restartFrame`).
+    pub async fn restart_frame(&self, frame_id: i64) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::Navigate).await?;
+        let args = json!({ "frameId": frame_id });
+        self.moving(&snapshot, Operation::Navigate, "restartFrame", args)
+            .await
+    }
+
+    /// Restart the debuggee with the adapter's `restart` request, keeping the session,
+    /// its breakpoints and its adapter; wait for its first stop with the ticket.
+    /// Adapters without `supportsRestartRequest` are refused naming it: restart those
+    /// with [`Self::relaunch`].
+    pub async fn restart(&self) -> Result<RunTicket, SessionError> {
+        let snapshot = self.ready_for(Operation::Restart).await?;
+        self.moving(&snapshot, Operation::Restart, "restart", json!({}))
+            .await
+    }
+
+    /// Restart by ending the debuggee and the adapter (if they still run) and starting
+    /// `plan` again (the one the session was started with, from
+    /// [`crate::Runtime::plan_launch`]): the way to restart where the adapter has no
+    /// `restart` request, or to run an ended program again. The session keeps its id
+    /// and every cached breakpoint; answers like [`Self::start`].
+    pub async fn relaunch(&self, plan: StartPlan) -> Result<SessionSnapshot, SessionError> {
+        if self.snapshot().await?.state.is_live() {
+            self.terminate().await?;
+        }
+        self.start(plan).await
+    }
+
+    /// End some threads (`terminateThreads`).
+    pub async fn terminate_threads(&self, thread_ids: Vec<i64>) -> Result<(), SessionError> {
+        self.request(
+            Operation::Query,
+            "terminateThreads",
+            Some(json!({ "threadIds": thread_ids })),
+            None,
+        )
+        .await?;
+        Ok(())
+    }
+}
