@@ -24,16 +24,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StopOutcome};
+use dapvisor::{RunTicket, Runtime, RuntimeConfig, SessionHandle, StopOutcome};
 use serde_json::json;
 use tokio::sync::Mutex;
 
 use support::counters::Counters;
 use support::direct_client::DirectClient;
-use support::python::{
-    python, scratch_dir, write_token_program, TokenProgram, PYDEVD_NODELAY as NODELAY,
-};
+use support::python::{python, scratch_dir, PYDEVD_NODELAY as NODELAY};
 use support::stats::{human, Summary};
+use support::token::{Language, TokenProgram, TokenPrograms};
 
 /// Requests per side in the interleaved comparison, and per round.
 const REQUESTS: usize = 1000;
@@ -52,7 +51,7 @@ async fn start(program: &TokenProgram) -> Sides {
     let runtime = Runtime::start(RuntimeConfig::default())
         .await
         .expect("runtime");
-    let spec = LaunchSpec::new(&program.path).breakpoint(&program.path, program.first_line);
+    let spec = program.launch_spec();
     let session = runtime.launch(spec).await.expect("debugpy launches");
     let stop = session.wait_for_stop(RunTicket { epoch: 0 }, Duration::from_secs(60));
     assert!(
@@ -60,7 +59,7 @@ async fn start(program: &TokenProgram) -> Sides {
         "dapvisor side stops"
     );
     let session_frame = session.stack_trace(None, Some(1)).await.expect("stack")[0].id;
-    let mut direct = DirectClient::launch(&python(), &program.path, program.first_line)
+    let mut direct = DirectClient::launch(&python(), &program.source, program.first_line)
         .await
         .expect("the direct client launches debugpy");
     let args = json!({"threadId": direct.thread_id, "levels": 1});
@@ -215,7 +214,8 @@ fn end_to_end(c: &mut Criterion) {
         .build()
         .expect("a tokio runtime");
     let dir = scratch_dir("end-to-end");
-    let program = write_token_program(&dir, 7).expect("scratch program");
+    let programs = TokenPrograms::prepare(Language::Python, &dir).expect("scratch folder");
+    let program = programs.program(7).expect("scratch program");
     let sides = Arc::new(rt.block_on(start(&program)));
     measure(c, &rt, &sides, "end_to_end");
     rt.block_on(set_nodelay(&sides));

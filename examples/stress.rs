@@ -1,4 +1,5 @@
-//! Parallel stress harness (issue 6): N concurrent real debugpy sessions, M
+//! Parallel stress harness: N concurrent real-adapter sessions (debugpy, lldb-dap or
+//! dlv), M
 //! concurrent sessions on the in-process fake adapter, optionally with adapters
 //! killed at random moments. Prints wall time, per-operation p50/p99, throughput,
 //! memory (peak RSS, and RSS per idle session); exits 1 only when a correctness
@@ -8,6 +9,7 @@
 //! cargo run --release --example stress                      # 4 debugpy + 100 fake
 //! cargo run --release --example stress -- --sessions 32 --fake 1000
 //! cargo run --release --example stress -- --kill --seed 7
+//! cargo run --release --example stress -- --adapter dlv --fake 0   # Go under dlv
 //! ```
 //!
 //! The parts live in `benches/stress/`, next to the benchmarks' shared support.

@@ -2,12 +2,16 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::support::token::Language;
+
 /// What to run. The defaults are small enough for CI; the issue's figures use
 /// `--sessions 32 --fake 1000`.
 #[derive(Debug, Clone)]
 pub struct Args {
-    /// Concurrent real debugpy sessions (0 skips them).
+    /// Concurrent real-adapter sessions (0 skips them).
     pub sessions: usize,
+    /// The real adapter (and so the language of the programs): debugpy by default.
+    pub language: Language,
     /// Concurrent sessions on the in-process fake adapter (0 skips them).
     pub fake: usize,
     /// Kill adapters at random moments.
@@ -21,10 +25,11 @@ pub struct Args {
 }
 
 pub const USAGE: &str = "\
-usage: cargo run --release --example stress -- [--sessions N] [--fake M] [--kill] [--seed S]
-                                                [--pydevd-nodelay]
+usage: cargo run --release --example stress -- [--sessions N] [--adapter A] [--fake M] [--kill]
+                                                [--seed S] [--pydevd-nodelay]
 
-  --sessions N  concurrent real debugpy sessions (default 4; 0 skips)
+  --sessions N  concurrent real-adapter sessions (default 4; 0 skips)
+  --adapter A   debugpy (Python, the default), lldb-dap (C) or dlv (Go)
   --fake M      concurrent sessions on the in-process fake adapter (default 100; 0 skips)
   --kill        SIGKILL adapters (cut fake connections) at random moments, and report
                 how the sessions fared; every request must still get an answer
@@ -42,6 +47,7 @@ impl Args {
         let clock = SystemTime::now().duration_since(UNIX_EPOCH);
         let mut out = Args {
             sessions: 4,
+            language: Language::Python,
             fake: 100,
             kill: false,
             seed: clock.map_or(1, |d| d.as_nanos() as u64),
@@ -56,6 +62,12 @@ impl Args {
             };
             match arg.as_str() {
                 "--sessions" => out.sessions = number("--sessions")? as usize,
+                "--adapter" => {
+                    let name = args.next().ok_or("--adapter needs a name")?;
+                    out.language = Language::from_adapter(&name).ok_or(format!(
+                        "--adapter: `{name}` is not debugpy, lldb-dap or dlv"
+                    ))?;
+                }
                 "--fake" => out.fake = number("--fake")? as usize,
                 "--seed" => out.seed = number("--seed")?,
                 "--kill" => out.kill = true,

@@ -1,6 +1,6 @@
-//! The parallel stress harness behind `examples/stress.rs`: concurrent real debugpy
-//! sessions ([`real`]), many sessions on the in-process fake adapter ([`fake`]), and
-//! random adapter kills during both ([`kill`]). Every request is accounted for in a
+//! The parallel stress harness behind `examples/stress.rs`: concurrent real-adapter
+//! sessions ([`real`]: debugpy, lldb-dap or dlv), many sessions on the in-process
+//! fake adapter ([`fake`]), and random adapter kills during both ([`kill`]). Every request is accounted for in a
 //! [`ledger::Ledger`], which also holds the per-operation timings.
 
 pub mod args;

@@ -1,5 +1,5 @@
-//! N concurrent real debugpy sessions, each on its own generated program holding a
-//! token only it knows (the script is in [`super::real_script`]): wall time,
+//! N concurrent real-adapter sessions (debugpy, lldb-dap or dlv), each on a program
+//! holding a token only it knows (the script is in [`super::real_script`]): wall time,
 //! per-operation latencies against the issue's targets, peak memory, how sessions
 //! fared under kills, and no process left behind.
 
@@ -14,7 +14,8 @@ use super::args::Args;
 use super::kill::{self, Killer};
 use super::ledger::Ledger;
 use super::real_script::{one, Context, Outcome};
-use crate::support::python::{scratch_dir, write_token_program, TokenProgram};
+use crate::support::python::scratch_dir;
+use crate::support::token::{Language, TokenProgram, TokenPrograms};
 use crate::support::{memory, procs, stats::human};
 
 /// The latency targets on real adapters (from the issue). The MCP resource read of a
@@ -36,15 +37,26 @@ pub async fn run(args: &Args) -> Vec<String> {
     } else {
         ""
     };
-    let nodelay = if args.pydevd_nodelay {
+    // The delay only debugpy has (see `support::python::PYDEVD_NODELAY`).
+    let nodelay = args.pydevd_nodelay && args.language == Language::Python;
+    let nodelay_note = if nodelay {
         ", TCP_NODELAY set on pydevd's socket"
     } else {
         ""
     };
-    println!("== {n} concurrent debugpy sessions{killing}{nodelay}");
+    let adapter = args.language.adapter();
+    println!("== {n} concurrent {adapter} sessions{killing}{nodelay_note}");
     let dir = scratch_dir("stress");
+    let maker = match TokenPrograms::prepare(args.language, &dir) {
+        Ok(maker) => maker,
+        Err(err) => return vec![format!("the {adapter} programs could not be made: {err}")],
+    };
     let programs: Vec<TokenProgram> = (0..n)
-        .map(|i| write_token_program(&dir, 1_000_003 + 7_919 * i as i64).expect("scratch program"))
+        .map(|i| {
+            maker
+                .program(1_000_003 + 7_919 * i as i64)
+                .expect("scratch program")
+        })
         .collect();
     let config = RuntimeConfig::default().max_sessions(n + 1);
     let context = Arc::new(Context {
@@ -60,7 +72,6 @@ pub async fn run(args: &Args) -> Vec<String> {
         })
     });
     let start = Instant::now();
-    let nodelay = args.pydevd_nodelay;
     let tasks = programs
         .into_iter()
         .map(|p| tokio::spawn(one(context.clone(), p, nodelay)));
@@ -79,6 +90,14 @@ pub async fn run(args: &Args) -> Vec<String> {
         "  wall time {} for {n} sessions, {completed} ran to their exit",
         human(wall)
     );
+    if !args.kill && completed == 0 && n > 0 {
+        // Timeouts alone are allowed (a slow machine), but a run in which no session
+        // got through its script checked nothing.
+        context.ledger.fail(format!(
+            "none of the {n} sessions ran to its exit, so no value was checked; \
+             rerun on a quieter machine or with fewer --sessions"
+        ));
+    }
     context.ledger.print(TARGETS);
     report_fates(&context, &outcomes, &kills, args.kill).await;
     println!(

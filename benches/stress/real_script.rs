@@ -1,4 +1,4 @@
-//! One real debugpy session's script, for [`super::real`]: launch with a breakpoint,
+//! One real-adapter session's script, for [`super::real`]: launch with a breakpoint,
 //! stop, stack, scopes, variables, evaluate, add a breakpoint while stopped,
 //! continue to it, evaluate again, continue to the exit, read the output. Every value
 //! read is checked against the token only this session's program holds.
@@ -8,11 +8,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dapvisor::wire::types::SourceBreakpoint;
-use dapvisor::{LaunchSpec, RunTicket, Runtime, SessionError, SessionHandle};
+use dapvisor::{RunTicket, Runtime, SessionError, SessionHandle};
 use dapvisor::{SessionState, StopOutcome};
 
 use super::ledger::Ledger;
-use crate::support::python::{TokenProgram, PYDEVD_NODELAY};
+use crate::support::python::PYDEVD_NODELAY;
+use crate::support::token::TokenProgram;
 
 /// How long a session waits for a stop or the exit (the ledger's watchdog is longer).
 const STOP_WAIT: Duration = Duration::from_secs(60);
@@ -94,7 +95,7 @@ impl Context {
 /// One session's script.
 pub async fn one(context: Arc<Context>, program: TokenProgram, nodelay: bool) -> Outcome {
     let token = program.token;
-    let spec = LaunchSpec::new(&program.path).breakpoint(&program.path, program.first_line);
+    let spec = program.launch_spec();
     let session = match context.step("launch", context.runtime.launch(spec)).await {
         Ok(session) => session,
         Err(broke) => {
@@ -134,7 +135,7 @@ async fn script(
     }
     context.check(
         token,
-        top.name == "work" && top.line == program.first_line,
+        top.name == program.function() && top.line == program.first_line,
         || format!("first stop at {}:{}", top.name, top.line),
     );
     let scopes = context.step("scopes", session.scopes(top.id)).await?;
@@ -167,7 +168,7 @@ async fn script(
     context
         .step(
             "set_breakpoint",
-            session.add_breakpoint(&program.path, at_return),
+            session.add_breakpoint(&program.source, at_return),
         )
         .await?;
     context.step("snapshot", session.snapshot()).await?;

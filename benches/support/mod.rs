@@ -12,3 +12,4 @@ pub mod messages;
 pub mod procs;
 pub mod python;
 pub mod stats;
+pub mod token;
