@@ -7,6 +7,12 @@
 //! The calls come from a task on the runtime's workers, as an agent's would (an MCP
 //! server's request handler), not from the bench's own thread.
 //!
+//! Each session holds [`CACHED_BREAKPOINTS`] breakpoints, so that a snapshot copies a
+//! cache of a realistic size. `tool_output` is the same `output` read through the
+//! agent surface (`ToolCatalogue::call("debug.output", ..)`: arguments parsed from
+//! JSON, the permission gate, the result rendered as JSON and text), the cost an MCP
+//! client's read adds before the MCP transport.
+//!
 //! For scale, `threads_via_fake` is a call that does go to the adapter: the whole
 //! request path (session actor, transport, framing, an in-memory stream, the fake's
 //! answer, and back), which bounds what dapvisor adds to any adapter's round trip.
@@ -18,13 +24,19 @@ mod support;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use dapvisor::tools::ToolCatalogue;
+use dapvisor::wire::types::SourceBreakpoint;
 use dapvisor::{Runtime, SessionHandle};
 use futures::future::join_all;
+use serde_json::json;
 
 use support::{fake, stats::Summary};
 
 /// Calls timed one by one for the percentiles.
 const SAMPLES: usize = 10_000;
+
+/// Breakpoints each session holds (two files of ten), which a snapshot copies.
+const CACHED_BREAKPOINTS: usize = 20;
 
 /// A two-worker runtime, like the machines the figures are for.
 fn tokio_runtime() -> tokio::runtime::Runtime {
@@ -35,7 +47,8 @@ fn tokio_runtime() -> tokio::runtime::Runtime {
         .expect("a tokio runtime")
 }
 
-/// A runtime with `live` idle sessions (launched, program running).
+/// A runtime with `live` idle sessions (launched, program running), each holding
+/// [`CACHED_BREAKPOINTS`] breakpoints.
 async fn with_sessions(live: usize) -> (Runtime, Vec<SessionHandle>) {
     let (runtime, _probe) = fake::idle_runtime(live).await;
     let launches = (0..live).map(|_| fake::launch(&runtime, None));
@@ -44,39 +57,64 @@ async fn with_sessions(live: usize) -> (Runtime, Vec<SessionHandle>) {
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
         .expect("fake sessions launch");
+    for session in &sessions {
+        for file in ["/bench/cart.py", "/bench/tax.py"] {
+            let lines = (1..=CACHED_BREAKPOINTS as i64 / 2).map(|i| SourceBreakpoint {
+                line: i * 10,
+                condition: Some(format!("i == {i}")),
+                ..Default::default()
+            });
+            let set = session.set_breakpoints(file, lines.collect()).await;
+            set.expect("the fake takes breakpoints");
+        }
+    }
     (runtime, sessions)
 }
 
-/// One call of `call` ("snapshot", "output" or "threads").
-async fn one_call(session: &SessionHandle, call: &str) {
+/// One call of `call` ("snapshot", "output", "tool_output" or "threads").
+async fn one_call(session: &SessionHandle, tools: &ToolCatalogue, call: &str) {
     match call {
         "snapshot" => drop(session.snapshot().await.expect("snapshot")),
         "output" => drop(session.output(0, 4096).await.expect("output")),
+        "tool_output" => {
+            let args = json!({"session_id": session.id().to_string(), "since": 0});
+            let result = tools.call("debug.output", args).await;
+            assert!(!result.is_error, "debug.output: {}", result.text);
+        }
         _ => drop(session.threads().await.expect("threads")),
     }
 }
 
 /// Time `SAMPLES` calls of `snapshot`, one at a time, going round `sessions`.
-async fn sample(sessions: Vec<SessionHandle>) -> Vec<Duration> {
-    sample_call(sessions, "snapshot").await
+async fn sample(sessions: Vec<SessionHandle>, tools: ToolCatalogue) -> Vec<Duration> {
+    sample_call(sessions, tools, "snapshot").await
 }
 
-async fn sample_call(sessions: Vec<SessionHandle>, call: &'static str) -> Vec<Duration> {
+async fn sample_call(
+    sessions: Vec<SessionHandle>,
+    tools: ToolCatalogue,
+    call: &'static str,
+) -> Vec<Duration> {
     let mut samples = Vec::with_capacity(SAMPLES);
     for i in 0..SAMPLES {
         let session = &sessions[i % sessions.len()];
         let start = Instant::now();
-        one_call(session, call).await;
+        one_call(session, &tools, call).await;
         samples.push(start.elapsed());
     }
     samples
 }
 
 /// `agents` tasks at once, each calling its own session `SAMPLES / agents` times.
-async fn sample_concurrent(sessions: &[SessionHandle], agents: usize) -> Vec<Duration> {
+async fn sample_concurrent(
+    sessions: &[SessionHandle],
+    tools: &ToolCatalogue,
+    agents: usize,
+) -> Vec<Duration> {
     let tasks = sessions.iter().take(agents).cloned().map(|session| {
+        let tools = tools.clone();
         tokio::spawn(async move {
-            sample(vec![session])
+            sample(vec![session], tools)
                 .await
                 .split_off(SAMPLES - SAMPLES / agents)
         })
@@ -99,16 +137,17 @@ fn session_call(c: &mut Criterion) {
     let mut group = c.benchmark_group("session_call");
     for live in [1, 100] {
         let (runtime, sessions) = rt.block_on(with_sessions(live));
+        let tools = ToolCatalogue::new(runtime.clone());
         let first = sessions[0].clone();
-        for call in ["snapshot", "output", "threads_via_fake"] {
+        for call in ["snapshot", "output", "tool_output", "threads_via_fake"] {
             group.bench_function(BenchmarkId::new(call, format!("{live}_live")), |b| {
                 b.to_async(&rt).iter_custom(|iters| {
-                    let session = first.clone();
+                    let (session, tools) = (first.clone(), tools.clone());
                     async move {
                         let task = tokio::spawn(async move {
                             let start = Instant::now();
                             for _ in 0..iters {
-                                one_call(&session, call).await;
+                                one_call(&session, &tools, call).await;
                             }
                             start.elapsed()
                         });
@@ -118,20 +157,20 @@ fn session_call(c: &mut Criterion) {
             });
         }
         let one = rt
-            .block_on(rt.spawn(sample(vec![first.clone()])))
+            .block_on(rt.spawn(sample(vec![first.clone()], tools.clone())))
             .expect("no panic");
         print(&format!("snapshot, {live} live, one session"), one);
-        let fake = rt.block_on(rt.spawn(sample_call(vec![first.clone()], "threads")));
-        print(
-            &format!("threads_via_fake, {live} live"),
-            fake.expect("no panic"),
-        );
+        for call in ["tool_output", "threads"] {
+            let samples = sample_call(vec![first.clone()], tools.clone(), call);
+            let samples = rt.block_on(rt.spawn(samples)).expect("no panic");
+            print(&format!("{call}, {live} live"), samples);
+        }
         if live > 1 {
             let all = rt
-                .block_on(rt.spawn(sample(sessions.clone())))
+                .block_on(rt.spawn(sample(sessions.clone(), tools.clone())))
                 .expect("no panic");
             print(&format!("snapshot, {live} live, round robin"), all);
-            let busy = rt.block_on(sample_concurrent(&sessions, live));
+            let busy = rt.block_on(sample_concurrent(&sessions, &tools, live));
             print(
                 &format!("snapshot, {live} live, {live} agents at once"),
                 busy,
