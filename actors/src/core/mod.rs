@@ -21,4 +21,6 @@ mod session_tests_control;
 #[cfg(test)]
 mod session_tests_lifecycle;
 #[cfg(test)]
+mod session_tests_restart;
+#[cfg(test)]
 mod session_tests_startup;
