@@ -49,6 +49,11 @@ pub struct RuntimeConfig {
     /// Ended sessions remembered to say how they ended (default
     /// [`limits::DEFAULT_ENDED_SESSIONS_REMEMBERED`]).
     pub ended_sessions_remembered: usize,
+
+    // ---- Supervision: shutdown waits ----
+    /// How long a shutdown waits for a session to stop before killing it (default
+    /// [`limits::DEFAULT_SESSION_STOP_WAIT`]).
+    pub session_stop_wait: Duration,
 }
 
 impl Default for RuntimeConfig {
@@ -69,6 +74,7 @@ impl Default for RuntimeConfig {
             restart_policy: RestartPolicy::default(),
             idle_limit: Some(limits::DEFAULT_IDLE_LIMIT),
             ended_sessions_remembered: limits::DEFAULT_ENDED_SESSIONS_REMEMBERED,
+            session_stop_wait: limits::DEFAULT_SESSION_STOP_WAIT,
         }
     }
 }
@@ -134,7 +140,8 @@ impl RuntimeConfig {
         self
     }
 
-    /// Set [`Self::restart_policy`].
+    /// Set [`Self::restart_policy`]. [`crate::Runtime::start`] refuses a policy that
+    /// [`RestartPolicy::validate`] refuses.
     pub fn restart_policy(mut self, policy: RestartPolicy) -> Self {
         self.restart_policy = policy;
         self
@@ -174,6 +181,14 @@ impl RuntimeConfig {
     pub fn in_process_adapter(mut self, name: &str, connect: InProcessConnect) -> Self {
         self.registry.register(AdapterDef::in_process(name));
         self.in_process.insert(name, connect);
+        self
+    }
+
+    // ---- Supervision: shutdown waits ----
+
+    /// Set [`Self::session_stop_wait`].
+    pub fn session_stop_wait(mut self, wait: Duration) -> Self {
+        self.session_stop_wait = wait;
         self
     }
 

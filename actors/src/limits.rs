@@ -85,6 +85,19 @@ pub const MAX_IDLE_SWEEP_INTERVAL: Duration = Duration::from_secs(30);
 /// ended (reaped, failed) rather than a bare "not found".
 pub const DEFAULT_ENDED_SESSIONS_REMEMBERED: usize = 1024;
 
+// ---- Supervision: restart jitter and shutdown waits ----
+
+/// The restart backoff is scaled by a random factor in `1 ± jitter`, so that sessions
+/// that crashed together do not restart in lockstep: 0.2. Must be a number from 0 to
+/// 1; `Runtime::start` refuses others. Set with `RuntimeConfig::restart_policy`
+/// (`RestartPolicy::jitter`).
+pub const DEFAULT_RESTART_JITTER: f64 = 0.2;
+
+/// How long a runtime's shutdown waits for a session to stop: 5 s. A session still
+/// running after it is killed (its adapter's process group with it). Set with
+/// `RuntimeConfig::session_stop_wait`.
+pub const DEFAULT_SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
+
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)

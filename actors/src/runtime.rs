@@ -42,7 +42,9 @@ impl Drop for RuntimeInner {
 }
 
 impl Runtime {
-    /// Start a runtime with its own, unlinked supervisor.
+    /// Start a runtime with its own, unlinked supervisor. A configuration whose
+    /// restart policy [`RestartPolicy::validate`](crate::RestartPolicy::validate)
+    /// refuses is refused with [`SessionError::InvalidArgument`].
     pub async fn start(config: RuntimeConfig) -> Result<Self, SessionError> {
         Self::spawn(config, None).await
     }
@@ -58,6 +60,7 @@ impl Runtime {
     }
 
     async fn spawn(config: RuntimeConfig, host: Option<ActorCell>) -> Result<Self, SessionError> {
+        config.restart_policy.validate()?;
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
         let hub = EventHub::new(config.subscriber_output_backlog);

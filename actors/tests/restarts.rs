@@ -379,3 +379,46 @@ async fn an_attach_whose_target_is_gone_fails_naming_it() {
     assert_eq!(probe.connections(), 1, "nothing to re-attach to");
     runtime.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_runtime_with_a_bad_restart_policy_is_refused_saying_why() {
+    let policy = RestartPolicy {
+        jitter: f64::NAN,
+        ..RestartPolicy::default()
+    };
+    let err = Runtime::start(RuntimeConfig::default().restart_policy(policy))
+        .await
+        .err()
+        .expect("a NaN jitter is refused");
+    match &err {
+        SessionError::InvalidArgument(text) => {
+            assert!(text.contains("jitter is NaN"), "{text}");
+            assert!(text.contains("from 0 to 1"), "{text}");
+        }
+        other => panic!("want InvalidArgument, got {other:?}"),
+    }
+    assert_eq!(err.code(), 400);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_widest_jitter_still_restarts_within_its_band() {
+    let policy = RestartPolicy {
+        jitter: 1.0,
+        ..RestartPolicy::default()
+    };
+    let (runtime, _probe) = runtime_with(
+        FakeAdapter::new().close_on("evaluate"),
+        RuntimeConfig::default().restart_policy(policy),
+    )
+    .await;
+    let session = runtime.launch(spec()).await.unwrap();
+    let first = stopped(&session, 0).await;
+    match session.evaluate("x", None, None).await.unwrap_err() {
+        SessionError::AdapterCrashed { retry_in, .. } => {
+            assert!(retry_in <= Duration::from_millis(500), "{retry_in:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    stopped(&session, first).await;
+    runtime.shutdown().await;
+}

@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use dashmap::DashMap;
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
@@ -95,10 +94,6 @@ pub struct SupervisorState {
     shutting_down: bool,
 }
 
-/// How long shutdown waits for one session to stop before moving on (its processes
-/// are killed regardless, when its transport's state drops).
-const SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
-
 impl Actor for SupervisorActor {
     type Msg = SupervisorMsg;
     type State = SupervisorState;
@@ -109,6 +104,8 @@ impl Actor for SupervisorActor {
         myself: ActorRef<Self::Msg>,
         args: SupervisorArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
+        // A bad policy would otherwise surface as a wrong backoff at the first crash.
+        args.config.restart_policy.validate()?;
         if let Some(every) = args.config.idle_sweep_interval() {
             // A ractor timer: the sweep is a message like any other.
             myself.send_interval(every, || SupervisorMsg::Sweep);
@@ -165,7 +162,10 @@ impl Actor for SupervisorActor {
                     // goes with it.
                     let _ = handle
                         .actor()
-                        .stop_and_wait(Some("runtime shutdown".into()), Some(SESSION_STOP_WAIT))
+                        .stop_and_wait(
+                            Some("runtime shutdown".into()),
+                            Some(state.config.session_stop_wait),
+                        )
                         .await;
                 }
                 let _ = reply.send(());
