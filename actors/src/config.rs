@@ -31,8 +31,8 @@ pub struct RuntimeConfig {
     /// How long a stopping adapter may take before it is killed (default
     /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
-    /// Output events a subscriber may have unread before it misses some (default
-    /// [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
+    /// Bulk events (output, modules, progress, ...) a subscriber may have unread
+    /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
     /// Agent requests queued per session (default [`limits::DEFAULT_MAX_QUEUED_REQUESTS`]).
     pub max_queued_requests: usize,

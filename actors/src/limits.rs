@@ -40,9 +40,10 @@ pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 /// Set with `RuntimeConfig::stderr_tail_bytes`.
 pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
 
-/// How many high-volume events (output) a subscriber may have waiting before newer
-/// ones are dropped for it and counted as missed: 1024. Lifecycle events are never
-/// dropped. Set with `RuntimeConfig::subscriber_output_backlog`.
+/// How many bulk events (output, module, loadedSource, progress, invalidated, memory
+/// and unknown adapter events, all together) a subscriber may have waiting before
+/// newer ones are dropped for it and counted as missed: 1024. Lifecycle events are
+/// never dropped. Set with `RuntimeConfig::subscriber_output_backlog`.
 pub const DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG: usize = 1024;
 
 /// How many agent requests one session may have waiting in its mailbox or in flight
