@@ -114,8 +114,10 @@ impl Runtime {
         self.inner.sessions.get(&id).map(|e| e.value().clone())
     }
 
-    /// A session by id, or why there is none: reaped after N seconds idle, failed,
-    /// or never known (404 in every case).
+    /// A session by id, or why there is none: failed (with its reason, even after it
+    /// was ended or reaped), reaped after N seconds idle, or never known. A session
+    /// that failed past its restart budget stays listed, in `Failed`, until it is
+    /// ended or reaped, so that its snapshot and output can be read.
     pub fn find(&self, id: SessionId) -> Result<SessionHandle, SessionError> {
         self.session(id).ok_or_else(|| {
             self.inner

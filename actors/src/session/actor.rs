@@ -343,7 +343,16 @@ impl SessionActorState {
                     self.shared.queued.fetch_sub(1, Ordering::Release);
                 }
             }
-            Effect::Emit(kind) => self.publish(kind),
+            Effect::Emit(kind) => {
+                if let EventKind::SessionFailed { reason } = &kind {
+                    // Failed is final: handles and the runtime keep the reason after
+                    // the session is ended or reaped.
+                    let reason = reason.clone();
+                    self.shared
+                        .set_ended(SessionError::SessionFailed { reason });
+                }
+                self.publish(kind)
+            }
             Effect::StartTimer { id, after } => {
                 myself.send_after(after, move || SessionMsg::Timer(id));
             }

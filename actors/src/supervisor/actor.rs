@@ -4,6 +4,12 @@
 //! and stops everything in order on shutdown. It registers no global name, so several
 //! runtimes live side by side in one process, and it can itself be spawned linked
 //! under a host's supervisor.
+//!
+//! A session that failed past its restart budget stays in the map, in `Failed`, so
+//! that its snapshot and output can still be read to see why; every other request
+//! answers with the failure. It leaves when a host or agent ends it or when the idle
+//! reaper takes it, and from then on [`EndedSessions`] and its handles still answer
+//! with the failure (not "reaped", not "not found"), as long as it is remembered.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -284,6 +290,11 @@ impl SupervisorState {
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);
+        if let Some(ended) = handle.shared().ended() {
+            // Failed (or reaped): remembered, so a request after the removal still
+            // says how the session ended rather than "not found".
+            self.ended.record(id, ended);
+        }
         if let Some(kind) = announce {
             let event = Arc::new(SessionEvent {
                 session_id: id,
