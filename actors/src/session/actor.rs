@@ -40,6 +40,10 @@ pub enum SessionMsg {
     Timer(TimerId),
     /// The supervisor's decision about a crash this session reported.
     Supervision(CrashDecision),
+    /// Testing hook: fail this actor or its transport (see
+    /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
+    #[doc(hidden)]
+    InjectFault(crate::testing::InjectedFault),
 }
 
 /// What the supervisor decided about a session's crashed adapter.
@@ -228,6 +232,13 @@ impl Actor for SessionActor {
                 }
             }
             SessionMsg::Timer(id) => Input::Timer(id),
+            SessionMsg::InjectFault(fault) if fault.is_transport() => {
+                if let Some(transport) = &state.transport {
+                    let _ = transport.cast(TransportMsg::InjectFault(fault));
+                }
+                return Ok(());
+            }
+            SessionMsg::InjectFault(fault) => return fault.fail("session"),
             SessionMsg::Supervision(decision) => match decision {
                 CrashDecision::Scheduled { attempt, after } => {
                     Input::RestartScheduled { attempt, after }

@@ -208,12 +208,14 @@ impl Actor for SupervisorActor {
                     };
                     handle.shared().set_ended(why.clone());
                     state.ended.record(id, why);
-                    state.hub.publish(SessionEvent {
+                    let event = Arc::new(SessionEvent {
                         session_id: id,
                         kind: EventKind::SessionFailed {
                             reason: reason.clone(),
                         },
                     });
+                    handle.hub().publish_arc(event.clone());
+                    state.hub.publish_arc(event);
                 }
             }
             state.restarts.remove(&id);
