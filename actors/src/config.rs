@@ -51,7 +51,8 @@ pub struct RuntimeConfig {
     pub ended_sessions_remembered: usize,
 
     // ---- Supervision: shutdown waits ----
-    /// How long a shutdown waits for a session to stop before killing it (default
+    /// How long a shutdown waits for the sessions (all at once) to stop after their
+    /// adapters' `disconnect`, before killing those left (default
     /// [`limits::DEFAULT_SESSION_STOP_WAIT`]).
     pub session_stop_wait: Duration,
 }

@@ -94,7 +94,9 @@ pub const DEFAULT_ENDED_SESSIONS_REMEMBERED: usize = 1024;
 /// (`RestartPolicy::jitter`).
 pub const DEFAULT_RESTART_JITTER: f64 = 0.2;
 
-/// How long a runtime's shutdown waits for a session to stop: 5 s. A session still
+/// How long a runtime's shutdown waits for a session to stop, once its adapter had
+/// the shutdown grace to answer a `disconnect`: 5 s. Sessions stop all at once, so
+/// this bounds the whole shutdown (with the grace), not each session; a session still
 /// running after it is killed (its adapter's process group with it). Set with
 /// `RuntimeConfig::session_stop_wait`.
 pub const DEFAULT_SESSION_STOP_WAIT: Duration = Duration::from_secs(5);

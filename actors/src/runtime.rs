@@ -21,7 +21,7 @@ use crate::supervisor::{EndedSessions, SupervisorActor, SupervisorArgs, Supervis
 /// A running dapvisor runtime: a supervisor actor and its sessions.
 ///
 /// Cheap to clone. When the last clone is dropped, the supervisor is stopped, which
-/// stops every session and kills every adapter process group.
+/// ends every session as [`Runtime::shutdown`] does (without waiting for it).
 #[derive(Clone)]
 pub struct Runtime {
     inner: Arc<RuntimeInner>,
@@ -275,7 +275,11 @@ impl Runtime {
         }
     }
 
-    /// Stop every session (killing their adapters and debuggees), then the supervisor.
+    /// Stop every session, then the supervisor. The sessions end all at once: each
+    /// live adapter is asked to `disconnect` (ending a launched debuggee, detaching from
+    /// an attached one) within [`RuntimeConfig::shutdown_grace`], then each session
+    /// stops within [`RuntimeConfig::session_stop_wait`] or is killed; its adapter's
+    /// process group goes with it either way. Answers once everything has ended.
     pub async fn shutdown(&self) {
         let _ = self
             .inner

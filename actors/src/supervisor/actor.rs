@@ -24,6 +24,7 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
 use crate::supervisor::ended::EndedSessions;
+use crate::supervisor::shutdown::end_sessions;
 use crate::supervisor::RestartTracker;
 
 /// Messages the supervisor handles.
@@ -40,11 +41,13 @@ pub enum SupervisorMsg {
         /// Whether it existed.
         reply: RpcReplyPort<bool>,
     },
-    /// Stop every session, then the supervisor.
+    /// Stop every session, then the supervisor (see `shutdown.rs`).
     Shutdown {
         /// Answered when everything has stopped.
         reply: RpcReplyPort<()>,
     },
+    /// Every session has ended (from the shutdown's task): stop.
+    ShutdownDone,
     /// A session's adapter crashed while the session was live.
     AdapterCrashed {
         /// Which session.
@@ -97,7 +100,10 @@ pub struct SupervisorState {
     /// State of the jitter's random numbers.
     pub(super) rng: u64,
     next_id: u64,
-    shutting_down: bool,
+    /// A shutdown is under way: no new sessions.
+    pub(super) shutting_down: bool,
+    /// Who asked for the shutdown, answered once every session has ended.
+    pub(super) shutdown_waiters: Vec<RpcReplyPort<()>>,
 }
 
 impl Actor for SupervisorActor {
@@ -127,6 +133,7 @@ impl Actor for SupervisorActor {
             rng: seed(),
             next_id: 1,
             shutting_down: false,
+            shutdown_waiters: Vec::new(),
         })
     }
 
@@ -157,26 +164,26 @@ impl Actor for SupervisorActor {
                     state.sweep(tokio::time::Instant::now());
                 }
             }
-            SupervisorMsg::Shutdown { reply } => {
-                state.shutting_down = true;
-                let handles: Vec<SessionHandle> =
-                    state.sessions.iter().map(|e| e.value().clone()).collect();
-                state.sessions.clear();
-                state.by_actor.clear();
-                for handle in handles {
-                    // Stopping a session kills its transport, whose process group
-                    // goes with it.
-                    let _ = handle
-                        .actor()
-                        .stop_and_wait(
-                            Some("runtime shutdown".into()),
-                            Some(state.config.session_stop_wait),
-                        )
-                        .await;
-                }
-                let _ = reply.send(());
-                myself.stop(Some("runtime shutdown".into()));
-            }
+            SupervisorMsg::Shutdown { reply } => state.begin_shutdown(&myself, reply),
+            SupervisorMsg::ShutdownDone => state.finish_shutdown(&myself),
+        }
+        Ok(())
+    }
+
+    /// Stopped without a shutdown (its runtime dropped, or a host stopping it): end
+    /// the sessions in order all the same. Skipped by ractor when the supervisor is
+    /// killed; the adapters' process groups then go from the transports' `Drop`.
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<Self::Msg>,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        state.shutting_down = true;
+        let handles = state.take_all();
+        let (grace, wait) = (state.config.shutdown_grace, state.config.session_stop_wait);
+        end_sessions(handles, grace, wait).await;
+        for reply in state.shutdown_waiters.drain(..) {
+            let _ = reply.send(());
         }
         Ok(())
     }
