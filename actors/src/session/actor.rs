@@ -323,15 +323,7 @@ impl SessionActorState {
                 request,
                 timeout,
             } => {
-                let sent = self.transport.as_ref().is_some_and(|t| {
-                    t.cast(TransportMsg::Send {
-                        tag,
-                        request,
-                        timeout,
-                    })
-                    .is_ok()
-                });
-                if !sent {
+                let Some(transport) = &self.transport else {
                     let exit = AdapterExit {
                         reason: "no adapter is connected".into(),
                         ..AdapterExit::default()
@@ -340,7 +332,15 @@ impl SessionActorState {
                         tag,
                         result: Err(SessionError::AdapterExited { exit }),
                     });
-                }
+                };
+                // A transport that refuses the message has just ended: its `Closed`
+                // (or its failure) is already on its way here, and answers this
+                // request as it answers the others (as a crash's, if it is one).
+                let _ = transport.cast(TransportMsg::Send {
+                    tag,
+                    request,
+                    timeout,
+                });
             }
             Effect::Reply { token, result } => {
                 if let Some((reply, counts_as_use)) = self.replies.remove(&token) {
