@@ -28,7 +28,8 @@ pub struct RuntimeConfig {
     pub stderr_tail_bytes: usize,
     /// TCP adapter start-up and connect limit (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
     pub connect_timeout: Duration,
-    /// How long a stopping adapter may take before it is killed (default
+    /// How long a stopping adapter may take before it is killed, and how long a
+    /// runtime's shutdown lets each adapter answer `disconnect` (default
     /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread

@@ -55,7 +55,8 @@ pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a session waits for the adapter to exit after `disconnect` before its
-/// process group is killed: 2 s. Set with `RuntimeConfig::shutdown_grace`.
+/// process group is killed, and how long a runtime's shutdown lets each adapter
+/// answer its `disconnect`: 2 s. Set with `RuntimeConfig::shutdown_grace`.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
