@@ -10,10 +10,21 @@
 //! With `--kill-adapter`, the driver kills debugpy at the first hit: the runtime
 //! restarts it, replays the breakpoint, and the program stops at its first hit again.
 //!
+//! With `--keep-killing`, the driver kills debugpy at every hit, and the runtime's
+//! restart budget is two restarts: the third crash fails the session, the host hears
+//! of it (`dap_session_failed`) and ends it, and the example shows that branch.
+//!
+//! An ordered shutdown when the host stops is the host's call: its `post_stop` below
+//! calls `Runtime::shutdown`, which asks every adapter to `disconnect` before the
+//! sessions stop. A host that is killed or fails skips `post_stop`; ractor then kills
+//! the runtime's supervisor with it, and the adapters' process groups are killed from
+//! the transports' `Drop` (no `disconnect`).
+//!
 //! ```text
-//! cargo run --example embed_in_supervisor [-- --kill-adapter]
+//! cargo run --example embed_in_supervisor [-- --kill-adapter | --keep-killing]
 //! ```
-//! Exits 0 when the program's known bug was observed (the program exits with code 3).
+//! Exits 0 when the program's known bug was observed (the program exits with code 3),
+//! or, with `--keep-killing`, when the session failed past its budget and was ended.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -21,8 +32,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use dapvisor::{
-    EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError,
-    SessionHandle, SessionId, StopOutcome,
+    EventKind, LaunchSpec, Received, RestartPolicy, RunTicket, Runtime, RuntimeConfig,
+    SessionError, SessionHandle, SessionId, StopOutcome,
 };
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, SupervisionEvent};
 use tokio::sync::oneshot;
@@ -48,8 +59,28 @@ enum HostMsg {
         line_cents: String,
         discounted: String,
     },
-    /// The driver is done: the program's exit code and output, or why it failed.
-    Finished(Result<(Option<i64>, String), String>),
+    /// The driver is done: how the session ended, or why driving it failed.
+    Finished(Result<Outcome, String>),
+}
+
+/// How the driven session ended.
+#[derive(Debug)]
+enum Outcome {
+    /// The program ran to its end: its exit code and output.
+    Exited(Option<i64>, String),
+    /// The session failed past its restart budget, for this reason.
+    Failed(String),
+}
+
+/// What the example was asked to do to the adapter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kill {
+    /// Nothing.
+    Never,
+    /// Kill it at the first hit.
+    Once,
+    /// Kill it at every hit, until the session fails.
+    Always,
 }
 
 struct HostActor;
@@ -57,22 +88,33 @@ struct HostActor;
 struct HostState {
     runtime: Runtime,
     supervisor: ActorId,
-    /// Tells `main` the program's exit code.
-    outcome: Option<oneshot::Sender<Option<i64>>>,
+    kill: Kill,
+    /// Tells `main` how the session ended.
+    outcome: Option<oneshot::Sender<Outcome>>,
+    /// The session the host ended after it failed, and how ending it went.
+    ended_failed: Option<oneshot::Sender<bool>>,
 }
 
 impl Actor for HostActor {
     type Msg = HostMsg;
     type State = HostState;
-    type Arguments = oneshot::Sender<Option<i64>>;
+    type Arguments = (Kill, oneshot::Sender<Outcome>, oneshot::Sender<bool>);
 
     async fn pre_start(
         &self,
         myself: ActorRef<HostMsg>,
-        outcome: Self::Arguments,
+        (kill, outcome, ended_failed): Self::Arguments,
     ) -> Result<HostState, ActorProcessingErr> {
+        let mut config = RuntimeConfig::default();
+        if kill == Kill::Always {
+            // A small budget, so that the session fails after a few kills.
+            config = config.restart_policy(RestartPolicy {
+                max_restarts: 2,
+                ..RestartPolicy::default()
+            });
+        }
         // A failure here reaches `main` as a spawn error, not as a supervision event.
-        let runtime = Runtime::start_linked(RuntimeConfig::default(), myself.get_cell()).await?;
+        let runtime = Runtime::start_linked(config, myself.get_cell()).await?;
         let mut events = runtime.subscribe();
         let host = myself.clone();
         tokio::spawn(async move {
@@ -99,7 +141,9 @@ impl Actor for HostActor {
         Ok(HostState {
             runtime,
             supervisor,
+            kill,
             outcome: Some(outcome),
+            ended_failed: Some(ended_failed),
         })
     }
 
@@ -112,9 +156,11 @@ impl Actor for HostActor {
         // more). Awaited in this handler, that would stall the host's mailbox: no other
         // message and no supervision event would be handled meanwhile. As a task that
         // reports back by message, it leaves the host's mailbox flowing.
-        let (runtime, host) = (state.runtime.clone(), myself.clone());
+        let (runtime, host, kill) = (state.runtime.clone(), myself.clone(), state.kill);
         tokio::spawn(async move {
-            let result = drive(&runtime, &host).await.map_err(|e| e.to_string());
+            let result = drive(&runtime, &host, kill)
+                .await
+                .map_err(|e| e.to_string());
             let _ = host.cast(HostMsg::Finished(result));
         });
         Ok(())
@@ -134,7 +180,20 @@ impl Actor for HostActor {
                 // anew with another adapter, or alert a person.
                 println!("host: session {session} failed ({reason}); ending it");
                 let runtime = state.runtime.clone();
-                tokio::spawn(async move { runtime.end_session(session).await });
+                let told = state.ended_failed.take();
+                tokio::spawn(async move {
+                    let ended = runtime.end_session(session).await;
+                    println!("host: ended session {session}: {ended:?}");
+                    // The runtime still says why it ended.
+                    if let Err(why) = runtime.find(session) {
+                        println!("host: the runtime now says of it: {why}");
+                    }
+                    if let Some(told) = told {
+                        let _ = told.send(ended.is_ok());
+                    }
+                    // Nothing else to debug here: shut the runtime down (as below).
+                    runtime.shutdown().await;
+                });
             }
             HostMsg::Hit {
                 n,
@@ -146,19 +205,21 @@ impl Actor for HostActor {
                 stack.join(" <- ")
             ),
             HostMsg::Finished(result) => {
-                let code = match result {
-                    Ok((code, output)) => {
+                match &result {
+                    Ok(Outcome::Exited(code, output)) => {
                         println!("program ended with exit code {code:?}; its output:");
                         output.lines().for_each(|line| println!("  | {line}"));
-                        code
                     }
-                    Err(err) => {
-                        println!("driving the session failed: {err}");
-                        None
-                    }
-                };
-                if let Some(tx) = state.outcome.take() {
-                    let _ = tx.send(code);
+                    Ok(Outcome::Failed(reason)) => println!("the session failed: {reason}"),
+                    Err(err) => println!("driving the session failed: {err}"),
+                }
+                let failed = matches!(result, Ok(Outcome::Failed(_)));
+                if let (Some(tx), Ok(outcome)) = (state.outcome.take(), result) {
+                    let _ = tx.send(outcome);
+                }
+                if failed {
+                    // The host's failure policy above ends the session, then the runtime.
+                    return Ok(());
                 }
                 // Done with debugging: shut the runtime down. Its supervisor then ends
                 // and `handle_supervisor_evt` below decides what the host does. The
@@ -167,6 +228,17 @@ impl Actor for HostActor {
                 tokio::spawn(async move { runtime.shutdown().await });
             }
         }
+        Ok(())
+    }
+
+    /// The host's part in an ordered shutdown: whatever stops the host, its runtime
+    /// ends first (a no-op if it already has).
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<HostMsg>,
+        state: &mut HostState,
+    ) -> Result<(), ActorProcessingErr> {
+        state.runtime.shutdown().await;
         Ok(())
     }
 
@@ -202,7 +274,8 @@ impl Actor for HostActor {
 async fn drive(
     runtime: &Runtime,
     host: &ActorRef<HostMsg>,
-) -> Result<(Option<i64>, String), Box<dyn Error + Send + Sync>> {
+    kill: Kill,
+) -> Result<Outcome, Box<dyn Error + Send + Sync>> {
     let file =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/programs/python/discount.py");
     let line = line_of(&file, "total += discounted")?;
@@ -214,7 +287,7 @@ async fn drive(
         .launch(LaunchSpec::new(&file).breakpoint(&file, line))
         .await?;
     let (mut ticket, mut n) = (RunTicket { epoch: 0 }, 0);
-    let mut kill_adapter = std::env::args().any(|a| a == "--kill-adapter");
+    let mut kill_adapter = kill != Kill::Never;
     let exit_code = loop {
         let outcome = match session.wait_for_stop(ticket, STOP_WAIT).await {
             // The adapter died under the wait; the runtime restarts it and the program
@@ -224,12 +297,15 @@ async fn drive(
                 n = 0;
                 continue;
             }
+            // Past the restart budget: the host hears of it too, and decides.
+            Err(SessionError::SessionFailed { reason }) => return Ok(Outcome::Failed(reason)),
             other => other?,
         };
         match outcome {
             StopOutcome::Stopped(stop) => {
                 n += 1;
-                if std::mem::take(&mut kill_adapter) {
+                if kill_adapter {
+                    kill_adapter = kill == Kill::Always;
                     if let Some(pid) = session.adapter_pid() {
                         println!("killing the adapter (pid {pid}) at hit {n}");
                         // SAFETY: a signal to the adapter this example started.
@@ -257,7 +333,7 @@ async fn drive(
     };
     let output = session.output(0, 64 * 1024).await?.text();
     runtime.end_session(session.id()).await?;
-    Ok((exit_code, output))
+    Ok(Outcome::Exited(exit_code, output))
 }
 
 /// The values of `names` in a frame's scopes ("?" for any not found).
@@ -303,14 +379,24 @@ fn describe(kind: &EventKind) -> Option<String> {
         EventKind::AdapterRestarted { attempt } => {
             Some(format!("adapter restarted (attempt {attempt})"))
         }
+        EventKind::SessionFailed { reason } => Some(format!("session failed ({reason})")),
         _ => None,
     }
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let kill = if args.iter().any(|a| a == "--keep-killing") {
+        Kill::Always
+    } else if args.iter().any(|a| a == "--kill-adapter") {
+        Kill::Once
+    } else {
+        Kill::Never
+    };
     let (tx, rx) = oneshot::channel();
-    let (_host, ended) = match Actor::spawn(None, HostActor, tx).await {
+    let (ended_tx, ended_rx) = oneshot::channel();
+    let (_host, ended) = match Actor::spawn(None, HostActor, (kill, tx, ended_tx)).await {
         Ok(spawned) => spawned,
         Err(err) => {
             eprintln!("the host could not start: {err}");
@@ -318,17 +404,26 @@ async fn main() -> ExitCode {
         }
     };
     let _ = ended.await;
-    match rx.await {
-        Ok(Some(3)) => {
+    match (rx.await, kill) {
+        (Ok(Outcome::Failed(_)), Kill::Always) => {
+            if ended_rx.await == Ok(true) {
+                println!("the session failed past its budget and the host ended it");
+                ExitCode::SUCCESS
+            } else {
+                println!("the session failed, but the host did not end it");
+                ExitCode::FAILURE
+            }
+        }
+        (Ok(Outcome::Exited(Some(3), _)), Kill::Never | Kill::Once) => {
             println!("bug observed: exit code 3 (55.25 charged instead of 51.30)");
             ExitCode::SUCCESS
         }
-        Ok(code) => {
-            println!("bug NOT observed (exit code {code:?})");
+        (Ok(outcome), _) => {
+            println!("not what this run should show: {outcome:?}");
             ExitCode::FAILURE
         }
-        Err(_) => {
-            println!("the host ended before the program did");
+        (Err(_), _) => {
+            println!("the host ended before the session did");
             ExitCode::FAILURE
         }
     }

@@ -1,11 +1,14 @@
 //! A real adapter killed mid-session comes back: the supervisor starts a new one with
 //! the same launch configuration, the breakpoint is replayed, the program stops at it
-//! again under the same session id, and the killed adapter's debuggee is gone.
+//! again under the same session id, and the killed adapter's debuggee is gone. The same
+//! holds when the session's transport actor fails instead; when the session actor
+//! itself fails, the session is closed with the failure and no process is left.
 
 mod common;
 
 use common::procs::{descendants, wait_gone};
 use common::*;
+use dapvisor::testing::{inject_fault, InjectedFault};
 use dapvisor::{
     EventKind, Received, RunTicket, Runtime, RuntimeConfig, SessionError, SessionState, StopOutcome,
 };
@@ -93,4 +96,87 @@ async fn lldb_dap_comes_back_after_sigkill() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_comes_back_after_sigkill() {
     comes_back_after_sigkill(inventory_example()).await;
+}
+
+/// The adapter's processes: itself and everything under it.
+fn adapter_processes(session: &dapvisor::SessionHandle) -> Vec<u32> {
+    let adapter = session
+        .adapter_pid()
+        .expect("the adapter runs as a process");
+    let mut pids = descendants(adapter);
+    pids.push(adapter);
+    pids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_comes_back_after_its_transport_panics() {
+    let example = discount_example();
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let session = runtime.launch(example.spec.clone()).await.unwrap();
+    let first = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let old = adapter_processes(&session);
+    let mut events = session.subscribe();
+
+    assert!(inject_fault(&session, InjectedFault::TransportPanic));
+    let ticket = RunTicket { epoch: first.epoch };
+    let again = match session.wait_for_stop(ticket, STOP_WAIT).await {
+        Err(SessionError::AdapterCrashed { .. }) => expect_stop(&session, ticket).await,
+        Ok(StopOutcome::Stopped(stop)) => stop,
+        other => panic!("expected a crash or a stop, got {other:?}"),
+    };
+    let frames = session.stack_trace(again.thread_id, Some(1)).await.unwrap();
+    assert_eq!(frames[0].line, example.line, "the same breakpoint");
+    assert_eq!(session.snapshot().await.unwrap().restarts, 1);
+    let left = wait_gone(old.clone()).await;
+    assert!(
+        left.is_empty(),
+        "the failed transport's processes live on: {left:?}"
+    );
+
+    let mut crash = None;
+    while let Ok(Received::Event(event)) = events.try_recv() {
+        if let EventKind::AdapterCrashed { exit, .. } = &event.kind {
+            crash = Some(exit.reason.clone());
+        }
+    }
+    let crash = crash.expect("a crash event");
+    assert!(crash.contains("the transport failed"), "{crash}");
+    let new = adapter_processes(&session);
+    runtime.shutdown().await;
+    assert!(wait_gone(new).await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_session_actor_leaves_no_process_and_says_why() {
+    let example = discount_example();
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut runtime_events = runtime.subscribe();
+    let session = runtime.launch(example.spec.clone()).await.unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let pids = adapter_processes(&session);
+    assert!(
+        pids.iter().any(|&p| cmdline(p).contains("discount.py")),
+        "the debuggee is among {pids:?}"
+    );
+
+    assert!(inject_fault(&session, InjectedFault::SessionPanic));
+    let reason = loop {
+        let received = tokio::time::timeout(STOP_WAIT, runtime_events.recv()).await;
+        if let Ok(Some(Received::Event(event))) = received {
+            if let EventKind::SessionFailed { reason } = &event.kind {
+                break reason.clone();
+            }
+        } else {
+            panic!("no session_failed event: {received:?}");
+        }
+    };
+    assert!(reason.contains("a panic injected"), "{reason}");
+    let left = wait_gone(pids.clone()).await;
+    assert!(left.is_empty(), "still alive: {left:?} of {pids:?}");
+    match session.threads().await {
+        Err(SessionError::SessionFailed { reason: r }) => assert_eq!(r, reason),
+        other => panic!("want the failure, got {other:?}"),
+    }
+    assert!(runtime.sessions().is_empty());
+    runtime.shutdown().await;
 }

@@ -1,298 +1,288 @@
-//! Parallel faults: 32 sessions in one runtime (debugpy, lldb-dap and dlv, and the
-//! scripted in-process adapter), driven at once, with half of the real adapters killed
-//! at random moments. Every request is answered (a result or an error, none hangs), no
-//! session sees another's events or values, killed sessions come back and stop at
-//! their breakpoints again, and at the end no process is left.
+//! Parallel faults: 32 sessions in one runtime, driven at once. Real adapters
+//! (debugpy, lldb-dap, dlv) and the hostile adapter (tests/support/hostile_adapter.py,
+//! a real process) side by side; adapters are killed with SIGKILL at every phase of a
+//! session's life (its first handshake, running, stopped at its breakpoint, in the
+//! middle of a restart), some several times; some hostile adapters crash on their own
+//! (on `evaluate`, by dying or by answering garbage) until their budget is spent.
 //!
-//! The random moments come from a seed printed at the start; set
-//! `DAPVISOR_STRESS_SEED` to replay a run.
+//! Checked: every request gets exactly one answer, a result or an error, in bounded
+//! time (a ledger counts them); no session sees another's events or values; every
+//! killed session comes back and stops at its breakpoint again, then runs to its end;
+//! a session that keeps crashing fails with its reason; and at the end no process is
+//! left. The driver of each session is in `stress_support/`.
+//!
+//! Everything random comes from a seed printed at the start; set
+//! `DAPVISOR_STRESS_SEED` to replay a run's plans and delays.
 
 mod common;
+mod stress_support;
 
-use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
-use common::procs::{descendants, wait_gone};
+use common::procs::wait_gone;
 use common::*;
-use dapvisor::testing::FakeAdapter;
-use dapvisor::{
-    EventStream, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError,
-    SessionEvent, SessionHandle, StopInfo, StopOutcome,
-};
+use dapvisor::registry::AdapterDef;
+use dapvisor::{LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig};
+use stress_support::{Driver, Ledger, Outcome, Phase, Pids};
 
-/// A bound on any one request or wait; a request that needs longer has hung.
-const ANSWER_WAIT: Duration = Duration::from_secs(120);
+/// A bound on the whole run.
+const RUN_BOUND: Duration = Duration::from_secs(900);
 
-/// Which program a session debugs.
+/// The kill plans handed out: every phase, once and several times per session. A
+/// `Running` or `Restarting` kill follows a kill, whose restart it lands in.
+const PLANS: [&[Phase]; 7] = [
+    &[],
+    &[Phase::Stopped],
+    &[Phase::Handshake, Phase::Stopped],
+    &[Phase::Stopped, Phase::Running],
+    &[Phase::Stopped, Phase::Restarting],
+    &[Phase::Stopped, Phase::Restarting, Phase::Running],
+    &[Phase::Handshake, Phase::Stopped, Phase::Restarting],
+];
+
+/// What a session runs on.
 #[derive(Clone)]
-enum Kind {
+enum Adapter {
     Real(Box<Example>),
-    Fake,
-}
-
-/// What one session's driver saw.
-#[derive(Debug, Default)]
-struct Outcome {
-    /// Requests that got an answer (a result or an error).
-    answered: usize,
-    /// Crashes the driver's requests were told of.
-    crashes: usize,
-    /// Stops at the breakpoint, counting those after restarts.
-    stops: usize,
-    exit_code: Option<i64>,
-    /// The end of the session's output, for a failure message.
-    output_tail: String,
-    /// The session's lifecycle events, for a failure message.
-    signals: Vec<String>,
-}
-
-/// Every process the run caused, to check none is left.
-type Pids = Arc<Mutex<BTreeSet<u32>>>;
-
-fn record_pids(session: &SessionHandle, pids: &Pids) {
-    if let Some(adapter) = session.adapter_pid() {
-        let mut all = pids.lock().unwrap();
-        all.insert(adapter);
-        all.extend(descendants(adapter));
-    }
-}
-
-/// Bound a call: an answer within [`ANSWER_WAIT`] or the test fails.
-async fn answered<T>(
-    outcome: &mut Outcome,
-    call: impl std::future::Future<Output = Result<T, SessionError>>,
-) -> Result<T, SessionError> {
-    let result = tokio::time::timeout(ANSWER_WAIT, call)
-        .await
-        .expect("a request went unanswered");
-    outcome.answered += 1;
-    if matches!(result, Err(SessionError::AdapterCrashed { .. })) {
-        outcome.crashes += 1;
-    }
-    result
-}
-
-/// The next stop or end after `ticket`, waiting through crashes and restarts.
-async fn next_stop(session: &SessionHandle, ticket: RunTicket, o: &mut Outcome) -> StopOutcome {
-    loop {
-        match answered(o, session.wait_for_stop(ticket, ANSWER_WAIT)).await {
-            Ok(outcome) => return outcome,
-            Err(SessionError::AdapterCrashed { .. }) => continue,
-            Err(other) => panic!("waiting for a stop failed: {other}"),
-        }
-    }
-}
-
-/// Whether `err` says the adapter crashed, before or after the request was sent
-/// (a session between adapters refuses inspection as not stopped).
-fn between_adapters(err: &SessionError) -> bool {
-    matches!(
-        err,
-        SessionError::AdapterCrashed { .. } | SessionError::InvalidState { .. }
-    )
-}
-
-/// At the breakpoint: read the frame and evaluate a value unique to session `n`.
-/// `Ok(false)` if the adapter crashed meanwhile (the caller waits for the new stop).
-async fn inspect(
-    session: &SessionHandle,
-    stop: &StopInfo,
-    line: i64,
-    n: u64,
-    o: &mut Outcome,
-) -> bool {
-    let frames = match answered(o, session.stack_trace(stop.thread_id, Some(1))).await {
-        Ok(frames) => frames,
-        Err(err) if between_adapters(&err) => return false,
-        Err(other) => panic!("stack_trace: {other}"),
-    };
-    if line > 0 {
-        assert_eq!(
-            frames[0].line, line,
-            "session {n} stopped off its breakpoint"
-        );
-    }
-    let expression = format!("{n} * 1000 + 7");
-    match answered(o, session.evaluate(&expression, Some(frames[0].id), None)).await {
-        Ok(body) => {
-            let expected = (n * 1000 + 7).to_string();
-            let reversed: String = expression.chars().rev().collect();
-            assert!(
-                body.result.contains(&expected) || body.result == reversed,
-                "session {n} got {:?} for {expression}",
-                body.result
-            );
-            true
-        }
-        Err(err) if between_adapters(&err) => false,
-        Err(other) => panic!("evaluate: {other}"),
-    }
+    /// The hostile adapter with no faults: it stops wherever its breakpoint is.
+    Hostile,
+    /// The hostile adapter with this fault, which crashes it on every `evaluate`.
+    Doomed(&'static str),
 }
 
 /// One session, start to end.
 async fn drive(
     runtime: Runtime,
-    kind: Kind,
+    adapter: Adapter,
     n: u64,
-    kill_after: Option<Duration>,
+    kills: &'static [Phase],
+    seed: u64,
+    ledger: Arc<Ledger>,
     pids: Pids,
 ) -> Outcome {
     let mut o = Outcome::default();
-    let (spec, line) = match &kind {
-        Kind::Real(example) => (example.spec.clone(), example.line),
-        Kind::Fake => (
-            LaunchSpec::new("Cargo.toml")
-                .adapter("fake")
-                .breakpoint("src/lib.rs", 3),
-            0,
-        ),
-    };
-    let session = answered(&mut o, runtime.launch(spec.clone()))
+    let session = ledger
+        .call(format!("session {n} new"), runtime.new_session())
         .await
         .unwrap();
-    let mut events = session.subscribe();
-    let mut ticket = RunTicket { epoch: 0 };
-    let mut kill_after = kill_after;
-    // Stop, inspect, and go on until the breakpoint has been inspected once whole
-    // (for a session whose adapter is to be killed: once after the kill).
-    loop {
-        let stop = match next_stop(&session, ticket, &mut o).await {
-            StopOutcome::Stopped(stop) => stop,
-            other => panic!("session {n} did not stop at its breakpoint: {other:?}"),
-        };
-        o.stops += 1;
-        record_pids(&session, &pids);
-        ticket = RunTicket { epoch: stop.epoch };
-        match kill_after.take() {
-            Some(after) => {
-                // The kill lands at a random moment among the requests that follow.
-                let killer = session.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(after).await;
-                    if let Some(pid) = killer.adapter_pid() {
-                        // SAFETY: a signal to an adapter this test started.
-                        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
-                    }
-                });
-                while inspect(&session, &stop, line, n, &mut o).await {}
-            }
-            None => {
-                if inspect(&session, &stop, line, n, &mut o).await {
-                    break;
-                }
-            }
+    let mut audit = session.subscribe();
+    let file = program("python/discount.py");
+    let (spec, line, expression, expected) = match &adapter {
+        Adapter::Real(example) => {
+            let expression = format!("{n} * 1000 + 7");
+            let value = (n * 1000 + 7).to_string();
+            (example.spec.clone(), example.line, expression, value)
+        }
+        // The hostile adapter stops on whatever line its breakpoint names: one per
+        // session, so that a frame from another session's adapter would show.
+        Adapter::Hostile | Adapter::Doomed(_) => {
+            let name = if matches!(adapter, Adapter::Hostile) {
+                "hostile"
+            } else {
+                fault_name(&adapter)
+            };
+            let line = 100 + n as i64;
+            let spec = LaunchSpec::new(&file).adapter(name).breakpoint(&file, line);
+            (spec, line, "qty".to_string(), "3".to_string())
+        }
+    };
+    let mut driver = Driver {
+        n,
+        phases: session.subscribe(),
+        session: session.clone(),
+        ledger: ledger.clone(),
+        pids,
+        rng: (seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1,
+        ticket: RunTicket { epoch: 0 },
+        line,
+        expression,
+        expected,
+    };
+    let mut plan = kills.iter().copied().peekable();
+    let kill_first = plan.next_if_eq(&Phase::Handshake).is_some();
+    driver.start(&spec, &runtime, &mut o, kill_first).await;
+    if matches!(adapter, Adapter::Doomed(_)) {
+        driver.until_failed(&mut o).await;
+    } else {
+        for phase in plan {
+            driver.kill_at(phase, &mut o).await;
+        }
+        driver.finish(&spec.breakpoints[0].file, &mut o).await;
+    }
+
+    // Only its own events, all along.
+    while let Ok(received) = audit.try_recv() {
+        if let Received::Event(event) = received {
+            assert_eq!(
+                event.session_id,
+                session.id(),
+                "session {n} saw another's event"
+            );
         }
     }
-    // Then run to the end without the breakpoint.
-    let file = spec.breakpoints[0].file.clone();
-    loop {
-        match answered(&mut o, session.set_breakpoints(&file, vec![])).await {
-            Ok(_) | Err(SessionError::AdapterCrashed { .. }) => {}
-            Err(other) => panic!("clearing breakpoints: {other}"),
-        }
-        match answered(&mut o, session.continue_(None)).await {
-            Ok(t) => ticket = t,
-            Err(SessionError::AdapterCrashed { .. }) | Err(SessionError::InvalidState { .. }) => {}
-            Err(other) => panic!("continue: {other}"),
-        }
-        match next_stop(&session, ticket, &mut o).await {
-            StopOutcome::Terminated { exit_code } => {
-                o.exit_code = exit_code;
-                break;
-            }
-            StopOutcome::Stopped(stop) => ticket = RunTicket { epoch: stop.epoch },
-            StopOutcome::TimedOut => panic!("session {n} neither stopped nor ended"),
-        }
-    }
-    if let Ok(out) = session.output(0, 1 << 20).await {
-        let text = out.text();
-        o.output_tail = text[text.len().saturating_sub(400)..].to_string();
-    }
-    o.signals = own_lifecycle_events(&mut events, session.id().0, n);
-    answered(&mut o, runtime.end_session(session.id()))
+    ledger
+        .call(
+            format!("session {n} end"),
+            runtime.end_session(session.id()),
+        )
         .await
         .unwrap();
     o
 }
 
-/// The lifecycle events the session's stream holds (as `signal payload`), checking
-/// that every event is the session's own.
-fn own_lifecycle_events(events: &mut EventStream<SessionEvent>, id: u64, n: u64) -> Vec<String> {
-    let mut seen = Vec::new();
-    while let Ok(received) = events.try_recv() {
-        if let Received::Event(event) = received {
-            assert_eq!(event.session_id.0, id, "session {n} saw another's event");
-            if event.kind.is_lifecycle() {
-                seen.push(format!("{} {}", event.signal(), event.payload()));
-            }
-        }
+/// The registry name of a doomed adapter's fault.
+fn fault_name(adapter: &Adapter) -> &'static str {
+    match adapter {
+        Adapter::Doomed(fault) if fault.starts_with("crash") => "hostile-crash",
+        Adapter::Doomed(_) => "hostile-garbage",
+        _ => "hostile",
     }
-    seen
 }
 
-/// A small xorshift generator: the test needs varied moments, not quality.
-fn next(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
+/// The hostile adapter registered as `name`, with these `--fault`s.
+fn hostile(name: &str, faults: &[&str]) -> AdapterDef {
+    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let mut def = AdapterDef::generic(name, python);
+    def.args = vec![root()
+        .join("tests/support/hostile_adapter.py")
+        .display()
+        .to_string()];
+    for fault in faults {
+        def.args.extend(["--fault".to_string(), fault.to_string()]);
+    }
+    def
 }
+
+const CRASH: &str = "crash-on=evaluate:sigkill";
+const GARBAGE: &str = "garbage-on=evaluate";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn thirty_two_sessions_survive_random_adapter_kills() {
-    let mut seed: u64 = std::env::var("DAPVISOR_STRESS_SEED")
+async fn thirty_two_sessions_survive_adapters_killed_at_every_phase() {
+    let seed: u64 = std::env::var("DAPVISOR_STRESS_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| (std::process::id() as u64 * 2_654_435_761) | 1);
     println!("DAPVISOR_STRESS_SEED={seed}");
 
-    let (connect, _probe) = FakeAdapter::new().connector();
-    let runtime = Runtime::start(RuntimeConfig::default().in_process_adapter("fake", connect))
-        .await
-        .unwrap();
-    let mut kinds = Vec::new();
-    kinds.extend((0..8).map(|_| Kind::Real(Box::new(discount_example()))));
-    kinds.extend((0..4).map(|_| Kind::Real(Box::new(average_example()))));
-    kinds.extend((0..4).map(|_| Kind::Real(Box::new(inventory_example()))));
-    kinds.extend((0..16).map(|_| Kind::Fake));
+    let mut config = RuntimeConfig::default();
+    config.registry.register(hostile("hostile", &[]));
+    config.registry.register(hostile("hostile-crash", &[CRASH]));
+    config
+        .registry
+        .register(hostile("hostile-garbage", &[GARBAGE]));
+    let runtime = Runtime::start(config).await.unwrap();
 
-    let pids: Pids = Arc::default();
+    let mut adapters = Vec::new();
+    adapters.extend((0..6).map(|_| Adapter::Real(Box::new(discount_example()))));
+    adapters.extend((0..4).map(|_| Adapter::Real(Box::new(average_example()))));
+    adapters.extend((0..4).map(|_| Adapter::Real(Box::new(inventory_example()))));
+    adapters.extend((0..14).map(|_| Adapter::Hostile));
+    adapters.extend([CRASH, CRASH, GARBAGE, GARBAGE].map(Adapter::Doomed));
+    assert_eq!(adapters.len(), 32);
+
+    let (ledger, pids): (Arc<Ledger>, Pids) = Default::default();
     let mut drivers = Vec::new();
-    for (n, kind) in kinds.iter().cloned().enumerate() {
-        // Every other real session has its adapter killed 0 to 300 ms into its
-        // first stop.
-        let kill = (matches!(kind, Kind::Real(_)) && n % 2 == 0)
-            .then(|| Duration::from_millis(next(&mut seed) % 300));
-        let task = drive(runtime.clone(), kind, n as u64 + 1, kill, pids.clone());
-        drivers.push(tokio::spawn(task));
-    }
-    let mut restarted = 0;
-    for (n, driver) in drivers.into_iter().enumerate() {
-        let outcome = driver.await.expect("a session's driver panicked");
-        let expected = match &kinds[n] {
-            Kind::Real(example) => Some(example.exit_code),
-            Kind::Fake => Some(0),
+    for (i, adapter) in adapters.iter().cloned().enumerate() {
+        let kills = match adapter {
+            Adapter::Doomed(_) => &[][..],
+            _ => PLANS[(i + seed as usize) % PLANS.len()],
         };
-        assert_eq!(
-            outcome.exit_code,
-            expected,
-            "session {}: {outcome:?}",
-            n + 1
+        let n = i as u64 + 1;
+        let task = drive(
+            runtime.clone(),
+            adapter,
+            n,
+            kills,
+            seed,
+            ledger.clone(),
+            pids.clone(),
         );
-        assert!(outcome.stops >= 1 && outcome.answered >= 5, "{outcome:?}");
-        if matches!(kinds[n], Kind::Real(_)) && n % 2 == 0 {
-            // Killed: it came back and stopped at its breakpoint again.
-            assert!(outcome.stops >= 2, "session {}: {outcome:?}", n + 1);
-            restarted += 1;
+        drivers.push((n, kills, tokio::spawn(task)));
+    }
+    let outcomes = tokio::time::timeout(RUN_BOUND, async {
+        let mut outcomes = Vec::new();
+        for (n, kills, driver) in drivers {
+            let outcome = driver
+                .await
+                .unwrap_or_else(|e| panic!("session {n}'s driver: {e}"));
+            outcomes.push((n, kills, outcome));
+        }
+        outcomes
+    })
+    .await
+    .expect("the run did not finish in its bound");
+
+    let mut by_phase: HashMap<Phase, usize> = HashMap::new();
+    for (n, kills, outcome) in &outcomes {
+        let adapter = &adapters[*n as usize - 1];
+        match adapter {
+            Adapter::Doomed(fault) => {
+                let reason = outcome
+                    .failure
+                    .as_deref()
+                    .unwrap_or_else(|| panic!("session {n} ({fault}) should fail: {outcome:?}"));
+                assert!(reason.contains("restart budget: 5 in 60s"), "{reason}");
+                let cause = if *fault == CRASH {
+                    "crashing on `evaluate`"
+                } else {
+                    "no end of DAP header"
+                };
+                assert!(reason.contains(cause), "session {n}: {reason}");
+            }
+            Adapter::Real(_) | Adapter::Hostile => {
+                let expected = match adapter {
+                    Adapter::Real(example) => example.exit_code,
+                    _ => 0,
+                };
+                assert_eq!(
+                    outcome.exit_code,
+                    Some(expected),
+                    "session {n}: {outcome:?}"
+                );
+                assert_eq!(&outcome.kills[..], *kills, "session {n}: every kill landed");
+                // A kill that failed a start is not a crash; every other one is.
+                let crash_kills = kills.len() - outcome.failed_starts;
+                assert_eq!(
+                    outcome.crashes_seen, crash_kills,
+                    "session {n}: {outcome:?}"
+                );
+                // Killed or not, it stopped at its breakpoint (again) and was
+                // inspected whole after its last kill.
+                assert!(
+                    outcome.stops > crash_kills.min(1),
+                    "session {n}: {outcome:?}"
+                );
+            }
+        }
+        for phase in &outcome.kills {
+            *by_phase.entry(*phase).or_default() += 1;
         }
     }
-    println!("sessions killed that came back to their breakpoint: {restarted}");
+    let requests = ledger.check();
+    let failed_starts: usize = outcomes.iter().map(|(_, _, o)| o.failed_starts).sum();
+    let crashes: usize = outcomes.iter().map(|(_, _, o)| o.crashes_seen).sum();
+    println!(
+        "kills by phase: {by_phase:?} ({failed_starts} failed a start, {crashes} were \
+         crashes restarted); requests answered, each once: {requests}"
+    );
+    for phase in [
+        Phase::Handshake,
+        Phase::Stopped,
+        Phase::Running,
+        Phase::Restarting,
+    ] {
+        assert!(
+            by_phase.get(&phase).copied().unwrap_or(0) >= 2,
+            "{by_phase:?}"
+        );
+    }
     assert!(runtime.sessions().is_empty());
     runtime.shutdown().await;
 
     let all: Vec<u32> = pids.lock().unwrap().iter().copied().collect();
-    assert!(all.len() >= 16, "processes recorded: {all:?}");
+    assert!(all.len() >= 32, "processes recorded: {all:?}");
     let left = wait_gone(all).await;
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }

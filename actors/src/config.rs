@@ -28,11 +28,12 @@ pub struct RuntimeConfig {
     pub stderr_tail_bytes: usize,
     /// TCP adapter start-up and connect limit (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
     pub connect_timeout: Duration,
-    /// How long a stopping adapter may take before it is killed (default
+    /// How long a stopping adapter may take before it is killed, and how long a
+    /// runtime's shutdown lets each adapter answer `disconnect` (default
     /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
-    /// Output events a subscriber may have unread before it misses some (default
-    /// [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
+    /// Bulk events (output, modules, progress, ...) a subscriber may have unread
+    /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
     /// Agent requests queued per session (default [`limits::DEFAULT_MAX_QUEUED_REQUESTS`]).
     pub max_queued_requests: usize,
@@ -49,6 +50,12 @@ pub struct RuntimeConfig {
     /// Ended sessions remembered to say how they ended (default
     /// [`limits::DEFAULT_ENDED_SESSIONS_REMEMBERED`]).
     pub ended_sessions_remembered: usize,
+
+    // ---- Supervision: shutdown waits ----
+    /// How long a shutdown waits for the sessions (all at once) to stop after their
+    /// adapters' `disconnect`, before killing those left (default
+    /// [`limits::DEFAULT_SESSION_STOP_WAIT`]).
+    pub session_stop_wait: Duration,
 }
 
 impl Default for RuntimeConfig {
@@ -69,6 +76,7 @@ impl Default for RuntimeConfig {
             restart_policy: RestartPolicy::default(),
             idle_limit: Some(limits::DEFAULT_IDLE_LIMIT),
             ended_sessions_remembered: limits::DEFAULT_ENDED_SESSIONS_REMEMBERED,
+            session_stop_wait: limits::DEFAULT_SESSION_STOP_WAIT,
         }
     }
 }
@@ -134,7 +142,8 @@ impl RuntimeConfig {
         self
     }
 
-    /// Set [`Self::restart_policy`].
+    /// Set [`Self::restart_policy`]. [`crate::Runtime::start`] refuses a policy that
+    /// [`RestartPolicy::validate`] refuses.
     pub fn restart_policy(mut self, policy: RestartPolicy) -> Self {
         self.restart_policy = policy;
         self
@@ -174,6 +183,14 @@ impl RuntimeConfig {
     pub fn in_process_adapter(mut self, name: &str, connect: InProcessConnect) -> Self {
         self.registry.register(AdapterDef::in_process(name));
         self.in_process.insert(name, connect);
+        self
+    }
+
+    // ---- Supervision: shutdown waits ----
+
+    /// Set [`Self::session_stop_wait`].
+    pub fn session_stop_wait(mut self, wait: Duration) -> Self {
+        self.session_stop_wait = wait;
         self
     }
 

@@ -40,9 +40,10 @@ pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 /// Set with `RuntimeConfig::stderr_tail_bytes`.
 pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
 
-/// How many high-volume events (output) a subscriber may have waiting before newer
-/// ones are dropped for it and counted as missed: 1024. Lifecycle events are never
-/// dropped. Set with `RuntimeConfig::subscriber_output_backlog`.
+/// How many bulk events (output, module, loadedSource, progress, invalidated, memory
+/// and unknown adapter events, all together) a subscriber may have waiting before
+/// newer ones are dropped for it and counted as missed: 1024. Lifecycle events are
+/// never dropped. Set with `RuntimeConfig::subscriber_output_backlog`.
 pub const DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG: usize = 1024;
 
 /// How many agent requests one session may have waiting in its mailbox or in flight
@@ -54,7 +55,8 @@ pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a session waits for the adapter to exit after `disconnect` before its
-/// process group is killed: 2 s. Set with `RuntimeConfig::shutdown_grace`.
+/// process group is killed, and how long a runtime's shutdown lets each adapter
+/// answer its `disconnect`: 2 s. Set with `RuntimeConfig::shutdown_grace`.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
@@ -84,6 +86,21 @@ pub const MAX_IDLE_SWEEP_INTERVAL: Duration = Duration::from_secs(30);
 /// How many ended sessions a runtime remembers, so that a request to one says how it
 /// ended (reaped, failed) rather than a bare "not found".
 pub const DEFAULT_ENDED_SESSIONS_REMEMBERED: usize = 1024;
+
+// ---- Supervision: restart jitter and shutdown waits ----
+
+/// The restart backoff is scaled by a random factor in `1 ± jitter`, so that sessions
+/// that crashed together do not restart in lockstep: 0.2. Must be a number from 0 to
+/// 1; `Runtime::start` refuses others. Set with `RuntimeConfig::restart_policy`
+/// (`RestartPolicy::jitter`).
+pub const DEFAULT_RESTART_JITTER: f64 = 0.2;
+
+/// How long a runtime's shutdown waits for a session to stop, once its adapter had
+/// the shutdown grace to answer a `disconnect`: 5 s. Sessions stop all at once, so
+/// this bounds the whole shutdown (with the grace), not each session; a session still
+/// running after it is killed (its adapter's process group with it). Set with
+/// `RuntimeConfig::session_stop_wait`.
+pub const DEFAULT_SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {

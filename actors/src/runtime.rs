@@ -21,7 +21,7 @@ use crate::supervisor::{EndedSessions, SupervisorActor, SupervisorArgs, Supervis
 /// A running dapvisor runtime: a supervisor actor and its sessions.
 ///
 /// Cheap to clone. When the last clone is dropped, the supervisor is stopped, which
-/// stops every session and kills every adapter process group.
+/// ends every session as [`Runtime::shutdown`] does (without waiting for it).
 #[derive(Clone)]
 pub struct Runtime {
     inner: Arc<RuntimeInner>,
@@ -42,7 +42,9 @@ impl Drop for RuntimeInner {
 }
 
 impl Runtime {
-    /// Start a runtime with its own, unlinked supervisor.
+    /// Start a runtime with its own, unlinked supervisor. A configuration whose
+    /// restart policy [`RestartPolicy::validate`](crate::RestartPolicy::validate)
+    /// refuses is refused with [`SessionError::InvalidArgument`].
     pub async fn start(config: RuntimeConfig) -> Result<Self, SessionError> {
         Self::spawn(config, None).await
     }
@@ -58,6 +60,7 @@ impl Runtime {
     }
 
     async fn spawn(config: RuntimeConfig, host: Option<ActorCell>) -> Result<Self, SessionError> {
+        config.restart_policy.validate()?;
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
         let hub = EventHub::new(config.subscriber_output_backlog);
@@ -111,8 +114,10 @@ impl Runtime {
         self.inner.sessions.get(&id).map(|e| e.value().clone())
     }
 
-    /// A session by id, or why there is none: reaped after N seconds idle, failed,
-    /// or never known (404 in every case).
+    /// A session by id, or why there is none: failed (with its reason, even after it
+    /// was ended or reaped), reaped after N seconds idle, or never known. A session
+    /// that failed past its restart budget stays listed, in `Failed`, until it is
+    /// ended or reaped, so that its snapshot and output can be read.
     pub fn find(&self, id: SessionId) -> Result<SessionHandle, SessionError> {
         self.session(id).ok_or_else(|| {
             self.inner
@@ -270,7 +275,11 @@ impl Runtime {
         }
     }
 
-    /// Stop every session (killing their adapters and debuggees), then the supervisor.
+    /// Stop every session, then the supervisor. The sessions end all at once: each
+    /// live adapter is asked to `disconnect` (ending a launched debuggee, detaching from
+    /// an attached one) within [`RuntimeConfig::shutdown_grace`], then each session
+    /// stops within [`RuntimeConfig::session_stop_wait`] or is killed; its adapter's
+    /// process group goes with it either way. Answers once everything has ended.
     pub async fn shutdown(&self) {
         let _ = self
             .inner

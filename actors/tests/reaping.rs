@@ -1,12 +1,14 @@
 //! The idle reaper under paused tokio time: a session no agent has asked anything of
 //! for the idle limit is ended and removed, adapter events and snapshots do not count
-//! as use, and a request to a reaped session says how long it had been idle.
+//! as use, and a request to a reaped session says how long it had been idle (or, for
+//! a session that had failed, why it failed).
 
 use std::time::Duration;
 
 use dapvisor_actors::testing::FakeAdapter;
 use dapvisor_actors::{
-    EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome,
+    EventKind, LaunchSpec, Received, RestartPolicy, RunTicket, Runtime, RuntimeConfig,
+    SessionError, SessionHandle, SessionState, StopOutcome,
 };
 
 const LIMIT: Duration = Duration::from_secs(10);
@@ -169,5 +171,86 @@ async fn a_long_wait_is_use_not_idleness() {
     // The wait just ended: the session counts as used now.
     tokio::time::sleep(LIMIT / 2).await;
     assert!(runtime.session(session.id()).is_some());
+    runtime.shutdown().await;
+}
+
+/// A runtime whose sessions fail at their adapter's first crash (on `continue`).
+async fn failing_runtime() -> Runtime {
+    let (connect, _probe) = FakeAdapter::new().close_on("continue").connector();
+    let config = RuntimeConfig::default()
+        .idle_limit(Some(LIMIT))
+        .restart_policy(RestartPolicy {
+            max_restarts: 0,
+            ..RestartPolicy::default()
+        })
+        .in_process_adapter("fake", connect);
+    Runtime::start(config).await.unwrap()
+}
+
+/// Launch, stop, and crash the adapter past the (empty) budget.
+async fn failed_session(runtime: &Runtime) -> SessionHandle {
+    let session = runtime.launch(spec()).await.unwrap();
+    session
+        .wait_for_stop(RunTicket { epoch: 0 }, LIMIT)
+        .await
+        .unwrap();
+    let err = session.continue_(None).await.unwrap_err();
+    assert!(matches!(err, SessionError::SessionFailed { .. }), "{err:?}");
+    session
+}
+
+fn is_the_failure(err: &SessionError) -> bool {
+    matches!(err, SessionError::SessionFailed { reason }
+        if reason.contains("restart budget: 0 in 60s"))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_session_is_readable_until_reaped_and_then_still_says_it_failed() {
+    let runtime = failing_runtime().await;
+    let mut events = runtime.subscribe();
+    let session = failed_session(&runtime).await;
+    let id = session.id();
+
+    // Still listed, so its snapshot says why; every other request says it failed.
+    assert!(runtime.session(id).is_some());
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(snapshot.state, SessionState::Failed);
+    assert!(snapshot
+        .failure
+        .as_deref()
+        .is_some_and(|f| f.contains("budget")));
+    assert!(is_the_failure(&session.threads().await.unwrap_err()));
+
+    tokio::time::sleep(3 * LIMIT).await;
+    assert!(runtime.session(id).is_none(), "reaped once idle");
+    for err in [
+        session.threads().await.unwrap_err(),
+        runtime.find(id).unwrap_err(),
+        runtime.end_session(id).await.unwrap_err(),
+    ] {
+        assert!(is_the_failure(&err), "{err:?}");
+    }
+    let mut reaped = false;
+    while let Ok(Some(received)) =
+        tokio::time::timeout(Duration::from_millis(1), events.recv()).await
+    {
+        if let Received::Event(event) = received {
+            reaped |=
+                event.session_id == id && matches!(event.kind, EventKind::SessionReaped { .. });
+        }
+    }
+    assert!(reaped, "the reaping itself is still announced");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_session_ended_by_its_host_still_says_it_failed() {
+    let runtime = failing_runtime().await;
+    let session = failed_session(&runtime).await;
+    let id = session.id();
+    runtime.end_session(id).await.unwrap();
+    assert!(runtime.session(id).is_none());
+    assert!(is_the_failure(&runtime.find(id).unwrap_err()));
+    assert!(is_the_failure(&session.snapshot().await.unwrap_err()));
     runtime.shutdown().await;
 }

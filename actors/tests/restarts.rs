@@ -6,11 +6,12 @@
 use std::time::Duration;
 
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
-use dapvisor_actors::wire::types::SourceBreakpoint;
+use dapvisor_actors::wire::types::{FunctionBreakpoint, SourceBreakpoint};
 use dapvisor_actors::{
     EventKind, EventStream, LaunchSpec, Received, RestartPolicy, RunTicket, Runtime, RuntimeConfig,
     SessionError, SessionEvent, SessionHandle, SessionState, StopOutcome,
 };
+use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(120);
 
@@ -129,6 +130,84 @@ async fn a_crashed_adapter_comes_back_and_stops_at_the_breakpoint_again() {
     assert!(
         seen.contains(&EventKind::AdapterRestarted { attempt: 1 }),
         "{seen:?}"
+    );
+    runtime.shutdown().await;
+}
+
+/// The requests of `command` the adapter received on `connection`, by arguments.
+fn received(probe: &FakeAdapterProbe, connection: usize, command: &str) -> Vec<serde_json::Value> {
+    probe
+        .requests()
+        .into_iter()
+        .filter(|r| r.connection == connection && r.command == command)
+        .map(|r| r.arguments.unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restart_replays_function_breakpoints_and_exception_filters_too() {
+    let (runtime, probe) = runtime_with(
+        FakeAdapter::new().close_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let mut launch = spec();
+    launch.function_breakpoints = vec!["main".into()];
+    launch.exception_filters = vec!["raised".into()];
+    let session = runtime.launch(launch).await.unwrap();
+    let first = stopped(&session, 0).await;
+    // Changed while the first adapter runs...
+    let helper = FunctionBreakpoint {
+        name: "helper".into(),
+        condition: Some("x > 1".into()),
+        ..FunctionBreakpoint::default()
+    };
+    session.add_function_breakpoint(helper).await.unwrap();
+    session
+        .set_exception_breakpoints(vec!["raised".into(), "uncaught".into()])
+        .await
+        .unwrap();
+    session.evaluate("x", None, None).await.unwrap_err();
+    // ...and while it is being replaced.
+    assert_eq!(session.state().await.unwrap(), SessionState::Restarting);
+    session
+        .add_function_breakpoint(FunctionBreakpoint {
+            name: "late".into(),
+            ..FunctionBreakpoint::default()
+        })
+        .await
+        .unwrap();
+    stopped(&session, first).await;
+
+    let functions = json!({ "breakpoints": [
+        { "name": "main" },
+        { "name": "helper", "condition": "x > 1" },
+        { "name": "late" },
+    ]});
+    assert_eq!(
+        received(&probe, 2, "setFunctionBreakpoints"),
+        vec![functions]
+    );
+    assert_eq!(
+        received(&probe, 2, "setExceptionBreakpoints"),
+        vec![json!({ "filters": ["raised", "uncaught"] })]
+    );
+    // Replayed during configuration: before configurationDone, after initialize.
+    let order: Vec<String> = probe
+        .requests()
+        .into_iter()
+        .filter(|r| r.connection == 2)
+        .map(|r| r.command)
+        .collect();
+    let at = |c: &str| order.iter().position(|o| o == c).unwrap();
+    assert!(at("initialize") < at("setFunctionBreakpoints"), "{order:?}");
+    assert!(
+        at("setExceptionBreakpoints") < at("configurationDone"),
+        "{order:?}"
+    );
+    assert!(
+        at("setFunctionBreakpoints") < at("configurationDone"),
+        "{order:?}"
     );
     runtime.shutdown().await;
 }
@@ -377,5 +456,48 @@ async fn an_attach_whose_target_is_gone_fails_naming_it() {
         other => panic!("{other:?}"),
     }
     assert_eq!(probe.connections(), 1, "nothing to re-attach to");
+    runtime.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_runtime_with_a_bad_restart_policy_is_refused_saying_why() {
+    let policy = RestartPolicy {
+        jitter: f64::NAN,
+        ..RestartPolicy::default()
+    };
+    let err = Runtime::start(RuntimeConfig::default().restart_policy(policy))
+        .await
+        .err()
+        .expect("a NaN jitter is refused");
+    match &err {
+        SessionError::InvalidArgument(text) => {
+            assert!(text.contains("jitter is NaN"), "{text}");
+            assert!(text.contains("from 0 to 1"), "{text}");
+        }
+        other => panic!("want InvalidArgument, got {other:?}"),
+    }
+    assert_eq!(err.code(), 400);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_widest_jitter_still_restarts_within_its_band() {
+    let policy = RestartPolicy {
+        jitter: 1.0,
+        ..RestartPolicy::default()
+    };
+    let (runtime, _probe) = runtime_with(
+        FakeAdapter::new().close_on("evaluate"),
+        RuntimeConfig::default().restart_policy(policy),
+    )
+    .await;
+    let session = runtime.launch(spec()).await.unwrap();
+    let first = stopped(&session, 0).await;
+    match session.evaluate("x", None, None).await.unwrap_err() {
+        SessionError::AdapterCrashed { retry_in, .. } => {
+            assert!(retry_in <= Duration::from_millis(500), "{retry_in:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    stopped(&session, first).await;
     runtime.shutdown().await;
 }

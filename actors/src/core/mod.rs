@@ -19,6 +19,10 @@ mod session_tests_breakpoints;
 #[cfg(test)]
 mod session_tests_control;
 #[cfg(test)]
+mod session_tests_failed;
+#[cfg(test)]
 mod session_tests_lifecycle;
+#[cfg(test)]
+mod session_tests_restart;
 #[cfg(test)]
 mod session_tests_startup;

@@ -56,6 +56,7 @@ impl SessionCore {
     /// The supervisor will restart the adapter after `after`.
     pub(super) fn on_restart_scheduled(&mut self, attempt: u32, after: std::time::Duration) {
         if self.state != SessionState::Restarting {
+            self.release_held();
             return;
         }
         let exit = self.crash.clone().unwrap_or_default();
@@ -85,6 +86,7 @@ impl SessionCore {
     /// The session cannot go on.
     pub(super) fn on_fail(&mut self, reason: String) {
         if matches!(self.state, SessionState::Failed | SessionState::Terminated) {
+            self.release_held();
             return;
         }
         if let Some(exit) = self.crash.clone() {
@@ -114,6 +116,27 @@ impl SessionCore {
                 .failure
                 .clone()
                 .unwrap_or_else(|| "the adapter kept crashing".into()),
+        }
+    }
+
+    /// The session was ended between a crash and the supervisor's decision: the agent
+    /// requests the crash held will never get an adapter's answer, so they get the
+    /// crash. Only while no adapter runs (a new start's requests are its own).
+    fn release_held(&mut self) {
+        let Some(exit) = self.crash.clone().filter(|_| !self.adapter_live) else {
+            return;
+        };
+        let held: Vec<_> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| matches!(p, Pending::Agent { .. }))
+            .map(|(tag, _)| *tag)
+            .collect();
+        for tag in held {
+            if let Some(Pending::Agent { token, .. }) = self.pending.remove(&tag) {
+                let error = SessionError::AdapterExited { exit: exit.clone() };
+                self.reply(token, Err(error));
+            }
         }
     }
 

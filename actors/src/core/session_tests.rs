@@ -4,8 +4,10 @@
 //!
 //! The topic files: `session_tests_startup.rs` (the launch handshake),
 //! `session_tests_breakpoints.rs` (the cache and what reaches the adapter),
-//! `session_tests_control.rs` (continue, step, pause, waiting for stops) and
-//! `session_tests_lifecycle.rs` (events, output, ending, requests, stray responses).
+//! `session_tests_control.rs` (continue, step, pause, waiting for stops),
+//! `session_tests_lifecycle.rs` (events, output, ending, requests, stray responses)
+//! `session_tests_restart.rs` (crashes, restarts) and `session_tests_failed.rs`
+//! (failure, and every request while restarting or failed).
 //!
 //! Each test feeds [`Input`]s and asserts on the [`Effect`]s that come back.
 
@@ -414,7 +416,7 @@ const STATES: [SessionState; 6] = [
 ];
 
 /// A command that counts as `op`.
-fn command_for(op: Operation) -> Command {
+pub(super) fn command_for(op: Operation) -> Command {
     use Operation as O;
     match op {
         O::Launch => Command::Start(Box::new(plan())),

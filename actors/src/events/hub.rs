@@ -2,9 +2,10 @@
 //!
 //! ractor's `OutputPort` (a tokio broadcast of capacity 10) silently drops events
 //! for slow subscribers, which would lose `stopped` or `terminated`. Here every
-//! subscriber owns a queue: events that say they are [`Lossy`] (debuggee output)
-//! are bounded per subscriber and, once over the bound, replaced by a
-//! [`Received::Lagged`] count; every other event is always queued, in order.
+//! subscriber owns a queue: events that say they are [`Lossy`] (bulk: output,
+//! modules, progress, ...) are bounded per subscriber, all kinds together, and once
+//! over the bound replaced by a [`Received::Lagged`] count; every other event is
+//! always queued, in order.
 //!
 //! Publishing takes the hub's lock for the whole fan-out, so all subscribers see
 //! the same total order even when many threads publish at once.
@@ -19,8 +20,8 @@ use futures::Stream;
 
 /// Says whether an event may be dropped for a subscriber that falls behind.
 pub trait Lossy {
-    /// True for high-volume events (debuggee output) that a slow subscriber may
-    /// miss; false for events every subscriber must receive.
+    /// True for high-volume events (output, modules, progress, ...) that a slow
+    /// subscriber may miss; false for events every subscriber must receive.
     fn is_lossy(&self) -> bool;
 }
 

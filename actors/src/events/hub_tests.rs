@@ -245,3 +245,100 @@ async fn concurrent_publishers_keep_their_own_order_everywhere() {
         assert_eq!(mine, (p * PER..(p + 1) * PER).collect::<Vec<_>>());
     }
 }
+
+/// A session's events as an adapter like lldb-dap sends them: many modules, a progress
+/// stream, loaded sources and output, with lifecycle events among them.
+#[tokio::test]
+async fn a_subscriber_that_never_reads_holds_every_lifecycle_event_and_a_bounded_bulk() {
+    use crate::events::{EventKind, SessionEvent};
+    use crate::session::SessionId;
+    use serde_json::json;
+
+    const BACKLOG: usize = 32;
+    let hub = EventHub::new(BACKLOG);
+    let mut idle = hub.subscribe();
+    let event = |kind| SessionEvent {
+        session_id: SessionId(1),
+        kind,
+    };
+    let adapter = |name: &str| EventKind::Adapter {
+        event: name.into(),
+        body: Some(json!({})),
+    };
+    let mut lifecycle_sent = 0;
+    for n in 0..500i64 {
+        hub.publish(event(EventKind::Module {
+            reason: "new".into(),
+            module: json!({ "id": n }),
+        }));
+        for name in [
+            "progressUpdate",
+            "loadedSource",
+            "invalidated",
+            "memory",
+            "x",
+        ] {
+            hub.publish(event(adapter(name)));
+        }
+        hub.publish(event(EventKind::Output {
+            category: "stdout".into(),
+            output: format!("{n}\n"),
+        }));
+        if n % 50 == 0 {
+            hub.publish(event(EventKind::Thread {
+                reason: "started".into(),
+                thread_id: n,
+            }));
+            hub.publish(event(adapter("capabilities")));
+            lifecycle_sent += 2;
+        }
+    }
+    let bulk_sent = 500 * 7;
+
+    let got = drain_any(&mut idle);
+    let lifecycle: Vec<_> = got
+        .iter()
+        .filter_map(|item| match item {
+            Received::Event(e) if e.kind.is_lifecycle() => Some(e.kind.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lifecycle.len(),
+        lifecycle_sent,
+        "every lifecycle event is kept"
+    );
+    let thread_ids: Vec<i64> = lifecycle
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::Thread { thread_id, .. } => Some(*thread_id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(thread_ids, (0..500).step_by(50).collect::<Vec<_>>());
+    let bulk_kept = got
+        .iter()
+        .filter(|item| matches!(item, Received::Event(e) if !e.kind.is_lifecycle()))
+        .count();
+    let missed: u64 = got
+        .iter()
+        .map(|item| match item {
+            Received::Lagged { missed } => *missed,
+            Received::Event(_) => 0,
+        })
+        .sum();
+    assert_eq!(
+        bulk_kept, BACKLOG,
+        "bulk of every kind counts toward one bound"
+    );
+    assert_eq!(bulk_kept as u64 + missed, bulk_sent as u64);
+    assert!(
+        got.len() <= BACKLOG + 2 * lifecycle_sent + 1,
+        "{} items",
+        got.len()
+    );
+}
+
+fn drain_any<E>(stream: &mut EventStream<E>) -> Vec<Received<E>> {
+    std::iter::from_fn(|| stream.try_recv().ok()).collect()
+}

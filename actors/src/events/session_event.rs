@@ -40,8 +40,8 @@ pub enum EventKind {
         /// Whether every thread resumed.
         all_threads_continued: bool,
     },
-    /// Debuggee or adapter output. The only high-volume event: a slow subscriber may
-    /// miss some, and is told how many.
+    /// Debuggee or adapter output. A bulk event: a slow subscriber may miss some, and
+    /// is told how many (see [`EventKind::is_lifecycle`]).
     Output {
         /// `stdout`, `stderr`, `console`, ...
         category: String,
@@ -62,7 +62,8 @@ pub enum EventKind {
         /// The breakpoint as the adapter now sees it.
         breakpoint: Box<Breakpoint>,
     },
-    /// A module was loaded, changed or removed.
+    /// A module was loaded, changed or removed. A bulk event (lldb-dap sends hundreds
+    /// at start-up).
     Module {
         /// `new`, `changed` or `removed`.
         reason: String,
@@ -124,7 +125,9 @@ pub enum EventKind {
         reason: String,
     },
     /// Any other adapter event, kept as it came (`capabilities`, `progressStart`,
-    /// `loadedSource`, adapter-specific events such as `debugpySockets`, ...).
+    /// `loadedSource`, adapter-specific events such as `debugpySockets`, ...), and the
+    /// runtime's own notices named `dapvisor/...` (`dapvisor/childFailed`). Bulk,
+    /// except `capabilities`, `initialized` and `dapvisor/...` notices.
     Adapter {
         /// The event's name.
         event: String,
@@ -223,9 +226,41 @@ impl EventKind {
         }
     }
 
-    /// Whether this is a lifecycle event, which every subscriber receives.
+    /// Whether this is a lifecycle event, which every subscriber receives, in order,
+    /// however far behind it is. The others are bulk events (output, modules, loaded
+    /// sources, progress, invalidated, memory, and adapter events dapvisor does not
+    /// know): a subscriber may have a bounded number of them waiting
+    /// ([`RuntimeConfig::subscriber_output_backlog`](crate::RuntimeConfig)); past it,
+    /// newer ones are dropped for that subscriber and counted in a
+    /// [`Received::Lagged`](crate::Received) where they would have been.
+    ///
+    /// Lifecycle: state changes, `stopped`, `continued`, `exited`, `terminated`,
+    /// `thread`, `breakpoint`, `process`, `capabilities`, `initialized`, the adapter's
+    /// exit, crash and restart, the session's failure, reaping and closing, child
+    /// sessions, and the runtime's own `dapvisor/...` notices.
     pub fn is_lifecycle(&self) -> bool {
-        !matches!(self, EventKind::Output { .. })
+        match self {
+            EventKind::StateChanged { .. }
+            | EventKind::Stopped(_)
+            | EventKind::Continued { .. }
+            | EventKind::Thread { .. }
+            | EventKind::Breakpoint { .. }
+            | EventKind::Process { .. }
+            | EventKind::Exited { .. }
+            | EventKind::Terminated { .. }
+            | EventKind::AdapterExited(_)
+            | EventKind::AdapterCrashed { .. }
+            | EventKind::AdapterRestarted { .. }
+            | EventKind::SessionFailed { .. }
+            | EventKind::ChildSession { .. }
+            | EventKind::SessionReaped { .. }
+            | EventKind::SessionClosed { .. } => true,
+            EventKind::Output { .. } | EventKind::Module { .. } => false,
+            EventKind::Adapter { event, .. } => {
+                matches!(event.as_str(), "capabilities" | "initialized")
+                    || event.starts_with("dapvisor/")
+            }
+        }
     }
 }
 
@@ -291,6 +326,93 @@ mod tests {
             body: Some(json!({"sockets": []})),
         };
         assert_eq!(custom.signal(), "dap_debugpySockets");
-        assert!(custom.is_lifecycle());
+        assert!(!custom.is_lifecycle());
+    }
+
+    fn adapter(event: &str) -> EventKind {
+        EventKind::Adapter {
+            event: event.into(),
+            body: None,
+        }
+    }
+
+    #[test]
+    fn lifecycle_events_are_state_changes_and_bulk_events_are_volume() {
+        let exit = AdapterExit::default();
+        let lifecycle = [
+            EventKind::StateChanged {
+                from: SessionState::Running,
+                to: SessionState::Stopped,
+            },
+            EventKind::Stopped(StopInfo {
+                reason: "step".into(),
+                thread_id: None,
+                all_threads_stopped: false,
+                hit_breakpoint_ids: vec![],
+                description: None,
+                text: None,
+                epoch: 1,
+            }),
+            EventKind::Continued {
+                thread_id: 1,
+                all_threads_continued: true,
+            },
+            EventKind::Thread {
+                reason: "started".into(),
+                thread_id: 2,
+            },
+            EventKind::Breakpoint {
+                reason: "changed".into(),
+                breakpoint: Box::default(),
+            },
+            EventKind::Process { body: json!({}) },
+            EventKind::Exited { exit_code: 0 },
+            EventKind::Terminated { restart: None },
+            EventKind::AdapterExited(exit.clone()),
+            EventKind::AdapterCrashed {
+                exit,
+                attempt: Some(1),
+                restart_in_ms: Some(250),
+            },
+            EventKind::AdapterRestarted { attempt: 1 },
+            EventKind::SessionFailed { reason: "x".into() },
+            EventKind::ChildSession {
+                child: SessionId(2),
+            },
+            EventKind::SessionReaped { idle_secs: 600 },
+            EventKind::SessionClosed { reason: "x".into() },
+            adapter("capabilities"),
+            adapter("initialized"),
+            adapter("dapvisor/childFailed"),
+        ];
+        for kind in &lifecycle {
+            assert!(kind.is_lifecycle(), "{} should be lifecycle", kind.signal());
+        }
+        let bulk = [
+            EventKind::Output {
+                category: "stdout".into(),
+                output: "x".into(),
+            },
+            EventKind::Module {
+                reason: "new".into(),
+                module: json!({"id": 1}),
+            },
+            adapter("loadedSource"),
+            adapter("progressStart"),
+            adapter("progressUpdate"),
+            adapter("progressEnd"),
+            adapter("invalidated"),
+            adapter("memory"),
+            adapter("output"),
+            adapter("debugpySockets"),
+        ];
+        for kind in &bulk {
+            assert!(!kind.is_lifecycle(), "{} should be bulk", kind.signal());
+            let event = SessionEvent {
+                session_id: SessionId(1),
+                kind: kind.clone(),
+            };
+            assert!(event.is_lossy());
+        }
     }
 }

@@ -40,6 +40,10 @@ pub enum SessionMsg {
     Timer(TimerId),
     /// The supervisor's decision about a crash this session reported.
     Supervision(CrashDecision),
+    /// Testing hook: fail this actor or its transport (see
+    /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
+    #[doc(hidden)]
+    InjectFault(crate::testing::InjectedFault),
 }
 
 /// What the supervisor decided about a session's crashed adapter.
@@ -228,6 +232,13 @@ impl Actor for SessionActor {
                 }
             }
             SessionMsg::Timer(id) => Input::Timer(id),
+            SessionMsg::InjectFault(fault) if fault.is_transport() => {
+                if let Some(transport) = &state.transport {
+                    let _ = transport.cast(TransportMsg::InjectFault(fault));
+                }
+                return Ok(());
+            }
+            SessionMsg::InjectFault(fault) => return fault.fail("session"),
             SessionMsg::Supervision(decision) => match decision {
                 CrashDecision::Scheduled { attempt, after } => {
                     Input::RestartScheduled { attempt, after }
@@ -312,15 +323,7 @@ impl SessionActorState {
                 request,
                 timeout,
             } => {
-                let sent = self.transport.as_ref().is_some_and(|t| {
-                    t.cast(TransportMsg::Send {
-                        tag,
-                        request,
-                        timeout,
-                    })
-                    .is_ok()
-                });
-                if !sent {
+                let Some(transport) = &self.transport else {
                     let exit = AdapterExit {
                         reason: "no adapter is connected".into(),
                         ..AdapterExit::default()
@@ -329,7 +332,15 @@ impl SessionActorState {
                         tag,
                         result: Err(SessionError::AdapterExited { exit }),
                     });
-                }
+                };
+                // A transport that refuses the message has just ended: its `Closed`
+                // (or its failure) is already on its way here, and answers this
+                // request as it answers the others (as a crash's, if it is one).
+                let _ = transport.cast(TransportMsg::Send {
+                    tag,
+                    request,
+                    timeout,
+                });
             }
             Effect::Reply { token, result } => {
                 if let Some((reply, counts_as_use)) = self.replies.remove(&token) {
@@ -343,7 +354,16 @@ impl SessionActorState {
                     self.shared.queued.fetch_sub(1, Ordering::Release);
                 }
             }
-            Effect::Emit(kind) => self.publish(kind),
+            Effect::Emit(kind) => {
+                if let EventKind::SessionFailed { reason } = &kind {
+                    // Failed is final: handles and the runtime keep the reason after
+                    // the session is ended or reaped.
+                    let reason = reason.clone();
+                    self.shared
+                        .set_ended(SessionError::SessionFailed { reason });
+                }
+                self.publish(kind)
+            }
             Effect::StartTimer { id, after } => {
                 myself.send_after(after, move || SessionMsg::Timer(id));
             }

@@ -4,10 +4,15 @@
 //! and stops everything in order on shutdown. It registers no global name, so several
 //! runtimes live side by side in one process, and it can itself be spawned linked
 //! under a host's supervisor.
+//!
+//! A session that failed past its restart budget stays in the map, in `Failed`, so
+//! that its snapshot and output can still be read to see why; every other request
+//! answers with the failure. It leaves when a host or agent ends it or when the idle
+//! reaper takes it, and from then on [`EndedSessions`] and its handles still answer
+//! with the failure (not "reaped", not "not found"), as long as it is remembered.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use dashmap::DashMap;
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
@@ -19,6 +24,7 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
 use crate::supervisor::ended::EndedSessions;
+use crate::supervisor::shutdown::end_sessions;
 use crate::supervisor::RestartTracker;
 
 /// Messages the supervisor handles.
@@ -35,11 +41,13 @@ pub enum SupervisorMsg {
         /// Whether it existed.
         reply: RpcReplyPort<bool>,
     },
-    /// Stop every session, then the supervisor.
+    /// Stop every session, then the supervisor (see `shutdown.rs`).
     Shutdown {
         /// Answered when everything has stopped.
         reply: RpcReplyPort<()>,
     },
+    /// Every session has ended (from the shutdown's task): stop.
+    ShutdownDone,
     /// A session's adapter crashed while the session was live.
     AdapterCrashed {
         /// Which session.
@@ -92,12 +100,11 @@ pub struct SupervisorState {
     /// State of the jitter's random numbers.
     pub(super) rng: u64,
     next_id: u64,
-    shutting_down: bool,
+    /// A shutdown is under way: no new sessions.
+    pub(super) shutting_down: bool,
+    /// Who asked for the shutdown, answered once every session has ended.
+    pub(super) shutdown_waiters: Vec<RpcReplyPort<()>>,
 }
-
-/// How long shutdown waits for one session to stop before moving on (its processes
-/// are killed regardless, when its transport's state drops).
-const SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
 
 impl Actor for SupervisorActor {
     type Msg = SupervisorMsg;
@@ -109,6 +116,8 @@ impl Actor for SupervisorActor {
         myself: ActorRef<Self::Msg>,
         args: SupervisorArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
+        // A bad policy would otherwise surface as a wrong backoff at the first crash.
+        args.config.restart_policy.validate()?;
         if let Some(every) = args.config.idle_sweep_interval() {
             // A ractor timer: the sweep is a message like any other.
             myself.send_interval(every, || SupervisorMsg::Sweep);
@@ -124,6 +133,7 @@ impl Actor for SupervisorActor {
             rng: seed(),
             next_id: 1,
             shutting_down: false,
+            shutdown_waiters: Vec::new(),
         })
     }
 
@@ -154,23 +164,26 @@ impl Actor for SupervisorActor {
                     state.sweep(tokio::time::Instant::now());
                 }
             }
-            SupervisorMsg::Shutdown { reply } => {
-                state.shutting_down = true;
-                let handles: Vec<SessionHandle> =
-                    state.sessions.iter().map(|e| e.value().clone()).collect();
-                state.sessions.clear();
-                state.by_actor.clear();
-                for handle in handles {
-                    // Stopping a session kills its transport, whose process group
-                    // goes with it.
-                    let _ = handle
-                        .actor()
-                        .stop_and_wait(Some("runtime shutdown".into()), Some(SESSION_STOP_WAIT))
-                        .await;
-                }
-                let _ = reply.send(());
-                myself.stop(Some("runtime shutdown".into()));
-            }
+            SupervisorMsg::Shutdown { reply } => state.begin_shutdown(&myself, reply),
+            SupervisorMsg::ShutdownDone => state.finish_shutdown(&myself),
+        }
+        Ok(())
+    }
+
+    /// Stopped without a shutdown (its runtime dropped, or a host stopping it): end
+    /// the sessions in order all the same. Skipped by ractor when the supervisor is
+    /// killed; the adapters' process groups then go from the transports' `Drop`.
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<Self::Msg>,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        state.shutting_down = true;
+        let handles = state.take_all();
+        let (grace, wait) = (state.config.shutdown_grace, state.config.session_stop_wait);
+        end_sessions(handles, grace, wait).await;
+        for reply in state.shutdown_waiters.drain(..) {
+            let _ = reply.send(());
         }
         Ok(())
     }
@@ -202,12 +215,14 @@ impl Actor for SupervisorActor {
                     };
                     handle.shared().set_ended(why.clone());
                     state.ended.record(id, why);
-                    state.hub.publish(SessionEvent {
+                    let event = Arc::new(SessionEvent {
                         session_id: id,
                         kind: EventKind::SessionFailed {
                             reason: reason.clone(),
                         },
                     });
+                    handle.hub().publish_arc(event.clone());
+                    state.hub.publish_arc(event);
                 }
             }
             state.restarts.remove(&id);
@@ -284,6 +299,11 @@ impl SupervisorState {
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);
+        if let Some(ended) = handle.shared().ended() {
+            // Failed (or reaped): remembered, so a request after the removal still
+            // says how the session ended rather than "not found".
+            self.ended.record(id, ended);
+        }
         if let Some(kind) = announce {
             let event = Arc::new(SessionEvent {
                 session_id: id,

@@ -6,6 +6,7 @@ mod crashes;
 pub mod ended;
 mod reaper;
 pub mod restart_policy;
+mod shutdown;
 
 pub use actor::{SupervisorActor, SupervisorArgs, SupervisorMsg};
 pub use ended::EndedSessions;

@@ -1,6 +1,7 @@
 //! The idle reaper: a session no agent has asked anything of for the idle limit is
 //! ended and removed. Adapter events do not count as use; reading a snapshot does not
-//! either. A handle to a reaped session answers with how long it had been idle.
+//! either. A handle to a reaped session answers with how long it had been idle; one
+//! to a failed session that was then reaped answers with its failure.
 
 use std::sync::atomic::Ordering;
 
@@ -36,9 +37,10 @@ impl SupervisorState {
             };
             tracing::info!(session = %id, idle_secs = idle_for.as_secs(), "reaping idle session");
             if let Some(handle) = self.sessions.get(&id).map(|h| h.value().clone()) {
-                handle.shared().set_ended(why.clone());
+                // A failed session keeps its failure (the first reason recorded wins):
+                // that, not the idleness, is what its agent needs to hear.
+                handle.shared().set_ended(why);
             }
-            self.ended.record(id, why);
             let reaped = EventKind::SessionReaped {
                 idle_secs: idle_for.as_secs(),
             };

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use crate::error::SessionError;
 use crate::limits;
 
 /// How a session's adapter is restarted after crashes.
@@ -23,8 +24,9 @@ pub struct RestartPolicy {
     /// A crash this long after the previous one starts a new series: the backoff
     /// goes back to [`Self::initial_backoff`] (default [`limits::DEFAULT_RESTART_STABLE`]).
     pub stable_after: Duration,
-    /// The delay is scaled by a random factor in `1 ± jitter` (default 0.2), so that
-    /// sessions that crashed together do not restart in lockstep.
+    /// The delay is scaled by a random factor in `1 ± jitter` (default
+    /// [`limits::DEFAULT_RESTART_JITTER`]), so that sessions that crashed together do
+    /// not restart in lockstep. A number from 0 to 1 (see [`Self::validate`]).
     pub jitter: f64,
 }
 
@@ -36,8 +38,46 @@ impl Default for RestartPolicy {
             initial_backoff: limits::DEFAULT_RESTART_BACKOFF,
             max_backoff: limits::DEFAULT_MAX_RESTART_BACKOFF,
             stable_after: limits::DEFAULT_RESTART_STABLE,
-            jitter: 0.2,
+            jitter: limits::DEFAULT_RESTART_JITTER,
         }
+    }
+}
+
+impl RestartPolicy {
+    /// Check the policy, saying what is wrong and how to fix it:
+    ///
+    /// - `jitter` is a number from 0 to 1 (not NaN, not infinite);
+    /// - `initial_backoff` is no longer than `max_backoff`;
+    /// - `window` is longer than zero when restarts are allowed (a zero window would
+    ///   forget every restart at once, so the budget would never be spent).
+    ///
+    /// [`crate::Runtime::start`] refuses a runtime whose policy fails this.
+    pub fn validate(&self) -> Result<(), SessionError> {
+        let problem = if !(0.0..=1.0).contains(&self.jitter) {
+            format!(
+                "restart_policy.jitter is {}; it must be a number from 0 to 1 (the backoff \
+                 is scaled by 1 ± jitter; the default is {})",
+                self.jitter,
+                limits::DEFAULT_RESTART_JITTER
+            )
+        } else if self.initial_backoff > self.max_backoff {
+            format!(
+                "restart_policy.initial_backoff ({:?}) is longer than max_backoff ({:?}); \
+                 make max_backoff at least as long",
+                self.initial_backoff, self.max_backoff
+            )
+        } else if self.max_restarts > 0 && self.window.is_zero() {
+            format!(
+                "restart_policy.window is zero, so the budget of {} restarts would never be \
+                 spent; give a window (the default is {}s), or set max_restarts to 0 to \
+                 turn restarting off",
+                self.max_restarts,
+                limits::DEFAULT_RESTART_WINDOW.as_secs()
+            )
+        } else {
+            return Ok(());
+        };
+        Err(SessionError::InvalidArgument(problem))
     }
 }
 
@@ -118,15 +158,22 @@ impl RestartTracker {
 }
 
 /// `initial * 2^(attempt-1)`, capped, scaled by `1 ± jitter`, capped again.
+///
+/// Never panics, whatever the policy (this runs in the supervisor's handler): a
+/// jitter or sample that is not a number counts as 0 (no jitter), other values are
+/// clamped into 0..=1, and a product too large for a `Duration` is the cap.
 fn backoff(policy: &RestartPolicy, attempt: u32, sample: f64) -> Duration {
     let doublings = attempt.saturating_sub(1).min(30);
     let base = policy
         .initial_backoff
         .saturating_mul(1 << doublings)
         .min(policy.max_backoff);
-    let jitter = policy.jitter.clamp(0.0, 1.0);
-    let factor = 1.0 - jitter + 2.0 * jitter * sample.clamp(0.0, 1.0);
-    base.mul_f64(factor).min(policy.max_backoff)
+    let unit = |x: f64| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    let jitter = unit(policy.jitter);
+    let factor = 1.0 - jitter + 2.0 * jitter * unit(sample);
+    Duration::try_from_secs_f64(base.as_secs_f64() * factor)
+        .unwrap_or(policy.max_backoff)
+        .min(policy.max_backoff)
 }
 
 #[cfg(test)]
@@ -252,6 +299,87 @@ mod tests {
             let ms = after.as_millis();
             assert!((low_ms..=high_ms).contains(&ms), "sample {sample}: {ms}ms");
         }
+    }
+
+    #[test]
+    fn validate_refuses_a_jitter_outside_0_to_1_saying_why() {
+        for jitter in [f64::NAN, f64::INFINITY, -0.1, 1.5] {
+            let policy = RestartPolicy {
+                jitter,
+                ..RestartPolicy::default()
+            };
+            let err = policy.validate().unwrap_err();
+            assert!(matches!(err, SessionError::InvalidArgument(_)), "{err:?}");
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("jitter is {jitter}"))
+                    && text.contains("a number from 0 to 1"),
+                "{text}"
+            );
+        }
+        for jitter in [0.0, 0.5, 1.0] {
+            let policy = RestartPolicy {
+                jitter,
+                ..RestartPolicy::default()
+            };
+            assert!(policy.validate().is_ok(), "{jitter}");
+        }
+        assert!(RestartPolicy::default().validate().is_ok());
+    }
+
+    #[test]
+    fn validate_refuses_a_backoff_above_its_cap_and_a_zero_window() {
+        let inverted = RestartPolicy {
+            initial_backoff: Duration::from_secs(60),
+            ..RestartPolicy::default()
+        };
+        let text = inverted.validate().unwrap_err().to_string();
+        assert!(text.contains("initial_backoff (60s) is longer than max_backoff (30s)"));
+        let no_window = RestartPolicy {
+            window: Duration::ZERO,
+            ..RestartPolicy::default()
+        };
+        let text = no_window.validate().unwrap_err().to_string();
+        assert!(text.contains("window is zero"), "{text}");
+        let off = RestartPolicy {
+            max_restarts: 0,
+            window: Duration::ZERO,
+            ..RestartPolicy::default()
+        };
+        assert!(
+            off.validate().is_ok(),
+            "restarting turned off needs no window"
+        );
+    }
+
+    #[test]
+    fn backoff_never_panics_on_a_policy_that_skipped_validation() {
+        let nan = RestartPolicy {
+            jitter: f64::NAN,
+            ..RestartPolicy::default()
+        };
+        let d = RestartTracker::new().on_crash(&nan, Instant::now(), f64::NAN);
+        assert_eq!(
+            d,
+            RestartDecision::Restart {
+                attempt: 1,
+                after: Duration::from_millis(250)
+            }
+        );
+        let unbounded = RestartPolicy {
+            initial_backoff: Duration::MAX,
+            max_backoff: Duration::MAX,
+            jitter: 1.0,
+            ..RestartPolicy::default()
+        };
+        let d = RestartTracker::new().on_crash(&unbounded, Instant::now(), 0.999);
+        assert_eq!(
+            d,
+            RestartDecision::Restart {
+                attempt: 1,
+                after: Duration::MAX
+            }
+        );
     }
 
     #[test]

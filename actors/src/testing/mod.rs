@@ -1,5 +1,6 @@
 //! Helpers for tests and benchmarks: a scripted DAP adapter that runs as a tokio task
-//! on an in-memory stream, and a probe that shows what it received.
+//! on an in-memory stream, a probe that shows what it received, and
+//! [`inject_fault`], which makes a live session's actor or transport fail.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), dapvisor_actors::SessionError> {
@@ -22,8 +23,10 @@
 //! [`FakeAdapter::output_burst`] advances virtual time only.
 
 mod fake_adapter;
+mod faults;
 mod probe;
 mod program;
 
 pub use fake_adapter::FakeAdapter;
+pub use faults::{inject_fault, InjectedFault};
 pub use probe::{FakeAdapterProbe, ProbeLog, ReceivedRequest, ReceivedResponse, SentMessage};

@@ -129,6 +129,9 @@ pub enum TransportMsg {
     GraceOver,
     /// The adapter's stderr reached its end (everything it wrote is in the tail).
     StderrClosed,
+    /// Testing hook: fail this actor (see [`crate::testing::inject_fault`]).
+    #[doc(hidden)]
+    InjectFault(crate::testing::InjectedFault),
 }
 
 /// The actor; see the module docs.
@@ -320,6 +323,7 @@ impl Actor for TransportActor {
                     state.start_grace(&myself, Duration::from_secs(1));
                 }
             }
+            TransportMsg::InjectFault(fault) => return fault.fail("transport"),
             TransportMsg::StderrClosed => {
                 state.stderr_open = false;
                 state.finish_if_all_known(&myself);
