@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, FramedWrite};
 
 use crate::registry::parse_listen_banner;
-use crate::transport::actor::TransportMsg;
+use crate::transport::messages::TransportMsg;
 use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{ContentLengthCodec, DapCodec, Message};
 

@@ -1,15 +1,28 @@
 //! The transport: one actor per adapter process or socket, and the tasks that move
 //! its bytes.
+//!
+//! - `actor.rs`: the actor (start-up by transport kind, message dispatch);
+//! - `messages.rs`: its arguments, limits, messages and output;
+//! - `requests.rs`: the requests in flight, numbered and matched (pure);
+//! - `state.rs`: its state, and requests sent, answered and timed out;
+//! - `reverse.rs`: answers to the adapter's reverse requests;
+//! - `shutdown.rs`: how it ends, and the exit report;
+//! - `io.rs`: the tasks that spawn, read, write, connect and watch;
+//! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`.
 
 pub mod actor;
 pub mod in_process;
 pub mod io;
+pub mod messages;
 pub mod process;
+pub mod requests;
 pub mod reverse;
+mod shutdown;
+pub mod state;
 pub mod stderr_tail;
 
-pub use actor::{
-    TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink,
-};
+pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};
+pub use messages::{TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink};
 pub use process::ProcessGroup;
+pub use state::TransportState;

@@ -2,8 +2,10 @@
 //!
 //! `runInTerminal` runs the command headless, with the cwd and environment it names,
 //! in the adapter's process group (so ending the session ends it), and answers with
-//! its process id; its stdout and stderr come back as `output` events. Anything else
-//! is refused with a proper error response.
+//! its process id; its stdout and stderr come back as `output` events.
+//! `startDebugging` is told yes and passed to the owner, which starts the child
+//! session. Anything else is refused with a proper error response, numbered in the
+//! same sequence as our requests.
 
 use std::process::Stdio;
 
@@ -11,8 +13,11 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
+use crate::transport::messages::TransportOutput;
+use crate::transport::process::ProcessGroup;
+use crate::transport::state::TransportState;
 use crate::wire::types::RunInTerminalRequestArguments;
-use crate::wire::{Event, Request};
+use crate::wire::{Event, Message, Request, Response};
 
 /// Check a `startDebugging` request: its `request` (`launch` or `attach`) and its
 /// `configuration`, for the session that will carry it out.
@@ -108,4 +113,54 @@ fn forward<R: AsyncRead + Unpin + Send + 'static>(
             }
         }
     });
+}
+
+impl TransportState {
+    /// Serve a reverse request and send its response.
+    pub(super) fn on_reverse_request(&mut self, request: Request) {
+        let result = match request.command.as_str() {
+            "runInTerminal" => {
+                let sink = self.sink.clone();
+                let pgid = self.group.as_ref().map(|g| g.pid());
+                run_in_terminal(&request, pgid, move |ev| sink(TransportOutput::Event(ev))).map(
+                    |(pid, body)| {
+                        if pgid.is_none() {
+                            self.own_groups.push(ProcessGroup::new(pid));
+                        }
+                        body
+                    },
+                )
+            }
+            "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
+                (self.sink)(TransportOutput::StartDebugging {
+                    request: kind,
+                    configuration,
+                });
+                json!({})
+            }),
+            other => Err(format!(
+                "dapvisor does not handle the reverse request `{other}`"
+            )),
+        };
+        let response = response_to(&request, self.requests.next_seq(), result);
+        if let Some(out) = &self.outgoing {
+            let _ = out.send(Message::Response(response));
+        }
+    }
+}
+
+/// Our response to the reverse request `request`, numbered `seq`.
+fn response_to(request: &Request, seq: i64, result: ReverseResult) -> Response {
+    let (success, message, body) = match result {
+        Ok(body) => (true, None, Some(body)),
+        Err(message) => (false, Some(message), None),
+    };
+    Response {
+        seq,
+        request_seq: request.seq,
+        success,
+        command: request.command.clone(),
+        message,
+        body,
+    }
 }

@@ -1,0 +1,222 @@
+//! The requests in flight on one adapter connection: numbering what we send, matching
+//! answers by `request_seq`, and deadlines.
+//!
+//! Pure: no clock and no I/O. The actor owns the timers (a `T` kept with each request,
+//! handed back when the request leaves the table so it can be aborted) and carries out
+//! what the table decides.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use crate::core::command::Tag;
+use crate::error::SessionError;
+use crate::wire::{Request, Response};
+
+/// A request sent and not yet answered.
+#[derive(Debug)]
+pub struct InFlight<T> {
+    /// The owner's tag.
+    pub tag: Tag,
+    /// The DAP command.
+    pub command: String,
+    /// Its deadline.
+    pub timeout: Duration,
+    /// The actor's deadline timer.
+    pub timer: T,
+}
+
+/// The requests in flight, and the numbering of everything we send.
+#[derive(Debug)]
+pub struct RequestTable<T> {
+    next_seq: i64,
+    pending: HashMap<i64, InFlight<T>>,
+}
+
+impl<T> Default for RequestTable<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> RequestTable<T> {
+    /// An empty table; the first message sent gets `seq` 1.
+    pub fn new() -> Self {
+        Self {
+            next_seq: 1,
+            pending: HashMap::new(),
+        }
+    }
+
+    /// The `seq` of the next message we send (a request, or our response to a reverse
+    /// request: both count in one sequence).
+    pub fn next_seq(&mut self) -> i64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    /// Number `request` and keep it until it is answered or its deadline passes;
+    /// `timer` starts its deadline timer, given the seq. Returns the seq.
+    pub fn send(
+        &mut self,
+        request: &mut Request,
+        tag: Tag,
+        timeout: Duration,
+        timer: impl FnOnce(i64) -> T,
+    ) -> i64 {
+        let seq = self.next_seq();
+        request.seq = seq;
+        let entry = InFlight {
+            tag,
+            command: request.command.clone(),
+            timeout,
+            timer: timer(seq),
+        };
+        self.pending.insert(seq, entry);
+        seq
+    }
+
+    /// The request `response` answers, taken out of the table; `None` when it names
+    /// no request in flight (late, answered twice, or a wrong `request_seq`).
+    pub fn answer(&mut self, response: &Response) -> Option<InFlight<T>> {
+        self.pending.remove(&response.request_seq)
+    }
+
+    /// Request `seq`'s deadline passed: take it out and say so. `None` when it was
+    /// answered first (the timer lost the race).
+    pub fn expire(&mut self, seq: i64) -> Option<(InFlight<T>, SessionError)> {
+        let request = self.pending.remove(&seq)?;
+        let error = SessionError::Timeout {
+            command: request.command.clone(),
+            after: request.timeout,
+        };
+        Some((request, error))
+    }
+
+    /// The adapter answered request `seq` with something that is not DAP: take it out
+    /// (if it is in flight) with the error that fails it.
+    pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight<T>, SessionError)> {
+        let request = self.pending.remove(&seq)?;
+        let error = SessionError::Protocol(format!(
+            "the adapter answered `{}` with a message that is not DAP: {detail}",
+            request.command
+        ));
+        Some((request, error))
+    }
+
+    /// Every request still in flight, taken out (the connection ended).
+    pub fn drain(&mut self) -> impl Iterator<Item = InFlight<T>> + '_ {
+        self.pending.drain().map(|(_, request)| request)
+    }
+
+    /// How many requests are in flight.
+    pub fn len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Whether no request is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: Duration = Duration::from_secs(5);
+
+    fn response(request_seq: i64, command: &str) -> Response {
+        Response {
+            seq: 1,
+            request_seq,
+            success: true,
+            command: command.into(),
+            message: None,
+            body: None,
+        }
+    }
+
+    /// Send `command` with tag `tag`; its seq.
+    fn send(table: &mut RequestTable<i64>, tag: Tag, command: &str) -> i64 {
+        let mut request = Request::new(command, None);
+        let seq = table.send(&mut request, tag, T, |seq| seq * 10);
+        assert_eq!(request.seq, seq);
+        seq
+    }
+
+    #[test]
+    fn seqs_start_at_1_and_are_shared_with_responses_we_send() {
+        let mut table = RequestTable::new();
+        assert_eq!(send(&mut table, 7, "initialize"), 1);
+        assert_eq!(send(&mut table, 8, "launch"), 2);
+        assert_eq!(table.next_seq(), 3, "a response to a reverse request");
+        assert_eq!(send(&mut table, 9, "threads"), 4);
+        assert_eq!(table.len(), 3);
+    }
+
+    #[test]
+    fn an_answer_takes_its_request_out_with_its_timer() {
+        let mut table = RequestTable::new();
+        let seq = send(&mut table, 7, "threads");
+        let answered = table.answer(&response(seq, "threads")).unwrap();
+        assert_eq!((answered.tag, answered.timer), (7, seq * 10));
+        assert!(table.answer(&response(seq, "threads")).is_none(), "twice");
+        assert!(table.is_empty());
+    }
+
+    #[test]
+    fn an_answer_to_no_request_in_flight_matches_nothing() {
+        let mut table = RequestTable::new();
+        let seq = send(&mut table, 7, "evaluate");
+        assert!(table.answer(&response(seq + 1000, "evaluate")).is_none());
+        assert_eq!(table.len(), 1, "the request is still in flight");
+    }
+
+    #[test]
+    fn a_deadline_fails_the_request_naming_its_command_and_timeout() {
+        let mut table = RequestTable::new();
+        let seq = send(&mut table, 7, "evaluate");
+        let (request, error) = table.expire(seq).unwrap();
+        assert_eq!(request.tag, 7);
+        match error {
+            SessionError::Timeout { command, after } => {
+                assert_eq!((command.as_str(), after), ("evaluate", T))
+            }
+            other => panic!("want a timeout, got {other:?}"),
+        }
+        assert!(table.expire(seq).is_none(), "a deadline fires once");
+        assert!(table.answer(&response(seq, "evaluate")).is_none(), "late");
+    }
+
+    #[test]
+    fn a_deadline_after_the_answer_does_nothing() {
+        let mut table = RequestTable::new();
+        let seq = send(&mut table, 7, "evaluate");
+        table.answer(&response(seq, "evaluate")).unwrap();
+        assert!(table.expire(seq).is_none());
+    }
+
+    #[test]
+    fn a_malformed_answer_fails_its_request_quoting_the_detail() {
+        let mut table = RequestTable::new();
+        let seq = send(&mut table, 7, "evaluate");
+        let (request, error) = table.malformed(seq, "missing field `success`").unwrap();
+        assert_eq!(request.tag, 7);
+        let text = error.to_string();
+        assert!(text.contains("`evaluate`"), "{text}");
+        assert!(text.contains("missing field `success`"), "{text}");
+        assert!(table.malformed(seq, "again").is_none());
+    }
+
+    #[test]
+    fn drain_empties_the_table() {
+        let mut table = RequestTable::new();
+        send(&mut table, 1, "a");
+        send(&mut table, 2, "b");
+        let mut tags: Vec<Tag> = table.drain().map(|r| r.tag).collect();
+        tags.sort();
+        assert_eq!(tags, [1, 2]);
+        assert!(table.is_empty());
+    }
+}

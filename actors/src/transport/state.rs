@@ -1,0 +1,115 @@
+//! The transport's state, and its handling of requests in flight: sending them,
+//! matching answers, deadlines, answers that are not DAP.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ractor::ActorRef;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+use crate::core::command::Tag;
+use crate::error::SessionError;
+use crate::transport::io::ExitInfo;
+use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
+use crate::transport::process::ProcessGroup;
+use crate::transport::requests::RequestTable;
+use crate::transport::stderr_tail::StderrTail;
+use crate::wire::{Message, Request, Response};
+
+/// The transport's state.
+pub struct TransportState {
+    pub(super) sink: TransportSink,
+    pub(super) config: TransportConfig,
+    pub(super) adapter_name: String,
+    pub(super) outgoing: Option<mpsc::UnboundedSender<Message>>,
+    /// Requests in flight, each with its deadline timer.
+    pub(super) requests: RequestTable<AbortHandle>,
+    pub(super) group: Option<Arc<ProcessGroup>>,
+    /// Groups of `runInTerminal` processes started where there is no adapter group.
+    pub(super) own_groups: Vec<ProcessGroup>,
+    pub(super) tail: StderrTail,
+    pub(super) exit: Option<ExitInfo>,
+    pub(super) stream_end: Option<String>,
+    pub(super) shutdown_requested: bool,
+    pub(super) grace_timer: Option<AbortHandle>,
+    pub(super) closed: bool,
+    /// The adapter's stderr may still hold words for the exit report.
+    pub(super) stderr_open: bool,
+}
+
+impl TransportState {
+    /// The adapter's pid, when it is a process of ours.
+    pub fn pid(&self) -> Option<u32> {
+        self.group.as_ref().map(|g| g.pid())
+    }
+
+    pub(super) fn send_request(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        tag: Tag,
+        mut request: Request,
+        timeout: Duration,
+    ) {
+        let Some(outgoing) = self.outgoing.clone().filter(|_| !self.closed) else {
+            (self.sink)(TransportOutput::Response {
+                tag,
+                result: Err(SessionError::AdapterExited {
+                    exit: self.exit_report("the adapter connection is closing".into()),
+                }),
+            });
+            return;
+        };
+        self.requests.send(&mut request, tag, timeout, |seq| {
+            myself
+                .send_after(timeout, move || TransportMsg::Deadline(seq))
+                .abort_handle()
+        });
+        if outgoing.send(Message::Request(request)).is_err() {
+            // The writer is gone; the stream-ended message is on its way and will
+            // fail this request with the others.
+        }
+    }
+
+    pub(super) fn on_response(&mut self, response: Response) {
+        match self.requests.answer(&response) {
+            Some(request) => {
+                request.timer.abort();
+                (self.sink)(TransportOutput::Response {
+                    tag: request.tag,
+                    result: Ok(response),
+                });
+            }
+            None => tracing::warn!(
+                adapter = %self.adapter_name,
+                request_seq = response.request_seq,
+                command = %response.command,
+                "response to no pending request (late, after its deadline, or a wrong request_seq); dropped"
+            ),
+        }
+    }
+
+    pub(super) fn on_deadline(&mut self, seq: i64) {
+        if let Some((request, error)) = self.requests.expire(seq) {
+            (self.sink)(TransportOutput::Response {
+                tag: request.tag,
+                result: Err(error),
+            });
+        }
+    }
+
+    /// A frame that is JSON but not a DAP message: fail the request it answers, if
+    /// it names one still pending; otherwise it is only logged (by the reader).
+    pub(super) fn on_malformed(&mut self, request_seq: Option<i64>, detail: String) {
+        let Some((request, error)) =
+            request_seq.and_then(|seq| self.requests.malformed(seq, &detail))
+        else {
+            return;
+        };
+        request.timer.abort();
+        (self.sink)(TransportOutput::Response {
+            tag: request.tag,
+            result: Err(error),
+        });
+    }
+}
