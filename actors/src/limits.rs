@@ -12,7 +12,7 @@ use std::time::Duration;
 pub const DEFAULT_MAX_CONTENT_LENGTH: usize = 16 * 1024 * 1024;
 
 /// Largest header block (all header lines up to the blank line): 8 KiB.
-/// Set with `ContentLengthCodec::with_max_header_length`.
+/// Set with `ContentLengthCodec::with_max_header_length` or `RuntimeConfig::max_header_bytes`.
 pub const DEFAULT_MAX_HEADER_LENGTH: usize = 8 * 1024;
 
 /// Deadline for one DAP request when the caller gives none: 30 s.
@@ -56,6 +56,17 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a session waits for the adapter to exit after `disconnect` before its
 /// process group is killed: 2 s. Set with `RuntimeConfig::shutdown_grace`.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// After an adapter's output ends, how long its process may take to exit (and its
+/// stderr to drain) before it is killed: 500 ms. Waiting lets the exit report carry the
+/// exit status and the adapter's last words. Set with `RuntimeConfig::exit_wait`.
+pub const DEFAULT_EXIT_WAIT: Duration = Duration::from_millis(500);
+
+/// After an adapter's process exits, how long its output may take to end before the
+/// connection is closed anyway: 1 s. Messages it wrote just before exiting are still
+/// delivered; a process that inherited its pipes (a debuggee) may keep them open
+/// forever. Set with `RuntimeConfig::output_drain_wait`.
+pub const DEFAULT_OUTPUT_DRAIN_WAIT: Duration = Duration::from_secs(1);
 
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.

@@ -16,6 +16,7 @@ use crate::transport::io;
 use crate::transport::messages::{TransportArgs, TransportMsg, TransportOutput, TransportSink};
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
+use crate::transport::shutdown::Ending;
 use crate::transport::state::TransportState;
 use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{Event, Message};
@@ -47,7 +48,7 @@ impl Actor for TransportActor {
             TransportKind::TcpConnect { host, port } => {
                 let (host, port) = (host.clone(), *port);
                 let (limit, timeout, me) = (
-                    config.max_frame_bytes,
+                    config.frame_limits(),
                     config.connect_timeout,
                     myself.clone(),
                 );
@@ -58,7 +59,7 @@ impl Actor for TransportActor {
                     format!("no in-process adapter `{name}` is registered with this runtime")
                 })?;
                 let (r, w) = tokio::io::split(stream);
-                io::start_io(r, w, rx, config.max_frame_bytes, myself.clone());
+                io::start_io(r, w, rx, config.frame_limits(), myself.clone());
             }
             kind => {
                 // Spawning is quick and synchronous; only a missing binary fails here,
@@ -92,12 +93,12 @@ impl Actor for TransportActor {
                         tail.clone(),
                         forward,
                         rx,
-                        config.max_frame_bytes,
+                        config.frame_limits(),
                         config.connect_timeout,
                         myself.clone(),
                     );
                 } else {
-                    io::start_io(stdout, stdin, rx, config.max_frame_bytes, myself.clone());
+                    io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
                 }
                 io::watch_exit(child, myself.clone());
             }
@@ -108,15 +109,15 @@ impl Actor for TransportActor {
             adapter_name: adapter.name.clone(),
             outgoing: Some(tx),
             requests: RequestTable::new(),
-            group,
             own_groups: Vec::new(),
+            ending: Ending {
+                is_process: group.is_some(),
+                stderr_open,
+                ..Ending::default()
+            },
+            group,
             tail,
-            exit: None,
-            stream_end: None,
-            shutdown_requested: false,
             grace_timer: None,
-            closed: false,
-            stderr_open,
         })
     }
 
@@ -142,11 +143,28 @@ impl Actor for TransportActor {
                 detail,
             } => state.on_malformed(request_seq, detail),
             TransportMsg::Deadline(seq) => state.on_deadline(seq),
-            TransportMsg::Shutdown => state.on_shutdown(&myself),
-            TransportMsg::StreamEnded(reason) => state.on_stream_ended(&myself, reason),
-            TransportMsg::ProcessExited(info) => state.on_process_exited(&myself, info),
-            TransportMsg::StderrClosed => state.on_stderr_closed(&myself),
-            TransportMsg::GraceOver => state.on_grace_over(&myself),
+            TransportMsg::Shutdown => {
+                // Closing the adapter's input asks it to exit.
+                state.outgoing = None;
+                let next = state.ending.shutdown(&state.config);
+                state.carry_out(&myself, next);
+            }
+            TransportMsg::StreamEnded(reason) => {
+                let next = state.ending.stream_ended(reason, &state.config);
+                state.carry_out(&myself, next);
+            }
+            TransportMsg::ProcessExited(info) => {
+                let next = state.ending.process_exited(info, &state.config);
+                state.carry_out(&myself, next);
+            }
+            TransportMsg::StderrClosed => {
+                let next = state.ending.stderr_closed();
+                state.carry_out(&myself, next);
+            }
+            TransportMsg::GraceOver => {
+                let next = state.ending.grace_over();
+                state.carry_out(&myself, next);
+            }
         }
         Ok(())
     }

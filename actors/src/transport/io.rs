@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, FramedWrite};
 
 use crate::registry::parse_listen_banner;
-use crate::transport::messages::TransportMsg;
+use crate::transport::messages::{FrameLimits, TransportMsg};
 use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{ContentLengthCodec, DapCodec, Message};
 
@@ -114,14 +114,16 @@ pub fn start_io<R, W>(
     reader: R,
     writer: W,
     outgoing: mpsc::UnboundedReceiver<Message>,
-    max_frame_bytes: usize,
+    limits: FrameLimits,
     actor: ActorRef<TransportMsg>,
 ) where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let codec = ContentLengthCodec::new().with_max_content_length(max_frame_bytes);
-    tokio::spawn(read_frames(FramedRead::new(reader, codec), actor.clone()));
+    tokio::spawn(read_frames(
+        FramedRead::new(reader, limits.codec()),
+        actor.clone(),
+    ));
     tokio::spawn(write_frames(
         FramedWrite::new(writer, DapCodec::new()),
         outgoing,
@@ -200,7 +202,7 @@ pub fn connect_from_banner(
     tail: StderrTail,
     forward: Option<OutputForward>,
     outgoing: mpsc::UnboundedReceiver<Message>,
-    max_frame_bytes: usize,
+    limits: FrameLimits,
     connect_timeout: Duration,
     actor: ActorRef<TransportMsg>,
 ) {
@@ -233,15 +235,7 @@ pub fn connect_from_banner(
                 return;
             }
         };
-        connect_tcp(
-            host,
-            port,
-            outgoing,
-            max_frame_bytes,
-            connect_timeout,
-            actor,
-        )
-        .await;
+        connect_tcp(host, port, outgoing, limits, connect_timeout, actor).await;
         // Keep draining stdout so the adapter never blocks on a full pipe.
         drain_into_tail(lines.into_inner(), tail, forward.map(|f| (f, "stdout")));
     });
@@ -252,7 +246,7 @@ pub async fn connect_tcp(
     host: String,
     port: u16,
     outgoing: mpsc::UnboundedReceiver<Message>,
-    max_frame_bytes: usize,
+    limits: FrameLimits,
     connect_timeout: Duration,
     actor: ActorRef<TransportMsg>,
 ) {
@@ -260,7 +254,7 @@ pub async fn connect_tcp(
         Ok(Ok(stream)) => {
             let _ = stream.set_nodelay(true);
             let (r, w) = stream.into_split();
-            start_io(r, w, outgoing, max_frame_bytes, actor);
+            start_io(r, w, outgoing, limits, actor);
         }
         Ok(Err(err)) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(

@@ -12,7 +12,7 @@ use crate::limits;
 use crate::registry::ResolvedAdapter;
 use crate::transport::in_process::InProcessAdapters;
 use crate::transport::io::ExitInfo;
-use crate::wire::{Event, Message, Request, Response};
+use crate::wire::{ContentLengthCodec, Event, Message, Request, Response};
 
 /// What the transport reports to its owner.
 #[derive(Debug)]
@@ -48,6 +48,9 @@ pub struct TransportConfig {
     /// Largest frame accepted from the adapter
     /// (default [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
     pub max_frame_bytes: usize,
+    /// Largest header block accepted from the adapter
+    /// (default [`limits::DEFAULT_MAX_HEADER_LENGTH`]).
+    pub max_header_bytes: usize,
     /// Bytes of stderr kept (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
     pub stderr_tail_bytes: usize,
     /// How long a TCP adapter may take to listen and accept
@@ -56,6 +59,12 @@ pub struct TransportConfig {
     /// How long a stopping adapter may take to exit before its group is killed
     /// (default [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
+    /// How long an adapter whose output ended may take to exit before it is killed
+    /// (default [`limits::DEFAULT_EXIT_WAIT`]).
+    pub exit_wait: Duration,
+    /// How long an exited adapter's output may take to end before the connection is
+    /// closed anyway (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
+    pub output_drain_wait: Duration,
     /// Adapters served in-process, for
     /// [`TransportKind::InProcess`](crate::registry::TransportKind::InProcess).
     pub in_process: InProcessAdapters,
@@ -65,11 +74,42 @@ impl Default for TransportConfig {
     fn default() -> Self {
         Self {
             max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
+            max_header_bytes: limits::DEFAULT_MAX_HEADER_LENGTH,
             stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
             connect_timeout: limits::DEFAULT_CONNECT_TIMEOUT,
             shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
+            exit_wait: limits::DEFAULT_EXIT_WAIT,
+            output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             in_process: InProcessAdapters::default(),
         }
+    }
+}
+
+impl TransportConfig {
+    /// The framing limits, for the reader.
+    pub fn frame_limits(&self) -> FrameLimits {
+        FrameLimits {
+            max_frame_bytes: self.max_frame_bytes,
+            max_header_bytes: self.max_header_bytes,
+        }
+    }
+}
+
+/// The limits the reader's codec enforces on the adapter's frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameLimits {
+    /// Largest `Content-Length`.
+    pub max_frame_bytes: usize,
+    /// Largest header block.
+    pub max_header_bytes: usize,
+}
+
+impl FrameLimits {
+    /// A codec enforcing these limits.
+    pub fn codec(self) -> ContentLengthCodec {
+        ContentLengthCodec::new()
+            .with_max_content_length(self.max_frame_bytes)
+            .with_max_header_length(self.max_header_bytes)
     }
 }
 

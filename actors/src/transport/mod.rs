@@ -17,7 +17,7 @@ pub mod messages;
 pub mod process;
 pub mod requests;
 pub mod reverse;
-mod shutdown;
+pub mod shutdown;
 pub mod state;
 pub mod stderr_tail;
 

@@ -10,10 +10,10 @@ use tokio::task::AbortHandle;
 
 use crate::core::command::Tag;
 use crate::error::SessionError;
-use crate::transport::io::ExitInfo;
 use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
+use crate::transport::shutdown::Ending;
 use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{Message, Request, Response};
 
@@ -29,13 +29,9 @@ pub struct TransportState {
     /// Groups of `runInTerminal` processes started where there is no adapter group.
     pub(super) own_groups: Vec<ProcessGroup>,
     pub(super) tail: StderrTail,
-    pub(super) exit: Option<ExitInfo>,
-    pub(super) stream_end: Option<String>,
-    pub(super) shutdown_requested: bool,
+    /// What is known of the end so far.
+    pub(super) ending: Ending,
     pub(super) grace_timer: Option<AbortHandle>,
-    pub(super) closed: bool,
-    /// The adapter's stderr may still hold words for the exit report.
-    pub(super) stderr_open: bool,
 }
 
 impl TransportState {
@@ -51,7 +47,7 @@ impl TransportState {
         mut request: Request,
         timeout: Duration,
     ) {
-        let Some(outgoing) = self.outgoing.clone().filter(|_| !self.closed) else {
+        let Some(outgoing) = self.outgoing.clone().filter(|_| !self.ending.finished) else {
             (self.sink)(TransportOutput::Response {
                 tag,
                 result: Err(SessionError::AdapterExited {
