@@ -70,7 +70,8 @@ impl Actor for TransportActor {
                 let pid = child
                     .id()
                     .ok_or("the adapter ended before it could be watched")?;
-                group = Some(Arc::new(ProcessGroup::new(pid)));
+                // Watched before anything could reap it; reaped by its group's sweep.
+                io::watch_exit(pid, myself.clone());
                 if let Some(slot) = &pid_slot {
                     slot.store(pid, std::sync::atomic::Ordering::Relaxed);
                 }
@@ -100,7 +101,10 @@ impl Actor for TransportActor {
                 } else {
                     io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
                 }
-                io::watch_exit(child, myself.clone());
+                group = Some(
+                    ProcessGroup::adopt(child, true)
+                        .ok_or("the adapter ended before it could be watched")?,
+                );
             }
         }
         Ok(TransportState {
@@ -109,7 +113,8 @@ impl Actor for TransportActor {
             adapter_name: adapter.name.clone(),
             outgoing: Some(tx),
             requests: RequestTable::new(),
-            own_groups: Vec::new(),
+            terminal_processes: Vec::new(),
+            stopped_once: false,
             ending: Ending {
                 is_process: group.is_some(),
                 stderr_open,
@@ -133,11 +138,14 @@ impl Actor for TransportActor {
                 request,
                 timeout,
             } => state.send_request(&myself, tag, request, timeout),
-            TransportMsg::Incoming(Message::Response(response)) => state.on_response(response),
-            TransportMsg::Incoming(Message::Event(event)) => {
-                (state.sink)(TransportOutput::Event(event))
+            TransportMsg::Incoming(message) => {
+                state.note_processes_at(&message);
+                match message {
+                    Message::Response(response) => state.on_response(response),
+                    Message::Event(event) => (state.sink)(TransportOutput::Event(event)),
+                    Message::Request(request) => state.on_reverse_request(request),
+                }
             }
-            TransportMsg::Incoming(Message::Request(request)) => state.on_reverse_request(request),
             TransportMsg::Malformed {
                 request_seq,
                 detail,

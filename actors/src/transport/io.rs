@@ -18,6 +18,7 @@ use tokio_util::codec::{FramedRead, FramedWrite};
 
 use crate::registry::parse_listen_banner;
 use crate::transport::messages::{FrameLimits, TransportMsg};
+use crate::transport::pidfd::{self, Pidfd};
 use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{ContentLengthCodec, DapCodec, Message};
 
@@ -50,24 +51,34 @@ pub fn spawn_adapter(
         .spawn()
 }
 
-/// Wait for the process to end and report it.
-pub fn watch_exit(mut child: Child, actor: ActorRef<TransportMsg>) {
-    tokio::spawn(async move {
-        let info = match child.wait().await {
-            Ok(status) => {
-                use std::os::unix::process::ExitStatusExt;
-                ExitInfo {
-                    code: status.code(),
-                    signal: status.signal(),
-                }
-            }
-            Err(_) => ExitInfo {
-                code: None,
-                signal: None,
-            },
-        };
-        let _ = actor.cast(TransportMsg::ProcessExited(info));
-    });
+impl ExitInfo {
+    /// The process ended, but how could not be read.
+    pub const UNKNOWN: ExitInfo = ExitInfo {
+        code: None,
+        signal: None,
+    };
+}
+
+/// Report when the adapter `pid` (a child of ours that nobody has waited on) exits,
+/// leaving it unreaped: its [`ProcessGroup`](super::ProcessGroup) reaps it after the
+/// sweep, so that its pid and group id cannot be reused before then. Through a pidfd
+/// where the kernel has them; else a blocking `waitid(WNOWAIT)` on a worker thread.
+pub fn watch_exit(pid: u32, actor: ActorRef<TransportMsg>) {
+    match Pidfd::open(pid) {
+        Ok(pidfd) => {
+            tokio::spawn(async move {
+                let info = pidfd.exited().await;
+                let _ = actor.cast(TransportMsg::ProcessExited(info));
+            });
+        }
+        Err(err) => {
+            tracing::debug!(%err, "no pidfd for the adapter; its exit is watched by a thread");
+            tokio::task::spawn_blocking(move || {
+                let info = pidfd::exit_info(libc::P_PID, pid as libc::id_t);
+                let _ = actor.cast(TransportMsg::ProcessExited(info));
+            });
+        }
+    }
 }
 
 /// Passes text an adapter process printed on to the session as debuggee output, for

@@ -11,7 +11,7 @@ use std::process::Stdio;
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::process::Command;
+use tokio::process::{Child, Command};
 
 use crate::transport::messages::TransportOutput;
 use crate::transport::process::ProcessGroup;
@@ -44,13 +44,15 @@ pub fn start_debugging(
 pub type ReverseResult = Result<Value, String>;
 
 /// Run a `runInTerminal` request. `pgid` is the adapter's process group to join;
-/// `None` starts a new group (and the caller must adopt it for cleanup).
-/// `on_output` receives the process's output as `output` events.
+/// `None` starts a new group. `on_output` receives the process's output as `output`
+/// events. The child is returned unreaped, for the caller to adopt as a
+/// [`ProcessGroup`]: held until the session ends, so that its pid is never reused
+/// before its tree is swept.
 pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
     on_output: impl Fn(Event) + Clone + Send + Sync + 'static,
-) -> Result<(u32, Value), String> {
+) -> Result<(Child, Value), String> {
     let args: RunInTerminalRequestArguments = request
         .parse_arguments()
         .map_err(|e| format!("malformed runInTerminal arguments: {e}"))?;
@@ -86,11 +88,7 @@ pub fn run_in_terminal(
     if let Some(err) = child.stderr.take() {
         forward(err, "stderr", on_output);
     }
-    // Reap it when it ends; ending it early is the process group's job.
-    tokio::spawn(async move {
-        let _ = child.wait().await;
-    });
-    Ok((pid, json!({ "processId": pid })))
+    Ok((child, json!({ "processId": pid })))
 }
 
 fn forward<R: AsyncRead + Unpin + Send + 'static>(
@@ -123,10 +121,10 @@ impl TransportState {
                 let sink = self.sink.clone();
                 let pgid = self.group.as_ref().map(|g| g.pid());
                 run_in_terminal(&request, pgid, move |ev| sink(TransportOutput::Event(ev))).map(
-                    |(pid, body)| {
-                        if pgid.is_none() {
-                            self.own_groups.push(ProcessGroup::new(pid));
-                        }
+                    |(child, body)| {
+                        let leads_group = pgid.is_none();
+                        self.terminal_processes
+                            .extend(ProcessGroup::adopt(child, leads_group));
                         body
                     },
                 )

@@ -160,10 +160,8 @@ impl TransportState {
 
     /// Kill the adapter's group and every process started for it (each only once).
     pub(super) fn kill_processes(&self) {
-        if let Some(group) = &self.group {
-            group.kill();
-        }
-        self.own_groups.iter().for_each(ProcessGroup::kill);
+        self.group.iter().for_each(ProcessGroup::kill);
+        self.terminal_processes.iter().for_each(ProcessGroup::kill);
     }
 }
 

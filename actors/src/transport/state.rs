@@ -1,7 +1,6 @@
 //! The transport's state, and its handling of requests in flight: sending them,
 //! matching answers, deadlines, answers that are not DAP.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use ractor::ActorRef;
@@ -25,9 +24,13 @@ pub struct TransportState {
     pub(super) outgoing: Option<mpsc::UnboundedSender<Message>>,
     /// Requests in flight, each with its deadline timer.
     pub(super) requests: RequestTable<AbortHandle>,
-    pub(super) group: Option<Arc<ProcessGroup>>,
-    /// Groups of `runInTerminal` processes started where there is no adapter group.
-    pub(super) own_groups: Vec<ProcessGroup>,
+    /// The adapter's process and its group, when it is a process of ours.
+    pub(super) group: Option<ProcessGroup>,
+    /// The processes `runInTerminal` started.
+    pub(super) terminal_processes: Vec<ProcessGroup>,
+    /// Whether the program has stopped yet (the first stop is a moment to note the
+    /// processes under the adapter).
+    pub(super) stopped_once: bool,
     pub(super) tail: StderrTail,
     /// What is known of the end so far.
     pub(super) ending: Ending,
@@ -38,6 +41,34 @@ impl TransportState {
     /// The adapter's pid, when it is a process of ours.
     pub fn pid(&self) -> Option<u32> {
         self.group.as_ref().map(|g| g.pid())
+    }
+
+    /// Note the processes under the adapter (and the `runInTerminal` ones) if
+    /// `message` marks a moment the debuggee is likely to run: the adapter reports a
+    /// process, answers a launch, attach, restart or configurationDone, or the
+    /// program first stops. A few scans of `/proc` per adapter, so that a debuggee
+    /// that left the process group is still ended after the adapter exited.
+    pub(super) fn note_processes_at(&mut self, message: &Message) {
+        let moment = match message {
+            Message::Event(event) => match event.event.as_str() {
+                "process" => true,
+                "stopped" => !std::mem::replace(&mut self.stopped_once, true),
+                _ => false,
+            },
+            Message::Response(response) => matches!(
+                response.command.as_str(),
+                "launch" | "attach" | "restart" | "configurationDone"
+            ),
+            Message::Request(_) => false,
+        };
+        if moment && self.ending.exit.is_none() {
+            self.group.iter().for_each(ProcessGroup::note_descendants);
+        }
+        if moment {
+            self.terminal_processes
+                .iter()
+                .for_each(ProcessGroup::note_descendants);
+        }
     }
 
     pub(super) fn send_request(
