@@ -301,7 +301,7 @@ async fn unanswered_evaluate_times_out(fault: &str) {
     let (result, ()) = tokio::join!(timed_evaluate(&session, Some(SHORT)), carries_on(&healthy));
     let (result, took) = result;
     match result {
-        Err(SessionError::Timeout { command, after }) => {
+        Err(SessionError::Timeout { command, after, .. }) => {
             assert_eq!((command.as_str(), after), ("evaluate", SHORT));
         }
         other => panic!("expected a timeout, got {other:?}"),

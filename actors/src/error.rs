@@ -70,12 +70,18 @@ pub enum SessionError {
         body: Option<Value>,
     },
     /// The adapter did not answer in time.
-    #[error("`{command}` got no answer from the adapter within {}s", after.as_secs_f64())]
+    #[error("{}", timeout_text(command, *seq, *after, *cancel_sent))]
     Timeout {
         /// The DAP command.
         command: String,
         /// The deadline that passed.
         after: Duration,
+        /// The request's `seq` on the wire, which names it (in a `cancel`, in the
+        /// adapter's logs); 0 where it never reached the wire.
+        seq: i64,
+        /// Whether the adapter was sent `cancel` for it (it does when it advertises
+        /// `supportsCancelRequest`).
+        cancel_sent: bool,
     },
     /// The adapter process ended or its stream broke.
     #[error("the adapter is gone: {exit}")]
@@ -171,6 +177,21 @@ pub enum SessionError {
     },
 }
 
+fn timeout_text(command: &str, seq: i64, after: Duration, cancel_sent: bool) -> String {
+    let mut text = format!("`{command}`");
+    if seq > 0 {
+        text += &format!(" (request {seq})");
+    }
+    text += &format!(
+        " got no answer from the adapter within {}s",
+        after.as_secs_f64()
+    );
+    if cancel_sent {
+        text += "; the adapter was asked to cancel it";
+    }
+    text
+}
+
 fn list(ops: &[Operation]) -> String {
     if ops.is_empty() {
         return "nothing until it changes state".to_string();
@@ -179,6 +200,17 @@ fn list(ops: &[Operation]) -> String {
 }
 
 impl SessionError {
+    /// A [`SessionError::Timeout`] of `command` after `after`, for a request that never
+    /// reached the wire (no seq, no cancel).
+    pub fn timeout(command: impl Into<String>, after: Duration) -> Self {
+        SessionError::Timeout {
+            command: command.into(),
+            after,
+            seq: 0,
+            cancel_sent: false,
+        }
+    }
+
     /// HTTP-like code: 404 not found, 400 invalid state or argument, 501 unsupported,
     /// 503 busy or over a limit, 504 timed out, 500 otherwise.
     pub fn code(&self) -> u16 {

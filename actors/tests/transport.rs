@@ -12,11 +12,11 @@ use dapvisor_actors::transport::{
     InProcessAdapters, TransportActor, TransportArgs, TransportConfig, TransportMsg,
     TransportOutput,
 };
-use dapvisor_actors::wire::{DapCodec, Message, Request, Response};
+use dapvisor_actors::wire::{DapCodec, Event, Message, Request, Response};
 use dapvisor_actors::{AdapterExit, SessionError};
-use futures::StreamExt;
+use futures::{SinkExt, StreamExt};
 use ractor::{Actor, ActorRef};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::io::{AsyncWriteExt, DuplexStream};
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
@@ -24,6 +24,7 @@ use tokio_util::codec::Framed;
 /// The test's end of the connection: it plays the adapter.
 struct Adapter {
     framed: Framed<DuplexStream, DapCodec>,
+    next_seq: i64,
 }
 
 impl Adapter {
@@ -41,6 +42,40 @@ impl Adapter {
             Message::Request(request) => request,
             other => panic!("want a request, got {other:?}"),
         }
+    }
+
+    async fn send(&mut self, mut message: Message) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        match &mut message {
+            Message::Request(r) => r.seq = seq,
+            Message::Response(r) => r.seq = seq,
+            Message::Event(e) => e.seq = seq,
+        }
+        self.framed.send(message).await.unwrap();
+    }
+
+    /// Answer `request` with success and `body`.
+    async fn answer(&mut self, request: &Request, body: Value) {
+        self.answer_seq(request.seq, &request.command, body).await;
+    }
+
+    /// Send a successful response naming `request_seq` (right or wrong).
+    async fn answer_seq(&mut self, request_seq: i64, command: &str, body: Value) {
+        let response = Response {
+            seq: 0,
+            request_seq,
+            success: true,
+            command: command.into(),
+            message: None,
+            body: Some(body),
+        };
+        self.send(Message::Response(response)).await;
+    }
+
+    async fn event(&mut self, name: &str, body: Value) {
+        self.send(Message::Event(Event::new(name, Some(body))))
+            .await;
     }
 
     /// Bytes as they are, bypassing the framing.
@@ -86,6 +121,7 @@ impl Harness {
             output,
             adapter: Adapter {
                 framed: Framed::new(server, DapCodec::new()),
+                next_seq: 1,
             },
         }
     }
@@ -173,4 +209,97 @@ async fn a_header_block_within_the_configured_limit_is_read() {
     let (tag, result) = h.answer().await;
     assert_eq!(tag, 1);
     assert_eq!(result.unwrap().command, "initialize");
+}
+
+/// The timeout's command, seq, deadline and whether a cancel was sent.
+fn timeout_of(result: Result<Response, SessionError>) -> (String, i64, Duration, bool) {
+    match result {
+        Err(SessionError::Timeout {
+            command,
+            after,
+            seq,
+            cancel_sent,
+        }) => (command, seq, after, cancel_sent),
+        other => panic!("want a timeout, got {other:?}"),
+    }
+}
+
+/// Start a transport and answer its `initialize` with `capabilities`.
+async fn initialized(capabilities: Value) -> Harness {
+    let mut h = Harness::start(TransportConfig::default()).await;
+    h.send(1, "initialize", None, DEADLINE);
+    let initialize = h.adapter.request().await;
+    h.adapter.answer(&initialize, capabilities).await;
+    assert!(h.answer().await.1.is_ok());
+    h
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_past_its_deadline_is_cancelled_where_the_adapter_supports_it() {
+    let mut h = initialized(json!({ "supportsCancelRequest": true })).await;
+    h.send(
+        2,
+        "evaluate",
+        Some(json!({ "expression": "loop()" })),
+        DEADLINE,
+    );
+    let evaluate = h.adapter.request().await;
+    let began = tokio::time::Instant::now();
+    let (tag, result) = h.answer().await;
+    // The deadline given, give or take the timer wheel's millisecond.
+    let took = began.elapsed();
+    assert!(
+        took >= DEADLINE && took <= DEADLINE + Duration::from_millis(10),
+        "{took:?}"
+    );
+    assert_eq!(tag, 2);
+    assert_eq!(
+        timeout_of(result),
+        ("evaluate".into(), evaluate.seq, DEADLINE, true)
+    );
+    let cancel = h.adapter.request().await;
+    assert_eq!(cancel.command, "cancel");
+    assert_eq!(cancel.arguments, Some(json!({ "requestId": evaluate.seq })));
+    assert_eq!(cancel.seq, evaluate.seq + 1);
+
+    // The adapter answers both, late; neither reaches the owner, and the
+    // connection carries on.
+    h.adapter.answer(&cancel, json!({})).await;
+    h.adapter
+        .answer(&evaluate, json!({ "result": "late" }))
+        .await;
+    h.send(3, "threads", None, DEADLINE);
+    let threads = h.adapter.request().await;
+    h.adapter.answer(&threads, json!({ "threads": [] })).await;
+    let (tag, result) = h.answer().await;
+    assert_eq!((tag, result.unwrap().command.as_str()), (3, "threads"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_cancel_is_sent_to_an_adapter_that_does_not_support_it() {
+    let mut h = initialized(json!({ "supportsConfigurationDoneRequest": true })).await;
+    h.send(2, "evaluate", None, DEADLINE);
+    let evaluate = h.adapter.request().await;
+    let (_, result) = h.answer().await;
+    assert_eq!(
+        timeout_of(result),
+        ("evaluate".into(), evaluate.seq, DEADLINE, false)
+    );
+    h.send(3, "threads", None, DEADLINE);
+    let next = h.adapter.request().await;
+    assert_eq!(next.command, "threads", "nothing was sent in between");
+    assert_eq!(next.seq, evaluate.seq + 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_capabilities_event_can_turn_cancel_on() {
+    let mut h = initialized(json!({})).await;
+    let body = json!({ "capabilities": { "supportsCancelRequest": true } });
+    h.adapter.event("capabilities", body).await;
+    h.send(2, "stackTrace", None, DEADLINE);
+    let stack = h.adapter.request().await;
+    let (_, result) = h.answer().await;
+    assert!(timeout_of(result).3, "cancel sent");
+    let cancel = h.adapter.request().await;
+    assert_eq!(cancel.arguments, Some(json!({ "requestId": stack.seq })));
 }

@@ -139,6 +139,7 @@ impl Actor for TransportActor {
                 timeout,
             } => state.send_request(&myself, tag, request, timeout),
             TransportMsg::Incoming(message) => {
+                state.requests.observe(&message);
                 state.note_processes_at(&message);
                 match message {
                     Message::Response(response) => state.on_response(response),

@@ -1,5 +1,9 @@
 //! The requests in flight on one adapter connection: numbering what we send, matching
-//! answers by `request_seq`, and deadlines.
+//! answers by `request_seq`, and deadlines. A request whose deadline passes is failed
+//! with its seq and, where the adapter advertised `supportsCancelRequest` (in its
+//! `initialize` answer or a later `capabilities` event), the adapter is sent
+//! `cancel {requestId: seq}` so it can stop working on it. The cancel is not tracked:
+//! its answer, and the cancelled request's late one, are dropped like any late answer.
 //!
 //! Pure: no clock and no I/O. The actor owns the timers (a `T` kept with each request,
 //! handed back when the request leaves the table so it can be aborted) and carries out
@@ -8,9 +12,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use serde_json::{json, Value};
+
 use crate::core::command::Tag;
 use crate::error::SessionError;
-use crate::wire::{Request, Response};
+use crate::wire::{Message, Request, Response};
 
 /// A request sent and not yet answered.
 #[derive(Debug)]
@@ -25,11 +31,23 @@ pub struct InFlight<T> {
     pub timer: T,
 }
 
+/// A request whose deadline passed.
+#[derive(Debug)]
+pub struct Expired<T> {
+    /// The request, out of the table.
+    pub request: InFlight<T>,
+    /// The error that fails it.
+    pub error: SessionError,
+    /// The `cancel` to send the adapter, numbered, where it supports one.
+    pub cancel: Option<Request>,
+}
+
 /// The requests in flight, and the numbering of everything we send.
 #[derive(Debug)]
 pub struct RequestTable<T> {
     next_seq: i64,
     pending: HashMap<i64, InFlight<T>>,
+    supports_cancel: bool,
 }
 
 impl<T> Default for RequestTable<T> {
@@ -44,7 +62,34 @@ impl<T> RequestTable<T> {
         Self {
             next_seq: 1,
             pending: HashMap::new(),
+            supports_cancel: false,
         }
+    }
+
+    /// Learn from what the adapter sent whether it supports `cancel`: its answer to
+    /// `initialize` says so (absent means no), and a `capabilities` event may change it.
+    pub fn observe(&mut self, message: &Message) {
+        let capabilities = match message {
+            Message::Response(r) if r.command == "initialize" && r.success => {
+                self.supports_cancel = false;
+                r.body.as_ref()
+            }
+            Message::Event(e) if e.event == "capabilities" => {
+                e.body.as_ref().and_then(|b| b.get("capabilities"))
+            }
+            _ => None,
+        };
+        if let Some(flag) = capabilities
+            .and_then(|c| c.get("supportsCancelRequest"))
+            .and_then(Value::as_bool)
+        {
+            self.supports_cancel = flag;
+        }
+    }
+
+    /// Whether the adapter said it supports `cancel`.
+    pub fn supports_cancel(&self) -> bool {
+        self.supports_cancel
     }
 
     /// The `seq` of the next message we send (a request, or our response to a reverse
@@ -82,15 +127,27 @@ impl<T> RequestTable<T> {
         self.pending.remove(&response.request_seq)
     }
 
-    /// Request `seq`'s deadline passed: take it out and say so. `None` when it was
-    /// answered first (the timer lost the race).
-    pub fn expire(&mut self, seq: i64) -> Option<(InFlight<T>, SessionError)> {
+    /// Request `seq`'s deadline passed: take it out, with the error that fails it and
+    /// the `cancel` to send, if any. `None` when it was answered first (the timer lost
+    /// the race).
+    pub fn expire(&mut self, seq: i64) -> Option<Expired<T>> {
         let request = self.pending.remove(&seq)?;
+        let cancel = (self.supports_cancel && request.command != "cancel").then(|| {
+            let mut cancel = Request::new("cancel", Some(json!({ "requestId": seq })));
+            cancel.seq = self.next_seq();
+            cancel
+        });
         let error = SessionError::Timeout {
             command: request.command.clone(),
             after: request.timeout,
+            seq,
+            cancel_sent: cancel.is_some(),
         };
-        Some((request, error))
+        Some(Expired {
+            request,
+            error,
+            cancel,
+        })
     }
 
     /// The adapter answered request `seq` with something that is not DAP: take it out
@@ -123,6 +180,7 @@ impl<T> RequestTable<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const T: Duration = Duration::from_secs(5);
 
@@ -173,20 +231,103 @@ mod tests {
         assert_eq!(table.len(), 1, "the request is still in flight");
     }
 
-    #[test]
-    fn a_deadline_fails_the_request_naming_its_command_and_timeout() {
-        let mut table = RequestTable::new();
-        let seq = send(&mut table, 7, "evaluate");
-        let (request, error) = table.expire(seq).unwrap();
-        assert_eq!(request.tag, 7);
+    /// The timeout's command, seq, deadline and whether a cancel was sent.
+    fn timeout_of(error: SessionError) -> (String, i64, Duration, bool) {
         match error {
-            SessionError::Timeout { command, after } => {
-                assert_eq!((command.as_str(), after), ("evaluate", T))
-            }
+            SessionError::Timeout {
+                command,
+                after,
+                seq,
+                cancel_sent,
+            } => (command, seq, after, cancel_sent),
             other => panic!("want a timeout, got {other:?}"),
         }
+    }
+
+    fn initialized(supports_cancel: Option<bool>) -> Message {
+        let mut answer = response(1, "initialize");
+        answer.body = supports_cancel.map(|s| json!({ "supportsCancelRequest": s }));
+        Message::Response(answer)
+    }
+
+    #[test]
+    fn a_deadline_fails_the_request_naming_its_command_seq_and_timeout() {
+        let mut table = RequestTable::new();
+        send(&mut table, 6, "threads");
+        let seq = send(&mut table, 7, "evaluate");
+        let expired = table.expire(seq).unwrap();
+        assert_eq!(expired.request.tag, 7);
+        assert!(expired.cancel.is_none(), "no cancel without the capability");
+        let timeout = timeout_of(expired.error);
+        assert_eq!(timeout, ("evaluate".into(), 2, T, false));
         assert!(table.expire(seq).is_none(), "a deadline fires once");
         assert!(table.answer(&response(seq, "evaluate")).is_none(), "late");
+    }
+
+    #[test]
+    fn an_adapter_that_supports_cancel_is_sent_one_for_an_expired_request() {
+        let mut table = RequestTable::new();
+        table.observe(&initialized(Some(true)));
+        assert!(table.supports_cancel());
+        let seq = send(&mut table, 7, "evaluate");
+        let expired = table.expire(seq).unwrap();
+        let cancel = expired.cancel.expect("a cancel");
+        assert_eq!(cancel.command, "cancel");
+        assert_eq!(cancel.seq, seq + 1, "numbered in the same sequence");
+        assert_eq!(cancel.arguments, Some(json!({ "requestId": seq })));
+        assert!(timeout_of(expired.error).3, "the error says so");
+        assert!(table.is_empty());
+        assert_eq!(send(&mut table, 8, "threads"), seq + 2);
+    }
+
+    #[test]
+    fn the_timeout_says_which_request_and_that_it_was_cancelled() {
+        let mut table = RequestTable::new();
+        table.observe(&initialized(Some(true)));
+        let seq = send(&mut table, 7, "evaluate");
+        let text = table.expire(seq).unwrap().error.to_string();
+        assert_eq!(
+            text,
+            "`evaluate` (request 1) got no answer from the adapter within 5s; \
+             the adapter was asked to cancel it"
+        );
+    }
+
+    #[test]
+    fn a_cancel_is_never_cancelled() {
+        let mut table = RequestTable::new();
+        table.observe(&initialized(Some(true)));
+        let seq = send(&mut table, 7, "cancel");
+        assert!(table.expire(seq).unwrap().cancel.is_none());
+    }
+
+    #[test]
+    fn the_capability_comes_from_initialize_and_capabilities_events() {
+        let mut table = RequestTable::<()>::new();
+        table.observe(&initialized(None));
+        assert!(!table.supports_cancel(), "absent means no");
+        let event = |flag: bool| {
+            let body = json!({ "capabilities": { "supportsCancelRequest": flag } });
+            Message::Event(crate::wire::Event::new("capabilities", Some(body)))
+        };
+        table.observe(&event(true));
+        assert!(table.supports_cancel());
+        let other = json!({ "capabilities": { "supportsStepBack": true } });
+        table.observe(&Message::Event(crate::wire::Event::new(
+            "capabilities",
+            Some(other),
+        )));
+        assert!(
+            table.supports_cancel(),
+            "an event that does not name it leaves it"
+        );
+        table.observe(&event(false));
+        assert!(!table.supports_cancel());
+        let mut failed = response(1, "initialize");
+        failed.success = false;
+        failed.body = Some(json!({ "supportsCancelRequest": true }));
+        table.observe(&Message::Response(failed));
+        assert!(!table.supports_cancel(), "a failed initialize says nothing");
     }
 
     #[test]

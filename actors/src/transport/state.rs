@@ -116,13 +116,19 @@ impl TransportState {
         }
     }
 
+    /// A deadline passed: fail the request, and ask the adapter to cancel it where it
+    /// can.
     pub(super) fn on_deadline(&mut self, seq: i64) {
-        if let Some((request, error)) = self.requests.expire(seq) {
-            (self.sink)(TransportOutput::Response {
-                tag: request.tag,
-                result: Err(error),
-            });
+        let Some(expired) = self.requests.expire(seq) else {
+            return;
+        };
+        if let (Some(cancel), Some(out)) = (expired.cancel, &self.outgoing) {
+            let _ = out.send(Message::Request(cancel));
         }
+        (self.sink)(TransportOutput::Response {
+            tag: expired.request.tag,
+            result: Err(expired.error),
+        });
     }
 
     /// A frame that is JSON but not a DAP message: fail the request it answers, if
