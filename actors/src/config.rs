@@ -40,6 +40,9 @@ pub struct RuntimeConfig {
     /// How long an exited adapter's output may take to end before its connection is
     /// closed (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
     pub output_drain_wait: Duration,
+    /// Responses matching no request kept to report in timeouts (default
+    /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
+    pub unmatched_responses_kept: usize,
     /// Output events a subscriber may have unread before it misses some (default
     /// [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
@@ -74,6 +77,7 @@ impl Default for RuntimeConfig {
             shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
+            unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
             max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
             registry: AdapterRegistry::builtin(),
@@ -152,6 +156,12 @@ impl RuntimeConfig {
         self
     }
 
+    /// Set [`Self::unmatched_responses_kept`].
+    pub fn unmatched_responses_kept(mut self, n: usize) -> Self {
+        self.unmatched_responses_kept = n;
+        self
+    }
+
     /// Set [`Self::subscriber_output_backlog`].
     pub fn subscriber_output_backlog(mut self, n: usize) -> Self {
         self.subscriber_output_backlog = n;
@@ -225,6 +235,7 @@ impl RuntimeConfig {
             shutdown_grace: self.shutdown_grace,
             exit_wait: self.exit_wait,
             output_drain_wait: self.output_drain_wait,
+            unmatched_responses_kept: self.unmatched_responses_kept,
             in_process: self.in_process.clone(),
         }
     }
@@ -244,6 +255,7 @@ mod tests {
             .shutdown_grace(Duration::from_secs(2))
             .exit_wait(Duration::from_secs(3))
             .output_drain_wait(Duration::from_secs(4))
+            .unmatched_responses_kept(5)
             .transport();
         assert_eq!(config.max_frame_bytes, 1000);
         assert_eq!(config.frame_limits().codec().max_header_length(), 100);
@@ -253,6 +265,7 @@ mod tests {
         assert_eq!(config.shutdown_grace, Duration::from_secs(2));
         assert_eq!(config.exit_wait, Duration::from_secs(3));
         assert_eq!(config.output_drain_wait, Duration::from_secs(4));
+        assert_eq!(config.unmatched_responses_kept, 5);
     }
 
     #[test]
@@ -261,5 +274,9 @@ mod tests {
         assert_eq!(config.max_header_bytes, limits::DEFAULT_MAX_HEADER_LENGTH);
         assert_eq!(config.exit_wait, limits::DEFAULT_EXIT_WAIT);
         assert_eq!(config.output_drain_wait, limits::DEFAULT_OUTPUT_DRAIN_WAIT);
+        assert_eq!(
+            config.unmatched_responses_kept,
+            limits::DEFAULT_UNMATCHED_RESPONSES_KEPT
+        );
     }
 }

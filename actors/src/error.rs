@@ -43,6 +43,37 @@ impl std::fmt::Display for AdapterExit {
     }
 }
 
+/// A response from the adapter that matched no request in flight.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct UnmatchedResponse {
+    /// The `request_seq` it named.
+    pub request_seq: i64,
+    /// Its `command`.
+    pub command: String,
+    /// Whether it reported success.
+    pub success: bool,
+    /// Whether `request_seq` names a request that was never sent (a wrong
+    /// `request_seq`), rather than one no longer in flight (answered already, or past
+    /// its deadline).
+    pub never_sent: bool,
+}
+
+impl std::fmt::Display for UnmatchedResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let outcome = if self.success { "success" } else { "failure" };
+        write!(
+            f,
+            "a `{}` {outcome} for request {}, ",
+            self.command, self.request_seq
+        )?;
+        if self.never_sent {
+            f.write_str("which was never sent")
+        } else {
+            f.write_str("which was no longer in flight")
+        }
+    }
+}
+
 /// Errors from sessions, the adapter, and the runtime.
 #[derive(Debug, Clone, Error)]
 pub enum SessionError {
@@ -70,7 +101,10 @@ pub enum SessionError {
         body: Option<Value>,
     },
     /// The adapter did not answer in time.
-    #[error("{}", timeout_text(command, *seq, *after, *cancel_sent))]
+    #[error(
+        "{}",
+        timeout_text(command, *seq, *after, *cancel_sent, unmatched, *unmatched_count)
+    )]
     Timeout {
         /// The DAP command.
         command: String,
@@ -82,6 +116,13 @@ pub enum SessionError {
         /// Whether the adapter was sent `cancel` for it (it does when it advertises
         /// `supportsCancelRequest`).
         cancel_sent: bool,
+        /// The most recent responses the adapter sent while the request waited that
+        /// matched no request in flight: perhaps its answer, under a wrong
+        /// `request_seq`.
+        unmatched: Vec<UnmatchedResponse>,
+        /// How many such responses came meanwhile (more than `unmatched` holds when
+        /// older ones were no longer kept).
+        unmatched_count: usize,
     },
     /// The adapter process ended or its stream broke.
     #[error("the adapter is gone: {exit}")]
@@ -177,7 +218,14 @@ pub enum SessionError {
     },
 }
 
-fn timeout_text(command: &str, seq: i64, after: Duration, cancel_sent: bool) -> String {
+fn timeout_text(
+    command: &str,
+    seq: i64,
+    after: Duration,
+    cancel_sent: bool,
+    unmatched: &[UnmatchedResponse],
+    unmatched_count: usize,
+) -> String {
     let mut text = format!("`{command}`");
     if seq > 0 {
         text += &format!(" (request {seq})");
@@ -188,6 +236,17 @@ fn timeout_text(command: &str, seq: i64, after: Duration, cancel_sent: bool) -> 
     );
     if cancel_sent {
         text += "; the adapter was asked to cancel it";
+    }
+    if unmatched_count > 0 {
+        text += &format!(
+            "; meanwhile the adapter sent {unmatched_count} response(s) matching no request \
+             in flight"
+        );
+        if unmatched.len() < unmatched_count {
+            text += &format!(", the last {}", unmatched.len());
+        }
+        let listed: Vec<String> = unmatched.iter().map(ToString::to_string).collect();
+        text += &format!(": {}", listed.join("; "));
     }
     text
 }
@@ -208,6 +267,8 @@ impl SessionError {
             after,
             seq: 0,
             cancel_sent: false,
+            unmatched: Vec::new(),
+            unmatched_count: 0,
         }
     }
 
@@ -253,6 +314,14 @@ impl SessionError {
             },
             SessionError::Adapter { .. } => {
                 "check the arguments (paths, line numbers, expression syntax for this language)"
+                    .into()
+            }
+            SessionError::Timeout {
+                unmatched_count, ..
+            } if *unmatched_count > 0 => {
+                "the adapter answered something under a request_seq that matches no request \
+                 (see the error): it may be misbehaving; retry once, then launch again or use \
+                 another adapter"
                     .into()
             }
             SessionError::Timeout { .. } => {

@@ -68,6 +68,12 @@ pub const DEFAULT_EXIT_WAIT: Duration = Duration::from_millis(500);
 /// forever. Set with `RuntimeConfig::output_drain_wait`.
 pub const DEFAULT_OUTPUT_DRAIN_WAIT: Duration = Duration::from_secs(1);
 
+/// How many responses that matched no request in flight (a wrong `request_seq`, an
+/// answer after the deadline) a transport keeps, the most recent first, to report in
+/// the timeout of a request that was waiting meanwhile: 4. Older ones are only
+/// counted. Set with `RuntimeConfig::unmatched_responses_kept`.
+pub const DEFAULT_UNMATCHED_RESPONSES_KEPT: usize = 4;
+
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.
 pub const DEFAULT_MAX_RESTARTS: u32 = 5;

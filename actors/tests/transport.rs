@@ -219,6 +219,7 @@ fn timeout_of(result: Result<Response, SessionError>) -> (String, i64, Duration,
             after,
             seq,
             cancel_sent,
+            ..
         }) => (command, seq, after, cancel_sent),
         other => panic!("want a timeout, got {other:?}"),
     }
@@ -302,4 +303,41 @@ async fn a_capabilities_event_can_turn_cancel_on() {
     assert!(timeout_of(result).3, "cancel sent");
     let cancel = h.adapter.request().await;
     assert_eq!(cancel.arguments, Some(json!({ "requestId": stack.seq })));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_answer_under_a_wrong_request_seq_is_named_in_the_timeout() {
+    let config = TransportConfig {
+        unmatched_responses_kept: 1,
+        ..TransportConfig::default()
+    };
+    let mut h = Harness::start(config).await;
+    h.send(1, "evaluate", None, DEADLINE);
+    let evaluate = h.adapter.request().await;
+    let wrong = evaluate.seq + 1000;
+    h.adapter.answer_seq(wrong - 1, "evaluate", json!({})).await;
+    h.adapter
+        .answer_seq(wrong, "evaluate", json!({ "result": "3" }))
+        .await;
+    let (tag, result) = h.answer().await;
+    assert_eq!(tag, 1, "the wrong answers reached no one; the deadline did");
+    let err = result.unwrap_err();
+    match &err {
+        SessionError::Timeout {
+            unmatched,
+            unmatched_count,
+            ..
+        } => {
+            assert_eq!(*unmatched_count, 2);
+            assert_eq!(unmatched.len(), 1, "one kept, as configured");
+            assert_eq!(unmatched[0].request_seq, wrong);
+            assert!(unmatched[0].never_sent);
+        }
+        other => panic!("want a timeout, got {other:?}"),
+    }
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("for request {wrong}, which was never sent")),
+        "{text}"
+    );
 }

@@ -108,11 +108,11 @@ impl Actor for TransportActor {
             }
         }
         Ok(TransportState {
+            requests: RequestTable::new().keep_unmatched(config.unmatched_responses_kept),
             sink,
             config,
             adapter_name: adapter.name.clone(),
             outgoing: Some(tx),
-            requests: RequestTable::new(),
             terminal_processes: Vec::new(),
             stopped_once: false,
             ending: Ending {

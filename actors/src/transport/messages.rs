@@ -65,6 +65,9 @@ pub struct TransportConfig {
     /// How long an exited adapter's output may take to end before the connection is
     /// closed anyway (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
     pub output_drain_wait: Duration,
+    /// Responses matching no request kept to report in timeouts
+    /// (default [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
+    pub unmatched_responses_kept: usize,
     /// Adapters served in-process, for
     /// [`TransportKind::InProcess`](crate::registry::TransportKind::InProcess).
     pub in_process: InProcessAdapters,
@@ -80,6 +83,7 @@ impl Default for TransportConfig {
             shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
+            unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             in_process: InProcessAdapters::default(),
         }
     }

@@ -3,19 +3,27 @@
 //! with its seq and, where the adapter advertised `supportsCancelRequest` (in its
 //! `initialize` answer or a later `capabilities` event), the adapter is sent
 //! `cancel {requestId: seq}` so it can stop working on it. The cancel is not tracked:
-//! its answer, and the cancelled request's late one, are dropped like any late answer.
+//! its answer is dropped, and the cancelled request's late one is dropped like any late
+//! answer.
+//!
+//! A response that matches no request in flight (a wrong `request_seq`, or an answer
+//! after its deadline) is dropped too, but remembered: the most recent few are kept
+//! (bounded, `unmatched_responses_kept`) and named in the timeout of any request that
+//! was waiting when they came, so an agent learns that the adapter did answer,
+//! unexpectedly, instead of seeing a bare timeout.
 //!
 //! Pure: no clock and no I/O. The actor owns the timers (a `T` kept with each request,
 //! handed back when the request leaves the table so it can be aborted) and carries out
 //! what the table decides.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::core::command::Tag;
-use crate::error::SessionError;
+use crate::error::{SessionError, UnmatchedResponse};
+use crate::limits;
 use crate::wire::{Message, Request, Response};
 
 /// A request sent and not yet answered.
@@ -29,6 +37,8 @@ pub struct InFlight<T> {
     pub timeout: Duration,
     /// The actor's deadline timer.
     pub timer: T,
+    /// How many unmatched responses had come before it was sent.
+    unmatched_before: u64,
 }
 
 /// A request whose deadline passed.
@@ -48,6 +58,11 @@ pub struct RequestTable<T> {
     next_seq: i64,
     pending: HashMap<i64, InFlight<T>>,
     supports_cancel: bool,
+    /// The most recent unmatched responses, each with its number (counted from 0).
+    unmatched: VecDeque<(u64, UnmatchedResponse)>,
+    /// Unmatched responses seen so far.
+    unmatched_seen: u64,
+    unmatched_kept: usize,
 }
 
 impl<T> Default for RequestTable<T> {
@@ -57,13 +72,23 @@ impl<T> Default for RequestTable<T> {
 }
 
 impl<T> RequestTable<T> {
-    /// An empty table; the first message sent gets `seq` 1.
+    /// An empty table; the first message sent gets `seq` 1. It keeps
+    /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`] unmatched responses.
     pub fn new() -> Self {
         Self {
             next_seq: 1,
             pending: HashMap::new(),
             supports_cancel: false,
+            unmatched: VecDeque::new(),
+            unmatched_seen: 0,
+            unmatched_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
         }
+    }
+
+    /// Keep the `n` most recent unmatched responses.
+    pub fn keep_unmatched(mut self, n: usize) -> Self {
+        self.unmatched_kept = n;
+        self
     }
 
     /// Learn from what the adapter sent whether it supports `cancel`: its answer to
@@ -116,15 +141,39 @@ impl<T> RequestTable<T> {
             command: request.command.clone(),
             timeout,
             timer: timer(seq),
+            unmatched_before: self.unmatched_seen,
         };
         self.pending.insert(seq, entry);
         seq
     }
 
     /// The request `response` answers, taken out of the table; `None` when it names
-    /// no request in flight (late, answered twice, or a wrong `request_seq`).
+    /// no request in flight (late, answered twice, or a wrong `request_seq`), in
+    /// which case it is remembered for the timeouts of the requests now waiting. The
+    /// answer to a `cancel` we sent is expected, and not remembered.
     pub fn answer(&mut self, response: &Response) -> Option<InFlight<T>> {
-        self.pending.remove(&response.request_seq)
+        if let Some(request) = self.pending.remove(&response.request_seq) {
+            return Some(request);
+        }
+        if response.command != "cancel" {
+            self.remember_unmatched(response);
+        }
+        None
+    }
+
+    fn remember_unmatched(&mut self, response: &Response) {
+        let seq = response.request_seq;
+        let unmatched = UnmatchedResponse {
+            request_seq: seq,
+            command: response.command.clone(),
+            success: response.success,
+            never_sent: seq < 1 || seq >= self.next_seq,
+        };
+        self.unmatched.push_back((self.unmatched_seen, unmatched));
+        self.unmatched_seen += 1;
+        while self.unmatched.len() > self.unmatched_kept {
+            self.unmatched.pop_front();
+        }
     }
 
     /// Request `seq`'s deadline passed: take it out, with the error that fails it and
@@ -137,11 +186,19 @@ impl<T> RequestTable<T> {
             cancel.seq = self.next_seq();
             cancel
         });
+        let unmatched = self
+            .unmatched
+            .iter()
+            .filter(|(n, _)| *n >= request.unmatched_before)
+            .map(|(_, response)| response.clone())
+            .collect();
         let error = SessionError::Timeout {
             command: request.command.clone(),
             after: request.timeout,
             seq,
             cancel_sent: cancel.is_some(),
+            unmatched,
+            unmatched_count: (self.unmatched_seen - request.unmatched_before) as usize,
         };
         Some(Expired {
             request,
@@ -239,9 +296,103 @@ mod tests {
                 after,
                 seq,
                 cancel_sent,
+                ..
             } => (command, seq, after, cancel_sent),
             other => panic!("want a timeout, got {other:?}"),
         }
+    }
+
+    /// The unmatched responses a timeout names, and how many there were.
+    fn unmatched_of(error: &SessionError) -> (Vec<UnmatchedResponse>, usize) {
+        match error {
+            SessionError::Timeout {
+                unmatched,
+                unmatched_count,
+                ..
+            } => (unmatched.clone(), *unmatched_count),
+            other => panic!("want a timeout, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_timeout_names_the_unmatched_responses_that_came_while_it_waited() {
+        let mut table = RequestTable::new();
+        let early = send(&mut table, 1, "threads");
+        assert!(table.answer(&response(500, "threads")).is_none());
+        let seq = send(&mut table, 2, "evaluate");
+        assert!(table.answer(&response(seq + 1000, "evaluate")).is_none());
+        assert!(table.answer(&response(early, "threads")).is_some());
+        assert!(table.answer(&response(early, "threads")).is_none(), "twice");
+
+        let error = table.expire(seq).unwrap().error;
+        let (unmatched, count) = unmatched_of(&error);
+        assert_eq!(count, 2, "the one before it was sent is not its business");
+        assert_eq!(
+            unmatched,
+            [
+                UnmatchedResponse {
+                    request_seq: seq + 1000,
+                    command: "evaluate".into(),
+                    success: true,
+                    never_sent: true,
+                },
+                UnmatchedResponse {
+                    request_seq: early,
+                    command: "threads".into(),
+                    success: true,
+                    never_sent: false,
+                },
+            ]
+        );
+        let text = error.to_string();
+        assert!(
+            text.ends_with(
+                "; meanwhile the adapter sent 2 response(s) matching no request in flight: \
+                 a `evaluate` success for request 1002, which was never sent; \
+                 a `threads` success for request 1, which was no longer in flight"
+            ),
+            "{text}"
+        );
+        assert!(error.hint().contains("misbehaving"), "{}", error.hint());
+    }
+
+    #[test]
+    fn only_the_most_recent_unmatched_responses_are_kept() {
+        let mut table = RequestTable::new().keep_unmatched(2);
+        let seq = send(&mut table, 1, "evaluate");
+        for wrong in 100..105 {
+            table.answer(&response(wrong, "evaluate"));
+        }
+        assert_eq!(table.unmatched.len(), 2, "bounded");
+        let error = table.expire(seq).unwrap().error;
+        let (unmatched, count) = unmatched_of(&error);
+        assert_eq!(count, 5);
+        let seqs: Vec<i64> = unmatched.iter().map(|u| u.request_seq).collect();
+        assert_eq!(seqs, [103, 104]);
+        assert!(error.to_string().contains("sent 5 response(s)"), "{error}");
+        assert!(error.to_string().contains(", the last 2:"), "{error}");
+    }
+
+    #[test]
+    fn the_answer_to_our_cancel_is_not_unexpected() {
+        let mut table = RequestTable::new();
+        table.observe(&initialized(Some(true)));
+        let first = send(&mut table, 1, "evaluate");
+        let cancel = table.expire(first).unwrap().cancel.unwrap();
+        let second = send(&mut table, 2, "evaluate");
+        assert!(table.answer(&response(cancel.seq, "cancel")).is_none());
+        let (_, count) = unmatched_of(&table.expire(second).unwrap().error);
+        assert_eq!(count, 0);
+    }
+
+    #[test]
+    fn a_timeout_with_nothing_unexpected_says_nothing_of_it() {
+        let mut table = RequestTable::new();
+        let seq = send(&mut table, 1, "evaluate");
+        let error = table.expire(seq).unwrap().error;
+        assert_eq!(unmatched_of(&error), (vec![], 0));
+        assert!(!error.to_string().contains("meanwhile"), "{error}");
+        assert!(error.hint().contains("longer timeout"), "{}", error.hint());
     }
 
     fn initialized(supports_cancel: Option<bool>) -> Message {
