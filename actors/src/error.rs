@@ -23,6 +23,10 @@ pub struct AdapterExit {
     pub reason: String,
     /// The last few KiB of the adapter's stderr.
     pub stderr_tail: String,
+    /// The last few KiB of the adapter's stdout, for an adapter reached over TCP
+    /// (whose stdout carries logs, not DAP); empty otherwise.
+    #[serde(default)]
+    pub stdout_tail: String,
     /// Whether the runtime asked for this end (terminate, disconnect, shutdown).
     pub requested: bool,
 }
@@ -35,9 +39,11 @@ impl std::fmt::Display for AdapterExit {
             (None, Some(sig)) => write!(f, " (killed by signal {sig})")?,
             (None, None) => {}
         }
-        let tail = self.stderr_tail.trim();
-        if !tail.is_empty() {
-            write!(f, "; adapter stderr ends with: {tail}")?;
+        for (stream, tail) in [("stderr", &self.stderr_tail), ("stdout", &self.stdout_tail)] {
+            let tail = tail.trim();
+            if !tail.is_empty() {
+                write!(f, "; adapter {stream} ends with: {tail}")?;
+            }
         }
         Ok(())
     }
@@ -363,5 +369,43 @@ impl SessionError {
                     .into()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exit_names_each_stream_it_quotes() {
+        let exit = AdapterExit {
+            code: Some(4),
+            reason: "the adapter closed its output".into(),
+            stderr_tail: "warning: no port\n".into(),
+            stdout_tail: "API server listening soon\n".into(),
+            ..AdapterExit::default()
+        };
+        assert_eq!(
+            exit.to_string(),
+            "the adapter closed its output (exit code 4); \
+             adapter stderr ends with: warning: no port; \
+             adapter stdout ends with: API server listening soon"
+        );
+        let quiet = AdapterExit {
+            signal: Some(9),
+            reason: "gone".into(),
+            ..AdapterExit::default()
+        };
+        assert_eq!(quiet.to_string(), "gone (killed by signal 9)");
+    }
+
+    #[test]
+    fn an_exit_without_a_stdout_tail_still_deserializes() {
+        let json = r#"{"code":1,"signal":null,"reason":"r","stderr_tail":"e","requested":false}"#;
+        let exit: AdapterExit = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            (exit.stderr_tail.as_str(), exit.stdout_tail.as_str()),
+            ("e", "")
+        );
     }
 }

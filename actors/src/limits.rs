@@ -36,7 +36,8 @@ pub const DEFAULT_MAX_BREAKPOINTS: usize = 1000;
 /// ring says so. Set with `RuntimeConfig::output_buffer_bytes`.
 pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 
-/// Bytes of an adapter's stderr kept for error reports: 8 KiB.
+/// Bytes kept for error reports of each of an adapter's output streams that is not
+/// DAP (its stderr; for an adapter reached over TCP, its stdout too): 8 KiB each.
 /// Set with `RuntimeConfig::stderr_tail_bytes`.
 pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
 

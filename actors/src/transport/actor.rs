@@ -14,11 +14,11 @@ use tokio::sync::mpsc;
 use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
 use crate::transport::io;
 use crate::transport::messages::{TransportArgs, TransportMsg, TransportOutput, TransportSink};
+use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
 use crate::transport::shutdown::Ending;
 use crate::transport::state::TransportState;
-use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{Event, Message};
 
 /// The actor; see the module docs.
@@ -40,7 +40,8 @@ impl Actor for TransportActor {
             config,
             pid_slot,
         } = args;
-        let tail = StderrTail::new(config.stderr_tail_bytes);
+        let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
+        let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
         let (tx, rx) = mpsc::unbounded_channel();
         let mut group = None;
         let mut stderr_open = false;
@@ -84,14 +85,14 @@ impl Actor for TransportActor {
                     let at_end = move || {
                         let _ = me.cast(TransportMsg::StderrClosed);
                     };
-                    io::drain_then(stderr, tail.clone(), forward, at_end);
+                    io::drain_then(stderr, stderr_tail.clone(), forward, at_end);
                     stderr_open = true;
                 }
                 if matches!(kind, TransportKind::TcpListen) {
                     drop(stdin);
                     io::connect_from_banner(
                         stdout,
-                        tail.clone(),
+                        stdout_tail.clone(),
                         forward,
                         rx,
                         config.frame_limits(),
@@ -121,7 +122,8 @@ impl Actor for TransportActor {
                 ..Ending::default()
             },
             group,
-            tail,
+            stderr_tail,
+            stdout_tail,
             grace_timer: None,
         })
     }

@@ -18,8 +18,8 @@ use tokio_util::codec::{FramedRead, FramedWrite};
 
 use crate::registry::parse_listen_banner;
 use crate::transport::messages::{FrameLimits, TransportMsg};
+use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
-use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{ContentLengthCodec, DapCodec, Message};
 
 /// How a process ended, as seen by the exit watcher.
@@ -85,11 +85,11 @@ pub fn watch_exit(pid: u32, actor: ActorRef<TransportMsg>) {
 /// adapters whose debuggee inherits their stdout and stderr (dlv 1.20).
 pub type OutputForward = Arc<dyn Fn(&'static str, String) + Send + Sync>;
 
-/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout logs),
-/// and to `forward` under `category` where given.
+/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout, each
+/// with a tail of its own), and to `forward` under `category` where given.
 pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
     reader: R,
-    tail: StderrTail,
+    tail: OutputTail,
     forward: Option<(OutputForward, &'static str)>,
 ) {
     drain_then(reader, tail, forward, || {});
@@ -99,7 +99,7 @@ pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
 /// report can wait for the last words on stderr).
 pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
     mut reader: R,
-    tail: StderrTail,
+    tail: OutputTail,
     forward: Option<(OutputForward, &'static str)>,
     at_end: impl FnOnce() + Send + 'static,
 ) {
@@ -206,11 +206,11 @@ async fn write_frames<W: AsyncWrite + Unpin>(
 }
 
 /// For an adapter that listens on a port it picked: read its stdout until the banner
-/// names the address, connect, then start the I/O tasks; keep the rest of its stdout
-/// in the tail.
+/// names the address, connect, then start the I/O tasks; keep its stdout, banner and
+/// all, in `stdout_tail`.
 pub fn connect_from_banner(
     stdout: ChildStdout,
-    tail: StderrTail,
+    stdout_tail: OutputTail,
     forward: Option<OutputForward>,
     outgoing: mpsc::UnboundedReceiver<Message>,
     limits: FrameLimits,
@@ -221,8 +221,8 @@ pub fn connect_from_banner(
         let mut lines = BufReader::new(stdout).lines();
         let found = tokio::time::timeout(connect_timeout, async {
             while let Ok(Some(line)) = lines.next_line().await {
-                tail.push(line.as_bytes());
-                tail.push(b"\n");
+                stdout_tail.push(line.as_bytes());
+                stdout_tail.push(b"\n");
                 if let Some(addr) = parse_listen_banner(&line) {
                     return Some(addr);
                 }
@@ -248,7 +248,11 @@ pub fn connect_from_banner(
         };
         connect_tcp(host, port, outgoing, limits, connect_timeout, actor).await;
         // Keep draining stdout so the adapter never blocks on a full pipe.
-        drain_into_tail(lines.into_inner(), tail, forward.map(|f| (f, "stdout")));
+        drain_into_tail(
+            lines.into_inner(),
+            stdout_tail,
+            forward.map(|f| (f, "stdout")),
+        );
     });
 }
 

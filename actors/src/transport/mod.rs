@@ -14,6 +14,7 @@ pub mod actor;
 pub mod in_process;
 pub mod io;
 pub mod messages;
+pub mod output_tail;
 pub mod pidfd;
 pub mod process;
 pub mod procfs;
@@ -21,7 +22,6 @@ pub mod requests;
 pub mod reverse;
 pub mod shutdown;
 pub mod state;
-pub mod stderr_tail;
 
 pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};

@@ -135,7 +135,8 @@ impl TransportState {
             code: self.ending.exit.and_then(|e| e.code),
             signal: self.ending.exit.and_then(|e| e.signal),
             reason,
-            stderr_tail: self.tail.text(),
+            stderr_tail: self.stderr_tail.text(),
+            stdout_tail: self.stdout_tail.text(),
             requested: self.ending.shutdown_requested,
         }
     }

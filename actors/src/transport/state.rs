@@ -10,10 +10,10 @@ use tokio::task::AbortHandle;
 use crate::core::command::Tag;
 use crate::error::SessionError;
 use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
+use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
 use crate::transport::shutdown::Ending;
-use crate::transport::stderr_tail::StderrTail;
 use crate::wire::{Message, Request, Response};
 
 /// The transport's state.
@@ -31,7 +31,10 @@ pub struct TransportState {
     /// Whether the program has stopped yet (the first stop is a moment to note the
     /// processes under the adapter).
     pub(super) stopped_once: bool,
-    pub(super) tail: StderrTail,
+    /// The end of the adapter's stderr.
+    pub(super) stderr_tail: OutputTail,
+    /// The end of its stdout, where that is not DAP (an adapter reached over TCP).
+    pub(super) stdout_tail: OutputTail,
     /// What is known of the end so far.
     pub(super) ending: Ending,
     pub(super) grace_timer: Option<AbortHandle>,
