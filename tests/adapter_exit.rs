@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use dapvisor::registry::AdapterDef;
+use dapvisor::registry::{AdapterDef, TransportKind};
 use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -101,6 +101,86 @@ async fn a_missing_adapter_names_itself_and_how_to_install_it() {
     assert!(
         text.contains("install nosuch with your package manager"),
         "{text}"
+    );
+    runtime.shutdown().await;
+}
+
+/// A runtime whose adapter `silent-tcp` is registered as one that listens on a port
+/// it picks (as dlv does), but runs `script` instead, which never names a port.
+async fn tcp_adapter_runtime(script: &str, config: RuntimeConfig) -> Runtime {
+    let mut def = AdapterDef::generic("silent-tcp", "sh");
+    def.transport = TransportKind::TcpListen;
+    def.args = vec!["-c".into(), script.into()];
+    let mut config = config;
+    config.registry.register(def);
+    Runtime::start(config).await.unwrap()
+}
+
+/// The pid a script printed as `pid N` on its stdout, read back from the error.
+fn printed_pid(text: &str) -> u32 {
+    let after = text.split("pid ").nth(1).expect("the script's pid line");
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tcp_adapter_that_exits_without_naming_its_port_says_so_with_its_output() {
+    let script = "echo \"pid $$: warming up\"; echo 'cannot bind a port' >&2; exit 4";
+    let runtime = tcp_adapter_runtime(script, RuntimeConfig::default()).await;
+    let err = runtime
+        .launch(LaunchSpec::new(program("python/discount.py")).adapter("silent-tcp"))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, SessionError::StartFailed { .. }), "{err:?}");
+    assert!(
+        text.contains("ended its output without saying which port it listens on"),
+        "{text}"
+    );
+    assert!(text.contains("exit code 4"), "{text}");
+    // Each stream is quoted under its own name.
+    assert!(
+        text.contains("adapter stderr ends with: cannot bind a port"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "adapter stdout ends with: pid {}: warming up",
+            printed_pid(&text)
+        )),
+        "{text}"
+    );
+    assert!(runtime.sessions().is_empty());
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tcp_adapter_that_never_names_its_port_is_ended_at_the_connect_timeout() {
+    // Silent after one line, for longer than any test runs.
+    let script = "echo \"pid $$: thinking\"; exec sleep 600";
+    let config = RuntimeConfig::default().connect_timeout(Duration::from_secs(1));
+    let runtime = tcp_adapter_runtime(script, config).await;
+    let err = tokio::time::timeout(
+        Duration::from_secs(60),
+        runtime.launch(LaunchSpec::new(program("python/discount.py")).adapter("silent-tcp")),
+    )
+    .await
+    .expect("the launch fails at the connect timeout, not never")
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, SessionError::StartFailed { .. }), "{err:?}");
+    assert!(
+        text.contains("did not say which port it listens on within 1s"),
+        "{text}"
+    );
+    let pid = printed_pid(&text);
+    assert!(
+        text.contains(&format!("adapter stdout ends with: pid {pid}: thinking")),
+        "{text}"
+    );
+    assert!(
+        wait_gone(vec![pid]).await.is_empty(),
+        "the silent adapter {pid} was left running"
     );
     runtime.shutdown().await;
 }

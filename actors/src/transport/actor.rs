@@ -12,13 +12,13 @@ use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::mpsc;
 
 use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
-use crate::transport::io;
 use crate::transport::messages::{TransportArgs, TransportMsg, TransportOutput, TransportSink};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
 use crate::transport::shutdown::Ending;
 use crate::transport::state::TransportState;
+use crate::transport::{io, listen};
 use crate::wire::{Event, Message};
 
 /// The actor; see the module docs.
@@ -90,7 +90,7 @@ impl Actor for TransportActor {
                 }
                 if matches!(kind, TransportKind::TcpListen) {
                     drop(stdin);
-                    io::connect_from_banner(
+                    listen::connect_from_banner(
                         stdout,
                         stdout_tail.clone(),
                         forward,

@@ -1,5 +1,6 @@
 //! The tasks that move bytes for a transport: spawning the adapter, reading frames,
-//! writing frames, draining stderr, finding a TCP adapter's port, watching for exit.
+//! writing frames, draining stderr, connecting over TCP, watching for exit. (Finding
+//! the port of an adapter that picks its own is in `listen.rs`.)
 //!
 //! Each task reports to the [`TransportActor`](super::TransportActor) by message; none
 //! holds actor state, so the actor's handlers never wait on the adapter.
@@ -10,13 +11,12 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use ractor::ActorRef;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::process::{Child, ChildStdout, Command};
+use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, FramedWrite};
 
-use crate::registry::parse_listen_banner;
 use crate::transport::messages::{FrameLimits, TransportMsg};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
@@ -205,57 +205,6 @@ async fn write_frames<W: AsyncWrite + Unpin>(
     let _ = SinkExt::<Message>::close(&mut frames).await;
 }
 
-/// For an adapter that listens on a port it picked: read its stdout until the banner
-/// names the address, connect, then start the I/O tasks; keep its stdout, banner and
-/// all, in `stdout_tail`.
-pub fn connect_from_banner(
-    stdout: ChildStdout,
-    stdout_tail: OutputTail,
-    forward: Option<OutputForward>,
-    outgoing: mpsc::UnboundedReceiver<Message>,
-    limits: FrameLimits,
-    connect_timeout: Duration,
-    actor: ActorRef<TransportMsg>,
-) {
-    tokio::spawn(async move {
-        let mut lines = BufReader::new(stdout).lines();
-        let found = tokio::time::timeout(connect_timeout, async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                stdout_tail.push(line.as_bytes());
-                stdout_tail.push(b"\n");
-                if let Some(addr) = parse_listen_banner(&line) {
-                    return Some(addr);
-                }
-            }
-            None
-        })
-        .await;
-        let (host, port) = match found {
-            Ok(Some(addr)) => addr,
-            Ok(None) => {
-                let _ = actor.cast(TransportMsg::StreamEnded(
-                    "the adapter ended its output without saying which port it listens on".into(),
-                ));
-                return;
-            }
-            Err(_) => {
-                let _ = actor.cast(TransportMsg::StreamEnded(format!(
-                    "the adapter did not say which port it listens on within {}s",
-                    connect_timeout.as_secs()
-                )));
-                return;
-            }
-        };
-        connect_tcp(host, port, outgoing, limits, connect_timeout, actor).await;
-        // Keep draining stdout so the adapter never blocks on a full pipe.
-        drain_into_tail(
-            lines.into_inner(),
-            stdout_tail,
-            forward.map(|f| (f, "stdout")),
-        );
-    });
-}
-
 /// Connect to `host:port` and start the I/O tasks, or report why not.
 pub async fn connect_tcp(
     host: String,
@@ -279,7 +228,7 @@ pub async fn connect_tcp(
         Err(_) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(
                 "connecting to the adapter at {host}:{port} took longer than {}s",
-                connect_timeout.as_secs()
+                connect_timeout.as_secs_f64()
             )));
         }
     }

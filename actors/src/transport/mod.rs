@@ -8,11 +8,15 @@
 //! - `reverse.rs`: answers to the adapter's reverse requests;
 //! - `shutdown.rs`: how it ends, and the exit report;
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
+//! - `listen.rs`: finding the port of an adapter that picks its own;
+//! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
+//! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
 //! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`.
 
 pub mod actor;
 pub mod in_process;
 pub mod io;
+pub mod listen;
 pub mod messages;
 pub mod output_tail;
 pub mod pidfd;

@@ -22,6 +22,11 @@ impl OutputTail {
         }
     }
 
+    /// The most bytes it keeps.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// Append bytes, dropping the oldest beyond the capacity.
     pub fn push(&self, bytes: &[u8]) {
         let Ok(mut buf) = self.inner.lock() else {
