@@ -1,42 +1,79 @@
 //! When an adapter dies, every pending request fails at once with its exit status and
-//! the tail of its stderr; nothing waits for a deadline. (That the session then comes
-//! back is in `restarts.rs`.)
+//! the tail of its stderr; nothing waits for a deadline. An adapter that dies at
+//! start-up, or never says where it listens, is reported with what it said on each
+//! stream. (That the session then comes back is in `restarts.rs`.)
 
 mod common;
 
 use std::time::Duration;
 
 use common::*;
-use dapvisor::registry::{AdapterDef, TransportKind};
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError};
+use dapvisor::registry::{AdapterDef, AdapterRegistry, TransportKind};
+use dapvisor::{EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError};
+
+/// debugpy, started by a wrapper that first writes one line on its stderr (debugpy
+/// itself writes nothing there in stdio mode), so that its crash can be checked to
+/// carry the adapter's last words.
+fn debugpy_with_a_stderr_line(registry: &AdapterRegistry) -> AdapterDef {
+    let mut def = registry
+        .get("debugpy")
+        .expect("debugpy is built in")
+        .clone();
+    def.name = "debugpy-marked".into();
+    def.extensions.clear();
+    let wrapper = "import runpy, sys\n\
+                   sys.stderr.write('debugpy under test: starting\\n')\n\
+                   sys.stderr.flush()\n\
+                   sys.argv = ['debugpy.adapter']\n\
+                   runpy.run_module('debugpy.adapter', run_name='__main__', alter_sys=True)\n";
+    def.args = vec!["-c".into(), wrapper.into()];
+    def
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pending_request_fails_at_once_when_the_adapter_is_killed() {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut config = RuntimeConfig::default();
+    let marked = debugpy_with_a_stderr_line(&config.registry);
+    config.registry.register(marked);
+    let runtime = Runtime::start(config).await.unwrap();
     let file = program("python/discount.py");
     let line = line_of(&file, "total += discounted");
     let session = runtime
-        .launch(LaunchSpec::new(&file).breakpoint(&file, line))
+        .launch(
+            LaunchSpec::new(&file)
+                .adapter("debugpy-marked")
+                .breakpoint(&file, line),
+        )
         .await
         .unwrap();
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     let frame = session.stack_trace(stop.thread_id, Some(1)).await.unwrap()[0].id;
 
-    // An evaluation that keeps the adapter busy for far longer than the test runs.
+    // An evaluation that says it has begun (the debuggee's output comes back as an
+    // event), then keeps the adapter busy for far longer than the test runs.
+    let mut events = session.subscribe();
     let evaluating = {
         let session = session.clone();
         tokio::spawn(async move {
-            session
-                .evaluate("__import__('time').sleep(600)", Some(frame), None)
-                .await
+            let expression =
+                "print('evaluation begun', flush=True) or __import__('time').sleep(600)";
+            session.evaluate(expression, Some(frame), None).await
         })
     };
-    let pending = tokio::time::timeout(STOP_WAIT, async {
-        while session.snapshot().await.unwrap().pending_requests == 0 {
-            tokio::task::yield_now().await;
+    let begun = tokio::time::timeout(STOP_WAIT, async {
+        while let Some(received) = events.recv().await {
+            if let Received::Event(event) = received {
+                if let EventKind::Output { output, .. } = &event.kind {
+                    if output.contains("evaluation begun") {
+                        return;
+                    }
+                }
+            }
         }
+        panic!("the session's events ended");
     });
-    pending.await.expect("the evaluate request was never sent");
+    begun.await.expect("the evaluation never began");
+    assert!(session.snapshot().await.unwrap().pending_requests >= 1);
 
     let pid = session.adapter_pid().expect("debugpy runs as a process");
     // SAFETY: sending a signal to the adapter this test started.
@@ -51,6 +88,15 @@ async fn a_pending_request_fails_at_once_when_the_adapter_is_killed() {
             assert_eq!(exit.signal, Some(libc::SIGKILL), "{exit:?}");
             assert!(!exit.requested);
             assert_eq!(attempt, 1);
+            assert!(
+                exit.stderr_tail.contains("debugpy under test: starting"),
+                "the adapter's stderr: {exit:?}"
+            );
+            assert!(
+                exit.to_string()
+                    .contains("adapter stderr ends with: debugpy under test: starting"),
+                "{exit}"
+            );
         }
         other => panic!("expected AdapterCrashed, got {other:?}"),
     }
