@@ -39,7 +39,8 @@ use crate::transport::procfs::{scan, trees};
 /// until it and everything it started have been ended.
 #[derive(Debug)]
 pub struct ProcessGroup {
-    leader: ProcessId,
+    /// The leader's pid: its own for as long as it is held unreaped.
+    leader: u32,
     /// Whether it leads its own process group (else it joined the adapter's).
     leads_group: bool,
     /// The leader, not reaped until the sweep.
@@ -55,7 +56,7 @@ impl ProcessGroup {
     /// whether it was spawned as the leader of a new process group. `None` if it has
     /// already been reaped.
     pub fn adopt(child: Child, leads_group: bool) -> Option<Self> {
-        let leader = ProcessId::of(child.id()?)?;
+        let leader = child.id()?;
         Some(Self {
             leader,
             leads_group,
@@ -67,7 +68,7 @@ impl ProcessGroup {
 
     /// The leader's pid (also the group id, when it leads one).
     pub fn pid(&self) -> u32 {
-        self.leader.pid
+        self.leader
     }
 
     /// The descendants remembered so far.
@@ -86,12 +87,14 @@ impl ProcessGroup {
     }
 
     /// Every process under the leader or a remembered one, now, the leader aside.
+    /// Called only while the leader is held unreaped, so its pid is its own.
     fn tree(&self) -> Vec<ProcessId> {
-        let mut roots = vec![self.leader];
-        roots.extend(lock(&self.remembered).iter().copied());
-        trees(&scan(), &roots)
+        let stats = scan();
+        let mut roots: Vec<ProcessId> = lock(&self.remembered).iter().copied().collect();
+        roots.extend(stats.iter().find(|s| s.pid == self.leader).map(|s| s.id()));
+        trees(&stats, &roots)
             .into_iter()
-            .filter(|p| *p != self.leader)
+            .filter(|p| p.pid != self.leader)
             .collect()
     }
 
@@ -109,7 +112,7 @@ impl ProcessGroup {
             // SAFETY: killpg only sends a signal. The group id is the unreaped
             // leader's pid, so it is still this group's.
             unsafe {
-                libc::killpg(self.leader.pid as libc::pid_t, libc::SIGKILL);
+                libc::killpg(self.leader as libc::pid_t, libc::SIGKILL);
             }
         }
         for process in targets {
@@ -157,8 +160,17 @@ mod tests {
     /// Wait (bounded) until `pid` no longer runs: killed processes take a moment to
     /// go, and orphans must be reaped by init.
     async fn gone(pid: u32) -> bool {
+        until(|| !is_alive(pid)).await
+    }
+
+    /// Wait (bounded) until `pid` has been reaped (the reaping task runs after it dies).
+    async fn reaped(pid: u32) -> bool {
+        until(|| Stat::read(pid).is_none()).await
+    }
+
+    async fn until(done: impl Fn() -> bool) -> bool {
         for _ in 0..1000 {
-            if !is_alive(pid) {
+            if done() {
                 return true;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
@@ -198,23 +210,17 @@ mod tests {
         let leader = group.pid();
         drop(group);
         assert!(gone(grandchild).await, "grandchild {grandchild} survived");
-        assert!(Stat::read(leader).is_none(), "the leader is reaped");
+        assert!(reaped(leader).await, "the leader is reaped");
     }
 
     #[tokio::test]
     async fn a_descendant_that_left_the_group_is_ended_after_the_leader_exited() {
-        let script = "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!; exec sleep 300";
+        // The pid is printed from inside the new session, so it has left the group.
+        let script = "setsid sh -c 'echo $$; exec sleep 300' & exec sleep 300";
         let (child, mut lines) = leader(script);
         let detached = next_pid(&mut lines).await;
         let group = ProcessGroup::adopt(child, true).unwrap();
         let leader = group.pid();
-        // setsid runs after the pid is printed: wait until it has left the group.
-        for _ in 0..1000 {
-            if Stat::read(detached).is_some_and(|s| s.pgrp == detached) {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
         assert_eq!(
             Stat::read(detached).unwrap().pgrp,
             detached,
