@@ -1,6 +1,6 @@
 //! The session actor through the public API, on the scripted in-process adapter
 //! (`testing::FakeAdapter`) under paused tokio time: request deadlines (default, per
-//! request, clamped) and late answers; requests numbered from 1 on each connection; reverse requests (`runInTerminal` really runs,
+//! request, clamped) and late answers; reverse requests (`runInTerminal` really runs,
 //! anything else gets an error response with a proper seq); event fan-out to a slow
 //! subscriber (every lifecycle event, and a `Lagged` count that accounts for exactly
 //! the dropped output); the session and queued-request limits; sessions and runtimes
@@ -284,59 +284,6 @@ async fn run_in_terminal_runs_the_command_with_its_cwd_and_env_and_answers_its_p
     );
     runtime.shutdown().await;
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// The seqs of the requests the fake adapter received on `connection`, in order.
-fn seqs_on(probe: &FakeAdapterProbe, connection: usize) -> Vec<i64> {
-    probe
-        .requests()
-        .iter()
-        .filter(|r| r.connection == connection)
-        .map(|r| r.seq)
-        .collect()
-}
-
-#[tokio::test(start_paused = true)]
-async fn requests_are_numbered_from_1_without_gaps_on_each_connection() {
-    let (runtime, probe) = runtime(
-        FakeAdapter::new().close_on("evaluate"),
-        RuntimeConfig::default(),
-    )
-    .await;
-    let session = stopped(&runtime, FAKE).await;
-    session.threads().await.unwrap();
-    session.stack_trace(None, None).await.unwrap();
-    let first = seqs_on(&probe, 1);
-    assert!(first.len() >= 5, "initialize .. stackTrace: {first:?}");
-    assert_eq!(first, (1..=first.len() as i64).collect::<Vec<_>>());
-    assert_eq!(probe.requests()[0].command, "initialize");
-
-    // The adapter dies on evaluate; the new adapter's connection starts at 1 again.
-    let err = session.evaluate("x", None, None).await.unwrap_err();
-    assert!(
-        matches!(err, SessionError::AdapterCrashed { .. }),
-        "{err:?}"
-    );
-    probe
-        .wait_until(|log| {
-            log.requests
-                .iter()
-                .any(|r| r.connection == 2 && r.command == "configurationDone")
-        })
-        .await;
-    let second = seqs_on(&probe, 2);
-    assert_eq!(second, (1..=second.len() as i64).collect::<Vec<_>>());
-    let with_evaluate = seqs_on(&probe, 1);
-    assert_eq!(
-        with_evaluate.len(),
-        first.len() + 1,
-        "evaluate went on connection 1"
-    );
-    assert_eq!(
-        with_evaluate,
-        (1..=with_evaluate.len() as i64).collect::<Vec<_>>()
-    );
-    runtime.shutdown().await;
 }
 
 #[tokio::test(start_paused = true)]

@@ -1,19 +1,23 @@
 //! The transport actor on its own, under paused tokio time, with the test playing the
 //! adapter on the other end of an in-memory stream: what goes on the wire (seq
 //! numbers, `cancel`), what comes back to the owner (answers, timeouts that say what
-//! happened), and the limits it is given.
+//! happened), and the limits it is given. Last, the numbering seen by the scripted
+//! adapter (`testing::FakeAdapter`) through a whole runtime, across a restart.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dapvisor_actors::core::command::Tag;
 use dapvisor_actors::registry::{AdapterDef, AdapterRegistry};
+use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
 use dapvisor_actors::transport::{
     InProcessAdapters, TransportActor, TransportArgs, TransportConfig, TransportMsg,
     TransportOutput,
 };
 use dapvisor_actors::wire::{DapCodec, Event, Message, Request, Response};
-use dapvisor_actors::{AdapterExit, SessionError};
+use dapvisor_actors::{
+    AdapterExit, LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome,
+};
 use futures::{SinkExt, StreamExt};
 use ractor::{Actor, ActorRef};
 use serde_json::{json, Value};
@@ -340,4 +344,63 @@ async fn an_answer_under_a_wrong_request_seq_is_named_in_the_timeout() {
         text.contains(&format!("for request {wrong}, which was never sent")),
         "{text}"
     );
+}
+
+/// The seqs of the requests the fake adapter received on `connection`, in order.
+fn seqs_on(probe: &FakeAdapterProbe, connection: usize) -> Vec<i64> {
+    probe
+        .requests()
+        .iter()
+        .filter(|r| r.connection == connection)
+        .map(|r| r.seq)
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn requests_are_numbered_from_1_without_gaps_on_each_connection() {
+    let (connect, probe) = FakeAdapter::new().close_on("evaluate").connector();
+    let config = RuntimeConfig::default().in_process_adapter("fake", connect);
+    let runtime = Runtime::start(config).await.unwrap();
+    let manifest = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let spec = LaunchSpec::new(&manifest)
+        .adapter("fake")
+        .breakpoint(&manifest, 3);
+    let session = runtime.launch(spec).await.unwrap();
+    let stop = session
+        .wait_for_stop(RunTicket { epoch: 0 }, Duration::from_secs(5))
+        .await;
+    assert!(matches!(stop, Ok(StopOutcome::Stopped(_))), "{stop:?}");
+    session.threads().await.unwrap();
+    session.stack_trace(None, None).await.unwrap();
+    let first = seqs_on(&probe, 1);
+    assert!(first.len() >= 5, "initialize .. stackTrace: {first:?}");
+    assert_eq!(first, (1..=first.len() as i64).collect::<Vec<_>>());
+    assert_eq!(probe.requests()[0].command, "initialize");
+
+    // The adapter dies on evaluate; the new adapter's connection starts at 1 again.
+    let err = session.evaluate("x", None, None).await.unwrap_err();
+    assert!(
+        matches!(err, SessionError::AdapterCrashed { .. }),
+        "{err:?}"
+    );
+    probe
+        .wait_until(|log| {
+            log.requests
+                .iter()
+                .any(|r| r.connection == 2 && r.command == "configurationDone")
+        })
+        .await;
+    let second = seqs_on(&probe, 2);
+    assert_eq!(second, (1..=second.len() as i64).collect::<Vec<_>>());
+    let with_evaluate = seqs_on(&probe, 1);
+    assert_eq!(
+        with_evaluate.len(),
+        first.len() + 1,
+        "evaluate went on connection 1"
+    );
+    assert_eq!(
+        with_evaluate,
+        (1..=with_evaluate.len() as i64).collect::<Vec<_>>()
+    );
+    runtime.shutdown().await;
 }
