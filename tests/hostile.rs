@@ -294,15 +294,17 @@ async fn garbage_for_a_response_ends_the_adapter_with_the_codec_error() {
 
 /// A fault that leaves `evaluate` unanswered: it times out at its own short deadline,
 /// the healthy session works meanwhile, and the hostile session still answers after.
-async fn unanswered_evaluate_times_out(fault: &str) {
+/// Returns the timeout.
+async fn unanswered_evaluate_times_out(fault: &str) -> SessionError {
     let runtime = runtime(&[fault]).await;
     let healthy = launch_stopped(&runtime, "healthy").await;
     let session = launch_stopped(&runtime, "hostile").await;
     let (result, ()) = tokio::join!(timed_evaluate(&session, Some(SHORT)), carries_on(&healthy));
     let (result, took) = result;
-    match result {
-        Err(SessionError::Timeout { command, after }) => {
-            assert_eq!((command.as_str(), after), ("evaluate", SHORT));
+    let err = result.expect_err("evaluate is never answered");
+    match &err {
+        SessionError::Timeout { command, after, .. } => {
+            assert_eq!((command.as_str(), *after), ("evaluate", SHORT));
         }
         other => panic!("expected a timeout, got {other:?}"),
     }
@@ -310,16 +312,31 @@ async fn unanswered_evaluate_times_out(fault: &str) {
     let threads = bounded("threads", session.threads()).await.unwrap();
     assert_eq!(threads[0].name, "main", "the session must still answer");
     shut_down(runtime).await;
+    err
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_never_answered_times_out_at_its_deadline() {
-    unanswered_evaluate_times_out("hang-on=evaluate").await;
+    let err = unanswered_evaluate_times_out("hang-on=evaluate").await;
+    assert!(!err.to_string().contains("meanwhile"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_answer_with_a_wrong_request_seq_leaves_the_request_to_its_deadline() {
-    unanswered_evaluate_times_out("wrong-seq-on=evaluate").await;
+async fn an_answer_with_a_wrong_request_seq_is_named_in_the_timeout() {
+    let err = unanswered_evaluate_times_out("wrong-seq-on=evaluate").await;
+    let SessionError::Timeout { seq, unmatched, .. } = &err else {
+        panic!("{err:?}");
+    };
+    // The hostile adapter answers with request_seq off by 1000.
+    assert_eq!(unmatched.len(), 1, "{err}");
+    assert_eq!(unmatched[0].request_seq, seq + 1000, "{err}");
+    assert!(unmatched[0].never_sent, "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("a `evaluate` success for request {}", seq + 1000)),
+        "{text}"
+    );
+    assert!(err.hint().contains("misbehaving"), "{}", err.hint());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

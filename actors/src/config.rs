@@ -24,6 +24,9 @@ pub struct RuntimeConfig {
     /// Largest frame accepted from an adapter (default
     /// [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
     pub max_frame_bytes: usize,
+    /// Largest header block accepted from an adapter (default
+    /// [`limits::DEFAULT_MAX_HEADER_LENGTH`]).
+    pub max_header_bytes: usize,
     /// Adapter stderr kept for errors (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
     pub stderr_tail_bytes: usize,
     /// TCP adapter start-up and connect limit (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
@@ -32,6 +35,15 @@ pub struct RuntimeConfig {
     /// runtime's shutdown lets each adapter answer `disconnect` (default
     /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
+    /// How long an adapter whose output ended may take to exit before it is killed
+    /// (default [`limits::DEFAULT_EXIT_WAIT`]).
+    pub exit_wait: Duration,
+    /// How long an exited adapter's output may take to end before its connection is
+    /// closed (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
+    pub output_drain_wait: Duration,
+    /// Responses matching no request kept to report in timeouts (default
+    /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
+    pub unmatched_responses_kept: usize,
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread
     /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
@@ -66,9 +78,13 @@ impl Default for RuntimeConfig {
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
+            max_header_bytes: limits::DEFAULT_MAX_HEADER_LENGTH,
             stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
             connect_timeout: limits::DEFAULT_CONNECT_TIMEOUT,
             shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
+            exit_wait: limits::DEFAULT_EXIT_WAIT,
+            output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
+            unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
             max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
             registry: AdapterRegistry::builtin(),
@@ -112,6 +128,12 @@ impl RuntimeConfig {
         self
     }
 
+    /// Set [`Self::max_header_bytes`].
+    pub fn max_header_bytes(mut self, bytes: usize) -> Self {
+        self.max_header_bytes = bytes;
+        self
+    }
+
     /// Set [`Self::stderr_tail_bytes`].
     pub fn stderr_tail_bytes(mut self, bytes: usize) -> Self {
         self.stderr_tail_bytes = bytes;
@@ -127,6 +149,24 @@ impl RuntimeConfig {
     /// Set [`Self::shutdown_grace`].
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
         self.shutdown_grace = grace;
+        self
+    }
+
+    /// Set [`Self::exit_wait`].
+    pub fn exit_wait(mut self, wait: Duration) -> Self {
+        self.exit_wait = wait;
+        self
+    }
+
+    /// Set [`Self::output_drain_wait`].
+    pub fn output_drain_wait(mut self, wait: Duration) -> Self {
+        self.output_drain_wait = wait;
+        self
+    }
+
+    /// Set [`Self::unmatched_responses_kept`].
+    pub fn unmatched_responses_kept(mut self, n: usize) -> Self {
+        self.unmatched_responses_kept = n;
         self
     }
 
@@ -206,10 +246,54 @@ impl RuntimeConfig {
     pub(crate) fn transport(&self) -> TransportConfig {
         TransportConfig {
             max_frame_bytes: self.max_frame_bytes,
+            max_header_bytes: self.max_header_bytes,
             stderr_tail_bytes: self.stderr_tail_bytes,
             connect_timeout: self.connect_timeout,
             shutdown_grace: self.shutdown_grace,
+            exit_wait: self.exit_wait,
+            output_drain_wait: self.output_drain_wait,
+            unmatched_responses_kept: self.unmatched_responses_kept,
             in_process: self.in_process.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transport_limits_reach_the_transport() {
+        let config = RuntimeConfig::default()
+            .max_frame_bytes(1000)
+            .max_header_bytes(100)
+            .stderr_tail_bytes(10)
+            .connect_timeout(Duration::from_secs(1))
+            .shutdown_grace(Duration::from_secs(2))
+            .exit_wait(Duration::from_secs(3))
+            .output_drain_wait(Duration::from_secs(4))
+            .unmatched_responses_kept(5)
+            .transport();
+        assert_eq!(config.max_frame_bytes, 1000);
+        assert_eq!(config.frame_limits().codec().max_header_length(), 100);
+        assert_eq!(config.frame_limits().codec().max_content_length(), 1000);
+        assert_eq!(config.stderr_tail_bytes, 10);
+        assert_eq!(config.connect_timeout, Duration::from_secs(1));
+        assert_eq!(config.shutdown_grace, Duration::from_secs(2));
+        assert_eq!(config.exit_wait, Duration::from_secs(3));
+        assert_eq!(config.output_drain_wait, Duration::from_secs(4));
+        assert_eq!(config.unmatched_responses_kept, 5);
+    }
+
+    #[test]
+    fn the_defaults_are_the_named_limits() {
+        let config = RuntimeConfig::default().transport();
+        assert_eq!(config.max_header_bytes, limits::DEFAULT_MAX_HEADER_LENGTH);
+        assert_eq!(config.exit_wait, limits::DEFAULT_EXIT_WAIT);
+        assert_eq!(config.output_drain_wait, limits::DEFAULT_OUTPUT_DRAIN_WAIT);
+        assert_eq!(
+            config.unmatched_responses_kept,
+            limits::DEFAULT_UNMATCHED_RESPONSES_KEPT
+        );
     }
 }

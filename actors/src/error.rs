@@ -23,6 +23,10 @@ pub struct AdapterExit {
     pub reason: String,
     /// The last few KiB of the adapter's stderr.
     pub stderr_tail: String,
+    /// The last few KiB of the adapter's stdout, for an adapter reached over TCP
+    /// (whose stdout carries logs, not DAP); empty otherwise.
+    #[serde(default)]
+    pub stdout_tail: String,
     /// Whether the runtime asked for this end (terminate, disconnect, shutdown).
     pub requested: bool,
 }
@@ -35,11 +39,44 @@ impl std::fmt::Display for AdapterExit {
             (None, Some(sig)) => write!(f, " (killed by signal {sig})")?,
             (None, None) => {}
         }
-        let tail = self.stderr_tail.trim();
-        if !tail.is_empty() {
-            write!(f, "; adapter stderr ends with: {tail}")?;
+        for (stream, tail) in [("stderr", &self.stderr_tail), ("stdout", &self.stdout_tail)] {
+            let tail = tail.trim();
+            if !tail.is_empty() {
+                write!(f, "; adapter {stream} ends with: {tail}")?;
+            }
         }
         Ok(())
+    }
+}
+
+/// A response from the adapter that matched no request in flight.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct UnmatchedResponse {
+    /// The `request_seq` it named.
+    pub request_seq: i64,
+    /// Its `command`.
+    pub command: String,
+    /// Whether it reported success.
+    pub success: bool,
+    /// Whether `request_seq` names a request that was never sent (a wrong
+    /// `request_seq`), rather than one no longer in flight (answered already, or past
+    /// its deadline).
+    pub never_sent: bool,
+}
+
+impl std::fmt::Display for UnmatchedResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let outcome = if self.success { "success" } else { "failure" };
+        write!(
+            f,
+            "a `{}` {outcome} for request {}, ",
+            self.command, self.request_seq
+        )?;
+        if self.never_sent {
+            f.write_str("which was never sent")
+        } else {
+            f.write_str("which was no longer in flight")
+        }
     }
 }
 
@@ -70,12 +107,28 @@ pub enum SessionError {
         body: Option<Value>,
     },
     /// The adapter did not answer in time.
-    #[error("`{command}` got no answer from the adapter within {}s", after.as_secs_f64())]
+    #[error(
+        "{}",
+        timeout_text(command, *seq, *after, *cancel_sent, unmatched, *unmatched_count)
+    )]
     Timeout {
         /// The DAP command.
         command: String,
         /// The deadline that passed.
         after: Duration,
+        /// The request's `seq` on the wire, which names it (in a `cancel`, in the
+        /// adapter's logs); 0 where it never reached the wire.
+        seq: i64,
+        /// Whether the adapter was sent `cancel` for it (it does when it advertises
+        /// `supportsCancelRequest`).
+        cancel_sent: bool,
+        /// The most recent responses the adapter sent while the request waited that
+        /// matched no request in flight: perhaps its answer, under a wrong
+        /// `request_seq`.
+        unmatched: Vec<UnmatchedResponse>,
+        /// How many such responses came meanwhile (more than `unmatched` holds when
+        /// older ones were no longer kept).
+        unmatched_count: usize,
     },
     /// The adapter process ended or its stream broke.
     #[error("the adapter is gone: {exit}")]
@@ -171,6 +224,39 @@ pub enum SessionError {
     },
 }
 
+fn timeout_text(
+    command: &str,
+    seq: i64,
+    after: Duration,
+    cancel_sent: bool,
+    unmatched: &[UnmatchedResponse],
+    unmatched_count: usize,
+) -> String {
+    let mut text = format!("`{command}`");
+    if seq > 0 {
+        text += &format!(" (request {seq})");
+    }
+    text += &format!(
+        " got no answer from the adapter within {}s",
+        after.as_secs_f64()
+    );
+    if cancel_sent {
+        text += "; the adapter was asked to cancel it";
+    }
+    if unmatched_count > 0 {
+        text += &format!(
+            "; meanwhile the adapter sent {unmatched_count} response(s) matching no request \
+             in flight"
+        );
+        if unmatched.len() < unmatched_count {
+            text += &format!(", the last {}", unmatched.len());
+        }
+        let listed: Vec<String> = unmatched.iter().map(ToString::to_string).collect();
+        text += &format!(": {}", listed.join("; "));
+    }
+    text
+}
+
 fn list(ops: &[Operation]) -> String {
     if ops.is_empty() {
         return "nothing until it changes state".to_string();
@@ -179,6 +265,19 @@ fn list(ops: &[Operation]) -> String {
 }
 
 impl SessionError {
+    /// A [`SessionError::Timeout`] of `command` after `after`, for a request that never
+    /// reached the wire (no seq, no cancel).
+    pub fn timeout(command: impl Into<String>, after: Duration) -> Self {
+        SessionError::Timeout {
+            command: command.into(),
+            after,
+            seq: 0,
+            cancel_sent: false,
+            unmatched: Vec::new(),
+            unmatched_count: 0,
+        }
+    }
+
     /// HTTP-like code: 404 not found, 400 invalid state or argument, 501 unsupported,
     /// 503 busy or over a limit, 504 timed out, 500 otherwise.
     pub fn code(&self) -> u16 {
@@ -223,6 +322,14 @@ impl SessionError {
                 "check the arguments (paths, line numbers, expression syntax for this language)"
                     .into()
             }
+            SessionError::Timeout {
+                unmatched_count, ..
+            } if *unmatched_count > 0 => {
+                "the adapter answered something under a request_seq that matches no request \
+                 (see the error): it may be misbehaving; retry once, then launch again or use \
+                 another adapter"
+                    .into()
+            }
             SessionError::Timeout { .. } => {
                 "retry with a longer timeout, or pause the program if it is busy".into()
             }
@@ -262,5 +369,43 @@ impl SessionError {
                     .into()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exit_names_each_stream_it_quotes() {
+        let exit = AdapterExit {
+            code: Some(4),
+            reason: "the adapter closed its output".into(),
+            stderr_tail: "warning: no port\n".into(),
+            stdout_tail: "API server listening soon\n".into(),
+            ..AdapterExit::default()
+        };
+        assert_eq!(
+            exit.to_string(),
+            "the adapter closed its output (exit code 4); \
+             adapter stderr ends with: warning: no port; \
+             adapter stdout ends with: API server listening soon"
+        );
+        let quiet = AdapterExit {
+            signal: Some(9),
+            reason: "gone".into(),
+            ..AdapterExit::default()
+        };
+        assert_eq!(quiet.to_string(), "gone (killed by signal 9)");
+    }
+
+    #[test]
+    fn an_exit_without_a_stdout_tail_still_deserializes() {
+        let json = r#"{"code":1,"signal":null,"reason":"r","stderr_tail":"e","requested":false}"#;
+        let exit: AdapterExit = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            (exit.stderr_tail.as_str(), exit.stdout_tail.as_str()),
+            ("e", "")
+        );
     }
 }

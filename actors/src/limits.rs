@@ -12,7 +12,7 @@ use std::time::Duration;
 pub const DEFAULT_MAX_CONTENT_LENGTH: usize = 16 * 1024 * 1024;
 
 /// Largest header block (all header lines up to the blank line): 8 KiB.
-/// Set with `ContentLengthCodec::with_max_header_length`.
+/// Set with `ContentLengthCodec::with_max_header_length` or `RuntimeConfig::max_header_bytes`.
 pub const DEFAULT_MAX_HEADER_LENGTH: usize = 8 * 1024;
 
 /// Deadline for one DAP request when the caller gives none: 30 s.
@@ -36,7 +36,8 @@ pub const DEFAULT_MAX_BREAKPOINTS: usize = 1000;
 /// ring says so. Set with `RuntimeConfig::output_buffer_bytes`.
 pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 
-/// Bytes of an adapter's stderr kept for error reports: 8 KiB.
+/// Bytes kept for error reports of each of an adapter's output streams that is not
+/// DAP (its stderr; for an adapter reached over TCP, its stdout too): 8 KiB each.
 /// Set with `RuntimeConfig::stderr_tail_bytes`.
 pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
 
@@ -58,6 +59,23 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// process group is killed, and how long a runtime's shutdown lets each adapter
 /// answer its `disconnect`: 2 s. Set with `RuntimeConfig::shutdown_grace`.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// After an adapter's output ends, how long its process may take to exit (and its
+/// stderr to drain) before it is killed: 500 ms. Waiting lets the exit report carry the
+/// exit status and the adapter's last words. Set with `RuntimeConfig::exit_wait`.
+pub const DEFAULT_EXIT_WAIT: Duration = Duration::from_millis(500);
+
+/// After an adapter's process exits, how long its output may take to end before the
+/// connection is closed anyway: 1 s. Messages it wrote just before exiting are still
+/// delivered; a process that inherited its pipes (a debuggee) may keep them open
+/// forever. Set with `RuntimeConfig::output_drain_wait`.
+pub const DEFAULT_OUTPUT_DRAIN_WAIT: Duration = Duration::from_secs(1);
+
+/// How many responses that matched no request in flight (a wrong `request_seq`, an
+/// answer after the deadline) a transport keeps, the most recent first, to report in
+/// the timeout of a request that was waiting meanwhile: 4. Older ones are only
+/// counted. Set with `RuntimeConfig::unmatched_responses_kept`.
+pub const DEFAULT_UNMATCHED_RESPONSES_KEPT: usize = 4;
 
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.

@@ -93,7 +93,7 @@ fn assert_took(elapsed: Duration, expected: Duration) {
 
 fn timeout_of(err: SessionError) -> (String, Duration) {
     match err {
-        SessionError::Timeout { command, after } => (command, after),
+        SessionError::Timeout { command, after, .. } => (command, after),
         other => panic!("want a timeout, got {other:?}"),
     }
 }

@@ -71,3 +71,9 @@ pub async fn wait_gone(pids: Vec<u32>) -> Vec<u32> {
     .await
     .unwrap()
 }
+
+/// The process group of `pid` and its session, while it exists.
+pub fn group_and_session(pid: u32) -> Option<(u32, u32)> {
+    let fields = stat_fields(pid)?;
+    Some((fields.get(2)?.parse().ok()?, fields.get(3)?.parse().ok()?))
+}

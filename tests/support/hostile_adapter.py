@@ -23,6 +23,11 @@ Faults, one per `--fault` flag (the flag may be repeated). CMD is a DAP command 
   no-body-on=CMD           answer CMD without a body
   no-seq-on=CMD            answer CMD without a seq
   flood=N                  after answering configurationDone, send N output events
+  detached-child           on `launch`, start a "debuggee" that leaves the adapter's
+                           process group and session (setsid), ignores SIGHUP, SIGINT,
+                           SIGTERM and SIGPIPE, and sleeps forever; report it in a
+                           `process` event and on stderr. Its command line ends with
+                           `hostile-detached-debuggee`. Only SIGKILL ends it.
 
 Example: python3 hostile_adapter.py --fault crash-on=evaluate:sigkill
 """
@@ -32,11 +37,20 @@ import json
 import os
 import resource
 import signal
+import subprocess
 import sys
 
 OVERSIZED_LENGTH = 16 * 1024 * 1024 + 1
 GARBAGE = (b"\x00\xff\xfe not DAP \x1b[31m\x07" * 700)[: 12 * 1024]
 LOCALS = {"qty": "3", "price": "7"}
+DETACHED_MARK = "hostile-detached-debuggee"
+DETACHED_BODY = (
+    "import signal, time\n"
+    "for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):\n"
+    "    signal.signal(s, signal.SIG_IGN)\n"
+    "while True:\n"
+    "    time.sleep(3600)\n"
+)
 
 stdin = sys.stdin.buffer
 stdout = sys.stdout.buffer
@@ -58,10 +72,13 @@ class Faults:
         self.at_start = []  # kinds to act on before reading anything
         self.on = {}  # command -> (kind, argument)
         self.flood = 0
+        self.detached_child = False
         for spec in specs:
             kind, _, where = spec.partition("=")
             if kind == "exit-at-start":
                 self.exit_at_start = True
+            elif kind == "detached-child":
+                self.detached_child = True
             elif kind == "flood":
                 self.flood = int(where)
             elif where == "start" and kind in ("garbage-on", "oversized-on"):
@@ -167,10 +184,26 @@ class Channel:
 # ---- the well-behaved fake ---------------------------------------------------------
 
 
+def start_detached_child():
+    """A debuggee in a session of its own, which nothing but SIGKILL ends."""
+    # start_new_session: setsid() in the child before it runs, so it has left our
+    # group by the time Popen returns. No pipe of ours is kept open by it.
+    child = subprocess.Popen(
+        [sys.executable, "-c", DETACHED_BODY, DETACHED_MARK],
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    log("started a detached debuggee, pid %d" % child.pid)
+    return child.pid
+
+
 class Adapter:
-    def __init__(self, channel, flood):
+    def __init__(self, channel, faults):
         self.out = channel
-        self.flood = flood
+        self.flood = faults.flood
+        self.detached_child = faults.detached_child
         self.breakpoint = None  # (path, line) of the first breakpoint set
 
     def handle(self, request):
@@ -181,7 +214,10 @@ class Adapter:
         if command == "initialize":
             out.respond(request, {"supportsConfigurationDoneRequest": True})
         elif command == "launch":
+            pid = start_detached_child() if self.detached_child else None
             out.respond(request)
+            if pid is not None:
+                out.event("process", {"name": DETACHED_MARK, "systemProcessId": pid, "startMethod": "launch"})
             out.event("initialized")
         elif command == "setBreakpoints":
             lines = [b["line"] for b in args.get("breakpoints", [])]
@@ -246,7 +282,7 @@ def main():
         stdout.flush()
         go_silent()
 
-    adapter = Adapter(Channel(faults), faults.flood)
+    adapter = Adapter(Channel(faults), faults)
     while True:
         request = read_message()
         if request is None:

@@ -85,10 +85,7 @@ fn a_refused_continue_goes_back_to_stopped() {
 fn a_continue_that_times_out_goes_back_to_stopped() {
     let mut h = Harness::stopped();
     let (token, out) = h.command(control(ControlAction::Next));
-    let timeout = SessionError::Timeout {
-        command: "next".into(),
-        after: Duration::from_secs(30),
-    };
+    let timeout = SessionError::timeout("next", Duration::from_secs(30));
     let out = h.respond(out.tag("next"), Err(timeout));
     assert_eq!(h.state(), SessionState::Stopped);
     assert!(matches!(out.error(token), SessionError::Timeout { .. }));

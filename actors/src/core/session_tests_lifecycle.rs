@@ -149,10 +149,7 @@ fn disconnect_can_leave_the_debuggee_running() {
 fn a_failed_disconnect_still_ends_the_session() {
     let mut h = Harness::running();
     let (token, out) = h.command(Command::Terminate);
-    let timeout = SessionError::Timeout {
-        command: "disconnect".into(),
-        after: limits::MIN_REQUEST_TIMEOUT,
-    };
+    let timeout = SessionError::timeout("disconnect", limits::MIN_REQUEST_TIMEOUT);
     let out = h.respond(out.tag("disconnect"), Err(timeout));
     assert!(matches!(out.reply(token), Ok(Answer::Done)));
     assert!(out.stops_adapter());
@@ -300,10 +297,7 @@ fn a_second_response_for_an_answered_request_is_ignored() {
     let mut h = Harness::stopped();
     let (_, out) = h.command(request(Operation::Threads, "threads", json!({})));
     let tag = out.tag("threads");
-    let timeout = SessionError::Timeout {
-        command: "threads".into(),
-        after: limits::DEFAULT_REQUEST_TIMEOUT,
-    };
+    let timeout = SessionError::timeout("threads", limits::DEFAULT_REQUEST_TIMEOUT);
     assert_eq!(h.respond(tag, Err(timeout)).replies(), 1);
     assert!(h.ok(tag, json!({ "threads": [] })).0.is_empty());
 }

@@ -1,5 +1,6 @@
 //! The tasks that move bytes for a transport: spawning the adapter, reading frames,
-//! writing frames, draining stderr, finding a TCP adapter's port, watching for exit.
+//! writing frames, draining stderr, connecting over TCP, watching for exit. (Finding
+//! the port of an adapter that picks its own is in `listen.rs`.)
 //!
 //! Each task reports to the [`TransportActor`](super::TransportActor) by message; none
 //! holds actor state, so the actor's handlers never wait on the adapter.
@@ -10,15 +11,15 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use ractor::ActorRef;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::process::{Child, ChildStdout, Command};
+use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, FramedWrite};
 
-use crate::registry::parse_listen_banner;
-use crate::transport::actor::TransportMsg;
-use crate::transport::stderr_tail::StderrTail;
+use crate::transport::messages::{FrameLimits, TransportMsg};
+use crate::transport::output_tail::OutputTail;
+use crate::transport::pidfd::{self, Pidfd};
 use crate::wire::{ContentLengthCodec, DapCodec, Message};
 
 /// How a process ended, as seen by the exit watcher.
@@ -50,35 +51,45 @@ pub fn spawn_adapter(
         .spawn()
 }
 
-/// Wait for the process to end and report it.
-pub fn watch_exit(mut child: Child, actor: ActorRef<TransportMsg>) {
-    tokio::spawn(async move {
-        let info = match child.wait().await {
-            Ok(status) => {
-                use std::os::unix::process::ExitStatusExt;
-                ExitInfo {
-                    code: status.code(),
-                    signal: status.signal(),
-                }
-            }
-            Err(_) => ExitInfo {
-                code: None,
-                signal: None,
-            },
-        };
-        let _ = actor.cast(TransportMsg::ProcessExited(info));
-    });
+impl ExitInfo {
+    /// The process ended, but how could not be read.
+    pub const UNKNOWN: ExitInfo = ExitInfo {
+        code: None,
+        signal: None,
+    };
+}
+
+/// Report when the adapter `pid` (a child of ours that nobody has waited on) exits,
+/// leaving it unreaped: its [`ProcessGroup`](super::ProcessGroup) reaps it after the
+/// sweep, so that its pid and group id cannot be reused before then. Through a pidfd
+/// where the kernel has them; else a blocking `waitid(WNOWAIT)` on a worker thread.
+pub fn watch_exit(pid: u32, actor: ActorRef<TransportMsg>) {
+    match Pidfd::open(pid) {
+        Ok(pidfd) => {
+            tokio::spawn(async move {
+                let info = pidfd.exited().await;
+                let _ = actor.cast(TransportMsg::ProcessExited(info));
+            });
+        }
+        Err(err) => {
+            tracing::debug!(%err, "no pidfd for the adapter; its exit is watched by a thread");
+            tokio::task::spawn_blocking(move || {
+                let info = pidfd::exit_info(libc::P_PID, pid as libc::id_t);
+                let _ = actor.cast(TransportMsg::ProcessExited(info));
+            });
+        }
+    }
 }
 
 /// Passes text an adapter process printed on to the session as debuggee output, for
 /// adapters whose debuggee inherits their stdout and stderr (dlv 1.20).
 pub type OutputForward = Arc<dyn Fn(&'static str, String) + Send + Sync>;
 
-/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout logs),
-/// and to `forward` under `category` where given.
+/// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout, each
+/// with a tail of its own), and to `forward` under `category` where given.
 pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
     reader: R,
-    tail: StderrTail,
+    tail: OutputTail,
     forward: Option<(OutputForward, &'static str)>,
 ) {
     drain_then(reader, tail, forward, || {});
@@ -88,7 +99,7 @@ pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
 /// report can wait for the last words on stderr).
 pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
     mut reader: R,
-    tail: StderrTail,
+    tail: OutputTail,
     forward: Option<(OutputForward, &'static str)>,
     at_end: impl FnOnce() + Send + 'static,
 ) {
@@ -114,14 +125,16 @@ pub fn start_io<R, W>(
     reader: R,
     writer: W,
     outgoing: mpsc::UnboundedReceiver<Message>,
-    max_frame_bytes: usize,
+    limits: FrameLimits,
     actor: ActorRef<TransportMsg>,
 ) where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let codec = ContentLengthCodec::new().with_max_content_length(max_frame_bytes);
-    tokio::spawn(read_frames(FramedRead::new(reader, codec), actor.clone()));
+    tokio::spawn(read_frames(
+        FramedRead::new(reader, limits.codec()),
+        actor.clone(),
+    ));
     tokio::spawn(write_frames(
         FramedWrite::new(writer, DapCodec::new()),
         outgoing,
@@ -192,67 +205,12 @@ async fn write_frames<W: AsyncWrite + Unpin>(
     let _ = SinkExt::<Message>::close(&mut frames).await;
 }
 
-/// For an adapter that listens on a port it picked: read its stdout until the banner
-/// names the address, connect, then start the I/O tasks; keep the rest of its stdout
-/// in the tail.
-pub fn connect_from_banner(
-    stdout: ChildStdout,
-    tail: StderrTail,
-    forward: Option<OutputForward>,
-    outgoing: mpsc::UnboundedReceiver<Message>,
-    max_frame_bytes: usize,
-    connect_timeout: Duration,
-    actor: ActorRef<TransportMsg>,
-) {
-    tokio::spawn(async move {
-        let mut lines = BufReader::new(stdout).lines();
-        let found = tokio::time::timeout(connect_timeout, async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                tail.push(line.as_bytes());
-                tail.push(b"\n");
-                if let Some(addr) = parse_listen_banner(&line) {
-                    return Some(addr);
-                }
-            }
-            None
-        })
-        .await;
-        let (host, port) = match found {
-            Ok(Some(addr)) => addr,
-            Ok(None) => {
-                let _ = actor.cast(TransportMsg::StreamEnded(
-                    "the adapter ended its output without saying which port it listens on".into(),
-                ));
-                return;
-            }
-            Err(_) => {
-                let _ = actor.cast(TransportMsg::StreamEnded(format!(
-                    "the adapter did not say which port it listens on within {}s",
-                    connect_timeout.as_secs()
-                )));
-                return;
-            }
-        };
-        connect_tcp(
-            host,
-            port,
-            outgoing,
-            max_frame_bytes,
-            connect_timeout,
-            actor,
-        )
-        .await;
-        // Keep draining stdout so the adapter never blocks on a full pipe.
-        drain_into_tail(lines.into_inner(), tail, forward.map(|f| (f, "stdout")));
-    });
-}
-
 /// Connect to `host:port` and start the I/O tasks, or report why not.
 pub async fn connect_tcp(
     host: String,
     port: u16,
     outgoing: mpsc::UnboundedReceiver<Message>,
-    max_frame_bytes: usize,
+    limits: FrameLimits,
     connect_timeout: Duration,
     actor: ActorRef<TransportMsg>,
 ) {
@@ -260,7 +218,7 @@ pub async fn connect_tcp(
         Ok(Ok(stream)) => {
             let _ = stream.set_nodelay(true);
             let (r, w) = stream.into_split();
-            start_io(r, w, outgoing, max_frame_bytes, actor);
+            start_io(r, w, outgoing, limits, actor);
         }
         Ok(Err(err)) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(
@@ -270,7 +228,7 @@ pub async fn connect_tcp(
         Err(_) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(
                 "connecting to the adapter at {host}:{port} took longer than {}s",
-                connect_timeout.as_secs()
+                connect_timeout.as_secs_f64()
             )));
         }
     }

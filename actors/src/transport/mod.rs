@@ -1,15 +1,34 @@
 //! The transport: one actor per adapter process or socket, and the tasks that move
 //! its bytes.
+//!
+//! - `actor.rs`: the actor (start-up by transport kind, message dispatch);
+//! - `messages.rs`: its arguments, limits, messages and output;
+//! - `requests.rs`: the requests in flight, numbered and matched (pure);
+//! - `state.rs`: its state, and requests sent, answered and timed out;
+//! - `reverse.rs`: answers to the adapter's reverse requests;
+//! - `shutdown.rs`: how it ends, and the exit report;
+//! - `io.rs`: the tasks that spawn, read, write, connect and watch;
+//! - `listen.rs`: finding the port of an adapter that picks its own;
+//! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
+//! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
+//! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`.
 
 pub mod actor;
 pub mod in_process;
 pub mod io;
+pub mod listen;
+pub mod messages;
+pub mod output_tail;
+pub mod pidfd;
 pub mod process;
+pub mod procfs;
+pub mod requests;
 pub mod reverse;
-pub mod stderr_tail;
+pub mod shutdown;
+pub mod state;
 
-pub use actor::{
-    TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink,
-};
+pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};
+pub use messages::{TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink};
 pub use process::ProcessGroup;
+pub use state::TransportState;

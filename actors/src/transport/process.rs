@@ -1,53 +1,127 @@
-//! Adapter processes in their own process group, ended with everything they started.
+//! Adapter processes, ended with everything they started, and never a stranger.
 //!
-//! The adapter is spawned as the leader of a new process group, so its debuggee
-//! (a child or grandchild that stays in the group) can be ended with one `killpg`.
-//! Descendants that moved to a group of their own are found through `/proc` and
-//! ended too. [`ProcessGroup`] does this on [`ProcessGroup::kill`] and on `Drop`, so
-//! cleanup holds even where ractor skips `post_stop` (a kill or a panic).
+//! The adapter is spawned as the leader of a new process group, so a debuggee that
+//! stays in the group is ended with one `killpg`. Some leave it: debugpy's launcher
+//! starts the debuggee with `setpgrp`, and any program may call `setsid`. Those are
+//! found as descendants through `/proc`, but only while the adapter lives: once it
+//! exits, its orphans are re-parented to init and nothing links them to it any more.
+//! So a [`ProcessGroup`] also *remembers* the adapter's descendants, each as a
+//! [`ProcessId`] (pid and start time), whenever the transport says it is a good
+//! moment ([`ProcessGroup::note_descendants`]: when the adapter reports the
+//! debuggee's process, answers a launch or attach, or first stops); it ends those
+//! too, if their pid still names them.
+//!
+//! No signal ever reaches a process that merely reused a pid:
+//!
+//! - the leader is held unreaped (a `Child` nobody waits on) until the group has been
+//!   swept, so its pid, which is also the group id, cannot be given to anyone else
+//!   meanwhile: its exit is watched through a pidfd without reaping (`pidfd.rs`), and
+//!   the sweep reaps it last;
+//! - a remembered descendant is signalled through a pidfd, after its start time was
+//!   checked ([`kill_if_current`]).
+//!
+//! The sweep runs once, on [`ProcessGroup::kill`] or on `Drop`, so cleanup holds
+//! even where ractor skips `post_stop` (a kill or a panic). What it cannot reach: a
+//! process that leaves the group and is started *and* re-parented between two
+//! moments the tree was noted (a debuggee that daemonizes itself after the last one).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
-/// The process group an adapter leads.
+use tokio::process::Child;
+
+use crate::transport::pidfd::kill_if_current;
+pub use crate::transport::procfs::{descendants, is_alive, parent_of, ProcessId};
+use crate::transport::procfs::{scan, trees};
+
+/// A process we started (the adapter, or a `runInTerminal` command), held unreaped
+/// until it and everything it started have been ended.
 #[derive(Debug)]
 pub struct ProcessGroup {
-    pid: u32,
+    /// The leader's pid: its own for as long as it is held unreaped.
+    leader: u32,
+    /// Whether it leads its own process group (else it joined the adapter's).
+    leads_group: bool,
+    /// The leader, not reaped until the sweep.
+    child: Mutex<Option<Child>>,
+    /// Descendants seen so far; bounded by the processes alive, as entries that no
+    /// longer name their process are dropped at each noting.
+    remembered: Mutex<HashSet<ProcessId>>,
     swept: AtomicBool,
 }
 
 impl ProcessGroup {
-    /// The group led by `pid` (the adapter, spawned with `process_group(0)`).
-    pub fn new(pid: u32) -> Self {
-        Self {
-            pid,
+    /// Take charge of `child`, which has not been waited on. `leads_group` says
+    /// whether it was spawned as the leader of a new process group. `None` if it has
+    /// already been reaped.
+    pub fn adopt(child: Child, leads_group: bool) -> Option<Self> {
+        let leader = child.id()?;
+        Some(Self {
+            leader,
+            leads_group,
+            child: Mutex::new(Some(child)),
+            remembered: Mutex::default(),
             swept: AtomicBool::new(false),
-        }
+        })
     }
 
-    /// The leader's pid (also the group id).
+    /// The leader's pid (also the group id, when it leads one).
     pub fn pid(&self) -> u32 {
-        self.pid
+        self.leader
     }
 
-    /// Send SIGKILL to every descendant of the leader and to every member of its
-    /// group. Only the first call acts: once the leader is reaped its pid may be
-    /// reused, so the group is swept once, right when the adapter ends.
+    /// The descendants remembered so far.
+    pub fn remembered(&self) -> Vec<ProcessId> {
+        lock(&self.remembered).iter().copied().collect()
+    }
+
+    /// Remember every process now under the leader or under a process remembered
+    /// before (one pass over `/proc`); forget those that are gone.
+    pub fn note_descendants(&self) {
+        if self.swept.load(Ordering::SeqCst) {
+            return;
+        }
+        let tree = self.tree();
+        *lock(&self.remembered) = tree.into_iter().collect();
+    }
+
+    /// Every process under the leader or a remembered one, now, the leader aside.
+    /// Called only while the leader is held unreaped, so its pid is its own.
+    fn tree(&self) -> Vec<ProcessId> {
+        let stats = scan();
+        let mut roots: Vec<ProcessId> = lock(&self.remembered).iter().copied().collect();
+        roots.extend(stats.iter().find(|s| s.pid == self.leader).map(|s| s.id()));
+        trees(&stats, &roots)
+            .into_iter()
+            .filter(|p| p.pid != self.leader)
+            .collect()
+    }
+
+    /// Send SIGKILL to the group, to every descendant (live or remembered) whose pid
+    /// still names it, and to the leader; then reap the leader. Only the first call
+    /// acts.
     pub fn kill(&self) {
         if self.swept.swap(true, Ordering::SeqCst) {
             return;
         }
-        let mut targets = descendants(self.pid);
-        targets.push(self.pid);
-        // SAFETY: killpg with a positive pgid only sends a signal.
-        unsafe {
-            libc::killpg(self.pid as libc::pid_t, libc::SIGKILL);
-        }
-        for pid in targets {
-            // SAFETY: kill with a positive pid only sends a signal.
+        let child = lock(&self.child).take();
+        // Noted before any signal, so that nothing killed first re-parents the rest.
+        let targets = self.tree();
+        if self.leads_group && child.is_some() {
+            // SAFETY: killpg only sends a signal. The group id is the unreaped
+            // leader's pid, so it is still this group's.
             unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+                libc::killpg(self.leader as libc::pid_t, libc::SIGKILL);
             }
+        }
+        for process in targets {
+            kill_if_current(process);
+        }
+        if let Some(mut child) = child {
+            // tokio signals only a child it has not reaped.
+            let _ = child.start_kill();
+            reap(child);
         }
     }
 }
@@ -58,106 +132,116 @@ impl Drop for ProcessGroup {
     }
 }
 
-/// Every live descendant of `root`, from `/proc` (children before grandchildren).
-pub fn descendants(root: u32) -> Vec<u32> {
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if let Some(ppid) = parent_of(pid) {
-            children.entry(ppid).or_default().push(pid);
-        }
-    }
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    let mut frontier = vec![root];
-    while let Some(p) = frontier.pop() {
-        for &c in children.get(&p).map(Vec::as_slice).unwrap_or(&[]) {
-            if seen.insert(c) {
-                out.push(c);
-                frontier.push(c);
-            }
-        }
-    }
-    out
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The parent pid of `pid`, from `/proc/PID/stat`.
-pub fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name is in parentheses and may hold spaces: parse after the last ')'.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Whether `pid` is alive (not a zombie).
-pub fn is_alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rfind(')')
-            .and_then(|i| stat[i + 1..].split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
+/// Reap a child that was just sent SIGKILL: at once if it is gone, else in a task;
+/// outside a runtime, tokio's orphan queue reaps it once dropped.
+fn reap(mut child: Child) {
+    if let Ok(None) = child.try_wait() {
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = child.wait().await;
+            });
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::process::CommandExt;
-    use std::process::{Command, Stdio};
+    use crate::transport::procfs::Stat;
+    use std::process::Stdio;
+    use std::time::Duration;
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    use tokio::process::Command;
 
-    #[test]
-    fn killing_the_group_ends_the_leader_and_its_grandchildren() {
-        // A shell that starts a background sleeper and waits: leader + child.
-        let mut leader = Command::new("sh")
-            .args(["-c", "sleep 300 & sleep 300; wait"])
-            .stdout(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap();
-        let pid = leader.id();
-        let group = ProcessGroup::new(pid);
-        // The children appear once the shell has forked them.
-        let mut kids = Vec::new();
-        for _ in 0..200 {
-            kids = descendants(pid);
-            if kids.len() >= 2 {
-                break;
-            }
-            std::thread::yield_now();
-            std::thread::park_timeout(std::time::Duration::from_millis(5));
-        }
-        assert!(kids.len() >= 2, "expected two sleepers, saw {kids:?}");
-        drop(group);
-        leader.wait().unwrap();
-        for kid in kids {
-            // Orphans are reaped by init; give it a moment by polling the state.
-            let mut alive = true;
-            for _ in 0..200 {
-                alive = is_alive(kid);
-                if !alive {
-                    break;
-                }
-                std::thread::park_timeout(std::time::Duration::from_millis(5));
-            }
-            assert!(!alive, "descendant {kid} survived");
-        }
+    /// Wait (bounded) until `pid` no longer runs: killed processes take a moment to
+    /// go, and orphans must be reaped by init.
+    async fn gone(pid: u32) -> bool {
+        until(|| !is_alive(pid)).await
     }
 
-    #[test]
-    fn parent_of_reads_proc() {
-        let me = std::process::id();
-        assert!(parent_of(me).is_some());
-        assert!(is_alive(me));
-        assert!(!is_alive(u32::MAX - 1));
+    /// Wait (bounded) until `pid` has been reaped (the reaping task runs after it dies).
+    async fn reaped(pid: u32) -> bool {
+        until(|| Stat::read(pid).is_none()).await
+    }
+
+    async fn until(done: impl Fn() -> bool) -> bool {
+        for _ in 0..1000 {
+            if done() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        false
+    }
+
+    /// `sh -c script` as the leader of a new group, printing pids on stdout.
+    fn leader(
+        script: &str,
+    ) -> (
+        Child,
+        tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    ) {
+        let mut child = Command::new("sh")
+            .args(["-c", script])
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        (child, lines)
+    }
+
+    async fn next_pid(lines: &mut tokio::io::Lines<BufReader<tokio::process::ChildStdout>>) -> u32 {
+        let line = lines.next_line().await.unwrap().expect("a pid");
+        line.trim().parse().unwrap()
+    }
+
+    #[tokio::test]
+    async fn killing_the_group_ends_the_leader_and_its_grandchildren() {
+        // A shell with a child in the group and a grandchild under it.
+        let (child, mut lines) = leader("sh -c 'sleep 300 & echo $!; wait' & wait");
+        let grandchild = next_pid(&mut lines).await;
+        let group = ProcessGroup::adopt(child, true).unwrap();
+        let leader = group.pid();
+        drop(group);
+        assert!(gone(grandchild).await, "grandchild {grandchild} survived");
+        assert!(reaped(leader).await, "the leader is reaped");
+    }
+
+    #[tokio::test]
+    async fn a_descendant_that_left_the_group_is_ended_after_the_leader_exited() {
+        // The pid is printed from inside the new session, so it has left the group.
+        let script = "setsid sh -c 'echo $$; exec sleep 300' & exec sleep 300";
+        let (child, mut lines) = leader(script);
+        let detached = next_pid(&mut lines).await;
+        let group = ProcessGroup::adopt(child, true).unwrap();
+        let leader = group.pid();
+        assert_eq!(
+            Stat::read(detached).unwrap().pgrp,
+            detached,
+            "left the group"
+        );
+        group.note_descendants();
+        assert!(group.remembered().iter().any(|p| p.pid == detached));
+
+        // The leader exits; its orphan goes to init, out of reach of a tree walk.
+        let pidfd = crate::transport::pidfd::Pidfd::open(leader).unwrap();
+        pidfd.signal(libc::SIGTERM).unwrap();
+        pidfd.exited().await;
+        assert_eq!(Stat::read(leader).unwrap().state, 'Z', "held unreaped");
+        assert_ne!(parent_of(detached), Some(leader), "re-parented");
+        assert!(is_alive(detached), "nothing ended it yet");
+
+        group.kill();
+        assert!(
+            gone(detached).await,
+            "the remembered process {detached} survived"
+        );
+        assert!(Stat::read(leader).is_none(), "the leader is reaped");
     }
 }

@@ -2,17 +2,22 @@
 //!
 //! `runInTerminal` runs the command headless, with the cwd and environment it names,
 //! in the adapter's process group (so ending the session ends it), and answers with
-//! its process id; its stdout and stderr come back as `output` events. Anything else
-//! is refused with a proper error response.
+//! its process id; its stdout and stderr come back as `output` events.
+//! `startDebugging` is told yes and passed to the owner, which starts the child
+//! session. Anything else is refused with a proper error response, numbered in the
+//! same sequence as our requests.
 
 use std::process::Stdio;
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::process::Command;
+use tokio::process::{Child, Command};
 
+use crate::transport::messages::TransportOutput;
+use crate::transport::process::ProcessGroup;
+use crate::transport::state::TransportState;
 use crate::wire::types::RunInTerminalRequestArguments;
-use crate::wire::{Event, Request};
+use crate::wire::{Event, Message, Request, Response};
 
 /// Check a `startDebugging` request: its `request` (`launch` or `attach`) and its
 /// `configuration`, for the session that will carry it out.
@@ -39,13 +44,15 @@ pub fn start_debugging(
 pub type ReverseResult = Result<Value, String>;
 
 /// Run a `runInTerminal` request. `pgid` is the adapter's process group to join;
-/// `None` starts a new group (and the caller must adopt it for cleanup).
-/// `on_output` receives the process's output as `output` events.
+/// `None` starts a new group. `on_output` receives the process's output as `output`
+/// events. The child is returned unreaped, for the caller to adopt as a
+/// [`ProcessGroup`]: held until the session ends, so that its pid is never reused
+/// before its tree is swept.
 pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
     on_output: impl Fn(Event) + Clone + Send + Sync + 'static,
-) -> Result<(u32, Value), String> {
+) -> Result<(Child, Value), String> {
     let args: RunInTerminalRequestArguments = request
         .parse_arguments()
         .map_err(|e| format!("malformed runInTerminal arguments: {e}"))?;
@@ -81,11 +88,7 @@ pub fn run_in_terminal(
     if let Some(err) = child.stderr.take() {
         forward(err, "stderr", on_output);
     }
-    // Reap it when it ends; ending it early is the process group's job.
-    tokio::spawn(async move {
-        let _ = child.wait().await;
-    });
-    Ok((pid, json!({ "processId": pid })))
+    Ok((child, json!({ "processId": pid })))
 }
 
 fn forward<R: AsyncRead + Unpin + Send + 'static>(
@@ -108,4 +111,54 @@ fn forward<R: AsyncRead + Unpin + Send + 'static>(
             }
         }
     });
+}
+
+impl TransportState {
+    /// Serve a reverse request and send its response.
+    pub(super) fn on_reverse_request(&mut self, request: Request) {
+        let result = match request.command.as_str() {
+            "runInTerminal" => {
+                let sink = self.sink.clone();
+                let pgid = self.group.as_ref().map(|g| g.pid());
+                run_in_terminal(&request, pgid, move |ev| sink(TransportOutput::Event(ev))).map(
+                    |(child, body)| {
+                        let leads_group = pgid.is_none();
+                        self.terminal_processes
+                            .extend(ProcessGroup::adopt(child, leads_group));
+                        body
+                    },
+                )
+            }
+            "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
+                (self.sink)(TransportOutput::StartDebugging {
+                    request: kind,
+                    configuration,
+                });
+                json!({})
+            }),
+            other => Err(format!(
+                "dapvisor does not handle the reverse request `{other}`"
+            )),
+        };
+        let response = response_to(&request, self.requests.next_seq(), result);
+        if let Some(out) = &self.outgoing {
+            let _ = out.send(Message::Response(response));
+        }
+    }
+}
+
+/// Our response to the reverse request `request`, numbered `seq`.
+fn response_to(request: &Request, seq: i64, result: ReverseResult) -> Response {
+    let (success, message, body) = match result {
+        Ok(body) => (true, None, Some(body)),
+        Err(message) => (false, Some(message), None),
+    };
+    Response {
+        seq,
+        request_seq: request.seq,
+        success,
+        command: request.command.clone(),
+        message,
+        body,
+    }
 }

@@ -1,23 +1,30 @@
-//! The last few KiB of an adapter's stderr (and, for TCP adapters, its stdout logs),
-//! kept for error reports.
+//! The last few KiB of one of an adapter's output streams, kept for error reports:
+//! its stderr, and, for an adapter reached over TCP, its stdout (which then carries
+//! logs, its listening banner, and for dlv the debuggee's output). Each stream has a
+//! tail of its own, so a report never passes one stream off as the other.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 /// A byte ring holding the most recent output, shared with the reader task.
 #[derive(Debug, Clone)]
-pub struct StderrTail {
+pub struct OutputTail {
     inner: Arc<Mutex<VecDeque<u8>>>,
     capacity: usize,
 }
 
-impl StderrTail {
+impl OutputTail {
     /// A tail that keeps at most `capacity` bytes.
     pub fn new(capacity: usize) -> Self {
         Self {
             inner: Arc::new(Mutex::new(VecDeque::with_capacity(capacity.min(4096)))),
             capacity,
         }
+    }
+
+    /// The most bytes it keeps.
+    pub fn capacity(&self) -> usize {
+        self.capacity
     }
 
     /// Append bytes, dropping the oldest beyond the capacity.
@@ -55,7 +62,7 @@ mod tests {
 
     #[test]
     fn keeps_only_the_most_recent_bytes() {
-        let tail = StderrTail::new(8);
+        let tail = OutputTail::new(8);
         tail.push(b"hello ");
         tail.push(b"world!");
         assert_eq!(tail.text(), "o world!");
@@ -65,7 +72,7 @@ mod tests {
 
     #[test]
     fn a_split_character_at_the_front_is_dropped() {
-        let tail = StderrTail::new(4);
+        let tail = OutputTail::new(4);
         tail.push("aé€".as_bytes()); // 1 + 2 + 3 bytes; the last 4 start inside 'é'
         assert_eq!(tail.text(), "€");
     }

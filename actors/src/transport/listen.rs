@@ -1,0 +1,220 @@
+//! An adapter that listens on a port it picked (dlv's `--listen 127.0.0.1:0`): its
+//! stdout is read until a line names the address (see
+//! [`parse_listen_banner`]), then the transport connects. Everything it prints, banner
+//! included, goes to its stdout tail, so an adapter that never names a port is
+//! reported with what it did say.
+
+use std::time::Duration;
+
+use ractor::ActorRef;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, BufReader};
+use tokio::process::ChildStdout;
+use tokio::sync::mpsc;
+
+use crate::registry::parse_listen_banner;
+use crate::transport::io::{connect_tcp, drain_into_tail, OutputForward};
+use crate::transport::messages::{FrameLimits, TransportMsg};
+use crate::transport::output_tail::OutputTail;
+use crate::wire::Message;
+
+/// Read the adapter's stdout until the banner names the address, connect, then start
+/// the I/O tasks; keep draining its stdout into `stdout_tail` (and to `forward`).
+/// Failing that, the stream ends with the reason.
+pub fn connect_from_banner(
+    stdout: ChildStdout,
+    stdout_tail: OutputTail,
+    forward: Option<OutputForward>,
+    outgoing: mpsc::UnboundedReceiver<Message>,
+    limits: FrameLimits,
+    connect_timeout: Duration,
+    actor: ActorRef<TransportMsg>,
+) {
+    tokio::spawn(async move {
+        let mut stdout = BufReader::new(stdout);
+        match wait_for_banner(&mut stdout, &stdout_tail, connect_timeout).await {
+            Ok((host, port)) => {
+                connect_tcp(host, port, outgoing, limits, connect_timeout, actor).await;
+                // Keep draining stdout so the adapter never blocks on a full pipe.
+                let forward = forward.map(|f| (f, "stdout"));
+                drain_into_tail(stdout, stdout_tail, forward);
+            }
+            Err(reason) => {
+                let _ = actor.cast(TransportMsg::StreamEnded(reason));
+            }
+        }
+    });
+}
+
+/// Read `stdout` line by line, each byte into `tail`, until a line names the address
+/// the adapter listens on; or say why none did within `timeout`. A line is held up to
+/// the tail's capacity (a longer one is no banner), so memory stays bounded whatever
+/// the adapter prints.
+pub async fn wait_for_banner<R: AsyncBufRead + Unpin>(
+    stdout: &mut R,
+    tail: &OutputTail,
+    timeout: Duration,
+) -> Result<(String, u16), String> {
+    let read = async {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match next_line(stdout, tail, &mut line).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    break Err("the adapter ended its output without saying which port it \
+                               listens on (it should print its address, such as \
+                               `listening at 127.0.0.1:PORT`, on stdout)"
+                        .to_string())
+                }
+                Err(err) => {
+                    break Err(format!(
+                        "reading the adapter's output failed before it said which port it \
+                         listens on: {err}"
+                    ))
+                }
+            }
+            if let Some(addr) = parse_listen_banner(&String::from_utf8_lossy(&line)) {
+                break Ok(addr);
+            }
+        }
+    };
+    tokio::time::timeout(timeout, read)
+        .await
+        .unwrap_or_else(|_| {
+            Err(format!(
+                "the adapter did not say which port it listens on within {}s (if it starts \
+             slowly, raise RuntimeConfig::connect_timeout)",
+                timeout.as_secs_f64()
+            ))
+        })
+}
+
+/// Read one line into `line` (its start, up to the tail's capacity), pushing every
+/// byte read to `tail`. `false` at the end of the output with nothing read.
+async fn next_line<R: AsyncBufRead + Unpin>(
+    stdout: &mut R,
+    tail: &OutputTail,
+    line: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    let mut read_any = false;
+    loop {
+        let available = stdout.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (taken, complete) = match available.iter().position(|b| *b == b'\n') {
+            Some(end) => (end + 1, true),
+            None => (available.len(), false),
+        };
+        tail.push(&available[..taken]);
+        let room = tail.capacity().saturating_sub(line.len());
+        line.extend_from_slice(&available[..taken.min(room)]);
+        stdout.consume(taken);
+        if complete {
+            return Ok(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncWriteExt, DuplexStream};
+
+    const TIMEOUT: Duration = Duration::from_secs(10);
+
+    fn pipe() -> (DuplexStream, BufReader<DuplexStream>, OutputTail) {
+        let (adapter, ours) = tokio::io::duplex(1 << 16);
+        (adapter, BufReader::new(ours), OutputTail::new(256))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_banner_gives_the_address_and_everything_goes_to_the_tail() {
+        let (mut adapter, mut stdout, tail) = pipe();
+        adapter
+            .write_all(b"starting\nDAP server listening at: 127.0.0.1:40123\nmore")
+            .await
+            .unwrap();
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        assert_eq!(found, Ok(("127.0.0.1".to_string(), 40123)));
+        assert_eq!(
+            tail.text(),
+            "starting\nDAP server listening at: 127.0.0.1:40123\n"
+        );
+        // What follows the banner is still there for the drain.
+        let mut rest = String::new();
+        drop(adapter);
+        tokio::io::AsyncReadExt::read_to_string(&mut stdout, &mut rest)
+            .await
+            .unwrap();
+        assert_eq!(rest, "more");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn output_that_ends_without_a_banner_says_so() {
+        let (mut adapter, mut stdout, tail) = pipe();
+        adapter
+            .write_all(b"cannot bind: permission denied\n")
+            .await
+            .unwrap();
+        drop(adapter);
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT)
+            .await
+            .unwrap_err();
+        assert!(
+            err.contains("ended its output without saying which port"),
+            "{err}"
+        );
+        assert_eq!(tail.text(), "cannot bind: permission denied\n");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn no_banner_within_the_connect_timeout_says_so() {
+        let (mut adapter, mut stdout, tail) = pipe();
+        adapter.write_all(b"thinking...\n").await.unwrap();
+        let began = tokio::time::Instant::now();
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT)
+            .await
+            .unwrap_err();
+        assert!(
+            began.elapsed() >= TIMEOUT && began.elapsed() <= TIMEOUT + Duration::from_millis(10),
+            "{:?}",
+            began.elapsed()
+        );
+        assert!(
+            err.contains("did not say which port it listens on within 10s"),
+            "{err}"
+        );
+        assert_eq!(tail.text(), "thinking...\n");
+        drop(adapter);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_line_longer_than_the_tail_is_held_to_its_capacity() {
+        let (mut adapter, mut stdout, tail) = pipe();
+        let long = vec![b'x'; 10_000];
+        adapter.write_all(&long).await.unwrap();
+        adapter
+            .write_all(b"\nlistening on 127.0.0.1:5000\n")
+            .await
+            .unwrap();
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        assert_eq!(found, Ok(("127.0.0.1".to_string(), 5000)));
+        assert!(tail.text().ends_with("listening on 127.0.0.1:5000\n"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_banner_split_across_writes_is_found() {
+        let (mut adapter, mut stdout, tail) = pipe();
+        let task = tokio::spawn(async move {
+            adapter.write_all(b"listening at 127.0").await.unwrap();
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            adapter.write_all(b".0.1:7000\n").await.unwrap();
+            adapter
+        });
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        assert_eq!(found, Ok(("127.0.0.1".to_string(), 7000)));
+        drop(task.await.unwrap());
+    }
+}

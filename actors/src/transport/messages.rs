@@ -1,0 +1,169 @@
+//! What goes into a transport and what comes out of it: its arguments and limits, the
+//! messages it handles, and the output it gives its owner.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::core::command::Tag;
+use crate::error::{AdapterExit, SessionError};
+use crate::limits;
+use crate::registry::ResolvedAdapter;
+use crate::transport::in_process::InProcessAdapters;
+use crate::transport::io::ExitInfo;
+use crate::wire::{ContentLengthCodec, Event, Message, Request, Response};
+
+/// What the transport reports to its owner.
+#[derive(Debug)]
+pub enum TransportOutput {
+    /// An adapter event.
+    Event(Event),
+    /// The answer to a request (or why there is none: deadline, adapter gone).
+    Response {
+        /// The owner's tag for the request.
+        tag: Tag,
+        /// The response, or the failure.
+        result: Result<Response, SessionError>,
+    },
+    /// The adapter asked for a child session (`startDebugging`); it has been told yes.
+    StartDebugging {
+        /// `launch` or `attach`.
+        request: String,
+        /// The child's configuration.
+        configuration: serde_json::Map<String, Value>,
+    },
+    /// The connection ended. Requests still pending get no response of their own:
+    /// the owner fails them, knowing whether the end is a crash it will restart.
+    Closed(AdapterExit),
+}
+
+/// Where a transport's output goes: called from the actor's handlers, so it must not
+/// block (casting to an actor is the usual body).
+pub type TransportSink = Arc<dyn Fn(TransportOutput) + Send + Sync>;
+
+/// Limits a transport enforces.
+#[derive(Debug, Clone)]
+pub struct TransportConfig {
+    /// Largest frame accepted from the adapter
+    /// (default [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
+    pub max_frame_bytes: usize,
+    /// Largest header block accepted from the adapter
+    /// (default [`limits::DEFAULT_MAX_HEADER_LENGTH`]).
+    pub max_header_bytes: usize,
+    /// Bytes of stderr kept (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
+    pub stderr_tail_bytes: usize,
+    /// How long a TCP adapter may take to listen and accept
+    /// (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
+    /// How long a stopping adapter may take to exit before its group is killed
+    /// (default [`limits::DEFAULT_SHUTDOWN_GRACE`]).
+    pub shutdown_grace: Duration,
+    /// How long an adapter whose output ended may take to exit before it is killed
+    /// (default [`limits::DEFAULT_EXIT_WAIT`]).
+    pub exit_wait: Duration,
+    /// How long an exited adapter's output may take to end before the connection is
+    /// closed anyway (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
+    pub output_drain_wait: Duration,
+    /// Responses matching no request kept to report in timeouts
+    /// (default [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
+    pub unmatched_responses_kept: usize,
+    /// Adapters served in-process, for
+    /// [`TransportKind::InProcess`](crate::registry::TransportKind::InProcess).
+    pub in_process: InProcessAdapters,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        Self {
+            max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
+            max_header_bytes: limits::DEFAULT_MAX_HEADER_LENGTH,
+            stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
+            connect_timeout: limits::DEFAULT_CONNECT_TIMEOUT,
+            shutdown_grace: limits::DEFAULT_SHUTDOWN_GRACE,
+            exit_wait: limits::DEFAULT_EXIT_WAIT,
+            output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
+            unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+            in_process: InProcessAdapters::default(),
+        }
+    }
+}
+
+impl TransportConfig {
+    /// The framing limits, for the reader.
+    pub fn frame_limits(&self) -> FrameLimits {
+        FrameLimits {
+            max_frame_bytes: self.max_frame_bytes,
+            max_header_bytes: self.max_header_bytes,
+        }
+    }
+}
+
+/// The limits the reader's codec enforces on the adapter's frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameLimits {
+    /// Largest `Content-Length`.
+    pub max_frame_bytes: usize,
+    /// Largest header block.
+    pub max_header_bytes: usize,
+}
+
+impl FrameLimits {
+    /// A codec enforcing these limits.
+    pub fn codec(self) -> ContentLengthCodec {
+        ContentLengthCodec::new()
+            .with_max_content_length(self.max_frame_bytes)
+            .with_max_header_length(self.max_header_bytes)
+    }
+}
+
+/// What a transport is started with.
+pub struct TransportArgs {
+    /// The adapter to run or connect to.
+    pub adapter: ResolvedAdapter,
+    /// Where output goes.
+    pub sink: TransportSink,
+    /// Limits.
+    pub config: TransportConfig,
+    /// Filled with the adapter's pid once it is spawned (left alone for TCP connects).
+    pub pid_slot: Option<Arc<std::sync::atomic::AtomicU32>>,
+}
+
+/// Messages a transport handles.
+#[derive(Debug)]
+pub enum TransportMsg {
+    /// Send a request; the answer goes to the sink with `tag`.
+    Send {
+        /// The owner's tag.
+        tag: Tag,
+        /// The request; its `seq` is assigned here.
+        request: Request,
+        /// The deadline.
+        timeout: Duration,
+    },
+    /// End the adapter: close its input, kill its group after the grace period.
+    Shutdown,
+    /// A message read from the adapter (from the reader task).
+    Incoming(Message),
+    /// A JSON frame that is not a DAP message (from the reader task), with the
+    /// `request_seq` it names, if any.
+    Malformed {
+        /// The request it seems to answer.
+        request_seq: Option<i64>,
+        /// What was wrong, with an excerpt.
+        detail: String,
+    },
+    /// The stream ended or failed (from an I/O task).
+    StreamEnded(String),
+    /// The adapter process exited (from the exit watcher).
+    ProcessExited(ExitInfo),
+    /// A request's deadline passed.
+    Deadline(i64),
+    /// The grace period after a shutdown or exit is over.
+    GraceOver,
+    /// The adapter's stderr reached its end (everything it wrote is in the tail).
+    StderrClosed,
+    /// Testing hook: fail this actor (see [`crate::testing::inject_fault`]).
+    #[doc(hidden)]
+    InjectFault(crate::testing::InjectedFault),
+}

@@ -1,0 +1,239 @@
+//! The requests in flight on one adapter connection: numbering what we send, matching
+//! answers by `request_seq`, and deadlines. A request whose deadline passes is failed
+//! with its seq and, where the adapter advertised `supportsCancelRequest` (in its
+//! `initialize` answer or a later `capabilities` event), the adapter is sent
+//! `cancel {requestId: seq}` so it can stop working on it. The cancel is not tracked:
+//! its answer is dropped, and the cancelled request's late one is dropped like any late
+//! answer.
+//!
+//! A response that matches no request in flight (a wrong `request_seq`, or an answer
+//! after its deadline) is dropped too, but remembered: the most recent few are kept
+//! (bounded, `unmatched_responses_kept`) and named in the timeout of any request that
+//! was waiting when they came, so an agent learns that the adapter did answer,
+//! unexpectedly, instead of seeing a bare timeout.
+//!
+//! Pure: no clock and no I/O. The actor owns the timers (a `T` kept with each request,
+//! handed back when the request leaves the table so it can be aborted) and carries out
+//! what the table decides.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::core::command::Tag;
+use crate::error::{SessionError, UnmatchedResponse};
+use crate::limits;
+use crate::wire::{Message, Request, Response};
+
+/// A request sent and not yet answered.
+#[derive(Debug)]
+pub struct InFlight<T> {
+    /// The owner's tag.
+    pub tag: Tag,
+    /// The DAP command.
+    pub command: String,
+    /// Its deadline.
+    pub timeout: Duration,
+    /// The actor's deadline timer.
+    pub timer: T,
+    /// How many unmatched responses had come before it was sent.
+    unmatched_before: u64,
+}
+
+/// A request whose deadline passed.
+#[derive(Debug)]
+pub struct Expired<T> {
+    /// The request, out of the table.
+    pub request: InFlight<T>,
+    /// The error that fails it.
+    pub error: SessionError,
+    /// The `cancel` to send the adapter, numbered, where it supports one.
+    pub cancel: Option<Request>,
+}
+
+/// The requests in flight, and the numbering of everything we send.
+#[derive(Debug)]
+pub struct RequestTable<T> {
+    next_seq: i64,
+    pending: HashMap<i64, InFlight<T>>,
+    supports_cancel: bool,
+    /// The most recent unmatched responses, each with its number (counted from 0).
+    unmatched: VecDeque<(u64, UnmatchedResponse)>,
+    /// Unmatched responses seen so far.
+    unmatched_seen: u64,
+    unmatched_kept: usize,
+}
+
+impl<T> Default for RequestTable<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> RequestTable<T> {
+    /// An empty table; the first message sent gets `seq` 1. It keeps
+    /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`] unmatched responses.
+    pub fn new() -> Self {
+        Self {
+            next_seq: 1,
+            pending: HashMap::new(),
+            supports_cancel: false,
+            unmatched: VecDeque::new(),
+            unmatched_seen: 0,
+            unmatched_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+        }
+    }
+
+    /// Keep the `n` most recent unmatched responses.
+    pub fn keep_unmatched(mut self, n: usize) -> Self {
+        self.unmatched_kept = n;
+        self
+    }
+
+    /// Learn from what the adapter sent whether it supports `cancel`: its answer to
+    /// `initialize` says so (absent means no), and a `capabilities` event may change it.
+    pub fn observe(&mut self, message: &Message) {
+        let capabilities = match message {
+            Message::Response(r) if r.command == "initialize" && r.success => {
+                self.supports_cancel = false;
+                r.body.as_ref()
+            }
+            Message::Event(e) if e.event == "capabilities" => {
+                e.body.as_ref().and_then(|b| b.get("capabilities"))
+            }
+            _ => None,
+        };
+        if let Some(flag) = capabilities
+            .and_then(|c| c.get("supportsCancelRequest"))
+            .and_then(Value::as_bool)
+        {
+            self.supports_cancel = flag;
+        }
+    }
+
+    /// Whether the adapter said it supports `cancel`.
+    pub fn supports_cancel(&self) -> bool {
+        self.supports_cancel
+    }
+
+    /// The `seq` of the next message we send (a request, or our response to a reverse
+    /// request: both count in one sequence).
+    pub fn next_seq(&mut self) -> i64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    /// Number `request` and keep it until it is answered or its deadline passes;
+    /// `timer` starts its deadline timer, given the seq. Returns the seq.
+    pub fn send(
+        &mut self,
+        request: &mut Request,
+        tag: Tag,
+        timeout: Duration,
+        timer: impl FnOnce(i64) -> T,
+    ) -> i64 {
+        let seq = self.next_seq();
+        request.seq = seq;
+        let entry = InFlight {
+            tag,
+            command: request.command.clone(),
+            timeout,
+            timer: timer(seq),
+            unmatched_before: self.unmatched_seen,
+        };
+        self.pending.insert(seq, entry);
+        seq
+    }
+
+    /// The request `response` answers, taken out of the table; `None` when it names
+    /// no request in flight (late, answered twice, or a wrong `request_seq`), in
+    /// which case it is remembered for the timeouts of the requests now waiting. The
+    /// answer to a `cancel` we sent is expected, and not remembered.
+    pub fn answer(&mut self, response: &Response) -> Option<InFlight<T>> {
+        if let Some(request) = self.pending.remove(&response.request_seq) {
+            return Some(request);
+        }
+        if response.command != "cancel" {
+            self.remember_unmatched(response);
+        }
+        None
+    }
+
+    fn remember_unmatched(&mut self, response: &Response) {
+        let seq = response.request_seq;
+        let unmatched = UnmatchedResponse {
+            request_seq: seq,
+            command: response.command.clone(),
+            success: response.success,
+            never_sent: seq < 1 || seq >= self.next_seq,
+        };
+        self.unmatched.push_back((self.unmatched_seen, unmatched));
+        self.unmatched_seen += 1;
+        while self.unmatched.len() > self.unmatched_kept {
+            self.unmatched.pop_front();
+        }
+    }
+
+    /// Request `seq`'s deadline passed: take it out, with the error that fails it and
+    /// the `cancel` to send, if any. `None` when it was answered first (the timer lost
+    /// the race).
+    pub fn expire(&mut self, seq: i64) -> Option<Expired<T>> {
+        let request = self.pending.remove(&seq)?;
+        let cancel = (self.supports_cancel && request.command != "cancel").then(|| {
+            let mut cancel = Request::new("cancel", Some(json!({ "requestId": seq })));
+            cancel.seq = self.next_seq();
+            cancel
+        });
+        let unmatched = self
+            .unmatched
+            .iter()
+            .filter(|(n, _)| *n >= request.unmatched_before)
+            .map(|(_, response)| response.clone())
+            .collect();
+        let error = SessionError::Timeout {
+            command: request.command.clone(),
+            after: request.timeout,
+            seq,
+            cancel_sent: cancel.is_some(),
+            unmatched,
+            unmatched_count: (self.unmatched_seen - request.unmatched_before) as usize,
+        };
+        Some(Expired {
+            request,
+            error,
+            cancel,
+        })
+    }
+
+    /// The adapter answered request `seq` with something that is not DAP: take it out
+    /// (if it is in flight) with the error that fails it.
+    pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight<T>, SessionError)> {
+        let request = self.pending.remove(&seq)?;
+        let error = SessionError::Protocol(format!(
+            "the adapter answered `{}` with a message that is not DAP: {detail}",
+            request.command
+        ));
+        Some((request, error))
+    }
+
+    /// Every request still in flight, taken out (the connection ended).
+    pub fn drain(&mut self) -> impl Iterator<Item = InFlight<T>> + '_ {
+        self.pending.drain().map(|(_, request)| request)
+    }
+
+    /// How many requests are in flight.
+    pub fn len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Whether no request is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+}
+
+#[cfg(test)]
+#[path = "requests_tests.rs"]
+mod tests;

@@ -1,0 +1,151 @@
+//! The transport's state, and its handling of requests in flight: sending them,
+//! matching answers, deadlines, answers that are not DAP.
+
+use std::time::Duration;
+
+use ractor::ActorRef;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+use crate::core::command::Tag;
+use crate::error::SessionError;
+use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
+use crate::transport::output_tail::OutputTail;
+use crate::transport::process::ProcessGroup;
+use crate::transport::requests::RequestTable;
+use crate::transport::shutdown::Ending;
+use crate::wire::{Message, Request, Response};
+
+/// The transport's state.
+pub struct TransportState {
+    pub(super) sink: TransportSink,
+    pub(super) config: TransportConfig,
+    pub(super) adapter_name: String,
+    pub(super) outgoing: Option<mpsc::UnboundedSender<Message>>,
+    /// Requests in flight, each with its deadline timer.
+    pub(super) requests: RequestTable<AbortHandle>,
+    /// The adapter's process and its group, when it is a process of ours.
+    pub(super) group: Option<ProcessGroup>,
+    /// The processes `runInTerminal` started.
+    pub(super) terminal_processes: Vec<ProcessGroup>,
+    /// Whether the program has stopped yet (the first stop is a moment to note the
+    /// processes under the adapter).
+    pub(super) stopped_once: bool,
+    /// The end of the adapter's stderr.
+    pub(super) stderr_tail: OutputTail,
+    /// The end of its stdout, where that is not DAP (an adapter reached over TCP).
+    pub(super) stdout_tail: OutputTail,
+    /// What is known of the end so far.
+    pub(super) ending: Ending,
+    pub(super) grace_timer: Option<AbortHandle>,
+}
+
+impl TransportState {
+    /// The adapter's pid, when it is a process of ours.
+    pub fn pid(&self) -> Option<u32> {
+        self.group.as_ref().map(|g| g.pid())
+    }
+
+    /// Note the processes under the adapter (and the `runInTerminal` ones) if
+    /// `message` marks a moment the debuggee is likely to run: the adapter reports a
+    /// process, answers a launch, attach, restart or configurationDone, or the
+    /// program first stops. A few scans of `/proc` per adapter, so that a debuggee
+    /// that left the process group is still ended after the adapter exited.
+    pub(super) fn note_processes_at(&mut self, message: &Message) {
+        let moment = match message {
+            Message::Event(event) => match event.event.as_str() {
+                "process" => true,
+                "stopped" => !std::mem::replace(&mut self.stopped_once, true),
+                _ => false,
+            },
+            Message::Response(response) => matches!(
+                response.command.as_str(),
+                "launch" | "attach" | "restart" | "configurationDone"
+            ),
+            Message::Request(_) => false,
+        };
+        if moment && self.ending.exit.is_none() {
+            self.group.iter().for_each(ProcessGroup::note_descendants);
+        }
+        if moment {
+            self.terminal_processes
+                .iter()
+                .for_each(ProcessGroup::note_descendants);
+        }
+    }
+
+    pub(super) fn send_request(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        tag: Tag,
+        mut request: Request,
+        timeout: Duration,
+    ) {
+        let Some(outgoing) = self.outgoing.clone().filter(|_| !self.ending.finished) else {
+            (self.sink)(TransportOutput::Response {
+                tag,
+                result: Err(SessionError::AdapterExited {
+                    exit: self.exit_report("the adapter connection is closing".into()),
+                }),
+            });
+            return;
+        };
+        self.requests.send(&mut request, tag, timeout, |seq| {
+            myself
+                .send_after(timeout, move || TransportMsg::Deadline(seq))
+                .abort_handle()
+        });
+        if outgoing.send(Message::Request(request)).is_err() {
+            // The writer is gone; the stream-ended message is on its way and will
+            // fail this request with the others.
+        }
+    }
+
+    pub(super) fn on_response(&mut self, response: Response) {
+        match self.requests.answer(&response) {
+            Some(request) => {
+                request.timer.abort();
+                (self.sink)(TransportOutput::Response {
+                    tag: request.tag,
+                    result: Ok(response),
+                });
+            }
+            None => tracing::warn!(
+                adapter = %self.adapter_name,
+                request_seq = response.request_seq,
+                command = %response.command,
+                "response to no pending request (late, after its deadline, or a wrong request_seq); dropped"
+            ),
+        }
+    }
+
+    /// A deadline passed: fail the request, and ask the adapter to cancel it where it
+    /// can.
+    pub(super) fn on_deadline(&mut self, seq: i64) {
+        let Some(expired) = self.requests.expire(seq) else {
+            return;
+        };
+        if let (Some(cancel), Some(out)) = (expired.cancel, &self.outgoing) {
+            let _ = out.send(Message::Request(cancel));
+        }
+        (self.sink)(TransportOutput::Response {
+            tag: expired.request.tag,
+            result: Err(expired.error),
+        });
+    }
+
+    /// A frame that is JSON but not a DAP message: fail the request it answers, if
+    /// it names one still pending; otherwise it is only logged (by the reader).
+    pub(super) fn on_malformed(&mut self, request_seq: Option<i64>, detail: String) {
+        let Some((request, error)) =
+            request_seq.and_then(|seq| self.requests.malformed(seq, &detail))
+        else {
+            return;
+        };
+        request.timer.abort();
+        (self.sink)(TransportOutput::Response {
+            tag: request.tag,
+            result: Err(error),
+        });
+    }
+}

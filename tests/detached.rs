@@ -1,0 +1,159 @@
+//! No process left behind, even one that hides: the hostile adapter's `detached-child`
+//! fault starts a "debuggee" that leaves the adapter's process group and session
+//! (`setsid`), ignores every signal a lost connection or a polite stop would bring,
+//! and sleeps forever. Once the adapter exits by itself or crashes, that process is
+//! re-parented to init and no longer shows under the adapter in `/proc`; a group kill
+//! cannot reach it either. Whichever way the session or its adapter ends, it must be
+//! gone afterwards, checked by its pid.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use dapvisor::registry::AdapterDef;
+use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle};
+
+/// Longest any one call may take here; a hang fails the test instead of stalling it.
+const BOUND: Duration = Duration::from_secs(90);
+/// The command-line mark of the detached debuggee (see the hostile adapter).
+const MARK: &str = "hostile-detached-debuggee";
+const LINE: i64 = 42;
+
+async fn bounded<T>(what: &str, call: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(BOUND, call)
+        .await
+        .unwrap_or_else(|_| panic!("{what} did not return within {BOUND:?}"))
+}
+
+/// A runtime whose adapter `hostile` starts a detached debuggee, with `faults` more.
+async fn runtime(faults: &[&str]) -> Runtime {
+    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let mut def = AdapterDef::generic("hostile", python);
+    def.args = vec![root()
+        .join("tests/support/hostile_adapter.py")
+        .display()
+        .to_string()];
+    for fault in ["detached-child"].iter().chain(faults) {
+        def.args.extend(["--fault".to_string(), fault.to_string()]);
+    }
+    let mut config = RuntimeConfig::default();
+    config.registry.register(def);
+    Runtime::start(config).await.unwrap()
+}
+
+/// Launch to the breakpoint; the session, and the pid of its detached debuggee.
+async fn launch(runtime: &Runtime) -> (SessionHandle, u32) {
+    let file = program("python/discount.py");
+    let spec = LaunchSpec::new(&file)
+        .adapter("hostile")
+        .breakpoint(&file, LINE);
+    let session = bounded("launch", runtime.launch(spec)).await.unwrap();
+    bounded("the stop", expect_stop(&session, RunTicket { epoch: 0 })).await;
+    let debuggee = detached_debuggee(&session);
+    (session, debuggee)
+}
+
+/// The detached debuggee under the session's current adapter, checked to have left
+/// the adapter's process group and session.
+fn detached_debuggee(session: &SessionHandle) -> u32 {
+    let adapter = session
+        .adapter_pid()
+        .expect("the adapter runs as a process");
+    let under: Vec<u32> = descendants(adapter);
+    let debuggee = *under
+        .iter()
+        .find(|&&p| cmdline(p).ends_with(MARK))
+        .unwrap_or_else(|| panic!("no detached debuggee under {adapter}: {under:?}"));
+    let (group, sid) = group_and_session(debuggee).unwrap();
+    let (adapter_group, adapter_sid) = group_and_session(adapter).unwrap();
+    assert_eq!(adapter_group, adapter, "the adapter leads its group");
+    assert_ne!(
+        group, adapter_group,
+        "the debuggee left the adapter's group"
+    );
+    assert_ne!(sid, adapter_sid, "and its session");
+    debuggee
+}
+
+async fn assert_gone(debuggee: u32, after: &str) {
+    let left = wait_gone(vec![debuggee]).await;
+    assert!(
+        left.is_empty(),
+        "after {after}, the detached debuggee {debuggee} is still alive: {}",
+        cmdline(debuggee)
+    );
+}
+
+/// Evaluate in the stopped session, where the adapter is set to die.
+async fn evaluate_kills_the_adapter(session: &SessionHandle) -> SessionError {
+    bounded("evaluate", session.evaluate("qty", None, None))
+        .await
+        .expect_err("the adapter dies on evaluate")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_of_the_adapter_ends_its_detached_debuggee() {
+    let runtime = runtime(&["crash-on=evaluate:sigkill"]).await;
+    let (session, debuggee) = launch(&runtime).await;
+    let err = evaluate_kills_the_adapter(&session).await;
+    assert!(
+        matches!(&err, SessionError::AdapterCrashed { exit, .. } if exit.signal == Some(9)),
+        "{err:?}"
+    );
+    assert_gone(debuggee, "the adapter was killed").await;
+
+    // The restarted adapter starts another; shutting the runtime down ends it too.
+    bounded(
+        "the stop after the restart",
+        expect_stop(&session, RunTicket { epoch: 1 }),
+    )
+    .await;
+    let second = detached_debuggee(&session);
+    assert_ne!(second, debuggee);
+    bounded("shutdown", runtime.shutdown()).await;
+    assert_gone(second, "the runtime shut down").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_exiting_by_itself_ends_its_detached_debuggee() {
+    let runtime = runtime(&["crash-on=evaluate:0"]).await;
+    let (session, debuggee) = launch(&runtime).await;
+    let err = evaluate_kills_the_adapter(&session).await;
+    assert!(
+        matches!(&err, SessionError::AdapterCrashed { exit, .. } if exit.code == Some(0)),
+        "{err:?}"
+    );
+    assert_gone(debuggee, "the adapter exited with code 0").await;
+    bounded("shutdown", runtime.shutdown()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminating_the_session_ends_the_detached_debuggee() {
+    let runtime = runtime(&[]).await;
+    let (session, debuggee) = launch(&runtime).await;
+    bounded("terminate", session.terminate()).await.unwrap();
+    assert_gone(debuggee, "terminate").await;
+    bounded("shutdown", runtime.shutdown()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutting_the_runtime_down_ends_the_detached_debuggee() {
+    let runtime = runtime(&[]).await;
+    let (_session, debuggee) = launch(&runtime).await;
+    bounded("shutdown", runtime.shutdown()).await;
+    assert_gone(debuggee, "shutdown").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killing_the_supervisor_ends_the_detached_debuggee() {
+    // ractor skips post_stop on a kill: the cleanup comes from Drop.
+    let runtime = runtime(&[]).await;
+    let (_session, debuggee) = launch(&runtime).await;
+    let supervisor = runtime.supervisor();
+    supervisor.kill();
+    bounded("the supervisor's stop", supervisor.wait(None))
+        .await
+        .unwrap();
+    assert_gone(debuggee, "the supervisor was killed").await;
+}
