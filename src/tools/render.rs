@@ -127,13 +127,17 @@ pub(crate) async fn stop_summary(
     stop: &StopInfo,
 ) -> (Value, String) {
     let bounds = &ctx.bounds;
+    let reason = stop_reason(stop);
     let mut json = json!({
-        "reason": stop.reason,
+        "reason": reason,
         "thread_id": stop.thread_id,
         "description": stop.description,
         "text": stop.text,
     });
-    let mut text = format!("stopped ({})", stop.reason);
+    if reason != stop.reason {
+        json["adapter_reason"] = json!(stop.reason);
+    }
+    let mut text = format!("stopped ({reason})");
     if let Some(extra) = stop.text.as_ref().or(stop.description.as_ref()) {
         let _ = write!(text, ": {extra}");
     }
@@ -195,6 +199,18 @@ pub(crate) async fn stop_summary(
         Err(e) => json["locals_error"] = json!(e),
     }
     (json, text.trim_end().to_string())
+}
+
+/// The stop's reason as agents read it. lldb-dap 19 reports the halt a pause causes as
+/// an `exception` described as `signal SIGSTOP` (lldb halts a process with that
+/// signal): that is a pause, and is called one (the adapter's word is kept beside it).
+fn stop_reason(stop: &StopInfo) -> &str {
+    let sigstop = |t: &Option<String>| t.as_deref().is_some_and(|t| t.contains("SIGSTOP"));
+    if stop.reason == "exception" && (sigstop(&stop.description) || sigstop(&stop.text)) {
+        "pause"
+    } else {
+        &stop.reason
+    }
 }
 
 /// The first cheap scope's variables (the locals, for every adapter here), bounded.
