@@ -1,5 +1,7 @@
 //! Programs that run on, through the tools on real adapters: `debug.pause` without a
-//! `thread_id` on a program that has not stopped yet (debugpy, lldb-dap, dlv).
+//! `thread_id` on a program that has not stopped yet (debugpy, lldb-dap, dlv), and a
+//! control action that times out (`running` with `timed_out: true`), `debug.wait`,
+//! then a pause.
 
 mod agent;
 mod common;
@@ -11,7 +13,7 @@ use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
 use dapvisor::tools::ToolCatalogue;
 use dapvisor::{Runtime, RuntimeConfig};
-use serde_json::json;
+use serde_json::{json, Value};
 
 async fn catalogue() -> ToolCatalogue {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
@@ -90,4 +92,95 @@ async fn pause_without_a_thread_halts_a_c_program_under_lldb_dap() {
 async fn pause_without_a_thread_halts_a_go_program_under_dlv() {
     let binary = common::build_go("ticker");
     pause_a_program_that_never_stopped(&binary.display().to_string(), "dlv").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_continue_that_times_out_says_running_and_wait_and_pause_take_over() {
+    let tools = catalogue().await;
+    let source = program("c/ticker.c");
+    let binary = c_ticker();
+    let line = line_of(&source, "int next = count + 1;");
+    let launched = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": binary, "breakpoints": [{ "file": source, "line": line }] }),
+    )
+    .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    ok(
+        &tools,
+        "debug.set_breakpoints",
+        json!({ "session_id": id, "file": source, "lines": [] }),
+    )
+    .await;
+
+    // The loop runs for two minutes with no breakpoint left: a short wait runs out.
+    let result = tools
+        .call(
+            "debug.continue",
+            json!({ "session_id": id, "timeout": 0.5 }),
+        )
+        .await;
+    assert!(!result.is_error, "{}", result.text);
+    assert_eq!(
+        result.structured,
+        json!({ "state": "running", "timed_out": true, "session_id": id })
+    );
+    assert!(result.text.contains("debug.wait"), "{}", result.text);
+
+    let waited = ok(
+        &tools,
+        "debug.wait",
+        json!({ "session_id": id, "timeout": 0.5 }),
+    )
+    .await;
+    assert_eq!(waited["state"], "running");
+    assert_eq!(waited["timed_out"], true);
+    let err = fails(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": id }),
+        400,
+    )
+    .await;
+    assert!(err.text.contains("running"), "{}", err.text);
+
+    let paused = ok(&tools, "debug.pause", json!({ "session_id": id })).await;
+    assert_eq!(paused["state"], "stopped", "{paused}");
+    assert_eq!(paused["stop"]["reason"], "pause");
+    // A wait on a stopped program answers at once with the same stop.
+    let again = ok(
+        &tools,
+        "debug.wait",
+        json!({ "session_id": id, "timeout": 0.5 }),
+    )
+    .await;
+    assert_eq!(again["state"], "stopped");
+    assert_eq!(again["stop"]["reason"], "pause");
+    let count = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "count", "frame_id": frame_in(&tools, &id, "main").await }),
+    )
+    .await;
+    assert!(count["result"].as_str().unwrap().parse::<i64>().unwrap() >= 1);
+    tools.runtime().shutdown().await;
+}
+
+/// The id of the innermost frame of the stopped thread whose function is `name`.
+async fn frame_in(tools: &ToolCatalogue, id: &str, name: &str) -> Value {
+    let stack = ok(
+        tools,
+        "debug.stack_trace",
+        json!({ "session_id": id, "levels": 50 }),
+    )
+    .await;
+    stack["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"].as_str().is_some_and(|n| n.contains(name)))
+        .unwrap_or_else(|| panic!("no frame in {name}: {stack}"))["id"]
+        .clone()
 }
