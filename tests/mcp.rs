@@ -1,7 +1,7 @@
 //! `dapvisor mcp` as a child process, driven over stdio by rmcp's client: the tool
 //! list, a whole find-the-bug session per adapter (debugpy, lldb-dap, dlv, in
-//! parallel), resources and notifications, `--root`, and bad input that leaves the
-//! server serving.
+//! parallel), resources and notifications, `--root`, calls answered while a slow one
+//! is in flight, and bad input that leaves the server serving.
 
 mod agent;
 
@@ -473,4 +473,44 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         json!([])
     );
     assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_calls_answer_while_a_slow_one_is_in_flight() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let dir = std::env::temp_dir().join(format!("dapvisor-mcp-loop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("loop.py");
+    std::fs::write(
+        &script,
+        "import time\nprint('looping', flush=True)\nwhile True:\n    time.sleep(0.05)\n",
+    )
+    .unwrap();
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script, "stop_on_entry": true }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+
+    // A continue that can only end when something else pauses the loop.
+    let slow = client.spawn(
+        "debug_continue",
+        json!({ "session_id": id, "timeout": 300 }),
+    );
+    let sessions = client.ok("debug_sessions", json!({})).await;
+    assert_eq!(sessions["sessions"][0]["state"], "running", "{sessions}");
+    let output = client.ok("debug_output", json!({ "session_id": id })).await;
+    assert!(output["next"].is_u64(), "{output}");
+    assert!(!slow.is_finished(), "the continue cannot have answered yet");
+
+    // The pause is a call of its own, and ends the continue's wait too.
+    let paused = client.ok("debug_pause", json!({ "session_id": id })).await;
+    assert_eq!(paused["stop"]["reason"], "pause", "{paused}");
+    let resumed = ok_result("debug_continue", slow.await.unwrap());
+    assert_eq!(resumed["state"], "stopped", "{resumed}");
+    assert_eq!(resumed["stop"]["reason"], "pause");
+    assert!(client.close().await.success());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
