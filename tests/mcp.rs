@@ -156,28 +156,34 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
     let bug = |file: &std::path::Path, text| line_of(file, text);
 
     // Three launches in flight at once.
-    let py_call = client.spawn(
-        "debug_launch",
-        json!({ "program": py,
+    let py_call = client
+        .spawn(
+            "debug_launch",
+            json!({ "program": py,
                 "breakpoints": [{ "file": py, "line": line_of(&py, "total += discounted"),
                                   "condition": "name == 'backpack'" }],
                 "timeout": 120 }),
-    );
-    let c_call = client.spawn(
-        "debug_launch",
-        json!({ "program": c_binary(),
+        )
+        .await;
+    let c_call = client
+        .spawn(
+            "debug_launch",
+            json!({ "program": c_binary(),
                 "breakpoints": [{ "file": c_source,
                                   "line": bug(&c_source, "double mean = sum / count;") }],
                 "timeout": 120 }),
-    );
-    let go_call = client.spawn(
-        "debug_launch",
-        json!({ "program": program("go/inventory"),
+        )
+        .await;
+    let go_call = client
+        .spawn(
+            "debug_launch",
+            json!({ "program": program("go/inventory"),
                 "breakpoints": [{ "file": go_source,
                                   "line": bug(&go_source, "return item.Stock < item.Threshold"),
                                   "condition": "item.Name == \"nuts\"" }],
                 "timeout": 120 }),
-    );
+        )
+        .await;
     let mut stopped = Vec::new();
     for call in [py_call, c_call, go_call] {
         let s = ok_result("debug_launch", call.await.unwrap());
@@ -236,10 +242,14 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
                 json!({ "session_id": id, "file": file, "lines": [] }),
             )
             .await;
-        calls.push(client.spawn(
-            "debug_continue",
-            json!({ "session_id": id, "timeout": 120 }),
-        ));
+        calls.push(
+            client
+                .spawn(
+                    "debug_continue",
+                    json!({ "session_id": id, "timeout": 120 }),
+                )
+                .await,
+        );
     }
     let mut codes = Vec::new();
     for call in calls {
@@ -494,23 +504,34 @@ async fn quick_calls_answer_while_a_slow_one_is_in_flight() {
         .await;
     let id = launched["session_id"].as_str().unwrap().to_string();
 
-    // A continue that can only end when something else pauses the loop.
-    let slow = client.spawn(
-        "debug_continue",
-        json!({ "session_id": id, "timeout": 300 }),
-    );
+    // A continue that can only end when something else pauses the loop, on its way
+    // before the quick calls: a server that took calls one at a time would answer
+    // them only after it.
+    let slow = client
+        .spawn(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 300 }),
+        )
+        .await;
     let sessions = client.ok("debug_sessions", json!({})).await;
-    assert_eq!(sessions["sessions"][0]["state"], "running", "{sessions}");
+    assert_eq!(sessions["sessions"][0]["session_id"], id.as_str());
     let output = client.ok("debug_output", json!({ "session_id": id })).await;
     assert!(output["next"].is_u64(), "{output}");
     assert!(!slow.is_finished(), "the continue cannot have answered yet");
 
-    // The pause is a call of its own, and ends the continue's wait too.
-    let paused = client.ok("debug_pause", json!({ "session_id": id })).await;
-    assert_eq!(paused["stop"]["reason"], "pause", "{paused}");
-    let resumed = ok_result("debug_continue", slow.await.unwrap());
-    assert_eq!(resumed["state"], "stopped", "{resumed}");
-    assert_eq!(resumed["stop"]["reason"], "pause");
+    // A breakpoint in the loop (a quick call too) ends the continue's wait, whether it
+    // lands before the continue reached the program or after.
+    let line = line_of(&script, "time.sleep(0.05)");
+    client
+        .ok(
+            "debug_set_breakpoints",
+            json!({ "session_id": id, "file": script, "lines": [line] }),
+        )
+        .await;
+    let stopped = ok_result("debug_continue", slow.await.unwrap());
+    assert_eq!(stopped["state"], "stopped", "{stopped}");
+    assert_eq!(stopped["stop"]["reason"], "breakpoint");
+    assert_eq!(stopped["stop"]["line"], line);
     assert!(client.close().await.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,11 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
-    ElicitationAction, Implementation, ProtocolVersion, ReadResourceRequestParams,
-    ResourceUpdatedNotificationParam, SubscribeRequestParams,
+    CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
+    ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerResult,
+    SubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
 use rmcp::{ClientHandler, ErrorData, Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -248,15 +249,26 @@ impl McpClient {
             .unwrap_or_else(|e| panic!("{tool}: {e:?}"))
     }
 
-    /// Call a tool from a task of its own, so that the test can go on meanwhile;
-    /// the task answers its CallToolResult as JSON.
-    pub fn spawn(&self, tool: &str, arguments: Value) -> tokio::task::JoinHandle<Value> {
-        let peer = self.peer();
+    /// Send a tool call and return once it is on its way to the server (so that
+    /// whatever the test sends next arrives after it); the task answers its
+    /// CallToolResult as JSON.
+    pub async fn spawn(&self, tool: &str, arguments: Value) -> tokio::task::JoinHandle<Value> {
+        let Value::Object(arguments) = arguments else {
+            panic!("tool arguments are a JSON object: {arguments}")
+        };
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let sent = self
+            .peer()
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .unwrap_or_else(|e| panic!("sending {tool}: {e}"));
         let tool = tool.to_string();
         tokio::spawn(async move {
-            call(&peer, &tool, arguments)
-                .await
-                .unwrap_or_else(|e| panic!("{tool}: {e:?}"))
+            match within(sent.await_response()).await {
+                Ok(ServerResult::CallToolResult(result)) => serde_json::to_value(result).unwrap(),
+                other => panic!("{tool}: {other:?}"),
+            }
         })
     }
 
