@@ -474,10 +474,24 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         })
         .await;
     assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
+    // Asked again, the session says how it ended, not just that it is unknown.
     let err = client
         .fails("debug_stack_trace", json!({ "session_id": id }), 404)
         .await;
-    assert!(err["error"].as_str().unwrap().contains(&id), "{err}");
+    let error = err["error"].as_str().unwrap();
+    assert!(
+        error.contains(&id) && error.contains("reaped after") && error.contains("s without"),
+        "{err}"
+    );
+    assert!(
+        err["hint"].as_str().unwrap().contains("idle limit"),
+        "{err}"
+    );
+    let gone = client.read(&uri).await.unwrap_err();
+    assert!(gone.message.contains("reaped after"), "{gone:?}");
+    client
+        .fails("debug_stack_trace", json!({ "session_id": "s99" }), 404)
+        .await;
     assert_eq!(
         client.ok("debug_sessions", json!({})).await["sessions"],
         json!([])

@@ -33,17 +33,19 @@ pub async fn read(runtime: &Runtime, uri: &str) -> Result<Value, ToolError> {
             format!("the resources are {SESSIONS_URI} and {SESSION_URI_TEMPLATE}"),
         ));
     };
-    let session = id
-        .parse::<SessionId>()
-        .ok()
-        .and_then(|id| runtime.session(id))
-        .ok_or_else(|| {
-            ToolError::new(
-                404,
-                format!("no session `{id}`"),
-                format!("read {SESSIONS_URI} for the live sessions"),
-            )
-        })?;
+    let parsed = id.parse::<SessionId>().map_err(|e| {
+        ToolError::new(
+            404,
+            format!("no resource `{uri}`: {e}"),
+            format!("read {SESSIONS_URI} for the live sessions"),
+        )
+    })?;
+    // A reaped or failed session says how it ended, as tools do.
+    let session = runtime.find(parsed).map_err(|err| {
+        let mut err = ToolError::from(err);
+        err.hint = format!("{}; read {SESSIONS_URI} for the live sessions", err.hint);
+        err
+    })?;
     detail(&session).await
 }
 

@@ -2,7 +2,7 @@
 //! policy), and the lookups they share: a session by id, the default thread and frame.
 
 use crate::wire::types::StackFrame;
-use crate::{Runtime, SessionHandle, SessionId, SessionState};
+use crate::{Runtime, SessionError, SessionHandle, SessionId, SessionState};
 
 use super::bounds::Bounds;
 use super::paths::PathPolicy;
@@ -16,27 +16,32 @@ pub(crate) struct Context {
 }
 
 impl Context {
-    /// The session called `id` (`s1` or `1`), or a 404 naming the live ones.
+    /// The session called `id` (`s1` or `1`), or why there is none: reaped after N s
+    /// idle, failed and why (as the runtime remembers ended sessions), or never known
+    /// (404 naming the live ones).
     pub fn session(&self, id: &str) -> Result<SessionHandle, ToolError> {
         let parsed: SessionId = id.trim().parse().map_err(|e: String| {
             ToolError::invalid(e, "pass a session_id from debug.launch or debug.sessions")
         })?;
-        self.runtime.session(parsed).ok_or_else(|| {
-            let live: Vec<String> = self
-                .runtime
-                .sessions()
-                .iter()
-                .map(|s| s.id().to_string())
-                .collect();
-            let hint = if live.is_empty() {
-                "there are no sessions now: start one with debug.launch or debug.attach".into()
-            } else {
-                format!(
-                    "live sessions: {}; or start one with debug.launch",
-                    live.join(", ")
-                )
-            };
-            ToolError::new(404, format!("no session `{}`", id.trim()), hint)
+        self.runtime.find(parsed).map_err(|err| match err {
+            SessionError::NotFound(_) => {
+                let live: Vec<String> = self
+                    .runtime
+                    .sessions()
+                    .iter()
+                    .map(|s| s.id().to_string())
+                    .collect();
+                let hint = if live.is_empty() {
+                    "there are no sessions now: start one with debug.launch or debug.attach".into()
+                } else {
+                    format!(
+                        "live sessions: {}; or start one with debug.launch",
+                        live.join(", ")
+                    )
+                };
+                ToolError::new(404, format!("no session `{}`", id.trim()), hint)
+            }
+            ended => ended.into(),
         })
     }
 
