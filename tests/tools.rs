@@ -349,6 +349,44 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
         400,
     )
     .await;
+    // Numbers past anything an adapter takes are refused, not wrapped (or a panic).
+    let huge = u64::MAX;
+    let r = fails(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Globals", "filter": "named", "offset": huge }),
+        400,
+    )
+    .await;
+    assert!(r.text.contains("`offset`"), "{}", r.text);
+    fails(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": id, "levels": huge }),
+        400,
+    )
+    .await;
+    fails(
+        &tools,
+        "debug.modules",
+        json!({ "session_id": id, "offset": huge }),
+        400,
+    )
+    .await;
+    let page = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Globals", "offset": huge }),
+    )
+    .await;
+    assert_eq!(page["variables"], json!([]), "past the end: an empty page");
+    let source = ok(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": id, "levels": 1_000_000 }),
+    )
+    .await;
+    assert!(!source["frames"].as_array().unwrap().is_empty());
 
     let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
     assert_eq!(end["exit_code"], 3);

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use super::spec::ToolError;
+
 /// Frames a `debug.stack_trace` returns unless `levels` asks for more: 20.
 pub const DEFAULT_MAX_FRAMES: usize = 20;
 
@@ -56,6 +58,11 @@ pub const DEFAULT_MAX_INSTRUCTIONS: usize = 100;
 
 /// Bytes per `debug.read_memory` call: 4 KiB. Read on with `offset`.
 pub const DEFAULT_MAX_MEMORY_BYTES: usize = 4096;
+
+/// The largest count or index a tool passes on to an adapter: 2^31 - 1. Not a bound
+/// of dapvisor's own: DAP's integers are read as 32-bit by adapters, so a larger
+/// `offset` or `levels` is refused (400) rather than sent wrapped or cut.
+pub const MAX_ADAPTER_INT: usize = i32::MAX as usize;
 
 /// The limits a [`ToolCatalogue`](super::ToolCatalogue) applies to its results.
 /// `Bounds::default()` has every default above; each has a setter.
@@ -201,6 +208,18 @@ impl Bounds {
     }
 }
 
+/// `n` (the call's `what`) as an adapter takes it, or a 400 when it is past
+/// [`MAX_ADAPTER_INT`].
+pub(crate) fn adapter_int(n: usize, what: &str) -> Result<i64, ToolError> {
+    if n > MAX_ADAPTER_INT {
+        return Err(ToolError::invalid(
+            format!("`{what}` reaches {n}, past the largest an adapter takes ({MAX_ADAPTER_INT})"),
+            format!("pass a smaller `{what}`; no program has that many"),
+        ));
+    }
+    Ok(n as i64)
+}
+
 /// `text` cut to at most `max` characters. Returns the text and how many characters
 /// were dropped (0 when it fit).
 pub(crate) fn cut_chars(text: &str, max: usize) -> (String, usize) {
@@ -239,6 +258,18 @@ mod tests {
     fn keep_ends_keeps_the_headline_and_the_end() {
         assert_eq!(keep_ends("short", 10), "short");
         assert_eq!(keep_ends("abcdefghijkl", 8), "ab[… 4 chars cut …]ghijkl");
+    }
+
+    #[test]
+    fn counts_past_what_adapters_take_are_refused() {
+        assert_eq!(adapter_int(5, "offset").unwrap(), 5);
+        assert_eq!(
+            adapter_int(MAX_ADAPTER_INT, "offset").unwrap(),
+            i32::MAX as i64
+        );
+        let err = adapter_int(usize::MAX, "offset").unwrap_err();
+        assert_eq!(err.code, 400);
+        assert!(err.error.contains("`offset`"), "{err}");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::bounds::adapter_int;
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::render::{cut_value, frame_json, variable_json, variables_text};
@@ -176,9 +177,8 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
         Some(n) => n,
     };
     // One frame more than shown tells whether there are more.
-    let mut frames = session
-        .stack_trace(Some(thread), Some(limit as i64 + 1))
-        .await?;
+    let asked = adapter_int(limit.saturating_add(1), "levels")?;
+    let mut frames = session.stack_trace(Some(thread), Some(asked)).await?;
     let truncated = frames.len() > limit;
     frames.truncate(limit);
     let mut text = format!("thread {thread}:");
@@ -284,14 +284,14 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
                 ChildFilter::Named => "named",
                 ChildFilter::Indexed => "indexed",
             };
-            let count = (args.offset + max + 1) as i64;
+            let count = adapter_int(args.offset.saturating_add(max).saturating_add(1), "offset")?;
             session
                 .variables_page(reference, Some(filter), Some(0), Some(count))
                 .await?
         }
     };
     // A filtered answer cut at `count` does not tell how many there are in all.
-    let total_known = args.filter.is_none() || all.len() <= args.offset + max;
+    let total_known = args.filter.is_none() || all.len() <= args.offset.saturating_add(max);
     let total = all.len();
     let page: Vec<Value> = all
         .iter()
@@ -299,7 +299,7 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
         .take(max)
         .map(|v| variable_json(v, max_chars).0)
         .collect();
-    let end = args.offset + page.len();
+    let end = args.offset.saturating_add(page.len());
     let truncated = end < total;
     let of = if total_known {
         total.to_string()

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::wire::types::{ExceptionBreakMode, Source};
 
-use super::bounds::cut_chars;
+use super::bounds::{adapter_int, cut_chars};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::inspect::ScopeRef;
@@ -369,7 +369,7 @@ async fn source(ctx: Arc<Context>, args: SourceArgs) -> Outcome {
     });
     let mut text = shown.clone();
     if more > 0 {
-        let next = args.offset + shown.chars().count();
+        let next = args.offset.saturating_add(shown.chars().count());
         json["next_offset"] = json!(next);
         let _ = write!(text, "\n… {more} more characters: pass offset {next}");
     }
@@ -405,9 +405,12 @@ async fn loaded_sources(ctx: Arc<Context>, args: PageArgs) -> Outcome {
 async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let body = session
-        .modules(Some(args.offset as i64), Some(ctx.bounds.max_items as i64))
+        .modules(
+            Some(adapter_int(args.offset, "offset")?),
+            Some(ctx.bounds.max_items as i64),
+        )
         .await?;
-    let total = body.total_modules.map(|t| t as usize);
+    let total = body.total_modules.and_then(|t| usize::try_from(t).ok());
     let page: Vec<Value> = body
         .modules
         .iter()
@@ -474,7 +477,7 @@ fn paged_reply(
     total: Option<usize>,
     lines: String,
 ) -> Reply {
-    let end = offset + page.len();
+    let end = offset.saturating_add(page.len());
     let truncated = total.is_none_or(|t| end < t);
     let mut text = match total {
         Some(t) => format!("{what} {offset}..{end} of {t}:\n{lines}"),

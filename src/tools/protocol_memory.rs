@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::wire::base64;
 
-use super::bounds::cut_chars;
+use super::bounds::{adapter_int, cut_chars};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::spec::{ToolAnnotations, ToolError};
@@ -148,6 +148,12 @@ async fn disassemble(ctx: Arc<Context>, args: DisassembleArgs) -> Outcome {
             format!("instruction_count {count} is not between 1 and {max}"),
             "ask for fewer instructions and move on with offset or instruction_offset",
         ));
+    }
+    if let Some(n) = args.instruction_offset {
+        adapter_int(
+            usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX),
+            "instruction_offset",
+        )?;
     }
     let ip = session.instruction_pointer().await.ok();
     let reference = match args.memory_reference {

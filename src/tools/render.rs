@@ -254,8 +254,9 @@ fn source_lines(path: &Path, line: i64, bounds: &Bounds) -> Vec<(i64, String)> {
         return Vec::new();
     };
     let context = bounds.source_context_lines as i64;
-    let first = (line - context).max(1);
-    let last = line + context;
+    // The line is the adapter's word: no arithmetic on it may overflow.
+    let first = line.saturating_sub(context).max(1);
+    let last = line.saturating_add(context);
     std::io::BufReader::new(file)
         .lines()
         .map_while(Result::ok)
