@@ -5,6 +5,7 @@ use crate::wire::types::StackFrame;
 use crate::{Runtime, SessionError, SessionHandle, SessionId, SessionState};
 
 use super::bounds::Bounds;
+use super::ids::AgentIds;
 use super::paths::PathPolicy;
 use super::spec::ToolError;
 
@@ -77,7 +78,10 @@ impl Context {
         thread_id: Option<i64>,
     ) -> Result<StackFrame, ToolError> {
         let thread = self.thread(session, thread_id).await?;
-        let frames = session.stack_trace(Some(thread), Some(1)).await?;
+        let frames = session
+            .stack_trace(Some(thread), Some(1))
+            .await
+            .ids(&[("thread_id", thread_id)])?;
         frames.into_iter().next().ok_or_else(|| {
             ToolError::new(
                 500,

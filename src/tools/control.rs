@@ -12,6 +12,7 @@ use crate::{RunTicket, SessionHandle, SessionState, StopOutcome};
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::AgentIds;
 use super::render;
 use super::spec::{ToolAnnotations, ToolError};
 
@@ -118,17 +119,18 @@ async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcom
     let session = ctx.session(&args.session_id)?;
     let wait = ctx.bounds.wait_for(args.timeout);
     let thread = args.thread_id;
+    let given = [("thread_id", thread)];
     let ticket = match action {
-        Action::Continue => session.continue_(thread).await?,
-        Action::StepOver => session.next(thread).await?,
-        Action::StepIn => session.step_in(thread).await?,
-        Action::StepOut => session.step_out(thread).await?,
+        Action::Continue => session.continue_(thread).await.ids(&given)?,
+        Action::StepOver => session.next(thread).await.ids(&given)?,
+        Action::StepIn => session.step_in(thread).await.ids(&given)?,
+        Action::StepOut => session.step_out(thread).await.ids(&given)?,
         Action::Pause => {
             let thread = match thread {
                 Some(t) => Some(t),
                 None => thread_to_pause(&session).await?,
             };
-            session.pause(thread).await?
+            session.pause(thread).await.ids(&given)?
         }
     };
     let outcome = session.wait_for_stop(ticket, wait).await?;

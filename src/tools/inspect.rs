@@ -8,9 +8,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::SessionError;
+
 use super::bounds::adapter_int;
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::{AgentIds, FRESH_IDS};
 use super::render::{cut_value, frame_json, variable_json, variables_text};
 use super::session::SessionArgs;
 use super::spec::{ToolAnnotations, ToolError};
@@ -178,7 +181,17 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
     };
     // One frame more than shown tells whether there are more.
     let asked = adapter_int(limit.saturating_add(1), "levels")?;
-    let mut frames = session.stack_trace(Some(thread), Some(asked)).await?;
+    let mut frames = session
+        .stack_trace(Some(thread), Some(asked))
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
+    if frames.is_empty() && args.thread_id.is_some() {
+        // lldb-dap answers an unknown thread with no frames rather than an error.
+        return Err(ToolError::invalid(
+            format!("the adapter has no frames for thread_id {thread}"),
+            FRESH_IDS,
+        ));
+    }
     let truncated = frames.len() > limit;
     frames.truncate(limit);
     let mut text = format!("thread {thread}:");
@@ -209,7 +222,10 @@ async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,
     };
-    let scopes = session.scopes(frame_id).await?;
+    let scopes = session
+        .scopes(frame_id)
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let mut text = format!("scopes of frame {frame_id}:");
     for s in &scopes {
         let _ = write!(
@@ -238,6 +254,10 @@ async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
 
 async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    let scope_id = match args.scope {
+        Some(ScopeRef::Id(r)) => Some(r),
+        _ => None,
+    };
     let reference = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
@@ -245,7 +265,10 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
                 Some(f) => f,
                 None => ctx.top_frame(&session, None).await?.id,
             };
-            let scopes = session.scopes(frame_id).await?;
+            let scopes = session
+                .scopes(frame_id)
+                .await
+                .ids(&[("frame_id", args.frame_id)])?;
             let found = scopes
                 .iter()
                 .find(|s| s.name.eq_ignore_ascii_case(name.trim()));
@@ -273,10 +296,12 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
             "only values with a variables_reference above 0 can be expanded",
         ));
     }
+    // A reference the agent passed (itself, or a scope's by id), not one looked up.
+    let given = [("variables_reference", args.variables_reference.or(scope_id))];
     let max_chars = value_chars(&ctx, args.max_chars);
     let max = ctx.bounds.max_variables;
     let all = match args.filter {
-        None => session.variables(reference).await?,
+        None => session.variables(reference).await.ids(&given)?,
         // From the first child to one past the page: right whether the adapter pages
         // or not (and dlv lists no elements at all without a count).
         Some(filter) => {
@@ -287,7 +312,8 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
             let count = adapter_int(args.offset.saturating_add(max).saturating_add(1), "offset")?;
             session
                 .variables_page(reference, Some(filter), Some(0), Some(count))
-                .await?
+                .await
+                .ids(&given)?
         }
     };
     // A filtered answer cut at `count` does not tell how many there are in all.
@@ -359,7 +385,25 @@ async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
     });
     let body = session
         .evaluate(&args.expression, Some(frame_id), context)
-        .await?;
+        .await
+        .map_err(|err| match err {
+            // The expression and the frame are both the agent's: a refusal is bad input.
+            SessionError::Adapter { message, .. } => ToolError::invalid(
+                format!(
+                    "the adapter could not evaluate `{}`: {message}",
+                    args.expression
+                ),
+                format!(
+                    "check the expression (the program's own language and names); {}",
+                    if args.frame_id.is_some() {
+                        FRESH_IDS
+                    } else {
+                        "it was evaluated in the top frame of the stopped thread"
+                    }
+                ),
+            ),
+            other => other.into(),
+        })?;
     let (result, cut) = cut_value(&body.result, value_chars(&ctx, args.max_chars));
     let mut text = format!("{} = {result}", args.expression);
     if let Some(t) = body.type_.as_deref().filter(|t| !t.is_empty()) {

@@ -26,6 +26,7 @@ mod breakpoints;
 mod context;
 mod control;
 mod def;
+mod ids;
 mod inspect;
 mod output;
 mod paths;

@@ -14,6 +14,7 @@ use crate::wire::types::{ExceptionBreakMode, Source};
 use super::bounds::{adapter_int, cut_chars};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::AgentIds;
 use super::inspect::ScopeRef;
 use super::protocol_breakpoints::scope_reference;
 use super::render::cut_value;
@@ -197,7 +198,8 @@ async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
     };
     let set = session
         .set_variable(container, &args.name, &args.value)
-        .await?;
+        .await
+        .ids(&[("variables_reference", args.variables_reference)])?;
     let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
     let mut json = json!({
         "name": args.name,
@@ -222,7 +224,8 @@ async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
     };
     let set = session
         .set_expression(&args.expression, &args.value, Some(frame_id))
-        .await?;
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
     let mut json = json!({
         "expression": args.expression,
@@ -256,7 +259,8 @@ async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
     };
     let items = session
         .completions(&args.text, column, Some(frame_id))
-        .await?;
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let total = items.len();
     let list: Vec<Value> = items
         .iter()
@@ -284,7 +288,10 @@ async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
 async fn exception_info(ctx: Arc<Context>, args: ExceptionInfoArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let thread = ctx.thread(&session, args.thread_id).await?;
-    let info = session.exception_info(Some(thread)).await?;
+    let info = session
+        .exception_info(Some(thread))
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
     let chars = ctx.bounds.max_value_chars;
     let cut = |s: &Option<String>, max: usize| s.as_deref().map(|s| cut_value(s, max).0);
     let details = info.details.as_ref().map(|d| {
@@ -357,7 +364,10 @@ async fn source(ctx: Arc<Context>, args: SourceArgs) -> Outcome {
             ))
         }
     };
-    let body = session.source(reference).await?;
+    let body = session
+        .source(reference)
+        .await
+        .ids(&[("source_reference", args.source_reference)])?;
     let rest: String = body.content.chars().skip(args.offset).collect();
     let (shown, more) = cut_chars(&rest, ctx.bounds.max_output_bytes);
     let mut json = json!({
@@ -441,7 +451,10 @@ async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
 
 async fn locations(ctx: Arc<Context>, args: LocationsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let at = session.locations(args.location_reference).await?;
+    let at = session
+        .locations(args.location_reference)
+        .await
+        .ids(&[("location_reference", Some(args.location_reference))])?;
     let source = source_json(&at.source);
     let place = source["path"]
         .as_str()
