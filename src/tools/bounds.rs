@@ -9,6 +9,10 @@ use super::spec::ToolError;
 /// Frames a `debug.stack_trace` returns unless `levels` asks for more: 20.
 pub const DEFAULT_MAX_FRAMES: usize = 20;
 
+/// Threads a `debug.threads` call lists: 100 (a Go program can have thousands of
+/// goroutines). The rest are reached with `offset`.
+pub const DEFAULT_MAX_THREADS: usize = 100;
+
 /// Variables returned per call of `debug.variables` (and locals in a stop summary,
 /// see [`DEFAULT_STOP_LOCALS`]): 50. The rest are reached with `offset`.
 pub const DEFAULT_MAX_VARIABLES: usize = 50;
@@ -70,6 +74,8 @@ pub const MAX_ADAPTER_INT: usize = i32::MAX as usize;
 pub struct Bounds {
     /// See [`DEFAULT_MAX_FRAMES`].
     pub max_frames: usize,
+    /// See [`DEFAULT_MAX_THREADS`].
+    pub max_threads: usize,
     /// See [`DEFAULT_MAX_VARIABLES`].
     pub max_variables: usize,
     /// See [`DEFAULT_MAX_VALUE_CHARS`].
@@ -100,6 +106,7 @@ impl Default for Bounds {
     fn default() -> Self {
         Self {
             max_frames: DEFAULT_MAX_FRAMES,
+            max_threads: DEFAULT_MAX_THREADS,
             max_variables: DEFAULT_MAX_VARIABLES,
             max_value_chars: DEFAULT_MAX_VALUE_CHARS,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
@@ -120,6 +127,12 @@ impl Bounds {
     /// Set [`Self::max_frames`] (at least 1).
     pub fn max_frames(mut self, n: usize) -> Self {
         self.max_frames = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_threads`] (at least 1).
+    pub fn max_threads(mut self, n: usize) -> Self {
+        self.max_threads = n.max(1);
         self
     }
 

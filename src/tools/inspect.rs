@@ -15,14 +15,14 @@ use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::ids::{AgentIds, FRESH_IDS};
 use super::render::{cut_value, frame_json, variable_json, variables_text};
-use super::session::SessionArgs;
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.threads",
-            "List the program's threads (`id`, `name`).",
+            "List the program's threads (`id`, `name`), at most 100 per call (a Go \
+             program's goroutines can number thousands): pass `offset` for the next ones.",
             ToolAnnotations::READ_ONLY,
             threads,
         ),
@@ -63,6 +63,17 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             evaluate,
         ),
     ]
+}
+
+/// Arguments of `debug.threads`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ThreadsArgs {
+    /// The session.
+    session_id: String,
+    /// Skip this many threads (to read past the first 100).
+    #[serde(default)]
+    offset: usize,
 }
 
 /// Arguments of `debug.stack_trace`.
@@ -158,18 +169,34 @@ pub(crate) struct EvaluateArgs {
     max_chars: Option<usize>,
 }
 
-async fn threads(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
+async fn threads(ctx: Arc<Context>, args: ThreadsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    // DAP's `threads` has no paging: the adapter's whole list, cut here.
     let threads = session.threads().await?;
-    let mut text = format!("{} thread(s)", threads.len());
-    for t in &threads {
-        let _ = write!(text, "\n  {} {}", t.id, t.name);
-    }
+    let total = threads.len();
     let list: Vec<Value> = threads
         .iter()
+        .skip(args.offset)
+        .take(ctx.bounds.max_threads)
         .map(|t| json!({ "id": t.id, "name": t.name }))
         .collect();
-    Ok(Reply::new(json!({ "threads": list }), text))
+    let end = args.offset.saturating_add(list.len());
+    let truncated = end < total;
+    let mut text = format!("threads {}..{end} of {total}", args.offset);
+    for t in &list {
+        let _ = write!(text, "\n  {} {}", t["id"], t["name"].as_str().unwrap_or(""));
+    }
+    let mut json = json!({
+        "threads": list,
+        "total": total,
+        "offset": args.offset,
+        "truncated": truncated,
+    });
+    if truncated {
+        json["next_offset"] = json!(end);
+        let _ = write!(text, "\n  … {} more: pass offset {end}", total - end);
+    }
+    Ok(Reply::new(json, text))
 }
 
 async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
