@@ -1,7 +1,8 @@
 //! `dapvisor mcp` as a child process, driven over stdio by rmcp's client: the tool
 //! list, a whole find-the-bug session per adapter (debugpy, lldb-dap, dlv, in
 //! parallel), resources and notifications, `--root`, calls answered while a slow one
-//! is in flight, and bad input that leaves the server serving.
+//! is in flight, output past the default bound in pages, and bad input that leaves the
+//! server serving.
 
 mod agent;
 
@@ -225,6 +226,68 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
             .await;
         assert_eq!(eval["result"], expected, "{id}: {expression}");
     }
+    // Under lldb-dap and dlv, the rest of an agent's moves: the stack, the scopes, the
+    // locals by scope name, and a step over.
+    for (id, function, caller, local, value) in [
+        (&ids[1], "mean_of", "compute_stats", "sum", "426"),
+        (&ids[2], "needsRestock", "restock", "item", ""),
+    ] {
+        let stack = client
+            .ok("debug_stack_trace", json!({ "session_id": id }))
+            .await;
+        let frames = stack["frames"].as_array().unwrap();
+        assert!(
+            frames[0]["name"].as_str().unwrap().contains(function),
+            "{stack}"
+        );
+        assert!(
+            frames[1]["name"].as_str().unwrap().contains(caller),
+            "{stack}"
+        );
+        let scopes = client.ok("debug_scopes", json!({ "session_id": id })).await;
+        let names: Vec<&str> = scopes["scopes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"Locals"), "{scopes}");
+        let locals = client
+            .ok(
+                "debug_variables",
+                json!({ "session_id": id, "scope": "Locals" }),
+            )
+            .await;
+        let found = var(&locals["variables"], local);
+        if value.is_empty() {
+            assert!(
+                found["variables_reference"].as_i64().unwrap() > 0,
+                "{found}"
+            );
+        } else {
+            assert_eq!(found["value"], value, "{locals}");
+        }
+    }
+    let c_step = client
+        .ok("debug_step_over", json!({ "session_id": ids[1] }))
+        .await;
+    assert_eq!(
+        c_step["stop"]["line"],
+        bug(&c_source, "return mean;"),
+        "{c_step}"
+    );
+    assert_eq!(var(&c_step["stop"]["locals"], "mean")["value"], "85");
+    let go_step = client
+        .ok("debug_step_over", json!({ "session_id": ids[2] }))
+        .await;
+    // Over the return: back in the caller, on the call's line.
+    assert_eq!(
+        go_step["stop"]["line"],
+        bug(&go_source, "due := needsRestock(item)"),
+        "{go_step}"
+    );
+    assert_eq!(go_step["stop"]["function"], "main.restock");
+
     let sessions = client.ok("debug_sessions", json!({})).await;
     assert_eq!(sessions["sessions"].as_array().unwrap().len(), 3);
 
@@ -546,6 +609,52 @@ async fn quick_calls_answer_while_a_slow_one_is_in_flight() {
     assert_eq!(stopped["state"], "stopped", "{stopped}");
     assert_eq!(stopped["stop"]["reason"], "breakpoint");
     assert_eq!(stopped["stop"]["line"], line);
+    assert!(client.close().await.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn output_past_the_default_bound_comes_in_16_kib_pages() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let dir = std::env::temp_dir().join(format!("dapvisor-mcp-chatty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("chatty.py");
+    // 1000 lines of 50 bytes: three pages of the default 16 KiB and a bit.
+    std::fs::write(
+        &script,
+        "for i in range(1000):\n    print(f'line {i:04d} ' + 'x' * 39)\n",
+    )
+    .unwrap();
+    let expected: String = (0..1000)
+        .map(|i| format!("line {i:04} {}\n", "x".repeat(39)))
+        .collect();
+    let ran = client
+        .ok("debug_launch", json!({ "program": script, "timeout": 60 }))
+        .await;
+    assert_eq!(ran["state"], "terminated", "{ran}");
+    let id = ran["session_id"].as_str().unwrap().to_string();
+
+    let mut read = String::new();
+    let mut since = 0;
+    let mut pages = 0;
+    loop {
+        let page = client
+            .ok("debug_output", json!({ "session_id": id, "since": since }))
+            .await;
+        let text = page["output"].as_str().unwrap();
+        assert!(text.len() <= 16 * 1024, "{} bytes in one call", text.len());
+        read.push_str(text);
+        pages += 1;
+        if page["truncated"] == false {
+            break;
+        }
+        assert_eq!(text.len(), 16 * 1024, "a full page before the last");
+        assert_eq!(page["next"], since + text.len() as u64);
+        since = page["next"].as_u64().unwrap();
+    }
+    assert_eq!(pages, 4);
+    // Other output (such as the adapter's own) may come first; the program's is whole.
+    assert!(read.ends_with(&expected), "{} bytes read", read.len());
     assert!(client.close().await.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
