@@ -370,14 +370,23 @@ async fn goto_targets(ctx: Arc<Context>, args: GotoTargetsArgs) -> Outcome {
 
 async fn goto(ctx: Arc<Context>, args: GotoArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let target = match (args.target_id, args.file, args.line) {
-        (Some(t), None, None) => t,
+    let (target, chosen) = match (args.target_id, args.file, args.line) {
+        (Some(t), None, None) => (t, None),
         (None, Some(file), Some(line)) => {
             let file = ctx.paths.resolve(&file, "file")?;
             let line = check_line(line)?;
             let targets = session.goto_targets(&file, line, None).await?;
-            match targets.first() {
-                Some(t) => t.id,
+            // The target on the line asked for; else the adapter's first (the nearest
+            // line with code, for adapters that move a blank line's target).
+            let picked = targets
+                .iter()
+                .find(|t| t.line == line)
+                .or_else(|| targets.first());
+            match picked {
+                Some(t) => (
+                    t.id,
+                    Some(json!({ "id": t.id, "label": t.label, "line": t.line })),
+                ),
                 None => {
                     return Err(ToolError::invalid(
                         format!("the adapter cannot jump to {}:{line}", file.display()),
@@ -397,7 +406,18 @@ async fn goto(ctx: Arc<Context>, args: GotoArgs) -> Outcome {
         .goto(args.thread_id, target)
         .await
         .ids(&[("thread_id", args.thread_id), ("target_id", args.target_id)])?;
-    settle(&ctx, &session, ticket, args.timeout).await
+    let mut reply = settle(&ctx, &session, ticket, args.timeout).await?;
+    if let Some(chosen) = chosen {
+        reply.text = format!(
+            "jumped to target {} ({}, line {})\n{}",
+            chosen["id"],
+            chosen["label"].as_str().unwrap_or(""),
+            chosen["line"],
+            reply.text
+        );
+        reply.structured["goto_target"] = chosen;
+    }
+    Ok(reply)
 }
 
 async fn restart_frame(ctx: Arc<Context>, args: RestartFrameArgs) -> Outcome {
