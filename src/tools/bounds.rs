@@ -29,7 +29,10 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 16 * 1024;
 /// build log) keep their end, where the cause usually is.
 pub const DEFAULT_MAX_ERROR_CHARS: usize = 1024;
 
-/// Longest expression `debug.evaluate` accepts: 10,000 characters.
+/// Longest expression a tool passes to the adapter: 10,000 characters. It holds for
+/// `debug.evaluate`'s expression, `debug.set_variable`'s value, `debug.set_expression`'s
+/// expression and value, `debug.completions`' text, and `debug.custom_request`'s
+/// arguments (as JSON).
 pub const DEFAULT_MAX_EXPRESSION_CHARS: usize = 10_000;
 
 /// Source lines shown on each side of the stopped line in a stop summary: 3.
@@ -56,11 +59,15 @@ pub const DEFAULT_INITIAL_STOP_WAIT: Duration = Duration::from_secs(5);
 /// targets, breakpoint locations) per call: 100. The rest are reached with `offset`.
 pub const DEFAULT_MAX_ITEMS: usize = 100;
 
-/// Instructions per `debug.disassemble` call: 100 (20 unless `instruction_count`
-/// asks for more).
+/// Instructions per `debug.disassemble` call: 100.
 pub const DEFAULT_MAX_INSTRUCTIONS: usize = 100;
 
-/// Bytes per `debug.read_memory` call: 4 KiB. Read on with `offset`.
+/// Instructions `debug.disassemble` shows when `instruction_count` is not given: 20
+/// (at most [`DEFAULT_MAX_INSTRUCTIONS`], or whatever `max_instructions` is set to).
+pub const DEFAULT_INSTRUCTION_COUNT: usize = 20;
+
+/// Bytes per `debug.read_memory` or `debug.write_memory` call: 4 KiB. Read on with
+/// `offset`; write larger blocks in pieces.
 pub const DEFAULT_MAX_MEMORY_BYTES: usize = 4096;
 
 /// The largest count or index a tool passes on to an adapter: 2^31 - 1. Not a bound
@@ -98,6 +105,8 @@ pub struct Bounds {
     pub max_items: usize,
     /// See [`DEFAULT_MAX_INSTRUCTIONS`].
     pub max_instructions: usize,
+    /// See [`DEFAULT_INSTRUCTION_COUNT`].
+    pub instruction_count: usize,
     /// See [`DEFAULT_MAX_MEMORY_BYTES`].
     pub max_memory_bytes: usize,
 }
@@ -118,6 +127,7 @@ impl Default for Bounds {
             initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
             max_items: DEFAULT_MAX_ITEMS,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            instruction_count: DEFAULT_INSTRUCTION_COUNT,
             max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
         }
     }
@@ -202,10 +212,33 @@ impl Bounds {
         self
     }
 
+    /// Set [`Self::instruction_count`] (at least 1; a call shows at most
+    /// [`Self::max_instructions`] whatever this says).
+    pub fn instruction_count(mut self, n: usize) -> Self {
+        self.instruction_count = n.max(1);
+        self
+    }
+
     /// Set [`Self::max_memory_bytes`] (at least 1).
     pub fn max_memory_bytes(mut self, n: usize) -> Self {
         self.max_memory_bytes = n.max(1);
         self
+    }
+
+    /// A 400 when `text`, the call's `what`, is longer than
+    /// [`Self::max_expression_chars`].
+    pub(crate) fn check_expression(&self, what: &str, text: &str) -> Result<(), ToolError> {
+        let chars = text.chars().count();
+        if chars > self.max_expression_chars {
+            return Err(ToolError::invalid(
+                format!(
+                    "{what} is {chars} characters long; the limit is {}",
+                    self.max_expression_chars
+                ),
+                "pass something shorter, or do it in several smaller steps",
+            ));
+        }
+        Ok(())
     }
 
     /// The wait a call asked for in seconds, or the default; clamped to [`MAX_WAIT`].

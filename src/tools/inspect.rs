@@ -384,22 +384,14 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
 
 async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let chars = args.expression.chars().count();
     if args.expression.trim().is_empty() {
         return Err(ToolError::invalid(
             "the expression is empty",
             "pass an expression in the program's language",
         ));
     }
-    if chars > ctx.bounds.max_expression_chars {
-        return Err(ToolError::invalid(
-            format!(
-                "the expression is {chars} characters long; the limit is {}",
-                ctx.bounds.max_expression_chars
-            ),
-            "evaluate a shorter expression, or several in turn",
-        ));
-    }
+    ctx.bounds
+        .check_expression("the expression", &args.expression)?;
     let frame_id = match args.frame_id {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,

@@ -184,6 +184,7 @@ pub(crate) struct LocationsArgs {
 
 async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    ctx.bounds.check_expression("the value", &args.value)?;
     let container = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
@@ -218,6 +219,9 @@ async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
 
 async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    ctx.bounds
+        .check_expression("the expression", &args.expression)?;
+    ctx.bounds.check_expression("the value", &args.value)?;
     let frame_id = match args.frame_id {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,
@@ -245,6 +249,7 @@ async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
 
 async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    ctx.bounds.check_expression("the text", &args.text)?;
     let end = args.text.chars().count() as i64 + 1;
     let column = args.column.unwrap_or(end);
     if !(1..=end).contains(&column) {
