@@ -167,7 +167,17 @@ pub(crate) async fn stop_summary(
         frame.id
     );
 
-    if let Some(path) = frame.source.as_ref().and_then(|s| s.path.as_deref()) {
+    let path = frame.source.as_ref().and_then(|s| s.path.as_deref());
+    if let Some(path) = path.filter(|p| !ctx.paths.may_read(Path::new(p))) {
+        // Under --root, files outside it are not read, whoever names them.
+        let root = ctx.paths.root().map(|r| r.display().to_string());
+        let note = format!(
+            "source not shown: {path} is outside the root {}",
+            root.unwrap_or_default()
+        );
+        let _ = writeln!(text, "({note})");
+        json["source_note"] = json!(note);
+    } else if let Some(path) = path {
         let lines = source_lines(Path::new(path), frame.line, bounds);
         for (n, line) in &lines {
             let marker = if *n == frame.line { "->" } else { "  " };
@@ -264,6 +274,7 @@ fn source_lines(path: &Path, line: i64, bounds: &Bounds) -> Vec<(i64, String)> {
         .map(|(i, l)| (i as i64 + 1, l))
         .skip_while(|(n, _)| *n < first)
         .take_while(|(n, _)| *n <= last)
-        .map(|(n, l)| (n, cut_chars(&l, bounds.max_value_chars).0))
+        // A long line is cut like a value, and marked so.
+        .map(|(n, l)| (n, cut_value(&l, bounds.max_value_chars).0))
         .collect()
 }
