@@ -111,6 +111,9 @@ async fn a_python_session_with_resources_and_notifications() {
     assert_eq!(detail["session_id"], id.as_str());
     assert_eq!(detail["adapter"], "debugpy");
     assert_eq!(detail["last_stop"]["reason"], "breakpoint");
+    let allowed = detail["allowed_tools"].as_array().unwrap();
+    assert!(allowed.contains(&json!("debug.step_over")), "{detail}");
+    assert!(!allowed.contains(&json!("debug.pause")), "{detail}");
     let files = detail["breakpoints"]["sources"].as_object().unwrap();
     assert_eq!(files.len(), 1, "{detail}");
 

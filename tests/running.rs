@@ -145,6 +145,11 @@ async fn a_continue_that_times_out_says_running_and_wait_and_pause_take_over() {
     )
     .await;
     assert!(err.text.contains("running"), "{}", err.text);
+    assert!(
+        err.text.contains("debug.pause, debug.threads"),
+        "{}",
+        err.text
+    );
 
     let paused = ok(&tools, "debug.pause", json!({ "session_id": id })).await;
     assert_eq!(paused["state"], "stopped", "{paused}");

@@ -315,7 +315,17 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
     let id = launched["session_id"].as_str().unwrap().to_string();
     assert_eq!(launched["state"], "stopped");
     let r = fails(&tools, "debug.pause", json!({ "session_id": id }), 400).await;
-    assert!(r.error().unwrap().error.contains("stopped"), "{}", r.text);
+    let err = r.error().unwrap().error;
+    assert!(err.contains("stopped"), "{}", r.text);
+    // What is allowed is said in tools to call, not the runtime's operation names.
+    assert!(
+        err.contains("debug.pause cannot run") && err.contains("debug.step_over"),
+        "{err}"
+    );
+    assert!(
+        err.contains("debug.modules") && !err.contains(" query") && !err.contains(" navigate"),
+        "{err}"
+    );
 
     // An expression over the limit; more breakpoints than a session holds.
     let long = "1+".repeat(5_000) + "1";

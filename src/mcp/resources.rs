@@ -1,6 +1,6 @@
 //! The resources: `debugger://sessions` (every session, as `debug.sessions` lists them)
-//! and `debugger://sessions/{id}` (one session: state, what it allows, breakpoints,
-//! last stop, capabilities, threads, exit code).
+//! and `debugger://sessions/{id}` (one session: state, what it allows as operations
+//! and as `allowed_tools`, breakpoints, last stop, capabilities, threads, exit code).
 
 use serde_json::{json, Value};
 
@@ -69,12 +69,17 @@ async fn detail(session: &SessionHandle) -> Result<Value, ToolError> {
             "try again",
         )
     })?;
-    // The listing's fields (id, pid, idle time) and the snapshot's whole state.
+    // The listing's fields (id, pid, idle time) and the snapshot's whole state, with
+    // what it allows as the tools to call.
     if let (Some(object), Value::Object(summary)) = (
         value.as_object_mut(),
         crate::tools::session_json(session, &snapshot),
     ) {
         object.extend(summary);
+        object.insert(
+            "allowed_tools".into(),
+            json!(crate::tools::allowed_tools(snapshot.state)),
+        );
     }
     Ok(value)
 }

@@ -94,11 +94,7 @@ impl Context {
 
 /// The error for inspecting a session that is not stopped.
 pub(crate) fn not_stopped(state: SessionState) -> ToolError {
-    let allowed: Vec<&str> = state
-        .allowed_operations()
-        .into_iter()
-        .map(|o| o.name())
-        .collect();
+    let allowed = super::operations::allowed_tools(state);
     let hint = match state {
         SessionState::Running => {
             "the program is running: call debug.pause, or debug.wait for it to stop".to_string()
@@ -106,14 +102,7 @@ pub(crate) fn not_stopped(state: SessionState) -> ToolError {
         SessionState::Terminated => {
             "the program has ended: read debug.output, or launch it again".to_string()
         }
-        _ => format!(
-            "allowed now: {}",
-            if allowed.is_empty() {
-                "nothing until it changes state".to_string()
-            } else {
-                allowed.join(", ")
-            }
-        ),
+        _ => format!("allowed now: {}", allowed.join(", ")),
     };
     ToolError::invalid(
         format!(
