@@ -456,7 +456,9 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
     std::fs::write(
         &config,
         "[adapters.ghostdbg]\ncommand = \"/nonexistent/ghostdbg\"\nextensions = [\"ghost\"]\n\
-         install_hint = \"fetch ghostdbg from the attic\"\n",
+         install_hint = \"fetch ghostdbg from the attic\"\n\n\
+         # an alias of debugpy's: it changes debugpy, it is no new adapter\n\
+         [adapters.python]\nlaunch_defaults = { subProcess = false }\n",
     )
     .unwrap();
     let ghost = dir.join("a.ghost");
