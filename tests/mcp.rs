@@ -1,8 +1,7 @@
 //! `dapvisor mcp` as a child process, driven over stdio by rmcp's client: the tool
 //! list, a whole find-the-bug session per adapter (debugpy, lldb-dap, dlv, in
-//! parallel), resources and notifications, `--root`, calls answered while a slow one
-//! is in flight, output past the default bound in pages, and bad input that leaves the
-//! server serving.
+//! parallel), resources and notifications, `--root`, flags and the config file, idle
+//! reaping, and bad input that leaves the server serving. Longer runs: mcp_runs.rs.
 
 mod agent;
 
@@ -565,101 +564,4 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         json!([])
     );
     assert!(client.close().await.success());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn quick_calls_answer_while_a_slow_one_is_in_flight() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
-    let dir = std::env::temp_dir().join(format!("dapvisor-mcp-loop-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("loop.py");
-    std::fs::write(
-        &script,
-        "import time\nprint('looping', flush=True)\nwhile True:\n    time.sleep(0.05)\n",
-    )
-    .unwrap();
-    let launched = client
-        .ok(
-            "debug_launch",
-            json!({ "program": script, "stop_on_entry": true }),
-        )
-        .await;
-    let id = launched["session_id"].as_str().unwrap().to_string();
-
-    // A continue that can only end when something else pauses the loop, on its way
-    // before the quick calls: a server that took calls one at a time would answer
-    // them only after it.
-    let slow = client
-        .spawn(
-            "debug_continue",
-            json!({ "session_id": id, "timeout": 300 }),
-        )
-        .await;
-    let sessions = client.ok("debug_sessions", json!({})).await;
-    assert_eq!(sessions["sessions"][0]["session_id"], id.as_str());
-    let output = client.ok("debug_output", json!({ "session_id": id })).await;
-    assert!(output["next"].is_u64(), "{output}");
-    assert!(!slow.is_finished(), "the continue cannot have answered yet");
-
-    // A breakpoint in the loop (a quick call too) ends the continue's wait, whether it
-    // lands before the continue reached the program or after.
-    let line = line_of(&script, "time.sleep(0.05)");
-    client
-        .ok(
-            "debug_set_breakpoints",
-            json!({ "session_id": id, "file": script, "lines": [line] }),
-        )
-        .await;
-    let stopped = ok_result("debug_continue", slow.await.unwrap());
-    assert_eq!(stopped["state"], "stopped", "{stopped}");
-    assert_eq!(stopped["stop"]["reason"], "breakpoint");
-    assert_eq!(stopped["stop"]["line"], line);
-    assert!(client.close().await.success());
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn output_past_the_default_bound_comes_in_16_kib_pages() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
-    let dir = std::env::temp_dir().join(format!("dapvisor-mcp-chatty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("chatty.py");
-    // 1000 lines of 50 bytes: three pages of the default 16 KiB and a bit.
-    std::fs::write(
-        &script,
-        "for i in range(1000):\n    print(f'line {i:04d} ' + 'x' * 39)\n",
-    )
-    .unwrap();
-    let expected: String = (0..1000)
-        .map(|i| format!("line {i:04} {}\n", "x".repeat(39)))
-        .collect();
-    let ran = client
-        .ok("debug_launch", json!({ "program": script, "timeout": 60 }))
-        .await;
-    assert_eq!(ran["state"], "terminated", "{ran}");
-    let id = ran["session_id"].as_str().unwrap().to_string();
-
-    let mut read = String::new();
-    let mut since = 0;
-    let mut pages = 0;
-    loop {
-        let page = client
-            .ok("debug_output", json!({ "session_id": id, "since": since }))
-            .await;
-        let text = page["output"].as_str().unwrap();
-        assert!(text.len() <= 16 * 1024, "{} bytes in one call", text.len());
-        read.push_str(text);
-        pages += 1;
-        if page["truncated"] == false {
-            break;
-        }
-        assert_eq!(text.len(), 16 * 1024, "a full page before the last");
-        assert_eq!(page["next"], since + text.len() as u64);
-        since = page["next"].as_u64().unwrap();
-    }
-    assert_eq!(pages, 4);
-    // Other output (such as the adapter's own) may come first; the program's is whole.
-    assert!(read.ends_with(&expected), "{} bytes read", read.len());
-    assert!(client.close().await.success());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
