@@ -1,7 +1,8 @@
 //! The `dapvisor` command line on the example programs: `dapvisor debug` printing each
 //! stop (text and `--json`) and exiting with the program's code, under debugpy,
 //! lldb-dap and dlv; its --timeout, --max-stops and --cwd; an adapter crash waited out;
-//! a reader that closes early; `dapvisor adapters`; and bad input.
+//! a reader that closes early; `dapvisor adapters`, and `adapters install debugpy`
+//! into a home of its own, found there afterwards; and bad input.
 
 mod agent;
 mod common;
@@ -23,10 +24,25 @@ struct Run {
 }
 
 async fn dapvisor(args: &[&str]) -> Run {
-    let child = Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+    run(
+        Command::new(env!("CARGO_BIN_EXE_dapvisor")).args(args),
+        args,
+    )
+    .await
+}
+
+/// `dapvisor ARGS` with `home` as its DAPVISOR_HOME and no DAPVISOR_PYTHON.
+async fn dapvisor_in(home: &std::path::Path, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_dapvisor"));
+    command
         .args(args)
-        .kill_on_drop(true)
-        .output();
+        .env("DAPVISOR_HOME", home)
+        .env_remove("DAPVISOR_PYTHON");
+    run(&mut command, args).await
+}
+
+async fn run(command: &mut Command, args: &[&str]) -> Run {
+    let child = command.kill_on_drop(true).output();
     let out = tokio::time::timeout(RUN_WAIT, child)
         .await
         .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
@@ -381,4 +397,50 @@ async fn an_adapter_crash_is_waited_out_across_the_restart() {
     );
     assert!(stderr.contains("restart"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn adapters_install_debugpy_puts_it_where_the_launcher_finds_it() {
+    // A home of this test's own: the install is real, from PyPI, and must succeed.
+    let home = scratch("home");
+    let installed = dapvisor_in(&home, &["adapters", "install", "debugpy"]).await;
+    assert_eq!(
+        installed.code,
+        Some(0),
+        "{}\n{}",
+        installed.stdout,
+        installed.stderr
+    );
+    let python = home.join("venv/bin/python");
+    assert!(python.exists(), "{}", installed.stdout);
+    assert!(
+        installed.stdout.contains(&python.display().to_string()),
+        "{}",
+        installed.stdout
+    );
+
+    // The registry finds it there, before any other Python (none named by the env).
+    let listed = dapvisor_in(&home, &["adapters", "--json"]).await;
+    let listed: Value = serde_json::from_str(&listed.stdout).unwrap();
+    let debugpy = listed["adapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "debugpy")
+        .unwrap()
+        .clone();
+    assert_eq!(debugpy["path"], python.display().to_string(), "{debugpy}");
+
+    // And a Python program runs under it.
+    let script = home.join("which.py");
+    std::fs::write(&script, "import sys\nprint('python:', sys.executable)\n").unwrap();
+    let ran = dapvisor_in(&home, &["debug", script.to_str().unwrap(), "--no-install"]).await;
+    assert_eq!(ran.code, Some(0), "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout
+            .contains(&format!("python: {}", python.display())),
+        "{}",
+        ran.stdout
+    );
+    std::fs::remove_dir_all(&home).unwrap();
 }

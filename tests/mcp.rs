@@ -110,6 +110,17 @@ async fn a_python_session_with_resources_and_notifications() {
     assert_eq!(detail["session_id"], id.as_str());
     assert_eq!(detail["adapter"], "debugpy");
     assert_eq!(detail["last_stop"]["reason"], "breakpoint");
+    // What the adapter said it can do, as it said it.
+    let caps = &detail["capabilities"];
+    assert_eq!(caps["supportsConfigurationDoneRequest"], true, "{detail}");
+    assert_eq!(caps["supportsGotoTargetsRequest"], true, "{detail}");
+    let filters: Vec<&str> = caps["exceptionBreakpointFilters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["filter"].as_str().unwrap())
+        .collect();
+    assert!(filters.contains(&"raised"), "{detail}");
     let allowed = detail["allowed_tools"].as_array().unwrap();
     assert!(allowed.contains(&json!("debug.step_over")), "{detail}");
     assert!(!allowed.contains(&json!("debug.pause")), "{detail}");

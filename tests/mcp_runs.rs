@@ -106,3 +106,88 @@ async fn output_past_the_default_bound_comes_in_16_kib_pages() {
     assert!(client.close().await.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_killed_under_a_subscriber_is_restarted_and_said_so() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let file = discount();
+    let line = line_of(&file, "total += discounted");
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": file, "breakpoints": [{ "file": file, "line": line }] }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let uri = format!("debugger://sessions/{id}");
+    client.subscribe(&uri).await;
+    let before = client.ok("debug_sessions", json!({})).await["sessions"][0].clone();
+    let pid = before["adapter_pid"].as_u64().unwrap() as i32;
+    assert_eq!(before["restarts"], 0);
+
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    let signal = |wanted: &'static str| {
+        let uri = uri.clone();
+        move |n: &serde_json::Value| {
+            n["params"]["uri"] == uri.as_str()
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == wanted
+        }
+    };
+    let crashed = client.notification(signal("dap_adapter_crashed")).await;
+    let payload = &crashed["params"]["_meta"]["dapvisor/event"]["payload"];
+    assert_eq!(payload["signal"], 9, "{crashed}");
+    assert_eq!(payload["attempt"], 1, "{crashed}");
+    let restarted = client.notification(signal("dap_adapter_restarted")).await;
+    assert_eq!(
+        restarted["params"]["_meta"]["dapvisor/event"]["payload"]["attempt"],
+        1
+    );
+
+    // The program runs again under a new adapter and stops at its breakpoint again.
+    let again = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 60 }))
+        .await;
+    assert_eq!(again["state"], "stopped", "{again}");
+    assert_eq!(again["stop"]["line"], line);
+    let after = client.ok("debug_sessions", json!({})).await["sessions"][0].clone();
+    assert_eq!(after["restarts"], 1);
+    assert_ne!(after["adapter_pid"], before["adapter_pid"]);
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_timeout_sets_how_long_a_request_may_take() {
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all", "--request-timeout", "5"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    // An evaluation that takes 8 s outlasts the 5 s deadline (the default is 30 s).
+    let err = client
+        .fails(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "__import__('time').sleep(8) or 1" }),
+            504,
+        )
+        .await;
+    assert!(
+        err["error"].as_str().unwrap().contains("within 5s"),
+        "{err}"
+    );
+    // The session goes on once the adapter is done.
+    let two = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "1 + 1" }),
+        )
+        .await;
+    assert_eq!(two["result"], "2");
+    assert!(client.close().await.success());
+}
