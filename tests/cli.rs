@@ -1,13 +1,17 @@
 //! The `dapvisor` command line on the example programs: `dapvisor debug` printing each
 //! stop (text and `--json`) and exiting with the program's code, under debugpy,
-//! lldb-dap and dlv; `dapvisor adapters`; and bad input.
+//! lldb-dap and dlv; its --timeout, --max-stops and --cwd; an adapter crash waited out;
+//! a reader that closes early; `dapvisor adapters`, and `adapters install debugpy`
+//! into a home of its own, found there afterwards; and bad input.
 
 mod agent;
+mod common;
 
 use std::time::Duration;
 
 use agent::*;
 use serde_json::Value;
+use tokio::io::AsyncBufReadExt;
 use tokio::process::Command;
 
 /// How long one `dapvisor` run may take.
@@ -20,10 +24,25 @@ struct Run {
 }
 
 async fn dapvisor(args: &[&str]) -> Run {
-    let child = Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+    run(
+        Command::new(env!("CARGO_BIN_EXE_dapvisor")).args(args),
+        args,
+    )
+    .await
+}
+
+/// `dapvisor ARGS` with `home` as its DAPVISOR_HOME and no DAPVISOR_PYTHON.
+async fn dapvisor_in(home: &std::path::Path, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_dapvisor"));
+    command
         .args(args)
-        .kill_on_drop(true)
-        .output();
+        .env("DAPVISOR_HOME", home)
+        .env_remove("DAPVISOR_PYTHON");
+    run(&mut command, args).await
+}
+
+async fn run(command: &mut Command, args: &[&str]) -> Run {
+    let child = command.kill_on_drop(true).output();
     let out = tokio::time::timeout(RUN_WAIT, child)
         .await
         .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
@@ -227,4 +246,201 @@ async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
     let run = dapvisor(&["adapters", "install", "gdb"]).await;
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("only debugpy"), "{}", run.stderr);
+}
+
+/// A folder of this test binary's own for scripts, made afresh.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dapvisor-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn timeout_max_stops_and_cwd_do_what_they_say() {
+    let dir = scratch("flags");
+    // --timeout: a program that never stops nor ends is given up on with 124, in words
+    // for the shell (not an MCP tool to call).
+    let forever = dir.join("forever.py");
+    std::fs::write(&forever, "import time\nwhile True:\n    time.sleep(0.05)\n").unwrap();
+    let run = dapvisor(&["debug", forever.to_str().unwrap(), "--timeout", "1"]).await;
+    assert_eq!(run.code, Some(124), "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("within 1s (--timeout)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("debug."), "{}", run.stderr);
+
+    // --max-stops: the third stop is not waited for.
+    let file = discount();
+    let location = format!("{file}:{}", line_of(&file, "total += discounted"));
+    let run = dapvisor(&["debug", &file, "--break", &location, "--max-stops", "2"]).await;
+    assert_eq!(run.code, Some(125), "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout.matches("stopped (breakpoint)").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("stopped 2 times"), "{}", run.stderr);
+    assert!(run.stderr.contains("--max-stops"), "{}", run.stderr);
+
+    // --cwd: the program runs in the folder given.
+    let cwd = dir.join("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let whereami = dir.join("whereami.py");
+    std::fs::write(&whereami, "import os\nprint('cwd:', os.getcwd())\n").unwrap();
+    let run = dapvisor(&[
+        "debug",
+        whereami.to_str().unwrap(),
+        "--cwd",
+        cwd.to_str().unwrap(),
+    ])
+    .await;
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    let real = cwd.canonicalize().unwrap();
+    assert!(
+        run.stdout.contains(&format!("cwd: {}", real.display())),
+        "{}",
+        run.stdout
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_reader_that_closes_early_ends_the_run_quietly() {
+    let file = discount();
+    let location = format!("{file}:{}", line_of(&file, "total += discounted"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(["debug", &file, "--break", &location])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    // As `| head -0` does: the reading end goes before anything is read.
+    drop(child.stdout.take());
+    let out = tokio::time::timeout(RUN_WAIT, child.wait_with_output())
+        .await
+        .expect("dapvisor ends when its reader is gone")
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.trim().is_empty(), "quietly: {stderr}");
+}
+
+#[tokio::test]
+async fn an_adapter_crash_is_waited_out_across_the_restart() {
+    let dir = scratch("crash");
+    let script = dir.join("twice.py");
+    // The first run stops, then sleeps; the run after the restart stops and exits 7.
+    std::fs::write(
+        &script,
+        "import os, sys, time\nmarker = sys.argv[1]\nfirst = not os.path.exists(marker)\n\
+         open(marker, 'a').close()\nx = 1  # stop here\nif first:\n    time.sleep(120)\n\
+         sys.exit(7)\n",
+    )
+    .unwrap();
+    let location = format!("{}:{}", script.display(), line_of(&script, "# stop here"));
+    let marker = dir.join("ran-once");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(["debug", script.to_str().unwrap(), "--break", &location])
+        .args(["--timeout", "60", "--", marker.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut stdout = String::new();
+    let first_stop = async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            stdout.push_str(&line);
+            stdout.push('\n');
+            if line.contains("stopped (breakpoint)") {
+                return;
+            }
+        }
+        panic!("no first stop: {stdout}");
+    };
+    tokio::time::timeout(RUN_WAIT, first_stop).await.unwrap();
+    let pid = child.id().unwrap();
+    let adapter = common::descendants(pid)
+        .into_iter()
+        .find(|p| common::cmdline(*p).contains("debugpy.adapter"))
+        .unwrap_or_else(|| panic!("no debugpy adapter under dapvisor {pid}"));
+    unsafe { libc::kill(adapter as i32, libc::SIGKILL) };
+
+    let rest = async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            stdout.push_str(&line);
+            stdout.push('\n');
+        }
+    };
+    tokio::time::timeout(RUN_WAIT, rest).await.unwrap();
+    let out = tokio::time::timeout(RUN_WAIT, child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(7), "{stdout}\n{stderr}");
+    assert_eq!(
+        stdout.matches("stopped (breakpoint)").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[the program exited with code 7]"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("restart"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn adapters_install_debugpy_puts_it_where_the_launcher_finds_it() {
+    // A home of this test's own: the install is real, from PyPI, and must succeed.
+    let home = scratch("home");
+    let installed = dapvisor_in(&home, &["adapters", "install", "debugpy"]).await;
+    assert_eq!(
+        installed.code,
+        Some(0),
+        "{}\n{}",
+        installed.stdout,
+        installed.stderr
+    );
+    let python = home.join("venv/bin/python");
+    assert!(python.exists(), "{}", installed.stdout);
+    assert!(
+        installed.stdout.contains(&python.display().to_string()),
+        "{}",
+        installed.stdout
+    );
+
+    // The registry finds it there, before any other Python (none named by the env).
+    let listed = dapvisor_in(&home, &["adapters", "--json"]).await;
+    let listed: Value = serde_json::from_str(&listed.stdout).unwrap();
+    let debugpy = listed["adapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "debugpy")
+        .unwrap()
+        .clone();
+    assert_eq!(debugpy["path"], python.display().to_string(), "{debugpy}");
+
+    // And a Python program runs under it.
+    let script = home.join("which.py");
+    std::fs::write(&script, "import sys\nprint('python:', sys.executable)\n").unwrap();
+    let ran = dapvisor_in(&home, &["debug", script.to_str().unwrap(), "--no-install"]).await;
+    assert_eq!(ran.code, Some(0), "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout
+            .contains(&format!("python: {}", python.display())),
+        "{}",
+        ran.stdout
+    );
+    std::fs::remove_dir_all(&home).unwrap();
 }

@@ -1,22 +1,21 @@
-//! `dapvisor mcp` as a child process, driven over stdio by a JSON-RPC client: the tool
+//! `dapvisor mcp` as a child process, driven over stdio by rmcp's client: the tool
 //! list, a whole find-the-bug session per adapter (debugpy, lldb-dap, dlv, in
-//! parallel), resources and notifications, `--root`, and bad input that leaves the
-//! server serving.
+//! parallel), resources and notifications, `--root`, flags and the config file, idle
+//! reaping, and bad input that leaves the server serving. Longer runs: mcp_runs.rs.
 
 mod agent;
 
-use agent::mcp_client::{Elicitation, McpClient};
+use agent::mcp_client::{ok_result, Elicitation, McpClient};
 use agent::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_list_names_schemas_and_annotations() {
-    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
-    let listed = client.request("tools/list", json!({})).await;
-    let tools = listed["result"]["tools"].as_array().unwrap().clone();
-    assert!(tools.len() >= 19, "{listed}");
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let tools = client.tools().await;
+    assert!(tools.len() >= 19, "{tools:?}");
     for tool in &tools {
         let name = tool["name"].as_str().unwrap();
         assert!(name.starts_with("debug_") && !name.contains('.'), "{name}");
@@ -48,22 +47,16 @@ async fn tools_list_names_schemas_and_annotations() {
     );
 
     // The resources and their template are listed before any session exists.
-    let resources = client.request("resources/list", json!({})).await;
-    assert_eq!(
-        resources["result"]["resources"][0]["uri"],
-        "debugger://sessions"
-    );
-    let templates = client.request("resources/templates/list", json!({})).await;
-    assert_eq!(
-        templates["result"]["resourceTemplates"][0]["uriTemplate"],
-        "debugger://sessions/{id}"
-    );
+    let resources = client.resources().await;
+    assert_eq!(resources[0]["uri"], "debugger://sessions");
+    let templates = client.resource_templates().await;
+    assert_eq!(templates[0]["uriTemplate"], "debugger://sessions/{id}");
     assert!(client.close().await.success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_python_session_with_resources_and_notifications() {
-    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
     let file = discount();
     let line = line_of(&file, "total += discounted");
     let launched = client
@@ -82,10 +75,7 @@ async fn a_python_session_with_resources_and_notifications() {
     );
 
     let uri = format!("debugger://sessions/{id}");
-    let sub = client
-        .request("resources/subscribe", json!({ "uri": uri }))
-        .await;
-    assert!(sub.get("error").is_none(), "{sub}");
+    client.subscribe(&uri).await;
 
     // Second iteration: the notification names the session and the stop.
     let next = client
@@ -114,16 +104,26 @@ async fn a_python_session_with_resources_and_notifications() {
     assert_eq!(eval["result"], "10");
 
     // The session's resource: state, breakpoints, last stop.
-    let read = client
-        .request("resources/read", json!({ "uri": uri }))
-        .await;
-    let contents = &read["result"]["contents"][0];
-    assert_eq!(contents["mimeType"], "application/json");
-    let detail: Value = serde_json::from_str(contents["text"].as_str().unwrap()).unwrap();
+    let (mime, detail) = client.read(&uri).await.unwrap();
+    assert_eq!(mime, "application/json");
     assert_eq!(detail["state"], "stopped");
     assert_eq!(detail["session_id"], id.as_str());
     assert_eq!(detail["adapter"], "debugpy");
     assert_eq!(detail["last_stop"]["reason"], "breakpoint");
+    // What the adapter said it can do, as it said it.
+    let caps = &detail["capabilities"];
+    assert_eq!(caps["supportsConfigurationDoneRequest"], true, "{detail}");
+    assert_eq!(caps["supportsGotoTargetsRequest"], true, "{detail}");
+    let filters: Vec<&str> = caps["exceptionBreakpointFilters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["filter"].as_str().unwrap())
+        .collect();
+    assert!(filters.contains(&"raised"), "{detail}");
+    let allowed = detail["allowed_tools"].as_array().unwrap();
+    assert!(allowed.contains(&json!("debug.step_over")), "{detail}");
+    assert!(!allowed.contains(&json!("debug.pause")), "{detail}");
     let files = detail["breakpoints"]["sources"].as_object().unwrap();
     assert_eq!(files.len(), 1, "{detail}");
 
@@ -150,32 +150,20 @@ async fn a_python_session_with_resources_and_notifications() {
         .unwrap()
         .contains("Order total: 55.25"));
 
-    let all = client
-        .request("resources/read", json!({ "uri": "debugger://sessions" }))
-        .await;
-    let list: Value =
-        serde_json::from_str(all["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
+    let (_, list) = client.read("debugger://sessions").await.unwrap();
     assert_eq!(list["sessions"][0]["state"], "terminated");
     assert_eq!(list["sessions"][0]["exit_code"], 3);
     client
         .ok("debug_terminate", json!({ "session_id": id }))
         .await;
-    let gone = client
-        .request("resources/read", json!({ "uri": uri }))
-        .await;
-    assert!(
-        gone["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("no session"),
-        "{gone}"
-    );
+    let gone = client.read(&uri).await.unwrap_err();
+    assert!(gone.message.contains("no session"), "{gone:?}");
     assert!(client.close().await.success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
-    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
     let py = discount();
     let c_source = program("c/average.c");
     let go_source = program("go/inventory/main.go");
@@ -183,42 +171,36 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
 
     // Three launches in flight at once.
     let py_call = client
-        .send(
-            "tools/call",
-            json!({ "name": "debug_launch", "arguments": {
-                "program": py,
+        .spawn(
+            "debug_launch",
+            json!({ "program": py,
                 "breakpoints": [{ "file": py, "line": line_of(&py, "total += discounted"),
                                   "condition": "name == 'backpack'" }],
-                "timeout": 120 } }),
+                "timeout": 120 }),
         )
         .await;
     let c_call = client
-        .send(
-            "tools/call",
-            json!({ "name": "debug_launch", "arguments": {
-                "program": c_binary(),
+        .spawn(
+            "debug_launch",
+            json!({ "program": c_binary(),
                 "breakpoints": [{ "file": c_source,
                                   "line": bug(&c_source, "double mean = sum / count;") }],
-                "timeout": 120 } }),
+                "timeout": 120 }),
         )
         .await;
     let go_call = client
-        .send(
-            "tools/call",
-            json!({ "name": "debug_launch", "arguments": {
-                "program": program("go/inventory"),
+        .spawn(
+            "debug_launch",
+            json!({ "program": program("go/inventory"),
                 "breakpoints": [{ "file": go_source,
                                   "line": bug(&go_source, "return item.Stock < item.Threshold"),
                                   "condition": "item.Name == \"nuts\"" }],
-                "timeout": 120 } }),
+                "timeout": 120 }),
         )
         .await;
     let mut stopped = Vec::new();
     for call in [py_call, c_call, go_call] {
-        let answer = client.answer(call).await;
-        let result = &answer["result"];
-        assert_ne!(result["isError"], true, "{answer}");
-        let s = result["structuredContent"].clone();
+        let s = ok_result("debug_launch", call.await.unwrap());
         assert_eq!(s["state"], "stopped", "{s}");
         stopped.push(s);
     }
@@ -257,6 +239,68 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
             .await;
         assert_eq!(eval["result"], expected, "{id}: {expression}");
     }
+    // Under lldb-dap and dlv, the rest of an agent's moves: the stack, the scopes, the
+    // locals by scope name, and a step over.
+    for (id, function, caller, local, value) in [
+        (&ids[1], "mean_of", "compute_stats", "sum", "426"),
+        (&ids[2], "needsRestock", "restock", "item", ""),
+    ] {
+        let stack = client
+            .ok("debug_stack_trace", json!({ "session_id": id }))
+            .await;
+        let frames = stack["frames"].as_array().unwrap();
+        assert!(
+            frames[0]["name"].as_str().unwrap().contains(function),
+            "{stack}"
+        );
+        assert!(
+            frames[1]["name"].as_str().unwrap().contains(caller),
+            "{stack}"
+        );
+        let scopes = client.ok("debug_scopes", json!({ "session_id": id })).await;
+        let names: Vec<&str> = scopes["scopes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"Locals"), "{scopes}");
+        let locals = client
+            .ok(
+                "debug_variables",
+                json!({ "session_id": id, "scope": "Locals" }),
+            )
+            .await;
+        let found = var(&locals["variables"], local);
+        if value.is_empty() {
+            assert!(
+                found["variables_reference"].as_i64().unwrap() > 0,
+                "{found}"
+            );
+        } else {
+            assert_eq!(found["value"], value, "{locals}");
+        }
+    }
+    let c_step = client
+        .ok("debug_step_over", json!({ "session_id": ids[1] }))
+        .await;
+    assert_eq!(
+        c_step["stop"]["line"],
+        bug(&c_source, "return mean;"),
+        "{c_step}"
+    );
+    assert_eq!(var(&c_step["stop"]["locals"], "mean")["value"], "85");
+    let go_step = client
+        .ok("debug_step_over", json!({ "session_id": ids[2] }))
+        .await;
+    // Over the return: back in the caller, on the call's line.
+    assert_eq!(
+        go_step["stop"]["line"],
+        bug(&go_source, "due := needsRestock(item)"),
+        "{go_step}"
+    );
+    assert_eq!(go_step["stop"]["function"], "main.restock");
+
     let sessions = client.ok("debug_sessions", json!({})).await;
     assert_eq!(sessions["sessions"].as_array().unwrap().len(), 3);
 
@@ -276,22 +320,18 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
             .await;
         calls.push(
             client
-                .send(
-                    "tools/call",
-                    json!({ "name": "debug_continue",
-                            "arguments": { "session_id": id, "timeout": 120 } }),
+                .spawn(
+                    "debug_continue",
+                    json!({ "session_id": id, "timeout": 120 }),
                 )
                 .await,
         );
     }
     let mut codes = Vec::new();
     for call in calls {
-        let answer = client.answer(call).await;
-        assert_eq!(
-            answer["result"]["structuredContent"]["state"], "terminated",
-            "{answer}"
-        );
-        codes.push(answer["result"]["structuredContent"]["exit_code"].clone());
+        let end = ok_result("debug_continue", call.await.unwrap());
+        assert_eq!(end["state"], "terminated", "{end}");
+        codes.push(end["exit_code"].clone());
     }
     assert_eq!(codes, vec![json!(3), json!(4), json!(5)]);
     assert!(client.close().await.success());
@@ -299,7 +339,7 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_errors_and_the_server_keeps_serving() {
-    let mut client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
     let file = discount();
 
     client
@@ -328,18 +368,10 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
         .fails("debug_launch", json!({ "program": 42 }), 400)
         .await;
     let unknown = client
-        .request(
-            "tools/call",
-            json!({ "name": "debug_teleport", "arguments": {} }),
-        )
-        .await;
-    assert!(
-        unknown["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("debug_launch"),
-        "{unknown}"
-    );
+        .try_call("debug_teleport", json!({}))
+        .await
+        .unwrap_err();
+    assert!(unknown.message.contains("debug_launch"), "{unknown:?}");
 
     let launched = client
         .ok(
@@ -371,8 +403,7 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
     assert!(err["error"].as_str().unwrap().contains("1000"), "{err}");
 
     // Still serving, and the session still works.
-    let listed = client.request("tools/list", json!({})).await;
-    assert!(listed["result"]["tools"].as_array().unwrap().len() >= 19);
+    assert!(client.tools().await.len() >= 19);
     let end = client
         .ok("debug_continue", json!({ "session_id": id }))
         .await;
@@ -384,7 +415,7 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
 async fn root_confines_programs_and_breakpoint_files() {
     let root = program("python");
     let root_flag = root.display().to_string();
-    let mut client = McpClient::start(
+    let client = McpClient::start(
         &["--permission-mode", "bypass_all", "--root", &root_flag],
         Elicitation::Unsupported,
     )
@@ -435,13 +466,15 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
     std::fs::write(
         &config,
         "[adapters.ghostdbg]\ncommand = \"/nonexistent/ghostdbg\"\nextensions = [\"ghost\"]\n\
-         install_hint = \"fetch ghostdbg from the attic\"\n",
+         install_hint = \"fetch ghostdbg from the attic\"\n\n\
+         # an alias of debugpy's: it changes debugpy, it is no new adapter\n\
+         [adapters.python]\nlaunch_defaults = { subProcess = false }\n",
     )
     .unwrap();
     let ghost = dir.join("a.ghost");
     std::fs::write(&ghost, "boo").unwrap();
     let config_flag = config.display().to_string();
-    let mut client = McpClient::start(
+    let client = McpClient::start(
         &[
             "--permission-mode",
             "bypass_all",
@@ -498,7 +531,7 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
     // The idle clock starts with the launch request, so the limit must outlast a start.
-    let mut client = McpClient::start(
+    let client = McpClient::start(
         &["--permission-mode", "bypass_all", "--idle-timeout", "4"],
         Elicitation::Unsupported,
     )
@@ -511,9 +544,7 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         .await;
     let id = launched["session_id"].as_str().unwrap().to_string();
     let uri = format!("debugger://sessions/{id}");
-    client
-        .request("resources/subscribe", json!({ "uri": uri }))
-        .await;
+    client.subscribe(&uri).await;
     let reaped = client
         .notification(|n| {
             n["params"]["uri"] == uri.as_str()
@@ -521,10 +552,24 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         })
         .await;
     assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
+    // Asked again, the session says how it ended, not just that it is unknown.
     let err = client
         .fails("debug_stack_trace", json!({ "session_id": id }), 404)
         .await;
-    assert!(err["error"].as_str().unwrap().contains(&id), "{err}");
+    let error = err["error"].as_str().unwrap();
+    assert!(
+        error.contains(&id) && error.contains("reaped after") && error.contains("s without"),
+        "{err}"
+    );
+    assert!(
+        err["hint"].as_str().unwrap().contains("idle limit"),
+        "{err}"
+    );
+    let gone = client.read(&uri).await.unwrap_err();
+    assert!(gone.message.contains("reaped after"), "{gone:?}");
+    client
+        .fails("debug_stack_trace", json!({ "session_id": "s99" }), 404)
+        .await;
     assert_eq!(
         client.ok("debug_sessions", json!({})).await["sessions"],
         json!([])

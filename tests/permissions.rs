@@ -241,22 +241,23 @@ async fn an_approved_evaluation_runs_and_a_refused_one_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
     // The user approves: the call passes the gate (and finds no such session).
-    let mut client = McpClient::start(&[], Elicitation::Answer(true)).await;
+    let client = McpClient::start(&[], Elicitation::Answer(true)).await;
     client.fails("debug_evaluate", eval_args(), 404).await;
-    assert_eq!(client.elicitations.len(), 1);
-    let message = client.elicitations[0]["message"].as_str().unwrap();
+    let asked = client.elicitations();
+    assert_eq!(asked.len(), 1);
+    let message = asked[0]["message"].as_str().unwrap();
     assert!(
         message.contains("debug.evaluate") && message.contains("1 + 1"),
         "{message}"
     );
-    let schema = &client.elicitations[0]["requestedSchema"];
+    let schema = &asked[0]["requestedSchema"];
     assert_eq!(
         schema["properties"]["approve"]["type"], "boolean",
         "{schema}"
     );
     // Read-only tools ask nothing.
     client.ok("debug_sessions", json!({})).await;
-    assert_eq!(client.elicitations.len(), 1);
+    assert_eq!(client.elicitations().len(), 1);
     assert!(client.close().await.success());
 
     // The user says no, or declines.
@@ -264,27 +265,27 @@ async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
         (Elicitation::Answer(false), "did not approve"),
         (Elicitation::Decline, "declined"),
     ] {
-        let mut client = McpClient::start(&[], answer).await;
+        let client = McpClient::start(&[], answer).await;
         let err = client.fails("debug_evaluate", eval_args(), 403).await;
         assert!(err["error"].as_str().unwrap().contains(why), "{err}");
         assert!(client.close().await.success());
     }
 
     // A client that cannot ask: refused, saying so and what to do.
-    let mut client = McpClient::start(&[], Elicitation::Unsupported).await;
+    let client = McpClient::start(&[], Elicitation::Unsupported).await;
     let err = client.fails("debug_evaluate", eval_args(), 403).await;
     let text = err["error"].as_str().unwrap();
     assert!(
         text.contains("elicitation") && text.contains("--allow"),
         "{err}"
     );
-    assert!(client.elicitations.is_empty());
+    assert!(client.elicitations().is_empty());
     assert!(client.close().await.success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
-    let mut client = McpClient::start(
+    let client = McpClient::start(
         &["--permission-mode", "plan_only"],
         Elicitation::Unsupported,
     )
@@ -299,7 +300,7 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     client.ok("debug_sessions", json!({})).await;
     assert!(client.close().await.success());
 
-    let mut client = McpClient::start(
+    let client = McpClient::start(
         &[
             "--permission-mode",
             "deny_unauthorized",
@@ -313,13 +314,12 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     .await;
     client.ok("debug_sessions", json!({})).await;
     client.fails("debug_evaluate", eval_args(), 403).await;
-    assert!(client.elicitations.is_empty(), "a deny is not a question");
+    assert!(client.elicitations().is_empty(), "a deny is not a question");
     assert!(client.close().await.success());
 
     // --allow in default mode pre-approves: no question.
-    let mut client =
-        McpClient::start(&["--allow", "debug.evaluate"], Elicitation::Answer(false)).await;
+    let client = McpClient::start(&["--allow", "debug.evaluate"], Elicitation::Answer(false)).await;
     client.fails("debug_evaluate", eval_args(), 404).await;
-    assert!(client.elicitations.is_empty());
+    assert!(client.elicitations().is_empty());
     assert!(client.close().await.success());
 }

@@ -1,14 +1,14 @@
 //! The tools for the rest of the protocol, through the catalogue (as an agent or an
 //! MCP client calls them) on real adapters: the machine level and data breakpoints on
 //! lldb-dap, exception options and values on debugpy, instruction breakpoints and
-//! steps on dlv; and how they are listed.
+//! steps on dlv, goroutines listed in pages; and how they are listed.
 
 mod agent;
 mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::ToolCatalogue;
+use dapvisor::tools::{Bounds, ToolCatalogue};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
@@ -468,5 +468,58 @@ async fn instruction_breakpoints_and_steps_on_dlv() {
     let end = ok(&tools, "debug.continue", json!({ "session_id": id })).await;
     assert_eq!(end["state"], "terminated");
     assert_eq!(end["exit_code"], 5);
+    tools.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn goroutines_come_in_pages_under_the_threads_bound() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let tools = ToolCatalogue::new(runtime)
+        .with_bounds(Bounds::default().max_threads(2))
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+    let binary = common::go_binary().display().to_string();
+    let source = program("go/inventory/main.go").display().to_string();
+    let (id, _) = launched(
+        &tools,
+        &binary,
+        &source,
+        "return item.Stock < item.Threshold",
+    )
+    .await;
+
+    // Page through every goroutine, two at a time, and meet each once.
+    let mut seen: Vec<i64> = Vec::new();
+    let mut offset = 0;
+    let total = loop {
+        let page = ok(
+            &tools,
+            "debug.threads",
+            json!({ "session_id": id, "offset": offset }),
+        )
+        .await;
+        let threads = page["threads"].as_array().unwrap();
+        assert!(threads.len() <= 2, "{page}");
+        seen.extend(threads.iter().map(|t| t["id"].as_i64().unwrap()));
+        if page["truncated"] == false {
+            assert!(page.get("next_offset").is_none(), "{page}");
+            break page["total"].as_u64().unwrap() as usize;
+        }
+        assert_eq!(page["next_offset"], offset + threads.len(), "{page}");
+        offset = page["next_offset"].as_u64().unwrap() as usize;
+    };
+    // dlv lists the runtime's goroutines beside main's: more than one page.
+    assert!(total > 2, "{total} goroutines");
+    assert_eq!(seen.len(), total);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), total, "no goroutine twice");
+    let past = ok(
+        &tools,
+        "debug.threads",
+        json!({ "session_id": id, "offset": total + 5 }),
+    )
+    .await;
+    assert_eq!(past["threads"], json!([]));
+    assert_eq!(past["truncated"], false);
     tools.runtime().shutdown().await;
 }

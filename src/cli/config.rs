@@ -5,6 +5,9 @@
 //! commands = ["/opt/py/bin/python"]
 //! launch_defaults = { justMyCode = false }
 //!
+//! [adapters.go]                      # an alias or language names the built-in (dlv)
+//! args = ["dap", "--listen", "127.0.0.1:0", "--log"]
+//!
 //! [adapters.mydbg]                   # a new adapter: `command` (or `commands`) required
 //! command = "/usr/local/bin/mydbg"
 //! args = ["--dap"]
@@ -18,7 +21,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::registry::{AdapterDef, AdapterRegistry, TransportKind};
 
@@ -83,7 +86,9 @@ fn adapter(
         (Some(c), None) => Some(vec![c]),
         (None, list) => list,
     };
-    let existing = registry.list().find(|d| d.name == name).cloned();
+    // A table named by an adapter's name, alias or language (`python`, `delve`, `go`)
+    // changes that adapter; only a name the registry does not know adds one.
+    let existing = registry.get(name).cloned();
     let mut def = match (existing, &commands) {
         (Some(def), _) => def,
         (None, Some(list)) if !list.is_empty() => AdapterDef::generic(name, list[0].clone()),
@@ -122,11 +127,11 @@ fn adapter(
         def.languages = languages;
     }
     if let Some(defaults) = entry.launch_defaults {
+        // Key by key: overriding `justMyCode` keeps a built-in's `console` and the rest.
         let value = serde_json::to_value(defaults).map_err(|e| e.to_string())?;
-        def.launch_defaults = match value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
+        if let Value::Object(map) = value {
+            def.launch_defaults.extend(map);
+        }
     }
     if let Some(hint) = entry.install_hint {
         def.install_hint = hint;
@@ -169,6 +174,29 @@ mod tests {
         assert_eq!(mine.commands, vec!["/usr/local/bin/mydbg".to_string()]);
         assert_eq!(mine.transport, TransportKind::TcpListen);
         assert!(mine.serves_extension("my"));
+
+        // An alias (or a language) names the built-in: no new adapter, no `command`.
+        let before = registry.names().len();
+        std::fs::write(
+            &path,
+            "[adapters.python]\nlaunch_defaults = { subProcess = false }\n\n\
+             [adapters.delve]\nargs = [\"dap\", \"--log\"]\n",
+        )
+        .unwrap();
+        apply_file(&path, &mut registry).unwrap();
+        assert_eq!(registry.names().len(), before, "{:?}", registry.names());
+        let debugpy = registry.get("debugpy").unwrap();
+        assert_eq!(debugpy.launch_defaults["subProcess"], Value::Bool(false));
+        assert_eq!(
+            debugpy.launch_defaults["justMyCode"],
+            Value::Bool(false),
+            "kept"
+        );
+        assert_eq!(
+            debugpy.launch_defaults["console"], "internalConsole",
+            "kept"
+        );
+        assert_eq!(registry.get("dlv").unwrap().args, ["dap", "--log"]);
 
         std::fs::write(&path, "[adapters.nocommand]\nargs = []\n").unwrap();
         let err = apply_file(&path, &mut registry).unwrap_err();

@@ -2,6 +2,7 @@
 //! (where, the source around it, the locals, each `--eval`), continue to the end, and
 //! exit with the program's exit code. It drives the same tool catalogue agents use.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::permission::{PermissionGate, PermissionMode};
 use crate::tools::{ToolCatalogue, ToolResult};
-use crate::{Runtime, RuntimeConfig};
+use crate::{Runtime, RuntimeConfig, SessionId, SessionState};
 
 /// Stops printed before `dapvisor debug` gives up on a program that keeps stopping
 /// (a breakpoint in a long loop): 100. Set with `--max-stops`.
@@ -22,6 +23,11 @@ pub const EXIT_DAPVISOR_FAILED: u8 = 125;
 
 /// A program that neither stopped nor ended within `--timeout`: 124 (as `timeout(1)`).
 pub const EXIT_TIMED_OUT: u8 = 124;
+
+/// stdout closed before the report was written (`dapvisor debug ... | head`): 141, as
+/// a shell reports a process a broken pipe ended (128 + SIGPIPE). Nothing is printed;
+/// the session and its processes are ended as on any other exit.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
 
 /// Flags of `dapvisor debug`.
 #[derive(Debug, Args)]
@@ -166,17 +172,26 @@ impl Driver {
         }
         let mut result = self.tools.call("debug.launch", launch).await;
         let Some(id) = result.structured["session_id"].as_str().map(String::from) else {
-            return failed(&result.text);
+            return failed(&error_text(&result));
         };
         let mut stops = 0;
         loop {
-            if result.is_error {
-                return failed(&result.text);
+            if let Some(err) = result.error() {
+                // A crash fails the wait that was under way; the supervisor restarts
+                // the adapter, and the relaunched program stops at its breakpoints.
+                if self.restarting(&id).await {
+                    eprintln!("dapvisor: {}; waiting for the restart", err.error);
+                    result = self.tools.call("debug.wait", self.wait_args(&id)).await;
+                    continue;
+                }
+                return failed(&error_text(&result));
             }
             match result.structured["state"].as_str() {
                 Some("stopped") => {
                     stops += 1;
-                    self.print_stop(&id, &result).await;
+                    if let Err(e) = self.print_stop(&id, &result).await {
+                        return stdout_gone(e);
+                    }
                     if stops >= self.args.max_stops {
                         return failed(&format!(
                             "the program stopped {stops} times; giving up (raise --max-stops)"
@@ -185,14 +200,50 @@ impl Driver {
                     result = self.tools.call("debug.continue", self.wait_args(&id)).await;
                 }
                 Some("terminated") => return self.finish(&id, &result).await,
-                _ if self.args.timeout.is_some() => {
-                    eprintln!("dapvisor: {}", result.text);
-                    return ExitCode::from(EXIT_TIMED_OUT);
+                Some("running") => match self.args.timeout {
+                    Some(t) => {
+                        eprintln!(
+                            "dapvisor: the program neither stopped nor ended within {t}s \
+                             (--timeout); giving up"
+                        );
+                        return ExitCode::from(EXIT_TIMED_OUT);
+                    }
+                    // No limit asked for: keep waiting.
+                    None => result = self.tools.call("debug.wait", self.wait_args(&id)).await,
+                },
+                Some("failed") => {
+                    return failed(&format!(
+                        "the session failed: {}",
+                        result.structured["wait_error"]
+                            .as_str()
+                            .unwrap_or("see above")
+                    ))
                 }
-                // Still running, with no limit asked for: keep waiting.
-                _ => result = self.tools.call("debug.wait", self.wait_args(&id)).await,
+                // Restarting after a crash, or starting again: wait for where it stops.
+                state => {
+                    eprintln!(
+                        "dapvisor: the session is {}; waiting for the program",
+                        state.unwrap_or("starting")
+                    );
+                    result = self.tools.call("debug.wait", self.wait_args(&id)).await;
+                }
             }
         }
+    }
+
+    /// Whether the adapter is being restarted after a crash (or the restarted one is
+    /// starting): then the program runs again and a wait will see it.
+    async fn restarting(&self, id: &str) -> bool {
+        let Ok(id) = id.parse::<SessionId>() else {
+            return false;
+        };
+        let Ok(session) = self.tools.runtime().find(id) else {
+            return false;
+        };
+        matches!(
+            session.snapshot().await.map(|s| s.state),
+            Ok(SessionState::Restarting | SessionState::Initializing | SessionState::Configured)
+        )
     }
 
     fn wait_args(&self, id: &str) -> Value {
@@ -203,7 +254,7 @@ impl Driver {
         json!({ "session_id": id, "timeout": timeout })
     }
 
-    async fn print_stop(&self, id: &str, result: &ToolResult) {
+    async fn print_stop(&self, id: &str, result: &ToolResult) -> std::io::Result<()> {
         let frame = result.structured["stop"]["frame_id"].clone();
         let mut evals = Vec::new();
         for expression in &self.args.evals {
@@ -216,6 +267,7 @@ impl Driver {
                 .await;
             evals.push((expression, r));
         }
+        let mut out = std::io::stdout().lock();
         if self.args.json {
             let mut stop = result.structured["stop"].clone();
             stop["evals"] = evals
@@ -227,41 +279,58 @@ impl Driver {
                 })
                 .collect();
             stop["event"] = json!("stop");
-            println!("{stop}");
+            writeln!(out, "{stop}")?;
         } else {
-            println!(
+            writeln!(
+                out,
                 "{}",
                 result.text.trim_start_matches(&format!("session {id}: "))
-            );
+            )?;
             for (_, r) in &evals {
                 match r.error() {
-                    None => println!("eval: {}", r.text),
-                    Some(err) => println!("eval failed: {}", err.error),
+                    None => writeln!(out, "eval: {}", r.text)?,
+                    Some(err) => writeln!(out, "eval failed: {}", err.error)?,
                 }
             }
-            println!();
+            writeln!(out)?;
         }
+        out.flush()
     }
 
     async fn finish(&self, id: &str, result: &ToolResult) -> ExitCode {
         let exit_code = result.structured["exit_code"].as_i64();
         let output = self.all_output(id).await;
-        if self.args.json {
-            println!(
-                "{}",
-                json!({ "event": "exit", "exit_code": exit_code, "output": output })
-            );
-        } else {
-            print!("{output}");
-            if !output.is_empty() && !output.ends_with('\n') {
-                println!();
+        let printed = (|| {
+            let mut out = std::io::stdout().lock();
+            if self.args.json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "event": "exit", "exit_code": exit_code, "output": output })
+                )?;
+            } else {
+                write!(out, "{output}")?;
+                if !output.is_empty() && !output.ends_with('\n') {
+                    writeln!(out)?;
+                }
+                match exit_code {
+                    Some(code) => writeln!(out, "[the program exited with code {code}]")?,
+                    None => writeln!(
+                        out,
+                        "[the program ended; its adapter reported no exit code]"
+                    )?,
+                }
             }
-            match exit_code {
-                Some(code) => println!("[the program exited with code {code}]"),
-                None => println!("[the program ended; its adapter reported no exit code]"),
-            }
+            out.flush()
+        })();
+        if let Err(e) = printed {
+            return stdout_gone(e);
         }
-        ExitCode::from(exit_code.map_or(0, |c| c.clamp(0, 255) as u8))
+        let (code, note) = exit_status(exit_code);
+        if let Some(note) = note {
+            eprintln!("dapvisor: {note}");
+        }
+        ExitCode::from(code)
     }
 
     /// Everything the program printed, read page by page.
@@ -290,9 +359,57 @@ fn failed(message: &str) -> ExitCode {
     ExitCode::from(EXIT_DAPVISOR_FAILED)
 }
 
+/// A failed tool call in words for the shell: the error, and its hint unless the hint
+/// names tools (`debug.wait`) a person at the shell does not call.
+fn error_text(result: &ToolResult) -> String {
+    match result.error() {
+        Some(err) if err.hint.is_empty() || err.hint.contains("debug.") => err.error,
+        Some(err) => format!("{}; {}", err.error, err.hint),
+        None => result.text.clone(),
+    }
+}
+
+/// The exit the program's end calls for, and what to say about it. A negative code is
+/// a death by that signal (as debugpy reports it): 128 + the signal, as a shell says.
+/// A program whose adapter reported no exit code did end, but its code is unknown:
+/// claiming 0 would pass a failure off as a success, so it is dapvisor's own failure
+/// code, said so.
+fn exit_status(exit_code: Option<i64>) -> (u8, Option<String>) {
+    match exit_code {
+        Some(code) if code < 0 => ((128 + code.unsigned_abs()).min(255) as u8, None),
+        Some(code) => (code.min(255) as u8, None),
+        None => (
+            EXIT_DAPVISOR_FAILED,
+            Some(format!(
+                "the program ended, but its adapter reported no exit code; exiting with \
+                 {EXIT_DAPVISOR_FAILED}"
+            )),
+        ),
+    }
+}
+
+/// stdout failed: closed by the reader (a pipe into `head`), quietly; otherwise said.
+fn stdout_gone(err: std::io::Error) -> ExitCode {
+    if err.kind() == std::io::ErrorKind::BrokenPipe {
+        return ExitCode::from(EXIT_BROKEN_PIPE);
+    }
+    failed(&format!("cannot write the report to stdout: {err}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_exit_code_is_not_passed_off_as_success() {
+        assert_eq!(exit_status(Some(3)), (3, None));
+        assert_eq!(exit_status(Some(0)), (0, None));
+        assert_eq!(exit_status(Some(300)).0, 255);
+        assert_eq!(exit_status(Some(-9)).0, 137);
+        let (code, note) = exit_status(None);
+        assert_eq!(code, EXIT_DAPVISOR_FAILED);
+        assert!(note.unwrap().contains("no exit code"));
+    }
 
     #[test]
     fn locations_split_at_the_last_colon() {

@@ -1,6 +1,6 @@
 //! The resources: `debugger://sessions` (every session, as `debug.sessions` lists them)
-//! and `debugger://sessions/{id}` (one session: state, what it allows, breakpoints,
-//! last stop, capabilities, threads, exit code).
+//! and `debugger://sessions/{id}` (one session: state, what it allows as operations
+//! and as `allowed_tools`, breakpoints, last stop, capabilities, threads, exit code).
 
 use serde_json::{json, Value};
 
@@ -33,17 +33,19 @@ pub async fn read(runtime: &Runtime, uri: &str) -> Result<Value, ToolError> {
             format!("the resources are {SESSIONS_URI} and {SESSION_URI_TEMPLATE}"),
         ));
     };
-    let session = id
-        .parse::<SessionId>()
-        .ok()
-        .and_then(|id| runtime.session(id))
-        .ok_or_else(|| {
-            ToolError::new(
-                404,
-                format!("no session `{id}`"),
-                format!("read {SESSIONS_URI} for the live sessions"),
-            )
-        })?;
+    let parsed = id.parse::<SessionId>().map_err(|e| {
+        ToolError::new(
+            404,
+            format!("no resource `{uri}`: {e}"),
+            format!("read {SESSIONS_URI} for the live sessions"),
+        )
+    })?;
+    // A reaped or failed session says how it ended, as tools do.
+    let session = runtime.find(parsed).map_err(|err| {
+        let mut err = ToolError::from(err);
+        err.hint = format!("{}; read {SESSIONS_URI} for the live sessions", err.hint);
+        err
+    })?;
     detail(&session).await
 }
 
@@ -67,12 +69,17 @@ async fn detail(session: &SessionHandle) -> Result<Value, ToolError> {
             "try again",
         )
     })?;
-    // The listing's fields (id, pid, idle time) and the snapshot's whole state.
+    // The listing's fields (id, pid, idle time) and the snapshot's whole state, with
+    // what it allows as the tools to call.
     if let (Some(object), Value::Object(summary)) = (
         value.as_object_mut(),
         crate::tools::session_json(session, &snapshot),
     ) {
         object.extend(summary);
+        object.insert(
+            "allowed_tools".into(),
+            json!(crate::tools::allowed_tools(snapshot.state)),
+        );
     }
     Ok(value)
 }

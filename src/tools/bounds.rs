@@ -4,8 +4,14 @@
 
 use std::time::Duration;
 
+use super::spec::ToolError;
+
 /// Frames a `debug.stack_trace` returns unless `levels` asks for more: 20.
 pub const DEFAULT_MAX_FRAMES: usize = 20;
+
+/// Threads a `debug.threads` call lists: 100 (a Go program can have thousands of
+/// goroutines). The rest are reached with `offset`.
+pub const DEFAULT_MAX_THREADS: usize = 100;
 
 /// Variables returned per call of `debug.variables` (and locals in a stop summary,
 /// see [`DEFAULT_STOP_LOCALS`]): 50. The rest are reached with `offset`.
@@ -23,7 +29,10 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 16 * 1024;
 /// build log) keep their end, where the cause usually is.
 pub const DEFAULT_MAX_ERROR_CHARS: usize = 1024;
 
-/// Longest expression `debug.evaluate` accepts: 10,000 characters.
+/// Longest expression a tool passes to the adapter: 10,000 characters. It holds for
+/// `debug.evaluate`'s expression, `debug.set_variable`'s value, `debug.set_expression`'s
+/// expression and value, `debug.completions`' text, and `debug.custom_request`'s
+/// arguments (as JSON).
 pub const DEFAULT_MAX_EXPRESSION_CHARS: usize = 10_000;
 
 /// Source lines shown on each side of the stopped line in a stop summary: 3.
@@ -50,12 +59,21 @@ pub const DEFAULT_INITIAL_STOP_WAIT: Duration = Duration::from_secs(5);
 /// targets, breakpoint locations) per call: 100. The rest are reached with `offset`.
 pub const DEFAULT_MAX_ITEMS: usize = 100;
 
-/// Instructions per `debug.disassemble` call: 100 (20 unless `instruction_count`
-/// asks for more).
+/// Instructions per `debug.disassemble` call: 100.
 pub const DEFAULT_MAX_INSTRUCTIONS: usize = 100;
 
-/// Bytes per `debug.read_memory` call: 4 KiB. Read on with `offset`.
+/// Instructions `debug.disassemble` shows when `instruction_count` is not given: 20
+/// (at most [`DEFAULT_MAX_INSTRUCTIONS`], or whatever `max_instructions` is set to).
+pub const DEFAULT_INSTRUCTION_COUNT: usize = 20;
+
+/// Bytes per `debug.read_memory` or `debug.write_memory` call: 4 KiB. Read on with
+/// `offset`; write larger blocks in pieces.
 pub const DEFAULT_MAX_MEMORY_BYTES: usize = 4096;
+
+/// The largest count or index a tool passes on to an adapter: 2^31 - 1. Not a bound
+/// of dapvisor's own: DAP's integers are read as 32-bit by adapters, so a larger
+/// `offset` or `levels` is refused (400) rather than sent wrapped or cut.
+pub const MAX_ADAPTER_INT: usize = i32::MAX as usize;
 
 /// The limits a [`ToolCatalogue`](super::ToolCatalogue) applies to its results.
 /// `Bounds::default()` has every default above; each has a setter.
@@ -63,6 +81,8 @@ pub const DEFAULT_MAX_MEMORY_BYTES: usize = 4096;
 pub struct Bounds {
     /// See [`DEFAULT_MAX_FRAMES`].
     pub max_frames: usize,
+    /// See [`DEFAULT_MAX_THREADS`].
+    pub max_threads: usize,
     /// See [`DEFAULT_MAX_VARIABLES`].
     pub max_variables: usize,
     /// See [`DEFAULT_MAX_VALUE_CHARS`].
@@ -85,6 +105,8 @@ pub struct Bounds {
     pub max_items: usize,
     /// See [`DEFAULT_MAX_INSTRUCTIONS`].
     pub max_instructions: usize,
+    /// See [`DEFAULT_INSTRUCTION_COUNT`].
+    pub instruction_count: usize,
     /// See [`DEFAULT_MAX_MEMORY_BYTES`].
     pub max_memory_bytes: usize,
 }
@@ -93,6 +115,7 @@ impl Default for Bounds {
     fn default() -> Self {
         Self {
             max_frames: DEFAULT_MAX_FRAMES,
+            max_threads: DEFAULT_MAX_THREADS,
             max_variables: DEFAULT_MAX_VARIABLES,
             max_value_chars: DEFAULT_MAX_VALUE_CHARS,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
@@ -104,6 +127,7 @@ impl Default for Bounds {
             initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
             max_items: DEFAULT_MAX_ITEMS,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            instruction_count: DEFAULT_INSTRUCTION_COUNT,
             max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
         }
     }
@@ -113,6 +137,12 @@ impl Bounds {
     /// Set [`Self::max_frames`] (at least 1).
     pub fn max_frames(mut self, n: usize) -> Self {
         self.max_frames = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_threads`] (at least 1).
+    pub fn max_threads(mut self, n: usize) -> Self {
+        self.max_threads = n.max(1);
         self
     }
 
@@ -182,10 +212,33 @@ impl Bounds {
         self
     }
 
+    /// Set [`Self::instruction_count`] (at least 1; a call shows at most
+    /// [`Self::max_instructions`] whatever this says).
+    pub fn instruction_count(mut self, n: usize) -> Self {
+        self.instruction_count = n.max(1);
+        self
+    }
+
     /// Set [`Self::max_memory_bytes`] (at least 1).
     pub fn max_memory_bytes(mut self, n: usize) -> Self {
         self.max_memory_bytes = n.max(1);
         self
+    }
+
+    /// A 400 when `text`, the call's `what`, is longer than
+    /// [`Self::max_expression_chars`].
+    pub(crate) fn check_expression(&self, what: &str, text: &str) -> Result<(), ToolError> {
+        let chars = text.chars().count();
+        if chars > self.max_expression_chars {
+            return Err(ToolError::invalid(
+                format!(
+                    "{what} is {chars} characters long; the limit is {}",
+                    self.max_expression_chars
+                ),
+                "pass something shorter, or do it in several smaller steps",
+            ));
+        }
+        Ok(())
     }
 
     /// The wait a call asked for in seconds, or the default; clamped to [`MAX_WAIT`].
@@ -199,6 +252,18 @@ impl Bounds {
             Some(_) => Duration::ZERO,
         }
     }
+}
+
+/// `n` (the call's `what`) as an adapter takes it, or a 400 when it is past
+/// [`MAX_ADAPTER_INT`].
+pub(crate) fn adapter_int(n: usize, what: &str) -> Result<i64, ToolError> {
+    if n > MAX_ADAPTER_INT {
+        return Err(ToolError::invalid(
+            format!("`{what}` reaches {n}, past the largest an adapter takes ({MAX_ADAPTER_INT})"),
+            format!("pass a smaller `{what}`; no program has that many"),
+        ));
+    }
+    Ok(n as i64)
 }
 
 /// `text` cut to at most `max` characters. Returns the text and how many characters
@@ -239,6 +304,18 @@ mod tests {
     fn keep_ends_keeps_the_headline_and_the_end() {
         assert_eq!(keep_ends("short", 10), "short");
         assert_eq!(keep_ends("abcdefghijkl", 8), "ab[… 4 chars cut …]ghijkl");
+    }
+
+    #[test]
+    fn counts_past_what_adapters_take_are_refused() {
+        assert_eq!(adapter_int(5, "offset").unwrap(), 5);
+        assert_eq!(
+            adapter_int(MAX_ADAPTER_INT, "offset").unwrap(),
+            i32::MAX as i64
+        );
+        let err = adapter_int(usize::MAX, "offset").unwrap_err();
+        assert_eq!(err.code, 400);
+        assert!(err.error.contains("`offset`"), "{err}");
     }
 
     #[test]

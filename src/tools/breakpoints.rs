@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::core::breakpoints::SourceBreakpointRecord;
-use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint};
+use crate::core::breakpoints::{FunctionBreakpointRecord, SourceBreakpointRecord};
+use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
 use crate::SessionHandle;
 
 use super::context::Context;
@@ -194,9 +194,8 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
                 hit_condition: args.hit_condition,
             };
             // One message to the session: concurrent calls cannot lose each other's.
-            let answer = session.add_function_breakpoint(bp).await?;
-            let list = function_list(&session).await?;
-            Ok(function_reply(&list, &answer))
+            session.add_function_breakpoint(bp).await?;
+            Ok(function_reply(&function_records(&session).await?))
         }
     }
 }
@@ -209,22 +208,21 @@ async fn remove_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcom
             Ok(source_reply(&file, &records))
         }
         Target::Function(name) => {
-            let answer = session.remove_function_breakpoint(&name).await?;
-            let list = function_list(&session).await?;
-            Ok(function_reply(&list, &answer))
+            session.remove_function_breakpoint(&name).await?;
+            Ok(function_reply(&function_records(&session).await?))
         }
     }
 }
 
-/// The session's function breakpoints as they were asked for.
-async fn function_list(session: &SessionHandle) -> Result<Vec<FunctionBreakpoint>, ToolError> {
+/// The session's function breakpoints, each with the adapter's verdict on it. The
+/// session pairs each verdict with its function by name when the answer comes, so a
+/// concurrent call that changed the list meanwhile cannot swap ids or verdicts here
+/// (pairing the answer by position with a list read afterwards could).
+async fn function_records(
+    session: &SessionHandle,
+) -> Result<Vec<FunctionBreakpointRecord>, ToolError> {
     let snapshot = session.snapshot().await?;
-    Ok(snapshot
-        .breakpoints
-        .functions()
-        .iter()
-        .map(|r| r.requested.clone())
-        .collect())
+    Ok(snapshot.breakpoints.functions().to_vec())
 }
 
 async fn set_exception_breakpoints(ctx: Arc<Context>, args: ExceptionArgs) -> Outcome {
@@ -308,18 +306,19 @@ fn record_json(record: &SourceBreakpointRecord) -> Value {
     })
 }
 
-fn function_reply(list: &[FunctionBreakpoint], answer: &[Breakpoint]) -> Reply {
-    let entries: Vec<Value> = list
+fn function_reply(records: &[FunctionBreakpointRecord]) -> Reply {
+    let entries: Vec<Value> = records
         .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let actual = answer.get(i);
+        .map(|record| {
+            let f = &record.requested;
+            let actual = record.actual.as_ref();
             json!({
                 "id": actual.and_then(|a| a.id),
                 "function": f.name,
                 "line": actual.and_then(|a| a.line),
                 "verified": actual.is_some_and(|a| a.verified),
-                "message": actual.and_then(|a| a.message.clone()),
+                "message": actual.and_then(|a| a.message.clone()).or_else(|| actual.is_none().then(||
+                    "no verdict from the adapter yet: it comes once the adapter has the list".to_string())),
                 "condition": f.condition,
                 "hit_condition": f.hit_condition,
             })

@@ -2,9 +2,10 @@
 //! policy), and the lookups they share: a session by id, the default thread and frame.
 
 use crate::wire::types::StackFrame;
-use crate::{Runtime, SessionHandle, SessionId, SessionState};
+use crate::{Runtime, SessionError, SessionHandle, SessionId, SessionState};
 
 use super::bounds::Bounds;
+use super::ids::AgentIds;
 use super::paths::PathPolicy;
 use super::spec::ToolError;
 
@@ -16,27 +17,32 @@ pub(crate) struct Context {
 }
 
 impl Context {
-    /// The session called `id` (`s1` or `1`), or a 404 naming the live ones.
+    /// The session called `id` (`s1` or `1`), or why there is none: reaped after N s
+    /// idle, failed and why (as the runtime remembers ended sessions), or never known
+    /// (404 naming the live ones).
     pub fn session(&self, id: &str) -> Result<SessionHandle, ToolError> {
         let parsed: SessionId = id.trim().parse().map_err(|e: String| {
             ToolError::invalid(e, "pass a session_id from debug.launch or debug.sessions")
         })?;
-        self.runtime.session(parsed).ok_or_else(|| {
-            let live: Vec<String> = self
-                .runtime
-                .sessions()
-                .iter()
-                .map(|s| s.id().to_string())
-                .collect();
-            let hint = if live.is_empty() {
-                "there are no sessions now: start one with debug.launch or debug.attach".into()
-            } else {
-                format!(
-                    "live sessions: {}; or start one with debug.launch",
-                    live.join(", ")
-                )
-            };
-            ToolError::new(404, format!("no session `{}`", id.trim()), hint)
+        self.runtime.find(parsed).map_err(|err| match err {
+            SessionError::NotFound(_) => {
+                let live: Vec<String> = self
+                    .runtime
+                    .sessions()
+                    .iter()
+                    .map(|s| s.id().to_string())
+                    .collect();
+                let hint = if live.is_empty() {
+                    "there are no sessions now: start one with debug.launch or debug.attach".into()
+                } else {
+                    format!(
+                        "live sessions: {}; or start one with debug.launch",
+                        live.join(", ")
+                    )
+                };
+                ToolError::new(404, format!("no session `{}`", id.trim()), hint)
+            }
+            ended => ended.into(),
         })
     }
 
@@ -72,7 +78,10 @@ impl Context {
         thread_id: Option<i64>,
     ) -> Result<StackFrame, ToolError> {
         let thread = self.thread(session, thread_id).await?;
-        let frames = session.stack_trace(Some(thread), Some(1)).await?;
+        let frames = session
+            .stack_trace(Some(thread), Some(1))
+            .await
+            .ids(&[("thread_id", thread_id)])?;
         frames.into_iter().next().ok_or_else(|| {
             ToolError::new(
                 500,
@@ -85,11 +94,7 @@ impl Context {
 
 /// The error for inspecting a session that is not stopped.
 pub(crate) fn not_stopped(state: SessionState) -> ToolError {
-    let allowed: Vec<&str> = state
-        .allowed_operations()
-        .into_iter()
-        .map(|o| o.name())
-        .collect();
+    let allowed = super::operations::allowed_tools(state);
     let hint = match state {
         SessionState::Running => {
             "the program is running: call debug.pause, or debug.wait for it to stop".to_string()
@@ -97,14 +102,7 @@ pub(crate) fn not_stopped(state: SessionState) -> ToolError {
         SessionState::Terminated => {
             "the program has ended: read debug.output, or launch it again".to_string()
         }
-        _ => format!(
-            "allowed now: {}",
-            if allowed.is_empty() {
-                "nothing until it changes state".to_string()
-            } else {
-                allowed.join(", ")
-            }
-        ),
+        _ => format!("allowed now: {}", allowed.join(", ")),
     };
     ToolError::invalid(
         format!(

@@ -12,8 +12,9 @@ use crate::{RunTicket, SessionHandle, SessionState, StopOutcome};
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::AgentIds;
 use super::render;
-use super::spec::ToolAnnotations;
+use super::spec::{ToolAnnotations, ToolError};
 
 /// The sentence every control action's description ends with.
 macro_rules! waits {
@@ -61,7 +62,12 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.pause",
-            concat!("Interrupt the running program.", waits!()),
+            concat!(
+                "Interrupt the running program. Without `thread_id` it names the last \
+                 stopped thread, or the first the adapter lists (lldb-dap and dlv halt \
+                 every thread either way).",
+                waits!()
+            ),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::Pause),
         ),
@@ -113,15 +119,50 @@ async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcom
     let session = ctx.session(&args.session_id)?;
     let wait = ctx.bounds.wait_for(args.timeout);
     let thread = args.thread_id;
+    let given = [("thread_id", thread)];
     let ticket = match action {
-        Action::Continue => session.continue_(thread).await?,
-        Action::StepOver => session.next(thread).await?,
-        Action::StepIn => session.step_in(thread).await?,
-        Action::StepOut => session.step_out(thread).await?,
-        Action::Pause => session.pause(thread).await?,
+        Action::Continue => session.continue_(thread).await.ids(&given)?,
+        Action::StepOver => session.next(thread).await.ids(&given)?,
+        Action::StepIn => session.step_in(thread).await.ids(&given)?,
+        Action::StepOut => session.step_out(thread).await.ids(&given)?,
+        Action::Pause => {
+            let thread = match thread {
+                Some(t) => Some(t),
+                None => thread_to_pause(&session).await?,
+            };
+            session.pause(thread).await.ids(&given)?
+        }
     };
     let outcome = session.wait_for_stop(ticket, wait).await?;
     Ok(reply(&ctx, &session, outcome, wait).await)
+}
+
+/// The thread a `pause` without `thread_id` names. The session defaults to the thread
+/// of the last stop or of a `thread` event; a program that has not stopped yet under an
+/// adapter that sends no thread events (lldb-dap, dlv) has neither, so the adapter is
+/// asked for its threads and the first is named. lldb-dap and dlv stop every thread
+/// whichever one a pause names; debugpy knows its threads from its events.
+async fn thread_to_pause(session: &SessionHandle) -> Result<Option<i64>, ToolError> {
+    let snapshot = session.snapshot().await?;
+    let known = snapshot
+        .last_stop
+        .as_ref()
+        .and_then(|s| s.thread_id)
+        .is_some()
+        || !snapshot.threads.is_empty();
+    if known || snapshot.state != SessionState::Running {
+        // The session's own default, or its refusal naming the state.
+        return Ok(None);
+    }
+    let threads = session.threads().await?;
+    match threads.first() {
+        Some(t) => Ok(Some(t.id)),
+        None => Err(ToolError::invalid(
+            "the adapter lists no threads yet, so there is nothing to pause",
+            "the program may still be starting: call debug.wait with a short timeout, \
+             then debug.pause again",
+        )),
+    }
 }
 
 async fn wait(ctx: Arc<Context>, args: WaitArgs) -> Outcome {

@@ -8,17 +8,21 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::SessionError;
+
+use super::bounds::adapter_int;
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::{AgentIds, FRESH_IDS};
 use super::render::{cut_value, frame_json, variable_json, variables_text};
-use super::session::SessionArgs;
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.threads",
-            "List the program's threads (`id`, `name`).",
+            "List the program's threads (`id`, `name`), at most 100 per call (a Go \
+             program's goroutines can number thousands): pass `offset` for the next ones.",
             ToolAnnotations::READ_ONLY,
             threads,
         ),
@@ -59,6 +63,17 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             evaluate,
         ),
     ]
+}
+
+/// Arguments of `debug.threads`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ThreadsArgs {
+    /// The session.
+    session_id: String,
+    /// Skip this many threads (to read past the first 100).
+    #[serde(default)]
+    offset: usize,
 }
 
 /// Arguments of `debug.stack_trace`.
@@ -154,18 +169,34 @@ pub(crate) struct EvaluateArgs {
     max_chars: Option<usize>,
 }
 
-async fn threads(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
+async fn threads(ctx: Arc<Context>, args: ThreadsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    // DAP's `threads` has no paging: the adapter's whole list, cut here.
     let threads = session.threads().await?;
-    let mut text = format!("{} thread(s)", threads.len());
-    for t in &threads {
-        let _ = write!(text, "\n  {} {}", t.id, t.name);
-    }
+    let total = threads.len();
     let list: Vec<Value> = threads
         .iter()
+        .skip(args.offset)
+        .take(ctx.bounds.max_threads)
         .map(|t| json!({ "id": t.id, "name": t.name }))
         .collect();
-    Ok(Reply::new(json!({ "threads": list }), text))
+    let end = args.offset.saturating_add(list.len());
+    let truncated = end < total;
+    let mut text = format!("threads {}..{end} of {total}", args.offset);
+    for t in &list {
+        let _ = write!(text, "\n  {} {}", t["id"], t["name"].as_str().unwrap_or(""));
+    }
+    let mut json = json!({
+        "threads": list,
+        "total": total,
+        "offset": args.offset,
+        "truncated": truncated,
+    });
+    if truncated {
+        json["next_offset"] = json!(end);
+        let _ = write!(text, "\n  … {} more: pass offset {end}", total - end);
+    }
+    Ok(Reply::new(json, text))
 }
 
 async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
@@ -176,9 +207,18 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
         Some(n) => n,
     };
     // One frame more than shown tells whether there are more.
+    let asked = adapter_int(limit.saturating_add(1), "levels")?;
     let mut frames = session
-        .stack_trace(Some(thread), Some(limit as i64 + 1))
-        .await?;
+        .stack_trace(Some(thread), Some(asked))
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
+    if frames.is_empty() && args.thread_id.is_some() {
+        // lldb-dap answers an unknown thread with no frames rather than an error.
+        return Err(ToolError::invalid(
+            format!("the adapter has no frames for thread_id {thread}"),
+            FRESH_IDS,
+        ));
+    }
     let truncated = frames.len() > limit;
     frames.truncate(limit);
     let mut text = format!("thread {thread}:");
@@ -209,7 +249,10 @@ async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,
     };
-    let scopes = session.scopes(frame_id).await?;
+    let scopes = session
+        .scopes(frame_id)
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let mut text = format!("scopes of frame {frame_id}:");
     for s in &scopes {
         let _ = write!(
@@ -238,6 +281,10 @@ async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
 
 async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    let scope_id = match args.scope {
+        Some(ScopeRef::Id(r)) => Some(r),
+        _ => None,
+    };
     let reference = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
@@ -245,7 +292,10 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
                 Some(f) => f,
                 None => ctx.top_frame(&session, None).await?.id,
             };
-            let scopes = session.scopes(frame_id).await?;
+            let scopes = session
+                .scopes(frame_id)
+                .await
+                .ids(&[("frame_id", args.frame_id)])?;
             let found = scopes
                 .iter()
                 .find(|s| s.name.eq_ignore_ascii_case(name.trim()));
@@ -273,10 +323,12 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
             "only values with a variables_reference above 0 can be expanded",
         ));
     }
+    // A reference the agent passed (itself, or a scope's by id), not one looked up.
+    let given = [("variables_reference", args.variables_reference.or(scope_id))];
     let max_chars = value_chars(&ctx, args.max_chars);
     let max = ctx.bounds.max_variables;
     let all = match args.filter {
-        None => session.variables(reference).await?,
+        None => session.variables(reference).await.ids(&given)?,
         // From the first child to one past the page: right whether the adapter pages
         // or not (and dlv lists no elements at all without a count).
         Some(filter) => {
@@ -284,14 +336,15 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
                 ChildFilter::Named => "named",
                 ChildFilter::Indexed => "indexed",
             };
-            let count = (args.offset + max + 1) as i64;
+            let count = adapter_int(args.offset.saturating_add(max).saturating_add(1), "offset")?;
             session
                 .variables_page(reference, Some(filter), Some(0), Some(count))
-                .await?
+                .await
+                .ids(&given)?
         }
     };
     // A filtered answer cut at `count` does not tell how many there are in all.
-    let total_known = args.filter.is_none() || all.len() <= args.offset + max;
+    let total_known = args.filter.is_none() || all.len() <= args.offset.saturating_add(max);
     let total = all.len();
     let page: Vec<Value> = all
         .iter()
@@ -299,7 +352,7 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
         .take(max)
         .map(|v| variable_json(v, max_chars).0)
         .collect();
-    let end = args.offset + page.len();
+    let end = args.offset.saturating_add(page.len());
     let truncated = end < total;
     let of = if total_known {
         total.to_string()
@@ -331,22 +384,14 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
 
 async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let chars = args.expression.chars().count();
     if args.expression.trim().is_empty() {
         return Err(ToolError::invalid(
             "the expression is empty",
             "pass an expression in the program's language",
         ));
     }
-    if chars > ctx.bounds.max_expression_chars {
-        return Err(ToolError::invalid(
-            format!(
-                "the expression is {chars} characters long; the limit is {}",
-                ctx.bounds.max_expression_chars
-            ),
-            "evaluate a shorter expression, or several in turn",
-        ));
-    }
+    ctx.bounds
+        .check_expression("the expression", &args.expression)?;
     let frame_id = match args.frame_id {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,
@@ -359,7 +404,25 @@ async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
     });
     let body = session
         .evaluate(&args.expression, Some(frame_id), context)
-        .await?;
+        .await
+        .map_err(|err| match err {
+            // The expression and the frame are both the agent's: a refusal is bad input.
+            SessionError::Adapter { message, .. } => ToolError::invalid(
+                format!(
+                    "the adapter could not evaluate `{}`: {message}",
+                    args.expression
+                ),
+                format!(
+                    "check the expression (the program's own language and names); {}",
+                    if args.frame_id.is_some() {
+                        FRESH_IDS
+                    } else {
+                        "it was evaluated in the top frame of the stopped thread"
+                    }
+                ),
+            ),
+            other => other.into(),
+        })?;
     let (result, cut) = cut_value(&body.result, value_chars(&ctx, args.max_chars));
     let mut text = format!("{} = {result}", args.expression);
     if let Some(t) = body.type_.as_deref().filter(|t| !t.is_empty()) {

@@ -26,7 +26,9 @@ mod breakpoints;
 mod context;
 mod control;
 mod def;
+mod ids;
 mod inspect;
+mod operations;
 mod output;
 mod paths;
 mod protocol_breakpoints;
@@ -47,6 +49,7 @@ pub use bounds::*;
 pub use paths::PathPolicy;
 pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec};
 
+pub(crate) use operations::allowed_tools;
 pub(crate) use session::session_json;
 
 use crate::permission::{Approver, PermissionGate};

@@ -34,6 +34,16 @@ impl PathPolicy {
         self.root.as_deref()
     }
 
+    /// Whether dapvisor may read `path` (a file an adapter named, such as a stopped
+    /// frame's source): always without a root; with one, only if it resolves (after
+    /// `..` and symlinks) inside it.
+    pub fn may_read(&self, path: &Path) -> bool {
+        match &self.root {
+            None => true,
+            Some(root) => std::fs::canonicalize(path).is_ok_and(|real| real.starts_with(root)),
+        }
+    }
+
     /// Resolve `path`, which names the call's `what` (`program`, `cwd`, `file`).
     pub fn resolve(&self, path: &str, what: &str) -> Result<PathBuf, ToolError> {
         if path.trim().is_empty() {
@@ -106,6 +116,10 @@ mod tests {
             assert_eq!(policy.resolve("link.py", "file").unwrap_err().code, 403);
         }
         assert_eq!(policy.resolve("missing.py", "file").unwrap_err().code, 400);
+        assert!(policy.may_read(&inner.join("a.py")));
+        assert!(!policy.may_read(&dir.join("outside.py")));
+        assert!(!policy.may_read(&inner.join("../outside.py")));
+        assert!(PathPolicy::unrestricted().may_read(&dir.join("outside.py")));
         assert_eq!(policy.resolve("  ", "file").unwrap_err().code, 400);
         std::fs::remove_dir_all(&dir).unwrap();
     }

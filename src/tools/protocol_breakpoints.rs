@@ -19,6 +19,7 @@ use crate::SessionHandle;
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::AgentIds;
 use super::session::check_line;
 use super::spec::{ToolAnnotations, ToolError};
 
@@ -271,7 +272,11 @@ async fn data_breakpoint_info(ctx: Arc<Context>, args: DataInfoArgs) -> Outcome 
             frame_id,
             ..DataBreakpointInfoArguments::default()
         })
-        .await?;
+        .await
+        .ids(&[
+            ("variables_reference", args.variables_reference),
+            ("frame_id", args.frame_id),
+        ])?;
     let access: Vec<&str> = info
         .access_types
         .iter()
@@ -373,11 +378,12 @@ pub(crate) async fn scope_reference(
     name: &str,
     frame_id: Option<i64>,
 ) -> Result<i64, ToolError> {
+    let given = frame_id;
     let frame_id = match frame_id {
         Some(f) => f,
         None => ctx.top_frame(session, None).await?.id,
     };
-    let scopes = session.scopes(frame_id).await?;
+    let scopes = session.scopes(frame_id).await.ids(&[("frame_id", given)])?;
     match scopes
         .iter()
         .find(|s| s.name.eq_ignore_ascii_case(name.trim()))

@@ -16,6 +16,7 @@ use crate::{RunTicket, SessionError, SessionHandle, StepKind};
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::AgentIds;
 use super::render;
 use super::session::check_line;
 use super::spec::{ToolAnnotations, ToolError};
@@ -281,9 +282,10 @@ async fn step(ctx: Arc<Context>, args: StepArgs) -> Outcome {
     };
     let granularity = args.granularity.map(SteppingGranularity::from);
     let ticket = match (args.target_id, kind) {
-        (Some(target), StepKind::In) if granularity.is_none() && !args.single_thread => {
-            session.step_in_target(args.thread_id, target).await?
-        }
+        (Some(target), StepKind::In) if granularity.is_none() && !args.single_thread => session
+            .step_in_target(args.thread_id, target)
+            .await
+            .ids(&[("thread_id", args.thread_id), ("target_id", Some(target))])?,
         (Some(_), _) => {
             return Err(ToolError::invalid(
                 "`target_id` goes with kind `in` alone (no granularity, no single_thread)",
@@ -301,7 +303,10 @@ async fn step(ctx: Arc<Context>, args: StepArgs) -> Outcome {
 
 async fn continue_thread(ctx: Arc<Context>, args: ThreadArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let ticket = session.continue_single_thread(args.thread_id).await?;
+    let ticket = session
+        .continue_single_thread(args.thread_id)
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
     settle(&ctx, &session, ticket, args.timeout).await
 }
 
@@ -311,7 +316,10 @@ async fn step_in_targets(ctx: Arc<Context>, args: FrameArgs) -> Outcome {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,
     };
-    let targets = session.step_in_targets(frame_id).await?;
+    let targets = session
+        .step_in_targets(frame_id)
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let list: Vec<Value> = targets
         .iter()
         .take(ctx.bounds.max_items)
@@ -327,13 +335,19 @@ async fn step_in_targets(ctx: Arc<Context>, args: FrameArgs) -> Outcome {
 async fn step_back(ctx: Arc<Context>, args: ThreadArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let granularity = args.granularity.map(SteppingGranularity::from);
-    let ticket = session.step_back(args.thread_id, granularity).await?;
+    let ticket = session
+        .step_back(args.thread_id, granularity)
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
     settle(&ctx, &session, ticket, args.timeout).await
 }
 
 async fn reverse_continue(ctx: Arc<Context>, args: ThreadArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let ticket = session.reverse_continue(args.thread_id).await?;
+    let ticket = session
+        .reverse_continue(args.thread_id)
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
     settle(&ctx, &session, ticket, args.timeout).await
 }
 
@@ -356,14 +370,23 @@ async fn goto_targets(ctx: Arc<Context>, args: GotoTargetsArgs) -> Outcome {
 
 async fn goto(ctx: Arc<Context>, args: GotoArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let target = match (args.target_id, args.file, args.line) {
-        (Some(t), None, None) => t,
+    let (target, chosen) = match (args.target_id, args.file, args.line) {
+        (Some(t), None, None) => (t, None),
         (None, Some(file), Some(line)) => {
             let file = ctx.paths.resolve(&file, "file")?;
             let line = check_line(line)?;
             let targets = session.goto_targets(&file, line, None).await?;
-            match targets.first() {
-                Some(t) => t.id,
+            // The target on the line asked for; else the adapter's first (the nearest
+            // line with code, for adapters that move a blank line's target).
+            let picked = targets
+                .iter()
+                .find(|t| t.line == line)
+                .or_else(|| targets.first());
+            match picked {
+                Some(t) => (
+                    t.id,
+                    Some(json!({ "id": t.id, "label": t.label, "line": t.line })),
+                ),
                 None => {
                     return Err(ToolError::invalid(
                         format!("the adapter cannot jump to {}:{line}", file.display()),
@@ -379,13 +402,30 @@ async fn goto(ctx: Arc<Context>, args: GotoArgs) -> Outcome {
             ))
         }
     };
-    let ticket = session.goto(args.thread_id, target).await?;
-    settle(&ctx, &session, ticket, args.timeout).await
+    let ticket = session
+        .goto(args.thread_id, target)
+        .await
+        .ids(&[("thread_id", args.thread_id), ("target_id", args.target_id)])?;
+    let mut reply = settle(&ctx, &session, ticket, args.timeout).await?;
+    if let Some(chosen) = chosen {
+        reply.text = format!(
+            "jumped to target {} ({}, line {})\n{}",
+            chosen["id"],
+            chosen["label"].as_str().unwrap_or(""),
+            chosen["line"],
+            reply.text
+        );
+        reply.structured["goto_target"] = chosen;
+    }
+    Ok(reply)
 }
 
 async fn restart_frame(ctx: Arc<Context>, args: RestartFrameArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let ticket = session.restart_frame(args.frame_id).await?;
+    let ticket = session
+        .restart_frame(args.frame_id)
+        .await
+        .ids(&[("frame_id", Some(args.frame_id))])?;
     settle(&ctx, &session, ticket, args.timeout).await
 }
 
@@ -411,7 +451,10 @@ async fn terminate_threads(ctx: Arc<Context>, args: TerminateThreadsArgs) -> Out
             "pass the ids of the threads to end, from debug.threads",
         ));
     }
-    session.terminate_threads(args.thread_ids.clone()).await?;
+    session
+        .terminate_threads(args.thread_ids.clone())
+        .await
+        .ids(&[("thread_id", args.thread_ids.first().copied())])?;
     Ok(Reply::new(
         json!({ "terminated_threads": args.thread_ids }),
         format!("asked the adapter to end threads {:?}", args.thread_ids),

@@ -11,9 +11,10 @@ use serde_json::{json, Value};
 
 use crate::wire::types::{ExceptionBreakMode, Source};
 
-use super::bounds::cut_chars;
+use super::bounds::{adapter_int, cut_chars};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
+use super::ids::AgentIds;
 use super::inspect::ScopeRef;
 use super::protocol_breakpoints::scope_reference;
 use super::render::cut_value;
@@ -183,6 +184,7 @@ pub(crate) struct LocationsArgs {
 
 async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    ctx.bounds.check_expression("the value", &args.value)?;
     let container = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
@@ -197,7 +199,8 @@ async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
     };
     let set = session
         .set_variable(container, &args.name, &args.value)
-        .await?;
+        .await
+        .ids(&[("variables_reference", args.variables_reference)])?;
     let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
     let mut json = json!({
         "name": args.name,
@@ -216,13 +219,17 @@ async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
 
 async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    ctx.bounds
+        .check_expression("the expression", &args.expression)?;
+    ctx.bounds.check_expression("the value", &args.value)?;
     let frame_id = match args.frame_id {
         Some(f) => f,
         None => ctx.top_frame(&session, None).await?.id,
     };
     let set = session
         .set_expression(&args.expression, &args.value, Some(frame_id))
-        .await?;
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
     let mut json = json!({
         "expression": args.expression,
@@ -242,6 +249,7 @@ async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
 
 async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    ctx.bounds.check_expression("the text", &args.text)?;
     let end = args.text.chars().count() as i64 + 1;
     let column = args.column.unwrap_or(end);
     if !(1..=end).contains(&column) {
@@ -256,7 +264,8 @@ async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
     };
     let items = session
         .completions(&args.text, column, Some(frame_id))
-        .await?;
+        .await
+        .ids(&[("frame_id", args.frame_id)])?;
     let total = items.len();
     let list: Vec<Value> = items
         .iter()
@@ -284,7 +293,10 @@ async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
 async fn exception_info(ctx: Arc<Context>, args: ExceptionInfoArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let thread = ctx.thread(&session, args.thread_id).await?;
-    let info = session.exception_info(Some(thread)).await?;
+    let info = session
+        .exception_info(Some(thread))
+        .await
+        .ids(&[("thread_id", args.thread_id)])?;
     let chars = ctx.bounds.max_value_chars;
     let cut = |s: &Option<String>, max: usize| s.as_deref().map(|s| cut_value(s, max).0);
     let details = info.details.as_ref().map(|d| {
@@ -357,7 +369,10 @@ async fn source(ctx: Arc<Context>, args: SourceArgs) -> Outcome {
             ))
         }
     };
-    let body = session.source(reference).await?;
+    let body = session
+        .source(reference)
+        .await
+        .ids(&[("source_reference", args.source_reference)])?;
     let rest: String = body.content.chars().skip(args.offset).collect();
     let (shown, more) = cut_chars(&rest, ctx.bounds.max_output_bytes);
     let mut json = json!({
@@ -369,7 +384,7 @@ async fn source(ctx: Arc<Context>, args: SourceArgs) -> Outcome {
     });
     let mut text = shown.clone();
     if more > 0 {
-        let next = args.offset + shown.chars().count();
+        let next = args.offset.saturating_add(shown.chars().count());
         json["next_offset"] = json!(next);
         let _ = write!(text, "\n… {more} more characters: pass offset {next}");
     }
@@ -405,9 +420,12 @@ async fn loaded_sources(ctx: Arc<Context>, args: PageArgs) -> Outcome {
 async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let body = session
-        .modules(Some(args.offset as i64), Some(ctx.bounds.max_items as i64))
+        .modules(
+            Some(adapter_int(args.offset, "offset")?),
+            Some(ctx.bounds.max_items as i64),
+        )
         .await?;
-    let total = body.total_modules.map(|t| t as usize);
+    let total = body.total_modules.and_then(|t| usize::try_from(t).ok());
     let page: Vec<Value> = body
         .modules
         .iter()
@@ -438,7 +456,10 @@ async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
 
 async fn locations(ctx: Arc<Context>, args: LocationsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let at = session.locations(args.location_reference).await?;
+    let at = session
+        .locations(args.location_reference)
+        .await
+        .ids(&[("location_reference", Some(args.location_reference))])?;
     let source = source_json(&at.source);
     let place = source["path"]
         .as_str()
@@ -474,7 +495,7 @@ fn paged_reply(
     total: Option<usize>,
     lines: String,
 ) -> Reply {
-    let end = offset + page.len();
+    let end = offset.saturating_add(page.len());
     let truncated = total.is_none_or(|t| end < t);
     let mut text = match total {
         Some(t) => format!("{what} {offset}..{end} of {t}:\n{lines}"),

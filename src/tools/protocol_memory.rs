@@ -11,13 +11,10 @@ use serde_json::{json, Value};
 
 use crate::wire::base64;
 
-use super::bounds::cut_chars;
+use super::bounds::{adapter_int, cut_chars};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::spec::{ToolAnnotations, ToolError};
-
-/// Instructions `debug.disassemble` shows unless `instruction_count` says otherwise.
-const DEFAULT_INSTRUCTIONS: usize = 20;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -43,8 +40,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.write_memory",
-            "Write `data` (base64) into the stopped program's memory at `memory_reference` \
-             plus `offset`. WARNING: changes the program's state arbitrarily. With \
+            "Write `data` (base64, at most 4096 bytes) into the stopped program's memory at \
+             `memory_reference` plus `offset`. WARNING: changes the program's state arbitrarily. With \
              `allow_partial`, writes what it can and says how much.",
             ToolAnnotations::ARBITRARY_CODE,
             write_memory,
@@ -141,24 +138,31 @@ pub(crate) struct CustomArgs {
 
 async fn disassemble(ctx: Arc<Context>, args: DisassembleArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let count = args.instruction_count.unwrap_or(DEFAULT_INSTRUCTIONS);
     let max = ctx.bounds.max_instructions;
+    let count = args
+        .instruction_count
+        .unwrap_or(ctx.bounds.instruction_count.min(max));
     if count == 0 || count > max {
         return Err(ToolError::invalid(
             format!("instruction_count {count} is not between 1 and {max}"),
             "ask for fewer instructions and move on with offset or instruction_offset",
         ));
     }
-    let ip = session.instruction_pointer().await.ok();
-    let reference = match args.memory_reference {
-        Some(r) => r,
-        None => ip.clone().ok_or_else(|| {
-            ToolError::invalid(
-                "no instruction pointer to start from: the program is not stopped, or the \
-                 adapter gives none",
-                "pass a memory_reference (an address)",
-            )
-        })?,
+    if let Some(n) = args.instruction_offset {
+        adapter_int(
+            usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX),
+            "instruction_offset",
+        )?;
+    }
+    // Without an address, the instruction pointer is where to start, and failing to
+    // get it is the answer (not stopped, a timeout, no pointer from this adapter);
+    // with one, the pointer only marks the current line when there is one.
+    let (reference, ip) = match args.memory_reference {
+        Some(r) => (r, session.instruction_pointer().await.ok()),
+        None => {
+            let ip = session.instruction_pointer().await?;
+            (ip.clone(), Some(ip))
+        }
     };
     let list = session
         .disassemble(
@@ -254,6 +258,15 @@ async fn read_memory(ctx: Arc<Context>, args: ReadMemoryArgs) -> Outcome {
 
 async fn write_memory(ctx: Arc<Context>, args: WriteMemoryArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    let max = ctx.bounds.max_memory_bytes;
+    // Measured before decoding: base64 is 4 characters per 3 bytes.
+    let at_most = args.data.trim_end_matches('=').len() * 3 / 4;
+    if at_most > max {
+        return Err(ToolError::invalid(
+            format!("`data` holds {at_most} bytes; at most {max} are written per call"),
+            "write in pieces of at most that many bytes, moving on with offset",
+        ));
+    }
     let bytes = base64::decode(&args.data).map_err(|why| {
         ToolError::invalid(
             format!("`data` is not base64: {why}"),
@@ -308,6 +321,11 @@ async fn custom_request(ctx: Arc<Context>, args: CustomArgs) -> Outcome {
             "pass {\"arguments\": {\"name\": value}} or leave it out",
         ));
     }
+    if let Some(arguments) = &args.arguments {
+        ctx.bounds
+            .check_expression("`arguments` as JSON", &arguments.to_string())?;
+    }
+    ctx.bounds.check_expression("the command", &args.command)?;
     let body = session
         .custom_request(args.command.trim(), args.arguments)
         .await?;

@@ -127,13 +127,17 @@ pub(crate) async fn stop_summary(
     stop: &StopInfo,
 ) -> (Value, String) {
     let bounds = &ctx.bounds;
+    let reason = stop_reason(stop);
     let mut json = json!({
-        "reason": stop.reason,
+        "reason": reason,
         "thread_id": stop.thread_id,
         "description": stop.description,
         "text": stop.text,
     });
-    let mut text = format!("stopped ({})", stop.reason);
+    if reason != stop.reason {
+        json["adapter_reason"] = json!(stop.reason);
+    }
+    let mut text = format!("stopped ({reason})");
     if let Some(extra) = stop.text.as_ref().or(stop.description.as_ref()) {
         let _ = write!(text, ": {extra}");
     }
@@ -163,7 +167,17 @@ pub(crate) async fn stop_summary(
         frame.id
     );
 
-    if let Some(path) = frame.source.as_ref().and_then(|s| s.path.as_deref()) {
+    let path = frame.source.as_ref().and_then(|s| s.path.as_deref());
+    if let Some(path) = path.filter(|p| !ctx.paths.may_read(Path::new(p))) {
+        // Under --root, files outside it are not read, whoever names them.
+        let root = ctx.paths.root().map(|r| r.display().to_string());
+        let note = format!(
+            "source not shown: {path} is outside the root {}",
+            root.unwrap_or_default()
+        );
+        let _ = writeln!(text, "({note})");
+        json["source_note"] = json!(note);
+    } else if let Some(path) = path {
         let lines = source_lines(Path::new(path), frame.line, bounds);
         for (n, line) in &lines {
             let marker = if *n == frame.line { "->" } else { "  " };
@@ -195,6 +209,18 @@ pub(crate) async fn stop_summary(
         Err(e) => json["locals_error"] = json!(e),
     }
     (json, text.trim_end().to_string())
+}
+
+/// The stop's reason as agents read it. lldb-dap 19 reports the halt a pause causes as
+/// an `exception` described as `signal SIGSTOP` (lldb halts a process with that
+/// signal): that is a pause, and is called one (the adapter's word is kept beside it).
+fn stop_reason(stop: &StopInfo) -> &str {
+    let sigstop = |t: &Option<String>| t.as_deref().is_some_and(|t| t.contains("SIGSTOP"));
+    if stop.reason == "exception" && (sigstop(&stop.description) || sigstop(&stop.text)) {
+        "pause"
+    } else {
+        &stop.reason
+    }
 }
 
 /// The first cheap scope's variables (the locals, for every adapter here), bounded.
@@ -238,8 +264,9 @@ fn source_lines(path: &Path, line: i64, bounds: &Bounds) -> Vec<(i64, String)> {
         return Vec::new();
     };
     let context = bounds.source_context_lines as i64;
-    let first = (line - context).max(1);
-    let last = line + context;
+    // The line is the adapter's word: no arithmetic on it may overflow.
+    let first = line.saturating_sub(context).max(1);
+    let last = line.saturating_add(context);
     std::io::BufReader::new(file)
         .lines()
         .map_while(Result::ok)
@@ -247,6 +274,7 @@ fn source_lines(path: &Path, line: i64, bounds: &Bounds) -> Vec<(i64, String)> {
         .map(|(i, l)| (i as i64 + 1, l))
         .skip_while(|(n, _)| *n < first)
         .take_while(|(n, _)| *n <= last)
-        .map(|(n, l)| (n, cut_chars(&l, bounds.max_value_chars).0))
+        // A long line is cut like a value, and marked so.
+        .map(|(n, l)| (n, cut_value(&l, bounds.max_value_chars).0))
         .collect()
 }

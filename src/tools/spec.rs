@@ -162,6 +162,21 @@ impl ToolError {
 
 impl From<SessionError> for ToolError {
     fn from(err: SessionError) -> Self {
+        // A refusal for the state says what is allowed in tools an agent can call.
+        if let SessionError::InvalidState {
+            operation, state, ..
+        } = &err
+        {
+            return Self {
+                code: err.code(),
+                error: format!(
+                    "{} cannot run while the session is {state}; allowed now: {}",
+                    super::operations::tools_named(*operation),
+                    super::operations::allowed_tools(*state).join(", ")
+                ),
+                hint: err.hint(),
+            };
+        }
         let mut error = err.to_string();
         // A failed start carries the program's output so far (a build error, say).
         if let SessionError::StartFailed { output, .. } = &err {

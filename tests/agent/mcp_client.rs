@@ -1,14 +1,25 @@
-//! A small MCP client for tests: starts `dapvisor mcp` as a child process and speaks
-//! JSON-RPC to it over stdio, one JSON message per line, as MCP clients do. It answers
-//! the server's elicitation requests as told, and keeps every notification.
+//! The tests' MCP client, on rmcp's client side, so every message both ways is typed
+//! and checked by the SDK: it starts `dapvisor mcp` as a child process, answers the
+//! server's elicitation requests as told, keeps every notification, and checks that
+//! the server's stdout carries nothing but JSON-RPC.
+#![allow(deprecated)] // resources/subscribe: the handshake-era way, which dapvisor serves
 
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
+    ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerResult,
+    SubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
+use rmcp::{ClientHandler, ErrorData, Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::process::{Child, Command};
+use tokio::sync::Notify;
 
 /// How long one answer may take: generous, adapters on a loaded 2-core machine are slow.
 pub const ANSWER_WAIT: Duration = Duration::from_secs(120);
@@ -24,19 +35,86 @@ pub enum Elicitation {
     Decline,
 }
 
+/// What the client has received besides answers.
+#[derive(Default)]
+struct Seen {
+    /// Notifications as they came on the wire.
+    notifications: Mutex<Vec<Value>>,
+    /// The URI of each `resources/updated` notification the SDK parsed and handed to
+    /// the handler.
+    typed_updates: Mutex<Vec<String>>,
+    /// The params of each elicitation request.
+    elicitations: Mutex<Vec<Value>>,
+    /// Lines of the server's stdout that were not JSON.
+    not_json: Mutex<Vec<String>>,
+    /// Signalled at each notification.
+    arrived: Notify,
+}
+
+impl Seen {
+    /// Keep a line of the server's stdout that is not an answer or a request.
+    fn line(&self, line: &str) {
+        match serde_json::from_str::<Value>(line) {
+            Ok(message) if message.get("method").is_some() && message.get("id").is_none() => {
+                lock(&self.notifications).push(message);
+                self.arrived.notify_waiters();
+            }
+            Ok(_) => {}
+            Err(_) => lock(&self.not_json).push(line.to_string()),
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The client's side of the connection, as rmcp calls it.
+struct Handler {
+    elicitation: Elicitation,
+    seen: Arc<Seen>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities = match self.elicitation {
+            Elicitation::Unsupported => ClientCapabilities::default(),
+            _ => ClientCapabilities::builder().enable_elicitation().build(),
+        };
+        ClientConfig::new(capabilities, Implementation::new("dapvisor-tests", "0"))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        lock(&self.seen.elicitations).push(serde_json::to_value(&request).unwrap());
+        Ok(match self.elicitation {
+            Elicitation::Answer(approve) => ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({ "approve": approve })),
+            Elicitation::Decline | Elicitation::Unsupported => {
+                ElicitResult::new(ElicitationAction::Decline)
+            }
+        })
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        lock(&self.seen.typed_updates).push(params.uri);
+        self.seen.arrived.notify_waiters();
+    }
+}
+
 /// A running `dapvisor mcp` and the client's side of the connection.
 pub struct McpClient {
+    service: RunningService<RoleClient, Handler>,
     child: Child,
-    stdin: ChildStdin,
-    incoming: mpsc::UnboundedReceiver<Value>,
-    next_id: i64,
-    elicitation: Elicitation,
-    /// Notifications received so far.
-    pub notifications: Vec<Value>,
-    /// Elicitation requests received so far (their params).
-    pub elicitations: Vec<Value>,
-    /// Answers that arrived while waiting for another one.
-    parked: Vec<Value>,
+    seen: Arc<Seen>,
 }
 
 impl McpClient {
@@ -53,160 +131,154 @@ impl McpClient {
             .expect("the dapvisor binary runs");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (tx, incoming) = mpsc::unbounded_channel();
+        let seen = Arc::new(Seen::default());
+        // Every line goes on to the SDK, which skips what it cannot parse: lines that
+        // are not JSON are kept here, to fail the test. Notifications are kept as they
+        // came (rmcp 3.9 hands the handler a `resources/updated` without its `_meta`).
+        let (mut feed, from_server) = tokio::io::duplex(64 * 1024);
+        let watch = seen.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(stdout).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                let message: Value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("stdout must carry only JSON-RPC: {e}: {line}"));
-                if tx.send(message).is_err() {
+                watch.line(&line);
+                let sent = feed.write_all(format!("{line}\n").as_bytes()).await;
+                if sent.is_err() {
                     break;
                 }
             }
         });
-        let mut client = Self {
-            child,
-            stdin,
-            incoming,
-            next_id: 0,
+        let handler = Handler {
             elicitation,
-            notifications: Vec::new(),
-            elicitations: Vec::new(),
-            parked: Vec::new(),
+            seen: seen.clone(),
         };
-        let capabilities = match elicitation {
-            Elicitation::Unsupported => json!({}),
-            _ => json!({ "elicitation": {} }),
-        };
-        let init = client
-            .request(
-                "initialize",
-                json!({
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": capabilities,
-                    "clientInfo": { "name": "dapvisor-tests", "version": "0" },
-                }),
-            )
-            .await;
-        assert_eq!(init["result"]["serverInfo"]["name"], "dapvisor", "{init}");
-        client.notify("notifications/initialized", json!({})).await;
-        client
-    }
-
-    async fn write(&mut self, message: Value) {
-        let mut line = message.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).await.unwrap();
-        self.stdin.flush().await.unwrap();
-    }
-
-    /// Send a notification.
-    pub async fn notify(&mut self, method: &str, params: Value) {
-        self.write(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
-            .await;
-    }
-
-    /// Send a request without waiting; returns its id.
-    pub async fn send(&mut self, method: &str, params: Value) -> i64 {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.write(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
-            .await;
-        id
-    }
-
-    /// Send a request and wait for its whole answer (`result` or `error`).
-    pub async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.send(method, params).await;
-        self.answer(id).await
-    }
-
-    /// Wait for the answer to request `id`, answering server requests meanwhile.
-    pub async fn answer(&mut self, id: i64) -> Value {
-        if let Some(i) = self.parked.iter().position(|m| m["id"] == id) {
-            return self.parked.remove(i);
-        }
-        loop {
-            let message = tokio::time::timeout(ANSWER_WAIT, self.incoming.recv())
-                .await
-                .unwrap_or_else(|_| panic!("no answer to request {id} in {ANSWER_WAIT:?}"))
-                .unwrap_or_else(|| panic!("the server closed stdout before answering {id}"));
-            let is_request = message.get("method").is_some() && message.get("id").is_some();
-            if is_request {
-                self.serve(message).await;
-            } else if message.get("method").is_some() {
-                self.notifications.push(message);
-            } else if message["id"] == id {
-                return message;
-            } else {
-                self.parked.push(message);
-            }
+        let service = tokio::time::timeout(ANSWER_WAIT, handler.serve((from_server, stdin)))
+            .await
+            .expect("the server answers initialize")
+            .expect("the MCP handshake succeeds");
+        let info = service.peer_info().expect("the server introduced itself");
+        let name = info.server_info.as_ref().map(|i| i.name.clone());
+        assert_eq!(name.as_deref(), Some("dapvisor"), "{info:?}");
+        Self {
+            service,
+            child,
+            seen,
         }
     }
 
-    /// Wait for a notification that `matches` (among those already received, or the
-    /// next ones), answering server requests meanwhile.
-    pub async fn notification(&mut self, matches: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            if let Some(n) = self.notifications.iter().find(|n| matches(n)) {
-                return n.clone();
+    /// The connection, to make requests on from other tasks.
+    pub fn peer(&self) -> Peer<RoleClient> {
+        self.service.peer().clone()
+    }
+
+    /// Notifications received so far, as they came on the wire.
+    pub fn notifications(&self) -> Vec<Value> {
+        lock(&self.seen.notifications).clone()
+    }
+
+    /// The params of each elicitation request received so far.
+    pub fn elicitations(&self) -> Vec<Value> {
+        lock(&self.seen.elicitations).clone()
+    }
+
+    /// Every tool the server lists, as JSON.
+    pub async fn tools(&self) -> Vec<Value> {
+        let tools = within(self.service.list_all_tools()).await.unwrap();
+        tools
+            .iter()
+            .map(|t| serde_json::to_value(t).unwrap())
+            .collect()
+    }
+
+    /// Every resource the server lists, as JSON.
+    pub async fn resources(&self) -> Vec<Value> {
+        let list = within(self.service.list_all_resources()).await.unwrap();
+        list.iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect()
+    }
+
+    /// Every resource template the server lists, as JSON.
+    pub async fn resource_templates(&self) -> Vec<Value> {
+        let list = within(self.service.list_all_resource_templates())
+            .await
+            .unwrap();
+        list.iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect()
+    }
+
+    /// Subscribe to `uri`.
+    pub async fn subscribe(&self, uri: &str) {
+        within(self.service.subscribe(SubscribeRequestParams::new(uri)))
+            .await
+            .unwrap_or_else(|e| panic!("subscribing to {uri}: {e}"));
+    }
+
+    /// Read `uri`: its one content's `mimeType` and its text parsed as JSON, or the
+    /// server's error.
+    pub async fn read(&self, uri: &str) -> Result<(String, Value), ErrorData> {
+        match within(
+            self.service
+                .read_resource(ReadResourceRequestParams::new(uri)),
+        )
+        .await
+        {
+            Ok(result) => {
+                let result = serde_json::to_value(result).unwrap();
+                let content = &result["contents"][0];
+                let text = content["text"].as_str().unwrap();
+                Ok((
+                    content["mimeType"].as_str().unwrap_or("").to_string(),
+                    serde_json::from_str(text).unwrap(),
+                ))
             }
-            let message = tokio::time::timeout(ANSWER_WAIT, self.incoming.recv())
-                .await
-                .unwrap_or_else(|_| {
-                    panic!(
-                        "no such notification in {ANSWER_WAIT:?}: {:?}",
-                        self.notifications
-                    )
-                })
-                .expect("the server closed stdout");
-            if message.get("method").is_some() && message.get("id").is_some() {
-                self.serve(message).await;
-            } else if message.get("method").is_some() {
-                self.notifications.push(message);
-            } else {
-                self.parked.push(message);
-            }
+            Err(ServiceError::McpError(err)) => Err(err),
+            Err(other) => panic!("reading {uri}: {other}"),
         }
     }
 
-    /// Answer a request from the server (elicitation is the only one dapvisor sends).
-    async fn serve(&mut self, request: Value) {
-        assert_eq!(request["method"], "elicitation/create", "{request}");
-        self.elicitations.push(request["params"].clone());
-        let result = match self.elicitation {
-            Elicitation::Answer(approve) => {
-                json!({ "action": "accept", "content": { "approve": approve } })
-            }
-            Elicitation::Decline | Elicitation::Unsupported => json!({ "action": "decline" }),
-        };
-        self.write(json!({ "jsonrpc": "2.0", "id": request["id"], "result": result }))
-            .await;
+    /// Call a tool: its CallToolResult as JSON, or the protocol error.
+    pub async fn try_call(&self, tool: &str, arguments: Value) -> Result<Value, ErrorData> {
+        call(&self.peer(), tool, arguments).await
     }
 
-    /// Call a tool; returns the `result` (a CallToolResult), failing on a protocol error.
-    pub async fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let answer = self
-            .request(
-                "tools/call",
-                json!({ "name": tool, "arguments": arguments }),
-            )
-            .await;
-        assert!(answer.get("error").is_none(), "{tool}: {answer}");
-        answer["result"].clone()
+    /// Call a tool; returns its CallToolResult as JSON, failing on a protocol error.
+    pub async fn call(&self, tool: &str, arguments: Value) -> Value {
+        self.try_call(tool, arguments)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e:?}"))
+    }
+
+    /// Send a tool call and return once it is on its way to the server (so that
+    /// whatever the test sends next arrives after it); the task answers its
+    /// CallToolResult as JSON.
+    pub async fn spawn(&self, tool: &str, arguments: Value) -> tokio::task::JoinHandle<Value> {
+        let Value::Object(arguments) = arguments else {
+            panic!("tool arguments are a JSON object: {arguments}")
+        };
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let sent = self
+            .peer()
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .unwrap_or_else(|e| panic!("sending {tool}: {e}"));
+        let tool = tool.to_string();
+        tokio::spawn(async move {
+            match within(sent.await_response()).await {
+                Ok(ServerResult::CallToolResult(result)) => serde_json::to_value(result).unwrap(),
+                other => panic!("{tool}: {other:?}"),
+            }
+        })
     }
 
     /// Call a tool that must succeed; returns its structured content.
-    pub async fn ok(&mut self, tool: &str, arguments: Value) -> Value {
-        let result = self.call(tool, arguments).await;
-        assert_ne!(result["isError"], true, "{tool} failed: {result}");
-        let text = result["content"][0]["text"].as_str().unwrap_or("");
-        assert!(!text.is_empty(), "{tool} gave no text: {result}");
-        result["structuredContent"].clone()
+    pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
+        ok_result(tool, self.call(tool, arguments).await)
     }
 
     /// Call a tool that must fail with `code`; returns its structured content.
-    pub async fn fails(&mut self, tool: &str, arguments: Value, code: u16) -> Value {
+    pub async fn fails(&self, tool: &str, arguments: Value, code: u16) -> Value {
         let result = self.call(tool, arguments).await;
         assert_eq!(result["isError"], true, "{tool} should fail: {result}");
         let err = result["structuredContent"].clone();
@@ -215,12 +287,90 @@ impl McpClient {
         err
     }
 
-    /// Close stdin and wait for the server to exit; returns its exit status.
+    /// Wait for a notification that `matches` (among those already received, or the
+    /// next ones). A `resources/updated` one must also have reached the handler,
+    /// parsed by the SDK, with the same URI.
+    pub async fn notification(&self, matches: impl Fn(&Value) -> bool) -> Value {
+        let wait = async {
+            let found = loop {
+                let arrived = self.seen.arrived.notified();
+                let all = self.notifications();
+                if let Some(at) = all.iter().position(&matches) {
+                    break updates(&all[..=at]);
+                }
+                arrived.await;
+            };
+            loop {
+                let arrived = self.seen.arrived.notified();
+                let typed = lock(&self.seen.typed_updates).clone();
+                if typed.len() >= found.len() {
+                    assert_eq!(typed[..found.len()], found[..], "the SDK's view differs");
+                    break;
+                }
+                arrived.await;
+            }
+            self.notifications().into_iter().find(&matches).unwrap()
+        };
+        tokio::time::timeout(ANSWER_WAIT, wait)
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "no such notification in {ANSWER_WAIT:?}: {:?}",
+                    self.notifications()
+                )
+            })
+    }
+
+    /// Close the connection (the server's stdin) and wait for the server to exit;
+    /// returns its exit status, after checking that its stdout carried only JSON-RPC.
     pub async fn close(mut self) -> std::process::ExitStatus {
-        drop(self.stdin);
-        tokio::time::timeout(ANSWER_WAIT, self.child.wait())
+        let _ = self.service.cancel().await;
+        let status = tokio::time::timeout(ANSWER_WAIT, self.child.wait())
             .await
             .expect("the server exits when its client closes stdin")
-            .unwrap()
+            .unwrap();
+        let junk = lock(&self.seen.not_json).clone();
+        assert!(junk.is_empty(), "stdout must carry only JSON-RPC: {junk:?}");
+        status
     }
+}
+
+/// The URIs of the `resources/updated` notifications in `list`.
+fn updates(list: &[Value]) -> Vec<String> {
+    list.iter()
+        .filter(|n| n["method"] == "notifications/resources/updated")
+        .map(|n| n["params"]["uri"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Call a tool on `peer`: its CallToolResult as JSON, or the protocol error. For calls
+/// made from other tasks while the test goes on.
+pub async fn call(
+    peer: &Peer<RoleClient>,
+    tool: &str,
+    arguments: Value,
+) -> Result<Value, ErrorData> {
+    let Value::Object(arguments) = arguments else {
+        panic!("tool arguments are a JSON object: {arguments}")
+    };
+    let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+    match within(peer.call_tool(params)).await {
+        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
+        Err(ServiceError::McpError(err)) => Err(err),
+        Err(other) => panic!("{tool}: {other}"),
+    }
+}
+
+/// The structured content of a tool result that must be a success (with text).
+pub fn ok_result(tool: &str, result: Value) -> Value {
+    assert_ne!(result["isError"], true, "{tool} failed: {result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or("");
+    assert!(!text.is_empty(), "{tool} gave no text: {result}");
+    result["structuredContent"].clone()
+}
+
+async fn within<T>(answer: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(ANSWER_WAIT, answer)
+        .await
+        .unwrap_or_else(|_| panic!("no answer in {ANSWER_WAIT:?}"))
 }

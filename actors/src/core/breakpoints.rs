@@ -214,10 +214,26 @@ impl BreakpointCache {
         }
     }
 
-    /// Record the adapter's answer for the function breakpoints.
-    pub fn record_function_result(&mut self, actual: Vec<Breakpoint>) {
-        for (record, bp) in self.functions.iter_mut().zip(actual) {
-            record.actual = Some(bp);
+    /// The function breakpoints' names, in the order a request lists them.
+    pub fn function_names(&self) -> Vec<String> {
+        self.functions
+            .iter()
+            .map(|r| r.requested.name.clone())
+            .collect()
+    }
+
+    /// Record the adapter's answer for the function breakpoints a request listed as
+    /// `sent` (the answer is in that order): each verdict goes to the function it is
+    /// for, by name, even if the list changed while the request was out.
+    pub fn record_function_result(&mut self, sent: &[String], actual: Vec<Breakpoint>) {
+        for (name, bp) in sent.iter().zip(actual) {
+            if let Some(record) = self
+                .functions
+                .iter_mut()
+                .find(|r| r.requested.name == *name)
+            {
+                record.actual = Some(bp);
+            }
         }
     }
 
@@ -381,6 +397,37 @@ mod tests {
                 ..FunctionBreakpoint::default()
             }])
             .is_err());
+    }
+
+    #[test]
+    fn function_verdicts_go_to_the_functions_they_were_sent_for() {
+        let mut cache = BreakpointCache::new(10);
+        let f = |name: &str| FunctionBreakpoint {
+            name: name.into(),
+            ..FunctionBreakpoint::default()
+        };
+        cache.add_function(f("a")).unwrap();
+        cache.add_function(f("b")).unwrap();
+        let sent = cache.function_names();
+        // While the answer for [a, b] is out, `a` is removed and `c` added.
+        cache.remove_function("a");
+        cache.add_function(f("c")).unwrap();
+        let verdict = |id| Breakpoint {
+            id: Some(id),
+            verified: true,
+            ..Breakpoint::default()
+        };
+        cache.record_function_result(&sent, vec![verdict(1), verdict(2)]);
+        let ids: Vec<Option<i64>> = cache
+            .functions()
+            .iter()
+            .map(|r| r.actual.as_ref().and_then(|a| a.id))
+            .collect();
+        assert_eq!(
+            ids,
+            vec![Some(2), None],
+            "b keeps its own id; c has none yet"
+        );
     }
 
     #[test]

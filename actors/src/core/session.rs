@@ -74,8 +74,12 @@ pub(super) enum Purpose {
     Body,
     Threads,
     SourceBreakpoints(PathBuf),
-    FunctionBreakpoints,
-    Control { action: ControlAction, epoch: u64 },
+    /// The names sent, in order: the answer's verdicts are paired with them.
+    FunctionBreakpoints(Vec<String>),
+    Control {
+        action: ControlAction,
+        epoch: u64,
+    },
 }
 
 /// An agent waiting for a stop.
@@ -537,7 +541,7 @@ impl SessionCore {
                 Pending::Agent {
                     token,
                     command: "setFunctionBreakpoints".into(),
-                    purpose: Purpose::FunctionBreakpoints,
+                    purpose: Purpose::FunctionBreakpoints(self.breakpoints.function_names()),
                 },
             );
         } else {
@@ -711,10 +715,10 @@ impl SessionCore {
                 self.breakpoints.record_file_result(&file, body.breakpoints);
                 Answer::SourceBreakpoints(self.breakpoints.file(&file).to_vec())
             }
-            Purpose::FunctionBreakpoints => {
+            Purpose::FunctionBreakpoints(sent) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
                 self.breakpoints
-                    .record_function_result(body.breakpoints.clone());
+                    .record_function_result(&sent, body.breakpoints.clone());
                 Answer::Breakpoints(body.breakpoints)
             }
             Purpose::Control { epoch, .. } => Answer::Resumed { epoch },

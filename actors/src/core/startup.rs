@@ -25,7 +25,8 @@ pub(crate) enum StartupStep {
     Initialize,
     Start,
     ConfigSource(std::path::PathBuf),
-    ConfigFunctions,
+    /// The function breakpoints sent, by name, in order.
+    ConfigFunctions(Vec<String>),
     ConfigExceptions,
     ConfigurationDone,
 }
@@ -167,7 +168,7 @@ impl SessionCore {
             StartupStep::Initialize => "initialize",
             StartupStep::Start => self.start_command(),
             StartupStep::ConfigSource(_) => "setBreakpoints",
-            StartupStep::ConfigFunctions => "setFunctionBreakpoints",
+            StartupStep::ConfigFunctions(_) => "setFunctionBreakpoints",
             StartupStep::ConfigExceptions => "setExceptionBreakpoints",
             StartupStep::ConfigurationDone => "configurationDone",
         };
@@ -207,9 +208,10 @@ impl SessionCore {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
                 self.breakpoints.record_file_result(&file, body.breakpoints);
             }
-            (StartupStep::ConfigFunctions, Ok(response)) => {
+            (StartupStep::ConfigFunctions(sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints.record_function_result(body.breakpoints);
+                self.breakpoints
+                    .record_function_result(&sent, body.breakpoints);
             }
             (StartupStep::ConfigExceptions, Ok(_)) => {}
             (
@@ -268,7 +270,9 @@ impl SessionCore {
                 "setFunctionBreakpoints",
                 args,
                 None,
-                Pending::Startup(StartupStep::ConfigFunctions),
+                Pending::Startup(StartupStep::ConfigFunctions(
+                    self.breakpoints.function_names(),
+                )),
             );
         }
         let adapter_has_filters = self
