@@ -73,10 +73,7 @@ mod tests {
     fn without_given_ids_or_for_other_errors_it_stays_as_it_was() {
         let err = refused(adapter_error(), &[("frame_id", None)]);
         assert_eq!(err.code, 500);
-        let timeout = SessionError::Timeout {
-            command: "scopes".into(),
-            after: std::time::Duration::from_secs(5),
-        };
+        let timeout = SessionError::timeout("scopes", std::time::Duration::from_secs(5));
         assert_eq!(refused(timeout, &[("frame_id", Some(7))]).code, 504);
     }
 }
