@@ -1,11 +1,16 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
+mod breakpoint_commands;
 pub mod breakpoints;
 pub mod capability;
 mod children;
 pub mod command;
+mod commands;
+mod control;
+mod ending;
 pub mod output;
+mod responses;
 mod restart;
 pub mod session;
 pub mod snapshot;

@@ -2,6 +2,9 @@
 
 pub mod actor;
 pub mod handle;
+mod handle_breakpoints;
+mod handle_execution;
+mod handle_inspect;
 pub mod id;
 mod requests;
 mod requests_disassemble;
@@ -10,5 +13,6 @@ mod requests_inspect;
 mod requests_memory;
 
 pub use actor::{CrashDecision, SessionActor, SessionArgs, SessionMsg, SessionShared};
-pub use handle::{RunTicket, SessionHandle, StepKind};
+pub use handle::{RunTicket, SessionHandle};
+pub use handle_execution::StepKind;
 pub use id::SessionId;

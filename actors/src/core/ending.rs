@@ -1,0 +1,74 @@
+//! How a session's adapter ends: an agent's `terminate` or `disconnect`, and the
+//! adapter connection closing (asked for or not; a crash goes to `restart.rs`).
+
+use serde_json::json;
+
+use crate::core::command::{Answer, Effect, Token};
+use crate::core::session::{Pending, SessionCore};
+use crate::core::state::{Operation, SessionState};
+use crate::error::SessionError;
+use crate::events::EventKind;
+use crate::limits;
+
+impl SessionCore {
+    pub(super) fn end(
+        &mut self,
+        token: Token,
+        op: Operation,
+        terminate_debuggee: bool,
+    ) -> Result<(), SessionError> {
+        self.check(op)?;
+        self.fail_startup(format!("ended by a {op} request before it finished"));
+        if !self.adapter_live || self.ending {
+            self.set_state(SessionState::Terminated);
+            self.wake_waiters();
+            self.reply(token, Ok(Answer::Done));
+            return Ok(());
+        }
+        self.ending = true;
+        self.send(
+            "disconnect",
+            Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
+            Some(limits::MIN_REQUEST_TIMEOUT),
+            Pending::Ending { token: Some(token) },
+        );
+        Ok(())
+    }
+
+    /// The `disconnect` was answered (or failed): the adapter is ended either way.
+    pub(super) fn finish_ending(&mut self, token: Option<Token>) {
+        self.set_state(SessionState::Terminated);
+        self.wake_waiters();
+        self.effects.push(Effect::StopAdapter);
+        if let Some(token) = token {
+            self.reply(token, Ok(Answer::Done));
+        }
+    }
+
+    pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
+        if matches!(self.state, SessionState::Restarting | SessionState::Failed) {
+            // An adapter already given up on (a restart that did not come up).
+            self.adapter_live = false;
+            return;
+        }
+        if self.is_crash(&exit) {
+            self.on_crash(exit);
+            return;
+        }
+        self.adapter_live = false;
+        self.accepts_breakpoints = false;
+        self.ending = false;
+        self.fail_startup(format!("the adapter is gone: {exit}"));
+        let error = SessionError::AdapterExited { exit: exit.clone() };
+        for (_, pending) in std::mem::take(&mut self.pending) {
+            match pending {
+                Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
+                Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
+                Pending::Ending { token: None } | Pending::Startup(_) => {}
+            }
+        }
+        self.set_state(SessionState::Terminated);
+        self.wake_waiters();
+        self.emit(EventKind::AdapterExited(exit));
+    }
+}
