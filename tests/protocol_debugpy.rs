@@ -377,6 +377,12 @@ async fn what_debugpy_does_not_advertise_is_refused_naming_it() {
         "supportsSteppingGranularity",
     );
     assert_unsupported(
+        session
+            .step(StepKind::In, None, SteppingGranularity::Instruction)
+            .await,
+        "supportsSteppingGranularity",
+    );
+    assert_unsupported(
         session.continue_single_thread(None).await,
         "supportsSingleThreadExecutionRequests",
     );

@@ -338,6 +338,13 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
             .await,
         "supportsSteppingGranularity",
     );
+    // The plain typed step with a granularity is checked in the same place.
+    assert_unsupported(
+        session
+            .step(StepKind::Over, None, SteppingGranularity::Instruction)
+            .await,
+        "supportsSteppingGranularity",
+    );
     assert_unsupported(
         session.step_with(StepKind::In, None, None, true).await,
         "supportsSingleThreadExecutionRequests",

@@ -6,6 +6,8 @@
 
 use std::path::PathBuf;
 
+use serde_json::json;
+
 use crate::core::command::{Answer, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::Operation;
@@ -73,7 +75,7 @@ impl SessionCore {
         list: Vec<FunctionBreakpoint>,
     ) -> Result<(), SessionError> {
         self.check(Operation::SetBreakpoints)?;
-        self.check_function_support()?;
+        self.check_function_features(&list)?;
         self.breakpoints.set_functions(list)?;
         self.sync_functions(token);
         Ok(())
@@ -86,7 +88,7 @@ impl SessionCore {
         bp: FunctionBreakpoint,
     ) -> Result<(), SessionError> {
         self.check(Operation::SetBreakpoints)?;
-        self.check_function_support()?;
+        self.check_function_features(std::slice::from_ref(&bp))?;
         self.breakpoints.add_function(bp)?;
         self.sync_functions(token);
         Ok(())
@@ -148,14 +150,17 @@ impl SessionCore {
         self.adapter_live && self.accepts_breakpoints && !self.ending
     }
 
-    fn check_function_support(&self) -> Result<(), SessionError> {
-        if self.capabilities_known && self.capabilities.supports_function_breakpoints != Some(true)
-        {
-            return Err(self.unsupported("function breakpoints"));
-        }
-        Ok(())
+    /// Function breakpoints need `supportsFunctionBreakpoints`, and their conditions
+    /// the capabilities conditions need.
+    fn check_function_features(&self, list: &[FunctionBreakpoint]) -> Result<(), SessionError> {
+        self.check_request(
+            "setFunctionBreakpoints",
+            Some(&json!({ "breakpoints": list })),
+        )
     }
 
+    /// Lines count from 1; conditions, hit conditions and log messages need their
+    /// capabilities.
     fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {
         if let Some(bad) = list.iter().find(|b| b.line < 1) {
             return Err(SessionError::InvalidArgument(format!(
@@ -163,33 +168,7 @@ impl SessionCore {
                 bad.line
             )));
         }
-        if !self.capabilities_known {
-            return Ok(());
-        }
-        let caps = &self.capabilities;
-        let needs = [
-            (
-                list.iter().any(|b| b.condition.is_some()),
-                caps.supports_conditional_breakpoints,
-                "conditional breakpoints (supportsConditionalBreakpoints)",
-            ),
-            (
-                list.iter().any(|b| b.hit_condition.is_some()),
-                caps.supports_hit_conditional_breakpoints,
-                "hit-count breakpoints (supportsHitConditionalBreakpoints)",
-            ),
-            (
-                list.iter().any(|b| b.log_message.is_some()),
-                caps.supports_log_points,
-                "logpoints (supportsLogPoints)",
-            ),
-        ];
-        for (used, supported, name) in needs {
-            if used && supported != Some(true) {
-                return Err(self.unsupported(name));
-            }
-        }
-        Ok(())
+        self.check_request("setBreakpoints", Some(&json!({ "breakpoints": list })))
     }
 
     /// Send `file`'s whole list to the adapter, or answer from the cache when the

@@ -50,13 +50,8 @@ impl SessionCore {
                 timeout,
             } => {
                 self.check(operation)?;
-                if let Some(flag) = crate::core::capability::required_capability(&command) {
-                    if self.capabilities_known
-                        && !crate::core::capability::has_capability(&self.capabilities, flag)
-                    {
-                        return Err(self.unsupported(&format!("`{command}` ({flag})")));
-                    }
-                }
+                self.check_request(&command, arguments.as_ref())?;
+                self.note_request(&command, arguments.as_ref())?;
                 let arguments = self.with_default_context(&command, arguments);
                 let purpose = if command == "threads" {
                     Purpose::Threads
@@ -90,6 +85,24 @@ impl SessionCore {
                 self.end(token, Operation::Disconnect, terminate_debuggee)
             }
         }
+    }
+
+    /// What the cache learns from a request sent by name: the plain filters of a
+    /// `setExceptionBreakpoints` with options are cached like those set alone, so a
+    /// restarted adapter gets them again (the options themselves are not kept).
+    fn note_request(
+        &mut self,
+        command: &str,
+        arguments: Option<&Value>,
+    ) -> Result<(), SessionError> {
+        if command != "setExceptionBreakpoints" {
+            return Ok(());
+        }
+        let filters = arguments
+            .and_then(|a| a.get("filters"))
+            .and_then(|f| serde_json::from_value::<Vec<String>>(f.clone()).ok())
+            .unwrap_or_default();
+        self.breakpoints.set_exception_filters(filters)
     }
 
     /// An `evaluate` without a context gets the one that answers with the plain value:

@@ -36,6 +36,7 @@ impl SessionCore {
         if let Some(g) = granularity {
             args["granularity"] = serde_json::to_value(g).unwrap_or(Value::Null);
         }
+        self.check_request(action.command(), Some(&args))?;
         let epoch = self.stop_epoch;
         self.send(
             action.command(),

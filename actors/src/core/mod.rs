@@ -20,6 +20,8 @@ pub mod state;
 #[cfg(test)]
 mod session_tests;
 #[cfg(test)]
+mod session_tests_arguments;
+#[cfg(test)]
 mod session_tests_breakpoints;
 #[cfg(test)]
 mod session_tests_control;

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::core::breakpoints::BreakpointCache;
+use crate::core::capability;
 use crate::core::command::{
     Answer, Command, ControlAction, Effect, Input, StartPlan, StopInfo, Tag, TimerId, Token,
 };
@@ -274,6 +275,36 @@ impl SessionCore {
                 allowed: self.state.allowed_operations(),
             })
         }
+    }
+
+    /// Refuse `command` with `arguments` when the adapter did not advertise a
+    /// capability the request, or one of its arguments, needs (see
+    /// [`crate::core::capability`]). Every request the core builds for an agent
+    /// passes here before it is sent; until the capabilities are known nothing is
+    /// refused.
+    pub(super) fn check_request(
+        &self,
+        command: &str,
+        arguments: Option<&Value>,
+    ) -> Result<(), SessionError> {
+        if !self.capabilities_known {
+            return Ok(());
+        }
+        let caps = &self.capabilities;
+        if let Some(flag) = capability::required_capability(command) {
+            if !capability::has_capability(caps, flag) {
+                return Err(self.unsupported(&format!("`{command}` ({flag})")));
+            }
+        }
+        let Some(arguments) = arguments else {
+            return Ok(());
+        };
+        for (flag, what) in capability::argument_requirements(command, arguments) {
+            if !capability::has_capability(caps, flag) {
+                return Err(self.unsupported(&format!("{what} ({flag})")));
+            }
+        }
+        Ok(())
     }
 
     fn adapter_name(&self) -> String {

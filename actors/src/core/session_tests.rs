@@ -353,6 +353,7 @@ pub(super) fn full_caps() -> Value {
         "supportsSetVariable": true,
         "supportsGotoTargetsRequest": true,
         "supportsRestartRequest": true,
+        "supportsSteppingGranularity": true,
     })
 }
 

@@ -19,9 +19,10 @@ use crate::wire::types::{
 };
 
 impl SessionHandle {
-    /// Step with every option: `granularity` (needs `supportsSteppingGranularity`)
-    /// and `single_thread`, leaving the other threads stopped (needs
-    /// `supportsSingleThreadExecutionRequests`).
+    /// Step with every option: `granularity` (needs `supportsSteppingGranularity`
+    /// unless `statement`) and `single_thread`, leaving the other threads stopped
+    /// (needs `supportsSingleThreadExecutionRequests`). The session core refuses an
+    /// option the adapter did not advertise, naming the capability.
     pub async fn step_with(
         &self,
         kind: StepKind,
@@ -29,19 +30,6 @@ impl SessionHandle {
         granularity: Option<SteppingGranularity>,
         single_thread: bool,
     ) -> Result<RunTicket, SessionError> {
-        let (operation, command) = match kind {
-            StepKind::Over => (Operation::Next, "next"),
-            StepKind::In => (Operation::StepIn, "stepIn"),
-            StepKind::Out => (Operation::StepOut, "stepOut"),
-        };
-        let snapshot = self.ready_for(operation).await?;
-        if granularity.is_some_and(|g| g != SteppingGranularity::Statement) {
-            Self::require(
-                &snapshot,
-                "supportsSteppingGranularity",
-                &format!("`{command}` with a granularity"),
-            )?;
-        }
         if !single_thread {
             return match granularity {
                 Some(g) => self.step(kind, thread_id, g).await,
@@ -52,11 +40,12 @@ impl SessionHandle {
                 },
             };
         }
-        Self::require(
-            &snapshot,
-            "supportsSingleThreadExecutionRequests",
-            &format!("`{command}` with singleThread"),
-        )?;
+        let (operation, command) = match kind {
+            StepKind::Over => (Operation::Next, "next"),
+            StepKind::In => (Operation::StepIn, "stepIn"),
+            StepKind::Out => (Operation::StepOut, "stepOut"),
+        };
+        let snapshot = self.ready_for(operation).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = strip_nulls(json!({
             "threadId": thread,
@@ -73,11 +62,6 @@ impl SessionHandle {
         thread_id: Option<i64>,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::Continue).await?;
-        Self::require(
-            &snapshot,
-            "supportsSingleThreadExecutionRequests",
-            "`continue` with singleThread",
-        )?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = json!({ "threadId": thread, "singleThread": true });
         self.moving(&snapshot, Operation::Continue, "continue", args)
