@@ -2,7 +2,7 @@
 //! advertises, disassembly at the instruction pointer, data breakpoints, setVariable,
 //! modules in pages, step-in targets, the `restart` request, and the refusals of
 //! what lldb-dap 19 does not advertise (memory reads and writes, instruction
-//! breakpoints, breakpoint locations, ...).
+//! breakpoints, breakpoint locations, ...) and of the commands it would abort on.
 
 mod common;
 mod protocol_support;
@@ -358,6 +358,47 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
     assert_eq!(local(&session, "sum").await, "426");
     let threads = session.custom_request("threads", None).await.unwrap();
     assert_eq!(threads["threads"].as_array().unwrap().len(), 1);
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_lldb_dap_19_would_abort_on_are_refused_and_the_session_lives() {
+    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let adapter = session.adapter_pid().unwrap();
+    let reason = "lldb-dap 19 aborts on any command it does not serve";
+    // Sent, each of these makes lldb-dap 19 abort (SIGABRT), and the session would
+    // restart after a crash; refused, nothing reaches it.
+    assert_unsupported(session.locations(1).await, reason);
+    assert_unsupported(session.custom_request("madeUpCommand", None).await, reason);
+    assert_unsupported(
+        session
+            .custom_request(
+                "locations",
+                Some(serde_json::json!({ "locationReference": 1 })),
+            )
+            .await,
+        "`locations`",
+    );
+
+    // The same adapter still serves the session, which never restarted.
+    assert_eq!(session.adapter_pid(), Some(adapter));
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(snapshot.restarts, 0);
+    assert_eq!(snapshot.state, dapvisor::SessionState::Stopped);
+    assert_eq!(local(&session, "sum").await, "426");
+    let units = session
+        .custom_request(
+            "compileUnits",
+            Some(serde_json::json!({
+                "moduleId": "average"
+            })),
+        )
+        .await;
+    assert!(
+        units.is_ok(),
+        "a command it serves still goes out: {units:?}"
+    );
+    assert!(crate::common::is_alive(adapter));
     runtime.shutdown().await;
 }
 

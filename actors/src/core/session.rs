@@ -291,9 +291,21 @@ impl SessionCore {
             return Ok(());
         }
         let caps = &self.capabilities;
-        if let Some(flag) = capability::required_capability(command) {
+        let flag = capability::required_capability(command);
+        if let Some(flag) = flag {
             if !capability::has_capability(caps, flag) {
                 return Err(self.unsupported(&format!("`{command}` ({flag})")));
+            }
+        }
+        // An adapter that dies on commands it does not know gets none of them; one
+        // whose capability it advertised it serves, whatever the list says.
+        let served = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.adapter.def.served_commands.as_ref());
+        if let Some(served) = served {
+            if flag.is_none() && !served.serves(command) {
+                return Err(self.unsupported(&format!("`{command}` ({})", served.reason)));
             }
         }
         let Some(arguments) = arguments else {

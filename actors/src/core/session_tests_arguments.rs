@@ -10,6 +10,7 @@ use crate::core::command::{Command, ControlAction};
 use crate::core::session::function_breakpoint;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
+use crate::registry::{AdapterRegistry, ServedCommands};
 use crate::wire::types::{FunctionBreakpoint, SteppingGranularity};
 
 /// Stopped on thread 1, under an adapter that advertises `caps` (and
@@ -238,4 +239,70 @@ fn data_breakpoint_info_by_address_needs_data_breakpoint_bytes() {
         "`dataBreakpointInfo` with bytes or asAddress (supportsDataBreakpointBytes)"
     );
     assert!(out.sends().is_empty());
+}
+
+#[test]
+fn an_adapter_that_dies_on_unknown_commands_is_sent_none() {
+    let mut plan = plan();
+    plan.adapter.def.served_commands = Some(ServedCommands {
+        commands: vec!["threads".into(), "evaluate".into()],
+        reason: "it aborts on commands it does not serve".into(),
+    });
+    let mut h = Harness::new();
+    h.launch_with(plan, json!({ "supportsConfigurationDoneRequest": true }));
+    h.stop("breakpoint");
+    for (operation, command) in [
+        (Operation::Inspect, "locations"),
+        (Operation::CustomRequest, "madeUpCommand"),
+    ] {
+        let (token, out) = h.command(request(operation, command, json!({})));
+        assert_eq!(
+            refusal(out.error(token)),
+            format!("`{command}` (it aborts on commands it does not serve)")
+        );
+        assert!(out.sends().is_empty(), "`{command}` must not be sent");
+    }
+    // What it serves goes out; a request with a capability is judged by it.
+    let (_, out) = h.command(request(Operation::Threads, "threads", json!({})));
+    assert_eq!(out.commands(), ["threads"]);
+    let (token, out) = h.command(request(Operation::Inspect, "readMemory", json!({})));
+    assert!(refusal(out.error(token)).contains("supportsReadMemoryRequest"));
+    assert_eq!(h.state(), SessionState::Stopped);
+}
+
+#[test]
+fn an_advertised_capability_outweighs_the_list_of_served_commands() {
+    let mut plan = plan();
+    plan.adapter.def.served_commands = Some(ServedCommands {
+        commands: vec!["threads".into()],
+        reason: "it aborts".into(),
+    });
+    let mut h = Harness::new();
+    h.launch_with(
+        plan,
+        json!({ "supportsConfigurationDoneRequest": true, "supportsReadMemoryRequest": true }),
+    );
+    h.stop("breakpoint");
+    let (_, out) = h.command(request(
+        Operation::Inspect,
+        "readMemory",
+        json!({ "memoryReference": "0x10", "count": 4 }),
+    ));
+    assert_eq!(out.commands(), ["readMemory"]);
+}
+
+#[test]
+fn lldb_dap_is_registered_with_the_commands_it_serves() {
+    let def = AdapterRegistry::builtin().get("lldb-dap").unwrap().clone();
+    let served = def
+        .served_commands
+        .expect("lldb-dap 19 aborts on unknown commands");
+    for command in ["launch", "stackTrace", "disassemble", "setDataBreakpoints"] {
+        assert!(served.serves(command), "{command}");
+    }
+    for command in ["locations", "goto", "loadedSources", "madeUpCommand"] {
+        assert!(!served.serves(command), "{command}");
+    }
+    let debugpy = AdapterRegistry::builtin().get("debugpy").unwrap().clone();
+    assert!(debugpy.served_commands.is_none());
 }
