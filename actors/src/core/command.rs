@@ -114,6 +114,11 @@ pub enum Command {
         /// Its deadline (clamped); the session default when absent.
         timeout: Option<Duration>,
     },
+    /// Restart the debuggee: the adapter's `restart` request where it advertises one,
+    /// else end the debuggee and the adapter and start the stored plan again with
+    /// every cached breakpoint. Answered [`Answer::Resumed`] with the stop epoch to
+    /// wait from.
+    Restart,
     /// Read captured output from a cursor.
     Output {
         /// Cursor from a previous read (0 for the start).

@@ -75,6 +75,7 @@ impl SessionCore {
                 self.reply(token, Ok(Answer::Output(slice)));
                 Ok(())
             }
+            Command::Restart => self.restart_debuggee(token),
             Command::Snapshot => {
                 let snapshot = Box::new(self.snapshot());
                 self.reply(token, Ok(Answer::Snapshot(snapshot)));

@@ -18,6 +18,7 @@ impl SessionCore {
         terminate_debuggee: bool,
     ) -> Result<(), SessionError> {
         self.check(op)?;
+        self.abandon_relaunch(&format!("a {op} request ended the session first"));
         self.fail_startup(format!("ended by a {op} request before it finished"));
         if !self.adapter_live || self.ending {
             self.set_state(SessionState::Terminated);
@@ -25,14 +26,20 @@ impl SessionCore {
             self.reply(token, Ok(Answer::Done));
             return Ok(());
         }
+        self.let_adapter_go(Some(token), terminate_debuggee);
+        Ok(())
+    }
+
+    /// Ask the live adapter to end (`disconnect`), ending the debuggee too if
+    /// `terminate_debuggee`; `token` is answered once it has.
+    pub(super) fn let_adapter_go(&mut self, token: Option<Token>, terminate_debuggee: bool) {
         self.ending = true;
         self.send(
             "disconnect",
             Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
             Some(limits::MIN_REQUEST_TIMEOUT),
-            Pending::Ending { token: Some(token) },
+            Pending::Ending { token },
         );
-        Ok(())
     }
 
     /// The `disconnect` was answered (or failed): the adapter is ended either way.
@@ -43,6 +50,7 @@ impl SessionCore {
         if let Some(token) = token {
             self.reply(token, Ok(Answer::Done));
         }
+        self.continue_relaunch();
     }
 
     pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
@@ -70,5 +78,6 @@ impl SessionCore {
         self.set_state(SessionState::Terminated);
         self.wake_waiters();
         self.emit(EventKind::AdapterExited(exit));
+        self.continue_relaunch();
     }
 }

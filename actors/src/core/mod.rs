@@ -10,6 +10,7 @@ mod commands;
 mod control;
 mod ending;
 pub mod output;
+mod relaunch;
 mod responses;
 mod restart;
 pub mod session;
@@ -27,5 +28,7 @@ mod session_tests_breakpoints;
 mod session_tests_control;
 #[cfg(test)]
 mod session_tests_lifecycle;
+#[cfg(test)]
+mod session_tests_relaunch;
 #[cfg(test)]
 mod session_tests_startup;

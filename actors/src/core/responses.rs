@@ -51,7 +51,9 @@ impl SessionCore {
                     .record_function_result(body.breakpoints.clone());
                 Answer::Breakpoints(body.breakpoints)
             }
-            Purpose::Control { epoch, .. } => Answer::Resumed { epoch },
+            Purpose::Control { epoch, .. } | Purpose::Restart { epoch } => {
+                Answer::Resumed { epoch }
+            }
         };
         self.reply(token, Ok(answer));
     }

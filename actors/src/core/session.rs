@@ -77,7 +77,14 @@ pub(super) enum Purpose {
     Threads,
     SourceBreakpoints(PathBuf),
     FunctionBreakpoints,
-    Control { action: ControlAction, epoch: u64 },
+    Control {
+        action: ControlAction,
+        epoch: u64,
+    },
+    /// The adapter's `restart`: answered with the stop epoch before it.
+    Restart {
+        epoch: u64,
+    },
 }
 
 /// An agent waiting for a stop.
@@ -107,6 +114,8 @@ pub struct SessionCore {
     pub(super) next_timer: TimerId,
     pub(super) startup: Option<Startup>,
     pub(super) waiters: Vec<StopWaiter>,
+    /// A restart by relaunch waiting for the old adapter to end.
+    pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
     /// An adapter is started and has not closed.
     pub(super) adapter_live: bool,
     /// The live adapter sent `initialized`: breakpoints can go to it directly.
@@ -145,6 +154,7 @@ impl SessionCore {
             next_timer: 1,
             startup: None,
             waiters: Vec::new(),
+            relaunch: None,
             adapter_live: false,
             accepts_breakpoints: false,
             ending: false,

@@ -37,6 +37,9 @@ pub(crate) struct Startup {
     pub(crate) token: Option<Token>,
     /// The restart's number in its series, for a restart.
     pub(crate) restart: Option<u32>,
+    /// For an agent's restart by relaunch: the stop epoch to answer with (instead of
+    /// the snapshot a start answers).
+    pub(crate) resumed_from: Option<u64>,
     pub(crate) operation: Operation,
     /// The `launch`/`attach` answer, once it came.
     pub(crate) start_result: Option<Result<(), String>>,
@@ -143,6 +146,7 @@ impl SessionCore {
         self.startup = Some(Startup {
             token,
             restart,
+            resumed_from: None,
             operation: op,
             start_result: None,
             initialized: false,
@@ -313,8 +317,11 @@ impl SessionCore {
         if done {
             if let Some(s) = self.startup.take() {
                 if let Some(token) = s.token {
-                    let snapshot = Box::new(self.snapshot());
-                    self.reply(token, Ok(Answer::Snapshot(snapshot)));
+                    let answer = match s.resumed_from {
+                        Some(epoch) => Answer::Resumed { epoch },
+                        None => Answer::Snapshot(Box::new(self.snapshot())),
+                    };
+                    self.reply(token, Ok(answer));
                 }
                 if let Some(attempt) = s.restart {
                     self.emit(EventKind::AdapterRestarted { attempt });

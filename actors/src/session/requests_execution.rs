@@ -7,10 +7,11 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::core::command::StartPlan;
+use crate::core::command::{Answer, Command, StartPlan};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::Operation;
 use crate::error::SessionError;
+use crate::session::handle::unexpected;
 use crate::session::requests::{source_of, strip_nulls};
 use crate::session::{RunTicket, SessionHandle, StepKind};
 use crate::wire::types::{
@@ -157,21 +158,27 @@ impl SessionHandle {
             .await
     }
 
-    /// Restart the debuggee with the adapter's `restart` request, keeping the session,
-    /// its breakpoints and its adapter; wait for its first stop with the ticket.
-    /// Adapters without `supportsRestartRequest` are refused naming it: restart those
-    /// with [`Self::relaunch`].
+    /// Restart the debuggee, keeping the session (its id) and every cached breakpoint;
+    /// wait for the new run's first stop with the ticket. Where the adapter advertises
+    /// `supportsRestartRequest` (lldb-dap) its `restart` request does it under the same
+    /// adapter; elsewhere (debugpy, dlv) the debuggee and the adapter are ended and the
+    /// plan the session was started with runs again on a fresh adapter, with the
+    /// breakpoints as they are now (added ones in, removed ones out). A session that
+    /// attached to a process without a `restart` request is refused (501): its process
+    /// cannot be launched again.
     pub async fn restart(&self) -> Result<RunTicket, SessionError> {
-        let snapshot = self.ready_for(Operation::Restart).await?;
-        self.moving(&snapshot, Operation::Restart, "restart", json!({}))
-            .await
+        match self.ask(Command::Restart).await? {
+            Answer::Resumed { epoch } => Ok(RunTicket { epoch }),
+            other => Err(unexpected(other)),
+        }
     }
 
-    /// Restart by ending the debuggee and the adapter (if they still run) and starting
-    /// `plan` again (the one the session was started with, from
-    /// [`crate::Runtime::plan_launch`]): the way to restart where the adapter has no
-    /// `restart` request, or to run an ended program again. The session keeps its id
-    /// and every cached breakpoint; answers like [`Self::start`].
+    /// Start `plan` again, ending the debuggee and the adapter first if they still
+    /// run: for running an ended program again, or with a changed plan (from
+    /// [`crate::Runtime::plan_launch`]). The session keeps its id and every cached
+    /// breakpoint, and the plan's breakpoints are added to them; answers like
+    /// [`Self::start`]. To restart a running program as it was started, use
+    /// [`Self::restart`].
     pub async fn relaunch(&self, plan: StartPlan) -> Result<SessionSnapshot, SessionError> {
         if self.snapshot().await?.state.is_live() {
             self.terminate().await?;
