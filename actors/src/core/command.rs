@@ -119,6 +119,14 @@ pub enum Command {
     /// every cached breakpoint. Answered [`Answer::Resumed`] with the stop epoch to
     /// wait from.
     Restart,
+    /// `command` with a deadline for the requests it sends the adapter (a request's
+    /// own deadline still wins; clamped like any other).
+    WithTimeout {
+        /// The deadline.
+        timeout: Duration,
+        /// The command.
+        command: Box<Command>,
+    },
     /// Read captured output from a cursor.
     Output {
         /// Cursor from a previous read (0 for the start).

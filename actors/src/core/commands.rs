@@ -17,6 +17,12 @@ impl SessionCore {
         command: Command,
     ) -> Result<(), SessionError> {
         match command {
+            Command::WithTimeout { timeout, command } => {
+                self.command_timeout = Some(timeout);
+                let result = self.on_command(token, *command);
+                self.command_timeout = None;
+                result
+            }
             Command::Start(plan) => self.start(token, *plan),
             Command::SetBreakpoints { file, breakpoints } => {
                 self.set_file_breakpoints(token, file, breakpoints)

@@ -114,6 +114,9 @@ pub struct SessionCore {
     pub(super) next_timer: TimerId,
     pub(super) startup: Option<Startup>,
     pub(super) waiters: Vec<StopWaiter>,
+    /// The deadline an agent gave the command being handled
+    /// ([`Command::WithTimeout`]), for the requests it sends.
+    pub(super) command_timeout: Option<Duration>,
     /// A restart by relaunch waiting for the old adapter to end.
     pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
     /// An adapter is started and has not closed.
@@ -154,6 +157,7 @@ impl SessionCore {
             next_timer: 1,
             startup: None,
             waiters: Vec::new(),
+            command_timeout: None,
             relaunch: None,
             adapter_live: false,
             accepts_breakpoints: false,
@@ -263,7 +267,13 @@ impl SessionCore {
     ) -> Tag {
         let tag = self.next_tag;
         self.next_tag += 1;
-        let timeout = limits::clamp_request_timeout(timeout.unwrap_or(self.config.request_timeout));
+        // An agent's deadline covers the agent's requests, not a handshake or an
+        // ending its command sets off.
+        let agents = matches!(pending, Pending::Agent { .. })
+            .then_some(self.command_timeout)
+            .flatten();
+        let timeout = timeout.or(agents).unwrap_or(self.config.request_timeout);
+        let timeout = limits::clamp_request_timeout(timeout);
         self.pending.insert(tag, pending);
         self.effects.push(Effect::Send {
             tag,

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 use ractor::rpc::CallResult;
 use ractor::ActorRef;
@@ -42,6 +43,9 @@ pub struct SessionHandle {
     hub: EventHub<SessionEvent>,
     shared: Arc<SessionShared>,
     max_queued: usize,
+    /// The deadline of the adapter requests this view's calls send; the session's
+    /// default when `None`.
+    timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for SessionHandle {
@@ -66,7 +70,29 @@ impl SessionHandle {
             hub,
             shared,
             max_queued,
+            timeout: None,
         }
+    }
+
+    /// A view of this session whose calls give the adapter `timeout` to answer
+    /// (instead of the session's default, [`crate::limits::DEFAULT_REQUEST_TIMEOUT`]
+    /// unless configured), clamped to
+    /// [`crate::limits::MIN_REQUEST_TIMEOUT`]..=[`crate::limits::MAX_REQUEST_TIMEOUT`]:
+    /// `session.with_timeout(Duration::from_secs(120)).evaluate(..)`. A call past it
+    /// fails with [`SessionError::Timeout`]. The deadline a call names itself (the
+    /// `timeout` of [`Self::request`], of [`Self::wait_for_stop`]) still wins. The view
+    /// is the same session: it shares everything else with this handle.
+    pub fn with_timeout(&self, timeout: Duration) -> SessionHandle {
+        SessionHandle {
+            timeout: Some(timeout),
+            ..self.clone()
+        }
+    }
+
+    /// The deadline this view gives adapter requests, if it names one (see
+    /// [`Self::with_timeout`]).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// The session's id.
@@ -112,6 +138,16 @@ impl SessionHandle {
                 limit: self.max_queued,
             });
         }
+        let command = match self.timeout {
+            // Reading the cached state sends nothing, and must stay a non-use.
+            Some(timeout) if !matches!(command, Command::Snapshot | Command::Output { .. }) => {
+                Command::WithTimeout {
+                    timeout,
+                    command: Box::new(command),
+                }
+            }
+            _ => command,
+        };
         let result = self
             .actor
             .call(|reply| SessionMsg::Agent { command, reply }, None)

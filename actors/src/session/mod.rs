@@ -5,6 +5,8 @@ pub mod handle;
 mod handle_breakpoints;
 mod handle_execution;
 mod handle_inspect;
+#[cfg(test)]
+mod handle_tests;
 pub mod id;
 mod requests;
 mod requests_disassemble;
