@@ -2,35 +2,13 @@
 //! in-process fake adapter under paused tokio time: every typed call of the view gives
 //! the adapter that long, the handle it came from keeps the session's default.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::test_support::stopped_on;
 use crate::testing::FakeAdapter;
-use crate::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle};
-use crate::{SessionState, StopOutcome};
-
-fn program() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")
-}
-
-/// A session on `fake`, stopped at its one breakpoint.
-async fn stopped_on(fake: FakeAdapter) -> (Runtime, SessionHandle) {
-    let (connect, _) = fake.connector();
-    let config = RuntimeConfig::default().in_process_adapter("fake", connect);
-    let runtime = Runtime::start(config).await.unwrap();
-    let spec = LaunchSpec::new(program())
-        .adapter("fake")
-        .breakpoint(program(), 3);
-    let session = runtime.launch(spec).await.unwrap();
-    let stop = session
-        .wait_for_stop(RunTicket { epoch: 0 }, Duration::from_secs(5))
-        .await
-        .unwrap();
-    assert!(matches!(stop, StopOutcome::Stopped(_)), "{stop:?}");
-    (runtime, session)
-}
+use crate::{SessionError, SessionState};
 
 /// The timeout's command and deadline, and how long the call took.
 async fn timed_out<T: std::fmt::Debug>(
@@ -46,7 +24,7 @@ async fn timed_out<T: std::fmt::Debug>(
 #[tokio::test(start_paused = true)]
 async fn a_view_with_a_deadline_gives_its_typed_calls_that_long() {
     let fake = FakeAdapter::new().hang_on("evaluate").hang_on("stackTrace");
-    let (runtime, session) = stopped_on(fake).await;
+    let (runtime, session, _) = stopped_on(fake).await;
     let patient = session.with_timeout(Duration::from_secs(120));
     assert_eq!(patient.timeout(), Some(Duration::from_secs(120)));
     assert_eq!(patient.id(), session.id());
@@ -75,7 +53,7 @@ async fn a_view_with_a_deadline_gives_its_typed_calls_that_long() {
 
 #[tokio::test(start_paused = true)]
 async fn a_view_deadline_covers_control_and_is_clamped() {
-    let (runtime, session) = stopped_on(FakeAdapter::new().hang_on("next")).await;
+    let (runtime, session, _) = stopped_on(FakeAdapter::new().hang_on("next")).await;
     let hasty = session.with_timeout(Duration::from_millis(10));
     let (command, after, _) = timed_out(hasty.next(None)).await;
     assert_eq!(

@@ -13,6 +13,10 @@ mod requests_disassemble;
 mod requests_execution;
 mod requests_inspect;
 mod requests_memory;
+#[cfg(test)]
+mod requests_memory_tests;
+#[cfg(test)]
+mod test_support;
 
 pub use actor::{CrashDecision, SessionActor, SessionArgs, SessionMsg, SessionShared};
 pub use handle::{RunTicket, SessionHandle};

@@ -22,6 +22,7 @@
 //! [`FakeAdapter::output_burst`] advances virtual time only.
 
 mod fake_adapter;
+mod memory;
 mod probe;
 mod program;
 
