@@ -27,6 +27,8 @@ mod session_tests_breakpoints;
 #[cfg(test)]
 mod session_tests_control;
 #[cfg(test)]
+mod session_tests_events;
+#[cfg(test)]
 mod session_tests_lifecycle;
 #[cfg(test)]
 mod session_tests_relaunch;
