@@ -84,6 +84,7 @@ impl SessionCore {
                     }
                 }
                 self.output.push(&category, &body.output);
+                self.watch_injection(&body.output);
                 self.emit(EventKind::Output {
                     category,
                     output: body.output,

@@ -10,6 +10,7 @@ mod commands;
 mod control;
 mod ending;
 pub mod output;
+mod pid_injection;
 mod relaunch;
 mod responses;
 mod restart;

@@ -80,9 +80,10 @@ impl SessionCore {
                 "the answer to `initialize`"
             };
             let after = self.config.request_timeout.as_secs();
-            self.fail_startup(format!(
+            let reason = self.startup_timeout_reason(format!(
                 "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"
             ));
+            self.fail_startup(reason);
             return;
         }
         if let Some(pos) = self.waiters.iter().position(|w| w.timer == id) {

@@ -339,6 +339,63 @@ fn the_startup_timer_names_configuration_done_when_that_is_what_is_missing() {
     assert!(message.contains("`configurationDone`"), "{message}");
 }
 
+/// An attach by pid under a debugpy-flavoured adapter.
+fn debugpy_attach_plan() -> crate::core::command::StartPlan {
+    let mut plan = attach_plan();
+    plan.adapter.flavor = crate::registry::AdapterFlavor::Debugpy;
+    plan
+}
+
+#[test]
+fn a_failed_debugpy_injection_fails_the_attach_at_once_saying_what_to_check() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(debugpy_attach_plan())));
+    h.ok(out.tag("initialize"), full_caps());
+    let line = "Code injection into PID=42 failed:\n";
+    let out = h.event("output", json!({ "category": "stderr", "output": line }));
+    let (operation, message, output) = start_failure(out.error(token));
+    assert_eq!(operation, Operation::Attach);
+    assert!(
+        message.contains("could not attach to process 42"),
+        "{message}"
+    );
+    assert!(
+        message.contains("gdb") && message.contains("ptrace_scope"),
+        "{message}"
+    );
+    assert!(output.contains("Code injection"), "{output}");
+    assert!(out.stops_adapter());
+
+    // The same line from a launched program means nothing.
+    let mut h = Harness::running();
+    let out = h.event("output", json!({ "category": "stdout", "output": line }));
+    assert_eq!(out.replies(), 0);
+    assert_eq!(h.state(), SessionState::Running);
+}
+
+#[test]
+fn a_debugpy_attach_that_times_out_says_what_to_check() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(debugpy_attach_plan())));
+    let (timer, _) = out.timers()[0];
+    h.ok(out.tag("initialize"), full_caps());
+    let out = h.timer(timer);
+    let (_, message, _) = start_failure(out.error(token));
+    assert!(
+        message.contains("could not attach to process 42"),
+        "{message}"
+    );
+    assert!(message.contains("the `initialized` event"), "{message}");
+
+    // Other adapters' attaches keep the plain reason.
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(attach_plan())));
+    let (timer, _) = out.timers()[0];
+    let out = h.timer(timer);
+    let (_, message, _) = start_failure(out.error(token));
+    assert!(!message.contains("gdb"), "{message}");
+}
+
 #[test]
 fn the_startup_timer_is_harmless_after_a_successful_start() {
     let mut h = Harness::new();
