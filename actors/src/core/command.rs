@@ -41,8 +41,9 @@ pub struct StartPlan {
     pub arguments: Map<String, Value>,
     /// Source breakpoints to set before the debuggee runs.
     pub breakpoints: Vec<InitialBreakpoint>,
-    /// Function breakpoints to set before the debuggee runs.
-    pub function_breakpoints: Vec<String>,
+    /// Function breakpoints to set before the debuggee runs, whole (a child session
+    /// gets its parent's with their conditions).
+    pub function_breakpoints: Vec<FunctionBreakpoint>,
     /// Exception filters to set before the debuggee runs.
     pub exception_filters: Vec<String>,
     /// The program, for display.
@@ -334,4 +335,10 @@ pub enum Effect {
     ReportCrash(AdapterExit),
     /// Start a child session with this plan (its parent is set).
     SpawnChild(Box<StartPlan>),
+    /// End this session's child sessions as it is ending itself: terminate them, or
+    /// detach from their debuggees when `terminate_debuggee` is false.
+    EndChildren {
+        /// Whether the children's debuggees end too.
+        terminate_debuggee: bool,
+    },
 }

@@ -18,6 +18,9 @@ impl SessionCore {
         terminate_debuggee: bool,
     ) -> Result<(), SessionError> {
         self.check(op)?;
+        // First, while the adapter that serves them (debugpy's) still runs.
+        self.effects
+            .push(Effect::EndChildren { terminate_debuggee });
         self.abandon_relaunch(&format!("a {op} request ended the session first"));
         self.fail_startup(format!("ended by a {op} request before it finished"));
         if !self.adapter_live || self.ending {

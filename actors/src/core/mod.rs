@@ -26,6 +26,8 @@ mod session_tests_arguments;
 #[cfg(test)]
 mod session_tests_breakpoints;
 #[cfg(test)]
+mod session_tests_children;
+#[cfg(test)]
 mod session_tests_control;
 #[cfg(test)]
 mod session_tests_events;

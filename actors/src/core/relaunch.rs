@@ -10,7 +10,7 @@
 use serde_json::json;
 
 use crate::core::capability::has_capability;
-use crate::core::command::Token;
+use crate::core::command::{Effect, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::Operation;
 use crate::error::SessionError;
@@ -58,6 +58,10 @@ impl SessionCore {
             ));
         }
         self.relaunch = Some(Relaunch { token, epoch });
+        // The new run's adapter asks for new children.
+        self.effects.push(Effect::EndChildren {
+            terminate_debuggee: true,
+        });
         self.let_adapter_go(None, true);
         Ok(())
     }

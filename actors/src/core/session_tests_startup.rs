@@ -11,7 +11,7 @@ use super::session_tests::{
     attach_plan, full_caps, lines, plan, with_breakpoints, Harness, PROGRAM,
 };
 use crate::core::command::{Answer, Command, Effect};
-use crate::core::session::CoreConfig;
+use crate::core::session::{function_breakpoint, CoreConfig};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -80,7 +80,7 @@ fn initialized_sends_each_files_full_list_then_functions_exceptions_and_configur
         plan(),
         &[("/src/a.py", 3), ("/src/b.py", 7), ("/src/a.py", 9)],
     );
-    plan.function_breakpoints = vec!["main".into()];
+    plan.function_breakpoints = vec![function_breakpoint("main")];
     plan.exception_filters = vec!["raised".into()];
     let (_, out) = h.command(Command::Start(Box::new(plan)));
     h.ok(out.tag("initialize"), full_caps());
@@ -180,7 +180,7 @@ fn configuration_done_is_not_sent_to_an_adapter_without_it() {
 fn function_breakpoints_are_not_sent_to_an_adapter_without_them() {
     let mut h = Harness::new();
     let mut plan = plan();
-    plan.function_breakpoints = vec!["main".into()];
+    plan.function_breakpoints = vec![function_breakpoint("main")];
     let (_, out) = h.command(Command::Start(Box::new(plan)));
     h.ok(
         out.tag("initialize"),

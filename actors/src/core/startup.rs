@@ -104,12 +104,7 @@ impl SessionCore {
             cache.add(&bp.file, source)?;
         }
         if !plan.function_breakpoints.is_empty() {
-            let list = plan
-                .function_breakpoints
-                .iter()
-                .map(crate::core::session::function_breakpoint)
-                .collect();
-            cache.set_functions(list)?;
+            cache.set_functions(plan.function_breakpoints.clone())?;
         }
         if !plan.exception_filters.is_empty() {
             cache.set_exception_filters(plan.exception_filters.clone())?;

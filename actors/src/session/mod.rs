@@ -1,6 +1,8 @@
 //! Sessions: the actor shell around the core, the handle agents hold, and ids.
 
 pub mod actor;
+#[cfg(test)]
+mod children_tests;
 pub mod handle;
 mod handle_breakpoints;
 mod handle_execution;
