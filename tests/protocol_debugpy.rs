@@ -451,3 +451,77 @@ async fn the_events_debugpy_sends_are_published() {
     .await;
     runtime.shutdown().await;
 }
+
+/// A program that notes in `marker` whether it got to clean up, and says `ready`.
+const CLEANS_UP: &str = r#"
+import sys, time
+
+marker = sys.argv[1]
+print("ready", flush=True)
+try:
+    while True:
+        time.sleep(0.05)
+finally:
+    with open(marker, "w") as f:
+        f.write("cleaned up")
+"#;
+
+/// Launch CLEANS_UP with debugpy's graceful terminate, once it runs; the session
+/// and where it notes its cleanup.
+async fn cleaning_program(runtime: &Runtime, name: &str) -> (SessionHandle, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("dapvisor-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cleans_up.py");
+    std::fs::write(&file, CLEANS_UP).unwrap();
+    let marker = dir.join("marker");
+    let _ = std::fs::remove_file(&marker);
+    let mut spec = LaunchSpec::new(&file).args([marker.display().to_string()]);
+    spec.extra
+        .insert("onTerminate".into(), serde_json::json!("KeyboardInterrupt"));
+    let session = runtime.new_session().await.unwrap();
+    let mut events = session.subscribe();
+    session
+        .start(runtime.plan_launch(spec).await.unwrap())
+        .await
+        .unwrap();
+    let ready = async {
+        loop {
+            match events.recv().await {
+                Some(dapvisor::Received::Event(e)) => {
+                    if matches!(&e.kind, dapvisor::EventKind::Output { output, .. } if output.contains("ready"))
+                    {
+                        return;
+                    }
+                }
+                Some(_) => {}
+                None => panic!("the session's events ended"),
+            }
+        }
+    };
+    tokio::time::timeout(STOP_WAIT, ready)
+        .await
+        .expect("the program says it is ready");
+    (session, marker)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminate_asks_debugpy_first_so_the_program_can_clean_up() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let (session, marker) = cleaning_program(&runtime, "terminate").await;
+    assert!(advertised(&session.snapshot().await.unwrap())
+        .contains(&"supportsTerminateRequest".to_string()));
+    session.terminate().await.unwrap();
+    // `terminate` raised KeyboardInterrupt in the program, whose `finally` ran
+    // before the adapter was let go.
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "cleaned up");
+    assert_eq!(
+        session.snapshot().await.unwrap().state,
+        dapvisor::SessionState::Terminated
+    );
+
+    // `disconnect` alone kills it: no cleanup.
+    let (session, marker) = cleaning_program(&runtime, "disconnect").await;
+    session.disconnect(true).await.unwrap();
+    runtime.shutdown().await;
+    assert!(!marker.exists(), "a disconnected program is killed");
+}

@@ -3,8 +3,9 @@
 
 use serde_json::json;
 
+use crate::core::capability::has_capability;
 use crate::core::command::{Answer, Effect, Token};
-use crate::core::session::{Pending, SessionCore};
+use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -27,6 +28,13 @@ impl SessionCore {
             self.set_state(SessionState::Terminated);
             self.wake_waiters();
             self.reply(token, Ok(Answer::Done));
+            return Ok(());
+        }
+        if op == Operation::Terminate
+            && has_capability(&self.capabilities, "supportsTerminateRequest")
+        {
+            // The graceful way first (see `graceful.rs`); `disconnect` follows.
+            self.terminate_gracefully(token);
             return Ok(());
         }
         self.let_adapter_go(Some(token), terminate_debuggee);
@@ -69,10 +77,17 @@ impl SessionCore {
         self.adapter_live = false;
         self.accepts_breakpoints = false;
         self.ending = false;
+        self.graceful = None;
         self.fail_startup(format!("the adapter is gone: {exit}"));
         let error = SessionError::AdapterExited { exit: exit.clone() };
         for (_, pending) in std::mem::take(&mut self.pending) {
             match pending {
+                // The adapter is gone: the terminate asked for is done.
+                Pending::Agent {
+                    token,
+                    purpose: Purpose::Terminating,
+                    ..
+                } => self.reply(token, Ok(Answer::Done)),
                 Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
                 Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
                 Pending::Ending { token: None } | Pending::Startup(_) => {}

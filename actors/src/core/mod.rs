@@ -9,6 +9,7 @@ pub mod command;
 mod commands;
 mod control;
 mod ending;
+mod graceful;
 pub mod output;
 mod pid_injection;
 mod relaunch;
@@ -37,3 +38,5 @@ mod session_tests_lifecycle;
 mod session_tests_relaunch;
 #[cfg(test)]
 mod session_tests_startup;
+#[cfg(test)]
+mod session_tests_terminate;

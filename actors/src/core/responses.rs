@@ -33,6 +33,7 @@ impl SessionCore {
 
     fn on_agent_success(&mut self, token: Token, purpose: Purpose, response: Response) {
         let answer = match purpose {
+            Purpose::Terminating => return self.terminate_answered(token, true),
             Purpose::Body => Answer::Body(response.body_or_empty()),
             Purpose::Threads => {
                 if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
@@ -59,6 +60,11 @@ impl SessionCore {
     }
 
     fn on_agent_failure(&mut self, token: Token, purpose: Purpose, err: SessionError) {
+        if let Purpose::Terminating = purpose {
+            // Refused or unanswered: end it the forceful way.
+            tracing::debug!(%err, "`terminate` failed; disconnecting");
+            return self.terminate_answered(token, false);
+        }
         if let Purpose::Control { action, epoch } = purpose {
             // The adapter did not resume: undo the optimistic Running.
             if action != ControlAction::Pause
@@ -73,6 +79,9 @@ impl SessionCore {
     }
 
     pub(super) fn on_timer(&mut self, id: TimerId) {
+        if self.graceful_timer(id) {
+            return;
+        }
         if self.startup.as_ref().is_some_and(|s| s.timer == id) {
             let waiting_for = if self.capabilities_known {
                 self.startup.as_ref().map_or("", |s| s.waiting_for())

@@ -85,6 +85,9 @@ pub(super) enum Purpose {
     Restart {
         epoch: u64,
     },
+    /// The `terminate` that asks the debuggee to end gracefully: whatever its
+    /// answer, the adapter is let go next (`disconnect`), and the agent answered then.
+    Terminating,
 }
 
 /// An agent waiting for a stop.
@@ -117,6 +120,8 @@ pub struct SessionCore {
     /// The deadline an agent gave the command being handled
     /// ([`Command::WithTimeout`]), for the requests it sends.
     pub(super) command_timeout: Option<Duration>,
+    /// A graceful `terminate` under way.
+    pub(super) graceful: Option<crate::core::graceful::Graceful>,
     /// A restart by relaunch waiting for the old adapter to end.
     pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
     /// An adapter is started and has not closed.
@@ -158,6 +163,7 @@ impl SessionCore {
             startup: None,
             waiters: Vec::new(),
             command_timeout: None,
+            graceful: None,
             relaunch: None,
             adapter_live: false,
             accepts_breakpoints: false,
