@@ -1,6 +1,7 @@
-//! Attach by pid to a running program, on real lldb-dap and dlv: breakpoints and
-//! events as after a launch; then either detach (`disconnect` without terminating:
-//! the program runs on) or terminate (the program ends with the session).
+//! Attach by pid to a running program, on real lldb-dap, dlv and debugpy (which
+//! injects itself into the Python process with gdb): breakpoints and events as after
+//! a launch; then either detach (`disconnect` without terminating: the program runs
+//! on) or terminate (the program ends with the session).
 
 mod common;
 
@@ -23,12 +24,38 @@ impl Drop for Target {
     }
 }
 
-fn run(binary: &Path) -> Target {
-    let child = Command::new(binary)
+/// Run `program`: a binary, or a Python script under the Python that has debugpy.
+fn run(program: &Path) -> Target {
+    let mut command = if program.extension().is_some_and(|e| e == "py") {
+        let mut python = Command::new(python());
+        python.arg(program);
+        python
+    } else {
+        Command::new(program)
+    };
+    let child = command
         .stdout(Stdio::null())
         .spawn()
         .expect("the ticker starts");
     Target(child)
+}
+
+/// `examples/programs/c/ticker.c`, built once per test binary: the tests that
+/// attach to it run in parallel, and one must not run it while another rewrites it.
+fn c_ticker() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| build_c("ticker")).clone()
+}
+
+/// `examples/programs/go/ticker`, built once per test binary (see [`c_ticker`]).
+fn go_ticker() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| build_go("ticker")).clone()
+}
+
+/// The Python the tests run debugpy with (`DAPVISOR_PYTHON`, as the README says).
+fn python() -> String {
+    std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 
 fn spec(adapter: &str, target: &Target, binary: PathBuf, source: PathBuf) -> AttachSpec {
@@ -97,8 +124,10 @@ async fn terminate_ends_the_program(adapter: &str, binary: PathBuf, source: Path
         .expect("the attached program ends with the session")
         .unwrap()
         .unwrap();
+    // It runs for two minutes on its own; ending within STOP_WAIT means it was ended.
+    // lldb-dap and dlv kill it; debugpy ends it with exit status 0.
     assert!(
-        !status.success(),
+        !status.success() || adapter == "debugpy",
         "the program was ended, not left to finish: {status}"
     );
     assert!(wait_gone(vec![pid]).await.is_empty());
@@ -107,25 +136,37 @@ async fn terminate_ends_the_program(adapter: &str, binary: PathBuf, source: Path
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lldb_dap_attaches_by_pid_and_detaches() {
     let source = program("c/ticker.c");
-    detach_leaves_the_program_running("lldb-dap", build_c("ticker"), source).await;
+    detach_leaves_the_program_running("lldb-dap", c_ticker(), source).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lldb_dap_attached_terminate_ends_the_program() {
     let source = program("c/ticker.c");
-    terminate_ends_the_program("lldb-dap", build_c("ticker"), source).await;
+    terminate_ends_the_program("lldb-dap", c_ticker(), source).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_attaches_by_pid_and_detaches() {
     let source = program("go/ticker/main.go");
-    detach_leaves_the_program_running("dlv", build_go("ticker"), source).await;
+    detach_leaves_the_program_running("dlv", go_ticker(), source).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_attached_terminate_ends_the_program() {
     let source = program("go/ticker/main.go");
-    terminate_ends_the_program("dlv", build_go("ticker"), source).await;
+    terminate_ends_the_program("dlv", go_ticker(), source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_attaches_by_pid_and_detaches() {
+    let source = program("python/ticker.py");
+    detach_leaves_the_program_running("debugpy", source.clone(), source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_attached_terminate_ends_the_program() {
+    let source = program("python/ticker.py");
+    terminate_ends_the_program("debugpy", source.clone(), source).await;
 }
 
 /// Kill the adapter of an attached session. lldb-server and dlv trace the target
@@ -170,13 +211,13 @@ async fn attach_fails_when_its_target_died_with_the_adapter(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lldb_dap_attach_fails_when_its_target_died_with_the_adapter() {
-    let (binary, source) = (build_c("ticker"), program("c/ticker.c"));
+    let (binary, source) = (c_ticker(), program("c/ticker.c"));
     attach_fails_when_its_target_died_with_the_adapter("lldb-dap", binary, source).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_attach_fails_when_its_target_died_with_the_adapter() {
-    let (binary, source) = (build_go("ticker"), program("go/ticker/main.go"));
+    let (binary, source) = (go_ticker(), program("go/ticker/main.go"));
     attach_fails_when_its_target_died_with_the_adapter("dlv", binary, source).await;
 }
 
@@ -186,7 +227,7 @@ async fn the_disconnect_tool_detaches_and_the_terminate_tool_ends() {
     use dapvisor::tools::ToolCatalogue;
     use serde_json::json;
 
-    let binary = build_c("ticker");
+    let binary = c_ticker();
     let source = program("c/ticker.c");
     let line = line_of(&source, "return next");
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
@@ -222,4 +263,50 @@ async fn the_disconnect_tool_detaches_and_the_terminate_tool_ends() {
         }
     }
     runtime.shutdown().await;
+}
+
+/// The refusal of a debugpy attach to `pid`: its message and output.
+async fn debugpy_attach_failure(config: RuntimeConfig, pid: u32) -> (String, String) {
+    let runtime = Runtime::start(config).await.unwrap();
+    let spec = AttachSpec {
+        pid: Some(pid),
+        adapter: Some("debugpy".into()),
+        ..AttachSpec::default()
+    };
+    let result = runtime.attach(spec).await;
+    runtime.shutdown().await;
+    match result {
+        Err(SessionError::StartFailed {
+            message, output, ..
+        }) => (message, output),
+        other => panic!("want the attach to fail, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_debugpy_attach_to_a_missing_process_says_what_failed() {
+    let (message, output) = debugpy_attach_failure(RuntimeConfig::default(), 4_000_000).await;
+    assert!(
+        message.contains("could not attach to process 4000000"),
+        "{message}"
+    );
+    assert!(message.contains("gdb"), "{message}");
+    // debugpy's own report of the failed injection.
+    assert!(output.contains("Code injection into PID="), "{output}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_debugpy_attach_to_a_process_that_is_not_python_says_what_to_check() {
+    // gdb injects into `sleep` without complaint, and nothing ever connects back.
+    let sleeper = Command::new("sleep").arg("120").spawn().unwrap();
+    let sleeper = Target(sleeper);
+    let config = RuntimeConfig::default().request_timeout(std::time::Duration::from_secs(5));
+    let (message, _) = debugpy_attach_failure(config, sleeper.0.id()).await;
+    let pid = sleeper.0.id();
+    assert!(
+        message.contains(&format!("could not attach to process {pid}")),
+        "{message}"
+    );
+    assert!(message.contains("runs Python"), "{message}");
+    assert!(message.contains("within 5s"), "{message}");
 }

@@ -1,7 +1,8 @@
 //! Child sessions on real debugpy: a program that runs workers in subprocesses gets
 //! one child session per subprocess (debugpy's `startDebugging`), listed with its
 //! parent, stopping at the parent's breakpoints with events of its own, and ended
-//! with its parent.
+//! with its parent: when the parent is removed, and when it is terminated while a
+//! child's debuggee is stopped.
 
 mod common;
 
@@ -68,10 +69,19 @@ async fn each_subprocess_is_a_child_session_that_stops_at_the_parents_breakpoint
             StopOutcome::Terminated { .. } => {}
             other => panic!("the worker should end, got {other:?}"),
         }
+        // The child's own stream carried its run, and nothing of anyone else's.
+        let mut signals = Vec::new();
         while let Ok(received) = child_events.try_recv() {
             if let Received::Event(event) = received {
                 assert_eq!(event.session_id, id, "a child sees only its own events");
+                signals.push(event.signal());
             }
+        }
+        for expected in ["dap_state_changed", "dap_continued", "dap_terminated"] {
+            assert!(
+                signals.iter().any(|s| s == expected),
+                "child {id} never saw {expected}: {signals:?}"
+            );
         }
     }
     // The third job got the wrong quantity: the bug, found in the subprocess.
@@ -103,5 +113,68 @@ async fn each_subprocess_is_a_child_session_that_stops_at_the_parents_breakpoint
     for id in children {
         assert!(runtime.session(id).is_none());
     }
+    runtime.shutdown().await;
+}
+
+/// The debuggee's pid, as debugpy reports it.
+async fn debuggee_pid(session: &SessionHandle) -> u32 {
+    let info = session
+        .custom_request("pydevdSystemInfo", None)
+        .await
+        .unwrap();
+    info["process"]["pid"].as_u64().unwrap() as u32
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminating_the_parent_ends_a_child_stopped_in_its_subprocess() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut events = runtime.subscribe();
+    let worker = program("python/job_worker.py");
+    let line = line_of(&worker, "return product");
+    let parent = runtime
+        .launch(LaunchSpec::new(program("python/jobs.py")).breakpoint(&worker, line))
+        .await
+        .unwrap();
+    let id = next_child(&mut events, parent.id()).await;
+    let child = runtime.session(id).expect("the child is listed");
+    expect_stop(&child, RunTicket { epoch: 0 }).await;
+
+    // The worker is stopped at the breakpoint; jobs.py waits for it.
+    let worker_pid = debuggee_pid(&child).await;
+    let jobs_pid = debuggee_pid(&parent).await;
+    assert!(
+        cmdline(worker_pid).contains("job_worker.py"),
+        "{}",
+        cmdline(worker_pid)
+    );
+    assert!(
+        cmdline(jobs_pid).contains("jobs.py"),
+        "{}",
+        cmdline(jobs_pid)
+    );
+    assert_eq!(
+        parent.state().await.unwrap(),
+        dapvisor::SessionState::Running
+    );
+
+    parent.terminate().await.unwrap();
+    let ticket = RunTicket {
+        epoch: child.snapshot().await.unwrap().stop_epoch,
+    };
+    match child.wait_for_stop(ticket, STOP_WAIT).await.unwrap() {
+        StopOutcome::Terminated { .. } => {}
+        other => panic!("the child should end with its parent, got {other:?}"),
+    }
+    assert_eq!(
+        wait_gone(vec![worker_pid, jobs_pid]).await,
+        Vec::<u32>::new(),
+        "the worker and jobs.py are gone"
+    );
+    // Both sessions stay, ended: the parent can launch again.
+    assert_eq!(
+        child.state().await.unwrap(),
+        dapvisor::SessionState::Terminated
+    );
+    assert!(runtime.session(id).is_some());
     runtime.shutdown().await;
 }

@@ -67,7 +67,7 @@ async fn finds_the_restock_bug_with_a_conditional_breakpoint() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn builds_from_source_in_debug_mode_and_steps_in() {
+async fn builds_from_source_in_debug_mode_and_steps_in_out_and_over_lines() {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let source = program("go/inventory/main.go");
     let line = line_of(&source, "due := needsRestock(item)");
@@ -77,10 +77,39 @@ async fn builds_from_source_in_debug_mode_and_steps_in() {
         .unwrap();
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");
+    // Into the call: dlv lands on the function's own line (its prologue).
     let ticket = session.step_in(None).await.unwrap();
     expect_stop(&session, ticket).await;
     let frames = session.stack_trace(None, Some(1)).await.unwrap();
-    assert_eq!(frames[0].name, "main.needsRestock");
+    assert_eq!(
+        (frames[0].name.as_str(), frames[0].line),
+        (
+            "main.needsRestock",
+            line_of(&source, "func needsRestock(item Item) bool {")
+        )
+    );
+    // Back out onto the calling line, whose assignment is still to finish.
+    let ticket = session.step_out(None).await.unwrap();
+    expect_stop(&session, ticket).await;
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    assert_eq!(
+        (frames[0].name.as_str(), frames[0].line),
+        ("main.restock", line)
+    );
+
+    // Line by line: the test of `due`, then (bolts is below its threshold) the
+    // quantity, not the `continue`.
+    for next in ["if !due {", "qty := item.Target - item.Stock"] {
+        let ticket = session.next(None).await.unwrap();
+        let stop = expect_stop(&session, ticket).await;
+        assert_eq!(stop.reason, "step");
+        let frames = session.stack_trace(None, Some(1)).await.unwrap();
+        assert_eq!(
+            (frames[0].name.as_str(), frames[0].line),
+            ("main.restock", line_of(&source, next))
+        );
+    }
+    assert_eq!(local(&session, "due").await, "true");
     session.terminate().await.unwrap();
     runtime.shutdown().await;
 }

@@ -69,3 +69,42 @@ async fn finds_the_average_bug_and_steps() {
     );
     runtime.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steps_into_mean_of_and_over_its_lines() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("c/average.c");
+    let call = line_of(&source, "s.mean = mean_of(s.sum, s.count);");
+    let session = runtime
+        .launch(LaunchSpec::new(c_binary()).breakpoint(&source, call))
+        .await
+        .unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+
+    // Into the call: past the prologue, on the function's first line, called from
+    // the line that stopped.
+    let ticket = session.step_in(None).await.unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(stop.reason, "step");
+    let frames = session.stack_trace(None, Some(2)).await.unwrap();
+    assert_eq!(
+        (frames[0].name.as_str(), frames[0].line),
+        ("mean_of", line_of(&source, "double mean = sum / count;"))
+    );
+    assert_eq!(
+        (frames[1].name.as_str(), frames[1].line),
+        ("compute_stats", call)
+    );
+    assert_eq!(local(&session, "sum").await, "426");
+
+    // Over the buggy line to the next one.
+    let ticket = session.next(None).await.unwrap();
+    expect_stop(&session, ticket).await;
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    assert_eq!(
+        (frames[0].name.as_str(), frames[0].line),
+        ("mean_of", line_of(&source, "return mean;"))
+    );
+    session.terminate().await.unwrap();
+    runtime.shutdown().await;
+}

@@ -1,7 +1,7 @@
 //! The protocol beyond the basics against a real debugpy: what it advertises,
 //! exception breakpoints with options and exceptionInfo, setVariable, setExpression
 //! and completions, goto, step-in targets, modules, the text of generated code,
-//! restarting by relaunch (debugpy has no `restart` request), a custom request, and
+//! restart by relaunch (debugpy has no `restart` request), a custom request, and
 //! the refusals of what debugpy does not advertise.
 
 mod common;
@@ -267,44 +267,76 @@ async fn the_text_of_generated_code_comes_from_the_source_request() {
     std::fs::remove_file(&file).unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn without_a_restart_request_a_relaunch_runs_it_again_with_every_breakpoint() {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let loop_line = line_of(&discount(), "total += discounted");
-    let plan = runtime
-        .plan_launch(LaunchSpec::new(discount()).breakpoint(discount(), loop_line))
+/// The debuggee's pid, as debugpy reports it.
+async fn debuggee_pid(session: &SessionHandle) -> u32 {
+    let info = session
+        .custom_request("pydevdSystemInfo", None)
         .await
         .unwrap();
-    let session = runtime.new_session().await.unwrap();
-    session.start(plan.clone()).await.unwrap();
+    info["process"]["pid"].as_u64().unwrap() as u32
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_restart_request_restart_relaunches_with_the_breakpoints_as_they_are() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let loop_line = line_of(&discount(), "total += discounted");
+    let spec = LaunchSpec::new(discount()).breakpoint(discount(), loop_line);
+    let session = runtime.launch(spec.clone()).await.unwrap();
     expect_stop(&session, RunTicket { epoch: 0 }).await;
-    // Past the first line item, and one more breakpoint set after the start.
+    // Past the first line item; then one breakpoint added and the launch's removed.
     let ticket = session.continue_(None).await.unwrap();
     expect_stop(&session, ticket).await;
     assert_eq!(local(&session, "total").await, "1000");
+    let first_run = debuggee_pid(&session).await;
     let percent = line_of(&discount(), "percent = 0");
+    let at = |line| dapvisor::wire::types::SourceBreakpoint {
+        line,
+        ..Default::default()
+    };
     session
-        .add_breakpoint(
-            discount(),
-            dapvisor::wire::types::SourceBreakpoint {
-                line: percent,
-                ..Default::default()
-            },
-        )
+        .add_breakpoint(discount(), at(percent))
         .await
         .unwrap();
-
-    assert_unsupported(session.restart().await, "supportsRestartRequest");
+    session
+        .remove_breakpoint(discount(), loop_line)
+        .await
+        .unwrap();
     let id = session.id();
-    let before = session.snapshot().await.unwrap().stop_epoch;
-    session.relaunch(plan).await.unwrap();
-    let stop = expect_stop(&session, RunTicket { epoch: before }).await;
+
+    // debugpy has no `restart` request: the stored plan runs again.
+    assert!(!advertised(&session.snapshot().await.unwrap())
+        .contains(&"supportsRestartRequest".to_string()));
+    let ticket = session.restart().await.unwrap();
+    let stop = expect_stop(&session, ticket).await;
     assert_eq!(stop.reason, "breakpoint");
     assert_eq!(session.id(), id);
-    // The run starts over: the later breakpoint comes first, with the first amount.
+    // The run starts over, stopping only where breakpoints are now.
     let top = top_frame(&session).await;
     assert_eq!((top.name.as_str(), top.line), ("discount_percent", percent));
     assert_eq!(local(&session, "amount").await, "1000");
+    let second_run = debuggee_pid(&session).await;
+    assert_ne!(second_run, first_run, "a new process");
+    assert_eq!(wait_gone(vec![first_run]).await, Vec::<u32>::new());
+    let snapshot = session.snapshot().await.unwrap();
+    let lines: Vec<i64> = snapshot
+        .breakpoints
+        .file(&discount())
+        .iter()
+        .map(|r| r.requested.line)
+        .collect();
+    assert_eq!(lines, [percent]);
+    assert_eq!(snapshot.restarts, 0, "not a crash restart");
+
+    // Once the program has ended, relaunch(plan) runs it again with the plan's
+    // breakpoint added to the cached ones.
+    session.set_breakpoints(discount(), vec![]).await.unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(3));
+    let plan = runtime.plan_launch(spec).await.unwrap();
+    let before = session.snapshot().await.unwrap().stop_epoch;
+    session.relaunch(plan).await.unwrap();
+    expect_stop(&session, RunTicket { epoch: before }).await;
+    assert_eq!(top_frame(&session).await.line, loop_line);
     runtime.shutdown().await;
 }
 
@@ -377,6 +409,12 @@ async fn what_debugpy_does_not_advertise_is_refused_naming_it() {
         "supportsSteppingGranularity",
     );
     assert_unsupported(
+        session
+            .step(StepKind::In, None, SteppingGranularity::Instruction)
+            .await,
+        "supportsSteppingGranularity",
+    );
+    assert_unsupported(
         session.continue_single_thread(None).await,
         "supportsSingleThreadExecutionRequests",
     );
@@ -412,4 +450,78 @@ async fn the_events_debugpy_sends_are_published() {
     )
     .await;
     runtime.shutdown().await;
+}
+
+/// A program that notes in `marker` whether it got to clean up, and says `ready`.
+const CLEANS_UP: &str = r#"
+import sys, time
+
+marker = sys.argv[1]
+print("ready", flush=True)
+try:
+    while True:
+        time.sleep(0.05)
+finally:
+    with open(marker, "w") as f:
+        f.write("cleaned up")
+"#;
+
+/// Launch CLEANS_UP with debugpy's graceful terminate, once it runs; the session
+/// and where it notes its cleanup.
+async fn cleaning_program(runtime: &Runtime, name: &str) -> (SessionHandle, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("dapvisor-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cleans_up.py");
+    std::fs::write(&file, CLEANS_UP).unwrap();
+    let marker = dir.join("marker");
+    let _ = std::fs::remove_file(&marker);
+    let mut spec = LaunchSpec::new(&file).args([marker.display().to_string()]);
+    spec.extra
+        .insert("onTerminate".into(), serde_json::json!("KeyboardInterrupt"));
+    let session = runtime.new_session().await.unwrap();
+    let mut events = session.subscribe();
+    session
+        .start(runtime.plan_launch(spec).await.unwrap())
+        .await
+        .unwrap();
+    let ready = async {
+        loop {
+            match events.recv().await {
+                Some(dapvisor::Received::Event(e)) => {
+                    if matches!(&e.kind, dapvisor::EventKind::Output { output, .. } if output.contains("ready"))
+                    {
+                        return;
+                    }
+                }
+                Some(_) => {}
+                None => panic!("the session's events ended"),
+            }
+        }
+    };
+    tokio::time::timeout(STOP_WAIT, ready)
+        .await
+        .expect("the program says it is ready");
+    (session, marker)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminate_asks_debugpy_first_so_the_program_can_clean_up() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let (session, marker) = cleaning_program(&runtime, "terminate").await;
+    assert!(advertised(&session.snapshot().await.unwrap())
+        .contains(&"supportsTerminateRequest".to_string()));
+    session.terminate().await.unwrap();
+    // `terminate` raised KeyboardInterrupt in the program, whose `finally` ran
+    // before the adapter was let go.
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "cleaned up");
+    assert_eq!(
+        session.snapshot().await.unwrap().state,
+        dapvisor::SessionState::Terminated
+    );
+
+    // `disconnect` alone kills it: no cleanup.
+    let (session, marker) = cleaning_program(&runtime, "disconnect").await;
+    session.disconnect(true).await.unwrap();
+    runtime.shutdown().await;
+    assert!(!marker.exists(), "a disconnected program is killed");
 }

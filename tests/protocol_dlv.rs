@@ -1,7 +1,8 @@
 //! The protocol beyond the basics against a real dlv 1.20 on the Go example: what it
 //! advertises, function breakpoints and goroutine threads, instruction breakpoints
 //! (set, hit, removed), disassembly and a step of one instruction, variables in
-//! pages, setVariable, and the refusals of what dlv 1.20 does not advertise.
+//! pages, setVariable, restart by relaunch, and the refusals of what dlv 1.20 does
+//! not advertise.
 
 mod common;
 mod protocol_support;
@@ -255,7 +256,17 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
         session.goto_targets(main_go(), line, None).await,
         "supportsGotoTargetsRequest",
     );
-    assert_unsupported(session.restart().await, "supportsRestartRequest");
+    // Instruction breakpoints are advertised, hit conditions are not: one on an
+    // instruction breakpoint is refused, not silently dropped.
+    let counted = InstructionBreakpoint {
+        instruction_reference: ip.clone(),
+        hit_condition: Some("2".into()),
+        ..Default::default()
+    };
+    assert_unsupported(
+        session.set_instruction_breakpoints(vec![counted]).await,
+        "supportsHitConditionalBreakpoints",
+    );
     assert_unsupported(session.restart_frame(frame).await, "supportsRestartFrame");
     assert_unsupported(session.step_back(None, None).await, "supportsStepBack");
     assert_unsupported(
@@ -297,6 +308,30 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
     let why = assert_adapter_refused(session.exception_info(None).await, "exceptionInfo");
     assert!(why.contains("no runtime error"), "{why}");
     assert_eq!(item_name(&session).await, "\"bolts\"");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_relaunches_under_a_new_dlv_with_the_breakpoints() {
+    let (runtime, session, line) = stopped_in_needs_restock().await;
+    let ticket = session.continue_(None).await.unwrap();
+    expect_stop(&session, ticket).await;
+    assert_eq!(item_name(&session).await, "\"nuts\"");
+    let old_adapter = session.adapter_pid().unwrap();
+
+    // dlv has no `restart` request: the debuggee and dlv end, and the plan runs again.
+    let ticket = session.restart().await.unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(stop.reason, "breakpoint");
+    let top = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
+    assert_eq!((top.name.as_str(), top.line), ("main.needsRestock", line));
+    assert_eq!(
+        item_name(&session).await,
+        "\"bolts\"",
+        "from the first item again"
+    );
+    assert_ne!(session.adapter_pid(), Some(old_adapter), "a fresh dlv");
+    assert_eq!(wait_gone(vec![old_adapter]).await, Vec::<u32>::new());
     runtime.shutdown().await;
 }
 

@@ -2,7 +2,8 @@
 //! advertises, disassembly at the instruction pointer, data breakpoints, setVariable,
 //! modules in pages, step-in targets, the `restart` request, and the refusals of
 //! what lldb-dap 19 does not advertise (memory reads and writes, instruction
-//! breakpoints, breakpoint locations, ...).
+//! breakpoints, breakpoint locations, ...) and of the commands it would abort on;
+//! exceptionInfo on a C++ throw (tests/protocol_support/throws.cpp).
 
 mod common;
 mod protocol_support;
@@ -10,7 +11,8 @@ mod protocol_support;
 use common::*;
 use dapvisor::wire::types::SteppingGranularity;
 use dapvisor::wire::types::{
-    DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments,
+    DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments, ExceptionBreakMode,
+    ExceptionOptions, SetExceptionBreakpointsArguments,
 };
 use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StepKind};
 use protocol_support::*;
@@ -338,6 +340,13 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
             .await,
         "supportsSteppingGranularity",
     );
+    // The plain typed step with a granularity is checked in the same place.
+    assert_unsupported(
+        session
+            .step(StepKind::Over, None, SteppingGranularity::Instruction)
+            .await,
+        "supportsSteppingGranularity",
+    );
     assert_unsupported(
         session.step_with(StepKind::In, None, None, true).await,
         "supportsSingleThreadExecutionRequests",
@@ -351,6 +360,47 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
     assert_eq!(local(&session, "sum").await, "426");
     let threads = session.custom_request("threads", None).await.unwrap();
     assert_eq!(threads["threads"].as_array().unwrap().len(), 1);
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_lldb_dap_19_would_abort_on_are_refused_and_the_session_lives() {
+    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let adapter = session.adapter_pid().unwrap();
+    let reason = "lldb-dap 19 aborts on any command it does not serve";
+    // Sent, each of these makes lldb-dap 19 abort (SIGABRT), and the session would
+    // restart after a crash; refused, nothing reaches it.
+    assert_unsupported(session.locations(1).await, reason);
+    assert_unsupported(session.custom_request("madeUpCommand", None).await, reason);
+    assert_unsupported(
+        session
+            .custom_request(
+                "locations",
+                Some(serde_json::json!({ "locationReference": 1 })),
+            )
+            .await,
+        "`locations`",
+    );
+
+    // The same adapter still serves the session, which never restarted.
+    assert_eq!(session.adapter_pid(), Some(adapter));
+    let snapshot = session.snapshot().await.unwrap();
+    assert_eq!(snapshot.restarts, 0);
+    assert_eq!(snapshot.state, dapvisor::SessionState::Stopped);
+    assert_eq!(local(&session, "sum").await, "426");
+    let units = session
+        .custom_request(
+            "compileUnits",
+            Some(serde_json::json!({
+                "moduleId": "average"
+            })),
+        )
+        .await;
+    assert!(
+        units.is_ok(),
+        "a command it serves still goes out: {units:?}"
+    );
+    assert!(crate::common::is_alive(adapter));
     runtime.shutdown().await;
 }
 
@@ -379,5 +429,88 @@ async fn the_events_lldb_dap_sends_are_published() {
         ],
     )
     .await;
+    runtime.shutdown().await;
+}
+
+/// tests/protocol_support/throws.cpp built with `-g -O0`, once per test binary.
+fn throws_binary() -> std::path::PathBuf {
+    static BUILT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let dir = root().join("target/test-programs");
+            std::fs::create_dir_all(&dir).unwrap();
+            let out = dir.join(format!("throws-{}", std::process::id()));
+            let status = std::process::Command::new("c++")
+                .args(["-g", "-O0", "-o"])
+                .arg(&out)
+                .arg(throws_source())
+                .status()
+                .expect("c++ must be installed (scripts/provision installs it)");
+            assert!(status.success(), "building throws.cpp failed");
+            out
+        })
+        .clone()
+}
+
+fn throws_source() -> std::path::PathBuf {
+    root().join("tests/protocol_support/throws.cpp")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exception_info_tells_a_cpp_throw_and_exception_options_are_ignored() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut spec = LaunchSpec::new(throws_binary());
+    spec.exception_filters = vec!["cpp_throw".into()];
+    let session = runtime.launch(spec).await.unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(
+        (stop.reason.as_str(), stop.description.as_deref()),
+        ("exception", Some("C++ Throw"))
+    );
+    // Stopped in the runtime's throw, called from the throwing line.
+    let frames = session.stack_trace(None, Some(2)).await.unwrap();
+    assert_eq!(frames[0].name, "__cxa_throw");
+    assert!(frames[1].name.contains("parse_quantity"), "{:?}", frames[1]);
+    assert_eq!(
+        frames[1].line,
+        line_of(&throws_source(), "throw std::invalid_argument")
+    );
+    let info = session.exception_info(None).await.unwrap();
+    assert_eq!(
+        (info.exception_id.as_str(), info.description.as_deref()),
+        ("cpp_throw", Some("C++ Throw"))
+    );
+    assert_eq!(info.break_mode, ExceptionBreakMode::Always);
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(0));
+    let out = session.output(0, 1 << 20).await.unwrap().text();
+    assert!(out.contains("skipped: negative quantity"), "{out:?}");
+
+    // exceptionOptions are advertised and accepted, and lldb-dap 19 ignores them: a
+    // break mode of `always` for every exception does not stop at the throw.
+    let line = line_of(&throws_source(), "total += parse_quantity(raw);");
+    let session = runtime
+        .launch(LaunchSpec::new(throws_binary()).breakpoint(throws_source(), line))
+        .await
+        .unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let always = SetExceptionBreakpointsArguments {
+        filters: vec![],
+        filter_options: None,
+        exception_options: Some(vec![ExceptionOptions {
+            path: None,
+            break_mode: ExceptionBreakMode::Always,
+        }]),
+    };
+    session
+        .set_exception_breakpoints_with(always)
+        .await
+        .unwrap();
+    session
+        .set_breakpoints(throws_source(), vec![])
+        .await
+        .unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(0));
     runtime.shutdown().await;
 }

@@ -214,7 +214,7 @@ impl Runtime {
             adapter,
             arguments,
             breakpoints: spec.breakpoints,
-            function_breakpoints: spec.function_breakpoints,
+            function_breakpoints: by_name(spec.function_breakpoints),
             exception_filters: spec.exception_filters,
             parent: None,
         })
@@ -251,7 +251,7 @@ impl Runtime {
             adapter,
             arguments,
             breakpoints: spec.breakpoints,
-            function_breakpoints: spec.function_breakpoints,
+            function_breakpoints: by_name(spec.function_breakpoints),
             exception_filters: spec.exception_filters,
             parent: None,
         })
@@ -302,6 +302,14 @@ fn registry_error(err: RegistryError) -> SessionError {
         adapter,
         message: err.to_string(),
     }
+}
+
+/// Function breakpoints given by name, as plans carry them.
+fn by_name(names: Vec<String>) -> Vec<crate::wire::types::FunctionBreakpoint> {
+    names
+        .into_iter()
+        .map(crate::core::session::function_breakpoint)
+        .collect()
 }
 
 fn absolute(path: &Path) -> PathBuf {

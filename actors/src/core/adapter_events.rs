@@ -51,6 +51,7 @@ impl SessionCore {
                 });
                 self.set_state(SessionState::Terminated);
                 self.maybe_finish_startup();
+                self.graceful_end_seen();
                 // The debuggee is gone; let the adapter go too. Where no exit code came
                 // yet, the waiters wait for the disconnect: dlv reports the status then.
                 let releasing = self.release_adapter();
@@ -84,6 +85,7 @@ impl SessionCore {
                     }
                 }
                 self.output.push(&category, &body.output);
+                self.watch_injection(&body.output);
                 self.emit(EventKind::Output {
                     category,
                     output: body.output,

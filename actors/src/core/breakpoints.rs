@@ -114,14 +114,25 @@ impl BreakpointCache {
         Ok(())
     }
 
-    /// Remove the breakpoint of `file` at `line`; false if there was none.
+    /// Remove one breakpoint of `file`: the one asked for at `line`, or else the one
+    /// the adapter moved to `line` (a breakpoint asked for on a blank line is known
+    /// by where it landed). A breakpoint that only landed on `line` never goes in
+    /// place of one asked for there. False if neither is found.
     pub fn remove(&mut self, file: &Path, line: i64) -> bool {
         let Some(list) = self.sources.get_mut(file) else {
             return false;
         };
-        let before = list.len();
-        list.retain(|r| r.requested.line != line && r.actual_line() != Some(line));
-        before != list.len()
+        let found = list
+            .iter()
+            .position(|r| r.requested.line == line)
+            .or_else(|| list.iter().position(|r| r.actual_line() == Some(line)));
+        match found {
+            Some(index) => {
+                list.remove(index);
+                true
+            }
+            None => false,
+        }
     }
 
     /// The DAP arguments that set `file`'s whole cached list.
@@ -379,6 +390,57 @@ mod tests {
         );
         assert!(cache.remove(f, 6));
         assert!(cache.file(f).is_empty());
+    }
+
+    /// Breakpoints asked for at lines 4 and 6, both placed by the adapter on line 6.
+    fn two_on_line_six() -> (BreakpointCache, &'static Path) {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("a.c");
+        cache.set_file(f, vec![bp(4), bp(6)]).unwrap();
+        let placed = |id| Breakpoint {
+            id: Some(id),
+            verified: true,
+            line: Some(6),
+            ..Breakpoint::default()
+        };
+        cache.record_file_result(f, vec![placed(1), placed(2)]);
+        (cache, f)
+    }
+
+    #[test]
+    fn removing_a_line_prefers_the_breakpoint_asked_for_there() {
+        let (mut cache, f) = two_on_line_six();
+        assert!(cache.remove(f, 6));
+        // The one asked for at 4 and moved to 6 stays.
+        assert_eq!(lines(&cache.arguments_for(f)), vec![4]);
+        // Now only the moved one is on 6: it goes by its landing line.
+        assert!(cache.remove(f, 6));
+        assert!(cache.file(f).is_empty());
+        assert!(!cache.remove(f, 6));
+    }
+
+    #[test]
+    fn removing_by_a_moved_line_removes_one_breakpoint_only() {
+        let mut cache = BreakpointCache::new(10);
+        let f = Path::new("a.c");
+        cache.set_file(f, vec![bp(3), bp(4)]).unwrap();
+        let placed = |id| Breakpoint {
+            id: Some(id),
+            verified: true,
+            line: Some(6),
+            ..Breakpoint::default()
+        };
+        cache.record_file_result(f, vec![placed(1), placed(2)]);
+        assert!(cache.remove(f, 6));
+        // One breakpoint per removal: the first that landed there.
+        assert_eq!(lines(&cache.arguments_for(f)), vec![4]);
+    }
+
+    #[test]
+    fn removing_by_the_requested_line_leaves_one_moved_onto_another_line() {
+        let (mut cache, f) = two_on_line_six();
+        assert!(cache.remove(f, 4));
+        assert_eq!(lines(&cache.arguments_for(f)), vec![6]);
     }
 
     #[test]

@@ -46,11 +46,12 @@ impl SessionCore {
             adapter,
             arguments: configuration,
             breakpoints: self.initial_breakpoints(),
+            // Whole, conditions and hit conditions with them.
             function_breakpoints: self
                 .breakpoints
                 .functions()
                 .iter()
-                .map(|f| f.requested.name.clone())
+                .map(|f| f.requested.clone())
                 .collect(),
             exception_filters: self.breakpoints.exception_filters().to_vec(),
             program,

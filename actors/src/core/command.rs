@@ -41,8 +41,9 @@ pub struct StartPlan {
     pub arguments: Map<String, Value>,
     /// Source breakpoints to set before the debuggee runs.
     pub breakpoints: Vec<InitialBreakpoint>,
-    /// Function breakpoints to set before the debuggee runs.
-    pub function_breakpoints: Vec<String>,
+    /// Function breakpoints to set before the debuggee runs, whole (a child session
+    /// gets its parent's with their conditions).
+    pub function_breakpoints: Vec<FunctionBreakpoint>,
     /// Exception filters to set before the debuggee runs.
     pub exception_filters: Vec<String>,
     /// The program, for display.
@@ -113,6 +114,19 @@ pub enum Command {
         arguments: Option<Value>,
         /// Its deadline (clamped); the session default when absent.
         timeout: Option<Duration>,
+    },
+    /// Restart the debuggee: the adapter's `restart` request where it advertises one,
+    /// else end the debuggee and the adapter and start the stored plan again with
+    /// every cached breakpoint. Answered [`Answer::Resumed`] with the stop epoch to
+    /// wait from.
+    Restart,
+    /// `command` with a deadline for the requests it sends the adapter (a request's
+    /// own deadline still wins; clamped like any other).
+    WithTimeout {
+        /// The deadline.
+        timeout: Duration,
+        /// The command.
+        command: Box<Command>,
     },
     /// Read captured output from a cursor.
     Output {
@@ -321,4 +335,10 @@ pub enum Effect {
     ReportCrash(AdapterExit),
     /// Start a child session with this plan (its parent is set).
     SpawnChild(Box<StartPlan>),
+    /// End this session's child sessions as it is ending itself: terminate them, or
+    /// detach from their debuggees when `terminate_debuggee` is false.
+    EndChildren {
+        /// Whether the children's debuggees end too.
+        terminate_debuggee: bool,
+    },
 }

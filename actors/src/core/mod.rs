@@ -1,11 +1,19 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
+mod breakpoint_commands;
 pub mod breakpoints;
 pub mod capability;
 mod children;
 pub mod command;
+mod commands;
+mod control;
+mod ending;
+mod graceful;
 pub mod output;
+mod pid_injection;
+mod relaunch;
+mod responses;
 mod restart;
 pub mod session;
 pub mod snapshot;
@@ -15,14 +23,24 @@ pub mod state;
 #[cfg(test)]
 mod session_tests;
 #[cfg(test)]
+mod session_tests_arguments;
+#[cfg(test)]
 mod session_tests_breakpoints;
 #[cfg(test)]
+mod session_tests_children;
+#[cfg(test)]
 mod session_tests_control;
+#[cfg(test)]
+mod session_tests_events;
 #[cfg(test)]
 mod session_tests_failed;
 #[cfg(test)]
 mod session_tests_lifecycle;
 #[cfg(test)]
+mod session_tests_relaunch;
+#[cfg(test)]
 mod session_tests_restart;
 #[cfg(test)]
 mod session_tests_startup;
+#[cfg(test)]
+mod session_tests_terminate;

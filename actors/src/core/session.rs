@@ -1,19 +1,24 @@
 //! The session core: the DAP state machine, breakpoint cache, threads, last stop and
 //! output of one session, as plain code. Inputs in, effects out (see [`super::command`]).
 //!
-//! The launch handshake lives in `startup.rs` and adapter events in
-//! `adapter_events.rs`; both extend [`SessionCore`].
+//! This file holds the state and what every part shares (sending, replying,
+//! publishing, state checks). The parts extend [`SessionCore`] in files of their own:
+//! routing an agent's command (`commands.rs`), the breakpoint commands
+//! (`breakpoint_commands.rs`), execution control and stop waits (`control.rs`),
+//! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
+//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`restart.rs`) and
+//! child sessions (`children.rs`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::breakpoints::BreakpointCache;
+use crate::core::capability;
 use crate::core::command::{
-    Answer, Command, ControlAction, Effect, Input, StartPlan, StopInfo, StopOutcome, Tag, TimerId,
-    Token,
+    Answer, Command, ControlAction, Effect, Input, StartPlan, StopInfo, Tag, TimerId, Token,
 };
 use crate::core::output::OutputRing;
 use crate::core::snapshot::SessionSnapshot;
@@ -22,10 +27,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{
-    Capabilities, FunctionBreakpoint, SetBreakpointsResponseBody, SourceBreakpoint,
-    SteppingGranularity, Thread, ThreadsResponseBody,
-};
+use crate::wire::types::{Capabilities, FunctionBreakpoint, Thread};
 use crate::wire::{Request, Response};
 
 /// The limits a session core enforces.
@@ -80,6 +82,13 @@ pub(super) enum Purpose {
         action: ControlAction,
         epoch: u64,
     },
+    /// The adapter's `restart`: answered with the stop epoch before it.
+    Restart {
+        epoch: u64,
+    },
+    /// The `terminate` that asks the debuggee to end gracefully: whatever its
+    /// answer, the adapter is let go next (`disconnect`), and the agent answered then.
+    Terminating,
 }
 
 /// An agent waiting for a stop.
@@ -109,6 +118,13 @@ pub struct SessionCore {
     pub(super) next_timer: TimerId,
     pub(super) startup: Option<Startup>,
     pub(super) waiters: Vec<StopWaiter>,
+    /// The deadline an agent gave the command being handled
+    /// ([`Command::WithTimeout`]), for the requests it sends.
+    pub(super) command_timeout: Option<Duration>,
+    /// A graceful `terminate` under way.
+    pub(super) graceful: Option<crate::core::graceful::Graceful>,
+    /// A restart by relaunch waiting for the old adapter to end.
+    pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
     /// An adapter is started and has not closed.
     pub(super) adapter_live: bool,
     /// The live adapter sent `initialized`: breakpoints can go to it directly.
@@ -147,6 +163,9 @@ impl SessionCore {
             next_timer: 1,
             startup: None,
             waiters: Vec::new(),
+            command_timeout: None,
+            graceful: None,
+            relaunch: None,
             adapter_live: false,
             accepts_breakpoints: false,
             ending: false,
@@ -255,7 +274,13 @@ impl SessionCore {
     ) -> Tag {
         let tag = self.next_tag;
         self.next_tag += 1;
-        let timeout = limits::clamp_request_timeout(timeout.unwrap_or(self.config.request_timeout));
+        // An agent's deadline covers the agent's requests, not a handshake or an
+        // ending its command sets off.
+        let agents = matches!(pending, Pending::Agent { .. })
+            .then_some(self.command_timeout)
+            .flatten();
+        let timeout = timeout.or(agents).unwrap_or(self.config.request_timeout);
+        let timeout = limits::clamp_request_timeout(timeout);
         self.pending.insert(tag, pending);
         self.effects.push(Effect::Send {
             tag,
@@ -279,512 +304,58 @@ impl SessionCore {
         }
     }
 
+    /// Refuse `command` with `arguments` when the adapter did not advertise a
+    /// capability the request, or one of its arguments, needs (see
+    /// [`crate::core::capability`]). Every request the core builds for an agent
+    /// passes here before it is sent; until the capabilities are known nothing is
+    /// refused.
+    pub(super) fn check_request(
+        &self,
+        command: &str,
+        arguments: Option<&Value>,
+    ) -> Result<(), SessionError> {
+        if !self.capabilities_known {
+            return Ok(());
+        }
+        let caps = &self.capabilities;
+        let flag = capability::required_capability(command);
+        if let Some(flag) = flag {
+            if !capability::has_capability(caps, flag) {
+                return Err(self.unsupported(&format!("`{command}` ({flag})")));
+            }
+        }
+        // An adapter that dies on commands it does not know gets none of them; one
+        // whose capability it advertised it serves, whatever the list says.
+        let served = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.adapter.def.served_commands.as_ref());
+        if let Some(served) = served {
+            if flag.is_none() && !served.serves(command) {
+                return Err(self.unsupported(&format!("`{command}` ({})", served.reason)));
+            }
+        }
+        let Some(arguments) = arguments else {
+            return Ok(());
+        };
+        for (flag, what) in capability::argument_requirements(command, arguments) {
+            if !capability::has_capability(caps, flag) {
+                return Err(self.unsupported(&format!("{what} ({flag})")));
+            }
+        }
+        Ok(())
+    }
+
     fn adapter_name(&self) -> String {
         self.plan
             .as_ref()
             .map_or_else(|| "(none yet)".to_string(), |p| p.adapter.name.clone())
     }
 
-    fn unsupported(&self, capability: &str) -> SessionError {
+    pub(super) fn unsupported(&self, capability: &str) -> SessionError {
         SessionError::Unsupported {
             adapter: self.adapter_name(),
             capability: capability.to_string(),
-        }
-    }
-
-    // ---- agent commands ----
-
-    fn on_command(&mut self, token: Token, command: Command) -> Result<(), SessionError> {
-        match command {
-            Command::Start(plan) => self.start(token, *plan),
-            Command::SetBreakpoints { file, breakpoints } => {
-                self.check(Operation::SetBreakpoints)?;
-                self.check_source_features(&breakpoints)?;
-                self.breakpoints.set_file(&file, breakpoints)?;
-                self.sync_file(token, file);
-                Ok(())
-            }
-            Command::AddBreakpoint { file, breakpoint } => {
-                self.check(Operation::SetBreakpoints)?;
-                self.check_source_features(std::slice::from_ref(&breakpoint))?;
-                self.breakpoints.add(&file, breakpoint)?;
-                self.sync_file(token, file);
-                Ok(())
-            }
-            Command::RemoveBreakpoint { file, line } => {
-                self.check(Operation::SetBreakpoints)?;
-                if !self.breakpoints.remove(&file, line) {
-                    let lines: Vec<String> = self
-                        .breakpoints
-                        .file(&file)
-                        .iter()
-                        .map(|r| r.requested.line.to_string())
-                        .collect();
-                    return Err(SessionError::InvalidArgument(format!(
-                        "no breakpoint at {}:{line}; its breakpoints are at lines [{}]",
-                        file.display(),
-                        lines.join(", ")
-                    )));
-                }
-                self.sync_file(token, file);
-                Ok(())
-            }
-            Command::SetFunctionBreakpoints(list) => {
-                self.check(Operation::SetBreakpoints)?;
-                if self.capabilities_known
-                    && self.capabilities.supports_function_breakpoints != Some(true)
-                {
-                    return Err(self.unsupported("function breakpoints"));
-                }
-                self.breakpoints.set_functions(list)?;
-                self.sync_functions(token);
-                Ok(())
-            }
-            Command::AddFunctionBreakpoint(bp) => {
-                self.check(Operation::SetBreakpoints)?;
-                if self.capabilities_known
-                    && self.capabilities.supports_function_breakpoints != Some(true)
-                {
-                    return Err(self.unsupported("function breakpoints"));
-                }
-                self.breakpoints.add_function(bp)?;
-                self.sync_functions(token);
-                Ok(())
-            }
-            Command::RemoveFunctionBreakpoint(name) => {
-                self.check(Operation::SetBreakpoints)?;
-                if !self.breakpoints.remove_function(&name) {
-                    let names: Vec<&str> = self
-                        .breakpoints
-                        .functions()
-                        .iter()
-                        .map(|r| r.requested.name.as_str())
-                        .collect();
-                    return Err(SessionError::InvalidArgument(format!(
-                        "no function breakpoint on `{name}`; the function breakpoints are [{}]",
-                        names.join(", ")
-                    )));
-                }
-                self.sync_functions(token);
-                Ok(())
-            }
-            Command::SetExceptionBreakpoints(filters) => {
-                self.check(Operation::SetExceptionBreakpoints)?;
-                self.breakpoints.set_exception_filters(filters)?;
-                if self.adapter_takes_breakpoints() {
-                    let args = serde_json::to_value(self.breakpoints.exception_arguments())
-                        .map_err(|e| SessionError::Protocol(e.to_string()))?;
-                    self.send(
-                        "setExceptionBreakpoints",
-                        Some(args),
-                        None,
-                        Pending::Agent {
-                            token,
-                            command: "setExceptionBreakpoints".into(),
-                            purpose: Purpose::Body,
-                        },
-                    );
-                } else {
-                    self.reply(token, Ok(Answer::Done));
-                }
-                Ok(())
-            }
-            Command::Control {
-                action,
-                thread_id,
-                granularity,
-            } => self.control(token, action, thread_id, granularity),
-            Command::WaitForStop { after, timeout } => {
-                if self.state == SessionState::Failed {
-                    return Err(self.failed_error());
-                }
-                self.wait_for_stop(token, after, timeout);
-                Ok(())
-            }
-            Command::Request {
-                operation,
-                command,
-                arguments,
-                timeout,
-            } => {
-                self.check(operation)?;
-                if let Some(flag) = crate::core::capability::required_capability(&command) {
-                    if self.capabilities_known
-                        && !crate::core::capability::has_capability(&self.capabilities, flag)
-                    {
-                        return Err(self.unsupported(&format!("`{command}` ({flag})")));
-                    }
-                }
-                let arguments = self.with_default_context(&command, arguments);
-                let purpose = if command == "threads" {
-                    Purpose::Threads
-                } else {
-                    Purpose::Body
-                };
-                self.send(
-                    &command.clone(),
-                    arguments,
-                    timeout,
-                    Pending::Agent {
-                        token,
-                        command,
-                        purpose,
-                    },
-                );
-                Ok(())
-            }
-            Command::Output { since, max_bytes } => {
-                let slice = self.output.read_since(since, max_bytes);
-                self.reply(token, Ok(Answer::Output(slice)));
-                Ok(())
-            }
-            Command::Snapshot => {
-                let snapshot = Box::new(self.snapshot());
-                self.reply(token, Ok(Answer::Snapshot(snapshot)));
-                Ok(())
-            }
-            Command::Terminate => self.end(token, Operation::Terminate, true),
-            Command::Disconnect { terminate_debuggee } => {
-                self.end(token, Operation::Disconnect, terminate_debuggee)
-            }
-        }
-    }
-
-    /// An `evaluate` without a context gets the one that answers with the plain value:
-    /// `repl` for most adapters, `watch` for lldb-dap (whose `repl` answers with lldb's
-    /// command output, `(int) $0 = 85`). An agent can still ask for `repl` there.
-    fn with_default_context(&self, command: &str, arguments: Option<Value>) -> Option<Value> {
-        if command != "evaluate" {
-            return arguments;
-        }
-        let mut arguments = arguments.unwrap_or_else(|| json!({}));
-        if arguments.get("context").is_none() {
-            let lldb = self
-                .plan
-                .as_ref()
-                .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::LldbDap);
-            arguments["context"] = json!(if lldb { "watch" } else { "repl" });
-        }
-        Some(arguments)
-    }
-
-    /// Whether breakpoint changes go to the adapter now: it is configured and is not
-    /// being let go (after the debuggee ended they wait in the cache for the next run).
-    fn adapter_takes_breakpoints(&self) -> bool {
-        self.adapter_live && self.accepts_breakpoints && !self.ending
-    }
-
-    fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {
-        if let Some(bad) = list.iter().find(|b| b.line < 1) {
-            return Err(SessionError::InvalidArgument(format!(
-                "breakpoint line {} is not a line: lines count from 1",
-                bad.line
-            )));
-        }
-        if !self.capabilities_known {
-            return Ok(());
-        }
-        let caps = &self.capabilities;
-        let needs = [
-            (
-                list.iter().any(|b| b.condition.is_some()),
-                caps.supports_conditional_breakpoints,
-                "conditional breakpoints (supportsConditionalBreakpoints)",
-            ),
-            (
-                list.iter().any(|b| b.hit_condition.is_some()),
-                caps.supports_hit_conditional_breakpoints,
-                "hit-count breakpoints (supportsHitConditionalBreakpoints)",
-            ),
-            (
-                list.iter().any(|b| b.log_message.is_some()),
-                caps.supports_log_points,
-                "logpoints (supportsLogPoints)",
-            ),
-        ];
-        for (used, supported, name) in needs {
-            if used && supported != Some(true) {
-                return Err(self.unsupported(name));
-            }
-        }
-        Ok(())
-    }
-
-    /// Send `file`'s whole list to the adapter, or answer from the cache when the
-    /// adapter is not ready for breakpoints (they go out during configuration).
-    fn sync_file(&mut self, token: Token, file: PathBuf) {
-        if self.adapter_takes_breakpoints() {
-            let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
-            self.send(
-                "setBreakpoints",
-                args,
-                None,
-                Pending::Agent {
-                    token,
-                    command: "setBreakpoints".into(),
-                    purpose: Purpose::SourceBreakpoints(file),
-                },
-            );
-        } else {
-            let records = self.breakpoints.file(&file).to_vec();
-            self.reply(token, Ok(Answer::SourceBreakpoints(records)));
-        }
-    }
-
-    fn sync_functions(&mut self, token: Token) {
-        if self.adapter_takes_breakpoints() {
-            let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
-            self.send(
-                "setFunctionBreakpoints",
-                args,
-                None,
-                Pending::Agent {
-                    token,
-                    command: "setFunctionBreakpoints".into(),
-                    purpose: Purpose::FunctionBreakpoints(self.breakpoints.function_names()),
-                },
-            );
-        } else {
-            let cached = self
-                .breakpoints
-                .functions()
-                .iter()
-                .map(|r| r.actual.clone().unwrap_or_default())
-                .collect();
-            self.reply(token, Ok(Answer::Breakpoints(cached)));
-        }
-    }
-
-    fn default_thread(&self) -> Option<i64> {
-        self.last_stop
-            .as_ref()
-            .and_then(|s| s.thread_id)
-            .or_else(|| self.threads.keys().next().copied())
-    }
-
-    fn control(
-        &mut self,
-        token: Token,
-        action: ControlAction,
-        thread_id: Option<i64>,
-        granularity: Option<SteppingGranularity>,
-    ) -> Result<(), SessionError> {
-        self.check(action.operation())?;
-        let thread = thread_id.or_else(|| self.default_thread()).ok_or_else(|| {
-            SessionError::InvalidArgument(
-                "no thread is known yet; list the threads and pass a thread_id".into(),
-            )
-        })?;
-        let mut args = json!({ "threadId": thread });
-        if let Some(g) = granularity {
-            args["granularity"] = serde_json::to_value(g).unwrap_or(Value::Null);
-        }
-        let epoch = self.stop_epoch;
-        self.send(
-            action.command(),
-            Some(args),
-            None,
-            Pending::Agent {
-                token,
-                command: action.command().into(),
-                purpose: Purpose::Control { action, epoch },
-            },
-        );
-        if action != ControlAction::Pause {
-            // Running from the moment the request leaves: a `stopped` event may beat the
-            // response, and must not be overwritten by it.
-            self.set_state(SessionState::Running);
-        }
-        Ok(())
-    }
-
-    fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
-        // dlv tells the exit status only while it is being let go: wait for that.
-        let exit_status_coming = self.exit_code.is_none() && self.ending && self.adapter_live;
-        let ready = if self.state == SessionState::Terminated {
-            (!exit_status_coming).then_some(StopOutcome::Terminated {
-                exit_code: self.exit_code,
-            })
-        } else {
-            self.last_stop
-                .as_ref()
-                .filter(|s| s.epoch > after)
-                .map(|s| StopOutcome::Stopped(s.clone()))
-        };
-        match ready {
-            Some(outcome) => self.reply(token, Ok(Answer::Stop(outcome))),
-            None => {
-                let timer = self.timer(timeout);
-                self.waiters.push(StopWaiter {
-                    token,
-                    after,
-                    timer,
-                });
-            }
-        }
-    }
-
-    /// Answer every waiter the latest stop or end satisfies.
-    pub(super) fn wake_waiters(&mut self) {
-        let outcome = if self.state == SessionState::Terminated {
-            StopOutcome::Terminated {
-                exit_code: self.exit_code,
-            }
-        } else if let Some(stop) = &self.last_stop {
-            StopOutcome::Stopped(stop.clone())
-        } else {
-            return;
-        };
-        let epoch = self.stop_epoch;
-        let terminated = self.state == SessionState::Terminated;
-        let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.waiters)
-            .into_iter()
-            .partition(|w| terminated || w.after < epoch);
-        self.waiters = waiting;
-        for w in ready {
-            self.reply(w.token, Ok(Answer::Stop(outcome.clone())));
-        }
-    }
-
-    fn end(
-        &mut self,
-        token: Token,
-        op: Operation,
-        terminate_debuggee: bool,
-    ) -> Result<(), SessionError> {
-        self.check(op)?;
-        self.fail_startup(format!("ended by a {op} request before it finished"));
-        if !self.adapter_live || self.ending {
-            self.set_state(SessionState::Terminated);
-            self.wake_waiters();
-            self.reply(token, Ok(Answer::Done));
-            return Ok(());
-        }
-        self.ending = true;
-        self.send(
-            "disconnect",
-            Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
-            Some(limits::MIN_REQUEST_TIMEOUT),
-            Pending::Ending { token: Some(token) },
-        );
-        Ok(())
-    }
-
-    /// The `disconnect` was answered (or failed): the adapter is ended either way.
-    fn finish_ending(&mut self, token: Option<Token>) {
-        self.set_state(SessionState::Terminated);
-        self.wake_waiters();
-        self.effects.push(Effect::StopAdapter);
-        if let Some(token) = token {
-            self.reply(token, Ok(Answer::Done));
-        }
-    }
-
-    // ---- responses ----
-
-    fn on_response(&mut self, tag: Tag, result: Result<Response, SessionError>) {
-        let Some(pending) = self.pending.remove(&tag) else {
-            tracing::debug!(tag, "response for a request no longer pending; dropped");
-            return;
-        };
-        match pending {
-            Pending::Startup(step) => self.on_startup_response(step, result),
-            Pending::Ending { token } => self.finish_ending(token),
-            Pending::Agent {
-                token,
-                command,
-                purpose,
-            } => match result.and_then(|r| success_or_error(&command, r)) {
-                Ok(response) => self.on_agent_success(token, purpose, response),
-                Err(err) => self.on_agent_failure(token, purpose, err),
-            },
-        }
-    }
-
-    fn on_agent_success(&mut self, token: Token, purpose: Purpose, response: Response) {
-        let answer = match purpose {
-            Purpose::Body => Answer::Body(response.body_or_empty()),
-            Purpose::Threads => {
-                if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
-                    self.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
-                }
-                Answer::Body(response.body_or_empty())
-            }
-            Purpose::SourceBreakpoints(file) => {
-                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints.record_file_result(&file, body.breakpoints);
-                Answer::SourceBreakpoints(self.breakpoints.file(&file).to_vec())
-            }
-            Purpose::FunctionBreakpoints(sent) => {
-                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints
-                    .record_function_result(&sent, body.breakpoints.clone());
-                Answer::Breakpoints(body.breakpoints)
-            }
-            Purpose::Control { epoch, .. } => Answer::Resumed { epoch },
-        };
-        self.reply(token, Ok(answer));
-    }
-
-    fn on_agent_failure(&mut self, token: Token, purpose: Purpose, err: SessionError) {
-        if let Purpose::Control { action, epoch } = purpose {
-            // The adapter did not resume: undo the optimistic Running.
-            if action != ControlAction::Pause
-                && self.state == SessionState::Running
-                && self.stop_epoch == epoch
-                && self.adapter_live
-            {
-                self.set_state(SessionState::Stopped);
-            }
-        }
-        self.reply(token, Err(err));
-    }
-
-    // ---- the adapter closing, timers ----
-
-    fn on_closed(&mut self, exit: crate::error::AdapterExit) {
-        if matches!(self.state, SessionState::Restarting | SessionState::Failed) {
-            // An adapter already given up on (a restart that did not come up).
-            self.adapter_live = false;
-            return;
-        }
-        if self.is_crash(&exit) {
-            self.on_crash(exit);
-            return;
-        }
-        self.adapter_live = false;
-        self.accepts_breakpoints = false;
-        self.ending = false;
-        self.fail_startup(format!("the adapter is gone: {exit}"));
-        let error = SessionError::AdapterExited { exit: exit.clone() };
-        for (_, pending) in std::mem::take(&mut self.pending) {
-            match pending {
-                Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
-                Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
-                Pending::Ending { token: None } | Pending::Startup(_) => {}
-            }
-        }
-        self.set_state(SessionState::Terminated);
-        self.wake_waiters();
-        self.emit(EventKind::AdapterExited(exit));
-    }
-
-    fn on_timer(&mut self, id: TimerId) {
-        if self.startup.as_ref().is_some_and(|s| s.timer == id) {
-            let waiting_for = if self.capabilities_known {
-                self.startup.as_ref().map_or("", |s| s.waiting_for())
-            } else {
-                "the answer to `initialize`"
-            };
-            let after = self.config.request_timeout.as_secs();
-            self.fail_startup(format!(
-                "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"
-            ));
-            return;
-        }
-        if let Some(pos) = self.waiters.iter().position(|w| w.timer == id) {
-            let waiter = self.waiters.remove(pos);
-            self.reply(waiter.token, Ok(Answer::Stop(StopOutcome::TimedOut)));
         }
     }
 }

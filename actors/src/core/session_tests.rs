@@ -355,6 +355,7 @@ pub(super) fn full_caps() -> Value {
         "supportsSetVariable": true,
         "supportsGotoTargetsRequest": true,
         "supportsRestartRequest": true,
+        "supportsSteppingGranularity": true,
     })
 }
 

@@ -255,7 +255,10 @@ fn function_breakpoints_are_refused_by_an_adapter_without_them() {
     let (token, out) = h.command(Command::SetFunctionBreakpoints(vec![function_breakpoint(
         "main",
     )]));
-    assert_eq!(unsupported(out.error(token)), "function breakpoints");
+    assert_eq!(
+        unsupported(out.error(token)),
+        "`setFunctionBreakpoints` (supportsFunctionBreakpoints)"
+    );
 }
 
 #[test]

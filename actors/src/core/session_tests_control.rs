@@ -330,3 +330,36 @@ fn without_an_exit_code_a_wait_is_answered_once_the_adapter_reports_it() {
         &StopOutcome::Terminated { exit_code: Some(5) }
     );
 }
+
+#[test]
+fn an_agents_deadline_covers_the_requests_its_command_sends_and_no_others() {
+    let with = |timeout: u64, command: Command| Command::WithTimeout {
+        timeout: Duration::from_secs(timeout),
+        command: Box::new(command),
+    };
+    let mut h = Harness::stopped();
+    let (_, out) = h.command(with(90, control(ControlAction::Next)));
+    assert_eq!(out.sent("next").2, Duration::from_secs(90));
+    h.event("stopped", json!({ "reason": "step", "threadId": 1 }));
+
+    // A deadline the request names itself wins; the next command has none.
+    let (_, out) = h.command(with(
+        90,
+        Command::Request {
+            operation: crate::core::state::Operation::Threads,
+            command: "threads".into(),
+            arguments: None,
+            timeout: Some(Duration::from_secs(12)),
+        },
+    ));
+    assert_eq!(out.sent("threads").2, Duration::from_secs(12));
+    let (_, out) = h.command(control(ControlAction::Continue));
+    assert_eq!(
+        out.sent("continue").2,
+        crate::limits::DEFAULT_REQUEST_TIMEOUT
+    );
+
+    // Ending keeps its own short deadline.
+    let (_, out) = h.command(with(200, Command::Terminate));
+    assert_eq!(out.sent("disconnect").2, crate::limits::MIN_REQUEST_TIMEOUT);
+}

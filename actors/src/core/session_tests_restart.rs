@@ -17,6 +17,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 use crate::session::SessionId;
+use crate::wire::types::FunctionBreakpoint;
 
 /// The adapter ending on its own (not asked to): killed by SIGKILL.
 pub(super) fn killed() -> AdapterExit {
@@ -292,7 +293,10 @@ fn a_restart_starts_a_fresh_adapter_with_the_same_plan() {
 #[test]
 fn a_restart_replays_every_breakpoint_and_announces_itself_once_configured() {
     let mut with_all = with_breakpoints(plan(), &[(PROGRAM, 5), ("/src/util.py", 9)]);
-    with_all.function_breakpoints = vec!["main".into()];
+    with_all.function_breakpoints = vec![FunctionBreakpoint {
+        name: "main".into(),
+        ..Default::default()
+    }];
     with_all.exception_filters = vec!["raised".into()];
     let mut h = Harness::new();
     h.launch_with(with_all, full_caps());

@@ -11,7 +11,7 @@ use super::session_tests::{
     attach_plan, full_caps, lines, plan, with_breakpoints, Harness, PROGRAM,
 };
 use crate::core::command::{Answer, Command, Effect};
-use crate::core::session::CoreConfig;
+use crate::core::session::{function_breakpoint, CoreConfig};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -80,7 +80,7 @@ fn initialized_sends_each_files_full_list_then_functions_exceptions_and_configur
         plan(),
         &[("/src/a.py", 3), ("/src/b.py", 7), ("/src/a.py", 9)],
     );
-    plan.function_breakpoints = vec!["main".into()];
+    plan.function_breakpoints = vec![function_breakpoint("main")];
     plan.exception_filters = vec!["raised".into()];
     let (_, out) = h.command(Command::Start(Box::new(plan)));
     h.ok(out.tag("initialize"), full_caps());
@@ -180,7 +180,7 @@ fn configuration_done_is_not_sent_to_an_adapter_without_it() {
 fn function_breakpoints_are_not_sent_to_an_adapter_without_them() {
     let mut h = Harness::new();
     let mut plan = plan();
-    plan.function_breakpoints = vec!["main".into()];
+    plan.function_breakpoints = vec![function_breakpoint("main")];
     let (_, out) = h.command(Command::Start(Box::new(plan)));
     h.ok(
         out.tag("initialize"),
@@ -337,6 +337,63 @@ fn the_startup_timer_names_configuration_done_when_that_is_what_is_missing() {
     let out = h.timer(timer);
     let (_, message, _) = start_failure(out.error(token));
     assert!(message.contains("`configurationDone`"), "{message}");
+}
+
+/// An attach by pid under a debugpy-flavoured adapter.
+fn debugpy_attach_plan() -> crate::core::command::StartPlan {
+    let mut plan = attach_plan();
+    plan.adapter.flavor = crate::registry::AdapterFlavor::Debugpy;
+    plan
+}
+
+#[test]
+fn a_failed_debugpy_injection_fails_the_attach_at_once_saying_what_to_check() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(debugpy_attach_plan())));
+    h.ok(out.tag("initialize"), full_caps());
+    let line = "Code injection into PID=42 failed:\n";
+    let out = h.event("output", json!({ "category": "stderr", "output": line }));
+    let (operation, message, output) = start_failure(out.error(token));
+    assert_eq!(operation, Operation::Attach);
+    assert!(
+        message.contains("could not attach to process 42"),
+        "{message}"
+    );
+    assert!(
+        message.contains("gdb") && message.contains("ptrace_scope"),
+        "{message}"
+    );
+    assert!(output.contains("Code injection"), "{output}");
+    assert!(out.stops_adapter());
+
+    // The same line from a launched program means nothing.
+    let mut h = Harness::running();
+    let out = h.event("output", json!({ "category": "stdout", "output": line }));
+    assert_eq!(out.replies(), 0);
+    assert_eq!(h.state(), SessionState::Running);
+}
+
+#[test]
+fn a_debugpy_attach_that_times_out_says_what_to_check() {
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(debugpy_attach_plan())));
+    let (timer, _) = out.timers()[0];
+    h.ok(out.tag("initialize"), full_caps());
+    let out = h.timer(timer);
+    let (_, message, _) = start_failure(out.error(token));
+    assert!(
+        message.contains("could not attach to process 42"),
+        "{message}"
+    );
+    assert!(message.contains("the `initialized` event"), "{message}");
+
+    // Other adapters' attaches keep the plain reason.
+    let mut h = Harness::new();
+    let (token, out) = h.command(Command::Start(Box::new(attach_plan())));
+    let (timer, _) = out.timers()[0];
+    let out = h.timer(timer);
+    let (_, message, _) = start_failure(out.error(token));
+    assert!(!message.contains("gdb"), "{message}");
 }
 
 #[test]

@@ -38,6 +38,9 @@ pub(crate) struct Startup {
     pub(crate) token: Option<Token>,
     /// The restart's number in its series, for a restart.
     pub(crate) restart: Option<u32>,
+    /// For an agent's restart by relaunch: the stop epoch to answer with (instead of
+    /// the snapshot a start answers).
+    pub(crate) resumed_from: Option<u64>,
     pub(crate) operation: Operation,
     /// The `launch`/`attach` answer, once it came.
     pub(crate) start_result: Option<Result<(), String>>,
@@ -102,12 +105,7 @@ impl SessionCore {
             cache.add(&bp.file, source)?;
         }
         if !plan.function_breakpoints.is_empty() {
-            let list = plan
-                .function_breakpoints
-                .iter()
-                .map(crate::core::session::function_breakpoint)
-                .collect();
-            cache.set_functions(list)?;
+            cache.set_functions(plan.function_breakpoints.clone())?;
         }
         if !plan.exception_filters.is_empty() {
             cache.set_exception_filters(plan.exception_filters.clone())?;
@@ -144,6 +142,7 @@ impl SessionCore {
         self.startup = Some(Startup {
             token,
             restart,
+            resumed_from: None,
             operation: op,
             start_result: None,
             initialized: false,
@@ -317,8 +316,11 @@ impl SessionCore {
         if done {
             if let Some(s) = self.startup.take() {
                 if let Some(token) = s.token {
-                    let snapshot = Box::new(self.snapshot());
-                    self.reply(token, Ok(Answer::Snapshot(snapshot)));
+                    let answer = match s.resumed_from {
+                        Some(epoch) => Answer::Resumed { epoch },
+                        None => Answer::Snapshot(Box::new(self.snapshot())),
+                    };
+                    self.reply(token, Ok(answer));
                 }
                 if let Some(attempt) = s.restart {
                     self.emit(EventKind::AdapterRestarted { attempt });

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::definition::{AdapterDef, AdapterFlavor, TransportKind};
+use super::definition::{AdapterDef, AdapterFlavor, ServedCommands, TransportKind};
 
 /// The built-in adapter definitions, in preference order: debugpy, lldb-dap, dlv, gdb,
 /// codelldb, js-debug.
@@ -63,6 +63,7 @@ fn debugpy() -> AdapterDef {
                        Python that has it"
             .into(),
         adapter_id: "python".into(),
+        served_commands: None,
     }
 }
 
@@ -84,6 +85,48 @@ fn lldb_dap() -> AdapterDef {
                        Build programs with `-g -O0` to debug them"
             .into(),
         adapter_id: "lldb-dap".into(),
+        served_commands: Some(lldb_dap_19_commands()),
+    }
+}
+
+/// The commands lldb-dap 19 serves. Sent any other (`locations`, `goto`,
+/// `readMemory`, a made-up name), it never answers, loses the requests after it, and
+/// aborts ("terminate called without an active exception"): each was tried by hand
+/// on lldb-dap 19.1.7 stopped in a program, and `protocol_lldb` proves the refusal.
+fn lldb_dap_19_commands() -> ServedCommands {
+    ServedCommands {
+        commands: strings(&[
+            "attach",
+            "completions",
+            "configurationDone",
+            "continue",
+            "dataBreakpointInfo",
+            "disassemble",
+            "disconnect",
+            "evaluate",
+            "exceptionInfo",
+            "initialize",
+            "launch",
+            "modules",
+            "next",
+            "pause",
+            "restart",
+            "scopes",
+            "setBreakpoints",
+            "setDataBreakpoints",
+            "setExceptionBreakpoints",
+            "setFunctionBreakpoints",
+            "setVariable",
+            "source",
+            "stackTrace",
+            "stepIn",
+            "stepInTargets",
+            "stepOut",
+            "threads",
+            "variables",
+            "compileUnits",
+        ]),
+        reason: "lldb-dap 19 aborts on any command it does not serve, so it is not sent".into(),
     }
 }
 
@@ -103,6 +146,7 @@ fn dlv() -> AdapterDef {
                        `go install` and put `dlv` on PATH"
                 .into(),
         adapter_id: "go".into(),
+        served_commands: None,
     }
 }
 
@@ -125,6 +169,7 @@ fn gdb() -> AdapterDef {
                        lldb-dap instead (`apt-get install lldb-19`)"
             .into(),
         adapter_id: "gdb".into(),
+        served_commands: None,
     }
 }
 
@@ -144,6 +189,7 @@ fn codelldb() -> AdapterDef {
                        on PATH"
             .into(),
         adapter_id: "lldb".into(),
+        served_commands: None,
     }
 }
 
@@ -164,5 +210,6 @@ fn js_debug() -> AdapterDef {
                        it into the dapvisor home folder); node must be on PATH"
             .into(),
         adapter_id: "pwa-node".into(),
+        served_commands: None,
     }
 }

@@ -88,6 +88,31 @@ pub struct AdapterDef {
     pub install_hint: String,
     /// The `adapterID` sent in `initialize`, such as `python`, `lldb-dap` or `go`.
     pub adapter_id: String,
+    /// For an adapter that dies on a command it does not know: the commands it
+    /// serves. Any other is refused before it is sent (see [`ServedCommands`]).
+    /// `None` (the default) for adapters that answer an unknown command with an error.
+    #[serde(default)]
+    pub served_commands: Option<ServedCommands>,
+}
+
+/// The commands an adapter serves, kept for adapters that die on any other (lldb-dap 19
+/// aborts with SIGABRT on a command it does not know, such as `locations`). The
+/// session core refuses a command outside the list with 501 naming `reason`, before
+/// anything is sent, unless the adapter advertised the command's capability (a later
+/// version that adds a request says so in its capabilities).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServedCommands {
+    /// The commands, by their DAP names.
+    pub commands: Vec<String>,
+    /// Why other commands are not sent, for the refusal.
+    pub reason: String,
+}
+
+impl ServedCommands {
+    /// Whether `command` is among them.
+    pub fn serves(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
 }
 
 impl AdapterDef {
@@ -109,6 +134,7 @@ impl AdapterDef {
             args: Vec::new(),
             transport: TransportKind::Stdio,
             launch_defaults: Map::new(),
+            served_commands: None,
         }
     }
 

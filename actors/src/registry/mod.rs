@@ -28,7 +28,7 @@ use std::path::Path;
 
 pub use banner::parse_listen_banner;
 pub use builtin::builtin_adapters;
-pub use definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, TransportKind};
+pub use definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, ServedCommands, TransportKind};
 pub use detect::{dapvisor_home, Environment, DEFAULT_PROBE_TIMEOUT};
 pub use error::RegistryError;
 pub use install::install_debugpy;

@@ -14,7 +14,7 @@ use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
-use crate::session::SessionId;
+use crate::session::{SessionHandle, SessionId};
 use crate::supervisor::SupervisorMsg;
 use crate::transport::{
     TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
@@ -40,6 +40,10 @@ pub enum SessionMsg {
     Timer(TimerId),
     /// The supervisor's decision about a crash this session reported.
     Supervision(CrashDecision),
+    /// The supervisor started a child session for this one (its adapter asked with
+    /// `startDebugging`); the child ends when this session is terminated or
+    /// disconnected.
+    ChildStarted(SessionHandle),
     /// Testing hook: fail this actor or its transport (see
     /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
     #[doc(hidden)]
@@ -152,6 +156,8 @@ pub struct SessionActorState {
     /// Agents waiting for an answer, and whether their request counts as use.
     replies: HashMap<Token, (RpcReplyPort<Result<Answer, SessionError>>, bool)>,
     next_token: Token,
+    /// The child sessions started for this one.
+    children: Vec<SessionHandle>,
     hub: EventHub<SessionEvent>,
     runtime_hub: EventHub<SessionEvent>,
     shared: Arc<SessionShared>,
@@ -176,6 +182,7 @@ impl Actor for SessionActor {
             generation: 0,
             replies: HashMap::new(),
             next_token: 1,
+            children: Vec::new(),
             hub: args.hub,
             runtime_hub: args.runtime_hub,
             shared: args.shared,
@@ -232,6 +239,13 @@ impl Actor for SessionActor {
                 }
             }
             SessionMsg::Timer(id) => Input::Timer(id),
+            SessionMsg::ChildStarted(child) => {
+                state
+                    .children
+                    .retain(|c| c.actor().get_status() != ractor::ActorStatus::Stopped);
+                state.children.push(child);
+                return Ok(());
+            }
             SessionMsg::InjectFault(fault) if fault.is_transport() => {
                 if let Some(transport) = &state.transport {
                     let _ = transport.cast(TransportMsg::InjectFault(fault));
@@ -372,6 +386,7 @@ impl SessionActorState {
                     let _ = t.cast(TransportMsg::Shutdown);
                 }
             }
+            Effect::EndChildren { terminate_debuggee } => self.end_children(terminate_debuggee),
             Effect::SpawnChild(mut plan) => {
                 plan.parent = Some(self.id);
                 let _ = self.supervisor.cast(SupervisorMsg::SpawnChild { plan });
@@ -390,6 +405,26 @@ impl SessionActorState {
             }
         }
         None
+    }
+
+    /// End the live children from a task each: ending waits on their adapters,
+    /// which a handler must not.
+    fn end_children(&self, terminate_debuggee: bool) {
+        for child in self.children.clone() {
+            tokio::spawn(async move {
+                if !child.state().await.is_ok_and(|s| s.is_live()) {
+                    return;
+                }
+                let ended = if terminate_debuggee {
+                    child.terminate().await
+                } else {
+                    child.disconnect(false).await
+                };
+                if let Err(err) = ended {
+                    tracing::warn!(child = %child.id(), %err, "a child session did not end");
+                }
+            });
+        }
     }
 
     fn publish(&self, kind: EventKind) {

@@ -1,4 +1,8 @@
-//! [`SessionHandle`]: how agents talk to a session, with typed methods.
+//! [`SessionHandle`]: how agents talk to a session, with typed methods. This file
+//! holds the handle and its plumbing (starting, the snapshot, output, ending); the
+//! typed methods are grouped in files by concept: `handle_breakpoints.rs`,
+//! `handle_execution.rs`, `handle_inspect.rs`, and the rest of the protocol in the
+//! `requests*.rs` files.
 //!
 //! Every method is one message to the session's actor and one answer back. Calls that
 //! need no adapter I/O (snapshot, output, cached breakpoints) are answered at once;
@@ -12,36 +16,15 @@ use std::time::Duration;
 
 use ractor::rpc::CallResult;
 use ractor::ActorRef;
-use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
 
-use crate::core::breakpoints::SourceBreakpointRecord;
-use crate::core::command::{Answer, Command, ControlAction, StartPlan, StopOutcome};
+use crate::core::command::{Answer, Command, StartPlan};
 use crate::core::output::OutputSlice;
 use crate::core::snapshot::SessionSnapshot;
-use crate::core::state::{Operation, SessionState};
+use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::events::{EventHub, EventStream, SessionEvent};
 use crate::session::actor::{SessionMsg, SessionShared};
 use crate::session::SessionId;
-use crate::wire::types::{
-    Breakpoint, EvaluateResponseBody, FunctionBreakpoint, Scope, ScopesResponseBody,
-    SourceBreakpoint, StackFrame, StackTraceResponseBody, SteppingGranularity, Thread,
-    ThreadsResponseBody, Variable, VariablesResponseBody,
-};
-
-/// The field the DAP specification requires in a command's answer, for the
-/// commands whose typed answer is nothing without it.
-fn required_field(command: &str) -> Option<&'static str> {
-    Some(match command {
-        "threads" => "threads",
-        "stackTrace" => "stackFrames",
-        "scopes" => "scopes",
-        "variables" => "variables",
-        "evaluate" => "result",
-        _ => return None,
-    })
-}
 
 /// Proof that execution resumed, to wait for the next stop with
 /// [`SessionHandle::wait_for_stop`]. A stop that arrives between the resume and the
@@ -60,6 +43,9 @@ pub struct SessionHandle {
     hub: EventHub<SessionEvent>,
     shared: Arc<SessionShared>,
     max_queued: usize,
+    /// The deadline of the adapter requests this view's calls send; the session's
+    /// default when `None`.
+    timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for SessionHandle {
@@ -84,7 +70,29 @@ impl SessionHandle {
             hub,
             shared,
             max_queued,
+            timeout: None,
         }
+    }
+
+    /// A view of this session whose calls give the adapter `timeout` to answer
+    /// (instead of the session's default, [`crate::limits::DEFAULT_REQUEST_TIMEOUT`]
+    /// unless configured), clamped to
+    /// [`crate::limits::MIN_REQUEST_TIMEOUT`]..=[`crate::limits::MAX_REQUEST_TIMEOUT`]:
+    /// `session.with_timeout(Duration::from_secs(120)).evaluate(..)`. A call past it
+    /// fails with [`SessionError::Timeout`]. The deadline a call names itself (the
+    /// `timeout` of [`Self::request`], of [`Self::wait_for_stop`]) still wins. The view
+    /// is the same session: it shares everything else with this handle.
+    pub fn with_timeout(&self, timeout: Duration) -> SessionHandle {
+        SessionHandle {
+            timeout: Some(timeout),
+            ..self.clone()
+        }
+    }
+
+    /// The deadline this view gives adapter requests, if it names one (see
+    /// [`Self::with_timeout`]).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// The session's id.
@@ -121,7 +129,7 @@ impl SessionHandle {
         self.hub.subscribe()
     }
 
-    async fn ask(&self, command: Command) -> Result<Answer, SessionError> {
+    pub(super) async fn ask(&self, command: Command) -> Result<Answer, SessionError> {
         let queued = self.shared.queued.fetch_add(1, Ordering::Relaxed);
         if queued >= self.max_queued {
             self.shared.queued.fetch_sub(1, Ordering::Relaxed);
@@ -130,6 +138,16 @@ impl SessionHandle {
                 limit: self.max_queued,
             });
         }
+        let command = match self.timeout {
+            // Reading the cached state sends nothing, and must stay a non-use.
+            Some(timeout) if !matches!(command, Command::Snapshot | Command::Output { .. }) => {
+                Command::WithTimeout {
+                    timeout,
+                    command: Box::new(command),
+                }
+            }
+            _ => command,
+        };
         let result = self
             .actor
             .call(|reply| SessionMsg::Agent { command, reply }, None)
@@ -173,288 +191,6 @@ impl SessionHandle {
         Ok(self.snapshot().await?.state)
     }
 
-    /// Replace every breakpoint of `file` (an empty list clears it). Returns the
-    /// file's breakpoints with the adapter's verdict on each.
-    pub async fn set_breakpoints(
-        &self,
-        file: impl AsRef<Path>,
-        breakpoints: Vec<SourceBreakpoint>,
-    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
-        let file = absolute(file.as_ref());
-        source_records(
-            self.ask(Command::SetBreakpoints { file, breakpoints })
-                .await?,
-        )
-    }
-
-    /// Add one breakpoint at `file:line`, keeping the file's others.
-    pub async fn add_breakpoint(
-        &self,
-        file: impl AsRef<Path>,
-        breakpoint: SourceBreakpoint,
-    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
-        let file = absolute(file.as_ref());
-        source_records(
-            self.ask(Command::AddBreakpoint { file, breakpoint })
-                .await?,
-        )
-    }
-
-    /// Remove the breakpoint at `file:line`, keeping the file's others.
-    pub async fn remove_breakpoint(
-        &self,
-        file: impl AsRef<Path>,
-        line: i64,
-    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
-        let file = absolute(file.as_ref());
-        source_records(self.ask(Command::RemoveBreakpoint { file, line }).await?)
-    }
-
-    /// Replace every function breakpoint.
-    pub async fn set_function_breakpoints(
-        &self,
-        breakpoints: Vec<FunctionBreakpoint>,
-    ) -> Result<Vec<Breakpoint>, SessionError> {
-        match self
-            .ask(Command::SetFunctionBreakpoints(breakpoints))
-            .await?
-        {
-            Answer::Breakpoints(list) => Ok(list),
-            other => Err(unexpected(other)),
-        }
-    }
-
-    /// Add one function breakpoint (or replace the one on the same function), keeping
-    /// the others; returns the adapter's verdict on the whole list.
-    pub async fn add_function_breakpoint(
-        &self,
-        breakpoint: FunctionBreakpoint,
-    ) -> Result<Vec<Breakpoint>, SessionError> {
-        match self.ask(Command::AddFunctionBreakpoint(breakpoint)).await? {
-            Answer::Breakpoints(list) => Ok(list),
-            other => Err(unexpected(other)),
-        }
-    }
-
-    /// Remove the function breakpoint on `name`, keeping the others.
-    pub async fn remove_function_breakpoint(
-        &self,
-        name: &str,
-    ) -> Result<Vec<Breakpoint>, SessionError> {
-        match self
-            .ask(Command::RemoveFunctionBreakpoint(name.to_string()))
-            .await?
-        {
-            Answer::Breakpoints(list) => Ok(list),
-            other => Err(unexpected(other)),
-        }
-    }
-
-    /// Replace the exception filters (ids from the adapter's capabilities, such as
-    /// `raised` and `uncaught` for debugpy).
-    pub async fn set_exception_breakpoints(
-        &self,
-        filters: Vec<String>,
-    ) -> Result<(), SessionError> {
-        self.ask(Command::SetExceptionBreakpoints(filters)).await?;
-        Ok(())
-    }
-
-    async fn control(
-        &self,
-        action: ControlAction,
-        thread_id: Option<i64>,
-        granularity: Option<SteppingGranularity>,
-    ) -> Result<RunTicket, SessionError> {
-        match self
-            .ask(Command::Control {
-                action,
-                thread_id,
-                granularity,
-            })
-            .await?
-        {
-            Answer::Resumed { epoch } => Ok(RunTicket { epoch }),
-            other => Err(unexpected(other)),
-        }
-    }
-
-    /// Resume; the thread defaults to the last stopped thread.
-    pub async fn continue_(&self, thread_id: Option<i64>) -> Result<RunTicket, SessionError> {
-        self.control(ControlAction::Continue, thread_id, None).await
-    }
-
-    /// Step over one line.
-    pub async fn next(&self, thread_id: Option<i64>) -> Result<RunTicket, SessionError> {
-        self.control(ControlAction::Next, thread_id, None).await
-    }
-
-    /// Step into the call on this line.
-    pub async fn step_in(&self, thread_id: Option<i64>) -> Result<RunTicket, SessionError> {
-        self.control(ControlAction::StepIn, thread_id, None).await
-    }
-
-    /// Step out of the current function.
-    pub async fn step_out(&self, thread_id: Option<i64>) -> Result<RunTicket, SessionError> {
-        self.control(ControlAction::StepOut, thread_id, None).await
-    }
-
-    /// Step with a granularity (`statement`, `line`, `instruction`).
-    pub async fn step(
-        &self,
-        kind: StepKind,
-        thread_id: Option<i64>,
-        granularity: SteppingGranularity,
-    ) -> Result<RunTicket, SessionError> {
-        let action = match kind {
-            StepKind::Over => ControlAction::Next,
-            StepKind::In => ControlAction::StepIn,
-            StepKind::Out => ControlAction::StepOut,
-        };
-        self.control(action, thread_id, Some(granularity)).await
-    }
-
-    /// Interrupt the running debuggee; wait for the stop with the ticket.
-    pub async fn pause(&self, thread_id: Option<i64>) -> Result<RunTicket, SessionError> {
-        self.control(ControlAction::Pause, thread_id, None).await
-    }
-
-    /// Wait for the first stop after `ticket`, or the debuggee's end, or `timeout`
-    /// ([`StopOutcome::TimedOut`], not an error). [`RunTicket`]`{ epoch: 0 }` waits
-    /// for the first stop of the session (such as one right after launch).
-    pub async fn wait_for_stop(
-        &self,
-        ticket: RunTicket,
-        timeout: Duration,
-    ) -> Result<StopOutcome, SessionError> {
-        match self
-            .ask(Command::WaitForStop {
-                after: ticket.epoch,
-                timeout,
-            })
-            .await?
-        {
-            Answer::Stop(outcome) => Ok(outcome),
-            other => Err(unexpected(other)),
-        }
-    }
-
-    /// Send a DAP request checked against the state as `operation`, and return the
-    /// response body.
-    pub async fn request(
-        &self,
-        operation: Operation,
-        command: &str,
-        arguments: Option<Value>,
-        timeout: Option<Duration>,
-    ) -> Result<Value, SessionError> {
-        match self
-            .ask(Command::Request {
-                operation,
-                command: command.to_string(),
-                arguments,
-                timeout,
-            })
-            .await?
-        {
-            Answer::Body(body) => Ok(body),
-            other => Err(unexpected(other)),
-        }
-    }
-
-    async fn typed<T: DeserializeOwned>(
-        &self,
-        operation: Operation,
-        command: &str,
-        arguments: Value,
-    ) -> Result<T, SessionError> {
-        let body = self
-            .request(operation, command, Some(arguments), None)
-            .await?;
-        // The wire types forgive missing fields; an answer without the one thing it
-        // exists for must not pass as an empty stack or a blank value.
-        if let Some(field) = required_field(command) {
-            if body.get(field).is_none() {
-                return Err(SessionError::Protocol(format!(
-                    "the adapter answered `{command}` without `{field}`; its answer \
-                     cannot be used (body: {body})"
-                )));
-            }
-        }
-        serde_json::from_value(body).map_err(|e| {
-            SessionError::Protocol(format!(
-                "the adapter's `{command}` answer is malformed: {e}"
-            ))
-        })
-    }
-
-    /// The debuggee's threads.
-    pub async fn threads(&self) -> Result<Vec<Thread>, SessionError> {
-        let body: ThreadsResponseBody =
-            self.typed(Operation::Threads, "threads", json!({})).await?;
-        Ok(body.threads)
-    }
-
-    /// A thread's call stack, innermost frame first; `levels` of 0 or `None` asks for
-    /// all. The thread defaults to the last stopped thread.
-    pub async fn stack_trace(
-        &self,
-        thread_id: Option<i64>,
-        levels: Option<i64>,
-    ) -> Result<Vec<StackFrame>, SessionError> {
-        let thread_id = match thread_id {
-            Some(t) => t,
-            None => self.stopped_thread().await?,
-        };
-        let mut args = json!({ "threadId": thread_id, "startFrame": 0 });
-        if let Some(levels) = levels {
-            args["levels"] = json!(levels);
-        }
-        let body: StackTraceResponseBody = self
-            .typed(Operation::StackTrace, "stackTrace", args)
-            .await?;
-        Ok(body.stack_frames)
-    }
-
-    /// The scopes of a frame (from [`Self::stack_trace`]).
-    pub async fn scopes(&self, frame_id: i64) -> Result<Vec<Scope>, SessionError> {
-        let body: ScopesResponseBody = self
-            .typed(Operation::Scopes, "scopes", json!({ "frameId": frame_id }))
-            .await?;
-        Ok(body.scopes)
-    }
-
-    /// The variables under a reference (a scope's or a structured value's).
-    pub async fn variables(&self, variables_reference: i64) -> Result<Vec<Variable>, SessionError> {
-        let body: VariablesResponseBody = self
-            .typed(
-                Operation::Variables,
-                "variables",
-                json!({ "variablesReference": variables_reference }),
-            )
-            .await?;
-        Ok(body.variables)
-    }
-
-    /// Evaluate `expression` in a frame (or globally when `frame_id` is `None`).
-    /// `context` (`repl`, `watch`, `hover`, `clipboard`) defaults to the one that
-    /// answers with the plain value: `repl`, or `watch` for lldb-dap.
-    pub async fn evaluate(
-        &self,
-        expression: &str,
-        frame_id: Option<i64>,
-        context: Option<&str>,
-    ) -> Result<EvaluateResponseBody, SessionError> {
-        let mut args = json!({ "expression": expression });
-        if let Some(context) = context {
-            args["context"] = json!(context);
-        }
-        if let Some(frame) = frame_id {
-            args["frameId"] = json!(frame);
-        }
-        self.typed(Operation::Evaluate, "evaluate", args).await
-    }
-
     /// Captured output from cursor `since` (0 for the start), at most `max_bytes`.
     pub async fn output(&self, since: u64, max_bytes: usize) -> Result<OutputSlice, SessionError> {
         match self.ask(Command::Output { since, max_bytes }).await? {
@@ -474,44 +210,13 @@ impl SessionHandle {
         self.ask(Command::Disconnect { terminate_debuggee }).await?;
         Ok(())
     }
-
-    async fn stopped_thread(&self) -> Result<i64, SessionError> {
-        let snapshot = self.snapshot().await?;
-        snapshot
-            .last_stop
-            .and_then(|s| s.thread_id)
-            .or_else(|| snapshot.threads.first().map(|t| t.id))
-            .ok_or_else(|| {
-                SessionError::InvalidArgument(
-                    "no thread has stopped yet; pass a thread_id from threads()".into(),
-                )
-            })
-    }
 }
 
-/// Which way to step, for [`SessionHandle::step`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StepKind {
-    /// Over.
-    Over,
-    /// In.
-    In,
-    /// Out.
-    Out,
-}
-
-fn source_records(answer: Answer) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
-    match answer {
-        Answer::SourceBreakpoints(list) => Ok(list),
-        other => Err(unexpected(other)),
-    }
-}
-
-fn unexpected(answer: Answer) -> SessionError {
+pub(super) fn unexpected(answer: Answer) -> SessionError {
     SessionError::Protocol(format!("unexpected answer from the session: {answer:?}"))
 }
 
 /// Breakpoint files are keyed by absolute path, as adapters report them.
-fn absolute(path: &Path) -> PathBuf {
+pub(super) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }

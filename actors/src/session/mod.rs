@@ -1,14 +1,26 @@
 //! Sessions: the actor shell around the core, the handle agents hold, and ids.
 
 pub mod actor;
+#[cfg(test)]
+mod children_tests;
 pub mod handle;
+mod handle_breakpoints;
+mod handle_execution;
+mod handle_inspect;
+#[cfg(test)]
+mod handle_tests;
 pub mod id;
 mod requests;
 mod requests_disassemble;
 mod requests_execution;
 mod requests_inspect;
 mod requests_memory;
+#[cfg(test)]
+mod requests_memory_tests;
+#[cfg(test)]
+mod test_support;
 
 pub use actor::{CrashDecision, SessionActor, SessionArgs, SessionMsg, SessionShared};
-pub use handle::{RunTicket, SessionHandle, StepKind};
+pub use handle::{RunTicket, SessionHandle};
+pub use handle_execution::StepKind;
 pub use id::SessionId;

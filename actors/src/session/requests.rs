@@ -6,9 +6,10 @@
 //!
 //! Each method is one DAP request checked against the session's state as the
 //! [`Operation`] it counts as. A request the adapter did not advertise is refused by
-//! the session core with [`SessionError::Unsupported`] naming the capability; an
-//! argument that needs a capability of its own (`singleThread`, `granularity`,
-//! `filterOptions`, ...) is refused here the same way, before it reaches the adapter.
+//! the session core with [`SessionError::Unsupported`] naming the capability, and so
+//! is an argument that needs a capability of its own (`singleThread`, `granularity`,
+//! `filterOptions`, a breakpoint `condition`, ...), before anything reaches the
+//! adapter (see [`crate::core::capability`]).
 //!
 //! Requests that make the program move (`goto`, `stepBack`, a step into a chosen
 //! target, ...) answer with a [`RunTicket`] taken before the request left, so the
@@ -20,7 +21,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::core::capability::has_capability;
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
@@ -112,21 +112,6 @@ impl SessionHandle {
             });
         }
         Ok(snapshot)
-    }
-
-    /// Refuse `what` unless the adapter advertised `flag`.
-    pub(super) fn require(
-        snapshot: &SessionSnapshot,
-        flag: &str,
-        what: &str,
-    ) -> Result<(), SessionError> {
-        if has_capability(&snapshot.capabilities, flag) {
-            return Ok(());
-        }
-        Err(SessionError::Unsupported {
-            adapter: snapshot.adapter.clone().unwrap_or_else(|| "(none)".into()),
-            capability: format!("{what} ({flag})"),
-        })
     }
 
     /// The thread asked for, else the last stopped one, else the first known.
@@ -224,14 +209,6 @@ impl SessionHandle {
         &self,
         args: DataBreakpointInfoArguments,
     ) -> Result<DataBreakpointInfoResponseBody, SessionError> {
-        if args.bytes.is_some() || args.as_address.is_some() {
-            let snapshot = self.ready_for(Operation::Inspect).await?;
-            Self::require(
-                &snapshot,
-                "supportsDataBreakpointBytes",
-                "`dataBreakpointInfo` with bytes or asAddress",
-            )?;
-        }
         self.call(Operation::Inspect, "dataBreakpointInfo", args)
             .await
     }
@@ -271,22 +248,9 @@ impl SessionHandle {
             self.set_exception_breakpoints(args.filters).await?;
             return Ok(Vec::new());
         }
-        let snapshot = self.adapter_running("exception options").await?;
-        if has_filter_options {
-            Self::require(
-                &snapshot,
-                "supportsExceptionFilterOptions",
-                "`setExceptionBreakpoints` with filterOptions",
-            )?;
-        }
-        if has_exception_options {
-            Self::require(
-                &snapshot,
-                "supportsExceptionOptions",
-                "`setExceptionBreakpoints` with exceptionOptions",
-            )?;
-        }
-        self.set_exception_breakpoints(args.filters.clone()).await?;
+        self.adapter_running("exception options").await?;
+        // One request: the core refuses options the adapter did not advertise before
+        // anything is sent, and caches the plain filters for a restarted adapter.
         let body = self
             .request(
                 Operation::SetExceptionBreakpoints,

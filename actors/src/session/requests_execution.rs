@@ -7,10 +7,11 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::core::command::StartPlan;
+use crate::core::command::{Answer, Command, StartPlan};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::Operation;
 use crate::error::SessionError;
+use crate::session::handle::unexpected;
 use crate::session::requests::{source_of, strip_nulls};
 use crate::session::{RunTicket, SessionHandle, StepKind};
 use crate::wire::types::{
@@ -19,9 +20,10 @@ use crate::wire::types::{
 };
 
 impl SessionHandle {
-    /// Step with every option: `granularity` (needs `supportsSteppingGranularity`)
-    /// and `single_thread`, leaving the other threads stopped (needs
-    /// `supportsSingleThreadExecutionRequests`).
+    /// Step with every option: `granularity` (needs `supportsSteppingGranularity`
+    /// unless `statement`) and `single_thread`, leaving the other threads stopped
+    /// (needs `supportsSingleThreadExecutionRequests`). The session core refuses an
+    /// option the adapter did not advertise, naming the capability.
     pub async fn step_with(
         &self,
         kind: StepKind,
@@ -29,19 +31,6 @@ impl SessionHandle {
         granularity: Option<SteppingGranularity>,
         single_thread: bool,
     ) -> Result<RunTicket, SessionError> {
-        let (operation, command) = match kind {
-            StepKind::Over => (Operation::Next, "next"),
-            StepKind::In => (Operation::StepIn, "stepIn"),
-            StepKind::Out => (Operation::StepOut, "stepOut"),
-        };
-        let snapshot = self.ready_for(operation).await?;
-        if granularity.is_some_and(|g| g != SteppingGranularity::Statement) {
-            Self::require(
-                &snapshot,
-                "supportsSteppingGranularity",
-                &format!("`{command}` with a granularity"),
-            )?;
-        }
         if !single_thread {
             return match granularity {
                 Some(g) => self.step(kind, thread_id, g).await,
@@ -52,11 +41,12 @@ impl SessionHandle {
                 },
             };
         }
-        Self::require(
-            &snapshot,
-            "supportsSingleThreadExecutionRequests",
-            &format!("`{command}` with singleThread"),
-        )?;
+        let (operation, command) = match kind {
+            StepKind::Over => (Operation::Next, "next"),
+            StepKind::In => (Operation::StepIn, "stepIn"),
+            StepKind::Out => (Operation::StepOut, "stepOut"),
+        };
+        let snapshot = self.ready_for(operation).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = strip_nulls(json!({
             "threadId": thread,
@@ -73,11 +63,6 @@ impl SessionHandle {
         thread_id: Option<i64>,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::Continue).await?;
-        Self::require(
-            &snapshot,
-            "supportsSingleThreadExecutionRequests",
-            "`continue` with singleThread",
-        )?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = json!({ "threadId": thread, "singleThread": true });
         self.moving(&snapshot, Operation::Continue, "continue", args)
@@ -173,21 +158,27 @@ impl SessionHandle {
             .await
     }
 
-    /// Restart the debuggee with the adapter's `restart` request, keeping the session,
-    /// its breakpoints and its adapter; wait for its first stop with the ticket.
-    /// Adapters without `supportsRestartRequest` are refused naming it: restart those
-    /// with [`Self::relaunch`].
+    /// Restart the debuggee, keeping the session (its id) and every cached breakpoint;
+    /// wait for the new run's first stop with the ticket. Where the adapter advertises
+    /// `supportsRestartRequest` (lldb-dap) its `restart` request does it under the same
+    /// adapter; elsewhere (debugpy, dlv) the debuggee and the adapter are ended and the
+    /// plan the session was started with runs again on a fresh adapter, with the
+    /// breakpoints as they are now (added ones in, removed ones out). A session that
+    /// attached to a process without a `restart` request is refused (501): its process
+    /// cannot be launched again.
     pub async fn restart(&self) -> Result<RunTicket, SessionError> {
-        let snapshot = self.ready_for(Operation::Restart).await?;
-        self.moving(&snapshot, Operation::Restart, "restart", json!({}))
-            .await
+        match self.ask(Command::Restart).await? {
+            Answer::Resumed { epoch } => Ok(RunTicket { epoch }),
+            other => Err(unexpected(other)),
+        }
     }
 
-    /// Restart by ending the debuggee and the adapter (if they still run) and starting
-    /// `plan` again (the one the session was started with, from
-    /// [`crate::Runtime::plan_launch`]): the way to restart where the adapter has no
-    /// `restart` request, or to run an ended program again. The session keeps its id
-    /// and every cached breakpoint; answers like [`Self::start`].
+    /// Start `plan` again, ending the debuggee and the adapter first if they still
+    /// run: for running an ended program again, or with a changed plan (from
+    /// [`crate::Runtime::plan_launch`]). The session keeps its id and every cached
+    /// breakpoint, and the plan's breakpoints are added to them; answers like
+    /// [`Self::start`]. To restart a running program as it was started, use
+    /// [`Self::restart`].
     pub async fn relaunch(&self, plan: StartPlan) -> Result<SessionSnapshot, SessionError> {
         if self.snapshot().await?.state.is_live() {
             self.terminate().await?;

@@ -43,6 +43,9 @@ impl SupervisorState {
             });
             parent_handle.hub().publish_arc(event.clone());
             self.hub.publish_arc(event);
+            // The parent ends its children when it is terminated or disconnected.
+            let started = crate::session::SessionMsg::ChildStarted(child.clone());
+            let _ = parent_handle.actor().cast(started);
         }
         tokio::spawn(async move {
             if let Err(err) = child.start(plan).await {

@@ -27,8 +27,9 @@ const DUPLEX_BUFFER: usize = 64 * 1024;
 ///
 /// - `initialize` is answered with the capabilities `supportsConfigurationDoneRequest`,
 ///   `supportsConditionalBreakpoints`, `supportsFunctionBreakpoints`,
-///   `supportsHitConditionalBreakpoints`, `supportsLogPoints` and
-///   `supportsTerminateRequest`;
+///   `supportsHitConditionalBreakpoints`, `supportsLogPoints`,
+///   `supportsTerminateRequest`, `supportsReadMemoryRequest` and
+///   `supportsWriteMemoryRequest`;
 /// - `launch` / `attach` are answered, then the `initialized` event is sent;
 /// - `setBreakpoints` answers every breakpoint verified, with ids counted from 1 per
 ///   connection; `setFunctionBreakpoints` likewise; `setExceptionBreakpoints` succeeds;
@@ -42,8 +43,17 @@ const DUPLEX_BUFFER: usize = 64 * 1024;
 ///   answered, the frame moves one line down, and `stopped` reason `step` follows;
 ///   `pause` is answered and `stopped` reason `pause` follows;
 /// - `threads`, `stackTrace`, `scopes` (one scope `Locals`, reference 1000),
-///   `variables` (`x = 42` and `s = "hi"` under 1000) and `evaluate` (the result is
-///   the expression reversed, or what [`Self::evaluate_result`] says) are answered;
+///   `variables` (`x = 42` and `s = "hi"` under 1000, with their memory references)
+///   and `evaluate` (the result is the expression reversed, or what
+///   [`Self::evaluate_result`] says; `x` also gives its memory reference) are
+///   answered;
+/// - `readMemory` and `writeMemory` work on 32 bytes at `0x1000` that hold `x` (an
+///   `i32`, little-endian, at `0x1000`; a write there changes the value `variables`
+///   shows) and `s` (`"hi\0"` at `0x1004`), the rest `0xAA`. A memory reference is
+///   an address (`0x` hex, or decimal) moved by `offset`; bytes past the end are
+///   answered as `unreadableBytes` (bytes before the start too, with no data, to skip);
+///   a write that does not fit fails, or with `allowPartial` writes what fits and
+///   answers `bytesWritten`;
 /// - `terminate` is answered and `terminated` follows; `disconnect` is answered and
 ///   the connection closed;
 /// - any other command fails with a message naming it.

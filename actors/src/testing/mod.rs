@@ -24,6 +24,7 @@
 
 mod fake_adapter;
 mod faults;
+mod memory;
 mod probe;
 mod program;
 

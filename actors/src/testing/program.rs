@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::testing::fake_adapter::Script;
+use crate::testing::memory::{Memory, S_ADDRESS, X_ADDRESS};
 use crate::wire::{Event, Message, Request, Response};
 
 /// The one thread of the modelled program.
@@ -49,6 +50,8 @@ pub(crate) struct Program {
     last_hit: i64,
     next_breakpoint_id: i64,
     line: i64,
+    /// Where the program's variables live.
+    memory: Memory,
 }
 
 impl Program {
@@ -60,6 +63,7 @@ impl Program {
             last_hit: 0,
             next_breakpoint_id: 1,
             line: 1,
+            memory: Memory::new(),
         }
     }
 
@@ -164,8 +168,16 @@ impl Program {
             "variables" => {
                 let variables = if args["variablesReference"].as_i64() == Some(LOCALS_REF) {
                     json!([
-                        { "name": "x", "value": "42", "type": "int", "variablesReference": 0 },
-                        { "name": "s", "value": "\"hi\"", "type": "str", "variablesReference": 0 },
+                        {
+                            "name": "x", "value": self.memory.x().to_string(), "type": "int",
+                            "variablesReference": 0,
+                            "memoryReference": Memory::reference(X_ADDRESS),
+                        },
+                        {
+                            "name": "s", "value": "\"hi\"", "type": "str",
+                            "variablesReference": 0,
+                            "memoryReference": Memory::reference(S_ADDRESS),
+                        },
                     ])
                 } else {
                     json!([])
@@ -178,11 +190,20 @@ impl Program {
                     Some(fixed) => fixed.clone(),
                     None => expression.chars().rev().collect(),
                 };
-                vec![success(
-                    request,
-                    Some(json!({ "result": result, "variablesReference": 0 })),
-                )]
+                let mut body = json!({ "result": result, "variablesReference": 0 });
+                if expression == "x" {
+                    body["memoryReference"] = json!(Memory::reference(X_ADDRESS));
+                }
+                vec![success(request, Some(body))]
             }
+            "readMemory" => match self.memory.read(&args) {
+                Ok(body) => vec![success(request, Some(body))],
+                Err(why) => vec![failure(request, &why)],
+            },
+            "writeMemory" => match self.memory.write(&args) {
+                Ok(body) => vec![success(request, Some(body))],
+                Err(why) => vec![failure(request, &why)],
+            },
             "terminate" => vec![success(request, None), event("terminated", None)],
             "disconnect" => vec![success(request, None), Out::Close],
             other => vec![failure(
@@ -268,6 +289,8 @@ fn capabilities() -> Value {
         "supportsHitConditionalBreakpoints": true,
         "supportsLogPoints": true,
         "supportsTerminateRequest": true,
+        "supportsReadMemoryRequest": true,
+        "supportsWriteMemoryRequest": true,
     })
 }
 

@@ -1,0 +1,218 @@
+//! Agent commands on the breakpoint cache: source, function and exception
+//! breakpoints. Each change updates the cache first, then sends the affected list
+//! whole (DAP replaces a file's list, or every function breakpoint, per request) to an
+//! adapter that takes breakpoints now, or answers from the cache (they go out during
+//! configuration).
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use crate::core::command::{Answer, Token};
+use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::state::Operation;
+use crate::error::SessionError;
+use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+
+impl SessionCore {
+    /// Replace every breakpoint of `file`.
+    pub(super) fn set_file_breakpoints(
+        &mut self,
+        token: Token,
+        file: PathBuf,
+        breakpoints: Vec<SourceBreakpoint>,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        self.check_source_features(&breakpoints)?;
+        self.breakpoints.set_file(&file, breakpoints)?;
+        self.sync_file(token, file);
+        Ok(())
+    }
+
+    /// Add (or replace at its line) one breakpoint of `file`.
+    pub(super) fn add_file_breakpoint(
+        &mut self,
+        token: Token,
+        file: PathBuf,
+        breakpoint: SourceBreakpoint,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        self.check_source_features(std::slice::from_ref(&breakpoint))?;
+        self.breakpoints.add(&file, breakpoint)?;
+        self.sync_file(token, file);
+        Ok(())
+    }
+
+    /// Remove the breakpoint of `file` at `line`.
+    pub(super) fn remove_file_breakpoint(
+        &mut self,
+        token: Token,
+        file: PathBuf,
+        line: i64,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        if !self.breakpoints.remove(&file, line) {
+            let lines: Vec<String> = self
+                .breakpoints
+                .file(&file)
+                .iter()
+                .map(|r| r.requested.line.to_string())
+                .collect();
+            return Err(SessionError::InvalidArgument(format!(
+                "no breakpoint at {}:{line}; its breakpoints are at lines [{}]",
+                file.display(),
+                lines.join(", ")
+            )));
+        }
+        self.sync_file(token, file);
+        Ok(())
+    }
+
+    /// Replace every function breakpoint.
+    pub(super) fn set_function_breakpoints(
+        &mut self,
+        token: Token,
+        list: Vec<FunctionBreakpoint>,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        self.check_function_features(&list)?;
+        self.breakpoints.set_functions(list)?;
+        self.sync_functions(token);
+        Ok(())
+    }
+
+    /// Add (or replace on its function) one function breakpoint.
+    pub(super) fn add_function_breakpoint(
+        &mut self,
+        token: Token,
+        bp: FunctionBreakpoint,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        self.check_function_features(std::slice::from_ref(&bp))?;
+        self.breakpoints.add_function(bp)?;
+        self.sync_functions(token);
+        Ok(())
+    }
+
+    /// Remove the function breakpoint on `name`.
+    pub(super) fn remove_function_breakpoint(
+        &mut self,
+        token: Token,
+        name: String,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        if !self.breakpoints.remove_function(&name) {
+            let names: Vec<&str> = self
+                .breakpoints
+                .functions()
+                .iter()
+                .map(|r| r.requested.name.as_str())
+                .collect();
+            return Err(SessionError::InvalidArgument(format!(
+                "no function breakpoint on `{name}`; the function breakpoints are [{}]",
+                names.join(", ")
+            )));
+        }
+        self.sync_functions(token);
+        Ok(())
+    }
+
+    /// Replace the exception filters.
+    pub(super) fn set_exception_filters(
+        &mut self,
+        token: Token,
+        filters: Vec<String>,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetExceptionBreakpoints)?;
+        self.breakpoints.set_exception_filters(filters)?;
+        if self.adapter_takes_breakpoints() {
+            let args = serde_json::to_value(self.breakpoints.exception_arguments())
+                .map_err(|e| SessionError::Protocol(e.to_string()))?;
+            self.send(
+                "setExceptionBreakpoints",
+                Some(args),
+                None,
+                Pending::Agent {
+                    token,
+                    command: "setExceptionBreakpoints".into(),
+                    purpose: Purpose::Body,
+                },
+            );
+        } else {
+            self.reply(token, Ok(Answer::Done));
+        }
+        Ok(())
+    }
+
+    /// Whether breakpoint changes go to the adapter now: it is configured and is not
+    /// being let go (after the debuggee ended they wait in the cache for the next run).
+    pub(super) fn adapter_takes_breakpoints(&self) -> bool {
+        self.adapter_live && self.accepts_breakpoints && !self.ending
+    }
+
+    /// Function breakpoints need `supportsFunctionBreakpoints`, and their conditions
+    /// the capabilities conditions need.
+    fn check_function_features(&self, list: &[FunctionBreakpoint]) -> Result<(), SessionError> {
+        self.check_request(
+            "setFunctionBreakpoints",
+            Some(&json!({ "breakpoints": list })),
+        )
+    }
+
+    /// Lines count from 1; conditions, hit conditions and log messages need their
+    /// capabilities.
+    fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {
+        if let Some(bad) = list.iter().find(|b| b.line < 1) {
+            return Err(SessionError::InvalidArgument(format!(
+                "breakpoint line {} is not a line: lines count from 1",
+                bad.line
+            )));
+        }
+        self.check_request("setBreakpoints", Some(&json!({ "breakpoints": list })))
+    }
+
+    /// Send `file`'s whole list to the adapter, or answer from the cache when the
+    /// adapter is not ready for breakpoints (they go out during configuration).
+    fn sync_file(&mut self, token: Token, file: PathBuf) {
+        if self.adapter_takes_breakpoints() {
+            let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            self.send(
+                "setBreakpoints",
+                args,
+                None,
+                Pending::Agent {
+                    token,
+                    command: "setBreakpoints".into(),
+                    purpose: Purpose::SourceBreakpoints(file),
+                },
+            );
+        } else {
+            let records = self.breakpoints.file(&file).to_vec();
+            self.reply(token, Ok(Answer::SourceBreakpoints(records)));
+        }
+    }
+
+    fn sync_functions(&mut self, token: Token) {
+        if self.adapter_takes_breakpoints() {
+            let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
+            self.send(
+                "setFunctionBreakpoints",
+                args,
+                None,
+                Pending::Agent {
+                    token,
+                    command: "setFunctionBreakpoints".into(),
+                    purpose: Purpose::FunctionBreakpoints(self.breakpoints.function_names()),
+                },
+            );
+        } else {
+            let cached = self
+                .breakpoints
+                .functions()
+                .iter()
+                .map(|r| r.actual.clone().unwrap_or_default())
+                .collect();
+            self.reply(token, Ok(Answer::Breakpoints(cached)));
+        }
+    }
+}

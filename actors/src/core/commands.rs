@@ -1,0 +1,132 @@
+//! Routing an agent's command: the state check first, then the part of the core
+//! that serves it (the handshake, the breakpoint cache, execution control, ending), or
+//! a DAP request sent as asked, refused when it needs a capability the adapter did not
+//! advertise.
+
+use serde_json::{json, Value};
+
+use crate::core::command::{Answer, Command, Token};
+use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::state::{Operation, SessionState};
+use crate::error::SessionError;
+
+impl SessionCore {
+    pub(super) fn on_command(
+        &mut self,
+        token: Token,
+        command: Command,
+    ) -> Result<(), SessionError> {
+        match command {
+            Command::WithTimeout { timeout, command } => {
+                self.command_timeout = Some(timeout);
+                let result = self.on_command(token, *command);
+                self.command_timeout = None;
+                result
+            }
+            Command::Start(plan) => self.start(token, *plan),
+            Command::SetBreakpoints { file, breakpoints } => {
+                self.set_file_breakpoints(token, file, breakpoints)
+            }
+            Command::AddBreakpoint { file, breakpoint } => {
+                self.add_file_breakpoint(token, file, breakpoint)
+            }
+            Command::RemoveBreakpoint { file, line } => {
+                self.remove_file_breakpoint(token, file, line)
+            }
+            Command::SetFunctionBreakpoints(list) => self.set_function_breakpoints(token, list),
+            Command::AddFunctionBreakpoint(bp) => self.add_function_breakpoint(token, bp),
+            Command::RemoveFunctionBreakpoint(name) => self.remove_function_breakpoint(token, name),
+            Command::SetExceptionBreakpoints(filters) => self.set_exception_filters(token, filters),
+            Command::Control {
+                action,
+                thread_id,
+                granularity,
+            } => self.control(token, action, thread_id, granularity),
+            Command::WaitForStop { after, timeout } => {
+                if self.state == SessionState::Failed {
+                    return Err(self.failed_error());
+                }
+                self.wait_for_stop(token, after, timeout);
+                Ok(())
+            }
+            Command::Request {
+                operation,
+                command,
+                arguments,
+                timeout,
+            } => {
+                self.check(operation)?;
+                self.check_request(&command, arguments.as_ref())?;
+                self.note_request(&command, arguments.as_ref())?;
+                let arguments = self.with_default_context(&command, arguments);
+                let purpose = if command == "threads" {
+                    Purpose::Threads
+                } else {
+                    Purpose::Body
+                };
+                self.send(
+                    &command.clone(),
+                    arguments,
+                    timeout,
+                    Pending::Agent {
+                        token,
+                        command,
+                        purpose,
+                    },
+                );
+                Ok(())
+            }
+            Command::Output { since, max_bytes } => {
+                let slice = self.output.read_since(since, max_bytes);
+                self.reply(token, Ok(Answer::Output(slice)));
+                Ok(())
+            }
+            Command::Restart => self.restart_debuggee(token),
+            Command::Snapshot => {
+                let snapshot = Box::new(self.snapshot());
+                self.reply(token, Ok(Answer::Snapshot(snapshot)));
+                Ok(())
+            }
+            Command::Terminate => self.end(token, Operation::Terminate, true),
+            Command::Disconnect { terminate_debuggee } => {
+                self.end(token, Operation::Disconnect, terminate_debuggee)
+            }
+        }
+    }
+
+    /// What the cache learns from a request sent by name: the plain filters of a
+    /// `setExceptionBreakpoints` with options are cached like those set alone, so a
+    /// restarted adapter gets them again (the options themselves are not kept).
+    fn note_request(
+        &mut self,
+        command: &str,
+        arguments: Option<&Value>,
+    ) -> Result<(), SessionError> {
+        if command != "setExceptionBreakpoints" {
+            return Ok(());
+        }
+        let filters = arguments
+            .and_then(|a| a.get("filters"))
+            .and_then(|f| serde_json::from_value::<Vec<String>>(f.clone()).ok())
+            .unwrap_or_default();
+        self.breakpoints.set_exception_filters(filters)
+    }
+
+    /// An `evaluate` without a context gets the one that answers with the plain value:
+    /// `repl` for most adapters, `watch` for lldb-dap (whose `repl` answers with lldb's
+    /// command output, `(int) $0 = 85`). An agent can still ask for `repl` there.
+    fn with_default_context(&self, command: &str, arguments: Option<Value>) -> Option<Value> {
+        if command != "evaluate" {
+            return arguments;
+        }
+        let mut arguments = arguments.unwrap_or_else(|| json!({}));
+        if arguments.get("context").is_none() {
+            let lldb = self
+                .plan
+                .as_ref()
+                .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::LldbDap);
+            arguments["context"] = json!(if lldb { "watch" } else { "repl" });
+        }
+        Some(arguments)
+    }
+}

@@ -1,0 +1,106 @@
+//! Execution control as the core sees it: continue, the steps and pause sent to the
+//! adapter, and agents waiting for the next stop (or the debuggee's end).
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::core::command::{Answer, ControlAction, StopOutcome, Token};
+use crate::core::session::{Pending, Purpose, SessionCore, StopWaiter};
+use crate::core::state::SessionState;
+use crate::error::SessionError;
+use crate::wire::types::SteppingGranularity;
+
+impl SessionCore {
+    fn default_thread(&self) -> Option<i64> {
+        self.last_stop
+            .as_ref()
+            .and_then(|s| s.thread_id)
+            .or_else(|| self.threads.keys().next().copied())
+    }
+
+    pub(super) fn control(
+        &mut self,
+        token: Token,
+        action: ControlAction,
+        thread_id: Option<i64>,
+        granularity: Option<SteppingGranularity>,
+    ) -> Result<(), SessionError> {
+        self.check(action.operation())?;
+        let thread = thread_id.or_else(|| self.default_thread()).ok_or_else(|| {
+            SessionError::InvalidArgument(
+                "no thread is known yet; list the threads and pass a thread_id".into(),
+            )
+        })?;
+        let mut args = json!({ "threadId": thread });
+        if let Some(g) = granularity {
+            args["granularity"] = serde_json::to_value(g).unwrap_or(Value::Null);
+        }
+        self.check_request(action.command(), Some(&args))?;
+        let epoch = self.stop_epoch;
+        self.send(
+            action.command(),
+            Some(args),
+            None,
+            Pending::Agent {
+                token,
+                command: action.command().into(),
+                purpose: Purpose::Control { action, epoch },
+            },
+        );
+        if action != ControlAction::Pause {
+            // Running from the moment the request leaves: a `stopped` event may beat the
+            // response, and must not be overwritten by it.
+            self.set_state(SessionState::Running);
+        }
+        Ok(())
+    }
+
+    pub(super) fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
+        // dlv tells the exit status only while it is being let go: wait for that.
+        let exit_status_coming = self.exit_code.is_none() && self.ending && self.adapter_live;
+        let ready = if self.state == SessionState::Terminated {
+            (!exit_status_coming).then_some(StopOutcome::Terminated {
+                exit_code: self.exit_code,
+            })
+        } else {
+            self.last_stop
+                .as_ref()
+                .filter(|s| s.epoch > after)
+                .map(|s| StopOutcome::Stopped(s.clone()))
+        };
+        match ready {
+            Some(outcome) => self.reply(token, Ok(Answer::Stop(outcome))),
+            None => {
+                let timer = self.timer(timeout);
+                self.waiters.push(StopWaiter {
+                    token,
+                    after,
+                    timer,
+                });
+            }
+        }
+    }
+
+    /// Answer every waiter the latest stop or end satisfies.
+    pub(super) fn wake_waiters(&mut self) {
+        let outcome = if self.state == SessionState::Terminated {
+            StopOutcome::Terminated {
+                exit_code: self.exit_code,
+            }
+        } else if let Some(stop) = &self.last_stop {
+            StopOutcome::Stopped(stop.clone())
+        } else {
+            return;
+        };
+        let epoch = self.stop_epoch;
+        let terminated = self.state == SessionState::Terminated;
+        let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.waiters)
+            .into_iter()
+            .partition(|w| terminated || w.after < epoch);
+        self.waiters = waiting;
+        for w in ready {
+            self.reply(w.token, Ok(Answer::Stop(outcome.clone())));
+        }
+    }
+}

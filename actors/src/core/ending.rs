@@ -1,0 +1,101 @@
+//! How a session's adapter ends: an agent's `terminate` or `disconnect`, and the
+//! adapter connection closing (asked for or not; a crash goes to `restart.rs`).
+
+use serde_json::json;
+
+use crate::core::capability::has_capability;
+use crate::core::command::{Answer, Effect, Token};
+use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::state::{Operation, SessionState};
+use crate::error::SessionError;
+use crate::events::EventKind;
+use crate::limits;
+
+impl SessionCore {
+    pub(super) fn end(
+        &mut self,
+        token: Token,
+        op: Operation,
+        terminate_debuggee: bool,
+    ) -> Result<(), SessionError> {
+        self.check(op)?;
+        // First, while the adapter that serves them (debugpy's) still runs.
+        self.effects
+            .push(Effect::EndChildren { terminate_debuggee });
+        self.abandon_relaunch(&format!("a {op} request ended the session first"));
+        self.fail_startup(format!("ended by a {op} request before it finished"));
+        if !self.adapter_live || self.ending {
+            self.set_state(SessionState::Terminated);
+            self.wake_waiters();
+            self.reply(token, Ok(Answer::Done));
+            return Ok(());
+        }
+        if op == Operation::Terminate
+            && has_capability(&self.capabilities, "supportsTerminateRequest")
+        {
+            // The graceful way first (see `graceful.rs`); `disconnect` follows.
+            self.terminate_gracefully(token);
+            return Ok(());
+        }
+        self.let_adapter_go(Some(token), terminate_debuggee);
+        Ok(())
+    }
+
+    /// Ask the live adapter to end (`disconnect`), ending the debuggee too if
+    /// `terminate_debuggee`; `token` is answered once it has.
+    pub(super) fn let_adapter_go(&mut self, token: Option<Token>, terminate_debuggee: bool) {
+        self.ending = true;
+        self.send(
+            "disconnect",
+            Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
+            Some(limits::MIN_REQUEST_TIMEOUT),
+            Pending::Ending { token },
+        );
+    }
+
+    /// The `disconnect` was answered (or failed): the adapter is ended either way.
+    pub(super) fn finish_ending(&mut self, token: Option<Token>) {
+        self.set_state(SessionState::Terminated);
+        self.wake_waiters();
+        self.effects.push(Effect::StopAdapter);
+        if let Some(token) = token {
+            self.reply(token, Ok(Answer::Done));
+        }
+        self.continue_relaunch();
+    }
+
+    pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
+        if matches!(self.state, SessionState::Restarting | SessionState::Failed) {
+            // An adapter already given up on (a restart that did not come up).
+            self.adapter_live = false;
+            return;
+        }
+        if self.is_crash(&exit) {
+            self.on_crash(exit);
+            return;
+        }
+        self.adapter_live = false;
+        self.accepts_breakpoints = false;
+        self.ending = false;
+        self.graceful = None;
+        self.fail_startup(format!("the adapter is gone: {exit}"));
+        let error = SessionError::AdapterExited { exit: exit.clone() };
+        for (_, pending) in std::mem::take(&mut self.pending) {
+            match pending {
+                // The adapter is gone: the terminate asked for is done.
+                Pending::Agent {
+                    token,
+                    purpose: Purpose::Terminating,
+                    ..
+                } => self.reply(token, Ok(Answer::Done)),
+                Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
+                Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
+                Pending::Ending { token: None } | Pending::Startup(_) => {}
+            }
+        }
+        self.set_state(SessionState::Terminated);
+        self.wake_waiters();
+        self.emit(EventKind::AdapterExited(exit));
+        self.continue_relaunch();
+    }
+}

@@ -1,0 +1,85 @@
+//! The graceful end of a debuggee, DAP's way: where the adapter advertises
+//! `supportsTerminateRequest`, an agent's terminate first sends `terminate`, which asks
+//! the debuggee to end itself (debugpy launched with `onTerminate: KeyboardInterrupt`
+//! raises KeyboardInterrupt in it, so its `finally` blocks and exit handlers run).
+//! Once the adapter has answered, the debuggee gets until its `terminated` event, at
+//! most [`limits::MIN_REQUEST_TIMEOUT`] from the request, to end; then `disconnect`
+//! lets the adapter go and ends whatever is left. A refused or unanswered `terminate`
+//! goes straight on to `disconnect`.
+
+use serde_json::json;
+
+use crate::core::command::{TimerId, Token};
+use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::limits;
+
+/// A `terminate` under way.
+#[derive(Debug)]
+pub(crate) struct Graceful {
+    /// Fires when the debuggee has had its time.
+    timer: TimerId,
+    /// The agent to answer, once the adapter answered `terminate`.
+    answered: Option<Token>,
+    /// The time is up: go on as soon as the adapter answers.
+    expired: bool,
+}
+
+impl SessionCore {
+    /// Send `terminate` for the agent `token`; `disconnect` follows.
+    pub(super) fn terminate_gracefully(&mut self, token: Token) {
+        self.ending = true;
+        let timer = self.timer(limits::MIN_REQUEST_TIMEOUT);
+        self.graceful = Some(Graceful {
+            timer,
+            answered: None,
+            expired: false,
+        });
+        self.send(
+            "terminate",
+            Some(json!({})),
+            Some(limits::MIN_REQUEST_TIMEOUT),
+            Pending::Agent {
+                token,
+                command: "terminate".into(),
+                purpose: Purpose::Terminating,
+            },
+        );
+    }
+
+    /// The adapter answered `terminate`: disconnect now if the debuggee already ended
+    /// (or its time is up), else once it has.
+    pub(super) fn terminate_answered(&mut self, token: Token, success: bool) {
+        let Some(graceful) = self.graceful.as_mut() else {
+            return self.let_adapter_go(Some(token), true);
+        };
+        if success && !graceful.expired && !self.terminated_seen {
+            graceful.answered = Some(token);
+            return;
+        }
+        self.graceful = None;
+        self.let_adapter_go(Some(token), true);
+    }
+
+    /// The debuggee ended (`terminated`): go on if a `terminate` waits for that.
+    pub(super) fn graceful_end_seen(&mut self) {
+        if let Some(token) = self.graceful.as_ref().and_then(|g| g.answered) {
+            self.graceful = None;
+            self.let_adapter_go(Some(token), true);
+        }
+    }
+
+    /// Whether timer `id` is the graceful end's, handling it if so.
+    pub(super) fn graceful_timer(&mut self, id: TimerId) -> bool {
+        let Some(graceful) = self.graceful.as_mut().filter(|g| g.timer == id) else {
+            return false;
+        };
+        match graceful.answered {
+            Some(token) => {
+                self.graceful = None;
+                self.let_adapter_go(Some(token), true);
+            }
+            None => graceful.expired = true,
+        }
+        true
+    }
+}

@@ -1,0 +1,91 @@
+//! Restarting the debuggee at an agent's request: with the adapter's `restart` request
+//! where it advertises one, else by ending the debuggee and the adapter and starting
+//! the stored plan again on a fresh adapter, with every cached breakpoint (those added
+//! since the start included, those removed left out). Either way the session keeps its
+//! id, and the agent is answered with the stop epoch to wait from: the first stop of
+//! the new run is after it.
+//!
+//! (Restarts after an adapter crash are in `restart.rs`.)
+
+use serde_json::json;
+
+use crate::core::capability::has_capability;
+use crate::core::command::{Effect, Token};
+use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::state::Operation;
+use crate::error::SessionError;
+
+/// A restart by relaunch that waits for the old adapter to end.
+#[derive(Debug)]
+pub(crate) struct Relaunch {
+    /// The agent who asked.
+    pub(crate) token: Token,
+    /// The stop epoch when it asked: the answer, once the new run is under way.
+    pub(crate) epoch: u64,
+}
+
+impl SessionCore {
+    /// An agent's restart: the adapter's `restart` request, or a relaunch.
+    pub(super) fn restart_debuggee(&mut self, token: Token) -> Result<(), SessionError> {
+        self.check(Operation::Restart)?;
+        if self.relaunch.is_some() || self.ending {
+            return Err(SessionError::InvalidArgument(
+                "the debuggee is already being restarted or ended; wait for that to finish".into(),
+            ));
+        }
+        let epoch = self.stop_epoch;
+        if has_capability(&self.capabilities, "supportsRestartRequest") {
+            self.send(
+                "restart",
+                Some(json!({})),
+                None,
+                Pending::Agent {
+                    token,
+                    command: "restart".into(),
+                    purpose: Purpose::Restart { epoch },
+                },
+            );
+            return Ok(());
+        }
+        let attached = self
+            .plan
+            .as_ref()
+            .is_none_or(|p| p.operation == Operation::Attach);
+        if attached {
+            return Err(self.unsupported(
+                "`restart` (supportsRestartRequest); a process it attached to cannot be \
+                 launched again: detach and attach anew",
+            ));
+        }
+        self.relaunch = Some(Relaunch { token, epoch });
+        // The new run's adapter asks for new children.
+        self.effects.push(Effect::EndChildren {
+            terminate_debuggee: true,
+        });
+        self.let_adapter_go(None, true);
+        Ok(())
+    }
+
+    /// The old adapter has ended: start the plan again if a relaunch waits for it.
+    pub(super) fn continue_relaunch(&mut self) {
+        let Some(relaunch) = self.relaunch.take() else {
+            return;
+        };
+        self.begin_run(Some(relaunch.token), None);
+        if let Some(startup) = self.startup.as_mut() {
+            startup.resumed_from = Some(relaunch.epoch);
+        }
+    }
+
+    /// An agent ended the session while a relaunch waited: it will not come.
+    pub(super) fn abandon_relaunch(&mut self, why: &str) {
+        if let Some(relaunch) = self.relaunch.take() {
+            self.reply(
+                relaunch.token,
+                Err(SessionError::InvalidArgument(format!(
+                    "the restart was abandoned: {why}"
+                ))),
+            );
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Answers from the adapter and timers: a response is matched to what its request
+//! was for (a handshake step, an agent's request, the ending `disconnect`) and turned
+//! into the agent's answer; a timer ends a handshake that took too long or a wait for
+//! a stop.
+
+use crate::core::command::StopOutcome;
+use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
+use crate::core::session::{success_or_error, Pending, Purpose, SessionCore};
+use crate::core::state::SessionState;
+use crate::error::SessionError;
+use crate::wire::types::{SetBreakpointsResponseBody, ThreadsResponseBody};
+use crate::wire::Response;
+
+impl SessionCore {
+    pub(super) fn on_response(&mut self, tag: Tag, result: Result<Response, SessionError>) {
+        let Some(pending) = self.pending.remove(&tag) else {
+            tracing::debug!(tag, "response for a request no longer pending; dropped");
+            return;
+        };
+        match pending {
+            Pending::Startup(step) => self.on_startup_response(step, result),
+            Pending::Ending { token } => self.finish_ending(token),
+            Pending::Agent {
+                token,
+                command,
+                purpose,
+            } => match result.and_then(|r| success_or_error(&command, r)) {
+                Ok(response) => self.on_agent_success(token, purpose, response),
+                Err(err) => self.on_agent_failure(token, purpose, err),
+            },
+        }
+    }
+
+    fn on_agent_success(&mut self, token: Token, purpose: Purpose, response: Response) {
+        let answer = match purpose {
+            Purpose::Terminating => return self.terminate_answered(token, true),
+            Purpose::Body => Answer::Body(response.body_or_empty()),
+            Purpose::Threads => {
+                if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
+                    self.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
+                }
+                Answer::Body(response.body_or_empty())
+            }
+            Purpose::SourceBreakpoints(file) => {
+                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
+                self.breakpoints.record_file_result(&file, body.breakpoints);
+                Answer::SourceBreakpoints(self.breakpoints.file(&file).to_vec())
+            }
+            Purpose::FunctionBreakpoints(sent) => {
+                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
+                self.breakpoints
+                    .record_function_result(&sent, body.breakpoints.clone());
+                Answer::Breakpoints(body.breakpoints)
+            }
+            Purpose::Control { epoch, .. } | Purpose::Restart { epoch } => {
+                Answer::Resumed { epoch }
+            }
+        };
+        self.reply(token, Ok(answer));
+    }
+
+    fn on_agent_failure(&mut self, token: Token, purpose: Purpose, err: SessionError) {
+        if let Purpose::Terminating = purpose {
+            // Refused or unanswered: end it the forceful way.
+            tracing::debug!(%err, "`terminate` failed; disconnecting");
+            return self.terminate_answered(token, false);
+        }
+        if let Purpose::Control { action, epoch } = purpose {
+            // The adapter did not resume: undo the optimistic Running.
+            if action != ControlAction::Pause
+                && self.state == SessionState::Running
+                && self.stop_epoch == epoch
+                && self.adapter_live
+            {
+                self.set_state(SessionState::Stopped);
+            }
+        }
+        self.reply(token, Err(err));
+    }
+
+    pub(super) fn on_timer(&mut self, id: TimerId) {
+        if self.graceful_timer(id) {
+            return;
+        }
+        if self.startup.as_ref().is_some_and(|s| s.timer == id) {
+            let waiting_for = if self.capabilities_known {
+                self.startup.as_ref().map_or("", |s| s.waiting_for())
+            } else {
+                "the answer to `initialize`"
+            };
+            let after = self.config.request_timeout.as_secs();
+            let reason = self.startup_timeout_reason(format!(
+                "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"
+            ));
+            self.fail_startup(reason);
+            return;
+        }
+        if let Some(pos) = self.waiters.iter().position(|w| w.timer == id) {
+            let waiter = self.waiters.remove(pos);
+            self.reply(waiter.token, Ok(Answer::Stop(StopOutcome::TimedOut)));
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Source, function and exception breakpoints as typed methods of [`SessionHandle`].
+//! The session caches them, so they can be set in any state (before the adapter is
+//! configured they go out during configuration) and are replayed on a new adapter.
+
+use std::path::Path;
+
+use crate::core::breakpoints::SourceBreakpointRecord;
+use crate::core::command::{Answer, Command};
+use crate::error::SessionError;
+use crate::session::handle::{absolute, unexpected};
+use crate::session::SessionHandle;
+use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint};
+
+impl SessionHandle {
+    /// Replace every breakpoint of `file` (an empty list clears it). Returns the
+    /// file's breakpoints with the adapter's verdict on each.
+    pub async fn set_breakpoints(
+        &self,
+        file: impl AsRef<Path>,
+        breakpoints: Vec<SourceBreakpoint>,
+    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
+        let file = absolute(file.as_ref());
+        source_records(
+            self.ask(Command::SetBreakpoints { file, breakpoints })
+                .await?,
+        )
+    }
+
+    /// Add one breakpoint at `file:line`, keeping the file's others.
+    pub async fn add_breakpoint(
+        &self,
+        file: impl AsRef<Path>,
+        breakpoint: SourceBreakpoint,
+    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
+        let file = absolute(file.as_ref());
+        source_records(
+            self.ask(Command::AddBreakpoint { file, breakpoint })
+                .await?,
+        )
+    }
+
+    /// Remove the breakpoint at `file:line`, keeping the file's others.
+    pub async fn remove_breakpoint(
+        &self,
+        file: impl AsRef<Path>,
+        line: i64,
+    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
+        let file = absolute(file.as_ref());
+        source_records(self.ask(Command::RemoveBreakpoint { file, line }).await?)
+    }
+
+    /// Replace every function breakpoint.
+    pub async fn set_function_breakpoints(
+        &self,
+        breakpoints: Vec<FunctionBreakpoint>,
+    ) -> Result<Vec<Breakpoint>, SessionError> {
+        match self
+            .ask(Command::SetFunctionBreakpoints(breakpoints))
+            .await?
+        {
+            Answer::Breakpoints(list) => Ok(list),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Add one function breakpoint (or replace the one on the same function), keeping
+    /// the others; returns the adapter's verdict on the whole list.
+    pub async fn add_function_breakpoint(
+        &self,
+        breakpoint: FunctionBreakpoint,
+    ) -> Result<Vec<Breakpoint>, SessionError> {
+        match self.ask(Command::AddFunctionBreakpoint(breakpoint)).await? {
+            Answer::Breakpoints(list) => Ok(list),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Remove the function breakpoint on `name`, keeping the others.
+    pub async fn remove_function_breakpoint(
+        &self,
+        name: &str,
+    ) -> Result<Vec<Breakpoint>, SessionError> {
+        match self
+            .ask(Command::RemoveFunctionBreakpoint(name.to_string()))
+            .await?
+        {
+            Answer::Breakpoints(list) => Ok(list),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Replace the exception filters (ids from the adapter's capabilities, such as
+    /// `raised` and `uncaught` for debugpy).
+    pub async fn set_exception_breakpoints(
+        &self,
+        filters: Vec<String>,
+    ) -> Result<(), SessionError> {
+        self.ask(Command::SetExceptionBreakpoints(filters)).await?;
+        Ok(())
+    }
+}
+
+fn source_records(answer: Answer) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
+    match answer {
+        Answer::SourceBreakpoints(list) => Ok(list),
+        other => Err(unexpected(other)),
+    }
+}

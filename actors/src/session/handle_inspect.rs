@@ -1,0 +1,162 @@
+//! Reading a stopped program as typed methods of [`SessionHandle`]: threads, the
+//! stack, scopes, variables and evaluation, and [`SessionHandle::request`], the one
+//! way every DAP request goes. More inspection requests are in `requests_inspect.rs`.
+
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use crate::core::command::{Answer, Command};
+use crate::core::state::Operation;
+use crate::error::SessionError;
+use crate::session::handle::unexpected;
+use crate::session::SessionHandle;
+use crate::wire::types::{
+    EvaluateResponseBody, Scope, ScopesResponseBody, StackFrame, StackTraceResponseBody, Thread,
+    ThreadsResponseBody, Variable, VariablesResponseBody,
+};
+
+/// The field the DAP specification requires in a command's answer, for the
+/// commands whose typed answer is nothing without it.
+fn required_field(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "threads" => "threads",
+        "stackTrace" => "stackFrames",
+        "scopes" => "scopes",
+        "variables" => "variables",
+        "evaluate" => "result",
+        _ => return None,
+    })
+}
+
+impl SessionHandle {
+    /// Send a DAP request checked against the state as `operation`, and return the
+    /// response body.
+    pub async fn request(
+        &self,
+        operation: Operation,
+        command: &str,
+        arguments: Option<Value>,
+        timeout: Option<Duration>,
+    ) -> Result<Value, SessionError> {
+        match self
+            .ask(Command::Request {
+                operation,
+                command: command.to_string(),
+                arguments,
+                timeout,
+            })
+            .await?
+        {
+            Answer::Body(body) => Ok(body),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    async fn typed<T: DeserializeOwned>(
+        &self,
+        operation: Operation,
+        command: &str,
+        arguments: Value,
+    ) -> Result<T, SessionError> {
+        let body = self
+            .request(operation, command, Some(arguments), None)
+            .await?;
+        // The wire types forgive missing fields; an answer without the one thing it
+        // exists for must not pass as an empty stack or a blank value.
+        if let Some(field) = required_field(command) {
+            if body.get(field).is_none() {
+                return Err(SessionError::Protocol(format!(
+                    "the adapter answered `{command}` without `{field}`; its answer \
+                     cannot be used (body: {body})"
+                )));
+            }
+        }
+        serde_json::from_value(body).map_err(|e| {
+            SessionError::Protocol(format!(
+                "the adapter's `{command}` answer is malformed: {e}"
+            ))
+        })
+    }
+
+    /// The debuggee's threads.
+    pub async fn threads(&self) -> Result<Vec<Thread>, SessionError> {
+        let body: ThreadsResponseBody =
+            self.typed(Operation::Threads, "threads", json!({})).await?;
+        Ok(body.threads)
+    }
+
+    /// A thread's call stack, innermost frame first; `levels` of 0 or `None` asks for
+    /// all. The thread defaults to the last stopped thread.
+    pub async fn stack_trace(
+        &self,
+        thread_id: Option<i64>,
+        levels: Option<i64>,
+    ) -> Result<Vec<StackFrame>, SessionError> {
+        let thread_id = match thread_id {
+            Some(t) => t,
+            None => self.stopped_thread().await?,
+        };
+        let mut args = json!({ "threadId": thread_id, "startFrame": 0 });
+        if let Some(levels) = levels {
+            args["levels"] = json!(levels);
+        }
+        let body: StackTraceResponseBody = self
+            .typed(Operation::StackTrace, "stackTrace", args)
+            .await?;
+        Ok(body.stack_frames)
+    }
+
+    /// The scopes of a frame (from [`Self::stack_trace`]).
+    pub async fn scopes(&self, frame_id: i64) -> Result<Vec<Scope>, SessionError> {
+        let body: ScopesResponseBody = self
+            .typed(Operation::Scopes, "scopes", json!({ "frameId": frame_id }))
+            .await?;
+        Ok(body.scopes)
+    }
+
+    /// The variables under a reference (a scope's or a structured value's).
+    pub async fn variables(&self, variables_reference: i64) -> Result<Vec<Variable>, SessionError> {
+        let body: VariablesResponseBody = self
+            .typed(
+                Operation::Variables,
+                "variables",
+                json!({ "variablesReference": variables_reference }),
+            )
+            .await?;
+        Ok(body.variables)
+    }
+
+    /// Evaluate `expression` in a frame (or globally when `frame_id` is `None`).
+    /// `context` (`repl`, `watch`, `hover`, `clipboard`) defaults to the one that
+    /// answers with the plain value: `repl`, or `watch` for lldb-dap.
+    pub async fn evaluate(
+        &self,
+        expression: &str,
+        frame_id: Option<i64>,
+        context: Option<&str>,
+    ) -> Result<EvaluateResponseBody, SessionError> {
+        let mut args = json!({ "expression": expression });
+        if let Some(context) = context {
+            args["context"] = json!(context);
+        }
+        if let Some(frame) = frame_id {
+            args["frameId"] = json!(frame);
+        }
+        self.typed(Operation::Evaluate, "evaluate", args).await
+    }
+
+    async fn stopped_thread(&self) -> Result<i64, SessionError> {
+        let snapshot = self.snapshot().await?;
+        snapshot
+            .last_stop
+            .and_then(|s| s.thread_id)
+            .or_else(|| snapshot.threads.first().map(|t| t.id))
+            .ok_or_else(|| {
+                SessionError::InvalidArgument(
+                    "no thread has stopped yet; pass a thread_id from threads()".into(),
+                )
+            })
+    }
+}
