@@ -40,6 +40,20 @@ fn with(id: &str, extra: Value) -> Value {
     args
 }
 
+/// `debug.restart` on an adapter without a restart request: a new adapter runs the
+/// program again, the session keeps its id, and it stops at `line` again.
+async fn restarts_by_relaunching(tools: &ToolCatalogue, id: &str, line: i64) {
+    let adapter_pid = |listed: Value| listed["sessions"][0]["adapter_pid"].clone();
+    let before = adapter_pid(ok(tools, "debug.sessions", json!({})).await);
+    let again = ok(tools, "debug.restart", with(id, json!({}))).await;
+    assert_eq!(again["state"], "stopped", "{again}");
+    assert_eq!(again["stop"]["reason"], "breakpoint", "{again}");
+    assert_eq!(again["stop"]["line"], line, "{again}");
+    let listed = ok(tools, "debug.sessions", json!({})).await;
+    assert_eq!(listed["sessions"][0]["session_id"], id, "{listed}");
+    assert_ne!(adapter_pid(listed), before, "a new adapter runs it");
+}
+
 /// `tool` is refused with a 501 that names `capability`.
 async fn lacks(tools: &ToolCatalogue, tool: &str, args: Value, capability: &str) {
     let refused = fails(tools, tool, args, 501).await;
@@ -230,7 +244,6 @@ async fn what_debugpy_lacks_is_refused_naming_the_capability() {
         ok(&tools, "debug.stack_trace", with(&id, json!({}))).await["frames"][0]["id"].clone();
 
     for (tool, extra, capability) in [
-        ("debug.restart", json!({}), "supportsRestartRequest"),
         (
             "debug.continue_thread",
             json!({}),
@@ -266,8 +279,9 @@ async fn what_debugpy_lacks_is_refused_naming_the_capability() {
     ] {
         lacks(&tools, tool, with(&id, extra), capability).await;
     }
-    let restart = fails(&tools, "debug.restart", with(&id, json!({})), 501).await;
-    assert!(restart.text.contains("debug.launch"), "{}", restart.text);
+    // debugpy has no restart request: the session relaunches its program on a new
+    // adapter, keeps its id and stops at the breakpoint again.
+    restarts_by_relaunching(&tools, &id, line).await;
 
     // Bad input is refused before the capability is even asked about.
     fails(
@@ -395,13 +409,7 @@ async fn what_dlv_lacks_is_refused_naming_the_capability() {
         "supportsStepInTargetsRequest",
     )
     .await;
-    lacks(
-        &tools,
-        "debug.restart",
-        with(&id, json!({})),
-        "supportsRestartRequest",
-    )
-    .await;
+    restarts_by_relaunching(&tools, &id, line).await;
     lacks(
         &tools,
         "debug.goto",

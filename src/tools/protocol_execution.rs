@@ -115,9 +115,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.restart",
             concat!(
-                "Restart the program in the same session with the same breakpoints, \
-                 through the adapter's own restart (lldb-dap). Adapters without one answer \
-                 501: end the session and debug.launch again.",
+                "Restart the program in the same session with the same breakpoints: \
+                 through the adapter's own restart where it has one (lldb-dap), otherwise \
+                 by ending the program and its adapter and launching again (debugpy, \
+                 dlv). An attached session whose adapter cannot restart answers 501.",
                 waits!()
             ),
             ToolAnnotations::START,
@@ -435,8 +436,8 @@ async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
         SessionError::Unsupported { .. } => ToolError::new(
             501,
             err.to_string(),
-            "this adapter cannot restart in place: call debug.terminate, then debug.launch \
-             with the same program and breakpoints",
+            "this session was attached and its adapter cannot restart the process: \
+             call debug.disconnect, then debug.attach again",
         ),
         other => other.into(),
     })?;
