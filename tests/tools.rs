@@ -522,6 +522,7 @@ async fn attach_to_a_debug_server_by_port() {
     let mut child = tokio::process::Command::new(python)
         .args(["-c", &server])
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .unwrap();
@@ -535,6 +536,13 @@ async fn attach_to_a_debug_server_by_port() {
     .await
     .expect("the debug server says its port")
     .unwrap();
+    if port.trim().is_empty() {
+        // The server ended before naming its port: show why.
+        let mut why = String::new();
+        let mut stderr = child.stderr.take().unwrap();
+        let _ = tokio::io::AsyncReadExt::read_to_string(&mut stderr, &mut why).await;
+        panic!("the debug server ended before naming its port: {why}");
+    }
     let port: u16 = port.trim().parse().expect("a port number");
 
     let tools = catalogue_with(Bounds::default()).await;
