@@ -292,16 +292,15 @@ fn dap_codec_round_trips_each_message_kind() {
     let messages = [
         Message::Request(Request {
             seq: 1,
-            command: "stackTrace".into(),
-            arguments: Some(json!({"threadId": 1})),
+            ..Request::new("stackTrace", Some(json!({"threadId": 1})))
         }),
         Message::Response(Response {
             seq: 2,
-            request_seq: 1,
-            success: true,
-            command: "stackTrace".into(),
-            message: None,
-            body: Some(json!({"stackFrames": [], "totalFrames": 0})),
+            ..Response::new(
+                1,
+                "stackTrace",
+                Ok(Some(json!({"stackFrames": [], "totalFrames": 0}))),
+            )
         }),
         Message::Event(Event::new("stopped", Some(json!({"reason": "breakpoint"})))),
     ];

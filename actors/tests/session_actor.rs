@@ -260,7 +260,7 @@ async fn run_in_terminal_runs_the_command_with_its_cwd_and_env_and_answers_its_p
 
     let answer = probe.wait_for_reverse_response(1).await;
     assert!(answer.success, "{answer:?}");
-    let pid = answer.body.as_ref().unwrap()["processId"].as_u64().unwrap();
+    let pid = answer.body_or_empty()["processId"].as_u64().unwrap();
     // The process says `done` on stdout once it has written the marker.
     loop {
         match events.recv().await {

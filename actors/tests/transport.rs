@@ -66,14 +66,7 @@ impl Adapter {
 
     /// Send a successful response naming `request_seq` (right or wrong).
     async fn answer_seq(&mut self, request_seq: i64, command: &str, body: Value) {
-        let response = Response {
-            seq: 0,
-            request_seq,
-            success: true,
-            command: command.into(),
-            message: None,
-            body: Some(body),
-        };
+        let response = Response::new(request_seq, command, Ok(Some(body)));
         self.send(Message::Response(response)).await;
     }
 

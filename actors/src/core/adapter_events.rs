@@ -1,17 +1,17 @@
 //! How the core follows the adapter's events: stops, resumes, output, threads,
 //! breakpoint changes, the debuggee's end. Unknown events are passed on untouched.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::core::command::StopInfo;
 use crate::core::session::{Pending, SessionCore};
 use crate::core::state::SessionState;
 use crate::events::EventKind;
 use crate::wire::types::{
-    BreakpointEventBody, Capabilities, ContinuedEventBody, ExitedEventBody, OutputEventBody,
-    StoppedEventBody, TerminatedEventBody, Thread, ThreadEventBody,
+    BreakpointEventBody, CapabilitiesEventBody, ContinuedEventBody, ExitedEventBody,
+    OutputEventBody, StoppedEventBody, TerminatedEventBody, Thread, ThreadEventBody,
 };
-use crate::wire::Event;
+use crate::wire::{Event, RawJson};
 
 impl SessionCore {
     pub(super) fn on_event(&mut self, event: Event) {
@@ -65,9 +65,10 @@ impl SessionCore {
                 if category == "telemetry" {
                     // Telemetry is for the adapter's makers, not the debuggee's output
                     // (debugpy sends `ptvsd`, `debugpy`): kept as a plain adapter event.
+                    let body = event.body.as_ref().map(RawJson::to_value);
                     self.emit(EventKind::Adapter {
                         event: event.event,
-                        body: event.body,
+                        body,
                     });
                     return;
                 }
@@ -117,31 +118,35 @@ impl SessionCore {
                 });
             }
             "module" => {
-                let body = event.body.unwrap_or_default();
-                let reason = body["reason"].as_str().unwrap_or_default().to_string();
-                let module = body.get("module").cloned().unwrap_or_default();
-                self.emit(EventKind::Module { reason, module });
+                // The module is passed on whole, fields the spec lacks included.
+                #[derive(serde::Deserialize, Default)]
+                struct ModuleAsSent {
+                    #[serde(default)]
+                    reason: String,
+                    #[serde(default)]
+                    module: Value,
+                }
+                let body: ModuleAsSent = event.parse_body().unwrap_or_default();
+                self.emit(EventKind::Module {
+                    reason: body.reason,
+                    module: body.module,
+                });
             }
             "process" => self.emit(EventKind::Process {
-                body: event.body.unwrap_or_default(),
+                body: event.body_or_empty(),
             }),
             "capabilities" => {
-                if let Some(caps) = event
-                    .body
-                    .as_ref()
-                    .and_then(|b| b.get("capabilities"))
-                    .and_then(|c| serde_json::from_value::<Capabilities>(c.clone()).ok())
-                {
-                    self.capabilities.merge(caps);
+                if let Ok(body) = event.parse_body::<CapabilitiesEventBody>() {
+                    self.capabilities.merge(body.capabilities);
                 }
                 self.emit(EventKind::Adapter {
+                    body: event.body.as_ref().map(RawJson::to_value),
                     event: event.event,
-                    body: event.body,
                 });
             }
             _ => self.emit(EventKind::Adapter {
+                body: event.body.as_ref().map(RawJson::to_value),
                 event: event.event,
-                body: event.body,
             }),
         }
     }

@@ -21,7 +21,7 @@ use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
 use crate::session::SessionId;
 use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint, SteppingGranularity};
-use crate::wire::{Event, Request, Response};
+use crate::wire::{Event, RawJson, Request, Response};
 
 /// Identifies an agent request waiting for its answer (chosen by the actor shell).
 pub type Token = u64;
@@ -223,8 +223,9 @@ pub enum StopOutcome {
 /// A successful answer to an agent.
 #[derive(Debug, Clone)]
 pub enum Answer {
-    /// The adapter's response body (an empty object where it sent none).
-    Body(Value),
+    /// The adapter's response body as it came (an empty object where it sent none),
+    /// for the asker to parse into what it needs.
+    Body(RawJson),
     /// The cached breakpoints of a file after a change.
     SourceBreakpoints(Vec<SourceBreakpointRecord>),
     /// Function breakpoints as the adapter answered them.

@@ -34,12 +34,12 @@ impl SessionCore {
     fn on_agent_success(&mut self, token: Token, purpose: Purpose, response: Response) {
         let answer = match purpose {
             Purpose::Terminating => return self.terminate_answered(token, true),
-            Purpose::Body => Answer::Body(response.body_or_empty()),
+            Purpose::Body => Answer::Body(response.raw_body_or_empty()),
             Purpose::Threads => {
                 if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
                     self.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
                 }
-                Answer::Body(response.body_or_empty())
+                Answer::Body(response.raw_body_or_empty())
             }
             Purpose::SourceBreakpoints(file) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();

@@ -28,7 +28,7 @@ use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
 use crate::wire::types::{Capabilities, FunctionBreakpoint, Thread};
-use crate::wire::{Request, Response};
+use crate::wire::{RawJson, Request, Response};
 
 /// The limits a session core enforces.
 #[derive(Debug, Clone)]
@@ -369,8 +369,8 @@ pub(super) fn success_or_error(
         return Ok(response);
     }
     // Adapters put the human text either in `message` or in body.error.format.
-    let detail = response
-        .body
+    let body = response.body.as_ref().map(RawJson::to_value);
+    let detail = body
         .as_ref()
         .and_then(|b| b.pointer("/error/format"))
         .and_then(Value::as_str)
@@ -384,7 +384,7 @@ pub(super) fn success_or_error(
     Err(SessionError::Adapter {
         command: command.to_string(),
         message,
-        body: response.body,
+        body,
     })
 }
 

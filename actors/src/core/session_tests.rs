@@ -368,12 +368,10 @@ pub(super) fn bp(line: i64) -> SourceBreakpoint {
 
 pub(super) fn response(success: bool, message: Option<&str>, body: Option<Value>) -> Response {
     Response {
-        seq: 0,
-        request_seq: 0,
         success,
-        command: String::new(),
         message: message.map(str::to_string),
-        body,
+        body: body.map(Into::into),
+        ..Response::default()
     }
 }
 

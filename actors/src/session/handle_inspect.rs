@@ -2,9 +2,10 @@
 //! stack, scopes, variables and evaluation, and [`SessionHandle::request`], the one
 //! way every DAP request goes. More inspection requests are in `requests_inspect.rs`.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::{json, Value};
 
 use crate::core::command::{Answer, Command};
@@ -16,6 +17,7 @@ use crate::wire::types::{
     EvaluateResponseBody, Scope, ScopesResponseBody, StackFrame, StackTraceResponseBody, Thread,
     ThreadsResponseBody, Variable, VariablesResponseBody,
 };
+use crate::wire::RawJson;
 
 /// The field the DAP specification requires in a command's answer, for the
 /// commands whose typed answer is nothing without it.
@@ -40,6 +42,20 @@ impl SessionHandle {
         arguments: Option<Value>,
         timeout: Option<Duration>,
     ) -> Result<Value, SessionError> {
+        let body = self
+            .request_raw(operation, command, arguments, timeout)
+            .await?;
+        Ok(body.to_value())
+    }
+
+    /// [`Self::request`], with the body as the adapter sent it.
+    async fn request_raw(
+        &self,
+        operation: Operation,
+        command: &str,
+        arguments: Option<Value>,
+        timeout: Option<Duration>,
+    ) -> Result<RawJson, SessionError> {
         match self
             .ask(Command::Request {
                 operation,
@@ -54,6 +70,7 @@ impl SessionHandle {
         }
     }
 
+    /// A request whose body is parsed straight from the adapter's text into `T`.
     async fn typed<T: DeserializeOwned>(
         &self,
         operation: Operation,
@@ -61,19 +78,20 @@ impl SessionHandle {
         arguments: Value,
     ) -> Result<T, SessionError> {
         let body = self
-            .request(operation, command, Some(arguments), None)
+            .request_raw(operation, command, Some(arguments), None)
             .await?;
         // The wire types forgive missing fields; an answer without the one thing it
         // exists for must not pass as an empty stack or a blank value.
         if let Some(field) = required_field(command) {
-            if body.get(field).is_none() {
+            let fields: Result<HashMap<String, IgnoredAny>, _> = body.parse();
+            if !fields.is_ok_and(|f| f.contains_key(field)) {
                 return Err(SessionError::Protocol(format!(
                     "the adapter answered `{command}` without `{field}`; its answer \
                      cannot be used (body: {body})"
                 )));
             }
         }
-        serde_json::from_value(body).map_err(|e| {
+        body.parse().map_err(|e| {
             SessionError::Protocol(format!(
                 "the adapter's `{command}` answer is malformed: {e}"
             ))

@@ -307,14 +307,16 @@ fn failure(request: &Request, message: &str) -> Out {
 }
 
 fn respond(request: &Request, success: bool, message: Option<String>, body: Option<Value>) -> Out {
-    Out::Message(Message::Response(Response {
-        seq: 0,
-        request_seq: request.seq,
-        success,
-        command: request.command.clone(),
-        message,
-        body,
-    }))
+    let result = if success {
+        Ok(body)
+    } else {
+        Err(message.unwrap_or_default())
+    };
+    Out::Message(Message::Response(Response::new(
+        request.seq,
+        request.command.clone(),
+        result,
+    )))
 }
 
 fn event(name: &str, body: Option<Value>) -> Out {

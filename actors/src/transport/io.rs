@@ -20,7 +20,7 @@ use tokio_util::codec::{FramedRead, FramedWrite};
 use crate::transport::messages::{FrameLimits, TransportMsg};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
-use crate::wire::{ContentLengthCodec, DapCodec, Message};
+use crate::wire::{ContentLengthCodec, DapCodec, DecodeError, Message};
 
 /// How a process ended, as seen by the exit watcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,29 +150,28 @@ async fn read_frames<R: AsyncRead + Unpin>(
         match frames.next().await {
             Some(Ok(body)) => {
                 let excerpt = || String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
-                let value = match serde_json::from_slice::<serde_json::Value>(&body) {
-                    Ok(value) => value,
-                    // Not JSON at all: nothing that follows can be trusted either.
-                    Err(err) => {
-                        break format!(
-                            "the adapter sent a frame that is not JSON ({err}): {}",
-                            excerpt()
-                        )
-                    }
-                };
-                let request_seq = value.get("request_seq").and_then(serde_json::Value::as_i64);
-                match serde_json::from_value::<Message>(value) {
+                match Message::decode(&body) {
                     Ok(message) => {
                         if actor.cast(TransportMsg::Incoming(message)).is_err() {
                             return;
                         }
                     }
-                    Err(err) => {
+                    // Not JSON at all: nothing that follows can be trusted either.
+                    Err(DecodeError::NotJson(err)) => {
+                        break format!(
+                            "the adapter sent a frame that is not JSON ({err}): {}",
+                            excerpt()
+                        )
+                    }
+                    Err(DecodeError::NotDap {
+                        request_seq,
+                        detail,
+                    }) => {
                         // JSON, but not a DAP message: the request it answers (if it
                         // names one) fails with what was wrong; the stream goes on.
                         let excerpt = excerpt();
-                        tracing::warn!(%err, %excerpt, "adapter sent a frame that is not a DAP message");
-                        let detail = format!("{err}: {excerpt}");
+                        tracing::warn!(%detail, %excerpt, "adapter sent a frame that is not a DAP message");
+                        let detail = format!("{detail}: {excerpt}");
                         let _ = actor.cast(TransportMsg::Malformed {
                             request_seq,
                             detail,

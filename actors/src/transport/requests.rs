@@ -19,7 +19,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::core::command::Tag;
 use crate::error::{SessionError, UnmatchedResponse};
@@ -94,20 +94,29 @@ impl<T> RequestTable<T> {
     /// Learn from what the adapter sent whether it supports `cancel`: its answer to
     /// `initialize` says so (absent means no), and a `capabilities` event may change it.
     pub fn observe(&mut self, message: &Message) {
-        let capabilities = match message {
+        /// The one capability the transport needs.
+        #[derive(serde::Deserialize, Default)]
+        struct Cancel {
+            #[serde(rename = "supportsCancelRequest")]
+            supported: Option<bool>,
+        }
+        #[derive(serde::Deserialize, Default)]
+        struct CapabilitiesEvent {
+            #[serde(default)]
+            capabilities: Cancel,
+        }
+        let flag = match message {
             Message::Response(r) if r.command == "initialize" && r.success => {
                 self.supports_cancel = false;
-                r.body.as_ref()
+                r.parse_body::<Cancel>().ok().and_then(|c| c.supported)
             }
-            Message::Event(e) if e.event == "capabilities" => {
-                e.body.as_ref().and_then(|b| b.get("capabilities"))
-            }
+            Message::Event(e) if e.event == "capabilities" => e
+                .parse_body::<CapabilitiesEvent>()
+                .ok()
+                .and_then(|e| e.capabilities.supported),
             _ => None,
         };
-        if let Some(flag) = capabilities
-            .and_then(|c| c.get("supportsCancelRequest"))
-            .and_then(Value::as_bool)
-        {
+        if let Some(flag) = flag {
             self.supports_cancel = flag;
         }
     }

@@ -9,11 +9,7 @@ const T: Duration = Duration::from_secs(5);
 fn response(request_seq: i64, command: &str) -> Response {
     Response {
         seq: 1,
-        request_seq,
-        success: true,
-        command: command.into(),
-        message: None,
-        body: None,
+        ..Response::new(request_seq, command, Ok(None))
     }
 }
 
@@ -162,7 +158,7 @@ fn a_timeout_with_nothing_unexpected_says_nothing_of_it() {
 
 fn initialized(supports_cancel: Option<bool>) -> Message {
     let mut answer = response(1, "initialize");
-    answer.body = supports_cancel.map(|s| json!({ "supportsCancelRequest": s }));
+    answer.body = supports_cancel.map(|s| json!({ "supportsCancelRequest": s }).into());
     Message::Response(answer)
 }
 
@@ -241,7 +237,7 @@ fn the_capability_comes_from_initialize_and_capabilities_events() {
     assert!(!table.supports_cancel());
     let mut failed = response(1, "initialize");
     failed.success = false;
-    failed.body = Some(json!({ "supportsCancelRequest": true }));
+    failed.body = Some(json!({ "supportsCancelRequest": true }).into());
     table.observe(&Message::Response(failed));
     assert!(!table.supports_cancel(), "a failed initialize says nothing");
 }

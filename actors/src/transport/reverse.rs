@@ -149,16 +149,7 @@ impl TransportState {
 
 /// Our response to the reverse request `request`, numbered `seq`.
 fn response_to(request: &Request, seq: i64, result: ReverseResult) -> Response {
-    let (success, message, body) = match result {
-        Ok(body) => (true, None, Some(body)),
-        Err(message) => (false, Some(message), None),
-    };
-    Response {
-        seq,
-        request_seq: request.seq,
-        success,
-        command: request.command.clone(),
-        message,
-        body,
-    }
+    let mut response = Response::new(request.seq, request.command.clone(), result.map(Some));
+    response.seq = seq;
+    response
 }

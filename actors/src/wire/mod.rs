@@ -3,8 +3,12 @@
 
 pub mod base64;
 pub mod codec;
+pub mod envelope;
 pub mod message;
+pub mod raw_json;
 pub mod types;
 
 pub use codec::{CodecError, ContentLengthCodec, DapCodec};
+pub use envelope::DecodeError;
 pub use message::{Event, Message, Request, Response};
+pub use raw_json::RawJson;
