@@ -2,10 +2,13 @@
 //! [`Message`] and a typed body, for small events and for a ~4 KB stackTrace
 //! response. Each iteration handles 1 MiB of frames.
 //!
-//! Three comparison rows show where decoding time goes: `json_value_only` (the bytes
-//! into an untyped JSON tree, as `Message`'s body is), `envelope_only` (the envelope
-//! fields, body skipped unparsed: what decoding the body only when needed would cost
-//! up front), and `tokenize_only` (serde_json's scanner alone, the floor of any parse).
+//! `message` is what the transport's reader does with each frame (`Message::decode`:
+//! the envelope's fields in one pass, the body kept as text); `message_and_typed_body`
+//! adds the typed body a consumer parses from that text. Two comparison rows show
+//! where decoding time goes: `json_value_only` (the whole frame into an untyped JSON
+//! tree, which the reader built before bodies were kept as text, so a lower bound of
+//! that older path) and `tokenize_only` (serde_json's scanner alone, the floor of any
+//! parse).
 //!
 //! `cargo bench --bench codec -- --warm-up-time 1 --measurement-time 3`
 
@@ -18,7 +21,6 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 use dapvisor::wire::types::{OutputEventBody, StackTraceResponseBody, StoppedEventBody};
 use dapvisor::wire::{ContentLengthCodec, Message};
 use serde::de::IgnoredAny;
-use serde::Deserialize;
 use serde_json::Value;
 use tokio_util::codec::{Decoder, Encoder};
 
@@ -75,21 +77,6 @@ fn typed_body(message: &Message) {
     }
 }
 
-/// The envelope's fields with the body skipped: the lower bound of decoding the
-/// envelope first and the body only when needed.
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct Envelope {
-    seq: i64,
-    #[serde(rename = "type")]
-    kind: String,
-    command: Option<String>,
-    event: Option<String>,
-    request_seq: Option<i64>,
-    success: Option<bool>,
-    body: Option<IgnoredAny>,
-}
-
 fn framing(c: &mut Criterion) {
     let mut group = c.benchmark_group("framing");
     for (name, stream, frames) in samples() {
@@ -144,15 +131,15 @@ fn decoding(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("message", name), |b| {
             b.iter(|| {
                 feed(&stream, |body| {
-                    black_box(serde_json::from_slice::<Message>(&body).expect("a message"));
+                    black_box(Message::decode(&body).expect("a message"));
                 })
             })
         });
-        // Plus the typed body, as the session core parses it.
+        // Plus the typed body, as the session core or a handle parses it.
         group.bench_function(BenchmarkId::new("message_and_typed_body", name), |b| {
             b.iter(|| {
                 feed(&stream, |body| {
-                    typed_body(&serde_json::from_slice::<Message>(&body).expect("a message"));
+                    typed_body(&Message::decode(&body).expect("a message"));
                 })
             })
         });
@@ -161,13 +148,6 @@ fn decoding(c: &mut Criterion) {
             b.iter(|| {
                 feed(&stream, |body| {
                     black_box(serde_json::from_slice::<Value>(&body).expect("JSON"));
-                })
-            })
-        });
-        group.bench_function(BenchmarkId::new("envelope_only", name), |b| {
-            b.iter(|| {
-                feed(&stream, |body| {
-                    black_box(serde_json::from_slice::<Envelope>(&body).expect("envelope"));
                 })
             })
         });
