@@ -12,11 +12,19 @@
 //! `TCP_NODELAY`, so Nagle's algorithm holds the body until the adapter's delayed
 //! ACK (40 ms). That floor would hide any overhead of ours, so the loop runs twice:
 //! as shipped (`end_to_end`), then with `TCP_NODELAY` set on pydevd's socket on both
-//! sides by one `evaluate` (`PYDEVD_NODELAY`; `end_to_end_nodelay`).
+//! sides by one `evaluate` (`PYDEVD_NODELAY`; `end_to_end_nodelay`), and a third
+//! time with each request [`PACE`] after the answer to the one before
+//! (`end_to_end_nodelay_paced`, the interleaved comparison only).
+//!
+//! Back to back, every answer dapvisor delivers leads straight into the next request,
+//! a chain of task wake-ups longer than the three tokio's scheduler runs in a row on
+//! one worker (its LIFO slot limit); past that it wakes another worker, which costs a
+//! thread sleep and wake-up per request on top of the direct client's one. A paced
+//! loop, like an agent's, starts each request afresh.
 //!
 //! Needs debugpy (`$DAPVISOR_PYTHON`, or the project's `.venv`). The tokio runtime
 //! has 2 workers, or `$DAPVISOR_BENCH_WORKERS`.
-//! `cargo bench --bench end_to_end -- --warm-up-time 1 --measurement-time 5`
+//! `cargo bench --bench end_to_end -- --warm-up-time 1 --measurement-time 3`
 
 mod support;
 
@@ -37,6 +45,10 @@ use support::token::{Language, TokenProgram, TokenPrograms};
 /// Requests per side in the interleaved comparison, and per round.
 const REQUESTS: usize = 1000;
 const ROUND: usize = 100;
+
+/// In the paced comparison, the time between an answer and the next request: an
+/// agent's calls come with its own work between them, not back to back.
+const PACE: Duration = Duration::from_millis(2);
 
 /// The two sides, each stopped at `program.first_line` with a frame id to evaluate in.
 struct Sides {
@@ -100,11 +112,22 @@ async fn via_direct(client: &mut DirectClient, frame: i64, command: &str) {
     }
 }
 
-/// Time `n` requests on one side; every request is timed on its own.
-async fn run(sides: &Sides, dapvisor: bool, command: &str, n: usize) -> Vec<Duration> {
+/// Time `n` requests on one side; every request is timed on its own. With `pace`,
+/// each request comes that long after the answer to the one before (untimed), as an
+/// agent's do; without, back to back.
+async fn run(
+    sides: &Sides,
+    dapvisor: bool,
+    command: &str,
+    n: usize,
+    pace: Option<Duration>,
+) -> Vec<Duration> {
     let mut samples = Vec::with_capacity(n);
     let mut direct = sides.direct.lock().await;
     for _ in 0..n {
+        if let Some(pace) = pace {
+            tokio::time::sleep(pace).await;
+        }
         let start = Instant::now();
         if dapvisor {
             via_dapvisor(&sides.session, sides.session_frame, command).await;
@@ -117,7 +140,7 @@ async fn run(sides: &Sides, dapvisor: bool, command: &str, n: usize) -> Vec<Dura
 }
 
 /// `REQUESTS` per side in alternating rounds; prints per-request figures and the ratio.
-async fn interleaved(sides: &Sides, group: &str, command: &str) {
+async fn interleaved(sides: &Sides, group: &str, command: &str, pace: Option<Duration>) {
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     // This process's system calls and sleeps per side: the work behind a difference.
     let (mut our_work, mut their_work) = (Counters::default(), Counters::default());
@@ -125,7 +148,7 @@ async fn interleaved(sides: &Sides, group: &str, command: &str) {
         // Alternate which side goes first, so neither always follows the other.
         for dapvisor in [round % 2 == 0, round % 2 == 1] {
             let before = Counters::now();
-            let samples = run(sides, dapvisor, command, ROUND).await;
+            let samples = run(sides, dapvisor, command, ROUND, pace).await;
             let work = Counters::now() - before;
             if dapvisor {
                 ours.extend(samples);
@@ -185,7 +208,7 @@ fn measure(c: &mut Criterion, rt: &tokio::runtime::Runtime, sides: &Arc<Sides>, 
                 b.iter_custom(|iters| {
                     let sides = sides.clone();
                     let task = async move {
-                        run(&sides, dapvisor, command, iters as usize)
+                        run(&sides, dapvisor, command, iters as usize, None)
                             .await
                             .iter()
                             .sum()
@@ -195,8 +218,8 @@ fn measure(c: &mut Criterion, rt: &tokio::runtime::Runtime, sides: &Arc<Sides>, 
             });
         }
         let (sides, group) = (sides.clone(), group.to_string());
-        rt.block_on(rt.spawn(async move { interleaved(&sides, &group, command).await }))
-            .expect("no panic");
+        let compare = async move { interleaved(&sides, &group, command, None).await };
+        rt.block_on(rt.spawn(compare)).expect("no panic");
     }
     criterion_group.finish();
 }
@@ -220,6 +243,14 @@ fn end_to_end(c: &mut Criterion) {
     measure(c, &rt, &sides, "end_to_end");
     rt.block_on(set_nodelay(&sides));
     measure(c, &rt, &sides, "end_to_end_nodelay");
+    for command in ["threads", "evaluate"] {
+        let sides = sides.clone();
+        let paced = async move {
+            let group = "end_to_end_nodelay_paced";
+            interleaved(&sides, group, command, Some(PACE)).await
+        };
+        rt.block_on(rt.spawn(paced)).expect("no panic");
+    }
     let sides = Arc::into_inner(sides).expect("no other owner is left");
     rt.block_on(async move {
         Arc::into_inner(sides.direct)

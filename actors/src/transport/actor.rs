@@ -125,6 +125,7 @@ impl Actor for TransportActor {
             stderr_tail,
             stdout_tail,
             grace_timer: None,
+            deadline_timer: None,
         })
     }
 
@@ -153,7 +154,7 @@ impl Actor for TransportActor {
                 request_seq,
                 detail,
             } => state.on_malformed(request_seq, detail),
-            TransportMsg::Deadline(seq) => state.on_deadline(seq),
+            TransportMsg::Deadlines => state.on_deadlines(&myself),
             TransportMsg::Shutdown => {
                 // Closing the adapter's input asks it to exit.
                 state.outgoing = None;

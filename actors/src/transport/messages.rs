@@ -157,8 +157,8 @@ pub enum TransportMsg {
     StreamEnded(String),
     /// The adapter process exited (from the exit watcher).
     ProcessExited(ExitInfo),
-    /// A request's deadline passed.
-    Deadline(i64),
+    /// The earliest deadline of the requests in flight has come.
+    Deadlines,
     /// The grace period after a shutdown or exit is over.
     GraceOver,
     /// The adapter's stderr reached its end (everything it wrote is in the tail).

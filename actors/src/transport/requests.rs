@@ -12,12 +12,14 @@
 //! was waiting when they came, so an agent learns that the adapter did answer,
 //! unexpectedly, instead of seeing a bare timeout.
 //!
-//! Pure: no clock and no I/O. The actor owns the timers (a `T` kept with each request,
-//! handed back when the request leaves the table so it can be aborted) and carries out
-//! what the table decides.
+//! Pure: no I/O, and no clock of its own: the actor says what time it is. Each request
+//! carries its deadline; the table says which is next, so that the actor keeps one
+//! timer per connection (for the earliest deadline) rather than one per request.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use serde_json::json;
 
@@ -28,24 +30,24 @@ use crate::wire::{Message, Request, Response};
 
 /// A request sent and not yet answered.
 #[derive(Debug)]
-pub struct InFlight<T> {
+pub struct InFlight {
     /// The owner's tag.
     pub tag: Tag,
     /// The DAP command.
     pub command: String,
-    /// Its deadline.
+    /// How long it may take.
     pub timeout: Duration,
-    /// The actor's deadline timer.
-    pub timer: T,
+    /// When that is over.
+    pub deadline: Instant,
     /// How many unmatched responses had come before it was sent.
     unmatched_before: u64,
 }
 
 /// A request whose deadline passed.
 #[derive(Debug)]
-pub struct Expired<T> {
+pub struct Expired {
     /// The request, out of the table.
-    pub request: InFlight<T>,
+    pub request: InFlight,
     /// The error that fails it.
     pub error: SessionError,
     /// The `cancel` to send the adapter, numbered, where it supports one.
@@ -54,9 +56,11 @@ pub struct Expired<T> {
 
 /// The requests in flight, and the numbering of everything we send.
 #[derive(Debug)]
-pub struct RequestTable<T> {
+pub struct RequestTable {
     next_seq: i64,
-    pending: HashMap<i64, InFlight<T>>,
+    pending: HashMap<i64, InFlight>,
+    /// The deadlines of the requests in `pending`, earliest first.
+    deadlines: BTreeSet<(Instant, i64)>,
     supports_cancel: bool,
     /// The most recent unmatched responses, each with its number (counted from 0).
     unmatched: VecDeque<(u64, UnmatchedResponse)>,
@@ -65,19 +69,20 @@ pub struct RequestTable<T> {
     unmatched_kept: usize,
 }
 
-impl<T> Default for RequestTable<T> {
+impl Default for RequestTable {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<T> RequestTable<T> {
+impl RequestTable {
     /// An empty table; the first message sent gets `seq` 1. It keeps
     /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`] unmatched responses.
     pub fn new() -> Self {
         Self {
             next_seq: 1,
             pending: HashMap::new(),
+            deadlines: BTreeSet::new(),
             supports_cancel: false,
             unmatched: VecDeque::new(),
             unmatched_seen: 0,
@@ -134,34 +139,48 @@ impl<T> RequestTable<T> {
         seq
     }
 
-    /// Number `request` and keep it until it is answered or its deadline passes;
-    /// `timer` starts its deadline timer, given the seq. Returns the seq.
+    /// Number `request`, sent at `now`, and keep it until it is answered or
+    /// `timeout` has passed. Returns the seq.
     pub fn send(
         &mut self,
         request: &mut Request,
         tag: Tag,
         timeout: Duration,
-        timer: impl FnOnce(i64) -> T,
+        now: Instant,
     ) -> i64 {
         let seq = self.next_seq();
         request.seq = seq;
+        let deadline = now + timeout;
         let entry = InFlight {
             tag,
             command: request.command.clone(),
             timeout,
-            timer: timer(seq),
+            deadline,
             unmatched_before: self.unmatched_seen,
         };
         self.pending.insert(seq, entry);
+        self.deadlines.insert((deadline, seq));
         seq
+    }
+
+    /// The earliest deadline of the requests in flight.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.deadlines.first().map(|(deadline, _)| *deadline)
+    }
+
+    /// Take request `seq` out of the table.
+    fn take(&mut self, seq: i64) -> Option<InFlight> {
+        let request = self.pending.remove(&seq)?;
+        self.deadlines.remove(&(request.deadline, seq));
+        Some(request)
     }
 
     /// The request `response` answers, taken out of the table; `None` when it names
     /// no request in flight (late, answered twice, or a wrong `request_seq`), in
     /// which case it is remembered for the timeouts of the requests now waiting. The
     /// answer to a `cancel` we sent is expected, and not remembered.
-    pub fn answer(&mut self, response: &Response) -> Option<InFlight<T>> {
-        if let Some(request) = self.pending.remove(&response.request_seq) {
+    pub fn answer(&mut self, response: &Response) -> Option<InFlight> {
+        if let Some(request) = self.take(response.request_seq) {
             return Some(request);
         }
         if response.command != "cancel" {
@@ -185,11 +204,22 @@ impl<T> RequestTable<T> {
         }
     }
 
+    /// Every request whose deadline is `now` or earlier, taken out, each with the
+    /// error that fails it and the `cancel` to send, if any; earliest first.
+    pub fn expire_due(&mut self, now: Instant) -> Vec<Expired> {
+        let due: Vec<i64> = self
+            .deadlines
+            .iter()
+            .take_while(|(deadline, _)| *deadline <= now)
+            .map(|(_, seq)| *seq)
+            .collect();
+        due.into_iter().filter_map(|seq| self.expire(seq)).collect()
+    }
+
     /// Request `seq`'s deadline passed: take it out, with the error that fails it and
-    /// the `cancel` to send, if any. `None` when it was answered first (the timer lost
-    /// the race).
-    pub fn expire(&mut self, seq: i64) -> Option<Expired<T>> {
-        let request = self.pending.remove(&seq)?;
+    /// the `cancel` to send, if any. `None` when it is not in flight.
+    fn expire(&mut self, seq: i64) -> Option<Expired> {
+        let request = self.take(seq)?;
         let cancel = (self.supports_cancel && request.command != "cancel").then(|| {
             let mut cancel = Request::new("cancel", Some(json!({ "requestId": seq })));
             cancel.seq = self.next_seq();
@@ -218,8 +248,8 @@ impl<T> RequestTable<T> {
 
     /// The adapter answered request `seq` with something that is not DAP: take it out
     /// (if it is in flight) with the error that fails it.
-    pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight<T>, SessionError)> {
-        let request = self.pending.remove(&seq)?;
+    pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight, SessionError)> {
+        let request = self.take(seq)?;
         let error = SessionError::Protocol(format!(
             "the adapter answered `{}` with a message that is not DAP: {detail}",
             request.command
@@ -228,7 +258,8 @@ impl<T> RequestTable<T> {
     }
 
     /// Every request still in flight, taken out (the connection ended).
-    pub fn drain(&mut self) -> impl Iterator<Item = InFlight<T>> + '_ {
+    pub fn drain(&mut self) -> impl Iterator<Item = InFlight> + '_ {
+        self.deadlines.clear();
         self.pending.drain().map(|(_, request)| request)
     }
 

@@ -13,10 +13,27 @@ fn response(request_seq: i64, command: &str) -> Response {
     }
 }
 
-/// Send `command` with tag `tag`; its seq.
-fn send(table: &mut RequestTable<i64>, tag: Tag, command: &str) -> i64 {
+/// Send `command` with tag `tag` at the same moment as every other, deadline `T`
+/// later; its seq.
+fn send(table: &mut RequestTable, tag: Tag, command: &str) -> i64 {
+    send_at(table, tag, command, start(), T)
+}
+
+/// One fixed moment to send at: the table has no clock of its own.
+fn start() -> Instant {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+fn send_at(
+    table: &mut RequestTable,
+    tag: Tag,
+    command: &str,
+    at: Instant,
+    timeout: Duration,
+) -> i64 {
     let mut request = Request::new(command, None);
-    let seq = table.send(&mut request, tag, T, |seq| seq * 10);
+    let seq = table.send(&mut request, tag, timeout, at);
     assert_eq!(request.seq, seq);
     seq
 }
@@ -32,13 +49,35 @@ fn seqs_start_at_1_and_are_shared_with_responses_we_send() {
 }
 
 #[test]
-fn an_answer_takes_its_request_out_with_its_timer() {
+fn an_answer_takes_its_request_out_with_its_deadline() {
     let mut table = RequestTable::new();
     let seq = send(&mut table, 7, "threads");
+    assert_eq!(table.next_deadline(), Some(start() + T));
     let answered = table.answer(&response(seq, "threads")).unwrap();
-    assert_eq!((answered.tag, answered.timer), (7, seq * 10));
+    assert_eq!((answered.tag, answered.deadline), (7, start() + T));
     assert!(table.answer(&response(seq, "threads")).is_none(), "twice");
     assert!(table.is_empty());
+    assert_eq!(table.next_deadline(), None, "no deadline is left to watch");
+}
+
+#[test]
+fn the_next_deadline_is_the_earliest_in_flight_and_expire_due_takes_those_passed() {
+    let mut table = RequestTable::new();
+    let s = Duration::from_secs;
+    let late = send_at(&mut table, 1, "evaluate", start(), s(30));
+    let soon = send_at(&mut table, 2, "threads", start() + s(1), s(5));
+    let sooner = send_at(&mut table, 3, "scopes", start() + s(2), s(1));
+    assert_eq!(table.next_deadline(), Some(start() + s(3)));
+    assert!(table.expire_due(start() + s(2)).is_empty(), "none yet");
+    let due: Vec<i64> = table
+        .expire_due(start() + s(6))
+        .iter()
+        .map(|e| timeout_of(e.error.clone()).1)
+        .collect();
+    assert_eq!(due, [sooner, soon], "earliest first, each once");
+    assert_eq!(table.next_deadline(), Some(start() + s(30)));
+    table.answer(&response(late, "evaluate")).unwrap();
+    assert!(table.expire_due(start() + s(60)).is_empty());
 }
 
 #[test]
@@ -215,7 +254,7 @@ fn a_cancel_is_never_cancelled() {
 
 #[test]
 fn the_capability_comes_from_initialize_and_capabilities_events() {
-    let mut table = RequestTable::<()>::new();
+    let mut table = RequestTable::new();
     table.observe(&initialized(None));
     assert!(!table.supports_cancel(), "absent means no");
     let event = |flag: bool| {

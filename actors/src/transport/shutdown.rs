@@ -152,8 +152,9 @@ impl TransportState {
         let exit = self.exit_report(reason);
         // The session fails what was pending in one go when it hears of the close: it
         // alone knows whether this is a crash that will be restarted.
-        for request in self.requests.drain() {
-            request.timer.abort();
+        self.requests.drain().for_each(drop);
+        if let Some((_, timer)) = self.deadline_timer.take() {
+            timer.abort();
         }
         (self.sink)(TransportOutput::Closed(exit));
         myself.stop(None);

@@ -6,6 +6,7 @@ use std::time::Duration;
 use ractor::ActorRef;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
+use tokio::time::Instant;
 
 use crate::core::command::Tag;
 use crate::error::SessionError;
@@ -22,8 +23,8 @@ pub struct TransportState {
     pub(super) config: TransportConfig,
     pub(super) adapter_name: String,
     pub(super) outgoing: Option<mpsc::UnboundedSender<Message>>,
-    /// Requests in flight, each with its deadline timer.
-    pub(super) requests: RequestTable<AbortHandle>,
+    /// Requests in flight, with their deadlines.
+    pub(super) requests: RequestTable,
     /// The adapter's process and its group, when it is a process of ours.
     pub(super) group: Option<ProcessGroup>,
     /// The processes `runInTerminal` started.
@@ -38,6 +39,10 @@ pub struct TransportState {
     /// What is known of the end so far.
     pub(super) ending: Ending,
     pub(super) grace_timer: Option<AbortHandle>,
+    /// The one timer for the requests' deadlines, and when it fires: set for the
+    /// earliest deadline in flight, or earlier. A request answered in time leaves it
+    /// alone, so the common request costs no timer of its own.
+    pub(super) deadline_timer: Option<(Instant, AbortHandle)>,
 }
 
 impl TransportState {
@@ -90,21 +95,40 @@ impl TransportState {
             });
             return;
         };
-        self.requests.send(&mut request, tag, timeout, |seq| {
-            myself
-                .send_after(timeout, move || TransportMsg::Deadline(seq))
-                .abort_handle()
-        });
+        self.requests
+            .send(&mut request, tag, timeout, Instant::now());
+        self.arm_deadline_timer(myself);
         if outgoing.send(Message::Request(request)).is_err() {
             // The writer is gone; the stream-ended message is on its way and will
             // fail this request with the others.
         }
     }
 
+    /// Make sure the deadline timer fires no later than the earliest deadline in
+    /// flight. Requests usually share one timeout, so a new one's deadline comes
+    /// after the armed one and nothing is done.
+    fn arm_deadline_timer(&mut self, myself: &ActorRef<TransportMsg>) {
+        let Some(next) = self.requests.next_deadline() else {
+            return;
+        };
+        if self
+            .deadline_timer
+            .as_ref()
+            .is_some_and(|(at, _)| *at <= next)
+        {
+            return;
+        }
+        if let Some((_, earlier)) = self.deadline_timer.take() {
+            earlier.abort();
+        }
+        let after = next.saturating_duration_since(Instant::now());
+        let timer = myself.send_after(after, || TransportMsg::Deadlines);
+        self.deadline_timer = Some((next, timer.abort_handle()));
+    }
+
     pub(super) fn on_response(&mut self, response: Response) {
         match self.requests.answer(&response) {
             Some(request) => {
-                request.timer.abort();
                 (self.sink)(TransportOutput::Response {
                     tag: request.tag,
                     result: Ok(response),
@@ -119,19 +143,20 @@ impl TransportState {
         }
     }
 
-    /// A deadline passed: fail the request, and ask the adapter to cancel it where it
-    /// can.
-    pub(super) fn on_deadline(&mut self, seq: i64) {
-        let Some(expired) = self.requests.expire(seq) else {
-            return;
-        };
-        if let (Some(cancel), Some(out)) = (expired.cancel, &self.outgoing) {
-            let _ = out.send(Message::Request(cancel));
+    /// The deadline timer fired: fail every request whose deadline has passed, and
+    /// ask the adapter to cancel each where it can; then arm the timer for the next.
+    pub(super) fn on_deadlines(&mut self, myself: &ActorRef<TransportMsg>) {
+        self.deadline_timer = None;
+        for expired in self.requests.expire_due(Instant::now()) {
+            if let (Some(cancel), Some(out)) = (expired.cancel, &self.outgoing) {
+                let _ = out.send(Message::Request(cancel));
+            }
+            (self.sink)(TransportOutput::Response {
+                tag: expired.request.tag,
+                result: Err(expired.error),
+            });
         }
-        (self.sink)(TransportOutput::Response {
-            tag: expired.request.tag,
-            result: Err(expired.error),
-        });
+        self.arm_deadline_timer(myself);
     }
 
     /// A frame that is JSON but not a DAP message: fail the request it answers, if
@@ -142,7 +167,6 @@ impl TransportState {
         else {
             return;
         };
-        request.timer.abort();
         (self.sink)(TransportOutput::Response {
             tag: request.tag,
             result: Err(error),
