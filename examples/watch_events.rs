@@ -35,7 +35,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                         break;
                     }
                 }
-                Received::Lagged { missed } => println!("(missed {missed} output events)"),
+                Received::Lagged { missed } => {
+                    println!("(missed {missed} bulk events: output, modules, progress)")
+                }
             }
         }
     });

@@ -203,6 +203,7 @@ impl EventKind {
                 "signal": exit.signal,
                 "reason": exit.reason,
                 "stderr_tail": exit.stderr_tail,
+                "stdout_tail": exit.stdout_tail,
                 "requested": exit.requested,
             }),
             EventKind::SessionClosed { reason } => json!({"reason": reason}),
@@ -215,6 +216,7 @@ impl EventKind {
                 "signal": exit.signal,
                 "reason": exit.reason,
                 "stderr_tail": exit.stderr_tail,
+                "stdout_tail": exit.stdout_tail,
                 "attempt": attempt,
                 "restart_in_ms": restart_in_ms,
             }),
@@ -327,6 +329,33 @@ mod tests {
         };
         assert_eq!(custom.signal(), "dap_debugpySockets");
         assert!(!custom.is_lifecycle());
+
+        let exit = AdapterExit {
+            code: None,
+            signal: Some(9),
+            reason: "the adapter closed its output".into(),
+            stderr_tail: "Traceback ...".into(),
+            stdout_tail: "DAP server listening at: 127.0.0.1:4711".into(),
+            requested: false,
+        };
+        let crashed = EventKind::AdapterCrashed {
+            exit: exit.clone(),
+            attempt: Some(2),
+            restart_in_ms: Some(500),
+        };
+        assert_eq!(
+            crashed.payload(),
+            json!({"code": null, "signal": 9, "reason": "the adapter closed its output",
+                   "stderr_tail": "Traceback ...",
+                   "stdout_tail": "DAP server listening at: 127.0.0.1:4711",
+                   "attempt": 2, "restart_in_ms": 500})
+        );
+        let exited = EventKind::AdapterExited(exit).payload();
+        assert_eq!(
+            exited["stdout_tail"],
+            "DAP server listening at: 127.0.0.1:4711"
+        );
+        assert_eq!(exited["requested"], false);
     }
 
     fn adapter(event: &str) -> EventKind {

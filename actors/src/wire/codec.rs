@@ -51,7 +51,8 @@ pub enum CodecError {
     #[error(
         "no end of DAP header found within {limit} bytes (expected `Content-Length: N` \
          and a blank line); the stream may not be speaking DAP, or, if its headers are \
-         really this long, raise the limit (ContentLengthCodec::with_max_header_length)"
+         really this long, raise the limit (RuntimeConfig::max_header_bytes, or \
+         ContentLengthCodec::with_max_header_length on a codec of your own)"
     )]
     HeaderTooLong {
         /// The limit in force.
