@@ -14,7 +14,9 @@ use dapvisor::wire::types::{
     DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments, ExceptionBreakMode,
     ExceptionOptions, SetExceptionBreakpointsArguments,
 };
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StepKind};
+use dapvisor::{
+    LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle, StepKind,
+};
 use protocol_support::*;
 
 /// average.c under lldb-dap, stopped at the first hit of the line holding `needle`.
@@ -92,6 +94,16 @@ async fn disassembles_at_the_current_instruction_pointer() {
         .await
         .unwrap();
     assert_eq!(by_bytes[0].address, here[1].address);
+    // Offsets no adapter can take are refused before anything is sent.
+    for (offset, instructions) in [(None, Some(i64::MIN)), (Some(i64::MAX), None)] {
+        let refused = session
+            .disassemble(Some(&ip), offset, instructions, 3)
+            .await;
+        assert!(
+            matches!(refused, Err(SessionError::InvalidArgument(ref m)) if m.contains("32-bit")),
+            "{refused:?}"
+        );
+    }
     let before = session.disassemble(None, None, Some(-3), 4).await.unwrap();
     assert_eq!(before.len(), 4);
     assert_eq!(address(&before[3].address), address(&ip));

@@ -31,6 +31,20 @@ impl SessionHandle {
                 "instruction_count {instruction_count}: ask for at least one instruction"
             )));
         }
+        // DAP's integers are 32-bit; past that an adapter cannot take them, and the
+        // arithmetic below (counting instructions here for lldb-dap) must not overflow.
+        let fits = |n: i64| n.unsigned_abs() <= i32::MAX as u64;
+        for (name, value) in [
+            ("instruction_count", Some(instruction_count)),
+            ("instruction_offset", instruction_offset),
+            ("offset", offset),
+        ] {
+            if let Some(value) = value.filter(|v| !fits(*v)) {
+                return Err(SessionError::InvalidArgument(format!(
+                    "{name} {value} is beyond what DAP can carry (a 32-bit integer)"
+                )));
+            }
+        }
         let snapshot = self.ready_for(Operation::Inspect).await?;
         let reference = match memory_reference {
             Some(r) => r.to_string(),
