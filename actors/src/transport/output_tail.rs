@@ -14,10 +14,12 @@ pub struct OutputTail {
 }
 
 impl OutputTail {
-    /// A tail that keeps at most `capacity` bytes.
+    /// A tail that keeps at most `capacity` bytes. It allocates nothing until the
+    /// adapter writes: most adapters say nothing on stderr, and an in-process one
+    /// has no streams at all, so an idle session pays nothing for its tails.
     pub fn new(capacity: usize) -> Self {
         Self {
-            inner: Arc::new(Mutex::new(VecDeque::with_capacity(capacity.min(4096)))),
+            inner: Arc::new(Mutex::new(VecDeque::new())),
             capacity,
         }
     }
