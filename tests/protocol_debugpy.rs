@@ -90,6 +90,40 @@ async fn debugpy_advertises_what_docs_protocol_md_records() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exception_options_are_set_again_on_an_adapter_restarted_after_a_crash() {
+    let (runtime, session) = stopped_at(&scores(), "scores, skipped = read_scores(LINES)").await;
+    session
+        .set_exception_breakpoints_with(always_on("ValueError"))
+        .await
+        .unwrap();
+    let epoch = session.snapshot().await.unwrap().stop_epoch;
+    let adapter = session
+        .adapter_pid()
+        .expect("the adapter runs as a process");
+    // SAFETY: a signal to the adapter this test started.
+    unsafe { libc::kill(adapter as i32, libc::SIGKILL) };
+
+    // The supervisor starts a new adapter; the program runs again to its breakpoint,
+    // and the caught ValueError stops it as the options said.
+    let ticket = RunTicket { epoch };
+    let again = match session
+        .wait_for_stop(ticket, std::time::Duration::from_secs(60))
+        .await
+    {
+        Err(dapvisor::SessionError::AdapterCrashed { .. }) => expect_stop(&session, ticket).await,
+        Ok(dapvisor::StopOutcome::Stopped(stop)) => stop,
+        other => panic!("want the stop after the restart, got {other:?}"),
+    };
+    assert_eq!(again.reason, "breakpoint");
+    assert_ne!(session.adapter_pid(), Some(adapter), "a new adapter");
+    let ticket = session.continue_(None).await.unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(stop.reason, "exception");
+    assert_eq!(top_frame(&session).await.name, "parse_line");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exception_options_stop_on_a_caught_exception_and_exception_info_tells_it() {
     let (runtime, session) = stopped_at(&scores(), "scores, skipped = read_scores(LINES)").await;
 

@@ -12,7 +12,7 @@ use crate::core::command::{Answer, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::Operation;
 use crate::error::SessionError;
-use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+use crate::wire::types::{FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint};
 
 impl SessionCore {
     /// Replace every breakpoint of `file`.
@@ -117,14 +117,19 @@ impl SessionCore {
         Ok(())
     }
 
-    /// Replace the exception filters.
-    pub(super) fn set_exception_filters(
+    /// Replace the exception settings (filters, and options where the adapter has
+    /// them): checked against the adapter's capabilities, cached for a restarted
+    /// adapter, and sent now if the adapter takes breakpoints.
+    pub(super) fn set_exception_settings(
         &mut self,
         token: Token,
-        filters: Vec<String>,
+        settings: SetExceptionBreakpointsArguments,
     ) -> Result<(), SessionError> {
         self.check(Operation::SetExceptionBreakpoints)?;
-        self.breakpoints.set_exception_filters(filters)?;
+        let wanted =
+            serde_json::to_value(&settings).map_err(|e| SessionError::Protocol(e.to_string()))?;
+        self.check_request("setExceptionBreakpoints", Some(&wanted))?;
+        self.breakpoints.set_exceptions(settings)?;
         if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.exception_arguments())
                 .map_err(|e| SessionError::Protocol(e.to_string()))?;

@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use crate::error::SessionError;
 use crate::wire::types::{
-    Breakpoint, FunctionBreakpoint, SetBreakpointsArguments, SetExceptionBreakpointsArguments,
-    SetFunctionBreakpointsArguments, Source, SourceBreakpoint,
+    Breakpoint, ExceptionFilterOptions, ExceptionOptions, FunctionBreakpoint,
+    SetBreakpointsArguments, SetExceptionBreakpointsArguments, SetFunctionBreakpointsArguments,
+    Source, SourceBreakpoint,
 };
 
 /// One cached breakpoint: what was asked for and what the adapter made of it.
@@ -39,6 +40,12 @@ pub struct BreakpointCache {
     sources: BTreeMap<PathBuf, Vec<SourceBreakpointRecord>>,
     functions: Vec<FunctionBreakpointRecord>,
     exception_filters: Vec<String>,
+    /// Filters with conditions, as last set with the filters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exception_filter_options: Option<Vec<ExceptionFilterOptions>>,
+    /// Options for selected exceptions, as last set with the filters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exception_options: Option<Vec<ExceptionOptions>>,
     #[serde(skip)]
     limit: usize,
 }
@@ -57,6 +64,8 @@ impl BreakpointCache {
         self.sources.values().map(Vec::len).sum::<usize>()
             + self.functions.len()
             + self.exception_filters.len()
+            + self.exception_filter_options.as_ref().map_or(0, Vec::len)
+            + self.exception_options.as_ref().map_or(0, Vec::len)
     }
 
     /// The limit in force.
@@ -248,10 +257,31 @@ impl BreakpointCache {
         }
     }
 
-    /// Replace the exception filters.
+    /// Replace the exception filters (and drop any filter or exception options, as a
+    /// `setExceptionBreakpoints` without them does).
     pub fn set_exception_filters(&mut self, filters: Vec<String>) -> Result<(), SessionError> {
-        self.check_limit(self.exception_filters.len(), filters.len())?;
-        self.exception_filters = filters;
+        self.set_exceptions(SetExceptionBreakpointsArguments {
+            filters,
+            ..SetExceptionBreakpointsArguments::default()
+        })
+    }
+
+    /// Replace the exception settings: filters, filters with conditions, and options
+    /// for selected exceptions. A restarted adapter gets them all again.
+    pub fn set_exceptions(
+        &mut self,
+        settings: SetExceptionBreakpointsArguments,
+    ) -> Result<(), SessionError> {
+        let before = self.exception_filters.len()
+            + self.exception_filter_options.as_ref().map_or(0, Vec::len)
+            + self.exception_options.as_ref().map_or(0, Vec::len);
+        let after = settings.filters.len()
+            + settings.filter_options.as_ref().map_or(0, Vec::len)
+            + settings.exception_options.as_ref().map_or(0, Vec::len);
+        self.check_limit(before, after)?;
+        self.exception_filters = settings.filters;
+        self.exception_filter_options = settings.filter_options.filter(|o| !o.is_empty());
+        self.exception_options = settings.exception_options.filter(|o| !o.is_empty());
         Ok(())
     }
 
@@ -260,12 +290,20 @@ impl BreakpointCache {
         &self.exception_filters
     }
 
-    /// The DAP arguments that set the exception filters.
+    /// The DAP arguments that set the exception filters and options.
     pub fn exception_arguments(&self) -> SetExceptionBreakpointsArguments {
         SetExceptionBreakpointsArguments {
             filters: self.exception_filters.clone(),
-            ..SetExceptionBreakpointsArguments::default()
+            filter_options: self.exception_filter_options.clone(),
+            exception_options: self.exception_options.clone(),
         }
+    }
+
+    /// Whether any exception setting is cached (filters or options).
+    pub fn has_exception_settings(&self) -> bool {
+        !self.exception_filters.is_empty()
+            || self.exception_filter_options.is_some()
+            || self.exception_options.is_some()
     }
 
     /// Follow a `breakpoint` event: the adapter changed one of its breakpoints (verified

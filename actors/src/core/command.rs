@@ -20,7 +20,10 @@ use crate::events::EventKind;
 use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
 use crate::session::SessionId;
-use crate::wire::types::{Breakpoint, FunctionBreakpoint, SourceBreakpoint, SteppingGranularity};
+use crate::wire::types::{
+    Breakpoint, FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint,
+    SteppingGranularity,
+};
 use crate::wire::{Event, RawJson, Request, Response};
 
 /// Identifies an agent request waiting for its answer (chosen by the actor shell).
@@ -88,6 +91,10 @@ pub enum Command {
     RemoveFunctionBreakpoint(String),
     /// Replace the exception filters.
     SetExceptionBreakpoints(Vec<String>),
+    /// Replace the exception settings whole: filters, filters with conditions
+    /// (`supportsExceptionFilterOptions`), options for selected exceptions
+    /// (`supportsExceptionOptions`). Cached, and sent again to a restarted adapter.
+    SetExceptionSettings(SetExceptionBreakpointsArguments),
     /// Resume, step, or pause.
     Control {
         /// Which.

@@ -9,6 +9,7 @@ use crate::core::command::{Answer, Command, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
+use crate::wire::types::SetExceptionBreakpointsArguments;
 
 impl SessionCore {
     pub(super) fn on_command(
@@ -36,7 +37,14 @@ impl SessionCore {
             Command::SetFunctionBreakpoints(list) => self.set_function_breakpoints(token, list),
             Command::AddFunctionBreakpoint(bp) => self.add_function_breakpoint(token, bp),
             Command::RemoveFunctionBreakpoint(name) => self.remove_function_breakpoint(token, name),
-            Command::SetExceptionBreakpoints(filters) => self.set_exception_filters(token, filters),
+            Command::SetExceptionBreakpoints(filters) => {
+                let settings = SetExceptionBreakpointsArguments {
+                    filters,
+                    ..SetExceptionBreakpointsArguments::default()
+                };
+                self.set_exception_settings(token, settings)
+            }
+            Command::SetExceptionSettings(settings) => self.set_exception_settings(token, settings),
             Command::Control {
                 action,
                 thread_id,
@@ -59,8 +67,13 @@ impl SessionCore {
                 self.check_request(&command, arguments.as_ref())?;
                 self.note_request(&command, arguments.as_ref())?;
                 let arguments = self.with_default_context(&command, arguments);
+                let moves = moves_the_program(&command);
                 let purpose = if command == "threads" {
                     Purpose::Threads
+                } else if moves {
+                    Purpose::Moving {
+                        epoch: self.stop_epoch,
+                    }
                 } else {
                     Purpose::Body
                 };
@@ -74,6 +87,10 @@ impl SessionCore {
                         purpose,
                     },
                 );
+                if moves {
+                    // As for `continue`: a `stopped` event may beat the response.
+                    self.set_state(SessionState::Running);
+                }
                 Ok(())
             }
             Command::Output { since, max_bytes } => {
@@ -129,4 +146,20 @@ impl SessionCore {
         }
         Some(arguments)
     }
+}
+
+/// Whether `command` sent on its own (not as one of the four control actions) makes
+/// the program move: the session is running until the adapter reports a stop.
+fn moves_the_program(command: &str) -> bool {
+    matches!(
+        command,
+        "goto"
+            | "stepBack"
+            | "reverseContinue"
+            | "restartFrame"
+            | "continue"
+            | "next"
+            | "stepIn"
+            | "stepOut"
+    )
 }

@@ -34,7 +34,7 @@ impl SessionCore {
     fn on_agent_success(&mut self, token: Token, purpose: Purpose, response: Response) {
         let answer = match purpose {
             Purpose::Terminating => return self.terminate_answered(token, true),
-            Purpose::Body => Answer::Body(response.raw_body_or_empty()),
+            Purpose::Body | Purpose::Moving { .. } => Answer::Body(response.raw_body_or_empty()),
             Purpose::Threads => {
                 if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
                     self.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
@@ -65,12 +65,14 @@ impl SessionCore {
             tracing::debug!(%err, "`terminate` failed; disconnecting");
             return self.terminate_answered(token, false);
         }
-        if let Purpose::Control { action, epoch } = purpose {
-            // The adapter did not resume: undo the optimistic Running.
-            if action != ControlAction::Pause
-                && self.state == SessionState::Running
-                && self.stop_epoch == epoch
-                && self.adapter_live
+        let resumed_at = match purpose {
+            Purpose::Control { action, epoch } if action != ControlAction::Pause => Some(epoch),
+            Purpose::Moving { epoch } => Some(epoch),
+            _ => None,
+        };
+        if let Some(epoch) = resumed_at {
+            // The adapter did not move the program: undo the optimistic Running.
+            if self.state == SessionState::Running && self.stop_epoch == epoch && self.adapter_live
             {
                 self.set_state(SessionState::Stopped);
             }

@@ -82,6 +82,12 @@ pub(super) enum Purpose {
         action: ControlAction,
         epoch: u64,
     },
+    /// A request that moves the program outside the control actions (`goto`,
+    /// `stepBack`, a step into a chosen call, ...): answered with its body, and the
+    /// session runs from the moment it is sent, as after a `continue`.
+    Moving {
+        epoch: u64,
+    },
     /// The adapter's `restart`: answered with the stop epoch before it.
     Restart {
         epoch: u64,

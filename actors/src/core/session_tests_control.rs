@@ -363,3 +363,46 @@ fn an_agents_deadline_covers_the_requests_its_command_sends_and_no_others() {
     let (_, out) = h.command(with(200, Command::Terminate));
     assert_eq!(out.sent("disconnect").2, crate::limits::MIN_REQUEST_TIMEOUT);
 }
+
+/// `goto` as the handle sends it: a request that moves the program.
+fn goto() -> Command {
+    Command::Request {
+        operation: crate::core::state::Operation::Navigate,
+        command: "goto".into(),
+        arguments: Some(json!({ "threadId": 1, "targetId": 3 })),
+        timeout: None,
+    }
+}
+
+#[test]
+fn a_request_that_moves_the_program_runs_it_until_the_adapter_reports_a_stop() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(goto());
+    assert_eq!(out.args("goto"), json!({ "threadId": 1, "targetId": 3 }));
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Stopped, SessionState::Running)]
+    );
+    let answered = h.ok(out.tag("goto"), json!({}));
+    assert!(matches!(answered.reply(token), Ok(Answer::Body(_))));
+    assert_eq!(h.state(), SessionState::Running, "until the stop comes");
+    h.stop("goto");
+    assert_eq!(h.state(), SessionState::Stopped);
+    let (token, out) = h.command(wait(1));
+    assert_eq!(stopped_epoch(out.reply(token)), 2);
+}
+
+#[test]
+fn a_refused_move_goes_back_to_stopped() {
+    let mut h = Harness::stopped();
+    let (token, out) = h.command(goto());
+    let out = h.refuse(out.tag("goto"), "no such target");
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Running, SessionState::Stopped)]
+    );
+    assert!(matches!(
+        out.error(token),
+        SessionError::Adapter { command, .. } if command == "goto"
+    ));
+}

@@ -17,7 +17,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 use crate::session::SessionId;
-use crate::wire::types::FunctionBreakpoint;
+use crate::wire::types::{FunctionBreakpoint, SetExceptionBreakpointsArguments};
 
 /// The adapter ending on its own (not asked to): killed by SIGKILL.
 pub(super) fn killed() -> AdapterExit {
@@ -79,8 +79,17 @@ impl Effects {
 /// The handshake of restart `attempt` against an adapter with [`full_caps`], every
 /// request answered; returns every effect from the restart on.
 pub(super) fn restart_handshake(h: &mut Harness, attempt: u32) -> Effects {
+    restart_handshake_with(h, attempt, full_caps())
+}
+
+/// [`restart_handshake`] against an adapter with `caps`.
+pub(super) fn restart_handshake_with(
+    h: &mut Harness,
+    attempt: u32,
+    caps: serde_json::Value,
+) -> Effects {
     let mut all = h.input(Input::Restart { attempt });
-    let launch = h.ok(all.tag("initialize"), full_caps());
+    let launch = h.ok(all.tag("initialize"), caps);
     let answered = h.ok(launch.tag("launch"), json!({}));
     let configuration = h.event("initialized", json!({}));
     let tags: Vec<_> = configuration.sends().iter().map(|(t, _, _)| *t).collect();
@@ -386,4 +395,83 @@ fn an_adapter_dying_during_a_restarts_handshake_is_another_crash() {
         out.transitions(),
         vec![(SessionState::Initializing, SessionState::Restarting)]
     );
+}
+
+/// Capabilities with both kinds of exception options.
+fn exception_caps() -> serde_json::Value {
+    let mut caps = full_caps();
+    caps["supportsExceptionOptions"] = json!(true);
+    caps["supportsExceptionFilterOptions"] = json!(true);
+    caps["exceptionBreakpointFilters"] = json!([{ "filter": "raised", "label": "Raised" }]);
+    caps
+}
+
+fn exception_settings() -> SetExceptionBreakpointsArguments {
+    serde_json::from_value(json!({
+        "filters": [],
+        "filterOptions": [{ "filterId": "raised", "condition": "x > 1" }],
+        "exceptionOptions": [{ "breakMode": "always",
+                               "path": [{ "names": ["ValueError"] }] }],
+    }))
+    .unwrap()
+}
+
+#[test]
+fn exception_options_are_replayed_to_a_restarted_adapter_that_takes_them() {
+    let mut h = Harness::new();
+    h.launch_with(plan(), exception_caps());
+    h.stop("breakpoint");
+    let (token, out) = h.command(Command::SetExceptionSettings(exception_settings()));
+    let sent = out.args("setExceptionBreakpoints");
+    let answered = h.ok(
+        out.tag("setExceptionBreakpoints"),
+        json!({ "breakpoints": [] }),
+    );
+    assert!(answered.reply(token).is_ok());
+
+    h.closed(killed());
+    h.input(Input::RestartScheduled {
+        attempt: 1,
+        after: Duration::from_millis(250),
+    });
+    let out = restart_handshake_with(&mut h, 1, exception_caps());
+    assert_eq!(
+        out.args("setExceptionBreakpoints"),
+        sent,
+        "as last set, options too"
+    );
+
+    // An adapter that no longer takes options gets the plain filters only.
+    h.closed(killed());
+    h.input(Input::RestartScheduled {
+        attempt: 2,
+        after: Duration::from_millis(500),
+    });
+    let mut plain = exception_caps();
+    plain["supportsExceptionOptions"] = json!(false);
+    plain["supportsExceptionFilterOptions"] = json!(false);
+    let out = restart_handshake_with(&mut h, 2, plain);
+    assert_eq!(
+        out.args("setExceptionBreakpoints"),
+        json!({ "filters": [] })
+    );
+}
+
+#[test]
+fn exception_options_an_adapter_lacks_are_refused_and_nothing_is_cached() {
+    let mut h = Harness::new();
+    h.launch_with(plan(), full_caps());
+    h.stop("breakpoint");
+    let (token, out) = h.command(Command::SetExceptionSettings(exception_settings()));
+    assert!(out.sends().is_empty(), "nothing reaches the adapter");
+    match out.reply(token) {
+        Err(SessionError::Unsupported { capability, .. }) => {
+            assert!(
+                capability.contains("supportsExceptionFilterOptions"),
+                "{capability}"
+            )
+        }
+        other => panic!("want a refusal naming the capability, got {other:?}"),
+    }
+    assert!(!h.core.snapshot().breakpoints.has_exception_settings());
 }

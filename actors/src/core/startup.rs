@@ -279,8 +279,17 @@ impl SessionCore {
             .exception_breakpoint_filters
             .as_ref()
             .is_some_and(|f| !f.is_empty());
-        if !self.breakpoints.exception_filters().is_empty() || adapter_has_filters {
-            let args = serde_json::to_value(self.breakpoints.exception_arguments()).ok();
+        if self.breakpoints.has_exception_settings() || adapter_has_filters {
+            // Options go to an adapter that says it takes them (a restarted one may be
+            // another version); the plain filters go either way.
+            let mut settings = self.breakpoints.exception_arguments();
+            if self.capabilities.supports_exception_filter_options != Some(true) {
+                settings.filter_options = None;
+            }
+            if self.capabilities.supports_exception_options != Some(true) {
+                settings.exception_options = None;
+            }
+            let args = serde_json::to_value(settings).ok();
             self.send(
                 "setExceptionBreakpoints",
                 args,

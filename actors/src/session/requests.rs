@@ -21,9 +21,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::core::command::{Answer, Command};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
+use crate::session::handle::unexpected;
 use crate::session::{RunTicket, SessionHandle};
 use crate::wire::types::{
     Breakpoint, BreakpointLocation, BreakpointLocationsResponseBody, BreakpointsResponseBody,
@@ -248,21 +250,19 @@ impl SessionHandle {
             self.set_exception_breakpoints(args.filters).await?;
             return Ok(Vec::new());
         }
+        // Options are checked against what the adapter advertised: it must have said.
         self.adapter_running("exception options").await?;
-        // One request: the core refuses options the adapter did not advertise before
-        // anything is sent, and caches the plain filters for a restarted adapter.
-        let body = self
-            .request(
-                Operation::SetExceptionBreakpoints,
-                "setExceptionBreakpoints",
-                Some(serde_json::to_value(&args).unwrap_or_default()),
-                None,
-            )
-            .await?;
-        // The spec allows no body here (old adapters answer none).
-        Ok(serde_json::from_value::<BreakpointsResponseBody>(body)
-            .map(|b| b.breakpoints)
-            .unwrap_or_default())
+        // The core refuses options the adapter did not advertise before anything is
+        // sent, and caches them with the filters for a restarted adapter.
+        match self.ask(Command::SetExceptionSettings(args)).await? {
+            // The spec allows no body here (old adapters answer none).
+            Answer::Body(body) => Ok(body
+                .parse::<BreakpointsResponseBody>()
+                .map(|b| b.breakpoints)
+                .unwrap_or_default()),
+            Answer::Done => Ok(Vec::new()),
+            other => Err(unexpected(other)),
+        }
     }
 }
 
