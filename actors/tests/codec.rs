@@ -396,4 +396,95 @@ proptest! {
         let bodies: Vec<_> = frames.into_iter().map(|(_, body)| body).collect();
         prop_assert_eq!(decoded, bodies);
     }
+
+    #[test]
+    fn any_framing_of_a_message_stream_decodes_to_the_same_messages(
+        messages in prop::collection::vec(message(), 0..8),
+        cuts in prop::collection::vec(any::<usize>(), 0..20),
+    ) {
+        let mut codec = DapCodec::new();
+        let mut stream = BytesMut::new();
+        for message in &messages {
+            codec.encode(message, &mut stream).expect("encode");
+        }
+        let mut points: Vec<usize> = cuts.iter().map(|c| c % (stream.len() + 1)).collect();
+        points.push(stream.len());
+        points.sort_unstable();
+        let (mut buf, mut decoded, mut start) = (BytesMut::new(), Vec::new(), 0);
+        for end in points {
+            buf.put_slice(&stream[start..end]);
+            start = end;
+            while let Some(message) = codec.decode(&mut buf).expect("decode") {
+                decoded.push(message);
+            }
+        }
+        prop_assert_eq!(decoded, messages);
+    }
+}
+
+/// Any JSON value of a few levels: strings with quotes, escapes and non-ASCII text,
+/// numbers, arrays and objects.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        "[a-z\\\"é\\n ]{0,12}".prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
+            prop::collection::btree_map("[a-zA-Z]{1,8}", inner, 0..4)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// A body: absent, or any JSON object (`null` would decode as absent).
+fn body() -> impl Strategy<Value = Option<serde_json::Value>> {
+    prop::option::of(
+        prop::collection::btree_map("[a-zA-Z]{1,8}", json_value(), 0..4)
+            .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+    )
+}
+
+/// Any request, response or event, with fields beyond the protocol's now and then.
+fn message() -> impl Strategy<Value = Message> {
+    let extra = || {
+        prop::collection::btree_map("x-[a-z]{1,6}", json_value(), 0..2)
+            .prop_map(|m| m.into_iter().collect::<serde_json::Map<_, _>>())
+    };
+    let command = "[a-zA-Z]{1,16}";
+    prop_oneof![
+        (any::<i32>(), command, body(), extra()).prop_map(|(seq, command, args, extra)| {
+            let mut request = Request::new(command, args);
+            request.seq = i64::from(seq);
+            request.extra = extra;
+            Message::Request(request)
+        }),
+        (
+            any::<i32>(),
+            any::<i32>(),
+            command,
+            body(),
+            prop::option::of("[a-z ]{0,20}"),
+            extra()
+        )
+            .prop_map(|(seq, request_seq, command, body, failure, extra)| {
+                let result = match failure {
+                    Some(message) => Err(message),
+                    None => Ok(body),
+                };
+                let mut response = Response::new(i64::from(request_seq), command, result);
+                response.seq = i64::from(seq);
+                response.extra = extra;
+                Message::Response(response)
+            }),
+        (any::<i32>(), command, body(), extra()).prop_map(|(seq, name, body, extra)| {
+            let mut event = Event::new(name, body);
+            event.seq = i64::from(seq);
+            event.extra = extra;
+            Message::Event(event)
+        }),
+    ]
 }
