@@ -369,6 +369,22 @@ async fn a_frame_that_is_not_json_ends_the_adapter_and_is_named_in_the_error() {
         }
         other => panic!("expected the adapter to be ended as crashed, got {other:?}"),
     }
+    comes_back(&session).await;
+    carries_on(&healthy).await;
+    shut_down(runtime).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_frame_for_a_response_ends_the_adapter_and_the_session_comes_back() {
+    let runtime = runtime(&["oversized-on=evaluate"]).await;
+    let healthy = launch_stopped(&runtime, "healthy").await;
+    let session = launch_stopped(&runtime, "hostile").await;
+    let (result, took) = timed_evaluate(&session, None).await;
+    assert!(took < PROMPT, "the failure took {took:?}");
+    let exit = adapter_end(result);
+    let limit = "Content-Length 16777217, above the limit of 16777216 bytes";
+    assert!(exit.reason.contains(limit), "{exit:?}");
+    comes_back(&session).await;
     carries_on(&healthy).await;
     shut_down(runtime).await;
 }
