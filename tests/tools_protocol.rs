@@ -167,6 +167,29 @@ async fn disassembly_data_breakpoints_and_values_on_lldb_dap() {
     )
     .await;
 
+    // main's scores from the fourth element: lldb-dap is asked for that page itself.
+    let stack = ok(&tools, "debug.stack_trace", json!({ "session_id": id })).await;
+    let main = stack["frames"][1]["id"].clone();
+    let outer = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Locals", "frame_id": main }),
+    )
+    .await;
+    let scores = var(&outer["variables"], "scores")["variables_reference"].clone();
+    let tail = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "variables_reference": scores, "filter": "indexed", "offset": 3 }),
+    )
+    .await;
+    assert_eq!(names(&tail["variables"], "name"), ["[3]", "[4]"]);
+    assert_eq!(names(&tail["variables"], "value"), ["92", "81"]);
+    assert_eq!(
+        (tail["total"].clone(), tail["truncated"].clone()),
+        (json!(5), json!(false))
+    );
+
     // Watch s.sum, stop on its first write, and see the new value.
     let locals = ok(
         &tools,

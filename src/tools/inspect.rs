@@ -327,28 +327,42 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let given = [("variables_reference", args.variables_reference.or(scope_id))];
     let max_chars = value_chars(&ctx, args.max_chars);
     let max = ctx.bounds.max_variables;
-    let all = match args.filter {
-        None => session.variables(reference).await.ids(&given)?,
-        // From the first child to one past the page: right whether the adapter pages
-        // or not (and dlv lists no elements at all without a count).
+    // `all` holds the children from index `first` on.
+    let (all, first) = match args.filter {
+        None => (session.variables(reference).await.ids(&given)?, 0),
+        // An adapter that pages indexed children is asked for the page and one more
+        // (to know whether there is more), from where it begins.
+        Some(ChildFilter::Indexed) if session.snapshot().await?.pages_variables => {
+            let start = adapter_int(args.offset, "offset")?;
+            let count = adapter_int(max.saturating_add(1), "the variables bound")?;
+            let children = session
+                .variables_page(reference, Some("indexed"), Some(start), Some(count))
+                .await
+                .ids(&given)?;
+            (children, args.offset)
+        }
+        // Otherwise from the first child to one past the page: right whether the
+        // adapter pages or not (and dlv lists no elements at all without a count).
         Some(filter) => {
             let filter = match filter {
                 ChildFilter::Named => "named",
                 ChildFilter::Indexed => "indexed",
             };
             let count = adapter_int(args.offset.saturating_add(max).saturating_add(1), "offset")?;
-            session
+            let children = session
                 .variables_page(reference, Some(filter), Some(0), Some(count))
                 .await
-                .ids(&given)?
+                .ids(&given)?;
+            (children, 0)
         }
     };
     // A filtered answer cut at `count` does not tell how many there are in all.
-    let total_known = args.filter.is_none() || all.len() <= args.offset.saturating_add(max);
-    let total = all.len();
+    let held = first.saturating_add(all.len());
+    let total_known = args.filter.is_none() || held <= args.offset.saturating_add(max);
+    let total = held;
     let page: Vec<Value> = all
         .iter()
-        .skip(args.offset)
+        .skip(args.offset - first)
         .take(max)
         .map(|v| variable_json(v, max_chars).0)
         .collect();

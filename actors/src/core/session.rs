@@ -231,6 +231,10 @@ impl SessionCore {
             operation: self.plan.as_ref().map(|p| p.operation),
             program: self.plan.as_ref().and_then(|p| p.program.clone()),
             adapter_live: self.adapter_live,
+            pages_variables: self
+                .plan
+                .as_ref()
+                .is_some_and(|p| p.adapter.def.pages_variables),
             capabilities: self.capabilities.clone(),
             breakpoints: self.breakpoints.clone(),
             threads: self.threads.values().cloned().collect(),

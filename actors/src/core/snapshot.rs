@@ -24,6 +24,9 @@ pub struct SessionSnapshot {
     pub program: Option<String>,
     /// Whether an adapter process is connected.
     pub adapter_live: bool,
+    /// Whether the adapter answers `variables` with the `start` and `count` asked for
+    /// (see [`crate::registry::AdapterDef::pages_variables`]).
+    pub pages_variables: bool,
     /// The adapter's capabilities (from `initialize`, merged with `capabilities` events).
     pub capabilities: Capabilities,
     /// Every cached breakpoint, with the adapter's view of each.

@@ -64,6 +64,7 @@ fn debugpy() -> AdapterDef {
             .into(),
         adapter_id: "python".into(),
         served_commands: None,
+        pages_variables: false,
     }
 }
 
@@ -86,6 +87,7 @@ fn lldb_dap() -> AdapterDef {
             .into(),
         adapter_id: "lldb-dap".into(),
         served_commands: Some(lldb_dap_19_commands()),
+        pages_variables: true,
     }
 }
 
@@ -147,6 +149,7 @@ fn dlv() -> AdapterDef {
                 .into(),
         adapter_id: "go".into(),
         served_commands: None,
+        pages_variables: true,
     }
 }
 
@@ -170,6 +173,7 @@ fn gdb() -> AdapterDef {
             .into(),
         adapter_id: "gdb".into(),
         served_commands: None,
+        pages_variables: false,
     }
 }
 
@@ -190,6 +194,7 @@ fn codelldb() -> AdapterDef {
             .into(),
         adapter_id: "lldb".into(),
         served_commands: None,
+        pages_variables: false,
     }
 }
 
@@ -211,5 +216,6 @@ fn js_debug() -> AdapterDef {
             .into(),
         adapter_id: "pwa-node".into(),
         served_commands: None,
+        pages_variables: false,
     }
 }

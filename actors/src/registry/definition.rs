@@ -93,6 +93,13 @@ pub struct AdapterDef {
     /// `None` (the default) for adapters that answer an unknown command with an error.
     #[serde(default)]
     pub served_commands: Option<ServedCommands>,
+    /// Whether the adapter answers `variables` with the `start` and `count` it is
+    /// given, so that a page of children can be asked for where it begins. An adapter
+    /// that ignores them answers with every child from the first, and a page far in
+    /// must then be cut from all of them. Checked by hand on the adapters here:
+    /// lldb-dap 19 and dlv 1.20 page, debugpy 1.8 does not. `false` by default.
+    #[serde(default)]
+    pub pages_variables: bool,
 }
 
 /// The commands an adapter serves, kept for adapters that die on any other (lldb-dap 19
@@ -135,6 +142,7 @@ impl AdapterDef {
             transport: TransportKind::Stdio,
             launch_defaults: Map::new(),
             served_commands: None,
+            pages_variables: false,
         }
     }
 

@@ -306,3 +306,14 @@ fn finds_debugpy_in_a_parent_venv() {
         crate_dir.parent().unwrap().join(".venv/bin/python")
     );
 }
+
+#[test]
+fn the_adapters_that_page_variables_are_the_ones_checked_to() {
+    let registry = AdapterRegistry::builtin();
+    let pages = |name: &str| registry.get(name).unwrap().pages_variables;
+    // lldb-dap 19 and dlv 1.20 answer `variables` from `start`; debugpy 1.8 ignores it.
+    assert!(pages("lldb-dap") && pages("dlv"));
+    assert!(!pages("debugpy"));
+    // Unchecked adapters are asked from the first child, which is right either way.
+    assert!(!pages("gdb") && !pages("codelldb") && !pages("js-debug"));
+}
