@@ -7,15 +7,7 @@ mod agent;
 mod common;
 
 use agent::*;
-use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::ToolCatalogue;
-use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
-
-async fn catalogue() -> ToolCatalogue {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    ToolCatalogue::new(runtime).with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-}
 
 /// The line dlv gives a breakpoint on function NAME: its `func NAME(` line.
 fn first_line(source: &str, name: &str) -> i64 {

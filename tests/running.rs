@@ -10,15 +10,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use agent::*;
-use dapvisor::permission::{PermissionGate, PermissionMode};
 use dapvisor::tools::ToolCatalogue;
-use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
-
-async fn catalogue() -> ToolCatalogue {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    ToolCatalogue::new(runtime).with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-}
 
 /// A Python program like the C and Go tickers: 20 ticks a second for two minutes.
 fn python_ticker() -> PathBuf {

@@ -11,13 +11,6 @@ use dapvisor::tools::{Bounds, ToolCatalogue};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::json;
 
-async fn catalogue_with(bounds: Bounds) -> ToolCatalogue {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    ToolCatalogue::new(runtime)
-        .with_bounds(bounds)
-        .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_debugging_session_through_the_tools() {
     let tools = catalogue_with(Bounds::default()).await;

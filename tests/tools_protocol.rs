@@ -12,25 +12,6 @@ use dapvisor::tools::{Bounds, ToolCatalogue};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
-async fn catalogue() -> ToolCatalogue {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    ToolCatalogue::new(runtime).with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-}
-
-/// Launch `program` to a breakpoint at the line of `file` holding `needle`; returns the
-/// session id, the line and the launch's answer.
-async fn launched(tools: &ToolCatalogue, program: &str, file: &str, needle: &str) -> (String, i64) {
-    let line = line_of(file, needle);
-    let answer = ok(
-        tools,
-        "debug.launch",
-        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
-    )
-    .await;
-    assert_eq!(answer["state"], "stopped", "{answer}");
-    (answer["session_id"].as_str().unwrap().to_string(), line)
-}
-
 fn names(list: &Value, field: &str) -> Vec<String> {
     list.as_array()
         .unwrap()

@@ -12,25 +12,6 @@ use dapvisor::tools::{Bounds, ToolCatalogue};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
-async fn catalogue() -> ToolCatalogue {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    ToolCatalogue::new(runtime).with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-}
-
-/// Launch `program` to a breakpoint at the line of `file` holding `needle`; returns the
-/// session id and the line.
-async fn launched(tools: &ToolCatalogue, program: &str, file: &str, needle: &str) -> (String, i64) {
-    let line = line_of(file, needle);
-    let answer = ok(
-        tools,
-        "debug.launch",
-        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
-    )
-    .await;
-    assert_eq!(answer["state"], "stopped", "{answer}");
-    (answer["session_id"].as_str().unwrap().to_string(), line)
-}
-
 /// `{"session_id": id}` with `extra`'s fields.
 fn with(id: &str, extra: Value) -> Value {
     let mut args = json!({ "session_id": id });

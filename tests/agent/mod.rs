@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use dapvisor::tools::{ToolCatalogue, ToolResult};
-use serde_json::Value;
+use dapvisor::permission::{PermissionGate, PermissionMode};
+use dapvisor::tools::{Bounds, ToolCatalogue, ToolResult};
+use dapvisor::{Runtime, RuntimeConfig};
+use serde_json::{json, Value};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -93,4 +95,36 @@ pub fn c_binary() -> PathBuf {
             out
         })
         .clone()
+}
+
+/// A catalogue over a new runtime with `bounds`, asking no one's approval.
+pub async fn catalogue_with(bounds: Bounds) -> ToolCatalogue {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    ToolCatalogue::new(runtime)
+        .with_bounds(bounds)
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
+}
+
+/// [`catalogue_with`] the default bounds.
+pub async fn catalogue() -> ToolCatalogue {
+    catalogue_with(Bounds::default()).await
+}
+
+/// Launch `program` to a breakpoint at the line of `file` holding `needle`; returns the
+/// session id and the line.
+pub async fn launched(
+    tools: &ToolCatalogue,
+    program: &str,
+    file: &str,
+    needle: &str,
+) -> (String, i64) {
+    let line = line_of(file, needle);
+    let answer = ok(
+        tools,
+        "debug.launch",
+        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
+    )
+    .await;
+    assert_eq!(answer["state"], "stopped", "{answer}");
+    (answer["session_id"].as_str().unwrap().to_string(), line)
 }
