@@ -161,8 +161,9 @@ async fn a_failed_session_actor_is_closed_with_its_reason_and_the_runtime_carrie
         stopped(&session, 0).await;
         let mut own_events = session.subscribe();
 
-        // The request in flight is answered (with an error), not left hanging.
-        evaluate_during(&session, fault).await;
+        // The request in flight is answered with the failure, not left hanging and
+        // not told merely that the session ended.
+        let in_flight = evaluate_during(&session, fault).await;
 
         let failed = next_matching(&mut runtime_events, |k| {
             matches!(k, EventKind::SessionFailed { .. })
@@ -185,8 +186,10 @@ async fn a_failed_session_actor_is_closed_with_its_reason_and_the_runtime_carrie
         .await;
         assert_eq!(own.kind, failed.kind, "its own subscribers hear it too");
 
-        // Every later request reports the failure; the session is gone from the map.
+        // It and every later request report the failure; the session is gone from
+        // the map.
         for err in [
+            in_flight,
             session.threads().await.unwrap_err(),
             session.snapshot().await.unwrap_err(),
             runtime.find(id).unwrap_err(),

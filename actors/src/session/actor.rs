@@ -3,10 +3,12 @@
 //! for. It never waits on the adapter: a request's answer is a later message.
 
 use std::collections::{HashMap, VecDeque};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::core::command::{Answer, Command, Effect, Input, TimerId, Token};
@@ -196,6 +198,71 @@ impl Actor for SessionActor {
         message: Self::Msg,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
+        // A bug in this session's own code (an error or a panic) ends this session
+        // only. The agents waiting on it are told why now: left to ractor, their
+        // replies would be dropped before the supervisor had recorded the failure,
+        // and they would hear only that the session ended.
+        let handled = AssertUnwindSafe(state.handle_message(&myself, message))
+            .catch_unwind()
+            .await;
+        let err: ActorProcessingErr = match handled {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(err)) => err,
+            Err(panic) => panic_text(panic.as_ref()).into(),
+        };
+        state.fail_waiting(failure_reason(&err));
+        Err(err)
+    }
+
+    async fn handle_supervisor_evt(
+        &self,
+        myself: ActorRef<Self::Msg>,
+        event: SupervisionEvent,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        // The default would stop this session when its transport stops. A transport
+        // that stops normally has already said so through its sink; only a failure
+        // (a panic) needs turning into the adapter's end here.
+        if let SupervisionEvent::ActorFailed(cell, err) = event {
+            let current = state.transport.as_ref().map(|t| t.get_id());
+            if current == Some(cell.get_id()) {
+                state.transport = None;
+                let exit = AdapterExit {
+                    reason: format!("the transport failed: {err}"),
+                    ..AdapterExit::default()
+                };
+                state.run(&myself, Input::Closed(exit)).await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<Self::Msg>,
+        state: &mut Self::State,
+    ) -> Result<(), ActorProcessingErr> {
+        let why = state
+            .shared
+            .ended()
+            .unwrap_or_else(|| SessionError::SessionEnded(state.id.to_string()));
+        for (_, (reply, _)) in state.replies.drain() {
+            let _ = reply.send(Err(why.clone()));
+            state.shared.queued.fetch_sub(1, Ordering::Relaxed);
+        }
+        // The transport is a linked child: ractor kills it, and its process group
+        // goes with its state.
+        Ok(())
+    }
+}
+
+impl SessionActorState {
+    async fn handle_message(
+        &mut self,
+        myself: &ActorRef<SessionMsg>,
+        message: SessionMsg,
+    ) -> Result<(), ActorProcessingErr> {
+        let state = self;
         let input = match message {
             SessionMsg::Agent { command, reply } => {
                 let token = state.next_token;
@@ -269,53 +336,21 @@ impl Actor for SessionActor {
                 CrashDecision::GiveUp { reason } => Input::Fail { reason },
             },
         };
-        state.run(&myself, input).await;
+        state.run(myself, input).await;
         Ok(())
     }
 
-    async fn handle_supervisor_evt(
-        &self,
-        myself: ActorRef<Self::Msg>,
-        event: SupervisionEvent,
-        state: &mut Self::State,
-    ) -> Result<(), ActorProcessingErr> {
-        // The default would stop this session when its transport stops. A transport
-        // that stops normally has already said so through its sink; only a failure
-        // (a panic) needs turning into the adapter's end here.
-        if let SupervisionEvent::ActorFailed(cell, err) = event {
-            let current = state.transport.as_ref().map(|t| t.get_id());
-            if current == Some(cell.get_id()) {
-                state.transport = None;
-                let exit = AdapterExit {
-                    reason: format!("the transport failed: {err}"),
-                    ..AdapterExit::default()
-                };
-                state.run(&myself, Input::Closed(exit)).await;
-            }
-        }
-        Ok(())
-    }
-
-    async fn post_stop(
-        &self,
-        _myself: ActorRef<Self::Msg>,
-        state: &mut Self::State,
-    ) -> Result<(), ActorProcessingErr> {
-        let why = state
-            .shared
-            .ended()
-            .unwrap_or_else(|| SessionError::SessionEnded(state.id.to_string()));
-        for (_, (reply, _)) in state.replies.drain() {
+    /// Answer every agent still waiting with the session's failure, recorded first so
+    /// that later requests through any handle say the same.
+    fn fail_waiting(&mut self, reason: String) {
+        self.shared
+            .set_ended(SessionError::SessionFailed { reason });
+        let why = self.shared.ended().expect("just recorded");
+        for (_, (reply, _)) in self.replies.drain() {
             let _ = reply.send(Err(why.clone()));
-            state.shared.queued.fetch_sub(1, Ordering::Relaxed);
+            self.shared.queued.fetch_sub(1, Ordering::Relaxed);
         }
-        // The transport is a linked child: ractor kills it, and its process group
-        // goes with its state.
-        Ok(())
     }
-}
-
-impl SessionActorState {
     /// Feed `input` and carry out the effects, feeding back any inputs they produce
     /// (a transport that could not start, a request that could not be sent).
     async fn run(&mut self, myself: &ActorRef<SessionMsg>, input: Input) {
@@ -477,5 +512,21 @@ impl SessionActorState {
                 }))
             }
         }
+    }
+}
+
+/// How a failed session actor is described, to its agents and by its supervisor alike.
+pub(crate) fn failure_reason(err: &dyn std::fmt::Display) -> String {
+    format!("the session actor failed: {err}")
+}
+
+/// The message a panic carried.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = panic.downcast_ref::<&str>() {
+        format!("panicked: {text}")
+    } else if let Some(text) = panic.downcast_ref::<String>() {
+        format!("panicked: {text}")
+    } else {
+        "panicked (no message)".into()
     }
 }

@@ -198,9 +198,11 @@ impl Actor for SupervisorActor {
         // is only that session's business.
         let (cell, reason, failed) = match event {
             SupervisionEvent::ActorTerminated(cell, _, reason) => (cell, reason, false),
-            SupervisionEvent::ActorFailed(cell, err) => {
-                (cell, Some(format!("the session actor failed: {err}")), true)
-            }
+            SupervisionEvent::ActorFailed(cell, err) => (
+                cell,
+                Some(crate::session::actor::failure_reason(&err)),
+                true,
+            ),
             _ => return Ok(()),
         };
         if let Some(id) = state.by_actor.remove(&cell.get_id()) {
