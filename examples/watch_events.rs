@@ -38,6 +38,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Received::Lagged { missed } => {
                     println!("(missed {missed} bulk events: output, modules, progress)")
                 }
+                Received::CutOff { waiting } => {
+                    println!("(cut off with {waiting} events unread)");
+                    break;
+                }
             }
         }
     });

@@ -26,6 +26,9 @@ async fn next_child(
                 }
             }
             Ok(Some(Received::Lagged { .. })) => {}
+            Ok(Some(Received::CutOff { waiting })) => {
+                panic!("cut off with {waiting} events unread")
+            }
             other => panic!("no child session was announced: {other:?}"),
         }
     }

@@ -158,6 +158,7 @@ async fn launch_to_breakpoint(runtime: &Runtime) -> Result<(u32, u32, Vec<u32>),
                 }
             }
             Some(Received::Lagged { .. }) => {}
+            Some(Received::CutOff { waiting }) => panic!("cut off with {waiting} events unread"),
             None => return Err("the runtime's events ended".into()),
         }
     };

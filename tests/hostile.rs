@@ -428,6 +428,7 @@ async fn an_output_flood_keeps_the_session_responsive_and_truncates_the_ring() {
     while let Ok(received) = events.try_recv() {
         match received {
             Received::Lagged { missed: n } => missed += n,
+            Received::CutOff { waiting } => panic!("cut off with {waiting} events unread"),
             Received::Event(e) if e.session_id == session.id() => {
                 stopped |= matches!(e.kind, EventKind::Stopped(_));
             }

@@ -124,6 +124,7 @@ async fn next_event(stream: &mut EventStream<SessionEvent>) -> Arc<SessionEvent>
     match timeout(STOP_WAIT, stream.recv()).await {
         Ok(Some(Received::Event(event))) => event,
         Ok(Some(Received::Lagged { missed })) => panic!("{missed} events were dropped"),
+        Ok(Some(Received::CutOff { waiting })) => panic!("cut off with {waiting} unread"),
         Ok(None) => panic!("the event stream ended"),
         Err(_) => panic!("no event for {STOP_WAIT:?}"),
     }

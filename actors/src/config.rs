@@ -47,6 +47,9 @@ pub struct RuntimeConfig {
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread
     /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
+    /// Items that may wait unread for one subscriber before it is cut off
+    /// (default [`limits::DEFAULT_SUBSCRIBER_MAX_WAITING`]).
+    pub subscriber_max_waiting: usize,
     /// Agent requests queued per session (default [`limits::DEFAULT_MAX_QUEUED_REQUESTS`]).
     pub max_queued_requests: usize,
     /// The adapters sessions can use (default: the built-ins).
@@ -86,6 +89,7 @@ impl Default for RuntimeConfig {
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
+            subscriber_max_waiting: limits::DEFAULT_SUBSCRIBER_MAX_WAITING,
             max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
             registry: AdapterRegistry::builtin(),
             in_process: InProcessAdapters::default(),
@@ -173,6 +177,12 @@ impl RuntimeConfig {
     /// Set [`Self::subscriber_output_backlog`].
     pub fn subscriber_output_backlog(mut self, n: usize) -> Self {
         self.subscriber_output_backlog = n;
+        self
+    }
+
+    /// Set [`Self::subscriber_max_waiting`] (at least 1).
+    pub fn subscriber_max_waiting(mut self, n: usize) -> Self {
+        self.subscriber_max_waiting = n.max(1);
         self
     }
 

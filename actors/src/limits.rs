@@ -47,6 +47,13 @@ pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
 /// never dropped. Set with `RuntimeConfig::subscriber_output_backlog`.
 pub const DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG: usize = 1024;
 
+/// Items (lifecycle and bulk events together) that may wait unread for one event
+/// subscriber before it is cut off with `Received::CutOff`: a subscriber that stopped
+/// reading while an adapter floods thread or breakpoint events must not grow without
+/// bound. At about 24 bytes a waiting item (the events themselves are shared), this
+/// is about 6 MiB. Set with `RuntimeConfig::subscriber_max_waiting`.
+pub const DEFAULT_SUBSCRIBER_MAX_WAITING: usize = 262_144;
+
 /// How many agent requests one session may have waiting in its mailbox or in flight
 /// before new ones are refused as busy: 256. Set with `RuntimeConfig::max_queued_requests`.
 pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;

@@ -63,7 +63,10 @@ impl Runtime {
         config.restart_policy.validate()?;
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
-        let hub = EventHub::new(config.subscriber_output_backlog);
+        let hub = EventHub::with_max_waiting(
+            config.subscriber_output_backlog,
+            config.subscriber_max_waiting,
+        );
         let ended = Arc::new(EndedSessions::new(config.ended_sessions_remembered));
         let args = SupervisorArgs {
             config: config.clone(),

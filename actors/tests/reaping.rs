@@ -110,6 +110,9 @@ async fn adapter_events_do_not_count_as_use() {
                 _ => {}
             },
             Ok(Some(Received::Lagged { .. })) => {}
+            Ok(Some(Received::CutOff { waiting })) => {
+                panic!("cut off with {waiting} events unread")
+            }
             other => panic!("no reaped event: {other:?}"),
         }
     }

@@ -59,6 +59,9 @@ async fn events_until(
                 }
             }
             Ok(Some(Received::Lagged { .. })) => {}
+            Ok(Some(Received::CutOff { waiting })) => {
+                panic!("cut off with {waiting} events unread")
+            }
             other => panic!("events ended early ({other:?}); saw {seen:?}"),
         }
     }

@@ -51,6 +51,7 @@ async fn run_in_terminal_runs_the_command_with_its_cwd_and_env_and_answers_its_p
                 }
             }
             Some(Received::Lagged { .. }) => {}
+            Some(Received::CutOff { waiting }) => panic!("cut off with {waiting} events unread"),
             None => panic!("events ended before the process spoke"),
         }
     }
@@ -114,6 +115,7 @@ async fn start_debugging_starts_a_child_session_on_a_new_adapter_instance() {
                 }
             }
             Some(Received::Lagged { .. }) => {}
+            Some(Received::CutOff { waiting }) => panic!("cut off with {waiting} events unread"),
             None => panic!("no child session"),
         }
     };

@@ -42,6 +42,7 @@ async fn a_slow_subscriber_gets_every_lifecycle_event_and_an_exact_count_of_miss
                 accounted += n;
                 missed += n;
             }
+            Received::CutOff { waiting } => panic!("cut off with {waiting} waiting"),
             Received::Event(event) => match &event.kind {
                 EventKind::Output { output, .. } => {
                     assert_eq!(output, &format!("out {accounted}\n"));
@@ -107,7 +108,7 @@ async fn the_output_backlog_setting_bounds_each_runtime_subscriber() {
         .iter()
         .filter_map(|item| match item {
             Received::Lagged { missed } => Some(*missed),
-            Received::Event(_) => None,
+            Received::Event(_) | Received::CutOff { .. } => None,
         })
         .collect();
     assert_eq!((outputs, lags), (10, vec![90]));

@@ -43,8 +43,16 @@ impl Subscriptions {
 pub async fn forward(runtime: Runtime, peer: Peer<RoleServer>, subscriptions: Subscriptions) {
     let mut events = runtime.subscribe();
     while let Some(received) = events.recv().await {
-        let Received::Event(event) = received else {
-            continue; // only output is ever dropped, and output is not notified
+        let event = match received {
+            Received::Event(event) => event,
+            // Only output is ever dropped, and output is not notified.
+            Received::Lagged { .. } => continue,
+            Received::CutOff { waiting } => {
+                // The client read too slowly for a flood of events: carry on from now.
+                tracing::warn!(waiting, "notifications fell behind; some were skipped");
+                events = runtime.subscribe();
+                continue;
+            }
         };
         if send(&peer, &subscriptions, &event).await.is_err() {
             break; // the client is gone

@@ -75,6 +75,9 @@ pub async fn expect_signals(
                     seen.insert(event.signal());
                 }
                 Some(dapvisor::Received::Lagged { .. }) => {}
+                Some(dapvisor::Received::CutOff { waiting }) => {
+                    panic!("cut off with {waiting} events unread")
+                }
                 None => break,
             }
         }

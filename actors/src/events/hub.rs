@@ -5,7 +5,10 @@
 //! subscriber owns a queue: events that say they are [`Lossy`] (bulk: output,
 //! modules, progress, ...) are bounded per subscriber, all kinds together, and once
 //! over the bound replaced by a [`Received::Lagged`] count; every other event is
-//! always queued, in order.
+//! queued, in order. A subscriber that lets more than a hub's `max_waiting` items pile
+//! up unread (it has stopped reading, while an adapter floods thread or breakpoint
+//! events) is cut off: it gets what it holds, then [`Received::CutOff`], then the end,
+//! so the hub's memory stays bounded and the subscriber knows what happened.
 //!
 //! Publishing takes the hub's lock for the whole fan-out, so all subscribers see
 //! the same total order even when many threads publish at once.
@@ -17,6 +20,8 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::task::{Context, Poll, Waker};
 
 use futures::Stream;
+
+use crate::limits::DEFAULT_SUBSCRIBER_MAX_WAITING;
 
 /// Says whether an event may be dropped for a subscriber that falls behind.
 pub trait Lossy {
@@ -36,6 +41,13 @@ pub enum Received<E> {
         /// How many lossy events were dropped.
         missed: u64,
     },
+    /// This subscriber let `waiting` items pile up unread and was dropped by the hub
+    /// here: nothing more comes after this. Subscribe again (and read the state from a
+    /// snapshot) to carry on.
+    CutOff {
+        /// How many items were waiting when it was cut off.
+        waiting: usize,
+    },
 }
 
 impl<E> Clone for Received<E> {
@@ -43,6 +55,7 @@ impl<E> Clone for Received<E> {
         match self {
             Received::Event(event) => Received::Event(Arc::clone(event)),
             Received::Lagged { missed } => Received::Lagged { missed: *missed },
+            Received::CutOff { waiting } => Received::CutOff { waiting: *waiting },
         }
     }
 }
@@ -70,6 +83,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 enum Entry<E> {
     Event { event: Arc<E>, lossy: bool },
     Lagged(u64),
+    CutOff(usize),
 }
 
 /// A subscriber's queue, shared by its stream (strong) and the hub (weak).
@@ -102,28 +116,42 @@ impl<E> Queue<E> {
         }
     }
 
-    fn push(&self, event: &Arc<E>, lossy: bool, lossy_backlog: usize) {
-        let waker = {
+    /// Queue `event`; false once this subscriber is cut off (or closed), so the hub
+    /// can forget it.
+    fn push(&self, event: &Arc<E>, lossy: bool, limits: Limits) -> bool {
+        let (waker, keep) = {
             let mut state = lock(&self.state);
-            if lossy && state.lossy_waiting >= lossy_backlog {
+            if state.closed {
+                return false;
+            }
+            let waiting = state.entries.len();
+            let keep = if waiting >= limits.max_waiting {
+                state.entries.push_back(Entry::CutOff(waiting));
+                state.closed = true;
+                tracing::warn!(waiting, "an event subscriber stopped reading; cut off");
+                false
+            } else if lossy && state.lossy_waiting >= limits.lossy_backlog {
                 // Over the bound: count the drop where the event would have gone.
                 match state.entries.back_mut() {
                     Some(Entry::Lagged(missed)) => *missed += 1,
                     _ => state.entries.push_back(Entry::Lagged(1)),
                 }
+                true
             } else {
                 if lossy {
                     state.lossy_waiting += 1;
                 }
                 let event = Arc::clone(event);
                 state.entries.push_back(Entry::Event { event, lossy });
-            }
-            state.waker.take()
+                true
+            };
+            (state.waker.take(), keep)
         };
         // Wake outside the queue lock so the woken task never contends on it.
         if let Some(waker) = waker {
             waker.wake();
         }
+        keep
     }
 
     fn close(&self) {
@@ -138,10 +166,19 @@ impl<E> Queue<E> {
     }
 }
 
+/// How much a subscriber may have waiting.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    /// Lossy events waiting before newer ones are dropped (counted).
+    lossy_backlog: usize,
+    /// Items of any kind waiting before the subscriber is cut off.
+    max_waiting: usize,
+}
+
 /// The hub's shared state; dropping the last hub clone drops this and closes
 /// every stream.
 struct Core<E> {
-    lossy_backlog: usize,
+    limits: Limits,
     subscribers: Mutex<Subscribers<E>>,
 }
 
@@ -189,7 +226,7 @@ impl<E> fmt::Debug for EventHub<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let subscribers = lock(&self.core.subscribers);
         f.debug_struct("EventHub")
-            .field("lossy_backlog", &self.core.lossy_backlog)
+            .field("limits", &self.core.limits)
             .field("subscribers", &subscribers.queues.len())
             .field("closed", &subscribers.closed)
             .finish()
@@ -199,11 +236,21 @@ impl<E> fmt::Debug for EventHub<E> {
 impl<E: Lossy + Send + Sync + 'static> EventHub<E> {
     /// A hub where each subscriber may have up to `lossy_backlog` lossy events
     /// waiting before newer ones are dropped for it (0 drops every lossy event,
-    /// counting each). Lifecycle events are never bounded.
+    /// counting each). Lifecycle events are not dropped; a subscriber with more than
+    /// [`DEFAULT_SUBSCRIBER_MAX_WAITING`] items unread is cut off (see the module docs).
     pub fn new(lossy_backlog: usize) -> Self {
+        Self::with_max_waiting(lossy_backlog, DEFAULT_SUBSCRIBER_MAX_WAITING)
+    }
+
+    /// [`EventHub::new`], cutting off a subscriber once `max_waiting` items (of any
+    /// kind) wait unread for it.
+    pub fn with_max_waiting(lossy_backlog: usize, max_waiting: usize) -> Self {
         EventHub {
             core: Arc::new(Core {
-                lossy_backlog,
+                limits: Limits {
+                    lossy_backlog,
+                    max_waiting,
+                },
                 subscribers: Mutex::new(Subscribers {
                     queues: Vec::new(),
                     closed: false,
@@ -221,15 +268,12 @@ impl<E: Lossy + Send + Sync + 'static> EventHub<E> {
     /// [`EventHub::publish`] for an event already shared.
     pub fn publish_arc(&self, event: Arc<E>) {
         let lossy = event.is_lossy();
-        let backlog = self.core.lossy_backlog;
+        let limits = self.core.limits;
         // Holding the hub lock across the fan-out gives every subscriber the same
         // order; pruning in the same pass costs nothing extra.
         let mut subscribers = lock(&self.core.subscribers);
         subscribers.queues.retain(|queue| match queue.upgrade() {
-            Some(queue) => {
-                queue.push(&event, lossy, backlog);
-                true
-            }
+            Some(queue) => queue.push(&event, lossy, limits),
             None => false,
         });
     }
@@ -323,6 +367,7 @@ impl<E> EventStream<E> {
                 Received::Event(event)
             }
             Entry::Lagged(missed) => Received::Lagged { missed },
+            Entry::CutOff(waiting) => Received::CutOff { waiting },
         };
         if state.entries.is_empty() && state.entries.capacity() > SHRINK_ABOVE {
             state.entries.shrink_to_fit();

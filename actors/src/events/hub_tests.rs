@@ -25,7 +25,7 @@ fn drain(stream: &mut EventStream<Ev>) -> Vec<Received<Ev>> {
 fn event(item: &Received<Ev>) -> Option<Ev> {
     match item {
         Received::Event(event) => Some(**event),
-        Received::Lagged { .. } => None,
+        Received::Lagged { .. } | Received::CutOff { .. } => None,
     }
 }
 
@@ -103,6 +103,7 @@ async fn slow_subscriber_keeps_every_lifecycle_event() {
         .map(|item| match item {
             Received::Lagged { missed } => *missed,
             Received::Event(_) => 0,
+            Received::CutOff { .. } => panic!("a subscriber under the limit was cut off"),
         })
         .sum();
     assert_eq!(delivered, (0..BACKLOG as u32).collect::<Vec<_>>());
@@ -325,6 +326,7 @@ async fn a_subscriber_that_never_reads_holds_every_lifecycle_event_and_a_bounded
         .map(|item| match item {
             Received::Lagged { missed } => *missed,
             Received::Event(_) => 0,
+            Received::CutOff { .. } => panic!("a subscriber under the limit was cut off"),
         })
         .sum();
     assert_eq!(
@@ -341,4 +343,48 @@ async fn a_subscriber_that_never_reads_holds_every_lifecycle_event_and_a_bounded
 
 fn drain_any<E>(stream: &mut EventStream<E>) -> Vec<Received<E>> {
     std::iter::from_fn(|| stream.try_recv().ok()).collect()
+}
+
+#[tokio::test]
+async fn a_subscriber_that_stops_reading_is_cut_off_and_the_others_carry_on() {
+    let hub = EventHub::with_max_waiting(2, 5);
+    let (mut stalled, mut reading) = (hub.subscribe(), hub.subscribe());
+    for n in 0..8 {
+        hub.publish(Ev::Life(n));
+        // One subscriber keeps up; the other reads nothing.
+        assert_eq!(event(&reading.try_recv().unwrap()), Some(Ev::Life(n)));
+    }
+    // The stalled one holds the five that fitted, then the cut-off, then the end.
+    let got = drain(&mut stalled);
+    let events: Vec<_> = got.iter().filter_map(event).collect();
+    assert_eq!(events, (0..5).map(Ev::Life).collect::<Vec<_>>());
+    assert_eq!(got.last(), Some(&Received::CutOff { waiting: 5 }));
+    assert_eq!(stalled.try_recv(), Err(TryRecvError::Closed));
+    assert_eq!(stalled.recv().await, None);
+    // The hub forgot it; the reading one is still served.
+    assert_eq!(hub.subscriber_count(), 1);
+    hub.publish(Ev::Life(99));
+    assert_eq!(event(&reading.try_recv().unwrap()), Some(Ev::Life(99)));
+}
+
+#[tokio::test]
+async fn lagged_markers_and_lifecycle_events_count_toward_the_cut_off() {
+    // Lossy events beyond their own backlog become one counted marker, which takes
+    // one place; lifecycle events take one each.
+    let hub = EventHub::with_max_waiting(1, 3);
+    let mut stream = hub.subscribe();
+    for n in 0..4 {
+        hub.publish(Ev::Out(n)); // Out(0) queued, then one Lagged counting 3
+    }
+    hub.publish(Ev::Life(10)); // third item: still room
+    hub.publish(Ev::Life(11)); // the fourth would pass the limit: cut off
+    assert_eq!(
+        drain(&mut stream),
+        vec![
+            Received::Event(Arc::new(Ev::Out(0))),
+            Received::Lagged { missed: 3 },
+            Received::Event(Arc::new(Ev::Life(10))),
+            Received::CutOff { waiting: 3 },
+        ]
+    );
 }

@@ -27,7 +27,7 @@ async fn next_event<T>(
                 }
             }
             Some(Received::Lagged { .. }) => {}
-            None => panic!("the events ended"),
+            Some(Received::CutOff { .. }) | None => panic!("the events ended"),
         }
     }
 }

@@ -256,7 +256,10 @@ impl SupervisorState {
         }
         let id = SessionId(self.next_id);
         self.next_id += 1;
-        let hub = EventHub::new(self.config.subscriber_output_backlog);
+        let hub = EventHub::with_max_waiting(
+            self.config.subscriber_output_backlog,
+            self.config.subscriber_max_waiting,
+        );
         let shared = Arc::new(SessionShared::default());
         let args = SessionArgs {
             id,

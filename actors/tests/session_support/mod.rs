@@ -73,7 +73,7 @@ pub fn kinds(items: &[Received<SessionEvent>]) -> Vec<EventKind> {
         .iter()
         .filter_map(|item| match item {
             Received::Event(event) => Some(event.kind.clone()),
-            Received::Lagged { .. } => None,
+            Received::Lagged { .. } | Received::CutOff { .. } => None,
         })
         .collect()
 }
