@@ -98,15 +98,7 @@ async fn detach_leaves_the_program_running(adapter: &str, binary: PathBuf, sourc
     runtime.shutdown().await;
     assert!(is_alive(pid), "a detached program runs on");
     // It runs, not stopped at the breakpoint: its state is not `t` (traced/stopped).
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let state = stat
-        .rsplit_once(')')
-        .unwrap()
-        .1
-        .split_whitespace()
-        .next()
-        .unwrap();
-    assert!(state == "S" || state == "R", "state {state}");
+    assert!(runs_untraced(pid), "a detached program is not left stopped");
 }
 
 async fn terminate_ends_the_program(adapter: &str, binary: PathBuf, source: PathBuf) {
@@ -167,6 +159,69 @@ async fn debugpy_attaches_by_pid_and_detaches() {
 async fn debugpy_attached_terminate_ends_the_program() {
     let source = program("python/ticker.py");
     terminate_ends_the_program("debugpy", source.clone(), source).await;
+}
+
+/// Leave an attached session idle until the reaper takes it: the program it attached
+/// to runs on, detached from, as after a `disconnect` (lldb-server and dlv would take
+/// it with them if their adapter were simply killed).
+async fn reaping_detaches_and_leaves_the_program_running(
+    adapter: &str,
+    binary: PathBuf,
+    source: PathBuf,
+) {
+    use dapvisor::{EventKind, Received};
+
+    let target = run(&binary);
+    let pid = target.0.id();
+    let config = RuntimeConfig::default().idle_limit(Some(std::time::Duration::from_secs(1)));
+    let runtime = Runtime::start(config).await.unwrap();
+    let mut events = runtime.subscribe();
+    let session = attach_and_stop(&runtime, spec(adapter, &target, binary, source)).await;
+    let adapter_pid = session.adapter_pid().unwrap();
+
+    // Nothing asks anything of the session from here.
+    loop {
+        match tokio::time::timeout(STOP_WAIT, events.recv()).await {
+            Ok(Some(Received::Event(event)))
+                if matches!(event.kind, EventKind::SessionReaped { .. }) =>
+            {
+                break
+            }
+            Ok(Some(_)) => {}
+            other => panic!("the session was never reaped: {other:?}"),
+        }
+    }
+    assert!(
+        wait_gone(vec![adapter_pid]).await.is_empty(),
+        "the reaped session's adapter ends"
+    );
+    runtime.shutdown().await;
+    assert!(is_alive(pid), "a program attached to outlives the reaping");
+    assert!(
+        runs_untraced(pid),
+        "and runs on, not stopped at the breakpoint"
+    );
+}
+
+/// Whether `pid` is running or sleeping: not stopped, not traced.
+fn runs_untraced(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+    matches!(state.and_then(|s| s.chars().next()), Some('S' | 'R'))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_reaping_detaches_and_leaves_the_program_running() {
+    let (binary, source) = (c_ticker(), program("c/ticker.c"));
+    reaping_detaches_and_leaves_the_program_running("lldb-dap", binary, source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_reaping_detaches_and_leaves_the_program_running() {
+    let (binary, source) = (go_ticker(), program("go/ticker/main.go"));
+    reaping_detaches_and_leaves_the_program_running("dlv", binary, source).await;
 }
 
 /// Kill the adapter of an attached session. lldb-server and dlv trace the target

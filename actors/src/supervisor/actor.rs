@@ -300,6 +300,20 @@ impl SupervisorState {
         why: &str,
         announce: Option<EventKind>,
     ) -> Option<SessionHandle> {
+        let handle = self.forget_announcing(id, why, announce)?;
+        handle.actor().stop(Some(why.to_string()));
+        self.publish_closed(id, why);
+        Some(handle)
+    }
+
+    /// Take session `id` (and its children, which are stopped) out of the map,
+    /// remembering how it ended and publishing `announce`; the caller ends its actor.
+    pub(super) fn forget_announcing(
+        &mut self,
+        id: SessionId,
+        why: &str,
+        announce: Option<EventKind>,
+    ) -> Option<SessionHandle> {
         self.remove_children(id, why);
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
@@ -317,14 +331,17 @@ impl SupervisorState {
             handle.hub().publish_arc(event.clone());
             self.hub.publish_arc(event);
         }
-        handle.actor().stop(Some(why.to_string()));
+        Some(handle)
+    }
+
+    /// Tell the runtime's subscribers that session `id` is closed.
+    pub(super) fn publish_closed(&self, id: SessionId, why: &str) {
         self.hub.publish(SessionEvent {
             session_id: id,
             kind: EventKind::SessionClosed {
                 reason: why.to_string(),
             },
         });
-        Some(handle)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The idle reaper: a session no agent has asked anything of for the idle limit is
-//! ended and removed. Adapter events do not count as use; reading a snapshot does not
+//! removed and ended the way a shutdown ends it (a `disconnect`, then its actor). Adapter events do not count as use; reading a snapshot does not
 //! either. A handle to a reaped session answers with how long it had been idle; one
 //! to a failed session that was then reaped answers with its failure.
 
@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::supervisor::actor::SupervisorState;
+use crate::supervisor::shutdown::end_session;
 
 impl SupervisorState {
     /// End every session idle for the limit or longer at `now`.
@@ -45,7 +46,16 @@ impl SupervisorState {
                 idle_secs: idle_for.as_secs(),
             };
             let reason = format!("reaped after {}s idle", idle_for.as_secs());
-            self.remove_announcing(id, &reason, Some(reaped));
+            let Some(handle) = self.forget_announcing(id, &reason, Some(reaped)) else {
+                continue;
+            };
+            // Ended as a shutdown ends it, from a task: a `disconnect` first, so an
+            // attached process is detached from (with its breakpoints taken out)
+            // rather than left behind by a killed debugger, then the actor stopped.
+            let (grace, wait) = (self.config.shutdown_grace, self.config.session_stop_wait);
+            let why = reason.clone();
+            tokio::spawn(async move { end_session(handle, grace, wait, &why).await });
+            self.publish_closed(id, &reason);
         }
     }
 }

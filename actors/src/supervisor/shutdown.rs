@@ -73,17 +73,30 @@ impl SupervisorState {
 /// then each actor stopped within `wait`, or killed. Returns once every one has ended
 /// (in at most `grace + wait`, plus the moment a kill takes).
 pub(super) async fn end_sessions(sessions: Vec<SessionHandle>, grace: Duration, wait: Duration) {
-    join_all(sessions.into_iter().map(|session| async move {
-        let _ = tokio::time::timeout(grace, disconnect(&session)).await;
-        let actor = session.actor();
-        actor.stop(Some(SHUTDOWN_REASON.into()));
-        if actor.wait(Some(wait)).await.is_err() {
-            tracing::warn!(session = %session.id(), ?wait, "a session did not stop in time; killed");
-            actor.kill();
-            let _ = actor.wait(Some(wait)).await;
-        }
-    }))
+    join_all(
+        sessions
+            .into_iter()
+            .map(|session| end_session(session, grace, wait, SHUTDOWN_REASON)),
+    )
     .await;
+}
+
+/// End one session: a `disconnect` within `grace`, then its actor stopped (with
+/// `reason`) within `wait`, or killed.
+pub(super) async fn end_session(
+    session: SessionHandle,
+    grace: Duration,
+    wait: Duration,
+    reason: &str,
+) {
+    let _ = tokio::time::timeout(grace, disconnect(&session)).await;
+    let actor = session.actor();
+    actor.stop(Some(reason.into()));
+    if actor.wait(Some(wait)).await.is_err() {
+        tracing::warn!(session = %session.id(), ?wait, "a session did not stop in time; killed");
+        actor.kill();
+        let _ = actor.wait(Some(wait)).await;
+    }
 }
 
 /// Ask a live session's adapter to end: a launched debuggee ends with it, an attached
