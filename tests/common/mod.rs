@@ -69,7 +69,9 @@ pub fn build_c(name: &str) -> PathBuf {
 /// The Go module `examples/programs/go/<dir>` built without optimizations into a
 /// file of this test binary's own.
 pub fn build_go(dir: &str) -> PathBuf {
-    let out = build_dir().join(format!("{dir}-{}", std::process::id()));
+    // `-go`: a C program of the same name (ticker.c, go/ticker) must not be built
+    // over by this one, nor this one over it, while another test runs it.
+    let out = build_dir().join(format!("{dir}-go-{}", std::process::id()));
     let status = Command::new("go")
         .args(["build", "-gcflags=all=-N -l", "-o"])
         .arg(&out)
