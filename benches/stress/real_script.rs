@@ -75,7 +75,7 @@ impl Context {
             Some(Ok(value)) => Ok(value),
             Some(Err(err)) => Err(Broke {
                 what: format!("{op}: {err}"),
-                slow: matches!(err, SessionError::Timeout { .. }),
+                slow: only_slow(&err),
             }),
             None => Err(Broke {
                 what: format!("{op}: no answer"),
@@ -233,5 +233,17 @@ async fn expect_stop(
             what: format!("wait_for_stop: expected a stop, got {other:?}"),
             slow: false,
         }),
+    }
+}
+
+/// Whether `err` says only that a deadline passed (the machine was slow): a request's
+/// timeout, or an adapter that did not finish starting in time.
+fn only_slow(err: &SessionError) -> bool {
+    match err {
+        SessionError::Timeout { .. } => true,
+        SessionError::StartFailed { message, .. } => {
+            message.contains("did not finish starting within")
+        }
+        _ => false,
     }
 }
