@@ -120,6 +120,20 @@ pub const DEFAULT_RESTART_JITTER: f64 = 0.2;
 /// `RuntimeConfig::session_stop_wait`.
 pub const DEFAULT_SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
 
+/// How long an agent's terminate gives the debuggee to end itself, where the adapter
+/// takes DAP's `terminate` (it asks the debuggee to end, running its exit handlers):
+/// 5 s, counted from the request, before `disconnect` ends whatever is left. It is
+/// also the `terminate` request's deadline, so it is clamped to
+/// [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`]. Set with
+/// `RuntimeConfig::terminate_grace`.
+pub const DEFAULT_TERMINATE_GRACE: Duration = Duration::from_secs(5);
+
+/// The deadline of the `disconnect` that lets an adapter go (an agent's terminate or
+/// disconnect, or the debuggee's end): 5 s. Past it the adapter is stopped anyway.
+/// Clamped to [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`] as every request
+/// deadline. Set with `RuntimeConfig::disconnect_timeout`.
+pub const DEFAULT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)

@@ -55,6 +55,9 @@ pub struct StartPlan {
     /// is not restarted after a crash: it depends on its parent's adapter, which asks
     /// for it again when the parent runs again.
     pub parent: Option<SessionId>,
+    /// What an attach reached, checked before its adapter is restarted after a
+    /// crash; `None` for a launch and for a child session.
+    pub attach_target: Option<crate::core::attach_target::AttachTarget>,
 }
 
 /// A request from an agent.
@@ -284,11 +287,18 @@ pub enum Input {
         attempt: u32,
         /// The backoff before it.
         after: Duration,
+        /// The supervisor's number for the crash this answers (see
+        /// [`crate::session::CrashDecision::Scheduled`]).
+        crash: u64,
     },
-    /// The backoff is over: start the new adapter.
+    /// The backoff is over: start the new adapter. Ignored unless `crash` is the
+    /// crash whose restart was last scheduled: a timer left over from an earlier
+    /// crash must not cut a later crash's backoff short.
     Restart {
         /// The restart's number in its series.
         attempt: u32,
+        /// The supervisor's number for the crash this restart answers.
+        crash: u64,
     },
     /// The session cannot go on (restart budget spent, attached process gone).
     Fail {

@@ -361,7 +361,10 @@ fn an_agents_deadline_covers_the_requests_its_command_sends_and_no_others() {
 
     // Ending keeps its own short deadline.
     let (_, out) = h.command(with(200, Command::Terminate));
-    assert_eq!(out.sent("disconnect").2, crate::limits::MIN_REQUEST_TIMEOUT);
+    assert_eq!(
+        out.sent("disconnect").2,
+        crate::limits::DEFAULT_DISCONNECT_TIMEOUT
+    );
 }
 
 /// `goto` as the handle sends it: a request that moves the program.

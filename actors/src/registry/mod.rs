@@ -8,6 +8,7 @@
 //! executable and checks that it works; it blocks on short probe subprocesses.
 
 mod arguments;
+pub(crate) use arguments::DEFAULT_ATTACH_HOST;
 mod banner;
 mod builtin;
 mod definition;
