@@ -14,6 +14,7 @@ mod builtin;
 mod definition;
 mod detect;
 mod error;
+mod go_binary;
 mod probe;
 mod resolve;
 mod select;
