@@ -125,6 +125,18 @@ pub enum Command {
         /// Its deadline (clamped); the session default when absent.
         timeout: Option<Duration>,
     },
+    /// A request that makes the program move outside the control actions (`goto`,
+    /// `stepBack`, a single-thread continue, ...). Answered [`Answer::Resumed`] with
+    /// the stop epoch current when it was sent: read in the same step as the send, so
+    /// no stop can slip in between and be taken for the one it causes.
+    Move {
+        /// The operation it counts as, for the state check.
+        operation: Operation,
+        /// The DAP command.
+        command: String,
+        /// Its arguments.
+        arguments: Value,
+    },
     /// Restart the debuggee: the adapter's `restart` request where it advertises one,
     /// else end the debuggee and the adapter and start the stored plan again with
     /// every cached breakpoint. Answered [`Answer::Resumed`] with the stop epoch to

@@ -95,6 +95,8 @@ pub(super) enum Purpose {
     /// session runs from the moment it is sent, as after a `continue`.
     Moving {
         epoch: u64,
+        /// Answer [`Answer::Resumed`] with `epoch` instead of the body.
+        ticket: bool,
     },
     /// The adapter's `restart`: answered with the stop epoch before it.
     Restart {
