@@ -87,10 +87,10 @@ pub(crate) fn restart_input(
 /// says of the pid now; `None` while it still runs.
 pub(crate) fn process_gone(pid: u32, start: Option<u64>, now: Option<Stat>) -> Option<String> {
     let why = match now {
-        None => "has exited",
-        Some(stat) if !stat.is_alive() => "has exited",
+        None => "is gone (it exited)",
+        Some(stat) if !stat.is_alive() => "is gone (it exited)",
         Some(stat) if start.is_some_and(|s| s != stat.start) => {
-            "has exited (its pid now belongs to another process)"
+            "is gone (its pid now belongs to another process)"
         }
         Some(_) => return None,
     };
@@ -136,12 +136,12 @@ mod tests {
         assert_eq!(process_gone(4242, None, Some(stat('R', 7))), None);
         let reused = process_gone(4242, Some(100), Some(stat('S', 900))).unwrap();
         assert!(
-            reused.contains("4242 has exited (its pid now belongs to another process)"),
+            reused.contains("4242 is gone (its pid now belongs to another process)"),
             "{reused}"
         );
         for now in [None, Some(stat('Z', 100)), Some(stat('X', 100))] {
             let gone = process_gone(4242, Some(100), now).unwrap();
-            assert!(gone.contains("attached process 4242 has exited"), "{gone}");
+            assert!(gone.contains("attached process 4242 is gone"), "{gone}");
             assert!(gone.contains("attach to it anew"), "{gone}");
         }
     }
@@ -178,13 +178,19 @@ mod tests {
         );
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_server_is_there_while_its_port_accepts_and_gone_once_closed() {
+    // Real time: the deadline is only a ceiling, and a paused clock could jump past it
+    // while the connection is still under way.
+    #[tokio::test]
+    async fn a_server_is_there_while_its_port_accepts_and_gone_when_refused() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let timeout = Duration::from_secs(10);
         assert_eq!(server_gone("127.0.0.1", port, timeout).await, None);
-        drop(listener);
+        // Bound but not listening: refused, and no other process can listen there
+        // meanwhile (as one could on a port merely closed).
+        let closed = tokio::net::TcpSocket::new_v4().unwrap();
+        closed.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let port = closed.local_addr().unwrap().port();
         let gone = server_gone("127.0.0.1", port, timeout).await.unwrap();
         assert!(
             gone.starts_with(&format!("the debug server at 127.0.0.1:{port} is gone")),
