@@ -90,8 +90,9 @@ pub const DEFAULT_RESTART_BACKOFF: Duration = Duration::from_millis(250);
 /// The longest delay between restarts.
 pub const DEFAULT_MAX_RESTART_BACKOFF: Duration = Duration::from_secs(30);
 
-/// A crash this long after the previous one starts a new series of restarts (the
-/// backoff starts over).
+/// An adapter that ran this long after its last restart came up is stable: its next
+/// crash starts a new series (the backoff starts over and the earlier restarts no
+/// longer count against the budget): 60 s. Set with `RuntimeConfig::restart_policy`.
 pub const DEFAULT_RESTART_STABLE: Duration = Duration::from_secs(60);
 
 /// A session with no agent request for this long is terminated and removed. Set with

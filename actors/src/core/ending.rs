@@ -46,7 +46,7 @@ impl SessionCore {
     /// not come up counts as a crash (`fail_startup`), an end asked for does not.
     /// The handshake's late answers are ignored; the adapter is let go as any other.
     fn abandon_restart_startup(&mut self) {
-        if !self.startup.as_ref().is_some_and(|s| s.token.is_none()) {
+        if self.startup.as_ref().is_none_or(|s| s.token.is_some()) {
             return;
         }
         self.startup = None;

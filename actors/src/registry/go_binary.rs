@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn a_marker_cut_short_or_absent_is_not_found() {
-        let mut data = vec![b'.'; 100];
+        let mut data = [b'.'; 100];
         data[90..].copy_from_slice(&MARKER[..10]);
         assert!(!contains(&data[..], MARKER, 8).unwrap());
         // Its last byte missing, then the rest of the marker later on: still no match.
