@@ -41,6 +41,13 @@ pub struct RuntimeConfig {
     /// How long an exited adapter's output may take to end before its connection is
     /// closed (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
     pub output_drain_wait: Duration,
+    /// How long an agent's terminate gives the debuggee to end itself before
+    /// `disconnect`, where the adapter takes DAP's `terminate` (default
+    /// [`limits::DEFAULT_TERMINATE_GRACE`], clamped to 5..300 s).
+    pub terminate_grace: Duration,
+    /// The deadline of the `disconnect` that lets an adapter go (default
+    /// [`limits::DEFAULT_DISCONNECT_TIMEOUT`], clamped to 5..300 s).
+    pub disconnect_timeout: Duration,
     /// Responses matching no request kept to report in timeouts (default
     /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub unmatched_responses_kept: usize,
@@ -88,6 +95,8 @@ impl Default for RuntimeConfig {
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+            terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
+            disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
             subscriber_max_waiting: limits::DEFAULT_SUBSCRIBER_MAX_WAITING,
             max_queued_requests: limits::DEFAULT_MAX_QUEUED_REQUESTS,
@@ -238,6 +247,18 @@ impl RuntimeConfig {
 
     // ---- Supervision: shutdown waits ----
 
+    /// Set [`Self::terminate_grace`] (clamped to 5..300 s).
+    pub fn terminate_grace(mut self, grace: Duration) -> Self {
+        self.terminate_grace = limits::clamp_request_timeout(grace);
+        self
+    }
+
+    /// Set [`Self::disconnect_timeout`] (clamped to 5..300 s).
+    pub fn disconnect_timeout(mut self, timeout: Duration) -> Self {
+        self.disconnect_timeout = limits::clamp_request_timeout(timeout);
+        self
+    }
+
     /// Set [`Self::session_stop_wait`].
     pub fn session_stop_wait(mut self, wait: Duration) -> Self {
         self.session_stop_wait = wait;
@@ -249,6 +270,8 @@ impl RuntimeConfig {
             request_timeout: self.request_timeout,
             max_breakpoints: self.max_breakpoints,
             output_buffer_bytes: self.output_buffer_bytes,
+            terminate_grace: self.terminate_grace,
+            disconnect_timeout: self.disconnect_timeout,
             parent: None,
         }
     }
@@ -293,6 +316,22 @@ mod tests {
         assert_eq!(config.exit_wait, Duration::from_secs(3));
         assert_eq!(config.output_drain_wait, Duration::from_secs(4));
         assert_eq!(config.unmatched_responses_kept, 5);
+    }
+
+    #[test]
+    fn ending_limits_reach_the_core_clamped() {
+        let core = RuntimeConfig::default()
+            .terminate_grace(Duration::from_secs(12))
+            .disconnect_timeout(Duration::from_secs(1))
+            .core();
+        assert_eq!(core.terminate_grace, Duration::from_secs(12));
+        assert_eq!(core.disconnect_timeout, limits::MIN_REQUEST_TIMEOUT);
+        let defaults = RuntimeConfig::default().core();
+        assert_eq!(defaults.terminate_grace, limits::DEFAULT_TERMINATE_GRACE);
+        assert_eq!(
+            defaults.disconnect_timeout,
+            limits::DEFAULT_DISCONNECT_TIMEOUT
+        );
     }
 
     #[test]

@@ -97,8 +97,9 @@ pub const DEFAULT_RESTART_BACKOFF: Duration = Duration::from_millis(250);
 /// The longest delay between restarts.
 pub const DEFAULT_MAX_RESTART_BACKOFF: Duration = Duration::from_secs(30);
 
-/// A crash this long after the previous one starts a new series of restarts (the
-/// backoff starts over).
+/// An adapter that ran this long after its last restart came up is stable: its next
+/// crash starts a new series (the backoff starts over and the earlier restarts no
+/// longer count against the budget): 60 s. Set with `RuntimeConfig::restart_policy`.
 pub const DEFAULT_RESTART_STABLE: Duration = Duration::from_secs(60);
 
 /// A session with no agent request for this long is terminated and removed. Set with
@@ -126,6 +127,20 @@ pub const DEFAULT_RESTART_JITTER: f64 = 0.2;
 /// running after it is killed (its adapter's process group with it). Set with
 /// `RuntimeConfig::session_stop_wait`.
 pub const DEFAULT_SESSION_STOP_WAIT: Duration = Duration::from_secs(5);
+
+/// How long an agent's terminate gives the debuggee to end itself, where the adapter
+/// takes DAP's `terminate` (it asks the debuggee to end, running its exit handlers):
+/// 5 s, counted from the request, before `disconnect` ends whatever is left. It is
+/// also the `terminate` request's deadline, so it is clamped to
+/// [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`]. Set with
+/// `RuntimeConfig::terminate_grace`.
+pub const DEFAULT_TERMINATE_GRACE: Duration = Duration::from_secs(5);
+
+/// The deadline of the `disconnect` that lets an adapter go (an agent's terminate or
+/// disconnect, or the debuggee's end): 5 s. Past it the adapter is stopped anyway.
+/// Clamped to [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`] as every request
+/// deadline. Set with `RuntimeConfig::disconnect_timeout`.
+pub const DEFAULT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {

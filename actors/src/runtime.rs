@@ -220,6 +220,7 @@ impl Runtime {
             function_breakpoints: by_name(spec.function_breakpoints),
             exception_filters: spec.exception_filters,
             parent: None,
+            attach_target: None,
         })
     }
 
@@ -243,6 +244,7 @@ impl Runtime {
             .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
             .map_err(registry_error)?;
         let arguments = adapter.attach_arguments(&spec);
+        let attach_target = crate::session::reattach::attach_target(&spec);
         Ok(StartPlan {
             operation: Operation::Attach,
             program: spec
@@ -257,6 +259,7 @@ impl Runtime {
             function_breakpoints: by_name(spec.function_breakpoints),
             exception_filters: spec.exception_filters,
             parent: None,
+            attach_target,
         })
     }
 

@@ -462,6 +462,42 @@ async fn an_attach_whose_target_is_gone_fails_naming_it() {
     runtime.shutdown().await;
 }
 
+#[tokio::test(start_paused = true)]
+async fn an_attach_whose_debug_server_is_gone_fails_naming_it() {
+    // A port bound but not listening: connecting is refused, and while this socket
+    // holds it no other process can start listening there.
+    let closed = tokio::net::TcpSocket::new_v4().unwrap();
+    closed.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let port = closed.local_addr().unwrap().port();
+    let (runtime, probe) = runtime_with(
+        FakeAdapter::new().close_on("evaluate"),
+        RuntimeConfig::default(),
+    )
+    .await;
+    let spec = dapvisor_actors::AttachSpec {
+        pid: None,
+        port: Some(port),
+        ..attach_to(0)
+    };
+    let session = runtime.attach(spec).await.unwrap();
+    stopped(&session, 0).await;
+    session.evaluate("x", None, None).await.unwrap_err();
+    let err = session
+        .wait_for_stop(RunTicket { epoch: 1 }, WAIT)
+        .await
+        .expect_err("the session should have failed");
+    match err {
+        SessionError::SessionFailed { reason } => assert!(
+            reason.contains(&format!("the debug server at 127.0.0.1:{port} is gone")),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(probe.connections(), 1, "nothing to re-attach to");
+    drop(closed);
+    runtime.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_runtime_with_a_bad_restart_policy_is_refused_saying_why() {
     let policy = RestartPolicy {

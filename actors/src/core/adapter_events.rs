@@ -190,7 +190,7 @@ impl SessionCore {
         self.send(
             "disconnect",
             Some(json!({ "restart": false })),
-            Some(crate::limits::MIN_REQUEST_TIMEOUT),
+            Some(self.config.disconnect_timeout),
             Pending::Ending { token: None },
         );
         true

@@ -57,6 +57,8 @@ impl SessionCore {
             program,
             // The shell, which knows this session's id, sets it.
             parent: None,
+            // Not restarted after a crash: nothing to check.
+            attach_target: None,
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

@@ -55,6 +55,9 @@ pub struct StartPlan {
     /// is not restarted after a crash: it depends on its parent's adapter, which asks
     /// for it again when the parent runs again.
     pub parent: Option<SessionId>,
+    /// What an attach reached, checked before its adapter is restarted after a
+    /// crash; `None` for a launch and for a child session.
+    pub attach_target: Option<crate::core::attach_target::AttachTarget>,
 }
 
 /// A request from an agent.
@@ -121,6 +124,18 @@ pub enum Command {
         arguments: Option<Value>,
         /// Its deadline (clamped); the session default when absent.
         timeout: Option<Duration>,
+    },
+    /// A request that makes the program move outside the control actions (`goto`,
+    /// `stepBack`, a single-thread continue, ...). Answered [`Answer::Resumed`] with
+    /// the stop epoch current when it was sent: read in the same step as the send, so
+    /// no stop can slip in between and be taken for the one it causes.
+    Move {
+        /// The operation it counts as, for the state check.
+        operation: Operation,
+        /// The DAP command.
+        command: String,
+        /// Its arguments.
+        arguments: Value,
     },
     /// Restart the debuggee: the adapter's `restart` request where it advertises one,
     /// else end the debuggee and the adapter and start the stored plan again with
@@ -284,11 +299,18 @@ pub enum Input {
         attempt: u32,
         /// The backoff before it.
         after: Duration,
+        /// The supervisor's number for the crash this answers (see
+        /// [`crate::session::CrashDecision::Scheduled`]).
+        crash: u64,
     },
-    /// The backoff is over: start the new adapter.
+    /// The backoff is over: start the new adapter. Ignored unless `crash` is the
+    /// crash whose restart was last scheduled: a timer left over from an earlier
+    /// crash must not cut a later crash's backoff short.
     Restart {
         /// The restart's number in its series.
         attempt: u32,
+        /// The supervisor's number for the crash this restart answers.
+        crash: u64,
     },
     /// The session cannot go on (restart budget spent, attached process gone).
     Fail {

@@ -3,6 +3,8 @@
 //! a DAP request sent as asked, refused when it needs a capability the adapter did not
 //! advertise.
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
 use crate::core::command::{Answer, Command, Token};
@@ -62,37 +64,12 @@ impl SessionCore {
                 command,
                 arguments,
                 timeout,
-            } => {
-                self.check(operation)?;
-                self.check_request(&command, arguments.as_ref())?;
-                self.note_request(&command, arguments.as_ref())?;
-                let arguments = self.with_default_context(&command, arguments);
-                let moves = moves_the_program(&command);
-                let purpose = if command == "threads" {
-                    Purpose::Threads
-                } else if moves {
-                    Purpose::Moving {
-                        epoch: self.stop_epoch,
-                    }
-                } else {
-                    Purpose::Body
-                };
-                self.send(
-                    &command.clone(),
-                    arguments,
-                    timeout,
-                    Pending::Agent {
-                        token,
-                        command,
-                        purpose,
-                    },
-                );
-                if moves {
-                    // As for `continue`: a `stopped` event may beat the response.
-                    self.set_state(SessionState::Running);
-                }
-                Ok(())
-            }
+            } => self.request(token, operation, command, arguments, timeout, false),
+            Command::Move {
+                operation,
+                command,
+                arguments,
+            } => self.request(token, operation, command, Some(arguments), None, true),
             Command::Output { since, max_bytes } => {
                 let slice = self.output.read_since(since, max_bytes);
                 self.reply(token, Ok(Answer::Output(slice)));
@@ -127,6 +104,50 @@ impl SessionCore {
             .and_then(|f| serde_json::from_value::<Vec<String>>(f.clone()).ok())
             .unwrap_or_default();
         self.breakpoints.set_exception_filters(filters)
+    }
+
+    /// Send an agent's DAP `command`. A command that moves the program sets the
+    /// session running at once; with `ticket`, its answer is the stop epoch current
+    /// now (what to wait from) rather than the body.
+    fn request(
+        &mut self,
+        token: Token,
+        operation: Operation,
+        command: String,
+        arguments: Option<Value>,
+        timeout: Option<Duration>,
+        ticket: bool,
+    ) -> Result<(), SessionError> {
+        self.check(operation)?;
+        self.check_request(&command, arguments.as_ref())?;
+        self.note_request(&command, arguments.as_ref())?;
+        let arguments = self.with_default_context(&command, arguments);
+        let moves = ticket || moves_the_program(&command);
+        let purpose = if command == "threads" {
+            Purpose::Threads
+        } else if moves {
+            Purpose::Moving {
+                epoch: self.stop_epoch,
+                ticket,
+            }
+        } else {
+            Purpose::Body
+        };
+        self.send(
+            &command.clone(),
+            arguments,
+            timeout,
+            Pending::Agent {
+                token,
+                command,
+                purpose,
+            },
+        );
+        if moves {
+            // As for `continue`: a `stopped` event may beat the response.
+            self.set_state(SessionState::Running);
+        }
+        Ok(())
     }
 
     /// An `evaluate` without a context gets the one that answers with the plain value:

@@ -9,7 +9,6 @@ use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
-use crate::limits;
 
 impl SessionCore {
     pub(super) fn end(
@@ -23,6 +22,7 @@ impl SessionCore {
         self.effects
             .push(Effect::EndChildren { terminate_debuggee });
         self.abandon_relaunch(&format!("a {op} request ended the session first"));
+        self.abandon_restart_startup();
         self.fail_startup(format!("ended by a {op} request before it finished"));
         if !self.adapter_live || self.ending {
             self.set_state(SessionState::Terminated);
@@ -41,6 +41,19 @@ impl SessionCore {
         Ok(())
     }
 
+    /// Drop the handshake of a restart after a crash (no agent waits on it), so that
+    /// an agent ending the session during it ends it normally: a restart that does
+    /// not come up counts as a crash (`fail_startup`), an end asked for does not.
+    /// The handshake's late answers are ignored; the adapter is let go as any other.
+    fn abandon_restart_startup(&mut self) {
+        if self.startup.as_ref().is_none_or(|s| s.token.is_some()) {
+            return;
+        }
+        self.startup = None;
+        self.pending
+            .retain(|_, pending| !matches!(pending, Pending::Startup(_)));
+    }
+
     /// Ask the live adapter to end (`disconnect`), ending the debuggee too if
     /// `terminate_debuggee`; `token` is answered once it has.
     pub(super) fn let_adapter_go(&mut self, token: Option<Token>, terminate_debuggee: bool) {
@@ -48,7 +61,7 @@ impl SessionCore {
         self.send(
             "disconnect",
             Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
-            Some(limits::MIN_REQUEST_TIMEOUT),
+            Some(self.config.disconnect_timeout),
             Pending::Ending { token },
         );
     }

@@ -3,7 +3,8 @@
 //! the debuggee to end itself (debugpy launched with `onTerminate: KeyboardInterrupt`
 //! raises KeyboardInterrupt in it, so its `finally` blocks and exit handlers run).
 //! Once the adapter has answered, the debuggee gets until its `terminated` event, at
-//! most [`limits::MIN_REQUEST_TIMEOUT`] from the request, to end; then `disconnect`
+//! most the terminate grace (`CoreConfig::terminate_grace`, default
+//! [`crate::limits::DEFAULT_TERMINATE_GRACE`]) from the request, to end; then `disconnect`
 //! lets the adapter go and ends whatever is left. A refused or unanswered `terminate`
 //! goes straight on to `disconnect`.
 
@@ -28,7 +29,10 @@ impl SessionCore {
     /// Send `terminate` for the agent `token`; `disconnect` follows.
     pub(super) fn terminate_gracefully(&mut self, token: Token) {
         self.ending = true;
-        let timer = self.timer(limits::MIN_REQUEST_TIMEOUT);
+        // The timer and the request's deadline agree: both are the grace, clamped
+        // as every deadline is.
+        let grace = limits::clamp_request_timeout(self.config.terminate_grace);
+        let timer = self.timer(grace);
         self.graceful = Some(Graceful {
             timer,
             answered: None,
@@ -37,7 +41,7 @@ impl SessionCore {
         self.send(
             "terminate",
             Some(json!({})),
-            Some(limits::MIN_REQUEST_TIMEOUT),
+            Some(grace),
             Pending::Agent {
                 token,
                 command: "terminate".into(),

@@ -1,6 +1,7 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
+pub mod attach_target;
 mod breakpoint_commands;
 pub mod breakpoints;
 pub mod capability;

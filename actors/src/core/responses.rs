@@ -34,6 +34,10 @@ impl SessionCore {
     fn on_agent_success(&mut self, token: Token, purpose: Purpose, response: Response) {
         let answer = match purpose {
             Purpose::Terminating => return self.terminate_answered(token, true),
+            Purpose::Moving {
+                epoch,
+                ticket: true,
+            } => Answer::Resumed { epoch },
             Purpose::Body | Purpose::Moving { .. } => Answer::Body(response.raw_body_or_empty()),
             Purpose::Threads => {
                 if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
@@ -67,7 +71,7 @@ impl SessionCore {
         }
         let resumed_at = match purpose {
             Purpose::Control { action, epoch } if action != ControlAction::Pause => Some(epoch),
-            Purpose::Moving { epoch } => Some(epoch),
+            Purpose::Moving { epoch, .. } => Some(epoch),
             _ => None,
         };
         if let Some(epoch) = resumed_at {

@@ -11,19 +11,9 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 
 impl SessionCore {
-    /// The pid of the process an attach plan targets, if it names one.
-    pub fn attached_pid(&self) -> Option<u32> {
-        let plan = self.plan.as_ref()?;
-        if plan.operation != crate::core::state::Operation::Attach {
-            return None;
-        }
-        let value = ["processId", "pid"]
-            .iter()
-            .find_map(|key| plan.arguments.get(*key))?;
-        value
-            .as_u64()
-            .or_else(|| value.as_str()?.parse().ok())
-            .and_then(|pid| u32::try_from(pid).ok())
+    /// What this session's attach reached, to check before its adapter is restarted.
+    pub fn attach_target(&self) -> Option<&crate::core::attach_target::AttachTarget> {
+        self.plan.as_ref()?.attach_target.as_ref()
     }
 
     /// Whether the adapter's end is a crash: it ended on its own while the session was
@@ -49,16 +39,24 @@ impl SessionCore {
         self.startup = None;
         self.failure = Some(format!("the adapter crashed: {exit}"));
         self.crash = Some(exit.clone());
+        // Whatever restart was due answered an earlier crash.
+        self.restart_due = None;
         self.set_state(SessionState::Restarting);
         self.effects.push(Effect::ReportCrash(exit));
     }
 
-    /// The supervisor will restart the adapter after `after`.
-    pub(super) fn on_restart_scheduled(&mut self, attempt: u32, after: std::time::Duration) {
+    /// The supervisor will restart the adapter after `after`, for its crash `crash`.
+    pub(super) fn on_restart_scheduled(
+        &mut self,
+        attempt: u32,
+        after: std::time::Duration,
+        crash: u64,
+    ) {
         if self.state != SessionState::Restarting {
             self.release_held();
             return;
         }
+        self.restart_due = Some(crash);
         let exit = self.crash.clone().unwrap_or_default();
         self.emit(EventKind::AdapterCrashed {
             exit: exit.clone(),
@@ -73,14 +71,22 @@ impl SessionCore {
         self.fail_pending(error);
     }
 
-    /// The backoff is over: a fresh adapter with the same plan.
-    pub(super) fn on_restart(&mut self, attempt: u32) {
-        if self.state != SessionState::Restarting || self.plan.is_none() {
-            // Ended by an agent in the meantime: nothing to restart.
+    /// The backoff of crash `crash` is over: a fresh adapter with the same plan.
+    pub(super) fn on_restart(&mut self, attempt: u32, crash: u64) {
+        if !self.awaits_restart(crash) || self.plan.is_none() {
+            // Ended by an agent in the meantime (nothing to restart), or a timer of an
+            // earlier crash (the current one's backoff is not over).
             return;
         }
+        self.restart_due = None;
         self.restarts += 1;
         self.begin_run(None, Some(attempt));
+    }
+
+    /// Whether the restart for the supervisor's crash `crash` is the one this session
+    /// waits for: it is restarting, and that crash's restart was the last scheduled.
+    pub fn awaits_restart(&self, crash: u64) -> bool {
+        self.state == SessionState::Restarting && self.restart_due == Some(crash)
     }
 
     /// The session cannot go on.

@@ -40,6 +40,12 @@ pub struct CoreConfig {
     pub max_breakpoints: usize,
     /// Output kept (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
     pub output_buffer_bytes: usize,
+    /// How long a graceful terminate gives the debuggee (default
+    /// [`limits::DEFAULT_TERMINATE_GRACE`]).
+    pub terminate_grace: Duration,
+    /// The deadline of the `disconnect` that lets the adapter go (default
+    /// [`limits::DEFAULT_DISCONNECT_TIMEOUT`]).
+    pub disconnect_timeout: Duration,
     /// The session whose adapter asked for this one (`startDebugging`), if any.
     pub parent: Option<crate::session::SessionId>,
 }
@@ -50,6 +56,8 @@ impl Default for CoreConfig {
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
+            terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
+            disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             parent: None,
         }
     }
@@ -87,6 +95,8 @@ pub(super) enum Purpose {
     /// session runs from the moment it is sent, as after a `continue`.
     Moving {
         epoch: u64,
+        /// Answer [`Answer::Resumed`] with `epoch` instead of the body.
+        ticket: bool,
     },
     /// The adapter's `restart`: answered with the stop epoch before it.
     Restart {
@@ -146,6 +156,9 @@ pub struct SessionCore {
     pub(super) failure: Option<String>,
     /// The crash awaiting the supervisor's decision (or the last one).
     pub(super) crash: Option<crate::error::AdapterExit>,
+    /// The supervisor's number for the crash whose restart is scheduled and not yet
+    /// begun; a restart for any other crash is stale.
+    pub(super) restart_due: Option<u64>,
     pub(super) effects: Vec<Effect>,
 }
 
@@ -179,6 +192,7 @@ impl SessionCore {
             last_used: None,
             restarts: 0,
             failure: None,
+            restart_due: None,
             crash: None,
             effects: Vec::new(),
         }
@@ -201,8 +215,12 @@ impl SessionCore {
             Input::Event(event) => self.on_event(event),
             Input::Closed(exit) => self.on_closed(exit),
             Input::Timer(id) => self.on_timer(id),
-            Input::RestartScheduled { attempt, after } => self.on_restart_scheduled(attempt, after),
-            Input::Restart { attempt } => self.on_restart(attempt),
+            Input::RestartScheduled {
+                attempt,
+                after,
+                crash,
+            } => self.on_restart_scheduled(attempt, after, crash),
+            Input::Restart { attempt, crash } => self.on_restart(attempt, crash),
             Input::Fail { reason } => self.on_fail(reason),
             Input::StartDebugging {
                 request,

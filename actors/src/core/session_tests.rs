@@ -305,6 +305,7 @@ pub(super) fn plan() -> StartPlan {
         exception_filters: Vec::new(),
         program: Some(PROGRAM.into()),
         parent: None,
+        attach_target: None,
     }
 }
 

@@ -361,10 +361,13 @@ fn an_agents_deadline_covers_the_requests_its_command_sends_and_no_others() {
 
     // Ending keeps its own short deadline.
     let (_, out) = h.command(with(200, Command::Terminate));
-    assert_eq!(out.sent("disconnect").2, crate::limits::MIN_REQUEST_TIMEOUT);
+    assert_eq!(
+        out.sent("disconnect").2,
+        crate::limits::DEFAULT_DISCONNECT_TIMEOUT
+    );
 }
 
-/// `goto` as the handle sends it: a request that moves the program.
+/// `goto` sent as any DAP request (`SessionHandle::request`): it moves the program.
 fn goto() -> Command {
     Command::Request {
         operation: crate::core::state::Operation::Navigate,
@@ -405,4 +408,29 @@ fn a_refused_move_goes_back_to_stopped() {
         out.error(token),
         SessionError::Adapter { command, .. } if command == "goto"
     ));
+}
+
+#[test]
+fn a_move_answers_the_epoch_it_was_sent_at_even_when_a_stop_beats_its_response() {
+    let mut h = Harness::stopped();
+    h.stop("breakpoint"); // another thread stopped too: epoch 2
+    let (token, out) = h.command(Command::Move {
+        operation: crate::core::state::Operation::Navigate,
+        command: "goto".into(),
+        arguments: json!({ "threadId": 1, "targetId": 3 }),
+    });
+    assert_eq!(out.args("goto"), json!({ "threadId": 1, "targetId": 3 }));
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Stopped, SessionState::Running)]
+    );
+    let tag = out.tag("goto");
+    h.stop("goto"); // before the response: epoch 3, the move's own stop
+    let out = h.ok(tag, json!({}));
+    assert!(
+        matches!(out.reply(token), Ok(Answer::Resumed { epoch: 2 })),
+        "{out:?}"
+    );
+    let (token, out) = h.command(wait(2));
+    assert_eq!(stopped_epoch(out.reply(token)), 3);
 }

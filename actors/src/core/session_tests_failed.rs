@@ -136,7 +136,7 @@ fn breakpoints_edited_while_restarting_are_cached_for_the_new_adapter() {
     assert!(out.sends().is_empty());
     assert!(matches!(out.reply(token), Ok(Answer::Done)));
 
-    let out = restart_handshake(&mut h, 1);
+    let out = restart_handshake(&mut h, 1, 1);
     assert_eq!(
         out.args("setBreakpoints")["breakpoints"],
         json!([{ "line": 5 }])

@@ -61,7 +61,7 @@ fn a_terminated_event_ends_the_session_and_lets_the_adapter_go() {
     );
     let (_, args, timeout) = out.sent("disconnect");
     assert_eq!(args, json!({ "restart": false }));
-    assert_eq!(timeout, limits::MIN_REQUEST_TIMEOUT);
+    assert_eq!(timeout, limits::DEFAULT_DISCONNECT_TIMEOUT);
     let out = h.ok(out.tag("disconnect"), json!({}));
     assert!(out.stops_adapter());
 }
@@ -122,7 +122,7 @@ fn terminate_sends_disconnect_ending_the_debuggee_then_stops_the_adapter() {
     let (token, out) = h.command(Command::Terminate);
     let (tag, args, timeout) = out.sent("disconnect");
     assert_eq!(args, json!({ "restart": false, "terminateDebuggee": true }));
-    assert_eq!(timeout, limits::MIN_REQUEST_TIMEOUT);
+    assert_eq!(timeout, limits::DEFAULT_DISCONNECT_TIMEOUT);
     assert_eq!(out.replies(), 0);
     let out = h.ok(tag, json!({}));
     assert!(matches!(out.reply(token), Ok(Answer::Done)));
@@ -149,7 +149,7 @@ fn disconnect_can_leave_the_debuggee_running() {
 fn a_failed_disconnect_still_ends_the_session() {
     let mut h = Harness::running();
     let (token, out) = h.command(Command::Terminate);
-    let timeout = SessionError::timeout("disconnect", limits::MIN_REQUEST_TIMEOUT);
+    let timeout = SessionError::timeout("disconnect", limits::DEFAULT_DISCONNECT_TIMEOUT);
     let out = h.respond(out.tag("disconnect"), Err(timeout));
     assert!(matches!(out.reply(token), Ok(Answer::Done)));
     assert!(out.stops_adapter());

@@ -52,6 +52,7 @@ impl Harness {
         h.input(Input::RestartScheduled {
             attempt: 1,
             after: Duration::from_millis(250),
+            crash: 1,
         });
         h
     }
@@ -76,19 +77,20 @@ impl Effects {
     }
 }
 
-/// The handshake of restart `attempt` against an adapter with [`full_caps`], every
+/// The handshake of restart `attempt` (for the supervisor's crash `crash`) against an adapter with [`full_caps`], every
 /// request answered; returns every effect from the restart on.
-pub(super) fn restart_handshake(h: &mut Harness, attempt: u32) -> Effects {
-    restart_handshake_with(h, attempt, full_caps())
+pub(super) fn restart_handshake(h: &mut Harness, attempt: u32, crash: u64) -> Effects {
+    restart_handshake_with(h, attempt, crash, full_caps())
 }
 
 /// [`restart_handshake`] against an adapter with `caps`.
 pub(super) fn restart_handshake_with(
     h: &mut Harness,
     attempt: u32,
+    crash: u64,
     caps: serde_json::Value,
 ) -> Effects {
-    let mut all = h.input(Input::Restart { attempt });
+    let mut all = h.input(Input::Restart { attempt, crash });
     let launch = h.ok(all.tag("initialize"), caps);
     let answered = h.ok(launch.tag("launch"), json!({}));
     let configuration = h.event("initialized", json!({}));
@@ -206,6 +208,7 @@ fn a_crash_holds_pending_requests_and_waiters_until_the_decision() {
     let out = h.input(Input::RestartScheduled {
         attempt: 2,
         after: Duration::from_millis(500),
+        crash: 1,
     });
     for token in [request, waiter] {
         match out.error(token) {
@@ -251,9 +254,13 @@ fn a_schedule_or_restart_after_the_session_was_ended_is_ignored() {
     let out = h.input(Input::RestartScheduled {
         attempt: 1,
         after: Duration::from_millis(250),
+        crash: 1,
     });
     assert!(out.0.is_empty(), "{out:?}");
-    let out = h.input(Input::Restart { attempt: 1 });
+    let out = h.input(Input::Restart {
+        attempt: 1,
+        crash: 1,
+    });
     assert!(out.0.is_empty(), "{out:?}");
     assert_eq!(h.state(), SessionState::Terminated);
 }
@@ -264,6 +271,7 @@ fn requests_held_by_a_crash_are_answered_when_the_session_was_ended_meanwhile() 
         Input::RestartScheduled {
             attempt: 1,
             after: Duration::from_millis(250),
+            crash: 1,
         },
         Input::Fail {
             reason: "budget spent".into(),
@@ -287,7 +295,10 @@ fn requests_held_by_a_crash_are_answered_when_the_session_was_ended_meanwhile() 
 #[test]
 fn a_restart_starts_a_fresh_adapter_with_the_same_plan() {
     let mut h = Harness::restarting();
-    let out = h.input(Input::Restart { attempt: 1 });
+    let out = h.input(Input::Restart {
+        attempt: 1,
+        crash: 1,
+    });
     assert!(out.starts_adapter());
     assert_eq!(out.commands(), vec!["initialize"]);
     assert_eq!(
@@ -314,9 +325,10 @@ fn a_restart_replays_every_breakpoint_and_announces_itself_once_configured() {
     h.input(Input::RestartScheduled {
         attempt: 1,
         after: Duration::from_millis(250),
+        crash: 1,
     });
 
-    let out = restart_handshake(&mut h, 1);
+    let out = restart_handshake(&mut h, 1, 1);
     let files: Vec<_> = out
         .sends()
         .iter()
@@ -356,7 +368,10 @@ fn a_restart_replays_every_breakpoint_and_announces_itself_once_configured() {
 #[test]
 fn a_restart_that_does_not_come_up_is_another_crash() {
     let mut h = Harness::restarting();
-    let out = h.input(Input::Restart { attempt: 1 });
+    let out = h.input(Input::Restart {
+        attempt: 1,
+        crash: 1,
+    });
     let out = h.refuse(out.tag("initialize"), "cannot start");
     assert!(out.stops_adapter());
     let exit = out.reported_crash().expect("reported as a crash");
@@ -373,7 +388,10 @@ fn a_restart_that_does_not_come_up_is_another_crash() {
 #[test]
 fn a_restart_whose_handshake_times_out_is_another_crash() {
     let mut h = Harness::restarting();
-    let out = h.input(Input::Restart { attempt: 1 });
+    let out = h.input(Input::Restart {
+        attempt: 1,
+        crash: 1,
+    });
     let (timer, _) = out.timers()[0];
     let out = h.timer(timer);
     assert!(out.stops_adapter());
@@ -388,13 +406,103 @@ fn a_restart_whose_handshake_times_out_is_another_crash() {
 #[test]
 fn an_adapter_dying_during_a_restarts_handshake_is_another_crash() {
     let mut h = Harness::restarting();
-    h.input(Input::Restart { attempt: 1 });
+    h.input(Input::Restart {
+        attempt: 1,
+        crash: 1,
+    });
     let out = h.closed(killed());
     assert_eq!(out.reported_crash(), Some(&killed()));
     assert_eq!(
         out.transitions(),
         vec![(SessionState::Initializing, SessionState::Restarting)]
     );
+}
+
+#[test]
+fn ending_the_session_during_a_restarts_handshake_is_a_normal_end() {
+    for op in [
+        Command::Terminate,
+        Command::Disconnect {
+            terminate_debuggee: true,
+        },
+    ] {
+        let mut h = Harness::restarting();
+        let crashed_with = h.core.snapshot().failure;
+        let out = h.input(Input::Restart {
+            attempt: 1,
+            crash: 1,
+        });
+        let initialize = out.tag("initialize");
+        // Before `initialized`: the agent ends the session.
+        let (token, out) = h.command(op.clone());
+        assert!(out.reported_crash().is_none(), "{op:?}: {out:?}");
+        assert!(
+            !out.transitions()
+                .iter()
+                .any(|(_, to)| *to == SessionState::Restarting),
+            "{op:?}: {out:?}"
+        );
+        // The adapter is let go the normal way; a late `initialize` answer is ignored.
+        let disconnect = out.tag("disconnect");
+        let late = h.ok(initialize, full_caps());
+        assert!(late.sends().is_empty(), "{op:?}: {late:?}");
+        let out = h.ok(disconnect, json!({}));
+        assert!(
+            matches!(out.reply(token), Ok(Answer::Done)),
+            "{op:?}: {out:?}"
+        );
+        assert!(out.stops_adapter());
+        let out = h.closed(AdapterExit {
+            requested: true,
+            ..killed()
+        });
+        assert!(out.reported_crash().is_none(), "{op:?}: {out:?}");
+        assert_eq!(h.state(), SessionState::Terminated, "{op:?}");
+        // No new failure: the snapshot still names the crash that led to the restart.
+        let snapshot = h.core.snapshot();
+        assert_eq!(snapshot.failure, crashed_with, "{op:?}");
+        assert!(!snapshot
+            .failure
+            .as_deref()
+            .unwrap_or_default()
+            .contains("did not come up"));
+    }
+}
+
+#[test]
+fn a_restart_timer_left_from_an_earlier_crash_is_ignored() {
+    // Crash 1's restart is scheduled; the agent ends the session and starts it again
+    // (a relaunch); it crashes again (crash 2). Crash 1's timer then fires.
+    let mut h = Harness::restarting();
+    h.command(Command::Terminate);
+    assert_eq!(h.state(), SessionState::Terminated);
+    h.launch_with(plan(), full_caps());
+    h.closed(killed());
+    h.input(Input::RestartScheduled {
+        attempt: 1,
+        after: Duration::from_secs(5),
+        crash: 2,
+    });
+    let stale = h.input(Input::Restart {
+        attempt: 1,
+        crash: 1,
+    });
+    assert!(
+        stale.0.is_empty(),
+        "crash 2's backoff was cut short: {stale:?}"
+    );
+    assert_eq!(h.state(), SessionState::Restarting);
+    let due = h.input(Input::Restart {
+        attempt: 1,
+        crash: 2,
+    });
+    assert!(due.starts_adapter(), "{due:?}");
+    // Once begun, the same restart is not begun twice.
+    let again = h.input(Input::Restart {
+        attempt: 1,
+        crash: 2,
+    });
+    assert!(!again.starts_adapter(), "{again:?}");
 }
 
 /// Capabilities with both kinds of exception options.
@@ -433,8 +541,9 @@ fn exception_options_are_replayed_to_a_restarted_adapter_that_takes_them() {
     h.input(Input::RestartScheduled {
         attempt: 1,
         after: Duration::from_millis(250),
+        crash: 1,
     });
-    let out = restart_handshake_with(&mut h, 1, exception_caps());
+    let out = restart_handshake_with(&mut h, 1, 1, exception_caps());
     assert_eq!(
         out.args("setExceptionBreakpoints"),
         sent,
@@ -446,11 +555,12 @@ fn exception_options_are_replayed_to_a_restarted_adapter_that_takes_them() {
     h.input(Input::RestartScheduled {
         attempt: 2,
         after: Duration::from_millis(500),
+        crash: 2,
     });
     let mut plain = exception_caps();
     plain["supportsExceptionOptions"] = json!(false);
     plain["supportsExceptionFilterOptions"] = json!(false);
-    let out = restart_handshake_with(&mut h, 2, plain);
+    let out = restart_handshake_with(&mut h, 2, 2, plain);
     assert_eq!(
         out.args("setExceptionBreakpoints"),
         json!({ "filters": [] })

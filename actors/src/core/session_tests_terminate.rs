@@ -30,8 +30,8 @@ fn terminate_asks_first_and_disconnects_once_the_debuggee_ended() {
     let (token, out) = h.command(Command::Terminate);
     assert_eq!(out.commands(), ["terminate"]);
     let (_, _, deadline) = out.sent("terminate");
-    assert_eq!(deadline, limits::MIN_REQUEST_TIMEOUT);
-    assert_eq!(out.timers()[0].1, limits::MIN_REQUEST_TIMEOUT);
+    assert_eq!(deadline, limits::DEFAULT_TERMINATE_GRACE);
+    assert_eq!(out.timers()[0].1, limits::DEFAULT_TERMINATE_GRACE);
 
     let answered = h.ok(out.tag("terminate"), json!({}));
     assert!(answered.sends().is_empty(), "the debuggee gets its time");
@@ -82,7 +82,7 @@ fn a_refused_or_unanswered_terminate_goes_straight_to_disconnect() {
         out.tag("terminate"),
         Err(SessionError::timeout(
             "terminate",
-            limits::MIN_REQUEST_TIMEOUT,
+            limits::DEFAULT_TERMINATE_GRACE,
         )),
     );
     assert_eq!(timed_out.commands(), ["disconnect"]);
@@ -113,4 +113,24 @@ fn disconnect_and_adapters_without_terminate_go_straight_to_disconnect() {
     let mut h = Harness::running();
     let (_, out) = h.command(Command::Terminate);
     assert_eq!(out.commands(), ["disconnect"]);
+}
+
+#[test]
+fn the_terminate_grace_and_the_disconnect_deadline_come_from_the_config() {
+    let mut h = Harness::with_config(crate::core::session::CoreConfig {
+        terminate_grace: std::time::Duration::from_secs(12),
+        disconnect_timeout: std::time::Duration::from_secs(9),
+        ..Default::default()
+    });
+    h.launch_with(
+        plan(),
+        json!({ "supportsConfigurationDoneRequest": true, "supportsTerminateRequest": true }),
+    );
+    let (_, out) = h.command(Command::Terminate);
+    assert_eq!(out.sent("terminate").2.as_secs(), 12);
+    let (timer, after) = out.timers()[0];
+    assert_eq!(after.as_secs(), 12);
+    h.ok(out.tag("terminate"), json!({}));
+    let out = h.timer(timer);
+    assert_eq!(out.sent("disconnect").2.as_secs(), 9);
 }

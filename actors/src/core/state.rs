@@ -243,6 +243,66 @@ mod tests {
         );
     }
 
+    // The seed: while the adapter starts "no tools are functional", Configured is
+    // transient, Stopped has every tool, a terminated session only starts again.
+    // Beyond it, by design: breakpoints are cached in every live state (sent during
+    // configuration, replayed on a restarted adapter), and an agent can always end a
+    // live session. Restarting is like a start under way; Failed allows nothing.
+
+    /// Breakpoints (cached for the adapter to come) and ending the session.
+    fn breakpoints_and_ending() -> Vec<Operation> {
+        vec![
+            O::SetBreakpoints,
+            O::SetExceptionBreakpoints,
+            O::Terminate,
+            O::Disconnect,
+        ]
+    }
+
+    #[test]
+    fn initializing_configured_and_restarting_allow_only_breakpoints_and_ending() {
+        for state in [S::Initializing, S::Configured, S::Restarting] {
+            assert_eq!(
+                state.allowed_operations(),
+                breakpoints_and_ending(),
+                "{state}"
+            );
+        }
+    }
+
+    #[test]
+    fn stopped_allows_every_tool_but_a_new_start_and_pause() {
+        assert_eq!(
+            S::Stopped.allowed_operations(),
+            vec![
+                O::SetBreakpoints,
+                O::SetExceptionBreakpoints,
+                O::Continue,
+                O::Next,
+                O::StepIn,
+                O::StepOut,
+                O::Threads,
+                O::StackTrace,
+                O::Scopes,
+                O::Variables,
+                O::Evaluate,
+                O::CustomRequest,
+                O::Terminate,
+                O::Disconnect,
+                O::Inspect,
+                O::Modify,
+                O::Navigate,
+                O::Query,
+                O::Restart
+            ]
+        );
+    }
+
+    #[test]
+    fn failed_allows_nothing() {
+        assert_eq!(S::Failed.allowed_operations(), Vec::<Operation>::new());
+    }
+
     #[test]
     fn initializing_and_configured_allow_no_execution_or_inspection() {
         for state in [S::Initializing, S::Configured] {

@@ -13,7 +13,7 @@ use super::definition::{AdapterDef, AdapterFlavor, ResolvedAdapter};
 use crate::launch::{AttachSpec, LaunchSpec};
 
 /// Host used for attach by port when the spec names none.
-const DEFAULT_ATTACH_HOST: &str = "127.0.0.1";
+pub(crate) const DEFAULT_ATTACH_HOST: &str = "127.0.0.1";
 
 impl AdapterDef {
     /// The `launch` arguments for `spec` in this adapter's dialect.

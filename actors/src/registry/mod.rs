@@ -8,11 +8,13 @@
 //! executable and checks that it works; it blocks on short probe subprocesses.
 
 mod arguments;
+pub(crate) use arguments::DEFAULT_ATTACH_HOST;
 mod banner;
 mod builtin;
 mod definition;
 mod detect;
 mod error;
+mod go_binary;
 mod probe;
 mod resolve;
 mod select;

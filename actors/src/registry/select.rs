@@ -4,6 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 
+use super::go_binary::is_go_binary;
+
 /// The extension key a program is selected by (lowercase, no dot; "" for a native
 /// binary), or `None` for a folder that is not a Go package.
 ///
@@ -22,34 +24,6 @@ pub(crate) fn program_key(program: &Path) -> Option<String> {
         return Some("go".to_string());
     }
     Some(script_key(program).unwrap_or_default().to_string())
-}
-
-/// Largest binary searched for Go's build-info marker: 256 MiB.
-const MAX_GO_BINARY_SCAN: u64 = 256 * 1024 * 1024;
-
-/// Whether `program` is a native executable built by Go: its `.go.buildinfo` section
-/// starts with a fixed marker. Such binaries want dlv, not lldb-dap.
-pub(crate) fn is_go_binary(program: &Path) -> bool {
-    const MARKER: &[u8] = b"\xff Go buildinf:";
-    if !is_native_binary(program) {
-        return false;
-    }
-    let Ok(file) = std::fs::File::open(program) else {
-        return false;
-    };
-    let mut bytes = Vec::new();
-    if file
-        .take(MAX_GO_BINARY_SCAN)
-        .read_to_end(&mut bytes)
-        .is_err()
-    {
-        return false;
-    }
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == MARKER[0])
-        .any(|(i, _)| bytes[i..].starts_with(MARKER))
 }
 
 /// Whether `program` starts like a native executable (ELF or Mach-O), for binaries whose

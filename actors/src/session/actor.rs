@@ -42,6 +42,16 @@ pub enum SessionMsg {
     Timer(TimerId),
     /// The supervisor's decision about a crash this session reported.
     Supervision(CrashDecision),
+    /// Whether an attach's debug server is still there, checked off the handler
+    /// before restart `attempt` (for the supervisor's crash `crash`).
+    Reattach {
+        /// The restart's number in its series.
+        attempt: u32,
+        /// The crash it answers.
+        crash: u64,
+        /// Why the server is gone; `None` while its port accepts connections.
+        gone: Option<String>,
+    },
     /// The supervisor started a child session for this one (its adapter asked with
     /// `startDebugging`); the child ends when this session is terminated or
     /// disconnected.
@@ -61,11 +71,16 @@ pub enum CrashDecision {
         attempt: u32,
         /// The backoff.
         after: Duration,
+        /// The supervisor's number for the crash this answers (1 for the session's
+        /// first crash): a [`Self::RestartNow`] for an older crash is stale.
+        crash: u64,
     },
     /// The backoff is over: start the new adapter now.
     RestartNow {
         /// The restart's number in its series.
         attempt: u32,
+        /// The crash this restart answers.
+        crash: u64,
     },
     /// The budget is spent: the session fails with this reason.
     GiveUp {
@@ -321,20 +336,43 @@ impl SessionActorState {
             }
             SessionMsg::InjectFault(fault) => return fault.fail("session"),
             SessionMsg::Supervision(decision) => match decision {
-                CrashDecision::Scheduled { attempt, after } => {
-                    Input::RestartScheduled { attempt, after }
-                }
-                CrashDecision::RestartNow { attempt } => match state.core.attached_pid() {
-                    Some(pid) if !crate::transport::process::is_alive(pid) => Input::Fail {
-                        reason: format!(
-                            "the attached process {pid} is gone, so there is nothing to \
-                             re-attach to after the adapter crashed"
-                        ),
-                    },
-                    _ => Input::Restart { attempt },
+                CrashDecision::Scheduled {
+                    attempt,
+                    after,
+                    crash,
+                } => Input::RestartScheduled {
+                    attempt,
+                    after,
+                    crash,
                 },
+                CrashDecision::RestartNow { attempt, crash } => {
+                    match crate::session::reattach::check(&state.core, attempt, crash) {
+                        crate::session::reattach::Check::Now(input) => input,
+                        crate::session::reattach::Check::Probe { host, port } => {
+                            let timeout = state.transport_config.connect_timeout;
+                            let me = myself.clone();
+                            tokio::spawn(async move {
+                                let gone =
+                                    crate::session::reattach::server_gone(&host, port, timeout)
+                                        .await;
+                                let verdict = SessionMsg::Reattach {
+                                    attempt,
+                                    crash,
+                                    gone,
+                                };
+                                let _ = me.cast(verdict);
+                            });
+                            return Ok(());
+                        }
+                    }
+                }
                 CrashDecision::GiveUp { reason } => Input::Fail { reason },
             },
+            SessionMsg::Reattach {
+                attempt,
+                crash,
+                gone,
+            } => crate::session::reattach::restart_input(&state.core, attempt, crash, gone),
         };
         state.run(myself, input).await;
         Ok(())
@@ -404,6 +442,13 @@ impl SessionActorState {
                 }
             }
             Effect::Emit(kind) => {
+                if let EventKind::AdapterRestarted { .. } = &kind {
+                    // The supervisor measures the stable period from here.
+                    let session = self.id;
+                    let _ = self
+                        .supervisor
+                        .cast(SupervisorMsg::AdapterRestarted { session });
+                }
                 if let EventKind::SessionFailed { reason } = &kind {
                     // Failed is final: handles and the runtime keep the reason after
                     // the session is ended or reaped.

@@ -10,6 +10,7 @@ mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
 pub mod id;
+pub(crate) mod reattach;
 mod requests;
 mod requests_disassemble;
 mod requests_execution;

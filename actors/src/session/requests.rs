@@ -132,20 +132,26 @@ impl SessionHandle {
     }
 
     /// Send a request that makes the program move, and answer the ticket to wait for
-    /// the stop it causes.
+    /// the stop it causes. The ticket's epoch is read by the session as it sends the
+    /// request (as for `continue`), not from an earlier snapshot: a stop that came in
+    /// between would otherwise be taken for the one this request causes.
     pub(super) async fn moving(
         &self,
-        snapshot: &SessionSnapshot,
         operation: Operation,
         command: &str,
         arguments: Value,
     ) -> Result<RunTicket, SessionError> {
-        let ticket = RunTicket {
-            epoch: snapshot.stop_epoch,
-        };
-        self.request(operation, command, Some(arguments), None)
-            .await?;
-        Ok(ticket)
+        match self
+            .ask(Command::Move {
+                operation,
+                command: command.to_string(),
+                arguments,
+            })
+            .await?
+        {
+            Answer::Resumed { epoch } => Ok(RunTicket { epoch }),
+            other => Err(unexpected(other)),
+        }
     }
 
     /// The snapshot of a session whose adapter takes requests now: for breakpoints

@@ -53,7 +53,7 @@ impl SessionHandle {
             "singleThread": true,
             "granularity": granularity,
         }));
-        self.moving(&snapshot, operation, command, args).await
+        self.moving(operation, command, args).await
     }
 
     /// Resume only `thread_id` (the last stopped thread by default), leaving the
@@ -65,8 +65,7 @@ impl SessionHandle {
         let snapshot = self.ready_for(Operation::Continue).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = json!({ "threadId": thread, "singleThread": true });
-        self.moving(&snapshot, Operation::Continue, "continue", args)
-            .await
+        self.moving(Operation::Continue, "continue", args).await
     }
 
     /// The calls `stepIn` could enter from `frame_id` (`stepInTargets`).
@@ -90,8 +89,7 @@ impl SessionHandle {
         let snapshot = self.ready_for(Operation::StepIn).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = json!({ "threadId": thread, "targetId": target_id });
-        self.moving(&snapshot, Operation::StepIn, "stepIn", args)
-            .await
+        self.moving(Operation::StepIn, "stepIn", args).await
     }
 
     /// Step backwards (`stepBack`, needs `supportsStepBack`).
@@ -103,8 +101,7 @@ impl SessionHandle {
         let snapshot = self.ready_for(Operation::Navigate).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = strip_nulls(json!({ "threadId": thread, "granularity": granularity }));
-        self.moving(&snapshot, Operation::Navigate, "stepBack", args)
-            .await
+        self.moving(Operation::Navigate, "stepBack", args).await
     }
 
     /// Run backwards to the previous stop (`reverseContinue`, needs `supportsStepBack`).
@@ -115,7 +112,7 @@ impl SessionHandle {
         let snapshot = self.ready_for(Operation::Navigate).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = json!({ "threadId": thread });
-        self.moving(&snapshot, Operation::Navigate, "reverseContinue", args)
+        self.moving(Operation::Navigate, "reverseContinue", args)
             .await
     }
 
@@ -146,16 +143,14 @@ impl SessionHandle {
         let snapshot = self.ready_for(Operation::Navigate).await?;
         let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
         let args = json!({ "threadId": thread, "targetId": target_id });
-        self.moving(&snapshot, Operation::Navigate, "goto", args)
-            .await
+        self.moving(Operation::Navigate, "goto", args).await
     }
 
     /// Run `frame_id` again from its start (`restartFrame`).
     pub async fn restart_frame(&self, frame_id: i64) -> Result<RunTicket, SessionError> {
-        let snapshot = self.ready_for(Operation::Navigate).await?;
+        self.ready_for(Operation::Navigate).await?;
         let args = json!({ "frameId": frame_id });
-        self.moving(&snapshot, Operation::Navigate, "restartFrame", args)
-            .await
+        self.moving(Operation::Navigate, "restartFrame", args).await
     }
 
     /// Restart the debuggee, keeping the session (its id) and every cached breakpoint;

@@ -61,6 +61,14 @@ pub enum SupervisorMsg {
         session: SessionId,
         /// The restart's number in its series.
         attempt: u32,
+        /// The crash it answers (see [`crate::session::CrashDecision::Scheduled`]).
+        crash: u64,
+    },
+    /// A session's adapter, restarted after a crash, finished its handshake: the
+    /// period that proves it stable starts now.
+    AdapterRestarted {
+        /// Which session.
+        session: SessionId,
     },
     /// Time to look for idle sessions.
     Sweep,
@@ -155,9 +163,12 @@ impl Actor for SupervisorActor {
             SupervisorMsg::AdapterCrashed { session, exit } => {
                 state.on_adapter_crashed(&myself, session, exit);
             }
-            SupervisorMsg::RestartDue { session, attempt } => {
-                state.on_restart_due(session, attempt);
-            }
+            SupervisorMsg::RestartDue {
+                session,
+                attempt,
+                crash,
+            } => state.on_restart_due(session, attempt, crash),
+            SupervisorMsg::AdapterRestarted { session } => state.on_adapter_restarted(session),
             SupervisorMsg::SpawnChild { plan } => state.spawn_child(&myself, *plan).await,
             SupervisorMsg::Sweep => {
                 if !state.shutting_down {

@@ -23,18 +23,21 @@ impl SupervisorState {
         let now = tokio::time::Instant::now().into_std();
         let sample = self.next_random();
         let policy = &self.config.restart_policy;
-        let decision = self
-            .restarts
-            .entry(session)
-            .or_default()
-            .on_crash(policy, now, sample);
+        let tracker = self.restarts.entry(session).or_default();
+        let decision = tracker.on_crash(policy, now, sample);
+        let crash = tracker.crashes();
         let message = match decision {
             RestartDecision::Restart { attempt, after } => {
                 myself.send_after(after, move || SupervisorMsg::RestartDue {
                     session,
                     attempt,
+                    crash,
                 });
-                CrashDecision::Scheduled { attempt, after }
+                CrashDecision::Scheduled {
+                    attempt,
+                    after,
+                    crash,
+                }
             }
             RestartDecision::GiveUp { reason } => {
                 tracing::error!(%session, %reason, "restart budget spent; the session fails");
@@ -46,13 +49,21 @@ impl SupervisorState {
         let _ = handle.actor().cast(SessionMsg::Supervision(message));
     }
 
-    pub(super) fn on_restart_due(&mut self, session: SessionId, attempt: u32) {
+    pub(super) fn on_restart_due(&mut self, session: SessionId, attempt: u32, crash: u64) {
         if let Some(handle) = self.sessions.get(&session) {
             let _ = handle
                 .actor()
                 .cast(SessionMsg::Supervision(CrashDecision::RestartNow {
                     attempt,
+                    crash,
                 }));
+        }
+    }
+
+    /// A session's restarted adapter came up: its stable period starts now.
+    pub(super) fn on_adapter_restarted(&mut self, session: SessionId) {
+        if let Some(tracker) = self.restarts.get_mut(&session) {
+            tracker.on_restarted(tokio::time::Instant::now().into_std());
         }
     }
 

@@ -21,8 +21,10 @@ pub struct RestartPolicy {
     pub initial_backoff: Duration,
     /// The longest delay (default [`limits::DEFAULT_MAX_RESTART_BACKOFF`]).
     pub max_backoff: Duration,
-    /// A crash this long after the previous one starts a new series: the backoff
-    /// goes back to [`Self::initial_backoff`] (default [`limits::DEFAULT_RESTART_STABLE`]).
+    /// An adapter that ran this long after its last restart came up has proved
+    /// stable: its next crash starts a new series, with the backoff back at
+    /// [`Self::initial_backoff`] and the restarts before it forgiven (they no longer
+    /// count against [`Self::max_restarts`]). Default [`limits::DEFAULT_RESTART_STABLE`].
     pub stable_after: Duration,
     /// The delay is scaled by a random factor in `1 ± jitter` (default
     /// [`limits::DEFAULT_RESTART_JITTER`]), so that sessions that crashed together do
@@ -105,14 +107,29 @@ pub struct RestartTracker {
     granted: VecDeque<Instant>,
     /// The attempt number of the current series.
     attempt: u32,
-    /// The last crash.
-    last_crash: Option<Instant>,
+    /// When the last restart came up (its handshake finished); cleared by a crash,
+    /// so a restart that crashes before coming up never counts as stable.
+    up_since: Option<Instant>,
+    /// Crashes decided about so far: each crash's number, so that a restart timer
+    /// left over from an earlier crash is told apart from the current one's.
+    crashes: u64,
 }
 
 impl RestartTracker {
     /// A session that has not crashed.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The restarted adapter came up at `now`: the stable period counts from here
+    /// (the backoff and the handshake before it do not count).
+    pub fn on_restarted(&mut self, now: Instant) {
+        self.up_since = Some(now);
+    }
+
+    /// The number of the last crash decided about (1 for the first; 0 before any).
+    pub fn crashes(&self) -> u64 {
+        self.crashes
     }
 
     /// Decide about a crash at `now`. `sample` is a random number in `[0, 1)` for the
@@ -123,13 +140,16 @@ impl RestartTracker {
         now: Instant,
         sample: f64,
     ) -> RestartDecision {
+        self.crashes += 1;
         let stable = self
-            .last_crash
-            .is_none_or(|last| now.saturating_duration_since(last) >= policy.stable_after);
+            .up_since
+            .take()
+            .is_some_and(|up| now.saturating_duration_since(up) >= policy.stable_after);
         if stable {
+            // A new series: the earlier restarts are forgiven, not just the backoff.
             self.attempt = 0;
+            self.granted.clear();
         }
-        self.last_crash = Some(now);
         while self
             .granted
             .front()
@@ -256,14 +276,70 @@ mod tests {
         let t0 = Instant::now();
         tracker.on_crash(&policy, t0, 0.5);
         tracker.on_crash(&policy, t0 + Duration::from_secs(1), 0.5);
-        let later = t0 + Duration::from_secs(1) + policy.stable_after;
+        let up = t0 + Duration::from_secs(2);
+        tracker.on_restarted(up);
         assert_eq!(
-            tracker.on_crash(&policy, later, 0.5),
+            tracker.on_crash(&policy, up + policy.stable_after, 0.5),
             RestartDecision::Restart {
                 attempt: 1,
                 after: Duration::from_millis(250)
             }
         );
+    }
+
+    #[test]
+    fn a_stable_period_forgives_the_earlier_restarts_too() {
+        // stable_after well inside the window: only the stable run forgives.
+        let policy = RestartPolicy {
+            max_restarts: 2,
+            window: Duration::from_secs(60),
+            stable_after: Duration::from_secs(10),
+            ..no_jitter()
+        };
+        let t0 = Instant::now();
+        let two_restarts = |tracker: &mut RestartTracker| {
+            for i in 0..2 {
+                let at = t0 + Duration::from_secs(i);
+                let d = tracker.on_crash(&policy, at, 0.5);
+                assert!(matches!(d, RestartDecision::Restart { .. }), "{d:?}");
+                tracker.on_restarted(at + Duration::from_millis(500));
+            }
+        };
+        // Up for 10s since the last restart came up: a new series, budget whole.
+        let mut tracker = RestartTracker::new();
+        two_restarts(&mut tracker);
+        let up = t0 + Duration::from_millis(1500);
+        let d = tracker.on_crash(&policy, up + Duration::from_secs(10), 0.5);
+        assert_eq!(
+            d,
+            RestartDecision::Restart {
+                attempt: 1,
+                after: Duration::from_millis(250)
+            }
+        );
+        // Up for 9s only: still the first series, so its budget of 2 is spent.
+        let mut tracker = RestartTracker::new();
+        two_restarts(&mut tracker);
+        let d = tracker.on_crash(&policy, up + Duration::from_secs(9), 0.5);
+        assert!(matches!(d, RestartDecision::GiveUp { .. }), "{d:?}");
+    }
+
+    #[test]
+    fn time_since_the_last_crash_is_not_a_stable_run() {
+        // Backoff and a restart that never came up do not count as running.
+        let policy = RestartPolicy {
+            stable_after: Duration::from_secs(10),
+            ..no_jitter()
+        };
+        let mut tracker = RestartTracker::new();
+        let t0 = Instant::now();
+        tracker.on_crash(&policy, t0, 0.5);
+        let d = tracker.on_crash(&policy, t0 + Duration::from_secs(30), 0.5);
+        assert!(
+            matches!(d, RestartDecision::Restart { attempt: 2, .. }),
+            "{d:?}"
+        );
+        assert_eq!(tracker.crashes(), 2);
     }
 
     #[test]

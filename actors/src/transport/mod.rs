@@ -10,6 +10,7 @@
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
 //! - `listen.rs`: finding the port of an adapter that picks its own;
 //! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
+//! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
 //! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`.
 
@@ -26,6 +27,7 @@ pub mod requests;
 pub mod reverse;
 pub mod shutdown;
 pub mod state;
+pub mod utf8_chunks;
 
 pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};

@@ -16,6 +16,7 @@ use tokio::process::{Child, Command};
 use crate::transport::messages::TransportOutput;
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
+use crate::transport::utf8_chunks::Utf8Chunks;
 use crate::wire::types::RunInTerminalRequestArguments;
 use crate::wire::{Event, Message, Request, Response};
 
@@ -96,20 +97,25 @@ fn forward<R: AsyncRead + Unpin + Send + 'static>(
     category: &'static str,
     on_output: impl Fn(Event) + Send + Sync + 'static,
 ) {
+    let emit = move |text: String| {
+        if !text.is_empty() {
+            on_output(Event::new(
+                "output",
+                Some(json!({ "category": category, "output": text })),
+            ));
+        }
+    };
     tokio::spawn(async move {
         let mut buf = vec![0u8; 8192];
+        // A character split by the read's edge is decoded whole with the next read.
+        let mut text = Utf8Chunks::new();
         loop {
             match reader.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
-                Ok(n) => on_output(Event::new(
-                    "output",
-                    Some(json!({
-                        "category": category,
-                        "output": String::from_utf8_lossy(&buf[..n]),
-                    })),
-                )),
+                Ok(n) => emit(text.push(&buf[..n])),
             }
         }
+        emit(text.finish());
     });
 }
 
