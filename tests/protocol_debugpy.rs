@@ -86,6 +86,10 @@ async fn debugpy_advertises_what_docs_protocol_md_records() {
             "supportsValueFormattingOptions",
         ]
     );
+    assert_eq!(
+        exception_filters(&session.snapshot().await.unwrap()),
+        ["raised", "uncaught", "userUnhandled"]
+    );
     runtime.shutdown().await;
 }
 
@@ -434,6 +438,16 @@ async fn what_debugpy_does_not_advertise_is_refused_naming_it() {
     );
     assert_unsupported(
         session.set_data_breakpoints(vec![]).await,
+        "supportsDataBreakpoints",
+    );
+    assert_unsupported(
+        session
+            .data_breakpoint_info(dapvisor::wire::types::DataBreakpointInfoArguments {
+                name: "total".into(),
+                frame_id: Some(frame),
+                ..Default::default()
+            })
+            .await,
         "supportsDataBreakpoints",
     );
     assert_unsupported(

@@ -1,8 +1,8 @@
 //! The protocol beyond the basics against a real dlv 1.20 on the Go example: what it
 //! advertises, function breakpoints and goroutine threads, instruction breakpoints
 //! (set, hit, removed), disassembly and a step of one instruction, variables in
-//! pages, setVariable, restart by relaunch, and the refusals of what dlv 1.20 does
-//! not advertise.
+//! pages, setVariable, restart by relaunch, the refusals of what dlv 1.20 does not
+//! advertise, and exceptionInfo after a panic (examples/programs/go/shelves).
 
 mod common;
 mod protocol_support;
@@ -397,7 +397,10 @@ async fn a_panic_stops_the_program_and_exception_info_names_it() {
         ("exception", Some("panic")),
         "{stop:?}"
     );
-    assert!(stop.text.as_deref().unwrap_or("").contains(panic_text), "{stop:?}");
+    assert!(
+        stop.text.as_deref().unwrap_or("").contains(panic_text),
+        "{stop:?}"
+    );
     // Stopped inside the runtime's panic, called from the indexing line.
     let frames = session.stack_trace(None, Some(20)).await.unwrap();
     let shelf_for = frames
@@ -415,7 +418,10 @@ async fn a_panic_stops_the_program_and_exception_info_names_it() {
     let info = session.exception_info(None).await.unwrap();
     assert_eq!(info.exception_id, "panic", "{info:?}");
     assert!(
-        info.description.as_deref().unwrap_or("").contains(panic_text),
+        info.description
+            .as_deref()
+            .unwrap_or("")
+            .contains(panic_text),
         "{info:?}"
     );
     let trace = info
