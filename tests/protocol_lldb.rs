@@ -566,6 +566,10 @@ async fn run_in_terminal_starts_the_program_from_dapvisor() {
     let debuggee = debuggees[0];
     assert_eq!(parent(debuggee), Some(std::process::id()));
     assert_ne!(parent(debuggee), session.adapter_pid());
+    // In the adapter's process group, so that ending the session ends it.
+    let adapter = session.adapter_pid().unwrap();
+    assert_eq!(group_and_session(adapter).map(|g| g.0), Some(adapter));
+    assert_eq!(group_and_session(debuggee).map(|g| g.0), Some(adapter));
     assert_eq!(stop.thread_id, Some(i64::from(debuggee)), "its main thread");
     assert_eq!(local(&session, "sum").await, "426");
 

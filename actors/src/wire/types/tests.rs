@@ -215,8 +215,7 @@ fn missing_required_fields_cost_only_themselves() {
     let info: ExceptionInfoResponseBody = parse(json!({"exceptionId": "ValueError"}));
     assert_eq!(info.break_mode, ExceptionBreakMode::Always);
     // dlv 1.20 sends an empty mode after a panic: read as if left out.
-    let info: ExceptionInfoResponseBody =
-        parse(json!({"exceptionId": "panic", "breakMode": ""}));
+    let info: ExceptionInfoResponseBody = parse(json!({"exceptionId": "panic", "breakMode": ""}));
     assert_eq!(info.break_mode, ExceptionBreakMode::Always);
     let info: ExceptionInfoResponseBody =
         parse(json!({"exceptionId": "E", "breakMode": "userUnhandled"}));
