@@ -558,9 +558,8 @@ async fn run_in_terminal_starts_the_program_from_dapvisor() {
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");
 
-    // lldb-dap asked dapvisor to run its launcher (`lldb-dap --launch-target ...`),
-    // which became the program: the debuggee is this process's child, not the
-    // adapter's, and lldb-dap attached to it.
+    // lldb-dap asked dapvisor to run the program's launch command: the debuggee is
+    // this process's child, not the adapter's, and lldb-dap attached to it.
     let debuggees = running(&binary);
     assert_eq!(debuggees.len(), 1, "{debuggees:?}");
     let debuggee = debuggees[0];
