@@ -1,8 +1,9 @@
 //! The protocol beyond the basics against a real debugpy: what it advertises,
 //! exception breakpoints with options and exceptionInfo, setVariable, setExpression
 //! and completions, goto, step-in targets, modules, the text of generated code,
-//! restart by relaunch (debugpy has no `restart` request), a custom request, and
-//! the refusals of what debugpy does not advertise.
+//! restart by relaunch (debugpy has no `restart` request), a custom request, variables
+//! asked for in pages (debugpy answers every child), and the refusals of what debugpy
+//! does not advertise.
 
 mod common;
 mod protocol_support;
@@ -85,6 +86,10 @@ async fn debugpy_advertises_what_docs_protocol_md_records() {
             "supportsTerminateRequest",
             "supportsValueFormattingOptions",
         ]
+    );
+    assert_eq!(
+        exception_filters(&session.snapshot().await.unwrap()),
+        ["raised", "uncaught", "userUnhandled"]
     );
     runtime.shutdown().await;
 }
@@ -438,6 +443,16 @@ async fn what_debugpy_does_not_advertise_is_refused_naming_it() {
     );
     assert_unsupported(
         session
+            .data_breakpoint_info(dapvisor::wire::types::DataBreakpointInfoArguments {
+                name: "total".into(),
+                frame_id: Some(frame),
+                ..Default::default()
+            })
+            .await,
+        "supportsDataBreakpoints",
+    );
+    assert_unsupported(
+        session
             .step_with(StepKind::Over, None, Some(SteppingGranularity::Line), false)
             .await,
         "supportsSteppingGranularity",
@@ -558,4 +573,45 @@ async fn terminate_asks_debugpy_first_so_the_program_can_clean_up() {
     session.disconnect(true).await.unwrap();
     runtime.shutdown().await;
     assert!(!marker.exists(), "a disconnected program is killed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_answers_a_page_of_variables_with_every_child() {
+    let (runtime, session) = stopped_at(&discount(), "total += discounted").await;
+    let frame = top_frame(&session).await;
+    let locals = session.scopes(frame.id).await.unwrap()[0].variables_reference;
+    let items = session
+        .variables(locals)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|v| v.name == "items")
+        .expect("local items");
+    let all = session.variables(items.variables_reference).await.unwrap();
+    let page = session
+        .variables_page(items.variables_reference, Some("indexed"), Some(1), Some(1))
+        .await
+        .unwrap();
+    // debugpy gives no counts of children and ignores `filter`, `start` and `count`:
+    // asked for one indexed child from index 1, it answers every child.
+    assert_eq!(
+        (items.indexed_variables, items.named_variables),
+        (None, None)
+    );
+    let names = |vars: &[dapvisor::wire::types::Variable]| -> Vec<String> {
+        vars.iter().map(|v| v.name.clone()).collect()
+    };
+    assert_eq!(
+        names(&all),
+        [
+            "special variables",
+            "function variables",
+            "0",
+            "1",
+            "2",
+            "len()"
+        ]
+    );
+    assert_eq!(names(&page), names(&all));
+    runtime.shutdown().await;
 }

@@ -1,8 +1,8 @@
 //! The protocol beyond the basics against a real dlv 1.20 on the Go example: what it
 //! advertises, function breakpoints and goroutine threads, instruction breakpoints
 //! (set, hit, removed), disassembly and a step of one instruction, variables in
-//! pages, setVariable, restart by relaunch, and the refusals of what dlv 1.20 does
-//! not advertise.
+//! pages, setVariable, restart by relaunch, the refusals of what dlv 1.20 does not
+//! advertise, and exceptionInfo after a panic (examples/programs/go/shelves).
 
 mod common;
 mod protocol_support;
@@ -57,6 +57,10 @@ async fn dlv_advertises_what_docs_protocol_md_records() {
             "supportsSetVariable",
             "supportsSteppingGranularity",
         ]
+    );
+    assert_eq!(
+        exception_filters(&session.snapshot().await.unwrap()),
+        Vec::<String>::new()
     );
     runtime.shutdown().await;
 }
@@ -256,6 +260,7 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
         session.goto_targets(main_go(), line, None).await,
         "supportsGotoTargetsRequest",
     );
+    assert_unsupported(session.goto(None, 1).await, "supportsGotoTargetsRequest");
     // Instruction breakpoints are advertised, hit conditions are not: one on an
     // instruction breakpoint is refused, not silently dropped.
     let counted = InstructionBreakpoint {
@@ -269,6 +274,8 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
     );
     assert_unsupported(session.restart_frame(frame).await, "supportsRestartFrame");
     assert_unsupported(session.step_back(None, None).await, "supportsStepBack");
+    assert_unsupported(session.reverse_continue(None).await, "supportsStepBack");
+    assert_unsupported(session.cancel(Some(1), None).await, "supportsCancelRequest");
     assert_unsupported(
         session.read_memory(&ip, None, 8).await,
         "supportsReadMemoryRequest",
@@ -288,6 +295,10 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
         "supportsDataBreakpoints",
     );
     assert_unsupported(
+        session.set_data_breakpoints(vec![]).await,
+        "supportsDataBreakpoints",
+    );
+    assert_unsupported(
         session.breakpoint_locations(main_go(), line, None).await,
         "supportsBreakpointLocationsRequest",
     );
@@ -303,6 +314,16 @@ async fn what_dlv_does_not_advertise_is_refused_naming_it() {
         session.continue_single_thread(None).await,
         "supportsSingleThreadExecutionRequests",
     );
+
+    // A command with no capability flag goes out, and dlv answers it with an error:
+    // `locations` and a made-up name alike.
+    let why = assert_adapter_refused(session.locations(1).await, "locations");
+    assert!(why.contains("'locations' is not supported"), "{why}");
+    let why = assert_adapter_refused(
+        session.custom_request("madeUpCommand", None).await,
+        "madeUpCommand",
+    );
+    assert!(why.contains("'madeUpCommand' is not supported"), "{why}");
 
     // exceptionInfo is advertised and reaches dlv, which has no panic to describe.
     let why = assert_adapter_refused(session.exception_info(None).await, "exceptionInfo");
@@ -352,5 +373,69 @@ async fn the_events_dlv_sends_are_published() {
         &["dap_stopped", "dap_output", "dap_exited", "dap_terminated"],
     )
     .await;
+    runtime.shutdown().await;
+}
+
+/// examples/programs/go/shelves: indexes past the end of a slice on its third order.
+fn shelves_go() -> std::path::PathBuf {
+    program("go/shelves/main.go")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panic_stops_the_program_and_exception_info_names_it() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let session = runtime
+        .launch(LaunchSpec::new(build_go("shelves")))
+        .await
+        .unwrap();
+
+    // No breakpoint set: dlv stops on the unrecovered panic by itself.
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let panic_text = "runtime error: index out of range [3] with length 3";
+    assert_eq!(
+        (stop.reason.as_str(), stop.description.as_deref()),
+        ("exception", Some("panic")),
+        "{stop:?}"
+    );
+    assert!(
+        stop.text.as_deref().unwrap_or("").contains(panic_text),
+        "{stop:?}"
+    );
+    // Stopped inside the runtime's panic, called from the indexing line.
+    let frames = session.stack_trace(None, Some(20)).await.unwrap();
+    let shelf_for = frames
+        .iter()
+        .find(|f| f.name == "main.shelfFor")
+        .unwrap_or_else(|| panic!("no main.shelfFor in {frames:?}"));
+    assert_eq!(
+        shelf_for.line,
+        line_of(&shelves_go(), "return shelves[position]")
+    );
+    assert!(frames[0].name.starts_with("runtime."), "{:?}", frames[0]);
+
+    // dlv answers exceptionInfo with the panic (and an empty `breakMode`, read as if
+    // left out).
+    let info = session.exception_info(None).await.unwrap();
+    assert_eq!(info.exception_id, "panic", "{info:?}");
+    assert!(
+        info.description
+            .as_deref()
+            .unwrap_or("")
+            .contains(panic_text),
+        "{info:?}"
+    );
+    let trace = info
+        .details
+        .as_ref()
+        .and_then(|d| d.stack_trace.clone())
+        .unwrap_or_default();
+    assert!(trace.contains("main.shelfFor"), "{info:?}");
+
+    // Continued, the panic ends the program with Go's status for it.
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(2));
+    let out = session.output(0, 1 << 20).await.unwrap().text();
+    assert!(out.contains("picking 2: washers"), "{out:?}");
+    assert!(!out.contains("all orders picked"), "{out:?}");
     runtime.shutdown().await;
 }

@@ -87,3 +87,15 @@ pub async fn expect_signals(
     assert!(missing.is_empty(), "never saw {missing:?}; saw {seen:?}");
     seen
 }
+
+/// The exception filter ids the adapter offered in its `initialize` answer, in its
+/// order: what docs/PROTOCOL.md records per adapter.
+pub fn exception_filters(snapshot: &SessionSnapshot) -> Vec<String> {
+    snapshot
+        .capabilities
+        .exception_breakpoint_filters
+        .iter()
+        .flatten()
+        .map(|f| f.filter.clone())
+        .collect()
+}

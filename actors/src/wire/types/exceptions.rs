@@ -91,11 +91,26 @@ pub struct ExceptionInfoResponseBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The mode that made the exception break.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "break_mode_or_default")]
     pub break_mode: ExceptionBreakMode,
     /// Details of the exception.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<ExceptionDetails>,
+}
+
+/// A `breakMode` as sent, an empty one read as if it were left out: dlv 1.20 answers
+/// `exceptionInfo` after a panic with `"breakMode": ""`.
+fn break_mode_or_default<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<ExceptionBreakMode, D::Error> {
+    use serde::de::IntoDeserializer;
+    match Option::<String>::deserialize(deserializer)?.as_deref() {
+        None | Some("") => Ok(ExceptionBreakMode::default()),
+        Some(mode) => {
+            let mode: serde::de::value::StrDeserializer<'_, D::Error> = mode.into_deserializer();
+            ExceptionBreakMode::deserialize(mode)
+        }
+    }
 }
 
 /// Details of an exception.

@@ -214,6 +214,16 @@ fn missing_required_fields_cost_only_themselves() {
     assert_eq!(output.output, "");
     let info: ExceptionInfoResponseBody = parse(json!({"exceptionId": "ValueError"}));
     assert_eq!(info.break_mode, ExceptionBreakMode::Always);
+    // dlv 1.20 sends an empty mode after a panic: read as if left out.
+    let info: ExceptionInfoResponseBody = parse(json!({"exceptionId": "panic", "breakMode": ""}));
+    assert_eq!(info.break_mode, ExceptionBreakMode::Always);
+    let info: ExceptionInfoResponseBody =
+        parse(json!({"exceptionId": "E", "breakMode": "userUnhandled"}));
+    assert_eq!(info.break_mode, ExceptionBreakMode::UserUnhandled);
+    let bad = serde_json::from_value::<ExceptionInfoResponseBody>(
+        json!({"exceptionId": "E", "breakMode": "sometimes"}),
+    );
+    assert!(bad.is_err(), "{bad:?}");
 }
 
 #[test]

@@ -1,0 +1,3 @@
+module shelves
+
+go 1.19
