@@ -462,10 +462,20 @@ async fn output_past_the_sessions_buffer_is_printed_at_each_stop_and_the_loss_sa
     let out = &run.stdout;
     let notice = out
         .find("earlier bytes of output dropped")
-        .unwrap_or_else(|| panic!("no notice of dropped output:\n{}", &out[..out.len().min(2000)]));
+        .unwrap_or_else(|| {
+            panic!(
+                "no notice of dropped output:\n{}",
+                &out[..out.len().min(2000)]
+            )
+        });
     let stop = out.find("stopped (breakpoint)").expect("the stop's report");
-    let last_line = out.find("line 04999 ").expect("the newest output is printed");
-    assert!(notice < last_line && last_line < stop, "notice, output, then the stop");
+    let last_line = out
+        .find("line 04999 ")
+        .expect("the newest output is printed");
+    assert!(
+        notice < last_line && last_line < stop,
+        "notice, output, then the stop"
+    );
     let dropped: u64 = out[..notice]
         .rsplit('[')
         .next()
@@ -483,8 +493,16 @@ async fn output_past_the_sessions_buffer_is_printed_at_each_stop_and_the_loss_sa
     // After the stop, only what came after it: the marker line, then the exit.
     let after = &out[stop..];
     assert!(after.contains("after the flood\n"), "{after}");
-    assert!(!after.contains("line 0"), "no output printed twice: {after}");
-    assert!(after.trim_end().ends_with("[the program exited with code 0]"), "{after}");
+    assert!(
+        !after.contains("line 0"),
+        "no output printed twice: {after}"
+    );
+    assert!(
+        after
+            .trim_end()
+            .ends_with("[the program exited with code 0]"),
+        "{after}"
+    );
 
     // --json: each object carries its output and the count of bytes dropped before it.
     let run = dapvisor(&["debug", &file, "--break", &location, "--json"]).await;
@@ -499,8 +517,16 @@ async fn output_past_the_sessions_buffer_is_printed_at_each_stop_and_the_loss_sa
     let dropped = stop["output_dropped_bytes"].as_u64().unwrap();
     let kept = stop["output"].as_str().unwrap();
     assert!(dropped > 100_000, "{dropped}");
-    assert!(kept.ends_with(&format!("line 04999 {}\n", "x".repeat(40))), "{}", &kept[kept.len() - 200..]);
-    assert_eq!(dropped + kept.len() as u64, 5000 * 52, "nothing lost unannounced");
+    assert!(
+        kept.ends_with(&format!("line 04999 {}\n", "x".repeat(40))),
+        "{}",
+        &kept[kept.len() - 200..]
+    );
+    assert_eq!(
+        dropped + kept.len() as u64,
+        5000 * 52,
+        "nothing lost unannounced"
+    );
     assert_eq!(end["output"], "after the flood\n");
     assert_eq!(end["output_dropped_bytes"], 0);
 }

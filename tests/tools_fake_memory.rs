@@ -46,7 +46,10 @@ async fn memory_references_reads_and_writes_on_the_fake_adapter() {
         json!({ "session_id": id, "expression": "abc" }),
     )
     .await;
-    assert!(other.get("memory_reference").is_none(), "none given: {other}");
+    assert!(
+        other.get("memory_reference").is_none(),
+        "none given: {other}"
+    );
     let locals = ok(
         &tools,
         "debug.variables",
@@ -72,7 +75,11 @@ async fn memory_references_reads_and_writes_on_the_fake_adapter() {
         .await;
     assert!(!read.is_error, "{}", read.text);
     assert_eq!(read.structured["bytes_read"], 7);
-    assert_eq!(read.structured["data"], "KgAAAGhpAA==", "{}", read.structured);
+    assert_eq!(
+        read.structured["data"], "KgAAAGhpAA==",
+        "{}",
+        read.structured
+    );
     assert!(read.text.contains("2a 00 00 00 68 69 00"), "{}", read.text);
 
     // write_memory: x becomes 7; the next read and the variable show it.
@@ -84,7 +91,11 @@ async fn memory_references_reads_and_writes_on_the_fake_adapter() {
         .await;
     assert!(!wrote.is_error, "{}", wrote.text);
     assert_eq!(wrote.structured["bytes_written"], 4, "{}", wrote.structured);
-    assert!(wrote.text.contains("wrote 4 of 4 byte(s)"), "{}", wrote.text);
+    assert!(
+        wrote.text.contains("wrote 4 of 4 byte(s)"),
+        "{}",
+        wrote.text
+    );
     let again = ok(
         &tools,
         "debug.read_memory",

@@ -136,6 +136,9 @@ async fn function_breakpoints_at_launch_keep_their_conditions() {
     let err = refused.error().unwrap();
     assert!(err.error.contains("cannot log a message"), "{err:?}");
     assert!(err.hint.contains("source breakpoint"), "{err:?}");
-    assert!(tools.runtime().sessions().len() == 2, "the refused launch started nothing");
+    assert!(
+        tools.runtime().sessions().len() == 2,
+        "the refused launch started nothing"
+    );
     tools.runtime().shutdown().await;
 }

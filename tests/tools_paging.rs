@@ -11,7 +11,11 @@ use serde_json::json;
 
 /// `tests/support/NAME`.
 fn support(name: &str) -> String {
-    root().join("tests/support").join(name).display().to_string()
+    root()
+        .join("tests/support")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -152,8 +156,15 @@ async fn variables_take_a_count_and_a_page_ends_at_the_characters_budget() {
     .await;
     let more = rest["variables"].as_array().unwrap();
     // debugpy lists special entries with the elements, filter or not.
-    assert_eq!(Some((next + more.len()) as u64), rest["total"].as_u64(), "{rest}");
-    assert!(used + chars(&more[0]) > 2_000, "the next one would not have fit");
+    assert_eq!(
+        Some((next + more.len()) as u64),
+        rest["total"].as_u64(),
+        "{rest}"
+    );
+    assert!(
+        used + chars(&more[0]) > 2_000,
+        "the next one would not have fit"
+    );
     assert_eq!(rest["truncated"], false);
     tools.runtime().shutdown().await;
 }
@@ -167,7 +178,10 @@ async fn output_can_keep_only_some_categories_and_says_what_it_left_out() {
     let id = launched["session_id"].as_str().unwrap();
 
     let all = ok(&tools, "debug.output", json!({ "session_id": id })).await;
-    assert!(all["output"].as_str().unwrap().contains("Order total"), "{all}");
+    assert!(
+        all["output"].as_str().unwrap().contains("Order total"),
+        "{all}"
+    );
     let stdout_bytes = all["categories"]["stdout"].as_u64().unwrap();
     assert!(stdout_bytes > 5, "{all}");
 
@@ -177,7 +191,10 @@ async fn output_can_keep_only_some_categories_and_says_what_it_left_out() {
         json!({ "session_id": id, "categories": ["stdout"] }),
     )
     .await;
-    assert_eq!(only_stdout["output"].as_str().unwrap().len() as u64, stdout_bytes);
+    assert_eq!(
+        only_stdout["output"].as_str().unwrap().len() as u64,
+        stdout_bytes
+    );
     assert_eq!(only_stdout["next"], all["next"]);
 
     let result = tools
@@ -189,8 +206,15 @@ async fn output_can_keep_only_some_categories_and_says_what_it_left_out() {
     assert!(!result.is_error, "{}", result.text);
     assert_eq!(result.structured["output"], "");
     assert!(result.structured["left_out_bytes"].as_u64().unwrap() >= stdout_bytes);
-    assert_eq!(result.structured["next"], all["next"], "read past, not stuck");
-    assert!(result.text.contains("left out by `categories`"), "{}", result.text);
+    assert_eq!(
+        result.structured["next"], all["next"],
+        "read past, not stuck"
+    );
+    assert!(
+        result.text.contains("left out by `categories`"),
+        "{}",
+        result.text
+    );
     assert!(result.text.contains("of stdout"), "{}", result.text);
 
     fails(
@@ -212,7 +236,10 @@ async fn modules_take_a_count_on_lldb_dap() {
 
     let all = ok(&tools, "debug.modules", json!({ "session_id": id })).await;
     let total = all["modules"].as_array().unwrap().len();
-    assert!(total >= 3, "the binary, libc and the loader at least: {all}");
+    assert!(
+        total >= 3,
+        "the binary, libc and the loader at least: {all}"
+    );
     assert_eq!(all["truncated"], false);
 
     let first = tools
@@ -222,7 +249,11 @@ async fn modules_take_a_count_on_lldb_dap() {
     assert_eq!(first.structured["modules"].as_array().unwrap().len(), 2);
     assert_eq!(first.structured["truncated"], true);
     assert_eq!(first.structured["next_offset"], 2);
-    assert!(first.text.contains("pass offset 2 and count 2"), "{}", first.text);
+    assert!(
+        first.text.contains("pass offset 2 and count 2"),
+        "{}",
+        first.text
+    );
     let rest = ok(
         &tools,
         "debug.modules",

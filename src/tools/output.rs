@@ -91,7 +91,11 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Outcome {
         let _ = write!(
             text,
             "{}[left out by `categories`: {}]",
-            if text_out.is_empty() || text_out.ends_with('\n') { "" } else { "\n" },
+            if text_out.is_empty() || text_out.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            },
             skipped.join(", ")
         );
     }

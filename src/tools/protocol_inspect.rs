@@ -435,8 +435,8 @@ async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
         )
         .await?;
     let total = body.total_modules.and_then(|t| usize::try_from(t).ok());
-    let more = body.modules.len() > count
-        || total.is_some_and(|t| args.offset.saturating_add(count) < t);
+    let more =
+        body.modules.len() > count || total.is_some_and(|t| args.offset.saturating_add(count) < t);
     let page: Vec<Value> = body
         .modules
         .iter()

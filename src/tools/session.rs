@@ -164,7 +164,10 @@ pub(crate) struct SessionArgs {
 pub(crate) struct NoArgs {}
 
 /// Source and function breakpoints from a start request, paths resolved.
-fn split_breakpoints(ctx: &Context, list: Vec<StartBreakpoint>) -> Result<StartBreakpoints, ToolError> {
+fn split_breakpoints(
+    ctx: &Context,
+    list: Vec<StartBreakpoint>,
+) -> Result<StartBreakpoints, ToolError> {
     let mut sources = Vec::new();
     let mut functions = Vec::new();
     let mut conditional = Vec::new();
