@@ -444,3 +444,89 @@ async fn adapters_install_debugpy_puts_it_where_the_launcher_finds_it() {
     );
     std::fs::remove_dir_all(&home).unwrap();
 }
+
+/// `tests/support/chatty.py`: prints about 250 KiB, more than a session keeps.
+fn chatty() -> String {
+    root().join("tests/support/chatty.py").display().to_string()
+}
+
+#[tokio::test]
+async fn output_past_the_sessions_buffer_is_printed_at_each_stop_and_the_loss_said() {
+    let file = chatty();
+    let location = format!("{file}:{}", line_of(&file, "print(marker)"));
+
+    // Text: the output before the stop is printed before the stop's report, starting
+    // with the notice of what was dropped, never mid-line without a word.
+    let run = dapvisor(&["debug", &file, "--break", &location]).await;
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    let notice = out
+        .find("earlier bytes of output dropped")
+        .unwrap_or_else(|| {
+            panic!(
+                "no notice of dropped output:\n{}",
+                &out[..out.len().min(2000)]
+            )
+        });
+    let stop = out.find("stopped (breakpoint)").expect("the stop's report");
+    let last_line = out
+        .find("line 04999 ")
+        .expect("the newest output is printed");
+    assert!(
+        notice < last_line && last_line < stop,
+        "notice, output, then the stop"
+    );
+    let dropped: u64 = out[..notice]
+        .rsplit('[')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .expect("the notice starts with the byte count");
+    let kept = out[notice..stop]
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("line ") || l.starts_with('x'))
+        .count();
+    assert!(dropped > 100_000, "about 120 KiB dropped: {dropped}");
+    assert!(kept > 2000, "the newest 128 KiB are printed: {kept} lines");
+    // After the stop, only what came after it: the marker line, then the exit.
+    let after = &out[stop..];
+    assert!(after.contains("after the flood\n"), "{after}");
+    assert!(
+        !after.contains("line 0"),
+        "no output printed twice: {after}"
+    );
+    assert!(
+        after
+            .trim_end()
+            .ends_with("[the program exited with code 0]"),
+        "{after}"
+    );
+
+    // --json: each object carries its output and the count of bytes dropped before it.
+    let run = dapvisor(&["debug", &file, "--break", &location, "--json"]).await;
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    let objects: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert_eq!(objects.len(), 2, "{}", run.stdout);
+    let (stop, end) = (&objects[0], &objects[1]);
+    let dropped = stop["output_dropped_bytes"].as_u64().unwrap();
+    let kept = stop["output"].as_str().unwrap();
+    assert!(dropped > 100_000, "{dropped}");
+    assert!(
+        kept.ends_with(&format!("line 04999 {}\n", "x".repeat(40))),
+        "{}",
+        &kept[kept.len() - 200..]
+    );
+    assert_eq!(
+        dropped + kept.len() as u64,
+        5000 * 52,
+        "nothing lost unannounced"
+    );
+    assert_eq!(end["output"], "after the flood\n");
+    assert_eq!(end["output_dropped_bytes"], 0);
+}

@@ -362,13 +362,21 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
     )
     .await;
     assert!(r.text.contains("`offset`"), "{}", r.text);
+    // (A huge `levels` is only capped per call; a huge `start_frame` is refused.)
     fails(
         &tools,
         "debug.stack_trace",
-        json!({ "session_id": id, "levels": huge }),
+        json!({ "session_id": id, "start_frame": huge }),
         400,
     )
     .await;
+    let capped = ok(
+        &tools,
+        "debug.stack_trace",
+        json!({ "session_id": id, "levels": huge }),
+    )
+    .await;
+    assert!(!capped["frames"].as_array().unwrap().is_empty());
     fails(
         &tools,
         "debug.modules",

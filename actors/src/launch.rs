@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::wire::types::FunctionBreakpoint;
+
 /// Start a program under a debug adapter.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LaunchSpec {
@@ -37,6 +39,11 @@ pub struct LaunchSpec {
     /// such as `main.add` for dlv).
     #[serde(default)]
     pub function_breakpoints: Vec<String>,
+    /// Function breakpoints with a `condition` or `hit_condition`, set before the program
+    /// runs together with [`Self::function_breakpoints`] (plain names, which come
+    /// first). See [`Self::function_breakpoint_if`].
+    #[serde(default)]
+    pub conditional_function_breakpoints: Vec<FunctionBreakpoint>,
     /// Exception filter ids set before the program runs (such as `raised`, `uncaught`).
     #[serde(default)]
     pub exception_filters: Vec<String>,
@@ -72,6 +79,10 @@ pub struct AttachSpec {
     /// Function breakpoints set before the target resumes.
     #[serde(default)]
     pub function_breakpoints: Vec<String>,
+    /// Function breakpoints with a `condition` or `hit_condition`, set before the target
+    /// resumes together with [`Self::function_breakpoints`] (which come first).
+    #[serde(default)]
+    pub conditional_function_breakpoints: Vec<FunctionBreakpoint>,
     /// Exception filter ids set before the target resumes.
     #[serde(default)]
     pub exception_filters: Vec<String>,
@@ -114,6 +125,24 @@ impl LaunchSpec {
             line,
             ..InitialBreakpoint::default()
         });
+        self
+    }
+
+    /// Add a function breakpoint on `name` that stops only when `condition` is true
+    /// and the hit count satisfies `hit_condition` (adapter syntax, such as `>= 3`);
+    /// either may be `None`. DAP's function breakpoints have no log message.
+    pub fn function_breakpoint_if(
+        mut self,
+        name: impl Into<String>,
+        condition: Option<String>,
+        hit_condition: Option<String>,
+    ) -> Self {
+        self.conditional_function_breakpoints
+            .push(FunctionBreakpoint {
+                name: name.into(),
+                condition,
+                hit_condition,
+            });
         self
     }
 

@@ -217,7 +217,10 @@ impl Runtime {
             adapter,
             arguments,
             breakpoints: spec.breakpoints,
-            function_breakpoints: by_name(spec.function_breakpoints),
+            function_breakpoints: by_name(
+                spec.function_breakpoints,
+                spec.conditional_function_breakpoints,
+            ),
             exception_filters: spec.exception_filters,
             parent: None,
             attach_target: None,
@@ -256,7 +259,10 @@ impl Runtime {
             adapter,
             arguments,
             breakpoints: spec.breakpoints,
-            function_breakpoints: by_name(spec.function_breakpoints),
+            function_breakpoints: by_name(
+                spec.function_breakpoints,
+                spec.conditional_function_breakpoints,
+            ),
             exception_filters: spec.exception_filters,
             parent: None,
             attach_target,
@@ -311,10 +317,15 @@ fn registry_error(err: RegistryError) -> SessionError {
 }
 
 /// Function breakpoints given by name, as plans carry them.
-fn by_name(names: Vec<String>) -> Vec<crate::wire::types::FunctionBreakpoint> {
+/// A start's function breakpoints: the plain names, then those with conditions.
+fn by_name(
+    names: Vec<String>,
+    conditional: Vec<crate::wire::types::FunctionBreakpoint>,
+) -> Vec<crate::wire::types::FunctionBreakpoint> {
     names
         .into_iter()
         .map(crate::core::session::function_breakpoint)
+        .chain(conditional)
         .collect()
 }
 

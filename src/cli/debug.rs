@@ -1,10 +1,18 @@
 //! `dapvisor debug PROGRAM`: run a program under its debugger, print every stop
 //! (where, the source around it, the locals, each `--eval`), continue to the end, and
 //! exit with the program's exit code. It drives the same tool catalogue agents use.
+//!
+//! The program's output is printed as it goes: at each stop, what it printed since the
+//! last stop (before the stop's report), and at the end the rest. The session holds only
+//! the newest output (`RuntimeConfig::output_buffer_bytes`, 128 KiB by default), so a
+//! program that prints more than that between two stops loses the oldest part; the
+//! report then says `[N earlier bytes of output dropped]` where they were (`--json`:
+//! `output_dropped_bytes` in the stop's or the end's object).
 
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::Args;
 use serde_json::{json, Value};
@@ -49,7 +57,8 @@ pub struct DebugArgs {
     /// Print one JSON object per stop (and one for the end) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// The program's working directory.
+    /// The program's working directory [default: the program's folder (a Go package
+    /// folder: itself), as for debug.launch].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// Give up when the program neither stops nor ends for this many seconds
@@ -98,7 +107,13 @@ pub async fn run(args: DebugArgs) -> ExitCode {
     // The person at the shell asked for every --eval: nothing to approve.
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
-    let code = Driver { tools, args }.drive().await;
+    let code = Driver {
+        tools,
+        args,
+        output_cursor: AtomicU64::new(0),
+    }
+    .drive()
+    .await;
     runtime.shutdown().await;
     code
 }
@@ -140,6 +155,43 @@ async fn ensure_debugpy() -> Result<(), String> {
 struct Driver {
     tools: ToolCatalogue,
     args: DebugArgs,
+    /// Where the next read of the program's output starts (a `debug.output` cursor).
+    output_cursor: AtomicU64,
+}
+
+/// Program output read since the last read: the text, and how many bytes before it
+/// the session had already dropped (it keeps only the newest output).
+#[derive(Debug, Default)]
+struct NewOutput {
+    /// The text, with a notice inline wherever bytes were lost after its start.
+    text: String,
+    /// Bytes lost before `text` began.
+    dropped_before: u64,
+    /// Bytes lost in all (before and within `text`).
+    dropped_bytes: u64,
+}
+
+impl NewOutput {
+    /// Print it for a person: the dropped-bytes notice first, then the text, ending
+    /// with a newline when there was any.
+    fn write_text(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        if self.dropped_before > 0 {
+            writeln!(out, "{}", dropped_notice(self.dropped_before))?;
+        }
+        write!(out, "{}", self.text)?;
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The line that stands where output was lost.
+fn dropped_notice(bytes: u64) -> String {
+    format!(
+        "[{bytes} earlier bytes of output dropped: the session keeps only the newest \
+         output; stop more often (--break) to see it all]"
+    )
 }
 
 impl Driver {
@@ -255,6 +307,7 @@ impl Driver {
     }
 
     async fn print_stop(&self, id: &str, result: &ToolResult) -> std::io::Result<()> {
+        let output = self.new_output(id).await;
         let frame = result.structured["stop"]["frame_id"].clone();
         let mut evals = Vec::new();
         for expression in &self.args.evals {
@@ -279,8 +332,11 @@ impl Driver {
                 })
                 .collect();
             stop["event"] = json!("stop");
+            stop["output"] = json!(output.text);
+            stop["output_dropped_bytes"] = json!(output.dropped_bytes);
             writeln!(out, "{stop}")?;
         } else {
+            output.write_text(&mut out)?;
             writeln!(
                 out,
                 "{}",
@@ -299,20 +355,18 @@ impl Driver {
 
     async fn finish(&self, id: &str, result: &ToolResult) -> ExitCode {
         let exit_code = result.structured["exit_code"].as_i64();
-        let output = self.all_output(id).await;
+        let output = self.new_output(id).await;
         let printed = (|| {
             let mut out = std::io::stdout().lock();
             if self.args.json {
                 writeln!(
                     out,
                     "{}",
-                    json!({ "event": "exit", "exit_code": exit_code, "output": output })
+                    json!({ "event": "exit", "exit_code": exit_code, "output": output.text,
+                            "output_dropped_bytes": output.dropped_bytes })
                 )?;
             } else {
-                write!(out, "{output}")?;
-                if !output.is_empty() && !output.ends_with('\n') {
-                    writeln!(out)?;
-                }
+                output.write_text(&mut out)?;
                 match exit_code {
                     Some(code) => writeln!(out, "[the program exited with code {code}]")?,
                     None => writeln!(
@@ -333,24 +387,39 @@ impl Driver {
         ExitCode::from(code)
     }
 
-    /// Everything the program printed, read page by page.
-    async fn all_output(&self, id: &str) -> String {
-        let mut text = String::new();
-        let mut since = 0;
+    /// What the program printed since the last call, read page by page from the
+    /// output cursor, with the bytes the session dropped before they could be read.
+    async fn new_output(&self, id: &str) -> NewOutput {
+        let mut output = NewOutput::default();
+        let mut since = self.output_cursor.load(Ordering::Relaxed);
         loop {
             let r = self
                 .tools
                 .call("debug.output", json!({ "session_id": id, "since": since }))
                 .await;
             if r.is_error {
-                return text;
+                break;
             }
-            text.push_str(r.structured["output"].as_str().unwrap_or(""));
+            let missed = r.structured["missed_bytes"].as_u64().unwrap_or(0);
+            if missed > 0 && output.text.is_empty() {
+                output.dropped_before += missed;
+            } else if missed > 0 {
+                // Lost while paging (the program kept printing): say where.
+                output
+                    .text
+                    .push_str(&format!("\n{}\n", dropped_notice(missed)));
+            }
+            output.dropped_bytes += missed;
+            output
+                .text
+                .push_str(r.structured["output"].as_str().unwrap_or(""));
             since = r.structured["next"].as_u64().unwrap_or(since);
             if r.structured["truncated"] != json!(true) {
-                return text;
+                break;
             }
         }
+        self.output_cursor.store(since, Ordering::Relaxed);
+        output
     }
 }
 

@@ -9,6 +9,17 @@ use super::spec::ToolError;
 /// Frames a `debug.stack_trace` returns unless `levels` asks for more: 20.
 pub const DEFAULT_MAX_FRAMES: usize = 20;
 
+/// Frames one `debug.stack_trace` call returns at most, whatever `levels` asks: 200
+/// (a runaway recursion can be thousands deep, about 90 bytes a frame). The rest are
+/// reached with `start_frame`.
+pub const DEFAULT_MAX_FRAMES_PER_CALL: usize = 200;
+
+/// Characters of values one `debug.variables` call returns in all: 64 KiB. With the
+/// default 1024 characters per value and 50 variables a page never reaches it; a
+/// `max_chars` raised towards the output bound would (50 × 16 KiB), so the page ends
+/// early at this budget, says so, and the rest are reached with `offset`.
+pub const DEFAULT_MAX_VARIABLES_CHARS: usize = 64 * 1024;
+
 /// Threads a `debug.threads` call lists: 100 (a Go program can have thousands of
 /// goroutines). The rest are reached with `offset`.
 pub const DEFAULT_MAX_THREADS: usize = 100;
@@ -81,6 +92,10 @@ pub const MAX_ADAPTER_INT: usize = i32::MAX as usize;
 pub struct Bounds {
     /// See [`DEFAULT_MAX_FRAMES`].
     pub max_frames: usize,
+    /// See [`DEFAULT_MAX_FRAMES_PER_CALL`].
+    pub max_frames_per_call: usize,
+    /// See [`DEFAULT_MAX_VARIABLES_CHARS`].
+    pub max_variables_chars: usize,
     /// See [`DEFAULT_MAX_THREADS`].
     pub max_threads: usize,
     /// See [`DEFAULT_MAX_VARIABLES`].
@@ -115,6 +130,8 @@ impl Default for Bounds {
     fn default() -> Self {
         Self {
             max_frames: DEFAULT_MAX_FRAMES,
+            max_frames_per_call: DEFAULT_MAX_FRAMES_PER_CALL,
+            max_variables_chars: DEFAULT_MAX_VARIABLES_CHARS,
             max_threads: DEFAULT_MAX_THREADS,
             max_variables: DEFAULT_MAX_VARIABLES,
             max_value_chars: DEFAULT_MAX_VALUE_CHARS,
@@ -137,6 +154,19 @@ impl Bounds {
     /// Set [`Self::max_frames`] (at least 1).
     pub fn max_frames(mut self, n: usize) -> Self {
         self.max_frames = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_frames_per_call`] (at least 1).
+    pub fn max_frames_per_call(mut self, n: usize) -> Self {
+        self.max_frames_per_call = n.max(1);
+        self
+    }
+
+    /// Set [`Self::max_variables_chars`] (at least 1; a page always holds at least
+    /// one variable, so reading on never gets stuck).
+    pub fn max_variables_chars(mut self, n: usize) -> Self {
+        self.max_variables_chars = n.max(1);
         self
     }
 
@@ -264,6 +294,18 @@ pub(crate) fn adapter_int(n: usize, what: &str) -> Result<i64, ToolError> {
         ));
     }
     Ok(n as i64)
+}
+
+/// The entries a page holds: the call's `count` up to `bound`, or the bound.
+pub(crate) fn page_size(count: Option<usize>, bound: usize) -> Result<usize, ToolError> {
+    match count {
+        None => Ok(bound),
+        Some(0) => Err(ToolError::invalid(
+            "`count` is 0: a page holds at least one entry",
+            format!("pass a count from 1 to {bound}, or leave it out for {bound}"),
+        )),
+        Some(n) => Ok(n.min(bound)),
+    }
 }
 
 /// `text` cut to at most `max` characters. Returns the text and how many characters

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::SessionError;
 
-use super::bounds::adapter_int;
+use super::bounds::{adapter_int, page_size};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::ids::{AgentIds, FRESH_IDS};
@@ -30,7 +30,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.stack_trace",
             "The call stack of the stopped thread (or `thread_id`), innermost frame first: \
              `id` (a frame_id for scopes and evaluate), `name`, `file`, `line`. At most 20 \
-             frames unless `levels` asks for more.",
+             frames unless `levels` asks for more, and at most 200 per call whatever \
+             `levels` says: when `truncated`, pass `start_frame` = the returned \
+             `next_start_frame` for the next ones. `total_frames` is the stack's depth \
+             when the adapter tells it.",
             ToolAnnotations::READ_ONLY,
             stack_trace,
         ),
@@ -47,9 +50,11 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "Read variables: of a `scope` (by name such as \"Locals\" or \"Globals\", in \
              `frame_id` or the top frame; or by its id), or the members of a structured \
              value (`variables_reference` from an earlier answer); `filter` \
-             `named` or `indexed` keeps only members or only elements. At most 50 per call: \
-             pass `offset` for the next ones. Values longer than 1024 characters are cut \
-             (`max_chars` raises that).",
+             `named` or `indexed` keeps only members or only elements. A page is `count` \
+             variables from `offset` (default and at most 50): when `truncated`, pass \
+             `offset` = the returned `next_offset` for the next ones. Values longer than \
+             1024 characters are cut (`max_chars` raises that); a page also ends early \
+             once its values reach 64 KiB in all (`budget_reached`).",
             ToolAnnotations::READ_ONLY,
             variables,
         ),
@@ -84,8 +89,12 @@ pub(crate) struct StackArgs {
     session_id: String,
     /// The thread; the last stopped thread by default.
     thread_id: Option<i64>,
-    /// How many frames (default 20).
+    /// How many frames (default 20, at most 200 per call).
     levels: Option<usize>,
+    /// The first frame to return, counted from the innermost (0, the default); pass a
+    /// `next_start_frame` to read on.
+    #[serde(default)]
+    start_frame: usize,
 }
 
 /// Arguments of `debug.scopes`.
@@ -122,9 +131,11 @@ pub(crate) struct VariablesArgs {
     frame_id: Option<i64>,
     /// Only `named` members or only `indexed` elements (of arrays, lists, slices).
     filter: Option<ChildFilter>,
-    /// Skip this many variables (to read past the first 50).
+    /// Skip this many variables (to read past the first page).
     #[serde(default)]
     offset: usize,
+    /// Variables in this page (default and at most 50).
+    count: Option<usize>,
     /// Characters kept of each value (default 1024).
     max_chars: Option<usize>,
 }
@@ -202,17 +213,23 @@ async fn threads(ctx: Arc<Context>, args: ThreadsArgs) -> Outcome {
 async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let thread = ctx.thread(&session, args.thread_id).await?;
-    let limit = match args.levels {
+    let wanted = match args.levels {
         Some(0) | None => ctx.bounds.max_frames,
         Some(n) => n,
     };
+    let cap = ctx.bounds.max_frames_per_call;
+    let limit = wanted.min(cap);
+    let start = args.start_frame;
     // One frame more than shown tells whether there are more.
     let asked = adapter_int(limit.saturating_add(1), "levels")?;
-    let mut frames = session
-        .stack_trace(Some(thread), Some(asked))
+    let first = adapter_int(start, "start_frame")?;
+    let body = session
+        .stack_trace_page(Some(thread), first, Some(asked))
         .await
         .ids(&[("thread_id", args.thread_id)])?;
-    if frames.is_empty() && args.thread_id.is_some() {
+    let mut frames = body.stack_frames;
+    let total = body.total_frames.and_then(|t| usize::try_from(t).ok());
+    if frames.is_empty() && args.thread_id.is_some() && start == 0 {
         // lldb-dap answers an unknown thread with no frames rather than an error.
         return Err(ToolError::invalid(
             format!("the adapter has no frames for thread_id {thread}"),
@@ -221,26 +238,55 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
     }
     let truncated = frames.len() > limit;
     frames.truncate(limit);
+    let end = start.saturating_add(frames.len());
     let mut text = format!("thread {thread}:");
+    if frames.is_empty() && start > 0 {
+        let _ = write!(
+            text,
+            "\n  no frames from start_frame {start}: the stack is {} deep",
+            total.map_or("less deep".to_string(), |t| t.to_string())
+        );
+    }
     for (i, f) in frames.iter().enumerate() {
         let file = super::render::frame_file(f);
         let _ = write!(
             text,
-            "\n  #{i} {} at {}:{} (frame_id {})",
+            "\n  #{} {} at {}:{} (frame_id {})",
+            start + i,
             f.name,
             file.as_deref().unwrap_or("?"),
             f.line,
             f.id
         );
     }
-    if truncated {
-        let _ = write!(text, "\n  … more frames: pass levels > {limit} to see them");
-    }
     let list: Vec<Value> = frames.iter().map(frame_json).collect();
-    Ok(Reply::new(
-        json!({ "thread_id": thread, "frames": list, "truncated": truncated }),
-        text,
-    ))
+    let mut json = json!({
+        "thread_id": thread,
+        "frames": list,
+        "start_frame": start,
+        "truncated": truncated,
+    });
+    if let Some(t) = total {
+        json["total_frames"] = json!(t);
+    }
+    if truncated {
+        json["next_start_frame"] = json!(end);
+        let of = total.map_or(String::new(), |t| format!(" of {t}"));
+        if wanted > cap {
+            let _ = write!(
+                text,
+                "\n  … frames {start}..{end}{of} shown ({cap} per call at most, whatever \
+                 `levels` asks): pass start_frame {end} for the next ones"
+            );
+        } else {
+            let _ = write!(
+                text,
+                "\n  … frames {start}..{end}{of} shown: pass start_frame {end} for the next \
+                 ones (or a larger `levels`, up to {cap})"
+            );
+        }
+    }
+    Ok(Reply::new(json, text))
 }
 
 async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
@@ -326,7 +372,7 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     // A reference the agent passed (itself, or a scope's by id), not one looked up.
     let given = [("variables_reference", args.variables_reference.or(scope_id))];
     let max_chars = value_chars(&ctx, args.max_chars);
-    let max = ctx.bounds.max_variables;
+    let max = page_size(args.count, ctx.bounds.max_variables)?;
     // `all` holds the children from index `first` on.
     let (all, first) = match args.filter {
         None => (session.variables(reference).await.ids(&given)?, 0),
@@ -360,13 +406,24 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let held = first.saturating_add(all.len());
     let total_known = args.filter.is_none() || held <= args.offset.saturating_add(max);
     let total = held;
-    let page: Vec<Value> = all
-        .iter()
-        .skip(args.offset - first)
-        .take(max)
-        .map(|v| variable_json(v, max_chars).0)
-        .collect();
+    // The page, ended early when its values reach the characters budget (but never
+    // empty, so that reading on always moves).
+    let budget = ctx.bounds.max_variables_chars;
+    let mut used = 0usize;
+    let mut budget_reached = false;
+    let mut page: Vec<Value> = Vec::new();
+    for v in all.iter().skip(args.offset - first).take(max) {
+        let (json, _) = variable_json(v, max_chars);
+        let chars = json["value"].as_str().map_or(0, |s| s.chars().count());
+        if !page.is_empty() && used.saturating_add(chars) > budget {
+            budget_reached = true;
+            break;
+        }
+        used = used.saturating_add(chars);
+        page.push(json);
+    }
     let end = args.offset.saturating_add(page.len());
+    // A page the budget ended holds back a variable, so it is truncated too.
     let truncated = end < total;
     let of = if total_known {
         total.to_string()
@@ -378,18 +435,32 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
         args.offset
     );
     text.push_str(&variables_text(&page));
-    if truncated && total_known {
-        let _ = write!(text, "… {} more: pass offset {end}", total - end);
+    let again = match args.count {
+        Some(_) => format!(" and count {max}"),
+        None => String::new(),
+    };
+    if budget_reached {
+        let _ = write!(
+            text,
+            "… page ended at {budget} characters of values: pass offset {end}{again} for \
+             the next ones, or a smaller max_chars"
+        );
+    } else if truncated && total_known {
+        let _ = write!(text, "… {} more: pass offset {end}{again}", total - end);
     } else if truncated {
-        let _ = write!(text, "… more: pass offset {end}");
+        let _ = write!(text, "… more: pass offset {end}{again}");
     }
     let mut json = json!({
         "variables_reference": reference,
         "variables": page,
         "total": total_known.then_some(total),
         "offset": args.offset,
+        "count": max,
         "truncated": truncated,
     });
+    if budget_reached {
+        json["budget_reached"] = json!(true);
+    }
     if truncated {
         json["next_offset"] = json!(end);
     }

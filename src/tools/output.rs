@@ -1,5 +1,7 @@
-//! `debug.output`: what the program printed, read by cursor, a bounded slice at a time.
+//! `debug.output`: what the program printed, read by cursor, a bounded slice at a time,
+//! optionally only some output categories.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -9,15 +11,18 @@ use serde_json::json;
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
-use super::spec::ToolAnnotations;
+use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
         "debug.output",
         "What the program printed (stdout, stderr and debugger console), from cursor `since` \
          (0: the start). At most 16 KiB per call: when `truncated` is true, call again with \
-         `since` set to the returned `next`. Works in every state, also after the program \
-         ended.",
+         `since` set to the returned `next`. `categories` keeps only those output \
+         categories (such as [\"stdout\", \"stderr\"], leaving out the debugger's own \
+         `console` messages); the answer's `categories` counts the bytes of each category \
+         in the slice read, kept or not, and `next` moves past both. Works in every state, \
+         also after the program ended.",
         ToolAnnotations::READ_ONLY,
         output,
     )]
@@ -34,14 +39,38 @@ pub(crate) struct OutputArgs {
     since: u64,
     /// Bytes to read at most (default and maximum 16 KiB).
     max_bytes: Option<usize>,
+    /// Only these DAP output categories (`stdout`, `stderr`, `console`, `important`,
+    /// ...); all by default.
+    categories: Option<Vec<String>>,
 }
 
 async fn output(ctx: Arc<Context>, args: OutputArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    if args.categories.as_ref().is_some_and(|c| c.is_empty()) {
+        return Err(ToolError::invalid(
+            "`categories` is empty, so nothing would be kept",
+            "leave `categories` out for all output, or name some, such as [\"stdout\", \"stderr\"]",
+        ));
+    }
     let limit = ctx.bounds.max_output_bytes;
     let max_bytes = args.max_bytes.unwrap_or(limit).clamp(1, limit);
     let slice = session.output(args.since, max_bytes).await?;
-    let text_out = slice.text();
+    let wanted = |category: &str| {
+        args.categories
+            .as_ref()
+            .is_none_or(|list| list.iter().any(|c| c == category))
+    };
+    let mut present: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut left_out = 0usize;
+    let mut text_out = String::new();
+    for entry in &slice.entries {
+        *present.entry(entry.category.as_str()).or_default() += entry.text.len();
+        if wanted(&entry.category) {
+            text_out.push_str(&entry.text);
+        } else {
+            left_out += entry.text.len();
+        }
+    }
     let truncated = slice.more;
     let mut text = text_out.clone();
     if slice.missed_bytes > 0 {
@@ -53,13 +82,30 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Outcome {
             ),
         );
     }
+    if left_out > 0 {
+        let skipped: Vec<String> = present
+            .iter()
+            .filter(|(c, _)| !wanted(c))
+            .map(|(c, n)| format!("{n} bytes of {c}"))
+            .collect();
+        let _ = write!(
+            text,
+            "{}[left out by `categories`: {}]",
+            if text_out.is_empty() || text_out.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            },
+            skipped.join(", ")
+        );
+    }
     if truncated {
         let _ = write!(
             text,
             "\n[truncated: more output waits; call debug.output with since={}]",
             slice.next
         );
-    } else if text_out.is_empty() {
+    } else if text_out.is_empty() && left_out == 0 {
         text.push_str("(no new output)");
     }
     Ok(Reply::new(
@@ -68,6 +114,8 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Outcome {
             "next": slice.next,
             "truncated": truncated,
             "missed_bytes": slice.missed_bytes,
+            "categories": present,
+            "left_out_bytes": left_out,
         }),
         text,
     ))

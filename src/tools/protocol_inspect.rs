@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::wire::types::{ExceptionBreakMode, Source};
 
-use super::bounds::{adapter_int, cut_chars};
+use super::bounds::{adapter_int, cut_chars, page_size};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::ids::AgentIds;
@@ -66,16 +66,18 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.loaded_sources",
-            "Every source the program has loaded (`name`, `path`, `source_reference`), at \
-             most 100 per call: pass `offset` for more.",
+            "Every source the program has loaded (`name`, `path`, `source_reference`): \
+             `count` from `offset` (default and at most 100 per call); when `truncated`, \
+             pass `offset` = the returned `next_offset` for more.",
             ToolAnnotations::READ_ONLY,
             loaded_sources,
         ),
         tool(
             "debug.modules",
             "The modules (executables, shared libraries, Python modules) the program has \
-             loaded: `name`, `path`, `symbol_status`, ... At most 100 per call: pass \
-             `offset` for more.",
+             loaded: `name`, `path`, `symbol_status`, ... A page is `count` modules from \
+             `offset` (default and at most 100); when `truncated`, pass `offset` = the \
+             returned `next_offset` for more.",
             ToolAnnotations::READ_ONLY,
             modules,
         ),
@@ -167,9 +169,11 @@ pub(crate) struct SourceArgs {
 pub(crate) struct PageArgs {
     /// The session.
     session_id: String,
-    /// Entries to skip (to read past the first 100).
+    /// Entries to skip (to read past the first page).
     #[serde(default)]
     offset: usize,
+    /// Entries in this page (default and at most 100).
+    count: Option<usize>,
 }
 
 /// Arguments of `debug.locations`.
@@ -393,13 +397,15 @@ async fn source(ctx: Arc<Context>, args: SourceArgs) -> Outcome {
 
 async fn loaded_sources(ctx: Arc<Context>, args: PageArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    let count = page_size(args.count, ctx.bounds.max_items)?;
     let sources = session.loaded_sources().await?;
     let page: Vec<Value> = sources
         .iter()
         .skip(args.offset)
-        .take(ctx.bounds.max_items)
+        .take(count)
         .map(source_json)
         .collect();
+    let more = args.offset.saturating_add(page.len()) < sources.len();
     let mut text = String::new();
     for s in &page {
         let _ = writeln!(
@@ -408,27 +414,33 @@ async fn loaded_sources(ctx: Arc<Context>, args: PageArgs) -> Outcome {
             s["path"].as_str().or(s["name"].as_str()).unwrap_or("?")
         );
     }
+    let count = args.count.map(|_| count);
     Ok(paged_reply(
         "sources",
         page,
-        args.offset,
-        Some(sources.len()),
+        (args.offset, count),
+        (Some(sources.len()), more),
         text,
     ))
 }
 
 async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    let count = page_size(args.count, ctx.bounds.max_items)?;
+    // One more than the page tells, without the adapter's total, whether there is more.
     let body = session
         .modules(
             Some(adapter_int(args.offset, "offset")?),
-            Some(ctx.bounds.max_items as i64),
+            Some(adapter_int(count.saturating_add(1), "count")?),
         )
         .await?;
     let total = body.total_modules.and_then(|t| usize::try_from(t).ok());
+    let more =
+        body.modules.len() > count || total.is_some_and(|t| args.offset.saturating_add(count) < t);
     let page: Vec<Value> = body
         .modules
         .iter()
+        .take(count)
         .map(|m| {
             json!({
                 "id": m.id.to_string(),
@@ -451,7 +463,14 @@ async fn modules(ctx: Arc<Context>, args: PageArgs) -> Outcome {
             m["path"].as_str().unwrap_or("")
         );
     }
-    Ok(paged_reply("modules", page, args.offset, total, text))
+    let count = args.count.map(|_| count);
+    Ok(paged_reply(
+        "modules",
+        page,
+        (args.offset, count),
+        (total, more),
+        text,
+    ))
 }
 
 async fn locations(ctx: Arc<Context>, args: LocationsArgs) -> Outcome {
@@ -487,16 +506,17 @@ fn source_json(source: &Source) -> Value {
     })
 }
 
-/// A page of a list from `offset`, saying how to read on when there is more.
+/// A page of a list from `offset` (with the `count` the call gave, if it gave one),
+/// out of `total` where known, `truncated` when more follow; the text says how to
+/// read on.
 fn paged_reply(
     what: &str,
     page: Vec<Value>,
-    offset: usize,
-    total: Option<usize>,
+    (offset, count): (usize, Option<usize>),
+    (total, truncated): (Option<usize>, bool),
     lines: String,
 ) -> Reply {
     let end = offset.saturating_add(page.len());
-    let truncated = total.is_none_or(|t| end < t);
     let mut text = match total {
         Some(t) => format!("{what} {offset}..{end} of {t}:\n{lines}"),
         None => format!("{what} {offset}..{end}:\n{lines}"),
@@ -504,7 +524,14 @@ fn paged_reply(
     let mut json = json!({ what: page, "offset": offset, "total": total, "truncated": truncated });
     if truncated {
         json["next_offset"] = json!(end);
-        let _ = write!(text, "… more: pass offset {end}");
+        match count {
+            Some(n) => {
+                let _ = write!(text, "… more: pass offset {end} and count {n}");
+            }
+            None => {
+                let _ = write!(text, "… more: pass offset {end}");
+            }
+        }
     }
     Reply::new(json, text.trim_end())
 }

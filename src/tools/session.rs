@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::wire::types::FunctionBreakpoint;
 use crate::{AttachSpec, InitialBreakpoint, LaunchSpec, RunTicket, SessionHandle, SessionSnapshot};
 
 use super::context::Context;
@@ -25,7 +26,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              program cannot run past them; the call then waits (up to `timeout` seconds, \
              default 30) for the first stop and returns where it stopped: file, line, \
              function, the source around it and the local variables. Without breakpoints it \
-             waits 5 s, which reports a crash or a quick exit at once.",
+             waits 5 s, which reports a crash or a quick exit at once. Without `cwd` the \
+             program runs in its own folder (a Go package folder: that folder), not in \
+             the server's working directory.",
             ToolAnnotations::START,
             launch,
         ),
@@ -81,9 +84,14 @@ pub(crate) struct StartBreakpoint {
     condition: Option<String>,
     /// Stop only when the hit count satisfies this (such as `>= 3`).
     hit_condition: Option<String>,
-    /// Log this message instead of stopping; `{expr}` is interpolated.
+    /// Log this message instead of stopping; `{expr}` is interpolated. Source
+    /// breakpoints only: DAP's function breakpoints have no log message.
     log_message: Option<String>,
 }
+
+/// The breakpoints of a start request, paths resolved: source breakpoints, plain
+/// function names, and function breakpoints with a condition or hit condition.
+type StartBreakpoints = (Vec<InitialBreakpoint>, Vec<String>, Vec<FunctionBreakpoint>);
 
 /// Arguments of `debug.launch`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -94,7 +102,7 @@ pub(crate) struct LaunchArgs {
     /// Arguments passed to the program.
     #[serde(default)]
     args: Vec<String>,
-    /// The program's working directory.
+    /// The program's working directory; the program's own folder by default.
     cwd: Option<String>,
     /// Environment variables added to the program's environment.
     #[serde(default)]
@@ -104,7 +112,8 @@ pub(crate) struct LaunchArgs {
     /// Stop at the program's first line.
     #[serde(default)]
     stop_on_entry: bool,
-    /// Breakpoints set before the program runs: `{file, line, condition}` or `{function}`.
+    /// Breakpoints set before the program runs: `{file, line, condition, hit_condition,
+    /// log_message}` or `{function, condition, hit_condition}`.
     #[serde(default)]
     breakpoints: Vec<StartBreakpoint>,
     /// Exception filters to break on (for debugpy: `raised`, `uncaught`).
@@ -158,9 +167,10 @@ pub(crate) struct NoArgs {}
 fn split_breakpoints(
     ctx: &Context,
     list: Vec<StartBreakpoint>,
-) -> Result<(Vec<InitialBreakpoint>, Vec<String>), ToolError> {
+) -> Result<StartBreakpoints, ToolError> {
     let mut sources = Vec::new();
     let mut functions = Vec::new();
+    let mut conditional = Vec::new();
     for (i, bp) in list.into_iter().enumerate() {
         match (bp.file, bp.line, bp.function) {
             (Some(file), Some(line), None) => sources.push(InitialBreakpoint {
@@ -171,13 +181,25 @@ fn split_breakpoints(
                 log_message: bp.log_message,
             }),
             (None, None, Some(function)) => {
-                if bp.condition.is_some() || bp.hit_condition.is_some() {
+                if bp.log_message.is_some() {
                     return Err(ToolError::invalid(
-                        format!("breakpoints[{i}]: a function breakpoint at start cannot have a condition"),
-                        "start without the condition, then add it with debug.set_breakpoint",
+                        format!(
+                            "breakpoints[{i}]: a function breakpoint cannot log a message \
+                             (DAP's function breakpoints have no logMessage)"
+                        ),
+                        "put the log_message on a source breakpoint ({\"file\", \"line\"}) \
+                         at the function's first line instead",
                     ));
                 }
-                functions.push(function);
+                if bp.condition.is_some() || bp.hit_condition.is_some() {
+                    conditional.push(FunctionBreakpoint {
+                        name: function,
+                        condition: bp.condition,
+                        hit_condition: bp.hit_condition,
+                    });
+                } else {
+                    functions.push(function);
+                }
             }
             _ => {
                 return Err(ToolError::invalid(
@@ -187,7 +209,19 @@ fn split_breakpoints(
             }
         }
     }
-    Ok((sources, functions))
+    Ok((sources, functions, conditional))
+}
+
+/// The working directory of a launch that names none: the program's folder (a
+/// folder program, such as a Go package, is its own). Under a root this is inside it,
+/// since the program is; without one it is what running the program by hand from its
+/// folder gives, rather than whatever directory the server happened to start in.
+fn default_cwd(program: &std::path::Path) -> Option<std::path::PathBuf> {
+    if program.is_dir() {
+        Some(program.to_path_buf())
+    } else {
+        program.parent().map(std::path::Path::to_path_buf)
+    }
 }
 
 /// A 1-based line, or a 400.
@@ -222,10 +256,13 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     let program = ctx.paths.resolve(&args.program, "program")?;
     let cwd = match &args.cwd {
         Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
-        None => None,
+        None => default_cwd(&program),
     };
-    let (breakpoints, functions) = split_breakpoints(&ctx, args.breakpoints)?;
-    let expects_stop = args.stop_on_entry || !breakpoints.is_empty() || !functions.is_empty();
+    let (breakpoints, functions, conditional) = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = args.stop_on_entry
+        || !breakpoints.is_empty()
+        || !functions.is_empty()
+        || !conditional.is_empty();
     let spec = LaunchSpec {
         program,
         args: args.args,
@@ -235,6 +272,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         stop_on_entry: args.stop_on_entry,
         breakpoints,
         function_breakpoints: functions,
+        conditional_function_breakpoints: conditional,
         exception_filters: args.filters,
         ..LaunchSpec::default()
     };
@@ -258,8 +296,8 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
             "pass the pid of a local process, or the port of a running debug server",
         ));
     }
-    let (breakpoints, functions) = split_breakpoints(&ctx, args.breakpoints)?;
-    let expects_stop = !breakpoints.is_empty() || !functions.is_empty();
+    let (breakpoints, functions, conditional) = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = !breakpoints.is_empty() || !functions.is_empty() || !conditional.is_empty();
     let spec = AttachSpec {
         pid: args.pid,
         host: args.host,
@@ -269,6 +307,7 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
         adapter: args.adapter,
         breakpoints,
         function_breakpoints: functions,
+        conditional_function_breakpoints: conditional,
         exception_filters: args.filters,
         ..AttachSpec::default()
     };

@@ -112,18 +112,30 @@ impl SessionHandle {
         thread_id: Option<i64>,
         levels: Option<i64>,
     ) -> Result<Vec<StackFrame>, SessionError> {
+        Ok(self
+            .stack_trace_page(thread_id, 0, levels)
+            .await?
+            .stack_frames)
+    }
+
+    /// A page of a thread's call stack: `levels` frames (all when 0 or `None`) from
+    /// frame `start_frame` (0: the innermost), with the adapter's `totalFrames` when it
+    /// gives one. The thread defaults to the last stopped thread.
+    pub async fn stack_trace_page(
+        &self,
+        thread_id: Option<i64>,
+        start_frame: i64,
+        levels: Option<i64>,
+    ) -> Result<StackTraceResponseBody, SessionError> {
         let thread_id = match thread_id {
             Some(t) => t,
             None => self.stopped_thread().await?,
         };
-        let mut args = json!({ "threadId": thread_id, "startFrame": 0 });
+        let mut args = json!({ "threadId": thread_id, "startFrame": start_frame });
         if let Some(levels) = levels {
             args["levels"] = json!(levels);
         }
-        let body: StackTraceResponseBody = self
-            .typed(Operation::StackTrace, "stackTrace", args)
-            .await?;
-        Ok(body.stack_frames)
+        self.typed(Operation::StackTrace, "stackTrace", args).await
     }
 
     /// The scopes of a frame (from [`Self::stack_trace`]).
