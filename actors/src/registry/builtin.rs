@@ -58,9 +58,11 @@ fn debugpy() -> AdapterDef {
             "justMyCode": false,
             "redirectOutput": true,
         })),
-        install_hint: "Install debugpy into a Python 3 (`python3 -m pip install debugpy`, \
-                       inside a virtual environment on Debian), or set DAPVISOR_PYTHON to a \
-                       Python that has it"
+        install_hint: "Run `dapvisor adapters install debugpy` (it makes a virtual \
+                       environment with debugpy that dapvisor finds by itself), or install \
+                       debugpy into a Python 3 (`python3 -m pip install debugpy`, inside a \
+                       virtual environment on Debian), or set DAPVISOR_PYTHON to a Python \
+                       that has it"
             .into(),
         adapter_id: "python".into(),
         served_commands: None,
