@@ -603,3 +603,25 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
     );
     assert!(client.close().await.success());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_no_adapter_serves_is_a_400_naming_it_and_the_adapters() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let odd = std::env::temp_dir().join(format!("dapvisor-mcp-{}.unknownext", std::process::id()));
+    std::fs::write(&odd, "nothing to debug\n").unwrap();
+    let folder = program("python");
+    for target in [odd.display().to_string(), folder.display().to_string()] {
+        let err = client
+            .fails("debug_launch", json!({ "program": target }), 400)
+            .await;
+        let text = err["error"].as_str().unwrap();
+        assert!(text.contains(&target), "names the program: {err}");
+        for adapter in ["debugpy", "lldb-dap", "dlv"] {
+            assert!(text.contains(adapter), "names {adapter} to choose: {err}");
+        }
+        assert!(!text.contains("(none)"), "{err}");
+        assert_eq!(err["kind"], "invalid_argument", "{err}");
+    }
+    let _ = std::fs::remove_file(&odd);
+    assert!(client.close().await.success());
+}

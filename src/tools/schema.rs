@@ -32,13 +32,14 @@ const SCHEMA_LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /// Make `schema` (a JSON Schema object) compact in place; see the module docs.
 pub(crate) fn compact(schema: &mut Map<String, Value>) {
+    // First lift a lone non-null branch, so that what it brings is compacted too.
+    for key in ["anyOf", "oneOf"] {
+        drop_null_branch(schema, key);
+    }
     for key in DROPPED {
         schema.remove(*key);
     }
     drop_null_type(schema);
-    for key in ["anyOf", "oneOf"] {
-        drop_null_branch(schema, key);
-    }
     for (key, value) in schema.iter_mut() {
         let key = key.as_str();
         if SCHEMA_MAPS.contains(&key) {
@@ -104,8 +105,6 @@ fn drop_null_branch(schema: &mut Map<String, Value>, key: &str) {
         for (k, v) in only {
             schema.entry(k).or_insert(v);
         }
-        // The merged branch may itself have been nullable.
-        drop_null_type(schema);
     }
 }
 

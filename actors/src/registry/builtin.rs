@@ -221,3 +221,14 @@ fn js_debug() -> AdapterDef {
         pages_variables: false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_missing_debugpy_hint_names_the_installer() {
+        let hint = debugpy().install_hint;
+        assert!(hint.contains("dapvisor adapters install debugpy"), "{hint}");
+    }
+}
