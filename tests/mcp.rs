@@ -46,6 +46,29 @@ async fn tools_list_names_schemas_and_annotations() {
             .is_object()
     );
 
+    // Compact schemas: every byte of the list costs every client tokens. No `$schema`,
+    // type names or formats; an optional field is its type alone, not in `required`.
+    let listed = serde_json::to_string(&tools).unwrap();
+    for noise in [
+        "\"$schema\"",
+        "\"format\":\"",
+        "\"null\"",
+        "\"title\":\"Arg",
+    ] {
+        assert!(!listed.contains(noise), "{noise} in tools/list");
+    }
+    let one = find("debug_set_breakpoint")["inputSchema"].clone();
+    assert_eq!(one["properties"]["condition"]["type"], "string", "{one}");
+    assert_eq!(one["properties"]["line"]["type"], "integer", "{one}");
+    assert!(one["properties"]["condition"]["description"].is_string());
+    assert_eq!(one["required"], json!(["session_id"]));
+    // 58.5 KB before the schemas were compacted; 47.8 KB after.
+    assert!(
+        listed.len() < 50_000,
+        "tools/list is {} bytes",
+        listed.len()
+    );
+
     // The resources and their template are listed before any session exists.
     let resources = client.resources().await;
     assert_eq!(resources[0]["uri"], "debugger://sessions");
@@ -397,9 +420,10 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
         .fails(
             "debug_set_breakpoints",
             json!({ "session_id": id, "file": file, "lines": lines }),
-            503,
+            500,
         )
         .await;
+    assert_eq!(err["kind"], "limit", "{err}");
     assert!(err["error"].as_str().unwrap().contains("1000"), "{err}");
 
     // Still serving, and the session still works.
@@ -421,28 +445,30 @@ async fn root_confines_programs_and_breakpoint_files() {
     )
     .await;
     let err = client
-        .fails("debug_launch", json!({ "program": "../c/average.c" }), 403)
+        .fails("debug_launch", json!({ "program": "../c/average.c" }), 500)
         .await;
+    assert_eq!(err["kind"], "forbidden", "{err}");
     assert!(
         err["error"].as_str().unwrap().contains("outside the root"),
         "{err}"
     );
-    client
-        .fails("debug_launch", json!({ "program": "/etc/hostname" }), 403)
+    let err = client
+        .fails("debug_launch", json!({ "program": "/etc/hostname" }), 500)
         .await;
+    assert_eq!(err["kind"], "forbidden", "{err}");
     client
         .fails(
             "debug_launch",
             json!({ "program": "discount.py",
                     "breakpoints": [{ "file": program("c/average.c"), "line": 18 }] }),
-            403,
+            500,
         )
         .await;
     client
         .fails(
             "debug_launch",
             json!({ "program": "discount.py", "cwd": "/tmp" }),
-            403,
+            500,
         )
         .await;
 
@@ -507,8 +533,9 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
         .await;
     assert_eq!(first["state"], "stopped");
     let err = client
-        .fails("debug_launch", json!({ "program": discount() }), 503)
+        .fails("debug_launch", json!({ "program": discount() }), 500)
         .await;
+    assert_eq!(err["kind"], "limit", "{err}");
     assert!(
         err["error"].as_str().unwrap().contains("limit of 1"),
         "{err}"
@@ -574,5 +601,27 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         client.ok("debug_sessions", json!({})).await["sessions"],
         json!([])
     );
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_no_adapter_serves_is_a_400_naming_it_and_the_adapters() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let odd = std::env::temp_dir().join(format!("dapvisor-mcp-{}.unknownext", std::process::id()));
+    std::fs::write(&odd, "nothing to debug\n").unwrap();
+    let folder = program("python");
+    for target in [odd.display().to_string(), folder.display().to_string()] {
+        let err = client
+            .fails("debug_launch", json!({ "program": target }), 400)
+            .await;
+        let text = err["error"].as_str().unwrap();
+        assert!(text.contains(&target), "names the program: {err}");
+        for adapter in ["debugpy", "lldb-dap", "dlv"] {
+            assert!(text.contains(adapter), "names {adapter} to choose: {err}");
+        }
+        assert!(!text.contains("(none)"), "{err}");
+        assert_eq!(err["kind"], "invalid_argument", "{err}");
+    }
+    let _ = std::fs::remove_file(&odd);
     assert!(client.close().await.success());
 }

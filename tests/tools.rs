@@ -335,7 +335,7 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
         &tools,
         "debug.set_breakpoints",
         json!({ "session_id": id, "file": file, "lines": lines }),
-        503,
+        500, // kind `limit`
     )
     .await;
     fails(

@@ -3,7 +3,8 @@
 //! Every variant says what went wrong and, through [`SessionError::hint`], what the
 //! agent can do next. [`SessionError::code`] carries the HTTP-like codes agents and MCP
 //! clients already know: 404 no such session, 400 invalid state or argument, 501
-//! unsupported, 503 busy, 504 timed out, 500 otherwise.
+//! unsupported, 500 otherwise; [`SessionError::kind`] tells apart the errors that share
+//! a code (`busy`, `limit`, `timeout`, `adapter_crashed`, ... under 500).
 
 use std::time::Duration;
 
@@ -278,8 +279,9 @@ impl SessionError {
         }
     }
 
-    /// HTTP-like code: 404 not found, 400 invalid state or argument, 501 unsupported,
-    /// 503 busy or over a limit, 504 timed out, 500 otherwise.
+    /// HTTP-like code, as the second seed has them: 404 no such session, 400 invalid
+    /// state or argument, 501 unsupported, 500 otherwise. [`kind`](Self::kind) says
+    /// which 500 (or 404, or 400) it is.
     pub fn code(&self) -> u16 {
         match self {
             SessionError::NotFound(_)
@@ -287,11 +289,34 @@ impl SessionError {
             | SessionError::Reaped { .. } => 404,
             SessionError::InvalidState { .. } | SessionError::InvalidArgument(_) => 400,
             SessionError::Unsupported { .. } => 501,
-            SessionError::Busy { .. }
-            | SessionError::LimitExceeded { .. }
-            | SessionError::AdapterCrashed { .. } => 503,
-            SessionError::Timeout { .. } => 504,
             _ => 500,
+        }
+    }
+
+    /// What kind of error, in snake case, for clients that branch on it: `not_found`,
+    /// `session_ended`, `reaped` (404); `invalid_state`, `invalid_argument` (400);
+    /// `unsupported` (501); `busy`, `limit`, `timeout`, `adapter_crashed`,
+    /// `adapter_error`, `adapter_exited`, `adapter_start`, `start_failed`, `protocol`,
+    /// `runtime_stopped`, `session_failed` (500).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SessionError::NotFound(_) => "not_found",
+            SessionError::SessionEnded(_) => "session_ended",
+            SessionError::Reaped { .. } => "reaped",
+            SessionError::InvalidState { .. } => "invalid_state",
+            SessionError::InvalidArgument(_) => "invalid_argument",
+            SessionError::Unsupported { .. } => "unsupported",
+            SessionError::Busy { .. } => "busy",
+            SessionError::LimitExceeded { .. } => "limit",
+            SessionError::Timeout { .. } => "timeout",
+            SessionError::AdapterCrashed { .. } => "adapter_crashed",
+            SessionError::Adapter { .. } => "adapter_error",
+            SessionError::AdapterExited { .. } => "adapter_exited",
+            SessionError::AdapterStart { .. } => "adapter_start",
+            SessionError::StartFailed { .. } => "start_failed",
+            SessionError::Protocol(_) => "protocol",
+            SessionError::RuntimeStopped => "runtime_stopped",
+            SessionError::SessionFailed { .. } => "session_failed",
         }
     }
 
@@ -318,6 +343,13 @@ impl SessionError {
                 }
                 _ => "wait until the session has finished starting".into(),
             },
+            SessionError::Adapter { message, .. }
+                if message.to_ascii_lowercase().contains("disconnected") =>
+            {
+                "the debug session has ended (the adapter lost the debuggee): check \
+                 debug.sessions, then launch (or attach) again"
+                    .into()
+            }
             SessionError::Adapter { .. } => {
                 "check the arguments (paths, line numbers, expression syntax for this language)"
                     .into()
@@ -339,6 +371,12 @@ impl SessionError {
             SessionError::AdapterStart { .. } => {
                 "install the adapter as the message says, or name another adapter".into()
             }
+            SessionError::StartFailed {
+                operation: Operation::Attach,
+                ..
+            } => "check that the process is alive (the pid exists, and you may trace it) or \
+                 that a debug server is listening on the host and port, then attach again"
+                .into(),
             SessionError::StartFailed { .. } => {
                 "check the program path, its build, and the output shown".into()
             }
@@ -407,5 +445,77 @@ mod tests {
             (exit.stderr_tail.as_str(), exit.stdout_tail.as_str()),
             ("e", "")
         );
+    }
+
+    #[test]
+    fn codes_are_the_seeds_and_the_kind_tells_the_rest_apart() {
+        let cases = [
+            (SessionError::NotFound("s1".into()), 404, "not_found"),
+            (
+                SessionError::InvalidArgument("x".into()),
+                400,
+                "invalid_argument",
+            ),
+            (
+                SessionError::Busy {
+                    queued: 3,
+                    limit: 2,
+                },
+                500,
+                "busy",
+            ),
+            (
+                SessionError::LimitExceeded {
+                    what: "sessions".into(),
+                    limit: 1,
+                },
+                500,
+                "limit",
+            ),
+            (
+                SessionError::timeout("next", Duration::from_secs(1)),
+                500,
+                "timeout",
+            ),
+            (
+                SessionError::AdapterCrashed {
+                    exit: AdapterExit::default(),
+                    attempt: 1,
+                    retry_in: Duration::ZERO,
+                },
+                500,
+                "adapter_crashed",
+            ),
+        ];
+        for (err, code, kind) in cases {
+            assert_eq!((err.code(), err.kind()), (code, kind), "{err}");
+        }
+    }
+
+    #[test]
+    fn attach_and_a_lost_debuggee_get_their_own_hints() {
+        let failed = |operation| SessionError::StartFailed {
+            operation,
+            message: "connection refused".into(),
+            output: String::new(),
+        };
+        let attach = failed(Operation::Attach).hint();
+        assert!(
+            attach.contains("pid") && attach.contains("listening"),
+            "{attach}"
+        );
+        assert!(!attach.contains("build"), "{attach}");
+        assert!(failed(Operation::Launch).hint().contains("build"));
+
+        let refusal = |message: &str| SessionError::Adapter {
+            command: "threads".into(),
+            message: message.into(),
+            body: None,
+        };
+        let gone = refusal("Server[pid=42] disconnected unexpectedly").hint();
+        assert!(gone.contains("ended") && gone.contains("launch"), "{gone}");
+        assert!(refusal("bad expression")
+            .hint()
+            .contains("check the arguments"));
     }
 }

@@ -301,13 +301,17 @@ impl Runtime {
     }
 }
 
+/// A registry refusal as a session error: a 400 where the agent's arguments chose no
+/// adapter (no adapter serves the program, an unknown adapter name, an attach without
+/// a target), an adapter start failure where the chosen adapter is missing or too old.
 fn registry_error(err: RegistryError) -> SessionError {
     let adapter = match &err {
         RegistryError::NotInstalled { adapter, .. }
         | RegistryError::VersionTooOld { adapter, .. } => adapter.clone(),
-        RegistryError::UnknownAdapter { name, .. } => name.clone(),
-        RegistryError::NoAdapterForProgram { .. } | RegistryError::MissingAttachTarget => {
-            "(none)".into()
+        RegistryError::UnknownAdapter { .. }
+        | RegistryError::NoAdapterForProgram { .. }
+        | RegistryError::MissingAttachTarget => {
+            return SessionError::InvalidArgument(err.to_string());
         }
     };
     SessionError::AdapterStart {

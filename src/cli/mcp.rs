@@ -14,8 +14,9 @@ use crate::{Runtime, RuntimeConfig};
 /// Flags of `dapvisor mcp`.
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// default (destructive tools ask the user), plan_only (read-only tools only),
-    /// bypass_all (no questions), deny_unauthorized (only tools --allow names).
+    /// default (destructive calls, breakpoint conditions and log messages included, ask
+    /// the user), plan_only (read-only tools, and tools --allow names), bypass_all (no
+    /// questions), deny_unauthorized (only tools --allow names). --deny always wins.
     #[arg(long, default_value = "default", value_name = "MODE")]
     pub permission_mode: PermissionMode,
     /// Run tools matching PATTERN without asking (such as `debug.evaluate`, `debug.*`).

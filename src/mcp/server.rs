@@ -65,10 +65,11 @@ impl DebugServer {
     }
 }
 
-/// A catalogue tool as MCP lists it: the MCP name, the canonical name as title.
+/// A catalogue tool as MCP lists it: the MCP name, the canonical name as title (once:
+/// the annotations do not repeat it, since every byte of `tools/list` costs tokens).
 pub fn mcp_tool(spec: &ToolSpec) -> Tool {
     let a = spec.annotations;
-    let annotations = rmcp::model::ToolAnnotations::with_title(spec.name)
+    let annotations = rmcp::model::ToolAnnotations::new()
         .read_only(a.read_only)
         .destructive(a.destructive)
         .idempotent(a.idempotent)

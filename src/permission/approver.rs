@@ -14,14 +14,17 @@ pub struct ApprovalRequest {
     pub description: String,
     /// The call's arguments.
     pub arguments: Value,
+    /// Why the call needs approval, such as "its condition run(s) as code in the
+    /// debuggee".
+    pub why: String,
 }
 
 impl ApprovalRequest {
-    /// One line for a person to decide on: the tool and its arguments.
+    /// One line for a person to decide on: the tool, its arguments, and why it asks.
     pub fn summary(&self) -> String {
         format!(
-            "Allow the debugger tool `{}` with arguments {}?",
-            self.tool, self.arguments
+            "Allow the debugger tool `{}` with arguments {}? It asks because {}.",
+            self.tool, self.arguments, self.why
         )
     }
 }

@@ -2,11 +2,17 @@
 //! [`PermissionMode`], [`PermissionRule`]s and, where the mode says to ask, an
 //! [`Approver`].
 //!
-//! - `Default`: destructive tools (such as `debug.evaluate`) ask the approver first;
+//! - `Default`: destructive calls (such as `debug.evaluate`) ask the approver first;
 //!   the rest run. An allow rule pre-approves a tool.
-//! - `PlanOnly`: only read-only tools run; the rest are refused with a reason.
+//! - `PlanOnly`: only read-only tools, and tools an allow rule names, run; the rest
+//!   are refused with a reason.
 //! - `BypassAll`: every tool runs without asking.
 //! - `DenyUnauthorized`: only tools an allow rule matches run.
+//!
+//! A call is destructive when its tool is, or when its arguments carry code for the
+//! debuggee to run: a breakpoint's `condition`, `hit_condition` or `log_message`
+//! (see [`ToolSpec::code_arguments`]). So `debug.set_breakpoint` with a condition asks
+//! in Default and is refused in PlanOnly, while the same call without one runs.
 //!
 //! In every mode a deny rule wins: a tool it matches never runs.
 
@@ -27,10 +33,10 @@ use crate::tools::{ToolError, ToolSpec};
 /// How the gate treats tools no rule decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PermissionMode {
-    /// Destructive tools ask the approval gate; the rest run.
+    /// Destructive calls ask the approval gate; the rest run.
     #[default]
     Default,
-    /// Only read-only tools run.
+    /// Only read-only calls, and tools an allow rule names, run.
     PlanOnly,
     /// Everything runs without asking.
     BypassAll,
@@ -141,8 +147,11 @@ impl PermissionGate {
         &self.rules
     }
 
-    /// What the mode and rules say about `tool`, before any approver is asked.
-    pub fn decide(&self, tool: &ToolSpec) -> Decision {
+    /// What the mode and rules say about this call of `tool`, before any approver is
+    /// asked. A call whose `arguments` carry code for the debuggee (a breakpoint's
+    /// condition, hit condition or log message: [`ToolSpec::code_in`]) counts as
+    /// destructive, whatever the tool's annotations say.
+    pub fn decide(&self, tool: &ToolSpec, arguments: &Value) -> Decision {
         let matching = |behavior| {
             self.rules
                 .iter()
@@ -154,41 +163,61 @@ impl PermissionGate {
                 tool.name, rule.pattern
             ));
         }
+        // An explicit allow rule admits the tool in every mode a deny rule did not
+        // settle: it pre-approves in Default and admits in PlanOnly and
+        // DenyUnauthorized.
         let allowed = matching(RuleBehavior::Allow).is_some();
+        let code = tool.code_in(arguments);
+        let destructive = tool.annotations.destructive || !code.is_empty();
         match self.mode {
             PermissionMode::BypassAll => Decision::Allow,
-            PermissionMode::PlanOnly if tool.annotations.read_only => Decision::Allow,
+            _ if allowed => Decision::Allow,
+            PermissionMode::PlanOnly if tool.annotations.read_only && code.is_empty() => {
+                Decision::Allow
+            }
+            PermissionMode::PlanOnly if !code.is_empty() => Decision::Refuse(format!(
+                "permission mode plan_only runs read-only calls only, and this `{}` carries                  code for the debuggee to run ({})",
+                tool.name,
+                code.join(", ")
+            )),
             PermissionMode::PlanOnly => Decision::Refuse(format!(
-                "permission mode plan_only runs read-only tools only, and `{}` is not read-only",
+                "permission mode plan_only runs read-only tools only (and those an allow rule                  names), and `{}` is not read-only",
                 tool.name
             )),
-            PermissionMode::DenyUnauthorized if allowed => Decision::Allow,
             PermissionMode::DenyUnauthorized => Decision::Refuse(format!(
                 "permission mode deny_unauthorized runs only tools an allow rule names, and no \
                  rule allows `{}`",
                 tool.name
             )),
-            PermissionMode::Default if allowed || !tool.annotations.destructive => Decision::Allow,
-            PermissionMode::Default => Decision::Ask,
+            PermissionMode::Default if destructive => Decision::Ask,
+            PermissionMode::Default => Decision::Allow,
         }
     }
 
     /// Whether this call may run: decide, and ask `approver` (or the gate's own
-    /// approver) where the mode says to ask. A refusal is a 403 with the reason.
+    /// approver) where the mode says to ask. A refusal is a 500 of kind
+    /// [`FORBIDDEN`] with the reason.
     pub async fn check(
         &self,
         tool: &ToolSpec,
         arguments: &Value,
         approver: Option<&dyn Approver>,
     ) -> Result<(), ToolError> {
-        match self.decide(tool) {
+        match self.decide(tool, arguments) {
             Decision::Allow => Ok(()),
             Decision::Refuse(reason) => Err(refused(reason)),
             Decision::Ask => {
+                let code = tool.code_in(arguments);
+                let why = if code.is_empty() {
+                    "it can run arbitrary code in the debuggee".to_string()
+                } else {
+                    format!("its {} run(s) as code in the debuggee", code.join(", "))
+                };
                 let request = ApprovalRequest {
                     tool: tool.name.to_string(),
                     description: tool.description.to_string(),
                     arguments: arguments.clone(),
+                    why,
                 };
                 let approver = approver.unwrap_or(self.approver.as_ref());
                 match approver.approve(&request).await {
@@ -203,11 +232,16 @@ impl PermissionGate {
     }
 }
 
+/// The [`ToolError::kind`] of a call the gate refused.
+pub const FORBIDDEN: &str = "forbidden";
+
 fn refused(reason: String) -> ToolError {
     ToolError::new(
-        403,
+        500,
         reason,
         "use another tool (read-only ones such as debug.variables and debug.stack_trace need \
-         no approval), or ask the user to change the permission mode or rules",
+         no approval; a breakpoint without a condition or log message needs none either), or \
+         ask the user to change the permission mode or rules",
     )
+    .with_kind(FORBIDDEN)
 }

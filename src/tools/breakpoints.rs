@@ -44,7 +44,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              Returns what remains.",
             ToolAnnotations::SETTING,
             remove_breakpoint,
-        ),
+        )
+        // It shares debug.set_breakpoint's arguments but ignores a condition or log
+        // message: removing runs no code, so it never needs approval.
+        .code_arguments(&[]),
         tool(
             "debug.set_exception_breakpoints",
             "Stop when exceptions are raised: `filters` are the adapter's filter ids (debugpy: \

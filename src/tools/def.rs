@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::context::Context;
-use super::spec::{ToolAnnotations, ToolError, ToolSpec};
+use super::spec::{code_arguments_of, ToolAnnotations, ToolError, ToolSpec};
 
 /// What a handler answers: structured content and its text rendering.
 #[derive(Debug, Clone)]
@@ -38,6 +38,16 @@ type Handler = Box<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + 
 pub(crate) struct ToolDef {
     pub spec: ToolSpec,
     pub run: Handler,
+}
+
+impl ToolDef {
+    /// Say which argument fields carry code for the debuggee, replacing those found
+    /// by name in the schema ([`CODE_ARGUMENTS`](super::spec::CODE_ARGUMENTS)): for a
+    /// tool that shares an argument type but ignores such a field.
+    pub fn code_arguments(mut self, fields: &[&'static str]) -> Self {
+        self.spec.code_arguments = fields.to_vec();
+        self
+    }
 }
 
 /// Define a tool whose arguments are an `A`, parsed (and described) by serde and
@@ -68,23 +78,33 @@ where
             )))),
         }
     });
+    let input_schema = schema_of::<A>();
     ToolDef {
         spec: ToolSpec {
             name,
             description,
-            input_schema: schema_of::<A>(),
+            // Declared by the argument type: any field named as code (a breakpoint's
+            // condition, say) makes a call that sets it destructive, so a new tool
+            // taking a condition is gated without anyone remembering to say so.
+            code_arguments: code_arguments_of(&input_schema),
+            input_schema,
             annotations,
         },
         run,
     }
 }
 
-/// The JSON Schema of `A`, self-contained (no `$ref`s), as MCP clients expect.
+/// The JSON Schema of `A`, self-contained (no `$ref`s), as MCP clients expect, and
+/// compact (see [`schema::compact`](super::schema::compact)).
 fn schema_of<A: JsonSchema>() -> Map<String, Value> {
     let mut settings = SchemaSettings::draft2020_12().for_deserialize();
     settings.inline_subschemas = true;
     let schema = settings.into_generator().into_root_schema_for::<A>();
     let mut object = schema.as_object().cloned().unwrap_or_default();
+    super::schema::compact(&mut object);
+    // The root's description documents the Rust type ("Arguments of `debug.x`"); the
+    // tool's own description is what a model reads.
+    object.remove("description");
     // Clients want an object schema with `properties`, even for tools without arguments.
     object.entry("type").or_insert_with(|| "object".into());
     object

@@ -74,6 +74,6 @@ mod tests {
         let err = refused(adapter_error(), &[("frame_id", None)]);
         assert_eq!(err.code, 500);
         let timeout = SessionError::timeout("scopes", std::time::Duration::from_secs(5));
-        assert_eq!(refused(timeout, &[("frame_id", Some(7))]).code, 504);
+        assert_eq!(refused(timeout, &[("frame_id", Some(7))]).kind, "timeout");
     }
 }

@@ -36,6 +36,7 @@ mod protocol_execution;
 mod protocol_inspect;
 mod protocol_memory;
 mod render;
+mod schema;
 mod session;
 mod spec;
 
@@ -47,7 +48,7 @@ use serde_json::Value;
 
 pub use bounds::*;
 pub use paths::PathPolicy;
-pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec};
+pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
 
 pub(crate) use operations::allowed_tools;
 pub(crate) use session::session_json;

@@ -68,7 +68,7 @@ impl PathPolicy {
         })?;
         if !real.starts_with(root) {
             return Err(ToolError::new(
-                403,
+                500,
                 format!(
                     "`{what}` {path} resolves to {}, outside the root {}",
                     real.display(),
@@ -78,7 +78,8 @@ impl PathPolicy {
                     "this server only debugs under {}; pass a {what} inside it",
                     root.display()
                 ),
-            ));
+            )
+            .with_kind(crate::permission::FORBIDDEN));
         }
         Ok(real)
     }
@@ -102,18 +103,25 @@ mod tests {
             inner.canonicalize().unwrap().join("a.py")
         );
         let escape = policy.resolve("../outside.py", "program").unwrap_err();
-        assert_eq!(escape.code, 403, "{escape}");
+        assert_eq!(
+            (escape.code, escape.kind.as_str()),
+            (500, "forbidden"),
+            "{escape}"
+        );
         let absolute = dir.join("outside.py");
         let escape = policy
             .resolve(absolute.to_str().unwrap(), "file")
             .unwrap_err();
-        assert_eq!(escape.code, 403);
+        assert_eq!((escape.code, escape.kind.as_str()), (500, "forbidden"));
         #[cfg(unix)]
         {
             let link = inner.join("link.py");
             let _ = std::fs::remove_file(&link);
             std::os::unix::fs::symlink(dir.join("outside.py"), &link).unwrap();
-            assert_eq!(policy.resolve("link.py", "file").unwrap_err().code, 403);
+            assert_eq!(
+                policy.resolve("link.py", "file").unwrap_err().kind,
+                "forbidden"
+            );
         }
         assert_eq!(policy.resolve("missing.py", "file").unwrap_err().code, 400);
         assert!(policy.may_read(&inner.join("a.py")));

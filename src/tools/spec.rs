@@ -59,6 +59,12 @@ impl ToolAnnotations {
     };
 }
 
+/// The argument fields whose values the debuggee evaluates: a breakpoint's
+/// `condition`, its `hit_condition`, and a logpoint's `log_message` (whose `{expr}`
+/// parts are evaluated). A tool whose argument schema has a field so named, at any
+/// depth, lists it in [`ToolSpec::code_arguments`].
+pub const CODE_ARGUMENTS: &[&str] = &["condition", "hit_condition", "log_message"];
+
 /// One tool of the catalogue, as an agent framework registers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSpec {
@@ -70,6 +76,12 @@ pub struct ToolSpec {
     pub input_schema: Map<String, Value>,
     /// What it does to the world.
     pub annotations: ToolAnnotations,
+    /// The argument fields (at any depth: `condition` also names
+    /// `breakpoints[].condition`) whose values run as code in the debuggee. A call
+    /// that carries any of them is treated as destructive by the permission gate,
+    /// whatever [`annotations`](Self::annotations) say about the tool.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub code_arguments: Vec<&'static str>,
 }
 
 impl ToolSpec {
@@ -77,6 +89,78 @@ impl ToolSpec {
     pub fn mcp_name(&self) -> String {
         mcp_name(self.name)
     }
+
+    /// Where `arguments` carry code for the debuggee to run: the path of each
+    /// [`code_arguments`](Self::code_arguments) field set to something other than
+    /// `null` or `""`, such as `condition` or `breakpoints[1].log_message`. Empty for
+    /// a call that carries none.
+    pub fn code_in(&self, arguments: &Value) -> Vec<String> {
+        let mut found = Vec::new();
+        if !self.code_arguments.is_empty() {
+            collect_code(&self.code_arguments, arguments, String::new(), &mut found);
+        }
+        found
+    }
+
+    /// Whether this call is destructive: the tool is, or its arguments carry code
+    /// (see [`code_in`](Self::code_in)).
+    pub fn destructive_call(&self, arguments: &Value) -> bool {
+        self.annotations.destructive || !self.code_in(arguments).is_empty()
+    }
+}
+
+fn collect_code(fields: &[&str], value: &Value, path: String, found: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let here = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                let set = !child.is_null() && child.as_str() != Some("");
+                if set && fields.contains(&key.as_str()) {
+                    found.push(here);
+                } else {
+                    collect_code(fields, child, here, found);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                collect_code(fields, child, format!("{path}[{i}]"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The [`CODE_ARGUMENTS`] named anywhere in `schema`'s properties, in
+/// [`CODE_ARGUMENTS`] order.
+pub(crate) fn code_arguments_of(schema: &Map<String, Value>) -> Vec<&'static str> {
+    fn walk(value: &Value, seen: &mut Vec<&'static str>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Object(props)) = map.get("properties") {
+                    for name in CODE_ARGUMENTS {
+                        if props.contains_key(*name) && !seen.contains(name) {
+                            seen.push(name);
+                        }
+                    }
+                }
+                map.values().for_each(|v| walk(v, seen));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, seen)),
+            _ => {}
+        }
+    }
+    let mut seen = Vec::new();
+    walk(&Value::Object(schema.clone()), &mut seen);
+    CODE_ARGUMENTS
+        .iter()
+        .copied()
+        .filter(|n| seen.contains(n))
+        .collect()
 }
 
 /// `debug.launch` -> `debug_launch`.
@@ -86,7 +170,7 @@ pub fn mcp_name(canonical: &str) -> String {
 
 /// The answer to a tool call: structured content (JSON, snake case) and the same
 /// rendered as text. An error is a result too, with `is_error` set and
-/// `structured` holding `{code, error, hint}`.
+/// `structured` holding `{code, kind, error, hint}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolResult {
     /// The result as JSON.
@@ -116,6 +200,7 @@ impl ToolResult {
             code: self.structured["code"].as_u64().unwrap_or(500) as u16,
             error: self.structured["error"].as_str().unwrap_or("").to_string(),
             hint: self.structured["hint"].as_str().unwrap_or("").to_string(),
+            kind: self.structured["kind"].as_str().unwrap_or("").to_string(),
         })
     }
 }
@@ -124,31 +209,55 @@ impl From<ToolError> for ToolResult {
     fn from(err: ToolError) -> Self {
         Self {
             text: err.to_string(),
-            structured: json!({ "code": err.code, "error": err.error, "hint": err.hint }),
+            structured: json!({
+                "code": err.code,
+                "kind": err.kind,
+                "error": err.error,
+                "hint": err.hint,
+            }),
             is_error: true,
         }
     }
 }
 
-/// A failed call: an HTTP-like code (404 no such session, 400 invalid state or
-/// argument, 403 refused by the permission gate, 501 unsupported, 503 busy or over a
-/// limit, 504 timed out, 500 otherwise), what went wrong, and what to do next.
+/// A failed call: a code, a finer `kind`, what went wrong, and what to do next.
+///
+/// The codes are the second seed's: 404 no such session, 400 invalid state or
+/// argument, 501 unsupported, 500 otherwise. `kind` tells apart what shares a code,
+/// 500 above all: `forbidden` (refused by the permission gate or `--root`), `limit`,
+/// `busy`, `timeout`, `adapter_crashed`, `internal`, ... (see
+/// [`SessionError::kind`] for the runtime's).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("error {code}: {error}. Next: {hint}")]
+#[error("error {code} ({kind}): {error}. Next: {hint}")]
 pub struct ToolError {
-    /// The code.
+    /// The code: 404, 400, 501 or 500.
     pub code: u16,
+    /// What kind of failure, in snake case, such as `not_found`, `invalid_state`,
+    /// `forbidden` or `timeout`.
+    pub kind: String,
     /// What went wrong.
     pub error: String,
     /// What the agent can do next.
     pub hint: String,
 }
 
+/// The [`ToolError::kind`] a code gets unless a finer one is given.
+fn default_kind(code: u16) -> &'static str {
+    match code {
+        404 => "not_found",
+        400 => "invalid_argument",
+        501 => "unsupported",
+        _ => "internal",
+    }
+}
+
 impl ToolError {
-    /// An error with this code, message and hint.
+    /// An error with this code, message and hint, of the code's plain kind
+    /// (`not_found`, `invalid_argument`, `unsupported`, `internal`).
     pub fn new(code: u16, error: impl Into<String>, hint: impl Into<String>) -> Self {
         Self {
             code,
+            kind: default_kind(code).to_string(),
             error: error.into(),
             hint: hint.into(),
         }
@@ -157,6 +266,12 @@ impl ToolError {
     /// A 400: an argument is missing or wrong.
     pub fn invalid(error: impl Into<String>, hint: impl Into<String>) -> Self {
         Self::new(400, error, hint)
+    }
+
+    /// The same error, of this `kind`.
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = kind.into();
+        self
     }
 }
 
@@ -169,6 +284,7 @@ impl From<SessionError> for ToolError {
         {
             return Self {
                 code: err.code(),
+                kind: err.kind().to_string(),
                 error: format!(
                     "{} cannot run while the session is {state}; allowed now: {}",
                     super::operations::tools_named(*operation),
@@ -188,6 +304,7 @@ impl From<SessionError> for ToolError {
         }
         Self {
             code: err.code(),
+            kind: err.kind().to_string(),
             error,
             hint: err.hint(),
         }

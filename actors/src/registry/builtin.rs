@@ -58,9 +58,11 @@ fn debugpy() -> AdapterDef {
             "justMyCode": false,
             "redirectOutput": true,
         })),
-        install_hint: "Install debugpy into a Python 3 (`python3 -m pip install debugpy`, \
-                       inside a virtual environment on Debian), or set DAPVISOR_PYTHON to a \
-                       Python that has it"
+        install_hint: "Run `dapvisor adapters install debugpy` (it makes a virtual \
+                       environment with debugpy that dapvisor finds by itself), or install \
+                       debugpy into a Python 3 (`python3 -m pip install debugpy`, inside a \
+                       virtual environment on Debian), or set DAPVISOR_PYTHON to a Python \
+                       that has it"
             .into(),
         adapter_id: "python".into(),
         served_commands: None,
@@ -217,5 +219,16 @@ fn js_debug() -> AdapterDef {
         adapter_id: "pwa-node".into(),
         served_commands: None,
         pages_variables: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_missing_debugpy_hint_names_the_installer() {
+        let hint = debugpy().install_hint;
+        assert!(hint.contains("dapvisor adapters install debugpy"), "{hint}");
     }
 }

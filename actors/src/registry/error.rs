@@ -17,7 +17,7 @@ pub enum RegistryError {
         known: Vec<String>,
     },
     /// No registered adapter serves the program's extension.
-    #[error("{}", no_adapter(program, extension.as_deref(), supported))]
+    #[error("{}", no_adapter(program, extension.as_deref(), supported, adapters))]
     NoAdapterForProgram {
         /// The program.
         program: PathBuf,
@@ -25,6 +25,8 @@ pub enum RegistryError {
         extension: Option<String>,
         /// The extensions the registry serves, as shown to the agent (`.py`, ..., `none (native binaries)`).
         supported: Vec<String>,
+        /// Names of the registered adapters, to choose one with `adapter`.
+        adapters: Vec<String>,
     },
     /// No working executable was found for the adapter.
     #[error("no {adapter} debug adapter is installed here (tried: {}). {hint}", tried.join("; "))]
@@ -72,7 +74,12 @@ fn unknown_adapter(name: &str, known: &[String]) -> String {
     )
 }
 
-fn no_adapter(program: &std::path::Path, extension: Option<&str>, supported: &[String]) -> String {
+fn no_adapter(
+    program: &std::path::Path,
+    extension: Option<&str>,
+    supported: &[String],
+    adapters: &[String],
+) -> String {
     let what = match extension {
         Some(ext) => format!("extension `.{ext}`"),
         None => "no extension".to_string(),
@@ -91,6 +98,13 @@ fn no_adapter(program: &std::path::Path, extension: Option<&str>, supported: &[S
             ". A folder can only be debugged as a Go package (holding go.mod or .go files)",
         );
     }
-    text.push_str(". Name the adapter with `adapter` to choose one yourself");
+    if adapters.is_empty() {
+        text.push_str(". Name the adapter with `adapter` to choose one yourself");
+    } else {
+        text.push_str(&format!(
+            ". Name the adapter with `adapter` to choose one yourself: {}",
+            adapters.join(", ")
+        ));
+    }
     text
 }

@@ -305,6 +305,7 @@ impl AdapterRegistry {
                 program: program.to_path_buf(),
                 extension,
                 supported: self.supported_extensions(),
+                adapters: self.names(),
             });
         }
         Ok(found)
