@@ -20,6 +20,7 @@ use tokio_util::codec::{FramedRead, FramedWrite};
 use crate::transport::messages::{FrameLimits, TransportMsg};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
+use crate::transport::utf8_chunks::Utf8Chunks;
 use crate::wire::{ContentLengthCodec, DapCodec, DecodeError, Message};
 
 /// How a process ended, as seen by the exit watcher.
@@ -105,15 +106,26 @@ pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
 ) {
     tokio::spawn(async move {
         let mut buf = [0u8; 4096];
+        // A character split by a read's edge is forwarded whole with the next read.
+        let mut text = Utf8Chunks::new();
         loop {
             match reader.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     tail.push(&buf[..n]);
                     if let Some((forward, category)) = &forward {
-                        forward(category, String::from_utf8_lossy(&buf[..n]).into_owned());
+                        let chunk = text.push(&buf[..n]);
+                        if !chunk.is_empty() {
+                            forward(category, chunk);
+                        }
                     }
                 }
+            }
+        }
+        if let Some((forward, category)) = &forward {
+            let rest = text.finish();
+            if !rest.is_empty() {
+                forward(category, rest);
             }
         }
         at_end();
