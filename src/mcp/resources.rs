@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::tools::ToolError;
+use crate::tools::DEFAULT_MAX_THREADS;
 use crate::{Runtime, SessionHandle, SessionId};
 
 /// The URI of the session list.
@@ -80,6 +81,56 @@ async fn detail(session: &SessionHandle) -> Result<Value, ToolError> {
             "allowed_tools".into(),
             json!(crate::tools::allowed_tools(snapshot.state)),
         );
+        bound_threads(object, DEFAULT_MAX_THREADS);
     }
     Ok(value)
+}
+
+/// Keep the first `max` threads of a session's detail (a Go program can have
+/// thousands), saying how many there were and how to read the rest.
+fn bound_threads(object: &mut serde_json::Map<String, Value>, max: usize) {
+    let Some(Value::Array(threads)) = object.get_mut("threads") else {
+        return;
+    };
+    let total = threads.len();
+    if total <= max {
+        return;
+    }
+    threads.truncate(max);
+    object.insert("threads_total".into(), json!(total));
+    object.insert("threads_truncated".into(), json!(true));
+    object.insert(
+        "threads_hint".into(),
+        json!(format!(
+            "{max} of {total} threads shown; call debug.threads with an offset for the rest"
+        )),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_thread_list_is_cut_and_says_so() {
+        let threads: Vec<Value> = (1..=5).map(|id| json!({ "id": id })).collect();
+        let mut object = json!({ "threads": threads }).as_object().unwrap().clone();
+        bound_threads(&mut object, 3);
+        assert_eq!(object["threads"].as_array().unwrap().len(), 3);
+        assert_eq!(object["threads"][2]["id"], 3);
+        assert_eq!(object["threads_total"], 5);
+        assert_eq!(object["threads_truncated"], true);
+        assert!(object["threads_hint"].as_str().unwrap().contains("offset"));
+    }
+
+    #[test]
+    fn a_short_thread_list_is_left_whole() {
+        let mut object = json!({ "threads": [{ "id": 1 }] })
+            .as_object()
+            .unwrap()
+            .clone();
+        bound_threads(&mut object, 3);
+        assert_eq!(object["threads"].as_array().unwrap().len(), 1);
+        assert!(!object.contains_key("threads_truncated"));
+    }
 }
