@@ -1,6 +1,7 @@
 //! The resources: `debugger://sessions` (every session, as `debug.sessions` lists them)
 //! and `debugger://sessions/{id}` (one session: state, what it allows as operations
-//! and as `allowed_tools`, breakpoints, last stop, capabilities, threads, exit code).
+//! and as `allowed_tools`, breakpoints, last stop, capabilities, threads (at most
+//! `DEFAULT_MAX_THREADS`, with the total), exit code).
 
 use serde_json::{json, Value};
 
