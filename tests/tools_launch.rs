@@ -60,13 +60,14 @@ async fn without_cwd_the_program_runs_in_its_own_folder_under_a_root_and_without
     let id = launched["session_id"].as_str().unwrap();
     assert_eq!(printed_cwd(&rooted, id).await, app.display().to_string());
     // A cwd outside the root is still refused.
-    fails(
+    let refused = fails(
         &rooted,
         "debug.launch",
         json!({ "program": "app/whereami", "cwd": "/" }),
-        403,
+        500,
     )
     .await;
+    assert_eq!(refused.error().unwrap().kind, "forbidden", "{}", refused.text);
     rooted.runtime().shutdown().await;
 
     // Without a root: the same default; an explicit cwd still wins.
