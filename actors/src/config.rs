@@ -51,6 +51,9 @@ pub struct RuntimeConfig {
     /// Responses matching no request kept to report in timeouts (default
     /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub unmatched_responses_kept: usize,
+    /// Adapter events read but not yet handled by their session before the transport
+    /// stops reading (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
+    pub max_unhandled_events: usize,
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread
     /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
@@ -95,6 +98,7 @@ impl Default for RuntimeConfig {
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+            max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
             disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
@@ -180,6 +184,12 @@ impl RuntimeConfig {
     /// Set [`Self::unmatched_responses_kept`].
     pub fn unmatched_responses_kept(mut self, n: usize) -> Self {
         self.unmatched_responses_kept = n;
+        self
+    }
+
+    /// Set [`Self::max_unhandled_events`] (at least 1).
+    pub fn max_unhandled_events(mut self, n: usize) -> Self {
+        self.max_unhandled_events = n.max(1);
         self
     }
 
@@ -286,6 +296,7 @@ impl RuntimeConfig {
             exit_wait: self.exit_wait,
             output_drain_wait: self.output_drain_wait,
             unmatched_responses_kept: self.unmatched_responses_kept,
+            max_unhandled_events: self.max_unhandled_events,
             in_process: self.in_process.clone(),
         }
     }

@@ -84,6 +84,12 @@ pub const DEFAULT_OUTPUT_DRAIN_WAIT: Duration = Duration::from_secs(1);
 /// counted. Set with `RuntimeConfig::unmatched_responses_kept`.
 pub const DEFAULT_UNMATCHED_RESPONSES_KEPT: usize = 4;
 
+/// Events read from an adapter that its session has not handled yet, before the
+/// transport stops reading (and an adapter that floods blocks on its own output):
+/// 4096. Without it, a flood faster than the session handles events would pile up in
+/// the actors' mailboxes without bound. Set with `RuntimeConfig::max_unhandled_events`.
+pub const DEFAULT_MAX_UNHANDLED_EVENTS: usize = 4096;
+
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.
 pub const DEFAULT_MAX_RESTARTS: u32 = 5;

@@ -19,7 +19,7 @@ use crate::registry::ResolvedAdapter;
 use crate::session::{SessionHandle, SessionId};
 use crate::supervisor::SupervisorMsg;
 use crate::transport::{
-    TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
+    FrameCredit, TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
 };
 
 /// Messages a session handles.
@@ -37,6 +37,8 @@ pub enum SessionMsg {
         generation: u64,
         /// What it reported.
         output: TransportOutput,
+        /// The event's place in the transport's bound on unhandled events.
+        credit: FrameCredit,
     },
     /// A core timer fired.
     Timer(TimerId),
@@ -278,6 +280,9 @@ impl SessionActorState {
         message: SessionMsg,
     ) -> Result<(), ActorProcessingErr> {
         let state = self;
+        // An adapter event's place in its transport's bound, given back once the
+        // event is handled (see `FrameCredit`).
+        let mut handling = FrameCredit::none();
         let input = match message {
             SessionMsg::Agent { command, reply } => {
                 let token = state.next_token;
@@ -299,10 +304,15 @@ impl SessionActorState {
                     at: now.into_std(),
                 }
             }
-            SessionMsg::Transport { generation, output } => {
+            SessionMsg::Transport {
+                generation,
+                output,
+                credit,
+            } => {
                 if generation != state.generation {
                     return Ok(());
                 }
+                handling = credit;
                 match output {
                     TransportOutput::Event(event) => Input::Event(event),
                     TransportOutput::Response { tag, result } => Input::Response { tag, result },
@@ -375,6 +385,7 @@ impl SessionActorState {
             } => crate::session::reattach::restart_input(&state.core, attempt, crash, gone),
         };
         state.run(myself, input).await;
+        drop(handling);
         Ok(())
     }
 
@@ -528,8 +539,12 @@ impl SessionActorState {
         self.generation += 1;
         let generation = self.generation;
         let me = myself.clone();
-        let sink = Arc::new(move |output| {
-            let _ = me.cast(SessionMsg::Transport { generation, output });
+        let sink = Arc::new(move |output, credit| {
+            let _ = me.cast(SessionMsg::Transport {
+                generation,
+                output,
+                credit,
+            });
         });
         let name = adapter.name.clone();
         let args = TransportArgs {

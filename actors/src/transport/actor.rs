@@ -12,7 +12,9 @@ use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::mpsc;
 
 use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
-use crate::transport::messages::{TransportArgs, TransportMsg, TransportOutput, TransportSink};
+use crate::transport::messages::{
+    FrameCredit, TransportArgs, TransportMsg, TransportOutput, TransportSink,
+};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
@@ -141,12 +143,15 @@ impl Actor for TransportActor {
                 request,
                 timeout,
             } => state.send_request(&myself, tag, request, timeout),
-            TransportMsg::Incoming(message) => {
+            TransportMsg::Incoming(message, credit) => {
                 state.requests.observe(&message);
                 state.note_processes_at(&message);
                 match message {
+                    // Responses are bounded by the requests in flight; only events,
+                    // which an adapter may send without end, hold their place until
+                    // the session has handled them.
                     Message::Response(response) => state.on_response(response),
-                    Message::Event(event) => (state.sink)(TransportOutput::Event(event)),
+                    Message::Event(event) => (state.sink)(TransportOutput::Event(event), credit),
                     Message::Request(request) => state.on_reverse_request(request),
                 }
             }
@@ -204,6 +209,9 @@ fn debuggee_output_forward(
     let sink = sink.clone();
     Some(Arc::new(move |category: &'static str, text: String| {
         let body = serde_json::json!({ "category": category, "output": text });
-        sink(TransportOutput::Event(Event::new("output", Some(body))));
+        sink(
+            TransportOutput::Event(Event::new("output", Some(body))),
+            FrameCredit::none(),
+        );
     }))
 }

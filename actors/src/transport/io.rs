@@ -14,10 +14,10 @@ use ractor::ActorRef;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 use tokio_util::codec::{FramedRead, FramedWrite};
 
-use crate::transport::messages::{FrameLimits, TransportMsg};
+use crate::transport::messages::{FrameCredit, FrameLimits, TransportMsg};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
 use crate::transport::utf8_chunks::Utf8Chunks;
@@ -143,8 +143,10 @@ pub fn start_io<R, W>(
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    let credits = Arc::new(Semaphore::new(limits.max_unhandled_events));
     tokio::spawn(read_frames(
         FramedRead::new(reader, limits.codec()),
+        credits,
         actor.clone(),
     ));
     tokio::spawn(write_frames(
@@ -156,15 +158,22 @@ pub fn start_io<R, W>(
 
 async fn read_frames<R: AsyncRead + Unpin>(
     mut frames: FramedRead<R, ContentLengthCodec>,
+    credits: Arc<Semaphore>,
     actor: ActorRef<TransportMsg>,
 ) {
     let reason = loop {
+        // A place for the next frame first: with every place taken by events the
+        // session has not handled, the adapter's output waits in its pipe.
+        let Ok(credit) = credits.clone().acquire_owned().await else {
+            return; // never closed; nothing more can be read if it were
+        };
         match frames.next().await {
             Some(Ok(body)) => {
                 let excerpt = || String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
                 match Message::decode(&body) {
                     Ok(message) => {
-                        if actor.cast(TransportMsg::Incoming(message)).is_err() {
+                        let credit = FrameCredit::held(credit);
+                        if actor.cast(TransportMsg::Incoming(message, credit)).is_err() {
                             return;
                         }
                     }

@@ -39,8 +39,33 @@ pub enum TransportOutput {
 }
 
 /// Where a transport's output goes: called from the actor's handlers, so it must not
-/// block (casting to an actor is the usual body).
-pub type TransportSink = Arc<dyn Fn(TransportOutput) + Send + Sync>;
+/// block (casting to an actor is the usual body). An adapter event comes with the
+/// [`FrameCredit`] it holds; the owner keeps it until it has handled the event.
+pub type TransportSink = Arc<dyn Fn(TransportOutput, FrameCredit) + Send + Sync>;
+
+/// One place in a connection's bound on adapter events read but not yet handled
+/// (`max_unhandled_events`): the reader waits for a place before it reads the next
+/// frame, and the place comes back when this is dropped. Output that did not come
+/// from the adapter's frames holds none.
+#[derive(Debug, Default)]
+pub struct FrameCredit {
+    /// Held only to be dropped: dropping gives the place back.
+    _place: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl FrameCredit {
+    /// A credit holding no place.
+    pub fn none() -> Self {
+        Self { _place: None }
+    }
+
+    /// A credit holding `permit`'s place.
+    pub(crate) fn held(permit: tokio::sync::OwnedSemaphorePermit) -> Self {
+        Self {
+            _place: Some(permit),
+        }
+    }
+}
 
 /// Limits a transport enforces.
 #[derive(Debug, Clone)]
@@ -68,6 +93,9 @@ pub struct TransportConfig {
     /// Responses matching no request kept to report in timeouts
     /// (default [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub unmatched_responses_kept: usize,
+    /// Adapter events read but not yet handled by the owner before reading pauses
+    /// (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
+    pub max_unhandled_events: usize,
     /// Adapters served in-process, for
     /// [`TransportKind::InProcess`](crate::registry::TransportKind::InProcess).
     pub in_process: InProcessAdapters,
@@ -84,6 +112,7 @@ impl Default for TransportConfig {
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+            max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
             in_process: InProcessAdapters::default(),
         }
     }
@@ -95,17 +124,20 @@ impl TransportConfig {
         FrameLimits {
             max_frame_bytes: self.max_frame_bytes,
             max_header_bytes: self.max_header_bytes,
+            max_unhandled_events: self.max_unhandled_events,
         }
     }
 }
 
-/// The limits the reader's codec enforces on the adapter's frames.
+/// The limits the reader enforces on the adapter's frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FrameLimits {
     /// Largest `Content-Length`.
     pub max_frame_bytes: usize,
     /// Largest header block.
     pub max_header_bytes: usize,
+    /// Events read but not yet handled before reading pauses.
+    pub max_unhandled_events: usize,
 }
 
 impl FrameLimits {
@@ -143,8 +175,9 @@ pub enum TransportMsg {
     },
     /// End the adapter: close its input, kill its group after the grace period.
     Shutdown,
-    /// A message read from the adapter (from the reader task).
-    Incoming(Message),
+    /// A message read from the adapter (from the reader task), with its place in the
+    /// bound on unhandled events.
+    Incoming(Message, FrameCredit),
     /// A JSON frame that is not a DAP message (from the reader task), with the
     /// `request_seq` it names, if any.
     Malformed {

@@ -31,6 +31,8 @@ pub mod utf8_chunks;
 
 pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};
-pub use messages::{TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink};
+pub use messages::{
+    FrameCredit, TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink,
+};
 pub use process::ProcessGroup;
 pub use state::TransportState;

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::{Child, Command};
 
-use crate::transport::messages::TransportOutput;
+use crate::transport::messages::{FrameCredit, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
 use crate::transport::utf8_chunks::Utf8Chunks;
@@ -126,20 +126,24 @@ impl TransportState {
             "runInTerminal" => {
                 let sink = self.sink.clone();
                 let pgid = self.group.as_ref().map(|g| g.pid());
-                run_in_terminal(&request, pgid, move |ev| sink(TransportOutput::Event(ev))).map(
-                    |(child, body)| {
-                        let leads_group = pgid.is_none();
-                        self.terminal_processes
-                            .extend(ProcessGroup::adopt(child, leads_group));
-                        body
-                    },
-                )
+                run_in_terminal(&request, pgid, move |ev| {
+                    sink(TransportOutput::Event(ev), FrameCredit::none())
+                })
+                .map(|(child, body)| {
+                    let leads_group = pgid.is_none();
+                    self.terminal_processes
+                        .extend(ProcessGroup::adopt(child, leads_group));
+                    body
+                })
             }
             "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
-                (self.sink)(TransportOutput::StartDebugging {
-                    request: kind,
-                    configuration,
-                });
+                (self.sink)(
+                    TransportOutput::StartDebugging {
+                        request: kind,
+                        configuration,
+                    },
+                    FrameCredit::none(),
+                );
                 json!({})
             }),
             other => Err(format!(
