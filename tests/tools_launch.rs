@@ -67,7 +67,12 @@ async fn without_cwd_the_program_runs_in_its_own_folder_under_a_root_and_without
         500,
     )
     .await;
-    assert_eq!(refused.error().unwrap().kind, "forbidden", "{}", refused.text);
+    assert_eq!(
+        refused.error().unwrap().kind,
+        "forbidden",
+        "{}",
+        refused.text
+    );
     rooted.runtime().shutdown().await;
 
     // Without a root: the same default; an explicit cwd still wins.
