@@ -1,0 +1,78 @@
+//! Helpers of the permission tests (tests/permissions.rs, tests/permissions_code.rs): an
+//! approver that records what it was asked, a catalogue behind a gate, and checks that
+//! a call was refused by the gate, in the catalogue or over MCP.
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+
+use dapvisor::permission::{Approval, ApprovalRequest, Approver, PermissionGate};
+use dapvisor::tools::{ToolCatalogue, ToolResult};
+use dapvisor::{Runtime, RuntimeConfig};
+use futures::future::BoxFuture;
+use serde_json::json;
+
+use crate::agent::fails;
+use crate::agent::mcp_client::McpClient;
+
+/// An approver that answers as told and remembers what it was asked.
+pub struct Recording {
+    approve: bool,
+    asked: Mutex<Vec<ApprovalRequest>>,
+}
+
+impl Recording {
+    pub fn new(approve: bool) -> Arc<Self> {
+        Arc::new(Self {
+            approve,
+            asked: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn asked(&self) -> Vec<ApprovalRequest> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+impl Approver for Recording {
+    fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, Approval> {
+        self.asked.lock().unwrap().push(request.clone());
+        let answer = if self.approve {
+            Approval::Approved
+        } else {
+            Approval::Denied("the reviewer said no".into())
+        };
+        Box::pin(std::future::ready(answer))
+    }
+}
+
+pub async fn gated_catalogue(gate: PermissionGate) -> ToolCatalogue {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    ToolCatalogue::new(runtime).with_permissions(gate)
+}
+
+/// What a refusal by the gate carries: code 500 (the second seed's "otherwise"),
+/// kind `forbidden`.
+pub const REFUSED: u16 = 500;
+
+/// Insist that the catalogue's gate refused the call.
+pub async fn refused(tools: &ToolCatalogue, tool: &str, args: serde_json::Value) -> ToolResult {
+    let r = fails(tools, tool, args, REFUSED).await;
+    assert_eq!(r.error().unwrap().kind, "forbidden", "{}", r.text);
+    r
+}
+
+/// Insist that the MCP server's gate refused the call; its structured error.
+pub async fn refused_over_mcp(
+    client: &McpClient,
+    tool: &str,
+    args: serde_json::Value,
+) -> serde_json::Value {
+    let err = client.fails(tool, args, REFUSED).await;
+    assert_eq!(err["kind"], "forbidden", "{err}");
+    err
+}
+
+/// A call on a session that does not exist: 404 once past the gate, refused otherwise.
+pub fn eval_args() -> serde_json::Value {
+    json!({ "session_id": "s77", "expression": "1 + 1" })
+}
