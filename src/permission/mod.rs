@@ -84,8 +84,12 @@ impl FromStr for PermissionMode {
 pub enum Decision {
     /// Run it.
     Allow,
-    /// Ask the approval gate.
-    Ask,
+    /// Ask the approval gate; `code` names the arguments that carry code for the
+    /// debuggee (empty when the tool itself is destructive).
+    Ask {
+        /// Paths of the code-carrying arguments, such as `breakpoints[1].condition`.
+        code: Vec<String>,
+    },
     /// Refuse, for this reason.
     Refuse(String),
 }
@@ -166,22 +170,26 @@ impl PermissionGate {
         // An explicit allow rule admits the tool in every mode a deny rule did not
         // settle: it pre-approves in Default and admits in PlanOnly and
         // DenyUnauthorized.
-        let allowed = matching(RuleBehavior::Allow).is_some();
+        if self.mode == PermissionMode::BypassAll || matching(RuleBehavior::Allow).is_some() {
+            return Decision::Allow;
+        }
+        // Only a call the mode and rules have not settled is searched for code.
         let code = tool.code_in(arguments);
         let destructive = tool.annotations.destructive || !code.is_empty();
         match self.mode {
-            PermissionMode::BypassAll => Decision::Allow,
-            _ if allowed => Decision::Allow,
+            PermissionMode::BypassAll => Decision::Allow, // settled above
             PermissionMode::PlanOnly if tool.annotations.read_only && code.is_empty() => {
                 Decision::Allow
             }
             PermissionMode::PlanOnly if !code.is_empty() => Decision::Refuse(format!(
-                "permission mode plan_only runs read-only calls only, and this `{}` carries                  code for the debuggee to run ({})",
+                "permission mode plan_only runs read-only calls only, and this `{}` carries \
+                 code for the debuggee to run ({})",
                 tool.name,
                 code.join(", ")
             )),
             PermissionMode::PlanOnly => Decision::Refuse(format!(
-                "permission mode plan_only runs read-only tools only (and those an allow rule                  names), and `{}` is not read-only",
+                "permission mode plan_only runs read-only tools only (and those an allow rule \
+                 names), and `{}` is not read-only",
                 tool.name
             )),
             PermissionMode::DenyUnauthorized => Decision::Refuse(format!(
@@ -189,7 +197,7 @@ impl PermissionGate {
                  rule allows `{}`",
                 tool.name
             )),
-            PermissionMode::Default if destructive => Decision::Ask,
+            PermissionMode::Default if destructive => Decision::Ask { code },
             PermissionMode::Default => Decision::Allow,
         }
     }
@@ -206,8 +214,7 @@ impl PermissionGate {
         match self.decide(tool, arguments) {
             Decision::Allow => Ok(()),
             Decision::Refuse(reason) => Err(refused(reason)),
-            Decision::Ask => {
-                let code = tool.code_in(arguments);
+            Decision::Ask { code } => {
                 let why = if code.is_empty() {
                     "it can run arbitrary code in the debuggee".to_string()
                 } else {

@@ -101,12 +101,6 @@ impl ToolSpec {
         }
         found
     }
-
-    /// Whether this call is destructive: the tool is, or its arguments carry code
-    /// (see [`code_in`](Self::code_in)).
-    pub fn destructive_call(&self, arguments: &Value) -> bool {
-        self.annotations.destructive || !self.code_in(arguments).is_empty()
-    }
 }
 
 fn collect_code(fields: &[&str], value: &Value, path: String, found: &mut Vec<String>) {
