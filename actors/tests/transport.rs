@@ -11,7 +11,7 @@ use dapvisor_actors::core::command::Tag;
 use dapvisor_actors::registry::{AdapterDef, AdapterRegistry};
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
 use dapvisor_actors::transport::{
-    FrameCredit, InProcessAdapters, TransportActor, TransportArgs, TransportConfig, TransportMsg,
+    InProcessAdapters, TransportActor, TransportArgs, TransportConfig, TransportMsg,
     TransportOutput,
 };
 use dapvisor_actors::wire::{DapCodec, Event, Message, Request, Response};
@@ -84,8 +84,8 @@ impl Adapter {
 /// A transport connected to the test's [`Adapter`], and what it tells its owner.
 struct Harness {
     transport: ActorRef<TransportMsg>,
-    /// What the owner was told, each with the credit it held (kept until dropped).
-    output: mpsc::UnboundedReceiver<(TransportOutput, FrameCredit)>,
+    /// What the owner was told (an event's credit is held until it is dropped).
+    output: mpsc::UnboundedReceiver<TransportOutput>,
     adapter: Adapter,
 }
 
@@ -104,8 +104,8 @@ impl Harness {
         let (tx, output) = mpsc::unbounded_channel();
         let args = TransportArgs {
             adapter,
-            sink: Arc::new(move |out, credit| {
-                let _ = tx.send((out, credit));
+            sink: Arc::new(move |out| {
+                let _ = tx.send(out);
             }),
             config: TransportConfig {
                 in_process,
@@ -139,8 +139,8 @@ impl Harness {
     /// The next thing the transport told its owner, events aside.
     async fn output(&mut self) -> TransportOutput {
         loop {
-            match self.output.recv().await.expect("the transport's output").0 {
-                TransportOutput::Event(_) => continue,
+            match self.output.recv().await.expect("the transport's output") {
+                TransportOutput::Event(..) => continue,
                 other => return other,
             }
         }
@@ -225,26 +225,25 @@ async fn reading_pauses_while_the_owner_has_not_handled_the_bound_of_events() {
     // The owner gets the first 8 and holds on to them, unhandled ...
     let mut held = Vec::new();
     for n in 0..8 {
-        let (output, credit) = h.output.recv().await.unwrap();
-        match output {
-            TransportOutput::Event(event) => {
-                assert_eq!(event.body_or_empty()["output"], format!("{n}\n"))
+        match h.output.recv().await.unwrap() {
+            TransportOutput::Event(event, credit) => {
+                assert_eq!(event.body_or_empty()["output"], format!("{n}\n"));
+                held.push(credit);
             }
             other => panic!("want event {n}, got {other:?}"),
         }
-        held.push(credit);
     }
     // ... so the transport reads no further, however long the owner takes.
     let more = tokio::time::timeout(Duration::from_secs(60), h.output.recv()).await;
     assert!(more.is_err(), "a 9th event came before a place was free");
     // Handling one frees one place; handling all lets the rest through, in order.
     held.pop();
-    let (ninth, _) = h.output.recv().await.unwrap();
-    assert!(matches!(&ninth, TransportOutput::Event(e) if e.body_or_empty()["output"] == "8\n"));
+    let ninth = h.output.recv().await.unwrap();
+    assert!(matches!(&ninth, TransportOutput::Event(e, _) if e.body_or_empty()["output"] == "8\n"));
     drop(held);
     for n in 9..20 {
-        match h.output.recv().await.unwrap().0 {
-            TransportOutput::Event(event) => {
+        match h.output.recv().await.unwrap() {
+            TransportOutput::Event(event, _) => {
                 assert_eq!(event.body_or_empty()["output"], format!("{n}\n"))
             }
             other => panic!("want event {n}, got {other:?}"),

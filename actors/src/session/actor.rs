@@ -37,8 +37,6 @@ pub enum SessionMsg {
         generation: u64,
         /// What it reported.
         output: TransportOutput,
-        /// The event's place in the transport's bound on unhandled events.
-        credit: FrameCredit,
     },
     /// A core timer fired.
     Timer(TimerId),
@@ -259,14 +257,7 @@ impl Actor for SessionActor {
         _myself: ActorRef<Self::Msg>,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
-        let why = state
-            .shared
-            .ended()
-            .unwrap_or_else(|| SessionError::SessionEnded(state.id.to_string()));
-        for (_, (reply, _)) in state.replies.drain() {
-            let _ = reply.send(Err(why.clone()));
-            state.shared.queued.fetch_sub(1, Ordering::Relaxed);
-        }
+        state.answer_waiting();
         // The transport is a linked child: ractor kills it, and its process group
         // goes with its state.
         Ok(())
@@ -304,17 +295,15 @@ impl SessionActorState {
                     at: now.into_std(),
                 }
             }
-            SessionMsg::Transport {
-                generation,
-                output,
-                credit,
-            } => {
+            SessionMsg::Transport { generation, output } => {
                 if generation != state.generation {
                     return Ok(());
                 }
-                handling = credit;
                 match output {
-                    TransportOutput::Event(event) => Input::Event(event),
+                    TransportOutput::Event(event, credit) => {
+                        handling = credit;
+                        Input::Event(event)
+                    }
                     TransportOutput::Response { tag, result } => Input::Response { tag, result },
                     TransportOutput::StartDebugging {
                         request,
@@ -394,12 +383,22 @@ impl SessionActorState {
     fn fail_waiting(&mut self, reason: String) {
         self.shared
             .set_ended(SessionError::SessionFailed { reason });
-        let why = self.shared.ended().expect("just recorded");
+        self.answer_waiting();
+    }
+
+    /// Answer every agent still waiting with why the session ended (as recorded:
+    /// reaped, failed), or that it ended.
+    fn answer_waiting(&mut self) {
+        let why = self
+            .shared
+            .ended()
+            .unwrap_or_else(|| SessionError::SessionEnded(self.id.to_string()));
         for (_, (reply, _)) in self.replies.drain() {
             let _ = reply.send(Err(why.clone()));
             self.shared.queued.fetch_sub(1, Ordering::Relaxed);
         }
     }
+
     /// Feed `input` and carry out the effects, feeding back any inputs they produce
     /// (a transport that could not start, a request that could not be sent).
     async fn run(&mut self, myself: &ActorRef<SessionMsg>, input: Input) {
@@ -539,12 +538,8 @@ impl SessionActorState {
         self.generation += 1;
         let generation = self.generation;
         let me = myself.clone();
-        let sink = Arc::new(move |output, credit| {
-            let _ = me.cast(SessionMsg::Transport {
-                generation,
-                output,
-                credit,
-            });
+        let sink = Arc::new(move |output| {
+            let _ = me.cast(SessionMsg::Transport { generation, output });
         });
         let name = adapter.name.clone();
         let args = TransportArgs {

@@ -151,7 +151,7 @@ impl Actor for TransportActor {
                     // which an adapter may send without end, hold their place until
                     // the session has handled them.
                     Message::Response(response) => state.on_response(response),
-                    Message::Event(event) => (state.sink)(TransportOutput::Event(event), credit),
+                    Message::Event(event) => (state.sink)(TransportOutput::Event(event, credit)),
                     Message::Request(request) => state.on_reverse_request(request),
                 }
             }
@@ -209,9 +209,9 @@ fn debuggee_output_forward(
     let sink = sink.clone();
     Some(Arc::new(move |category: &'static str, text: String| {
         let body = serde_json::json!({ "category": category, "output": text });
-        sink(
-            TransportOutput::Event(Event::new("output", Some(body))),
+        sink(TransportOutput::Event(
+            Event::new("output", Some(body)),
             FrameCredit::none(),
-        );
+        ));
     }))
 }

@@ -17,8 +17,9 @@ use crate::wire::{ContentLengthCodec, Event, Message, Request, Response};
 /// What the transport reports to its owner.
 #[derive(Debug)]
 pub enum TransportOutput {
-    /// An adapter event.
-    Event(Event),
+    /// An adapter event, holding its place in the bound on unhandled events (a
+    /// [`FrameCredit`]) until the owner drops it, once the event is handled.
+    Event(Event, FrameCredit),
     /// The answer to a request (or why there is none: deadline, adapter gone).
     Response {
         /// The owner's tag for the request.
@@ -39,15 +40,14 @@ pub enum TransportOutput {
 }
 
 /// Where a transport's output goes: called from the actor's handlers, so it must not
-/// block (casting to an actor is the usual body). An adapter event comes with the
-/// [`FrameCredit`] it holds; the owner keeps it until it has handled the event.
-pub type TransportSink = Arc<dyn Fn(TransportOutput, FrameCredit) + Send + Sync>;
+/// block (casting to an actor is the usual body).
+pub type TransportSink = Arc<dyn Fn(TransportOutput) + Send + Sync>;
 
 /// One place in a connection's bound on adapter events read but not yet handled
 /// (`max_unhandled_events`): the reader waits for a place before it reads the next
 /// frame, and the place comes back when this is dropped. Output that did not come
 /// from the adapter's frames holds none.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FrameCredit {
     /// Held only to be dropped: dropping gives the place back.
     _place: Option<tokio::sync::OwnedSemaphorePermit>,

@@ -127,7 +127,7 @@ impl TransportState {
                 let sink = self.sink.clone();
                 let pgid = self.group.as_ref().map(|g| g.pid());
                 run_in_terminal(&request, pgid, move |ev| {
-                    sink(TransportOutput::Event(ev), FrameCredit::none())
+                    sink(TransportOutput::Event(ev, FrameCredit::none()))
                 })
                 .map(|(child, body)| {
                     let leads_group = pgid.is_none();
@@ -137,13 +137,10 @@ impl TransportState {
                 })
             }
             "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
-                (self.sink)(
-                    TransportOutput::StartDebugging {
-                        request: kind,
-                        configuration,
-                    },
-                    FrameCredit::none(),
-                );
+                (self.sink)(TransportOutput::StartDebugging {
+                    request: kind,
+                    configuration,
+                });
                 json!({})
             }),
             other => Err(format!(

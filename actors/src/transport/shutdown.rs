@@ -11,7 +11,7 @@ use ractor::ActorRef;
 
 use crate::error::AdapterExit;
 use crate::transport::io::ExitInfo;
-use crate::transport::messages::{FrameCredit, TransportConfig, TransportMsg, TransportOutput};
+use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
 
@@ -156,7 +156,7 @@ impl TransportState {
         if let Some((_, timer)) = self.deadline_timer.take() {
             timer.abort();
         }
-        (self.sink)(TransportOutput::Closed(exit), FrameCredit::none());
+        (self.sink)(TransportOutput::Closed(exit));
         myself.stop(None);
     }
 

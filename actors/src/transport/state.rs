@@ -10,9 +10,7 @@ use tokio::time::Instant;
 
 use crate::core::command::Tag;
 use crate::error::SessionError;
-use crate::transport::messages::{
-    FrameCredit, TransportConfig, TransportMsg, TransportOutput, TransportSink,
-};
+use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
@@ -89,15 +87,12 @@ impl TransportState {
         timeout: Duration,
     ) {
         let Some(outgoing) = self.outgoing.clone().filter(|_| !self.ending.finished) else {
-            (self.sink)(
-                TransportOutput::Response {
-                    tag,
-                    result: Err(SessionError::AdapterExited {
-                        exit: self.exit_report("the adapter connection is closing".into()),
-                    }),
-                },
-                FrameCredit::none(),
-            );
+            (self.sink)(TransportOutput::Response {
+                tag,
+                result: Err(SessionError::AdapterExited {
+                    exit: self.exit_report("the adapter connection is closing".into()),
+                }),
+            });
             return;
         };
         self.requests
@@ -134,13 +129,10 @@ impl TransportState {
     pub(super) fn on_response(&mut self, response: Response) {
         match self.requests.answer(&response) {
             Some(request) => {
-                (self.sink)(
-                    TransportOutput::Response {
-                        tag: request.tag,
-                        result: Ok(response),
-                    },
-                    FrameCredit::none(),
-                );
+                (self.sink)(TransportOutput::Response {
+                    tag: request.tag,
+                    result: Ok(response),
+                });
             }
             None => tracing::warn!(
                 adapter = %self.adapter_name,
@@ -159,13 +151,10 @@ impl TransportState {
             if let (Some(cancel), Some(out)) = (expired.cancel, &self.outgoing) {
                 let _ = out.send(Message::Request(cancel));
             }
-            (self.sink)(
-                TransportOutput::Response {
-                    tag: expired.request.tag,
-                    result: Err(expired.error),
-                },
-                FrameCredit::none(),
-            );
+            (self.sink)(TransportOutput::Response {
+                tag: expired.request.tag,
+                result: Err(expired.error),
+            });
         }
         self.arm_deadline_timer(myself);
     }
@@ -178,12 +167,9 @@ impl TransportState {
         else {
             return;
         };
-        (self.sink)(
-            TransportOutput::Response {
-                tag: request.tag,
-                result: Err(error),
-            },
-            FrameCredit::none(),
-        );
+        (self.sink)(TransportOutput::Response {
+            tag: request.tag,
+            result: Err(error),
+        });
     }
 }
