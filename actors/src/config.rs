@@ -286,6 +286,16 @@ impl RuntimeConfig {
         }
     }
 
+    /// An event hub with this configuration's subscriber limits.
+    pub(crate) fn event_hub<E: crate::events::Lossy + Send + Sync + 'static>(
+        &self,
+    ) -> crate::events::EventHub<E> {
+        crate::events::EventHub::with_max_waiting(
+            self.subscriber_output_backlog,
+            self.subscriber_max_waiting,
+        )
+    }
+
     pub(crate) fn transport(&self) -> TransportConfig {
         TransportConfig {
             max_frame_bytes: self.max_frame_bytes,

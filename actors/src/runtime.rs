@@ -63,10 +63,7 @@ impl Runtime {
         config.restart_policy.validate()?;
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
-        let hub = EventHub::with_max_waiting(
-            config.subscriber_output_backlog,
-            config.subscriber_max_waiting,
-        );
+        let hub = config.event_hub();
         let ended = Arc::new(EndedSessions::new(config.ended_sessions_remembered));
         let args = SupervisorArgs {
             config: config.clone(),
@@ -217,7 +214,7 @@ impl Runtime {
             adapter,
             arguments,
             breakpoints: spec.breakpoints,
-            function_breakpoints: by_name(
+            function_breakpoints: start_function_breakpoints(
                 spec.function_breakpoints,
                 spec.conditional_function_breakpoints,
             ),
@@ -259,7 +256,7 @@ impl Runtime {
             adapter,
             arguments,
             breakpoints: spec.breakpoints,
-            function_breakpoints: by_name(
+            function_breakpoints: start_function_breakpoints(
                 spec.function_breakpoints,
                 spec.conditional_function_breakpoints,
             ),
@@ -320,9 +317,9 @@ fn registry_error(err: RegistryError) -> SessionError {
     }
 }
 
-/// Function breakpoints given by name, as plans carry them.
-/// A start's function breakpoints: the plain names, then those with conditions.
-fn by_name(
+/// A start's function breakpoints, as plans carry them: the plain names, then those
+/// with conditions.
+fn start_function_breakpoints(
     names: Vec<String>,
     conditional: Vec<crate::wire::types::FunctionBreakpoint>,
 ) -> Vec<crate::wire::types::FunctionBreakpoint> {

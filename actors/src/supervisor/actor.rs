@@ -267,10 +267,7 @@ impl SupervisorState {
         }
         let id = SessionId(self.next_id);
         self.next_id += 1;
-        let hub = EventHub::with_max_waiting(
-            self.config.subscriber_output_backlog,
-            self.config.subscriber_max_waiting,
-        );
+        let hub = self.config.event_hub();
         let shared = Arc::new(SessionShared::default());
         let args = SessionArgs {
             id,
@@ -299,26 +296,16 @@ impl SupervisorState {
     /// Forget session `id` and stop its actor (its transport, a linked child, goes
     /// with it, and the adapter's process group with the transport).
     pub(super) fn remove(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
-        self.remove_announcing(id, why, None)
-    }
-
-    /// [`Self::remove`], publishing `announce` to the session's and the runtime's
-    /// subscribers once the session is out of the map (so that whoever hears of it no
-    /// longer finds the session) and before it is closed.
-    pub(super) fn remove_announcing(
-        &mut self,
-        id: SessionId,
-        why: &str,
-        announce: Option<EventKind>,
-    ) -> Option<SessionHandle> {
-        let handle = self.forget_announcing(id, why, announce)?;
+        let handle = self.forget_announcing(id, why, None)?;
         handle.actor().stop(Some(why.to_string()));
         self.publish_closed(id, why);
         Some(handle)
     }
 
     /// Take session `id` (and its children, which are stopped) out of the map,
-    /// remembering how it ended and publishing `announce`; the caller ends its actor.
+    /// remembering how it ended and publishing `announce` to the session's and the
+    /// runtime's subscribers once it is out (so that whoever hears of it no longer
+    /// finds it); the caller ends its actor and says it is closed.
     pub(super) fn forget_announcing(
         &mut self,
         id: SessionId,
