@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use common::procs::{is_alive, wait_gone};
+use common::procs::{is_alive, runs_untraced, wait_gone};
 use common::*;
 use dapvisor::{
     AttachSpec, InitialBreakpoint, RunTicket, Runtime, RuntimeConfig, SessionError, SessionState,
@@ -201,15 +201,6 @@ async fn reaping_detaches_and_leaves_the_program_running(
         runs_untraced(pid),
         "and runs on, not stopped at the breakpoint"
     );
-}
-
-/// Whether `pid` is running or sleeping: not stopped, not traced.
-fn runs_untraced(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
-    matches!(state.and_then(|s| s.chars().next()), Some('S' | 'R'))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

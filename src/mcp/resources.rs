@@ -1,12 +1,12 @@
 //! The resources: `debugger://sessions` (every session, as `debug.sessions` lists them)
 //! and `debugger://sessions/{id}` (one session: state, what it allows as operations
-//! and as `allowed_tools`, breakpoints, last stop, capabilities, threads (at most
-//! `DEFAULT_MAX_THREADS`, with the total), exit code).
+//! and as `allowed_tools`, breakpoints, last stop, capabilities, threads (at most the
+//! catalogue's `max_threads`, with the total), exit code).
 
 use serde_json::{json, Value};
 
+use crate::tools::Bounds;
 use crate::tools::ToolError;
-use crate::tools::DEFAULT_MAX_THREADS;
 use crate::{Runtime, SessionHandle, SessionId};
 
 /// The URI of the session list.
@@ -20,8 +20,8 @@ pub fn session_uri(id: SessionId) -> String {
     format!("{SESSIONS_URI}/{id}")
 }
 
-/// The content of `uri`, as JSON.
-pub async fn read(runtime: &Runtime, uri: &str) -> Result<Value, ToolError> {
+/// The content of `uri`, as JSON, within the catalogue's `bounds` (threads).
+pub async fn read(runtime: &Runtime, uri: &str, bounds: &Bounds) -> Result<Value, ToolError> {
     if uri == SESSIONS_URI {
         return Ok(json!({ "sessions": list(runtime).await }));
     }
@@ -48,7 +48,7 @@ pub async fn read(runtime: &Runtime, uri: &str) -> Result<Value, ToolError> {
         err.hint = format!("{}; read {SESSIONS_URI} for the live sessions", err.hint);
         err
     })?;
-    detail(&session).await
+    detail(&session, bounds.max_threads).await
 }
 
 /// Every live session, as `debug.sessions` lists them.
@@ -62,7 +62,7 @@ pub async fn list(runtime: &Runtime) -> Vec<Value> {
     out
 }
 
-async fn detail(session: &SessionHandle) -> Result<Value, ToolError> {
+async fn detail(session: &SessionHandle, max_threads: usize) -> Result<Value, ToolError> {
     let snapshot = session.snapshot().await?;
     let mut value = serde_json::to_value(&snapshot).map_err(|e| {
         ToolError::new(
@@ -82,7 +82,7 @@ async fn detail(session: &SessionHandle) -> Result<Value, ToolError> {
             "allowed_tools".into(),
             json!(crate::tools::allowed_tools(snapshot.state)),
         );
-        bound_threads(object, DEFAULT_MAX_THREADS);
+        bound_threads(object, max_threads);
     }
     Ok(value)
 }

@@ -213,7 +213,13 @@ impl ServerHandler for DebugServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        match resources::read(self.catalogue.runtime(), &request.uri).await {
+        match resources::read(
+            self.catalogue.runtime(),
+            &request.uri,
+            self.catalogue.bounds(),
+        )
+        .await
+        {
             Ok(value) => Ok(json_contents(&request.uri, &value).into()),
             Err(err) => Err(ErrorData::resource_not_found(
                 format!("{}; {}", err.error, err.hint),

@@ -243,8 +243,8 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
     if frames.is_empty() && start > 0 {
         let _ = write!(
             text,
-            "\n  no frames from start_frame {start}: the stack is {} deep",
-            total.map_or("less deep".to_string(), |t| t.to_string())
+            "\n  no frames from start_frame {start}: the stack is {}",
+            total.map_or("shallower than that".to_string(), |t| format!("{t} deep"))
         );
     }
     for (i, f) in frames.iter().enumerate() {

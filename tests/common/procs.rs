@@ -23,6 +23,14 @@ pub fn is_alive(pid: u32) -> bool {
         .is_some_and(|state| state != "Z" && state != "X")
 }
 
+/// Whether `pid` runs on its own: running or sleeping, not stopped or traced (`t`),
+/// not a zombie.
+pub fn runs_untraced(pid: u32) -> bool {
+    stat_fields(pid)
+        .and_then(|f| f.first().cloned())
+        .is_some_and(|state| state == "S" || state == "R")
+}
+
 /// The parent of `pid`, while `pid` exists.
 pub fn parent(pid: u32) -> Option<u32> {
     stat_fields(pid)?.get(1)?.parse().ok()

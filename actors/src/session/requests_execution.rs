@@ -148,7 +148,7 @@ impl SessionHandle {
 
     /// Run `frame_id` again from its start (`restartFrame`).
     pub async fn restart_frame(&self, frame_id: i64) -> Result<RunTicket, SessionError> {
-        self.ready_for(Operation::Navigate).await?;
+        // The core checks the state, then the capability, as it sends.
         let args = json!({ "frameId": frame_id });
         self.moving(Operation::Navigate, "restartFrame", args).await
     }
