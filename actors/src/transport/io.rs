@@ -99,37 +99,46 @@ pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
 /// [`drain_into_tail`], calling `at_end` once the reader is exhausted (so that an exit
 /// report can wait for the last words on stderr).
 pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
-    mut reader: R,
+    reader: R,
     tail: OutputTail,
     forward: Option<(OutputForward, &'static str)>,
     at_end: impl FnOnce() + Send + 'static,
 ) {
     tokio::spawn(async move {
-        let mut buf = [0u8; 4096];
-        // A character split by a read's edge is forwarded whole with the next read.
-        let mut text = Utf8Chunks::new();
-        loop {
-            match reader.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    tail.push(&buf[..n]);
-                    if let Some((forward, category)) = &forward {
-                        let chunk = text.push(&buf[..n]);
-                        if !chunk.is_empty() {
-                            forward(category, chunk);
-                        }
-                    }
-                }
+        let forward_text = |text: String| {
+            if let Some((forward, category)) = &forward {
+                forward(category, text);
             }
-        }
-        if let Some((forward, category)) = &forward {
-            let rest = text.finish();
-            if !rest.is_empty() {
-                forward(category, rest);
-            }
-        }
+        };
+        read_text(reader, |bytes| tail.push(bytes), forward_text).await;
         at_end();
     });
+}
+
+/// Read `reader` to its end, giving each read's bytes to `bytes` and its text to
+/// `text` (never empty; a character split by a read's edge comes whole with the next).
+pub(crate) async fn read_text<R: AsyncRead + Unpin>(
+    mut reader: R,
+    mut bytes: impl FnMut(&[u8]),
+    mut text: impl FnMut(String),
+) {
+    let mut buf = [0u8; 4096];
+    let mut decoder = Utf8Chunks::new();
+    let mut emit = |chunk: String| {
+        if !chunk.is_empty() {
+            text(chunk);
+        }
+    };
+    loop {
+        match reader.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                bytes(&buf[..n]);
+                emit(decoder.push(&buf[..n]));
+            }
+        }
+    }
+    emit(decoder.finish());
 }
 
 /// Start the reader and writer tasks over a connected byte stream.

@@ -10,13 +10,13 @@
 use std::process::Stdio;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::io::AsyncRead;
 use tokio::process::{Child, Command};
 
+use crate::transport::io::read_text;
 use crate::transport::messages::{FrameCredit, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
-use crate::transport::utf8_chunks::Utf8Chunks;
 use crate::wire::types::RunInTerminalRequestArguments;
 use crate::wire::{Event, Message, Request, Response};
 
@@ -93,30 +93,15 @@ pub fn run_in_terminal(
 }
 
 fn forward<R: AsyncRead + Unpin + Send + 'static>(
-    mut reader: R,
+    reader: R,
     category: &'static str,
     on_output: impl Fn(Event) + Send + Sync + 'static,
 ) {
     let emit = move |text: String| {
-        if !text.is_empty() {
-            on_output(Event::new(
-                "output",
-                Some(json!({ "category": category, "output": text })),
-            ));
-        }
+        let body = json!({ "category": category, "output": text });
+        on_output(Event::new("output", Some(body)));
     };
-    tokio::spawn(async move {
-        let mut buf = vec![0u8; 8192];
-        // A character split by the read's edge is decoded whole with the next read.
-        let mut text = Utf8Chunks::new();
-        loop {
-            match reader.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => emit(text.push(&buf[..n])),
-            }
-        }
-        emit(text.finish());
-    });
+    tokio::spawn(read_text(reader, |_| {}, emit));
 }
 
 impl TransportState {
