@@ -157,25 +157,32 @@ mod tests {
     use tokio::io::{AsyncBufReadExt, BufReader};
     use tokio::process::Command;
 
-    /// Wait (bounded) until `pid` no longer runs: killed processes take a moment to
-    /// go, and orphans must be reaped by init.
+    /// How long a killed process may take to go: the kernel delivers SIGKILL at once,
+    /// but a loaded machine may take a while to run the dying process.
+    const GONE_WAIT: Duration = Duration::from_secs(10);
+
+    /// Wait (bounded) until `pid` no longer runs, on its pidfd, which polls readable
+    /// once the process has exited (any process, not only a child of ours).
     async fn gone(pid: u32) -> bool {
-        until(|| !is_alive(pid)).await
+        let Ok(pidfd) = crate::transport::pidfd::Pidfd::open(pid) else {
+            return !is_alive(pid); // already reaped, or never there
+        };
+        tokio::time::timeout(GONE_WAIT, pidfd.exited())
+            .await
+            .is_ok()
+            && !is_alive(pid)
     }
 
-    /// Wait (bounded) until `pid` has been reaped (the reaping task runs after it dies).
+    /// Wait (bounded) until `pid` has been reaped. The reaping is done by a task of
+    /// the group's after the process exits, and says so to nobody, so this looks
+    /// again every 10 ms: the one poll in these tests, as no event exists to wait on.
     async fn reaped(pid: u32) -> bool {
-        until(|| Stat::read(pid).is_none()).await
-    }
-
-    async fn until(done: impl Fn() -> bool) -> bool {
-        for _ in 0..1000 {
-            if done() {
-                return true;
+        let poll = async {
+            while Stat::read(pid).is_some() {
+                tokio::time::sleep(Duration::from_millis(10)).await;
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        false
+        };
+        tokio::time::timeout(GONE_WAIT, poll).await.is_ok()
     }
 
     /// `sh -c script` as the leader of a new group, printing pids on stdout.
