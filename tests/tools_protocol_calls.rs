@@ -353,27 +353,22 @@ async fn restart_and_step_in_targets_on_lldb_dap_and_its_refusals() {
     let listed = ok(&tools, "debug.sessions", json!({})).await;
     assert_eq!(listed["sessions"][0]["adapter_pid"], pid);
 
-    lacks(
-        &tools,
-        "debug.goto_targets",
-        with(&id, json!({ "file": source, "line": line + 1 })),
-        "supportsGotoTargetsRequest",
-    )
-    .await;
-    lacks(
-        &tools,
-        "debug.goto",
-        with(&id, json!({ "file": source, "line": line + 1 })),
-        "supportsGotoTargetsRequest",
-    )
-    .await;
-    lacks(
-        &tools,
-        "debug.continue_thread",
-        with(&id, json!({})),
-        "supportsSingleThreadExecutionRequests",
-    )
-    .await;
+    let next_line = json!({ "file": source, "line": line + 1 });
+    for (tool, extra, capability) in [
+        (
+            "debug.goto_targets",
+            next_line.clone(),
+            "supportsGotoTargetsRequest",
+        ),
+        ("debug.goto", next_line, "supportsGotoTargetsRequest"),
+        (
+            "debug.continue_thread",
+            json!({}),
+            "supportsSingleThreadExecutionRequests",
+        ),
+    ] {
+        lacks(&tools, tool, with(&id, extra), capability).await;
+    }
     tools.runtime().shutdown().await;
 }
 
@@ -391,20 +386,20 @@ async fn what_dlv_lacks_is_refused_naming_the_capability() {
     )
     .await;
     restarts_by_relaunching(&tools, &id, line).await;
-    lacks(
-        &tools,
-        "debug.goto",
-        with(&id, json!({ "file": source, "line": line + 1 })),
-        "supportsGotoTargetsRequest",
-    )
-    .await;
-    lacks(
-        &tools,
-        "debug.loaded_sources",
-        with(&id, json!({})),
-        "supportsLoadedSourcesRequest",
-    )
-    .await;
+    for (tool, extra, capability) in [
+        (
+            "debug.goto",
+            json!({ "file": source, "line": line + 1 }),
+            "supportsGotoTargetsRequest",
+        ),
+        (
+            "debug.loaded_sources",
+            json!({}),
+            "supportsLoadedSourcesRequest",
+        ),
+    ] {
+        lacks(&tools, tool, with(&id, extra), capability).await;
+    }
     // Still stopped where it was.
     let stack = ok(&tools, "debug.stack_trace", with(&id, json!({}))).await;
     assert_eq!(stack["frames"][0]["line"], line);

@@ -430,11 +430,11 @@ mod tests {
         assert!(cache.file(f).is_empty());
     }
 
-    /// Breakpoints asked for at lines 4 and 6, both placed by the adapter on line 6.
-    fn two_on_line_six() -> (BreakpointCache, &'static Path) {
+    /// Breakpoints asked for at lines `asked`, both placed by the adapter on line 6.
+    fn two_on_line_six(asked: [i64; 2]) -> (BreakpointCache, &'static Path) {
         let mut cache = BreakpointCache::new(10);
         let f = Path::new("a.c");
-        cache.set_file(f, vec![bp(4), bp(6)]).unwrap();
+        cache.set_file(f, asked.map(bp).to_vec()).unwrap();
         let placed = |id| Breakpoint {
             id: Some(id),
             verified: true,
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn removing_a_line_prefers_the_breakpoint_asked_for_there() {
-        let (mut cache, f) = two_on_line_six();
+        let (mut cache, f) = two_on_line_six([4, 6]);
         assert!(cache.remove(f, 6));
         // The one asked for at 4 and moved to 6 stays.
         assert_eq!(lines(&cache.arguments_for(f)), vec![4]);
@@ -459,16 +459,7 @@ mod tests {
 
     #[test]
     fn removing_by_a_moved_line_removes_one_breakpoint_only() {
-        let mut cache = BreakpointCache::new(10);
-        let f = Path::new("a.c");
-        cache.set_file(f, vec![bp(3), bp(4)]).unwrap();
-        let placed = |id| Breakpoint {
-            id: Some(id),
-            verified: true,
-            line: Some(6),
-            ..Breakpoint::default()
-        };
-        cache.record_file_result(f, vec![placed(1), placed(2)]);
+        let (mut cache, f) = two_on_line_six([3, 4]);
         assert!(cache.remove(f, 6));
         // One breakpoint per removal: the first that landed there.
         assert_eq!(lines(&cache.arguments_for(f)), vec![4]);
@@ -476,7 +467,7 @@ mod tests {
 
     #[test]
     fn removing_by_the_requested_line_leaves_one_moved_onto_another_line() {
-        let (mut cache, f) = two_on_line_six();
+        let (mut cache, f) = two_on_line_six([4, 6]);
         assert!(cache.remove(f, 4));
         assert_eq!(lines(&cache.arguments_for(f)), vec![6]);
     }
