@@ -13,7 +13,7 @@ use futures::{SinkExt, StreamExt};
 use ractor::ActorRef;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use tokio::sync::{mpsc, Semaphore};
 use tokio_util::codec::{FramedRead, FramedWrite};
 
@@ -32,13 +32,14 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
 }
 
-/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio.
+/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio
+/// and clean signals ([`crate::clean_start`]).
 pub fn spawn_adapter(
     program: &std::path::Path,
     args: &[String],
     cwd: Option<&std::path::Path>,
 ) -> std::io::Result<Child> {
-    let mut command = Command::new(program);
+    let mut command = crate::clean_start::tokio_command(program);
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }

@@ -1,7 +1,7 @@
 //! Answers to the requests an adapter sends us (reverse requests).
 //!
-//! `runInTerminal` runs the command headless, with the cwd and environment it names,
-//! in the adapter's process group (so ending the session ends it), and answers with
+//! `runInTerminal` runs the command headless, with the cwd and environment it names
+//! and clean signals ([`crate::clean_start`]), in the adapter's process group (so ending the session ends it), and answers with
 //! its process id; its stdout and stderr come back as `output` events.
 //! `startDebugging` is told yes and passed to the owner, which starts the child
 //! session. Anything else is refused with a proper error response, numbered in the
@@ -11,7 +11,7 @@ use std::process::Stdio;
 
 use serde_json::{json, Value};
 use tokio::io::AsyncRead;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
 use crate::transport::io::read_text;
 use crate::transport::messages::{FrameCredit, TransportOutput};
@@ -61,7 +61,7 @@ pub fn run_in_terminal(
         .args
         .split_first()
         .ok_or_else(|| "runInTerminal named no command".to_string())?;
-    let mut command = Command::new(program);
+    let mut command = crate::clean_start::tokio_command(program);
     command
         .args(rest)
         .stdin(Stdio::null())
