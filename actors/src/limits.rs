@@ -15,6 +15,17 @@ pub const DEFAULT_MAX_CONTENT_LENGTH: usize = 16 * 1024 * 1024;
 /// Set with `ContentLengthCodec::with_max_header_length` or `RuntimeConfig::max_header_bytes`.
 pub const DEFAULT_MAX_HEADER_LENGTH: usize = 8 * 1024;
 
+/// The smallest [`DEFAULT_MAX_CONTENT_LENGTH`] a runtime accepts: 4 KiB. Below it an
+/// adapter's answer to `initialize` (its capabilities) may not fit, and every session
+/// would fail to start; `Runtime::start` refuses a `RuntimeConfig::max_frame_bytes`
+/// below it.
+pub const MIN_MAX_CONTENT_LENGTH: usize = 4 * 1024;
+
+/// The smallest [`DEFAULT_MAX_HEADER_LENGTH`] a runtime accepts: 64 bytes, room for
+/// `Content-Length: N` and the blank line. `Runtime::start` refuses a
+/// `RuntimeConfig::max_header_bytes` below it.
+pub const MIN_MAX_HEADER_LENGTH: usize = 64;
+
 /// Deadline for one DAP request when the caller gives none: 30 s.
 /// Set with `RuntimeConfig::request_timeout`, or per request.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -40,6 +51,12 @@ pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 /// DAP (its stderr; for an adapter reached over TCP, its stdout too): 8 KiB each.
 /// Set with `RuntimeConfig::stderr_tail_bytes`.
 pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
+
+/// The smallest [`DEFAULT_STDERR_TAIL_BYTES`] a runtime accepts: 256 bytes. The tail
+/// of an adapter's stdout also holds the line in which an adapter that picks its own
+/// port names it (dlv's banner), so a smaller one would never find the port.
+/// `Runtime::start` refuses a `RuntimeConfig::stderr_tail_bytes` below it.
+pub const MIN_STDERR_TAIL_BYTES: usize = 256;
 
 /// How many bulk events (output, module, loadedSource, progress, invalidated, memory
 /// and unknown adapter events, all together) a subscriber may have waiting before

@@ -42,9 +42,10 @@ impl Drop for RuntimeInner {
 }
 
 impl Runtime {
-    /// Start a runtime with its own, unlinked supervisor. A configuration whose
-    /// restart policy [`RestartPolicy::validate`](crate::RestartPolicy::validate)
-    /// refuses is refused with [`SessionError::InvalidArgument`].
+    /// Start a runtime with its own, unlinked supervisor. A configuration that
+    /// [`RuntimeConfig::validate`] refuses (a limit out of its range, a restart policy
+    /// that is not valid) is refused with [`SessionError::InvalidArgument`] naming the
+    /// field and its range.
     pub async fn start(config: RuntimeConfig) -> Result<Self, SessionError> {
         Self::spawn(config, None).await
     }
@@ -60,7 +61,7 @@ impl Runtime {
     }
 
     async fn spawn(config: RuntimeConfig, host: Option<ActorCell>) -> Result<Self, SessionError> {
-        config.restart_policy.validate()?;
+        config.validate()?;
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
         let hub = config.event_hub();

@@ -124,8 +124,9 @@ impl Actor for SupervisorActor {
         myself: ActorRef<Self::Msg>,
         args: SupervisorArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
-        // A bad policy would otherwise surface as a wrong backoff at the first crash.
-        args.config.restart_policy.validate()?;
+        // A bad policy would otherwise surface as a wrong backoff at the first crash,
+        // a bad limit as a hang at the first session.
+        args.config.validate()?;
         if let Some(every) = args.config.idle_sweep_interval() {
             // A ractor timer: the sweep is a message like any other.
             myself.send_interval(every, || SupervisorMsg::Sweep);

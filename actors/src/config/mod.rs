@@ -1,4 +1,7 @@
-//! [`RuntimeConfig`]: every limit of a runtime, with its default, and a setter each.
+//! [`RuntimeConfig`]: every limit of a runtime, with its default, and a setter each;
+//! checked as a whole when a runtime starts (`validate.rs`).
+
+mod validate;
 
 use std::time::Duration;
 
@@ -9,7 +12,8 @@ use crate::supervisor::RestartPolicy;
 use crate::transport::{InProcessAdapters, InProcessConnect, TransportConfig};
 
 /// How a [`Runtime`](crate::Runtime) is set up. `RuntimeConfig::default()` has every
-/// default of [`crate::limits`] and the built-in adapters.
+/// default of [`crate::limits`] and the built-in adapters. The fields are public;
+/// [`crate::Runtime::start`] refuses values out of range ([`RuntimeConfig::validate`]).
 #[derive(Clone)]
 pub struct RuntimeConfig {
     /// Sessions held at once (default [`limits::DEFAULT_MAX_SESSIONS`]).
@@ -187,9 +191,10 @@ impl RuntimeConfig {
         self
     }
 
-    /// Set [`Self::max_unhandled_events`] (at least 1).
+    /// Set [`Self::max_unhandled_events`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
     pub fn max_unhandled_events(mut self, n: usize) -> Self {
-        self.max_unhandled_events = n.max(1);
+        self.max_unhandled_events = n;
         self
     }
 
@@ -199,13 +204,15 @@ impl RuntimeConfig {
         self
     }
 
-    /// Set [`Self::subscriber_max_waiting`] (at least 1).
+    /// Set [`Self::subscriber_max_waiting`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
     pub fn subscriber_max_waiting(mut self, n: usize) -> Self {
-        self.subscriber_max_waiting = n.max(1);
+        self.subscriber_max_waiting = n;
         self
     }
 
-    /// Set [`Self::max_queued_requests`].
+    /// Set [`Self::max_queued_requests`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
     pub fn max_queued_requests(mut self, n: usize) -> Self {
         self.max_queued_requests = n;
         self
