@@ -120,6 +120,11 @@ impl SessionShared {
         self.adapter_pid.clone()
     }
 
+    /// The adapter is gone: no pid is named any more.
+    pub fn forget_adapter(&self) {
+        self.adapter_pid.store(0, Ordering::Relaxed);
+    }
+
     /// When an agent last used the session.
     pub fn last_used(&self) -> tokio::time::Instant {
         *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
@@ -226,6 +231,9 @@ impl Actor for SessionActor {
             Err(panic) => panic_text(panic.as_ref()).into(),
         };
         state.fail_waiting(failure_reason(&err));
+        // ractor skips `post_stop` after a failure; the transport, a linked child,
+        // goes with this actor.
+        state.forget_transport();
         Err(err)
     }
 
@@ -241,7 +249,7 @@ impl Actor for SessionActor {
         if let SupervisionEvent::ActorFailed(cell, err) = event {
             let current = state.transport.as_ref().map(|t| t.get_id());
             if current == Some(cell.get_id()) {
-                state.transport = None;
+                state.forget_transport();
                 let exit = AdapterExit {
                     reason: format!("the transport failed: {err}"),
                     ..AdapterExit::default()
@@ -260,6 +268,7 @@ impl Actor for SessionActor {
         state.answer_waiting();
         // The transport is a linked child: ractor kills it, and its process group
         // goes with its state.
+        state.forget_transport();
         Ok(())
     }
 }
@@ -313,8 +322,7 @@ impl SessionActorState {
                         configuration,
                     },
                     TransportOutput::Closed(exit) => {
-                        state.transport = None;
-                        state.shared.adapter_pid.store(0, Ordering::Relaxed);
+                        state.forget_transport();
                         Input::Closed(exit)
                     }
                 }
@@ -376,6 +384,13 @@ impl SessionActorState {
         state.run(myself, input).await;
         drop(handling);
         Ok(())
+    }
+
+    /// The current transport is gone (closed, or failed): its adapter's pid goes with
+    /// it, however it ended, so no handle names a process that may be reused.
+    fn forget_transport(&mut self) {
+        self.transport = None;
+        self.shared.forget_adapter();
     }
 
     /// Answer every agent still waiting with the session's failure, recorded first so

@@ -96,6 +96,8 @@ pub(super) async fn end_session(
         tracing::warn!(session = %session.id(), ?wait, "a session did not stop in time; killed");
         actor.kill();
         let _ = actor.wait(Some(wait)).await;
+        // Killed, it had no `post_stop` to say its adapter is gone.
+        session.shared().forget_adapter();
     }
 }
 
