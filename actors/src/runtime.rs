@@ -267,12 +267,20 @@ impl Runtime {
         })
     }
 
-    /// End a session: terminate its debuggee and adapter if they run, then remove it.
+    /// End a session, then remove it: a program it launched is terminated with its
+    /// adapter; a program it attached to is detached from (`disconnect` with
+    /// `terminateDebuggee: false`) and runs on, as at shutdown and when the session is
+    /// reaped: it is not dapvisor's to end (its own `terminate` does that, asked for).
     /// Errors only if there is no such session.
     pub async fn end_session(&self, id: SessionId) -> Result<(), SessionError> {
         let handle = self.find(id)?;
-        if handle.state().await.is_ok_and(|s| s.is_live()) {
-            let _ = handle.terminate().await;
+        if let Ok(snapshot) = handle.snapshot().await {
+            if snapshot.state.is_live() {
+                let _ = match snapshot.operation {
+                    Some(Operation::Attach) => handle.disconnect(false).await,
+                    _ => handle.terminate().await,
+                };
+            }
         }
         let removed = self
             .inner
