@@ -45,9 +45,10 @@ impl SessionCore {
                 }
                 Answer::Body(response.raw_body_or_empty())
             }
-            Purpose::SourceBreakpoints(file) => {
+            Purpose::SourceBreakpoints(file, sent) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints.record_file_result(&file, body.breakpoints);
+                self.breakpoints
+                    .record_file_result(&file, &sent, body.breakpoints);
                 Answer::SourceBreakpoints(self.breakpoints.file(&file).to_vec())
             }
             Purpose::FunctionBreakpoints(sent) => {

@@ -27,7 +27,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{Capabilities, FunctionBreakpoint, Thread};
+use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint, Thread};
 use crate::wire::{RawJson, Request, Response};
 
 /// The limits a session core enforces.
@@ -83,7 +83,9 @@ pub(super) enum Pending {
 pub(super) enum Purpose {
     Body,
     Threads,
-    SourceBreakpoints(PathBuf),
+    /// The file, and its breakpoints as sent: the answer's verdicts are paired with
+    /// them.
+    SourceBreakpoints(PathBuf, Vec<SourceBreakpoint>),
     /// The names sent, in order: the answer's verdicts are paired with them.
     FunctionBreakpoints(Vec<String>),
     Control {

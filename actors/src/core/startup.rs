@@ -24,7 +24,8 @@ use crate::wire::Response;
 pub(crate) enum StartupStep {
     Initialize,
     Start,
-    ConfigSource(std::path::PathBuf),
+    /// The file, and its breakpoints as sent, in order.
+    ConfigSource(std::path::PathBuf, Vec<SourceBreakpoint>),
     /// The function breakpoints sent, by name, in order.
     ConfigFunctions(Vec<String>),
     ConfigExceptions,
@@ -166,7 +167,7 @@ impl SessionCore {
         let command = match &step {
             StartupStep::Initialize => "initialize",
             StartupStep::Start => self.start_command(),
-            StartupStep::ConfigSource(_) => "setBreakpoints",
+            StartupStep::ConfigSource(..) => "setBreakpoints",
             StartupStep::ConfigFunctions(_) => "setFunctionBreakpoints",
             StartupStep::ConfigExceptions => "setExceptionBreakpoints",
             StartupStep::ConfigurationDone => "configurationDone",
@@ -203,9 +204,10 @@ impl SessionCore {
                 }
                 self.maybe_finish_startup();
             }
-            (StartupStep::ConfigSource(file), Ok(response)) => {
+            (StartupStep::ConfigSource(file, sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints.record_file_result(&file, body.breakpoints);
+                self.breakpoints
+                    .record_file_result(&file, &sent, body.breakpoints);
             }
             (StartupStep::ConfigFunctions(sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
@@ -254,11 +256,12 @@ impl SessionCore {
         let files: Vec<_> = self.breakpoints.files().map(|f| f.to_path_buf()).collect();
         for file in files {
             let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            let sent = self.breakpoints.requested(&file);
             self.send(
                 "setBreakpoints",
                 args,
                 None,
-                Pending::Startup(StartupStep::ConfigSource(file)),
+                Pending::Startup(StartupStep::ConfigSource(file, sent)),
             );
         }
         if !self.breakpoints.functions().is_empty()
