@@ -13,6 +13,7 @@ mod ending;
 mod graceful;
 pub mod output;
 mod pid_injection;
+mod raw_requests;
 mod relaunch;
 mod responses;
 mod restart;
@@ -37,6 +38,8 @@ mod session_tests_events;
 mod session_tests_failed;
 #[cfg(test)]
 mod session_tests_lifecycle;
+#[cfg(test)]
+mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;
 #[cfg(test)]
