@@ -36,6 +36,17 @@ pub const MIN_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 /// Longest deadline a request may be given: 300 s. Longer ones are lowered to this.
 pub const MAX_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// Deadline of a launch or attach handshake as a whole (`initialize` to the program
+/// running), and of each of its requests: 120 s. Generous, as `launch` may build the
+/// program first (dlv's `debug` and `test` modes run `go build`) or load many symbols.
+/// Set with `RuntimeConfig::launch_timeout`, or per start (`LaunchSpec::launch_timeout`,
+/// `AttachSpec::launch_timeout`, or a `SessionHandle::with_timeout` view's deadline);
+/// clamped to [`MIN_REQUEST_TIMEOUT`]..=[`MAX_LAUNCH_TIMEOUT`].
+pub const DEFAULT_LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Longest deadline a launch or attach handshake may be given: 30 min.
+pub const MAX_LAUNCH_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
 /// How many sessions one runtime holds at once: 100. Set with `RuntimeConfig::max_sessions`.
 pub const DEFAULT_MAX_SESSIONS: usize = 100;
 
@@ -165,6 +176,11 @@ pub const DEFAULT_TERMINATE_GRACE: Duration = Duration::from_secs(5);
 /// deadline. Set with `RuntimeConfig::disconnect_timeout`.
 pub const DEFAULT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Clamp a handshake's deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_LAUNCH_TIMEOUT`].
+pub fn clamp_launch_timeout(requested: Duration) -> Duration {
+    requested.clamp(MIN_REQUEST_TIMEOUT, MAX_LAUNCH_TIMEOUT)
+}
+
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)
@@ -188,5 +204,13 @@ mod tests {
             clamp_request_timeout(Duration::from_secs(42)),
             Duration::from_secs(42)
         );
+    }
+
+    #[test]
+    fn launch_timeout_is_clamped_into_its_own_range() {
+        let clamp = clamp_launch_timeout;
+        assert_eq!(clamp(Duration::from_secs(1)), MIN_REQUEST_TIMEOUT);
+        assert_eq!(clamp(Duration::from_secs(3600)), MAX_LAUNCH_TIMEOUT);
+        assert_eq!(clamp(Duration::from_secs(600)), Duration::from_secs(600));
     }
 }

@@ -222,6 +222,7 @@ impl Runtime {
             exception_filters: spec.exception_filters,
             parent: None,
             attach_target: None,
+            launch_timeout: spec.launch_timeout,
         })
     }
 
@@ -264,6 +265,7 @@ impl Runtime {
             exception_filters: spec.exception_filters,
             parent: None,
             attach_target,
+            launch_timeout: spec.launch_timeout,
         })
     }
 

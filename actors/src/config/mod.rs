@@ -21,6 +21,10 @@ pub struct RuntimeConfig {
     /// Deadline of a request that names none (default
     /// [`limits::DEFAULT_REQUEST_TIMEOUT`], clamped to 5..300 s).
     pub request_timeout: Duration,
+    /// Deadline of a launch or attach handshake, and of each of its requests, when
+    /// the start names none (default [`limits::DEFAULT_LAUNCH_TIMEOUT`], clamped to
+    /// 5 s..30 min).
+    pub launch_timeout: Duration,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub max_breakpoints: usize,
     /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
@@ -92,6 +96,7 @@ impl Default for RuntimeConfig {
         Self {
             max_sessions: limits::DEFAULT_MAX_SESSIONS,
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
+            launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
@@ -128,6 +133,12 @@ impl RuntimeConfig {
     /// Set [`Self::request_timeout`] (clamped to 5..300 s).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = limits::clamp_request_timeout(timeout);
+        self
+    }
+
+    /// Set [`Self::launch_timeout`] (clamped to 5 s..30 min).
+    pub fn launch_timeout(mut self, timeout: Duration) -> Self {
+        self.launch_timeout = limits::clamp_launch_timeout(timeout);
         self
     }
 
@@ -285,6 +296,7 @@ impl RuntimeConfig {
     pub(crate) fn core(&self) -> CoreConfig {
         CoreConfig {
             request_timeout: self.request_timeout,
+            launch_timeout: self.launch_timeout,
             max_breakpoints: self.max_breakpoints,
             output_buffer_bytes: self.output_buffer_bytes,
             terminate_grace: self.terminate_grace,

@@ -58,6 +58,9 @@ pub struct StartPlan {
     /// What an attach reached, checked before its adapter is restarted after a
     /// crash; `None` for a launch and for a child session.
     pub attach_target: Option<crate::core::attach_target::AttachTarget>,
+    /// The deadline of the handshake (and of each of its requests), on every start of
+    /// this plan; the runtime's `launch_timeout` when `None`.
+    pub launch_timeout: Option<Duration>,
 }
 
 /// A request from an agent.

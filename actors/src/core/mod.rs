@@ -37,6 +37,8 @@ mod session_tests_events;
 #[cfg(test)]
 mod session_tests_failed;
 #[cfg(test)]
+mod session_tests_launch_timeout;
+#[cfg(test)]
 mod session_tests_lifecycle;
 #[cfg(test)]
 mod session_tests_raw_requests;

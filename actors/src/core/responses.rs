@@ -95,7 +95,7 @@ impl SessionCore {
             } else {
                 "the answer to `initialize`"
             };
-            let after = self.config.request_timeout.as_secs();
+            let after = self.startup.as_ref().map_or(0, |s| s.deadline.as_secs());
             let reason = self.startup_timeout_reason(format!(
                 "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"
             ));

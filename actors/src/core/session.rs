@@ -36,6 +36,9 @@ pub struct CoreConfig {
     /// Deadline of a request that names none
     /// (default [`limits::DEFAULT_REQUEST_TIMEOUT`]).
     pub request_timeout: Duration,
+    /// Deadline of a launch or attach handshake whose plan names none
+    /// (default [`limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub launch_timeout: Duration,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub max_breakpoints: usize,
     /// Output kept (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
@@ -54,6 +57,7 @@ impl Default for CoreConfig {
     fn default() -> Self {
         Self {
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
+            launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
@@ -305,12 +309,16 @@ impl SessionCore {
         let tag = self.next_tag;
         self.next_tag += 1;
         // An agent's deadline covers the agent's requests, not a handshake or an
-        // ending its command sets off.
-        let agents = matches!(pending, Pending::Agent { .. })
-            .then_some(self.command_timeout)
-            .flatten();
-        let timeout = timeout.or(agents).unwrap_or(self.config.request_timeout);
-        let timeout = limits::clamp_request_timeout(timeout);
+        // ending its command sets off; a handshake's requests have the handshake's.
+        let timeout = match (&pending, &self.startup) {
+            (Pending::Startup(_), Some(startup)) => startup.deadline,
+            (Pending::Agent { .. }, _) => limits::clamp_request_timeout(
+                timeout
+                    .or(self.command_timeout)
+                    .unwrap_or(self.config.request_timeout),
+            ),
+            _ => limits::clamp_request_timeout(timeout.unwrap_or(self.config.request_timeout)),
+        };
         self.pending.insert(tag, pending);
         self.effects.push(Effect::Send {
             tag,

@@ -306,6 +306,7 @@ pub(super) fn plan() -> StartPlan {
         program: Some(PROGRAM.into()),
         parent: None,
         attach_target: None,
+        launch_timeout: None,
     }
 }
 

@@ -7,6 +7,11 @@
 //!    breakpoints, exception filters, then `configurationDone` with `{}` where supported;
 //! 4. the agent is answered once `launch` has succeeded and configuration is done.
 //!
+//! The handshake has a deadline of its own, for the whole and for each of its requests
+//! (`launch` may build the program first): the plan's `launch_timeout`, else the
+//! deadline of the `SessionHandle::with_timeout` view that started it, else the
+//! runtime's ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
+//!
 //! A failed `launch` is reported in the adapter's own words, not as a follow-on error.
 
 use serde_json::{json, Value};
@@ -16,6 +21,7 @@ use crate::core::session::{success_or_error, Pending, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
+use crate::limits;
 use crate::wire::types::{Capabilities, SetBreakpointsResponseBody, SourceBreakpoint};
 use crate::wire::Response;
 
@@ -49,7 +55,9 @@ pub(crate) struct Startup {
     pub(crate) initialized: bool,
     /// `configurationDone` was answered (or the adapter needs none).
     pub(crate) configured: bool,
-    /// Fires if the handshake takes longer than the request deadline.
+    /// The handshake's deadline: of the whole, and of each of its requests.
+    pub(crate) deadline: std::time::Duration,
+    /// Fires once the deadline has passed.
     pub(crate) timer: TimerId,
 }
 
@@ -139,8 +147,16 @@ impl SessionCore {
         self.effects
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
         self.adapter_live = true;
-        let timer = self.timer(self.config.request_timeout);
+        // The plan's own deadline, else the one an agent's view gave its start
+        // (`SessionHandle::with_timeout`), else the runtime's.
+        let asked = plan
+            .launch_timeout
+            .or(token.and(self.command_timeout))
+            .unwrap_or(self.config.launch_timeout);
+        let deadline = limits::clamp_launch_timeout(asked);
+        let timer = self.timer(deadline);
         self.startup = Some(Startup {
+            deadline,
             token,
             restart,
             resumed_from: None,

@@ -80,8 +80,10 @@ impl SessionHandle {
     /// [`crate::limits::MIN_REQUEST_TIMEOUT`]..=[`crate::limits::MAX_REQUEST_TIMEOUT`]:
     /// `session.with_timeout(Duration::from_secs(120)).evaluate(..)`. A call past it
     /// fails with [`SessionError::Timeout`]. The deadline a call names itself (the
-    /// `timeout` of [`Self::request`], of [`Self::wait_for_stop`]) still wins. The view
-    /// is the same session: it shares everything else with this handle.
+    /// `timeout` of [`Self::request`], of [`Self::wait_for_stop`]) still wins. A
+    /// [`Self::start`] through the view gives the launch handshake `timeout` (clamped
+    /// to 5 s..30 min instead) unless its plan names a `launch_timeout` of its own. The
+    /// view is the same session: it shares everything else with this handle.
     pub fn with_timeout(&self, timeout: Duration) -> SessionHandle {
         SessionHandle {
             timeout: Some(timeout),
