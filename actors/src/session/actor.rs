@@ -4,148 +4,24 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
-use crate::core::command::{Answer, Command, Effect, Input, TimerId, Token};
+use crate::core::command::{Answer, Command, Effect, Input, Token};
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
+use crate::session::messages::{CrashDecision, SessionMsg};
+use crate::session::shared::SessionShared;
 use crate::session::{SessionHandle, SessionId};
 use crate::supervisor::SupervisorMsg;
 use crate::transport::{
     FrameCredit, TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
 };
-
-/// Messages a session handles.
-pub enum SessionMsg {
-    /// An agent's command; the answer goes to `reply`.
-    Agent {
-        /// What is asked.
-        command: Command,
-        /// Where the answer goes.
-        reply: RpcReplyPort<Result<Answer, SessionError>>,
-    },
-    /// Output of the transport of adapter `generation` (older generations are ignored).
-    Transport {
-        /// Which adapter start it came from.
-        generation: u64,
-        /// What it reported.
-        output: TransportOutput,
-    },
-    /// A core timer fired.
-    Timer(TimerId),
-    /// The supervisor's decision about a crash this session reported.
-    Supervision(CrashDecision),
-    /// Whether an attach's debug server is still there, checked off the handler
-    /// before restart `attempt` (for the supervisor's crash `crash`).
-    Reattach {
-        /// The restart's number in its series.
-        attempt: u32,
-        /// The crash it answers.
-        crash: u64,
-        /// Why the server is gone; `None` while its port accepts connections.
-        gone: Option<String>,
-    },
-    /// The supervisor started a child session for this one (its adapter asked with
-    /// `startDebugging`); the child ends when this session is terminated or
-    /// disconnected.
-    ChildStarted(SessionHandle),
-    /// Testing hook: fail this actor or its transport (see
-    /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
-    #[doc(hidden)]
-    InjectFault(crate::testing::InjectedFault),
-}
-
-/// What the supervisor decided about a session's crashed adapter.
-#[derive(Debug, Clone)]
-pub enum CrashDecision {
-    /// A new adapter starts after `after`; restart `attempt` of the series.
-    Scheduled {
-        /// The restart's number in its series.
-        attempt: u32,
-        /// The backoff.
-        after: Duration,
-        /// The supervisor's number for the crash this answers (1 for the session's
-        /// first crash): a [`Self::RestartNow`] for an older crash is stale.
-        crash: u64,
-    },
-    /// The backoff is over: start the new adapter now.
-    RestartNow {
-        /// The restart's number in its series.
-        attempt: u32,
-        /// The crash this restart answers.
-        crash: u64,
-    },
-    /// The budget is spent: the session fails with this reason.
-    GiveUp {
-        /// Why.
-        reason: String,
-    },
-}
-
-/// What a session shares with its handles and its supervisor.
-#[derive(Debug)]
-pub struct SessionShared {
-    /// Agent requests queued or in flight.
-    pub queued: AtomicUsize,
-    /// The current adapter's pid (0 when none); the transport fills it in.
-    pub adapter_pid: Arc<AtomicU32>,
-    /// When an agent last asked anything of the session (tokio's clock; a snapshot
-    /// does not count). The supervisor's idle sweep reads it.
-    pub last_used: Mutex<tokio::time::Instant>,
-    /// Why the session ended, once its actor is gone for a reason worth telling
-    /// (reaped, failed); handles answer with it.
-    pub ended: Mutex<Option<SessionError>>,
-}
-
-impl Default for SessionShared {
-    fn default() -> Self {
-        Self {
-            queued: AtomicUsize::new(0),
-            adapter_pid: Arc::default(),
-            last_used: Mutex::new(tokio::time::Instant::now()),
-            ended: Mutex::new(None),
-        }
-    }
-}
-
-impl SessionShared {
-    fn clone_pid_slot(&self) -> Arc<AtomicU32> {
-        self.adapter_pid.clone()
-    }
-
-    /// The adapter is gone: no pid is named any more.
-    pub fn forget_adapter(&self) {
-        self.adapter_pid.store(0, Ordering::Relaxed);
-    }
-
-    /// When an agent last used the session.
-    pub fn last_used(&self) -> tokio::time::Instant {
-        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Mark the session used now.
-    pub fn touch(&self) {
-        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = tokio::time::Instant::now();
-    }
-
-    /// Why the session ended, if that was recorded.
-    pub fn ended(&self) -> Option<SessionError> {
-        self.ended.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// Record why the session ended (the first reason wins).
-    pub fn set_ended(&self, why: SessionError) {
-        let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
-        ended.get_or_insert(why);
-    }
-}
 
 /// What a session is started with.
 pub struct SessionArgs {

@@ -23,7 +23,8 @@ use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::events::{EventHub, EventStream, SessionEvent};
-use crate::session::actor::{SessionMsg, SessionShared};
+use crate::session::messages::SessionMsg;
+use crate::session::shared::SessionShared;
 use crate::session::SessionId;
 
 /// Proof that execution resumed, to wait for the next stop with
