@@ -47,6 +47,11 @@ pub const DEFAULT_LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
 /// Longest deadline a launch or attach handshake may be given: 30 min.
 pub const MAX_LAUNCH_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
+/// The longest a wait for a stop (`SessionHandle::wait_for_stop`) lasts before it is
+/// answered `TimedOut`, whatever it asked for: 1 hour. A wait keeps the session from
+/// being reaped and holds a place in its request queue; wait again to go on.
+pub const MAX_STOP_WAIT: Duration = Duration::from_secs(60 * 60);
+
 /// How many sessions one runtime holds at once: 100. Set with `RuntimeConfig::max_sessions`.
 pub const DEFAULT_MAX_SESSIONS: usize = 100;
 

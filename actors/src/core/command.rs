@@ -114,7 +114,8 @@ pub enum Command {
     WaitForStop {
         /// The stop epoch the caller has seen; an earlier-made stop does not count.
         after: u64,
-        /// How long to wait before answering [`StopOutcome::TimedOut`].
+        /// How long to wait before answering [`StopOutcome::TimedOut`]; at most
+        /// [`crate::limits::MAX_STOP_WAIT`].
         timeout: Duration,
     },
     /// Any DAP request, checked against the state as `operation`; the answer is the body.
@@ -320,6 +321,12 @@ pub enum Input {
         /// Why, for the agent.
         reason: String,
     },
+    /// The agent behind `token` gave up on its command (the call's future was
+    /// dropped): its answer is no longer wanted.
+    Withdraw {
+        /// Whose command.
+        token: Token,
+    },
     /// The adapter asked for a child session (the `startDebugging` reverse request,
     /// already answered).
     StartDebugging {
@@ -343,6 +350,13 @@ pub enum Effect {
         request: Request,
         /// Its deadline, already clamped.
         timeout: Duration,
+    },
+    /// Ask the adapter to give up on the request sent with `tag` (DAP `cancel`,
+    /// where it advertises `supportsCancelRequest`; otherwise nothing is sent). Its
+    /// answer still comes, and is handled as any.
+    Cancel {
+        /// The core's tag for the request.
+        tag: Tag,
     },
     /// Answer an agent.
     Reply {

@@ -228,6 +228,7 @@ impl SessionCore {
             } => self.on_restart_scheduled(attempt, after, crash),
             Input::Restart { attempt, crash } => self.on_restart(attempt, crash),
             Input::Fail { reason } => self.on_fail(reason),
+            Input::Withdraw { token } => self.withdraw(token),
             Input::StartDebugging {
                 request,
                 configuration,

@@ -4,7 +4,6 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use futures::FutureExt;
@@ -53,7 +52,6 @@ pub struct SessionActorState {
     generation: u64,
     /// Agents waiting for an answer, and whether their request counts as use.
     replies: HashMap<Token, (RpcReplyPort<Result<Answer, SessionError>>, bool)>,
-    next_token: Token,
     /// The child sessions started for this one.
     children: Vec<SessionHandle>,
     hub: EventHub<SessionEvent>,
@@ -79,7 +77,6 @@ impl Actor for SessionActor {
             transport: None,
             generation: 0,
             replies: HashMap::new(),
-            next_token: 1,
             children: Vec::new(),
             hub: args.hub,
             runtime_hub: args.runtime_hub,
@@ -160,9 +157,11 @@ impl SessionActorState {
         // event is handled (see `FrameCredit`).
         let mut handling = FrameCredit::none();
         let input = match message {
-            SessionMsg::Agent { command, reply } => {
-                let token = state.next_token;
-                state.next_token += 1;
+            SessionMsg::Agent {
+                token,
+                command,
+                reply,
+            } => {
                 let counts_as_use = !matches!(command, Command::Snapshot);
                 state.replies.insert(token, (reply, counts_as_use));
                 // tokio's clock, so that paused-time tests can age a session.
@@ -204,6 +203,13 @@ impl SessionActorState {
                 }
             }
             SessionMsg::Timer(id) => Input::Timer(id),
+            SessionMsg::Withdraw { token } => {
+                // Answered already (the answer crossed the withdrawal): nothing to do.
+                if state.replies.remove(&token).is_none() {
+                    return Ok(());
+                }
+                Input::Withdraw { token }
+            }
             SessionMsg::ChildStarted(child) => {
                 state
                     .children
@@ -286,7 +292,6 @@ impl SessionActorState {
             .unwrap_or_else(|| SessionError::SessionEnded(self.id.to_string()));
         for (_, (reply, _)) in self.replies.drain() {
             let _ = reply.send(Err(why.clone()));
-            self.shared.queued.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -330,16 +335,21 @@ impl SessionActorState {
                     timeout,
                 });
             }
+            Effect::Cancel { tag } => {
+                if let Some(transport) = &self.transport {
+                    let _ = transport.cast(TransportMsg::Cancel { tag });
+                }
+            }
             Effect::Reply { token, result } => {
                 if let Some((reply, counts_as_use)) = self.replies.remove(&token) {
                     if counts_as_use {
                         // The agent was busy with the session until now (a long wait
-                        // for a stop is use, not idleness): marked before the request
-                        // stops counting as in flight, so no sweep sees neither.
+                        // for a stop is use, not idleness): marked before the answer
+                        // goes and the call stops counting as in flight (its handle
+                        // gives its place back), so no sweep sees neither.
                         self.shared.touch();
                     }
                     let _ = reply.send(result);
-                    self.shared.queued.fetch_sub(1, Ordering::Release);
                 }
             }
             Effect::Emit(kind) => {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ractor::RpcReplyPort;
 
-use crate::core::command::{Answer, Command, TimerId};
+use crate::core::command::{Answer, Command, TimerId, Token};
 use crate::error::SessionError;
 use crate::session::SessionHandle;
 use crate::transport::TransportOutput;
@@ -14,10 +14,19 @@ use crate::transport::TransportOutput;
 pub enum SessionMsg {
     /// An agent's command; the answer goes to `reply`.
     Agent {
+        /// The call's number, unique in the session (the handle draws it from
+        /// [`SessionShared::new_token`](crate::session::SessionShared::new_token)).
+        token: Token,
         /// What is asked.
         command: Command,
         /// Where the answer goes.
         reply: RpcReplyPort<Result<Answer, SessionError>>,
+    },
+    /// The agent gave up on call `token` (its future was dropped before the answer):
+    /// its place in the queue is given back, and the session forgets it.
+    Withdraw {
+        /// The call's number.
+        token: Token,
     },
     /// Output of the transport of adapter `generation` (older generations are ignored).
     Transport {

@@ -1,7 +1,7 @@
 //! [`SessionShared`]: what a session shares with its handles and its supervisor,
 //! readable without a message to the actor.
 
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::SessionError;
@@ -9,8 +9,11 @@ use crate::error::SessionError;
 /// What a session shares with its handles and its supervisor.
 #[derive(Debug)]
 pub struct SessionShared {
-    /// Agent requests queued or in flight.
+    /// Agent calls queued or in flight: each handle call holds a place from when it
+    /// is made until it is answered or given up on.
     pub queued: AtomicUsize,
+    /// The number of the next agent call (see [`Self::new_token`]).
+    next_token: AtomicU64,
     /// The current adapter's pid (0 when none); the transport fills it in.
     pub adapter_pid: Arc<AtomicU32>,
     /// When an agent last asked anything of the session (tokio's clock; a snapshot
@@ -25,6 +28,7 @@ impl Default for SessionShared {
     fn default() -> Self {
         Self {
             queued: AtomicUsize::new(0),
+            next_token: AtomicU64::new(1),
             adapter_pid: Arc::default(),
             last_used: Mutex::new(tokio::time::Instant::now()),
             ended: Mutex::new(None),
@@ -33,6 +37,12 @@ impl Default for SessionShared {
 }
 
 impl SessionShared {
+    /// A number for a new agent call, unique in the session: the session answers it
+    /// by that number, and the call withdraws it by that number if given up on.
+    pub fn new_token(&self) -> crate::core::command::Token {
+        self.next_token.fetch_add(1, Ordering::Relaxed)
+    }
+
     pub(crate) fn clone_pid_slot(&self) -> Arc<AtomicU32> {
         self.adapter_pid.clone()
     }

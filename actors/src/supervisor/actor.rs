@@ -155,7 +155,13 @@ impl Actor for SupervisorActor {
         match message {
             SupervisorMsg::Spawn { reply } => {
                 let result = state.spawn_session(&myself, None).await;
-                let _ = reply.send(result);
+                let id = result.as_ref().ok().map(SessionHandle::id);
+                if reply.send(result).is_err() {
+                    // Its creator gave up before the answer: no one holds it.
+                    if let Some(id) = id {
+                        state.remove(id, "its creator went away", None);
+                    }
+                }
             }
             SupervisorMsg::Remove { id, reply } => state.remove(id, "removed", Some(reply)),
             SupervisorMsg::AdapterCrashed { session, exit } => {

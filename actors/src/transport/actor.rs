@@ -143,6 +143,7 @@ impl Actor for TransportActor {
                 request,
                 timeout,
             } => state.send_request(&myself, tag, request, timeout),
+            TransportMsg::Cancel { tag } => state.cancel_request(tag),
             TransportMsg::Incoming(message, credit) => {
                 state.requests.observe(&message);
                 state.note_processes_at(&message);

@@ -173,6 +173,12 @@ pub enum TransportMsg {
         /// The deadline.
         timeout: Duration,
     },
+    /// Its owner no longer wants the answer to the request sent with `tag`: ask the
+    /// adapter to `cancel` it, where it supports that and the request is in flight.
+    Cancel {
+        /// The owner's tag.
+        tag: Tag,
+    },
     /// End the adapter: close its input, kill its group after the grace period.
     Shutdown,
     /// A message read from the adapter (from the reader task), with its place in the

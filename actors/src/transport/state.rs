@@ -143,6 +143,15 @@ impl TransportState {
         }
     }
 
+    /// The owner gave up on the request sent with `tag`: where the adapter takes
+    /// `cancel` and the request is still in flight, ask it to stop. The request stays
+    /// in flight: its answer (or its deadline) still comes, and goes to the owner.
+    pub(super) fn cancel_request(&mut self, tag: Tag) {
+        if let (Some(cancel), Some(out)) = (self.requests.cancel(tag), &self.outgoing) {
+            let _ = out.send(Message::Request(cancel));
+        }
+    }
+
     /// The deadline timer fired: fail every request whose deadline has passed, and
     /// ask the adapter to cancel each where it can; then arm the timer for the next.
     pub(super) fn on_deadlines(&mut self, myself: &ActorRef<TransportMsg>) {
