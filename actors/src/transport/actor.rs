@@ -104,10 +104,10 @@ impl Actor for TransportActor {
                 } else {
                     io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
                 }
-                group = Some(
+                group = Some(Arc::new(
                     ProcessGroup::adopt(child, true)
                         .ok_or("the adapter ended before it could be watched")?,
-                );
+                ));
             }
         }
         Ok(TransportState {
@@ -183,6 +183,7 @@ impl Actor for TransportActor {
                 let next = state.ending.grace_over();
                 state.carry_out(&myself, next);
             }
+            TransportMsg::Swept(exit) => state.swept(&myself, exit),
             TransportMsg::InjectFault(fault) => return fault.fail("transport"),
         }
         Ok(())
@@ -193,7 +194,9 @@ impl Actor for TransportActor {
         _myself: ActorRef<Self::Msg>,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
-        state.kill_processes();
+        // Ended before its processes were swept (its session stopped it): sweep them
+        // now, off this task.
+        crate::transport::process::kill_all(state.take_processes(), || {});
         Ok(())
     }
 }

@@ -202,6 +202,9 @@ pub enum TransportMsg {
     GraceOver,
     /// The adapter's stderr reached its end (everything it wrote is in the tail).
     StderrClosed,
+    /// The connection's processes are ended (swept off the handler): report the
+    /// end to the owner and stop.
+    Swept(AdapterExit),
     /// Testing hook: fail this actor (see [`crate::testing::inject_fault`]).
     #[doc(hidden)]
     InjectFault(crate::testing::InjectedFault),

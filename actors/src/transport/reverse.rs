@@ -8,6 +8,7 @@
 //! same sequence as our requests.
 
 use std::process::Stdio;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tokio::io::AsyncRead;
@@ -117,7 +118,7 @@ impl TransportState {
                 .map(|(child, body)| {
                     let leads_group = pgid.is_none();
                     self.terminal_processes
-                        .extend(ProcessGroup::adopt(child, leads_group));
+                        .extend(ProcessGroup::adopt(child, leads_group).map(Arc::new));
                     body
                 })
             }

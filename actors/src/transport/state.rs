@@ -1,6 +1,7 @@
 //! The transport's state, and its handling of requests in flight: sending them,
 //! matching answers, deadlines, answers that are not DAP.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ractor::ActorRef;
@@ -12,7 +13,7 @@ use crate::core::command::Tag;
 use crate::error::SessionError;
 use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
 use crate::transport::output_tail::OutputTail;
-use crate::transport::process::ProcessGroup;
+use crate::transport::process::{self, ProcessGroup};
 use crate::transport::requests::RequestTable;
 use crate::transport::shutdown::Ending;
 use crate::wire::{Message, Request, Response};
@@ -26,9 +27,9 @@ pub struct TransportState {
     /// Requests in flight, with their deadlines.
     pub(super) requests: RequestTable,
     /// The adapter's process and its group, when it is a process of ours.
-    pub(super) group: Option<ProcessGroup>,
+    pub(super) group: Option<Arc<ProcessGroup>>,
     /// The processes `runInTerminal` started.
-    pub(super) terminal_processes: Vec<ProcessGroup>,
+    pub(super) terminal_processes: Vec<Arc<ProcessGroup>>,
     /// Whether the program has stopped yet (the first stop is a moment to note the
     /// processes under the adapter).
     pub(super) stopped_once: bool,
@@ -54,8 +55,9 @@ impl TransportState {
     /// Note the processes under the adapter (and the `runInTerminal` ones) if
     /// `message` marks a moment the debuggee is likely to run: the adapter reports a
     /// process, answers a launch, attach, restart or configurationDone, or the
-    /// program first stops. A few scans of `/proc` per adapter, so that a debuggee
-    /// that left the process group is still ended after the adapter exited.
+    /// program first stops. A few scans of `/proc` per adapter (on the blocking pool,
+    /// never in this handler), so that a debuggee that left the process group is
+    /// still ended after the adapter exited.
     pub(super) fn note_processes_at(&mut self, message: &Message) {
         let moment = match message {
             Message::Event(event) => match event.event.as_str() {
@@ -69,14 +71,15 @@ impl TransportState {
             ),
             Message::Request(_) => false,
         };
-        if moment && self.ending.exit.is_none() {
-            self.group.iter().for_each(ProcessGroup::note_descendants);
+        if !moment {
+            return;
         }
-        if moment {
-            self.terminal_processes
-                .iter()
-                .for_each(ProcessGroup::note_descendants);
+        let mut groups: Vec<_> = self.terminal_processes.clone();
+        if self.ending.exit.is_none() {
+            groups.extend(self.group.clone());
         }
+        // A scan of `/proc`: off this handler, on the blocking pool.
+        process::note_all(groups);
     }
 
     pub(super) fn send_request(
