@@ -123,6 +123,22 @@ pub const DEFAULT_UNMATCHED_RESPONSES_KEPT: usize = 4;
 /// the actors' mailboxes without bound. Set with `RuntimeConfig::max_unhandled_events`.
 pub const DEFAULT_MAX_UNHANDLED_EVENTS: usize = 4096;
 
+/// Reads of debuggee output a transport forwards that its session has not handled
+/// yet (dlv's debuggee writes to dlv's own stdout and stderr; `runInTerminal`
+/// commands write to pipes of ours), before the transport stops reading them: 1024
+/// reads of at most 4 KiB, so at most 4 MiB. A program printing faster than its
+/// session keeps up then blocks on its own output, as at a terminal; nothing is
+/// dropped. Set with `RuntimeConfig::max_unhandled_output`.
+pub const DEFAULT_MAX_UNHANDLED_OUTPUT: usize = 1024;
+
+/// Messages for an adapter waiting to be written to it (it reads its input slower
+/// than requests come, or not at all): 4096. A request past it fails at once with
+/// [`crate::SessionError::LimitExceeded`]; an answer to the adapter's own reverse
+/// request holds the place its request took in [`DEFAULT_MAX_UNHANDLED_EVENTS`], so an
+/// adapter that sends requests without reading the answers is no longer read. Set
+/// with `RuntimeConfig::max_unwritten_messages`.
+pub const DEFAULT_MAX_UNWRITTEN_MESSAGES: usize = 4096;
+
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.
 pub const DEFAULT_MAX_RESTARTS: u32 = 5;

@@ -75,7 +75,8 @@ async fn adapters_run_in_terminal_commands_and_probes_start_with_default_signals
         "runInTerminal",
         Some(json!({ "kind": "integrated", "cwd": "", "args": ["sleep", "30"] })),
     );
-    let (mut terminal, _) = run_in_terminal(&request, None, |_| {}).unwrap();
+    let places = std::sync::Arc::new(tokio::sync::Semaphore::new(1));
+    let (mut terminal, _) = run_in_terminal(&request, None, places, |_, _| {}).unwrap();
     assert_clean(terminal.id().unwrap(), "the runInTerminal command");
     terminal.kill().await.unwrap();
 

@@ -62,6 +62,13 @@ pub struct RuntimeConfig {
     /// Adapter events read but not yet handled by their session before the transport
     /// stops reading (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
     pub max_unhandled_events: usize,
+    /// Reads of forwarded debuggee output not yet handled by their session before
+    /// the transport stops reading them (default
+    /// [`limits::DEFAULT_MAX_UNHANDLED_OUTPUT`]).
+    pub max_unhandled_output: usize,
+    /// Messages waiting to be written to an adapter before a new request is refused
+    /// (default [`limits::DEFAULT_MAX_UNWRITTEN_MESSAGES`]).
+    pub max_unwritten_messages: usize,
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread
     /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
@@ -108,6 +115,8 @@ impl Default for RuntimeConfig {
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
+            max_unhandled_output: limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
+            max_unwritten_messages: limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
             disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
@@ -206,6 +215,20 @@ impl RuntimeConfig {
     /// refuses 0).
     pub fn max_unhandled_events(mut self, n: usize) -> Self {
         self.max_unhandled_events = n;
+        self
+    }
+
+    /// Set [`Self::max_unhandled_output`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
+    pub fn max_unhandled_output(mut self, n: usize) -> Self {
+        self.max_unhandled_output = n;
+        self
+    }
+
+    /// Set [`Self::max_unwritten_messages`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
+    pub fn max_unwritten_messages(mut self, n: usize) -> Self {
+        self.max_unwritten_messages = n;
         self
     }
 
@@ -326,6 +349,8 @@ impl RuntimeConfig {
             output_drain_wait: self.output_drain_wait,
             unmatched_responses_kept: self.unmatched_responses_kept,
             max_unhandled_events: self.max_unhandled_events,
+            max_unhandled_output: self.max_unhandled_output,
+            max_unwritten_messages: self.max_unwritten_messages,
             in_process: self.in_process.clone(),
         }
     }

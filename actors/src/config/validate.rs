@@ -37,6 +37,21 @@ impl RuntimeConfig {
             limits::DEFAULT_MAX_UNHANDLED_EVENTS,
         )?;
         at_least(
+            "max_unhandled_output",
+            self.max_unhandled_output,
+            1,
+            "forwarded debuggee output would never be read, and the program would block \
+             on it",
+            limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
+        )?;
+        at_least(
+            "max_unwritten_messages",
+            self.max_unwritten_messages,
+            1,
+            "no request could ever be sent",
+            limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
+        )?;
+        at_least(
             "subscriber_max_waiting",
             self.subscriber_max_waiting,
             1,
@@ -163,6 +178,22 @@ mod tests {
                 },
             ),
             (
+                "max_unhandled_output",
+                "at least 1",
+                RuntimeConfig {
+                    max_unhandled_output: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_unwritten_messages",
+                "at least 1",
+                RuntimeConfig {
+                    max_unwritten_messages: 0,
+                    ..Default::default()
+                },
+            ),
+            (
                 "subscriber_max_waiting",
                 "at least 1",
                 RuntimeConfig {
@@ -240,6 +271,8 @@ mod tests {
             max_sessions: 1,
             max_queued_requests: 1,
             max_unhandled_events: 1,
+            max_unhandled_output: 1,
+            max_unwritten_messages: 1,
             subscriber_max_waiting: 1,
             max_breakpoints: 1,
             max_frame_bytes: limits::MIN_MAX_CONTENT_LENGTH,
