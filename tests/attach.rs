@@ -87,14 +87,37 @@ async fn attach_and_stop(runtime: &Runtime, spec: AttachSpec) -> dapvisor::Sessi
     session
 }
 
-async fn detach_leaves_the_program_running(adapter: &str, binary: PathBuf, source: PathBuf) {
+/// How a test lets an attached program go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum LetGo {
+    /// `session.disconnect(false)`: the session stays.
+    Disconnect,
+    /// `runtime.end_session(id)`: the session is removed, and a program it attached
+    /// to is not dapvisor's to end.
+    EndSession,
+}
+
+async fn detach_leaves_the_program_running(
+    adapter: &str,
+    binary: PathBuf,
+    source: PathBuf,
+    how: LetGo,
+) {
     let target = run(&binary);
     let pid = target.0.id();
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let session = attach_and_stop(&runtime, spec(adapter, &target, binary, source)).await;
 
-    session.disconnect(false).await.unwrap();
-    assert_eq!(session.state().await.unwrap(), SessionState::Terminated);
+    match how {
+        LetGo::Disconnect => {
+            session.disconnect(false).await.unwrap();
+            assert_eq!(session.state().await.unwrap(), SessionState::Terminated);
+        }
+        LetGo::EndSession => {
+            runtime.end_session(session.id()).await.unwrap();
+            assert!(runtime.sessions().is_empty());
+        }
+    }
     runtime.shutdown().await;
     assert!(is_alive(pid), "a detached program runs on");
     // It runs, not stopped at the breakpoint: its state is not `t` (traced/stopped).
@@ -128,7 +151,13 @@ async fn terminate_ends_the_program(adapter: &str, binary: PathBuf, source: Path
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lldb_dap_attaches_by_pid_and_detaches() {
     let source = program("c/ticker.c");
-    detach_leaves_the_program_running("lldb-dap", c_ticker(), source).await;
+    detach_leaves_the_program_running("lldb-dap", c_ticker(), source, LetGo::Disconnect).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_ending_an_attached_session_leaves_the_program_running() {
+    let source = program("c/ticker.c");
+    detach_leaves_the_program_running("lldb-dap", c_ticker(), source, LetGo::EndSession).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +169,13 @@ async fn lldb_dap_attached_terminate_ends_the_program() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_attaches_by_pid_and_detaches() {
     let source = program("go/ticker/main.go");
-    detach_leaves_the_program_running("dlv", go_ticker(), source).await;
+    detach_leaves_the_program_running("dlv", go_ticker(), source, LetGo::Disconnect).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_ending_an_attached_session_leaves_the_program_running() {
+    let source = program("go/ticker/main.go");
+    detach_leaves_the_program_running("dlv", go_ticker(), source, LetGo::EndSession).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -152,7 +187,13 @@ async fn dlv_attached_terminate_ends_the_program() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_attaches_by_pid_and_detaches() {
     let source = program("python/ticker.py");
-    detach_leaves_the_program_running("debugpy", source.clone(), source).await;
+    detach_leaves_the_program_running("debugpy", source.clone(), source, LetGo::Disconnect).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_ending_an_attached_session_leaves_the_program_running() {
+    let source = program("python/ticker.py");
+    detach_leaves_the_program_running("debugpy", source.clone(), source, LetGo::EndSession).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

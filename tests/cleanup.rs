@@ -76,11 +76,21 @@ async fn no_process_left(example: Example, ending: Ending) {
             runtime.end_session(session.id()).await.unwrap();
             assert!(runtime.session(session.id()).is_none());
             assert!(runtime.sessions().is_empty());
+            assert_eq!(
+                session.adapter_pid(),
+                None,
+                "the ended adapter is still named"
+            );
         }
         Ending::Shutdown => {
             runtime.shutdown().await;
             assert!(runtime.sessions().is_empty());
             assert!(session.state().await.is_err(), "the session should be gone");
+            assert_eq!(
+                session.adapter_pid(),
+                None,
+                "the ended adapter is still named"
+            );
         }
         Ending::DropRuntime => {
             let supervisor = runtime.supervisor();

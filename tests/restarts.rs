@@ -10,7 +10,8 @@ use common::procs::{descendants, wait_gone};
 use common::*;
 use dapvisor::testing::{inject_fault, InjectedFault};
 use dapvisor::{
-    EventKind, Received, RunTicket, Runtime, RuntimeConfig, SessionError, SessionState, StopOutcome,
+    EventKind, Received, RestartPolicy, RunTicket, Runtime, RuntimeConfig, SessionError,
+    SessionState, StopOutcome,
 };
 
 async fn comes_back_after_sigkill(example: Example) {
@@ -177,6 +178,50 @@ async fn a_panicking_session_actor_leaves_no_process_and_says_why() {
         Err(SessionError::SessionFailed { reason: r }) => assert_eq!(r, reason),
         other => panic!("want the failure, got {other:?}"),
     }
+    assert_eq!(
+        session.adapter_pid(),
+        None,
+        "the ended adapter is still named"
+    );
     assert!(runtime.sessions().is_empty());
+    runtime.shutdown().await;
+}
+
+/// A transport that panics goes without its normal end (which clears the session's
+/// adapter pid): the pid must not outlive it, or a host would signal, or a listing
+/// show, a process that is gone (and whose pid may be reused).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicked_transport_leaves_no_stale_adapter_pid() {
+    let example = average_example();
+    let no_restarts = RestartPolicy {
+        max_restarts: 0,
+        ..RestartPolicy::default()
+    };
+    let config = RuntimeConfig::default().restart_policy(no_restarts);
+    let runtime = Runtime::start(config).await.unwrap();
+    let session = runtime.launch(example.spec.clone()).await.unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let old = adapter_processes(&session);
+    let mut events = session.subscribe();
+
+    assert!(inject_fault(&session, InjectedFault::TransportPanic));
+    loop {
+        match tokio::time::timeout(STOP_WAIT, events.recv()).await {
+            Ok(Some(Received::Event(event)))
+                if matches!(event.kind, EventKind::SessionFailed { .. }) =>
+            {
+                break
+            }
+            Ok(Some(_)) => {}
+            other => panic!("the session never failed: {other:?}"),
+        }
+    }
+    assert_eq!(session.state().await.unwrap(), SessionState::Failed);
+    assert_eq!(
+        session.adapter_pid(),
+        None,
+        "the failed transport's adapter ({old:?}) is still named"
+    );
+    assert!(wait_gone(old).await.is_empty());
     runtime.shutdown().await;
 }

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -50,6 +51,11 @@ pub struct LaunchSpec {
     /// Adapter-specific launch arguments, merged over the ones the registry builds.
     #[serde(default)]
     pub extra: Map<String, Value>,
+    /// The deadline of the launch handshake, from `initialize` to the program running
+    /// (a build included, such as dlv's), and of a relaunch or restart of it; the
+    /// runtime's `launch_timeout` when absent. Clamped to 5 s..30 min.
+    #[serde(default)]
+    pub launch_timeout: Option<Duration>,
 }
 
 /// Attach to a running process, or to an adapter-side debug server.
@@ -89,6 +95,10 @@ pub struct AttachSpec {
     /// Adapter-specific attach arguments, merged over the ones the registry builds.
     #[serde(default)]
     pub extra: Map<String, Value>,
+    /// The deadline of the attach handshake (and of a re-attach after a crash); the
+    /// runtime's `launch_timeout` when absent. Clamped to 5 s..30 min.
+    #[serde(default)]
+    pub launch_timeout: Option<Duration>,
 }
 
 /// A source breakpoint given at launch or attach time.
@@ -143,6 +153,12 @@ impl LaunchSpec {
                 condition,
                 hit_condition,
             });
+        self
+    }
+
+    /// Give the launch handshake `timeout` (the `launch_timeout` field).
+    pub fn launch_timeout(mut self, timeout: Duration) -> Self {
+        self.launch_timeout = Some(timeout);
         self
     }
 

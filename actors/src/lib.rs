@@ -8,8 +8,10 @@
 //! - [`registry`]: the adapters dapvisor knows and how to start each.
 //! - [`events`]: session events and the hub that fans them out.
 //! - [`Runtime`]: the entry point.
+//! - [`clean_start`]: every process dapvisor starts gets default signal dispositions.
 #![warn(missing_docs)]
 
+pub mod clean_start;
 pub mod config;
 pub mod core;
 pub mod error;

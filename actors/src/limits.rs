@@ -15,6 +15,17 @@ pub const DEFAULT_MAX_CONTENT_LENGTH: usize = 16 * 1024 * 1024;
 /// Set with `ContentLengthCodec::with_max_header_length` or `RuntimeConfig::max_header_bytes`.
 pub const DEFAULT_MAX_HEADER_LENGTH: usize = 8 * 1024;
 
+/// The smallest [`DEFAULT_MAX_CONTENT_LENGTH`] a runtime accepts: 4 KiB. Below it an
+/// adapter's answer to `initialize` (its capabilities) may not fit, and every session
+/// would fail to start; `Runtime::start` refuses a `RuntimeConfig::max_frame_bytes`
+/// below it.
+pub const MIN_MAX_CONTENT_LENGTH: usize = 4 * 1024;
+
+/// The smallest [`DEFAULT_MAX_HEADER_LENGTH`] a runtime accepts: 64 bytes, room for
+/// `Content-Length: N` and the blank line. `Runtime::start` refuses a
+/// `RuntimeConfig::max_header_bytes` below it.
+pub const MIN_MAX_HEADER_LENGTH: usize = 64;
+
 /// Deadline for one DAP request when the caller gives none: 30 s.
 /// Set with `RuntimeConfig::request_timeout`, or per request.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -24,6 +35,22 @@ pub const MIN_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Longest deadline a request may be given: 300 s. Longer ones are lowered to this.
 pub const MAX_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Deadline of a launch or attach handshake as a whole (`initialize` to the program
+/// running), and of each of its requests: 120 s. Generous, as `launch` may build the
+/// program first (dlv's `debug` and `test` modes run `go build`) or load many symbols.
+/// Set with `RuntimeConfig::launch_timeout`, or per start (`LaunchSpec::launch_timeout`,
+/// `AttachSpec::launch_timeout`, or a `SessionHandle::with_timeout` view's deadline);
+/// clamped to [`MIN_REQUEST_TIMEOUT`]..=[`MAX_LAUNCH_TIMEOUT`].
+pub const DEFAULT_LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Longest deadline a launch or attach handshake may be given: 30 min.
+pub const MAX_LAUNCH_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// The longest a wait for a stop (`SessionHandle::wait_for_stop`) lasts before it is
+/// answered `TimedOut`, whatever it asked for: 1 hour. A wait keeps the session from
+/// being reaped and holds a place in its request queue; wait again to go on.
+pub const MAX_STOP_WAIT: Duration = Duration::from_secs(60 * 60);
 
 /// How many sessions one runtime holds at once: 100. Set with `RuntimeConfig::max_sessions`.
 pub const DEFAULT_MAX_SESSIONS: usize = 100;
@@ -40,6 +67,12 @@ pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 /// DAP (its stderr; for an adapter reached over TCP, its stdout too): 8 KiB each.
 /// Set with `RuntimeConfig::stderr_tail_bytes`.
 pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
+
+/// The smallest [`DEFAULT_STDERR_TAIL_BYTES`] a runtime accepts: 256 bytes. The tail
+/// of an adapter's stdout also holds the line in which an adapter that picks its own
+/// port names it (dlv's banner), so a smaller one would never find the port.
+/// `Runtime::start` refuses a `RuntimeConfig::stderr_tail_bytes` below it.
+pub const MIN_STDERR_TAIL_BYTES: usize = 256;
 
 /// How many bulk events (output, module, loadedSource, progress, invalidated, memory
 /// and unknown adapter events, all together) a subscriber may have waiting before
@@ -89,6 +122,22 @@ pub const DEFAULT_UNMATCHED_RESPONSES_KEPT: usize = 4;
 /// 4096. Without it, a flood faster than the session handles events would pile up in
 /// the actors' mailboxes without bound. Set with `RuntimeConfig::max_unhandled_events`.
 pub const DEFAULT_MAX_UNHANDLED_EVENTS: usize = 4096;
+
+/// Reads of debuggee output a transport forwards that its session has not handled
+/// yet (dlv's debuggee writes to dlv's own stdout and stderr; `runInTerminal`
+/// commands write to pipes of ours), before the transport stops reading them: 1024
+/// reads of at most 4 KiB, so at most 4 MiB. A program printing faster than its
+/// session keeps up then blocks on its own output, as at a terminal; nothing is
+/// dropped. Set with `RuntimeConfig::max_unhandled_output`.
+pub const DEFAULT_MAX_UNHANDLED_OUTPUT: usize = 1024;
+
+/// Messages for an adapter waiting to be written to it (it reads its input slower
+/// than requests come, or not at all): 4096. A request past it fails at once with
+/// [`crate::SessionError::LimitExceeded`]; an answer to the adapter's own reverse
+/// request holds the place its request took in [`DEFAULT_MAX_UNHANDLED_EVENTS`], so an
+/// adapter that sends requests without reading the answers is no longer read. Set
+/// with `RuntimeConfig::max_unwritten_messages`.
+pub const DEFAULT_MAX_UNWRITTEN_MESSAGES: usize = 4096;
 
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.
@@ -148,6 +197,11 @@ pub const DEFAULT_TERMINATE_GRACE: Duration = Duration::from_secs(5);
 /// deadline. Set with `RuntimeConfig::disconnect_timeout`.
 pub const DEFAULT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Clamp a handshake's deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_LAUNCH_TIMEOUT`].
+pub fn clamp_launch_timeout(requested: Duration) -> Duration {
+    requested.clamp(MIN_REQUEST_TIMEOUT, MAX_LAUNCH_TIMEOUT)
+}
+
 /// Clamp a requested deadline into [`MIN_REQUEST_TIMEOUT`]..=[`MAX_REQUEST_TIMEOUT`].
 pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)
@@ -171,5 +225,13 @@ mod tests {
             clamp_request_timeout(Duration::from_secs(42)),
             Duration::from_secs(42)
         );
+    }
+
+    #[test]
+    fn launch_timeout_is_clamped_into_its_own_range() {
+        let clamp = clamp_launch_timeout;
+        assert_eq!(clamp(Duration::from_secs(1)), MIN_REQUEST_TIMEOUT);
+        assert_eq!(clamp(Duration::from_secs(3600)), MAX_LAUNCH_TIMEOUT);
+        assert_eq!(clamp(Duration::from_secs(600)), Duration::from_secs(600));
     }
 }

@@ -42,9 +42,10 @@ impl Drop for RuntimeInner {
 }
 
 impl Runtime {
-    /// Start a runtime with its own, unlinked supervisor. A configuration whose
-    /// restart policy [`RestartPolicy::validate`](crate::RestartPolicy::validate)
-    /// refuses is refused with [`SessionError::InvalidArgument`].
+    /// Start a runtime with its own, unlinked supervisor. A configuration that
+    /// [`RuntimeConfig::validate`] refuses (a limit out of its range, a restart policy
+    /// that is not valid) is refused with [`SessionError::InvalidArgument`] naming the
+    /// field and its range.
     pub async fn start(config: RuntimeConfig) -> Result<Self, SessionError> {
         Self::spawn(config, None).await
     }
@@ -60,7 +61,7 @@ impl Runtime {
     }
 
     async fn spawn(config: RuntimeConfig, host: Option<ActorCell>) -> Result<Self, SessionError> {
-        config.restart_policy.validate()?;
+        config.validate()?;
         let config = Arc::new(config);
         let sessions = Arc::new(DashMap::new());
         let hub = config.event_hub();
@@ -156,13 +157,17 @@ impl Runtime {
     /// Launch a program: pick and check the adapter, create a session, and run the
     /// handshake. Answers once the program runs (or stopped at entry or a breakpoint,
     /// or already ended). On failure the session is removed and the error carries the
-    /// adapter's own launch error and the output so far.
+    /// adapter's own launch error and the output so far; given up on (this future
+    /// dropped) before it answers, the session is ended and removed as by
+    /// [`Self::end_session`].
     pub async fn launch(&self, spec: LaunchSpec) -> Result<SessionHandle, SessionError> {
         let plan = self.plan_launch(spec).await?;
         self.start_plan(plan).await
     }
 
-    /// Attach to a process (by pid) or a debug server (by host and port).
+    /// Attach to a process (by pid) or a debug server (by host and port); as
+    /// [`Self::launch`], a session given up on before it answers is ended (detached
+    /// from) and removed.
     pub async fn attach(&self, spec: AttachSpec) -> Result<SessionHandle, SessionError> {
         let plan = self.plan_attach(spec).await?;
         self.start_plan(plan).await
@@ -170,10 +175,18 @@ impl Runtime {
 
     async fn start_plan(&self, plan: StartPlan) -> Result<SessionHandle, SessionError> {
         let handle = self.new_session().await?;
-        match handle.start(plan).await {
+        // Given up on (this future dropped) before the start is answered, the session
+        // would run with no one holding it: it is ended instead.
+        let abandoned = EndOnDrop {
+            runtime: Some(self.clone()),
+            id: handle.id(),
+        };
+        let started = handle.start(plan).await;
+        let runtime = abandoned.disarm();
+        match started {
             Ok(_) => Ok(handle),
             Err(err) => {
-                let _ = self.end_session(handle.id()).await;
+                let _ = runtime.end_session(handle.id()).await;
                 Err(err)
             }
         }
@@ -221,6 +234,7 @@ impl Runtime {
             exception_filters: spec.exception_filters,
             parent: None,
             attach_target: None,
+            launch_timeout: spec.launch_timeout,
         })
     }
 
@@ -263,15 +277,24 @@ impl Runtime {
             exception_filters: spec.exception_filters,
             parent: None,
             attach_target,
+            launch_timeout: spec.launch_timeout,
         })
     }
 
-    /// End a session: terminate its debuggee and adapter if they run, then remove it.
+    /// End a session, then remove it: a program it launched is terminated with its
+    /// adapter; a program it attached to is detached from (`disconnect` with
+    /// `terminateDebuggee: false`) and runs on, as at shutdown and when the session is
+    /// reaped: it is not dapvisor's to end (its own `terminate` does that, asked for).
     /// Errors only if there is no such session.
     pub async fn end_session(&self, id: SessionId) -> Result<(), SessionError> {
         let handle = self.find(id)?;
-        if handle.state().await.is_ok_and(|s| s.is_live()) {
-            let _ = handle.terminate().await;
+        if let Ok(snapshot) = handle.snapshot().await {
+            if snapshot.state.is_live() {
+                let _ = match snapshot.operation {
+                    Some(Operation::Attach) => handle.disconnect(false).await,
+                    _ => handle.terminate().await,
+                };
+            }
         }
         let removed = self
             .inner
@@ -295,6 +318,34 @@ impl Runtime {
             .supervisor
             .call(|reply| SupervisorMsg::Shutdown { reply }, None)
             .await;
+    }
+}
+
+/// Ends session `id` (from a task) if dropped before [`Self::disarm`]: a launch or
+/// attach its caller gave up on leaves no session behind.
+struct EndOnDrop {
+    runtime: Option<Runtime>,
+    id: SessionId,
+}
+
+impl EndOnDrop {
+    fn disarm(mut self) -> Runtime {
+        self.runtime.take().expect("disarmed once")
+    }
+}
+
+impl Drop for EndOnDrop {
+    fn drop(&mut self) {
+        let (Some(runtime), Ok(tokio)) =
+            (self.runtime.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let id = self.id;
+        tracing::debug!(session = %id, "a start was given up on; ending its session");
+        tokio.spawn(async move {
+            let _ = runtime.end_session(id).await;
+        });
     }
 }
 

@@ -257,3 +257,73 @@ async fn a_failed_session_ended_by_its_host_still_says_it_failed() {
     assert!(is_the_failure(&session.snapshot().await.unwrap_err()));
     runtime.shutdown().await;
 }
+
+/// The kinds of the events of session `id` in `events` until the stream ends.
+async fn to_the_end_of(
+    events: &mut dapvisor_actors::EventStream<dapvisor_actors::SessionEvent>,
+    id: dapvisor_actors::SessionId,
+) -> Vec<EventKind> {
+    let mut seen = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(600), events.recv()).await {
+            Ok(Some(Received::Event(event))) if event.session_id == id => {
+                seen.push(event.kind.clone())
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => return seen,
+            Err(_) => panic!("the stream never ended; it gave {seen:?}"),
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reaped_session_is_announced_after_its_end_and_nothing_follows_its_close() {
+    let runtime = runtime(FakeAdapter::new().keep_running(), Some(LIMIT)).await;
+    let mut everything = runtime.subscribe();
+    let session = runtime
+        .launch(LaunchSpec::new("Cargo.toml").adapter("fake"))
+        .await
+        .unwrap();
+    let mut own = session.subscribe();
+    let id = session.id();
+
+    // Left idle: reaped. Its own stream ends with the reaping.
+    let seen = to_the_end_of(&mut own, id).await;
+    let n = seen.len();
+    assert!(n >= 3, "{seen:?}");
+    assert!(
+        matches!(&seen[n - 2], EventKind::SessionReaped { idle_secs } if *idle_secs >= 10),
+        "reaped, then closed, last: {seen:?}"
+    );
+    assert!(
+        matches!(&seen[n - 1], EventKind::SessionClosed { reason } if reason.starts_with("reaped")),
+        "{seen:?}"
+    );
+    // The disconnect the reaper started came before it was announced.
+    let ended = seen
+        .iter()
+        .position(|k| {
+            matches!(
+                k,
+                EventKind::StateChanged {
+                    to: SessionState::Terminated,
+                    ..
+                }
+            )
+        })
+        .unwrap_or_else(|| panic!("the session ended: {seen:?}"));
+    assert!(ended < n - 2, "{seen:?}");
+
+    runtime.shutdown().await;
+    let all = to_the_end_of(&mut everything, id).await;
+    assert!(
+        matches!(all.last(), Some(EventKind::SessionClosed { .. })),
+        "nothing of the session's after its close on the runtime's stream: {all:?}"
+    );
+    let tail = &all[all.len() - 2..];
+    assert_eq!(
+        tail,
+        &seen[n - 2..],
+        "the same announcement on both streams"
+    );
+}

@@ -70,6 +70,60 @@ async fn the_runtimes_default_deadline_is_its_setting_clamped() {
     assert_eq!(timeout_of(err).1, Duration::from_secs(5));
 }
 
+/// A launch whose `launch` takes a minute to answer (a build, say), and how long it
+/// took to be answered.
+async fn slow_launch(
+    config: RuntimeConfig,
+    spec: impl FnOnce(LaunchSpec) -> LaunchSpec,
+) -> (Result<SessionState, SessionError>, Duration) {
+    let fake = FakeAdapter::new().late_answer("launch", Duration::from_secs(60));
+    let (runtime, _) = runtime(fake, config).await;
+    let began = Instant::now();
+    let launched = runtime
+        .launch(spec(stopping_under(FAKE)))
+        .await
+        .map(|_| SessionState::Running);
+    let took = began.elapsed();
+    runtime.shutdown().await;
+    (launched, took)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_launch_has_its_own_deadline_past_the_request_deadline() {
+    // The request deadline (30 s) does not cut a launch short: it has 120 s.
+    let (launched, took) = slow_launch(RuntimeConfig::default(), |s| s).await;
+    assert!(launched.is_ok(), "{launched:?}");
+    assert!(took >= Duration::from_secs(60), "{took:?}");
+
+    // Per launch, and per runtime.
+    let (launched, took) = slow_launch(RuntimeConfig::default(), |s| {
+        s.launch_timeout(Duration::from_secs(20))
+    })
+    .await;
+    let err = launched.unwrap_err();
+    assert!(err.to_string().contains("within 20s"), "{err}");
+    assert_eq!(took, Duration::from_secs(20));
+    let config = RuntimeConfig::default().launch_timeout(Duration::from_secs(40));
+    let (launched, took) = slow_launch(config, |s| s).await;
+    assert!(launched.unwrap_err().to_string().contains("within 40s"));
+    assert_eq!(took, Duration::from_secs(40));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_view_with_a_deadline_gives_its_start_that_long() {
+    let fake = FakeAdapter::new().late_answer("launch", Duration::from_secs(60));
+    let config = RuntimeConfig::default().launch_timeout(Duration::from_secs(10));
+    let (runtime, _) = runtime(fake, config).await;
+    let plan = runtime.plan_launch(stopping_under(FAKE)).await.unwrap();
+    let session = runtime.new_session().await.unwrap();
+    let started = session
+        .with_timeout(Duration::from_secs(90))
+        .start(plan)
+        .await;
+    assert!(started.is_ok(), "{started:?}");
+    runtime.shutdown().await;
+}
+
 #[tokio::test(start_paused = true)]
 async fn other_requests_work_while_one_waits_for_its_deadline() {
     let (runtime, probe) = runtime(

@@ -2,7 +2,9 @@
 //! every adapter is asked to end with a `disconnect` (a launched debuggee ended, an
 //! attached one detached from), all sessions at once and each within the shutdown
 //! grace, every session ends before the supervisor, and the supervisor keeps
-//! answering meanwhile. Dropping the runtime ends its sessions the same way.
+//! answering meanwhile. Dropping the runtime ends its sessions the same way, and so
+//! does `Runtime::end_session` for one: a launched program ends, an attached one is
+//! detached from.
 
 use std::time::Duration;
 
@@ -152,6 +154,49 @@ async fn an_attached_process_is_detached_from_not_ended() {
     let seen = disconnects(&probe);
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].1["terminateDebuggee"], false);
+}
+
+/// The requests the adapter received that end a session, with their arguments.
+fn ending_requests(probe: &FakeAdapterProbe) -> Vec<(String, serde_json::Value)> {
+    probe
+        .requests()
+        .into_iter()
+        .filter(|r| r.command == "terminate" || r.command == "disconnect")
+        .map(|r| (r.command, r.arguments.unwrap_or_default()))
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn ending_an_attached_session_detaches_from_its_program() {
+    let (runtime, probe) =
+        runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
+    let spec = AttachSpec {
+        pid: Some(std::process::id()),
+        adapter: Some("fake".into()),
+        ..Default::default()
+    };
+    let session = runtime.attach(spec).await.unwrap();
+    runtime.end_session(session.id()).await.unwrap();
+    let seen = ending_requests(&probe);
+    assert_eq!(seen.len(), 1, "a disconnect only, no terminate: {seen:?}");
+    assert_eq!(seen[0].0, "disconnect");
+    assert_eq!(seen[0].1["terminateDebuggee"], false, "{seen:?}");
+    assert!(runtime.session(session.id()).is_none());
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn ending_a_launched_session_ends_its_program() {
+    let (runtime, probe) =
+        runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
+    let session = launched(&runtime, 1).await.remove(0);
+    runtime.end_session(session.id()).await.unwrap();
+    let seen = ending_requests(&probe);
+    let commands: Vec<&str> = seen.iter().map(|(c, _)| c.as_str()).collect();
+    // The graceful way first (the fake takes `terminate`), then the adapter let go.
+    assert_eq!(commands, ["terminate", "disconnect"], "{seen:?}");
+    assert_eq!(seen[1].1["terminateDebuggee"], true, "{seen:?}");
+    runtime.shutdown().await;
 }
 
 #[tokio::test(start_paused = true)]

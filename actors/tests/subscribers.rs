@@ -113,3 +113,67 @@ async fn the_output_backlog_setting_bounds_each_runtime_subscriber() {
         .collect();
     assert_eq!((outputs, lags), (10, vec![90]));
 }
+
+// ---- the end of a stream ----
+
+/// Everything `events` yields until it ends; a panic if it does not end within a
+/// minute (of paused time: only a stream that never ends reaches it).
+async fn until_the_end(
+    events: &mut dapvisor_actors::EventStream<dapvisor_actors::SessionEvent>,
+) -> Vec<EventKind> {
+    let mut seen = Vec::new();
+    loop {
+        match tokio::time::timeout(std::time::Duration::from_secs(60), events.recv()).await {
+            Ok(Some(Received::Event(event))) => seen.push(event.kind.clone()),
+            Ok(Some(_)) => {}
+            Ok(None) => return seen,
+            Err(_) => panic!("the stream never ended; it gave {seen:?}"),
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_sessions_stream_ends_with_its_close_once_the_session_is_ended() {
+    let (runtime, _) = runtime(FakeAdapter::new(), RuntimeConfig::default()).await;
+    let session = stopped(&runtime, FAKE).await;
+    let mut events = session.subscribe();
+    runtime.end_session(session.id()).await.unwrap();
+    let seen = until_the_end(&mut events).await;
+    assert!(
+        matches!(seen.last(), Some(EventKind::SessionClosed { reason }) if reason == "removed"),
+        "{seen:?}"
+    );
+    // A late subscriber gets an ended stream, not one that waits for ever.
+    assert!(until_the_end(&mut session.subscribe()).await.is_empty());
+    runtime.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_stream_ends_when_the_runtime_shuts_down() {
+    let (runtime, _) = runtime(FakeAdapter::new(), RuntimeConfig::default()).await;
+    let mut everything = runtime.subscribe();
+    let session = stopped(&runtime, FAKE).await;
+    let mut own = session.subscribe();
+    runtime.shutdown().await;
+    let seen = until_the_end(&mut own).await;
+    assert!(
+        matches!(seen.last(), Some(EventKind::SessionClosed { .. })),
+        "{seen:?}"
+    );
+    let all = until_the_end(&mut everything).await;
+    assert!(
+        matches!(all.last(), Some(EventKind::SessionClosed { .. })),
+        "{all:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_runtimes_stream_ends_when_its_supervisor_is_killed() {
+    let (runtime, _) = runtime(FakeAdapter::new(), RuntimeConfig::default()).await;
+    let mut everything = runtime.subscribe();
+    let session = stopped(&runtime, FAKE).await;
+    let mut own = session.subscribe();
+    runtime.supervisor().kill();
+    until_the_end(&mut everything).await;
+    until_the_end(&mut own).await;
+}

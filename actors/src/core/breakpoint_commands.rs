@@ -181,6 +181,7 @@ impl SessionCore {
     fn sync_file(&mut self, token: Token, file: PathBuf) {
         if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            let sent = self.breakpoints.requested(&file);
             self.send(
                 "setBreakpoints",
                 args,
@@ -188,7 +189,7 @@ impl SessionCore {
                 Pending::Agent {
                     token,
                     command: "setBreakpoints".into(),
-                    purpose: Purpose::SourceBreakpoints(file),
+                    purpose: Purpose::SourceBreakpoints(file, sent),
                 },
             );
         } else {

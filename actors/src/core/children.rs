@@ -57,6 +57,7 @@ impl SessionCore {
             program,
             // The shell, which knows this session's id, sets it.
             parent: None,
+            launch_timeout: parent.launch_timeout,
             // Not restarted after a crash: nothing to check.
             attach_target: None,
         };

@@ -58,6 +58,9 @@ pub struct StartPlan {
     /// What an attach reached, checked before its adapter is restarted after a
     /// crash; `None` for a launch and for a child session.
     pub attach_target: Option<crate::core::attach_target::AttachTarget>,
+    /// The deadline of the handshake (and of each of its requests), on every start of
+    /// this plan; the runtime's `launch_timeout` when `None`.
+    pub launch_timeout: Option<Duration>,
 }
 
 /// A request from an agent.
@@ -111,7 +114,8 @@ pub enum Command {
     WaitForStop {
         /// The stop epoch the caller has seen; an earlier-made stop does not count.
         after: u64,
-        /// How long to wait before answering [`StopOutcome::TimedOut`].
+        /// How long to wait before answering [`StopOutcome::TimedOut`]; at most
+        /// [`crate::limits::MAX_STOP_WAIT`].
         timeout: Duration,
     },
     /// Any DAP request, checked against the state as `operation`; the answer is the body.
@@ -317,6 +321,12 @@ pub enum Input {
         /// Why, for the agent.
         reason: String,
     },
+    /// The agent behind `token` gave up on its command (the call's future was
+    /// dropped): its answer is no longer wanted.
+    Withdraw {
+        /// Whose command.
+        token: Token,
+    },
     /// The adapter asked for a child session (the `startDebugging` reverse request,
     /// already answered).
     StartDebugging {
@@ -340,6 +350,13 @@ pub enum Effect {
         request: Request,
         /// Its deadline, already clamped.
         timeout: Duration,
+    },
+    /// Ask the adapter to give up on the request sent with `tag` (DAP `cancel`,
+    /// where it advertises `supportsCancelRequest`; otherwise nothing is sent). Its
+    /// answer still comes, and is handled as any.
+    Cancel {
+        /// The core's tag for the request.
+        tag: Tag,
     },
     /// Answer an agent.
     Reply {

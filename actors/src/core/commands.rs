@@ -106,7 +106,8 @@ impl SessionCore {
         self.breakpoints.set_exception_filters(filters)
     }
 
-    /// Send an agent's DAP `command`. A command that moves the program sets the
+    /// Send an agent's DAP `command`, unless it is one the session sends itself as part
+    /// of an operation (`raw_requests.rs`). A command that moves the program sets the
     /// session running at once; with `ticket`, its answer is the stop epoch current
     /// now (what to wait from) rather than the body.
     fn request(
@@ -118,6 +119,9 @@ impl SessionCore {
         timeout: Option<Duration>,
         ticket: bool,
     ) -> Result<(), SessionError> {
+        if let Some(refused) = crate::core::raw_requests::refusal(&command) {
+            return Err(refused);
+        }
         self.check(operation)?;
         self.check_request(&command, arguments.as_ref())?;
         self.note_request(&command, arguments.as_ref())?;

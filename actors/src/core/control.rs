@@ -5,10 +5,11 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::core::command::{Answer, ControlAction, StopOutcome, Token};
+use crate::core::command::{Answer, ControlAction, Effect, StopOutcome, Tag, Token};
 use crate::core::session::{Pending, Purpose, SessionCore, StopWaiter};
 use crate::core::state::SessionState;
 use crate::error::SessionError;
+use crate::limits;
 use crate::wire::types::SteppingGranularity;
 
 impl SessionCore {
@@ -72,13 +73,34 @@ impl SessionCore {
         match ready {
             Some(outcome) => self.reply(token, Ok(Answer::Stop(outcome))),
             None => {
-                let timer = self.timer(timeout);
+                let timer = self.timer(timeout.min(limits::MAX_STOP_WAIT));
                 self.waiters.push(StopWaiter {
                     token,
                     after,
                     timer,
                 });
             }
+        }
+    }
+
+    /// The agent behind `token` gave up on its command: a wait for a stop is
+    /// forgotten (it no longer holds the session), and a request still with the
+    /// adapter that only reads or computes something (an evaluation, a custom
+    /// request, ...) is cancelled where the adapter can. A request that moves the
+    /// program or changes the session's own state (a step, breakpoints, ending) goes
+    /// on: its effect is the session's, whoever waits for the answer.
+    pub(super) fn withdraw(&mut self, token: Token) {
+        self.waiters.retain(|w| w.token != token);
+        let abandoned: Vec<Tag> = self
+            .pending
+            .iter()
+            .filter(|(_, pending)| {
+                matches!(pending, Pending::Agent { token: t, purpose: Purpose::Body | Purpose::Threads, .. } if *t == token)
+            })
+            .map(|(tag, _)| *tag)
+            .collect();
+        for tag in abandoned {
+            self.effects.push(Effect::Cancel { tag });
         }
     }
 

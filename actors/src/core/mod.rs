@@ -13,6 +13,7 @@ mod ending;
 mod graceful;
 pub mod output;
 mod pid_injection;
+mod raw_requests;
 mod relaunch;
 mod responses;
 mod restart;
@@ -36,7 +37,11 @@ mod session_tests_events;
 #[cfg(test)]
 mod session_tests_failed;
 #[cfg(test)]
+mod session_tests_launch_timeout;
+#[cfg(test)]
 mod session_tests_lifecycle;
+#[cfg(test)]
+mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;
 #[cfg(test)]

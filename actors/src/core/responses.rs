@@ -45,9 +45,10 @@ impl SessionCore {
                 }
                 Answer::Body(response.raw_body_or_empty())
             }
-            Purpose::SourceBreakpoints(file) => {
+            Purpose::SourceBreakpoints(file, sent) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints.record_file_result(&file, body.breakpoints);
+                self.breakpoints
+                    .record_file_result(&file, &sent, body.breakpoints);
                 Answer::SourceBreakpoints(self.breakpoints.file(&file).to_vec())
             }
             Purpose::FunctionBreakpoints(sent) => {
@@ -94,7 +95,7 @@ impl SessionCore {
             } else {
                 "the answer to `initialize`"
             };
-            let after = self.config.request_timeout.as_secs();
+            let after = self.startup.as_ref().map_or(0, |s| s.deadline.as_secs());
             let reason = self.startup_timeout_reason(format!(
                 "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"
             ));

@@ -27,7 +27,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{Capabilities, FunctionBreakpoint, Thread};
+use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint, Thread};
 use crate::wire::{RawJson, Request, Response};
 
 /// The limits a session core enforces.
@@ -36,6 +36,9 @@ pub struct CoreConfig {
     /// Deadline of a request that names none
     /// (default [`limits::DEFAULT_REQUEST_TIMEOUT`]).
     pub request_timeout: Duration,
+    /// Deadline of a launch or attach handshake whose plan names none
+    /// (default [`limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub launch_timeout: Duration,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub max_breakpoints: usize,
     /// Output kept (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
@@ -54,6 +57,7 @@ impl Default for CoreConfig {
     fn default() -> Self {
         Self {
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
+            launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
@@ -83,7 +87,9 @@ pub(super) enum Pending {
 pub(super) enum Purpose {
     Body,
     Threads,
-    SourceBreakpoints(PathBuf),
+    /// The file, and its breakpoints as sent: the answer's verdicts are paired with
+    /// them.
+    SourceBreakpoints(PathBuf, Vec<SourceBreakpoint>),
     /// The names sent, in order: the answer's verdicts are paired with them.
     FunctionBreakpoints(Vec<String>),
     Control {
@@ -222,6 +228,7 @@ impl SessionCore {
             } => self.on_restart_scheduled(attempt, after, crash),
             Input::Restart { attempt, crash } => self.on_restart(attempt, crash),
             Input::Fail { reason } => self.on_fail(reason),
+            Input::Withdraw { token } => self.withdraw(token),
             Input::StartDebugging {
                 request,
                 configuration,
@@ -303,12 +310,16 @@ impl SessionCore {
         let tag = self.next_tag;
         self.next_tag += 1;
         // An agent's deadline covers the agent's requests, not a handshake or an
-        // ending its command sets off.
-        let agents = matches!(pending, Pending::Agent { .. })
-            .then_some(self.command_timeout)
-            .flatten();
-        let timeout = timeout.or(agents).unwrap_or(self.config.request_timeout);
-        let timeout = limits::clamp_request_timeout(timeout);
+        // ending its command sets off; a handshake's requests have the handshake's.
+        let timeout = match (&pending, &self.startup) {
+            (Pending::Startup(_), Some(startup)) => startup.deadline,
+            (Pending::Agent { .. }, _) => limits::clamp_request_timeout(
+                timeout
+                    .or(self.command_timeout)
+                    .unwrap_or(self.config.request_timeout),
+            ),
+            _ => limits::clamp_request_timeout(timeout.unwrap_or(self.config.request_timeout)),
+        };
         self.pending.insert(tag, pending);
         self.effects.push(Effect::Send {
             tag,

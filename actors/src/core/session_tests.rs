@@ -306,6 +306,7 @@ pub(super) fn plan() -> StartPlan {
         program: Some(PROGRAM.into()),
         parent: None,
         attach_target: None,
+        launch_timeout: None,
     }
 }
 
@@ -445,7 +446,7 @@ pub(super) fn command_for(op: Operation) -> Command {
         O::Modify => request(op, "setVariable", json!({ "name": "x", "value": "1" })),
         O::Navigate => request(op, "goto", json!({ "threadId": 1, "targetId": 2 })),
         O::Query => request(op, "source", json!({ "sourceReference": 4 })),
-        O::Restart => request(op, "restart", json!({})),
+        O::Restart => Command::Restart,
     }
 }
 

@@ -442,3 +442,64 @@ fn removing_a_function_breakpoint_that_is_not_there_names_those_that_are() {
     }
     assert!(out.sends().is_empty());
 }
+
+/// Each cached breakpoint of an answer: the line asked for, and the adapter's id and
+/// line for it.
+fn placed(result: &Result<Answer, SessionError>) -> Vec<(i64, Option<i64>, Option<i64>)> {
+    match result {
+        Ok(Answer::SourceBreakpoints(list)) => list
+            .iter()
+            .map(|r| {
+                let actual = r.actual.as_ref();
+                (
+                    r.requested.line,
+                    actual.and_then(|a| a.id),
+                    actual.and_then(|a| a.line),
+                )
+            })
+            .collect(),
+        other => panic!("want source breakpoints, got {other:?}"),
+    }
+}
+
+#[test]
+fn overlapping_edits_of_one_file_pair_each_answer_with_the_list_it_answers() {
+    let mut h = running_with(&[3, 5]);
+    // Two edits before the adapter answers the first: add 9 (sends 3, 5, 9), then
+    // remove 3 (sends 5, 9).
+    let (first, out) = h.command(add(9));
+    let first_tag = out.tag("setBreakpoints");
+    let remove = Command::RemoveBreakpoint {
+        file: FILE.into(),
+        line: 3,
+    };
+    let (second, out) = h.command(remove);
+    let second_tag = out.tag("setBreakpoints");
+    assert_eq!(lines(&out.args("setBreakpoints")), vec![5, 9]);
+
+    // The first answer is for 3, 5, 9: 5 and 9 take its second and third verdicts,
+    // not its first two (the cache is 5, 9 by now).
+    let out = h.ok(
+        first_tag,
+        json!({ "breakpoints": [
+            { "id": 11, "verified": true, "line": 3 },
+            { "id": 12, "verified": true, "line": 5 },
+            { "id": 13, "verified": false, "line": 10 },
+        ] }),
+    );
+    assert_eq!(
+        placed(out.reply(first)),
+        vec![(5, Some(12), Some(5)), (9, Some(13), Some(10))]
+    );
+    let out = h.ok(
+        second_tag,
+        json!({ "breakpoints": [
+            { "id": 21, "verified": true, "line": 5 },
+            { "id": 22, "verified": true, "line": 9 },
+        ] }),
+    );
+    assert_eq!(
+        placed(out.reply(second)),
+        vec![(5, Some(21), Some(5)), (9, Some(22), Some(9))]
+    );
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::session_tests::{control, dlv_plan, full_caps, Harness};
-use crate::core::command::{Answer, Command, ControlAction, StopOutcome};
+use crate::core::command::{Answer, Command, ControlAction, Effect, Input, StopOutcome};
 use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -433,4 +433,45 @@ fn a_move_answers_the_epoch_it_was_sent_at_even_when_a_stop_beats_its_response()
     );
     let (token, out) = h.command(wait(2));
     assert_eq!(stopped_epoch(out.reply(token)), 3);
+}
+
+// ---- calls given up on ----
+
+#[test]
+fn a_withdrawn_wait_is_forgotten_and_the_stop_answers_only_the_others() {
+    let mut h = Harness::running();
+    let (given_up, _) = h.command(wait(0));
+    let (kept, _) = h.command(wait(0));
+    let out = h.input(Input::Withdraw { token: given_up });
+    assert!(out.0.is_empty(), "{out:?}");
+    let out = h.stop("breakpoint");
+    assert_eq!(out.replies(), 1);
+    assert!(matches!(outcome(out.reply(kept)), StopOutcome::Stopped(_)));
+}
+
+#[test]
+fn a_withdrawn_request_the_adapter_works_on_is_cancelled_a_withdrawn_step_is_not() {
+    let mut h = Harness::stopped();
+    let evaluate = super::session_tests::request(
+        crate::core::state::Operation::Evaluate,
+        "evaluate",
+        json!({ "expression": "x" }),
+    );
+    let (token, out) = h.command(evaluate);
+    let tag = out.tag("evaluate");
+    let out = h.input(Input::Withdraw { token });
+    assert!(
+        matches!(out.0.as_slice(), [Effect::Cancel { tag: t }] if *t == tag),
+        "{out:?}"
+    );
+    // Its answer still comes and is handled as any (the shell drops the reply: no one
+    // waits for it).
+    assert_eq!(h.ok(tag, json!({ "result": "42" })).replies(), 1);
+
+    let (token, out) = h.command(control(ControlAction::Next));
+    let tag = out.tag("next");
+    let out = h.input(Input::Withdraw { token });
+    assert!(out.0.is_empty(), "a step goes on: {out:?}");
+    h.ok(tag, json!({}));
+    assert_eq!(h.state(), SessionState::Running);
 }

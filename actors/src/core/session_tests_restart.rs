@@ -397,7 +397,7 @@ fn a_restart_whose_handshake_times_out_is_another_crash() {
     assert!(out.stops_adapter());
     let exit = out.reported_crash().expect("reported as a crash");
     assert!(
-        exit.reason.contains("did not finish starting within 30s"),
+        exit.reason.contains("did not finish starting within 120s"),
         "{exit:?}"
     );
     assert_eq!(h.state(), SessionState::Restarting);

@@ -7,6 +7,11 @@
 //!    breakpoints, exception filters, then `configurationDone` with `{}` where supported;
 //! 4. the agent is answered once `launch` has succeeded and configuration is done.
 //!
+//! The handshake has a deadline of its own, for the whole and for each of its requests
+//! (`launch` may build the program first): the plan's `launch_timeout`, else the
+//! deadline of the `SessionHandle::with_timeout` view that started it, else the
+//! runtime's ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
+//!
 //! A failed `launch` is reported in the adapter's own words, not as a follow-on error.
 
 use serde_json::{json, Value};
@@ -16,6 +21,7 @@ use crate::core::session::{success_or_error, Pending, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
+use crate::limits;
 use crate::wire::types::{Capabilities, SetBreakpointsResponseBody, SourceBreakpoint};
 use crate::wire::Response;
 
@@ -24,7 +30,8 @@ use crate::wire::Response;
 pub(crate) enum StartupStep {
     Initialize,
     Start,
-    ConfigSource(std::path::PathBuf),
+    /// The file, and its breakpoints as sent, in order.
+    ConfigSource(std::path::PathBuf, Vec<SourceBreakpoint>),
     /// The function breakpoints sent, by name, in order.
     ConfigFunctions(Vec<String>),
     ConfigExceptions,
@@ -48,7 +55,9 @@ pub(crate) struct Startup {
     pub(crate) initialized: bool,
     /// `configurationDone` was answered (or the adapter needs none).
     pub(crate) configured: bool,
-    /// Fires if the handshake takes longer than the request deadline.
+    /// The handshake's deadline: of the whole, and of each of its requests.
+    pub(crate) deadline: std::time::Duration,
+    /// Fires once the deadline has passed.
     pub(crate) timer: TimerId,
 }
 
@@ -138,8 +147,16 @@ impl SessionCore {
         self.effects
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
         self.adapter_live = true;
-        let timer = self.timer(self.config.request_timeout);
+        // The plan's own deadline, else the one an agent's view gave its start
+        // (`SessionHandle::with_timeout`), else the runtime's.
+        let asked = plan
+            .launch_timeout
+            .or(token.and(self.command_timeout))
+            .unwrap_or(self.config.launch_timeout);
+        let deadline = limits::clamp_launch_timeout(asked);
+        let timer = self.timer(deadline);
         self.startup = Some(Startup {
+            deadline,
             token,
             restart,
             resumed_from: None,
@@ -166,7 +183,7 @@ impl SessionCore {
         let command = match &step {
             StartupStep::Initialize => "initialize",
             StartupStep::Start => self.start_command(),
-            StartupStep::ConfigSource(_) => "setBreakpoints",
+            StartupStep::ConfigSource(..) => "setBreakpoints",
             StartupStep::ConfigFunctions(_) => "setFunctionBreakpoints",
             StartupStep::ConfigExceptions => "setExceptionBreakpoints",
             StartupStep::ConfigurationDone => "configurationDone",
@@ -203,9 +220,10 @@ impl SessionCore {
                 }
                 self.maybe_finish_startup();
             }
-            (StartupStep::ConfigSource(file), Ok(response)) => {
+            (StartupStep::ConfigSource(file, sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints.record_file_result(&file, body.breakpoints);
+                self.breakpoints
+                    .record_file_result(&file, &sent, body.breakpoints);
             }
             (StartupStep::ConfigFunctions(sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
@@ -254,11 +272,12 @@ impl SessionCore {
         let files: Vec<_> = self.breakpoints.files().map(|f| f.to_path_buf()).collect();
         for file in files {
             let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            let sent = self.breakpoints.requested(&file);
             self.send(
                 "setBreakpoints",
                 args,
                 None,
-                Pending::Startup(StartupStep::ConfigSource(file)),
+                Pending::Startup(StartupStep::ConfigSource(file, sent)),
             );
         }
         if !self.breakpoints.functions().is_empty()

@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::clean_start::std_command;
+
 use super::detect::dapvisor_home;
 
 /// Create `<dapvisor home>/venv` with the first `python3`/`python` on PATH and install
@@ -16,20 +18,20 @@ pub fn install_debugpy() -> Result<PathBuf, String> {
     if !python.exists() {
         let base = ["python3", "python"]
             .into_iter()
-            .find(|p| Command::new(p).arg("--version").output().is_ok())
+            .find(|p| std_command(p).arg("--version").output().is_ok())
             .ok_or(
                 "no python3 on PATH: install Python 3 first (apt-get install python3 python3-venv)",
             )?;
         std::fs::create_dir_all(&venv)
             .map_err(|e| format!("could not create {}: {e}", venv.display()))?;
         run(
-            Command::new(base).args(["-m", "venv"]).arg(&venv),
+            std_command(base).args(["-m", "venv"]).arg(&venv),
             "create a venv",
         )
         .map_err(|e| format!("{e} (on Debian, apt-get install python3-venv)"))?;
     }
     run(
-        Command::new(&python).args([
+        std_command(&python).args([
             "-m",
             "pip",
             "install",

@@ -6,7 +6,7 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// The oldest gdb with a DAP mode (`gdb -i dap`).
@@ -39,7 +39,7 @@ impl ProbeOutcome {
 
 /// Run `program args` with stdin closed, wait at most `timeout`, and kill it past that.
 pub(crate) fn run_probe(program: &Path, args: &[&str], timeout: Duration) -> ProbeOutcome {
-    let mut child = match Command::new(program)
+    let mut child = match crate::clean_start::std_command(program)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -4,143 +4,23 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
 use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
-use crate::core::command::{Answer, Command, Effect, Input, TimerId, Token};
+use crate::core::command::{Answer, Command, Effect, Input, Token};
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
+use crate::session::messages::{CrashDecision, SessionMsg};
+use crate::session::shared::SessionShared;
 use crate::session::{SessionHandle, SessionId};
 use crate::supervisor::SupervisorMsg;
 use crate::transport::{
     FrameCredit, TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
 };
-
-/// Messages a session handles.
-pub enum SessionMsg {
-    /// An agent's command; the answer goes to `reply`.
-    Agent {
-        /// What is asked.
-        command: Command,
-        /// Where the answer goes.
-        reply: RpcReplyPort<Result<Answer, SessionError>>,
-    },
-    /// Output of the transport of adapter `generation` (older generations are ignored).
-    Transport {
-        /// Which adapter start it came from.
-        generation: u64,
-        /// What it reported.
-        output: TransportOutput,
-    },
-    /// A core timer fired.
-    Timer(TimerId),
-    /// The supervisor's decision about a crash this session reported.
-    Supervision(CrashDecision),
-    /// Whether an attach's debug server is still there, checked off the handler
-    /// before restart `attempt` (for the supervisor's crash `crash`).
-    Reattach {
-        /// The restart's number in its series.
-        attempt: u32,
-        /// The crash it answers.
-        crash: u64,
-        /// Why the server is gone; `None` while its port accepts connections.
-        gone: Option<String>,
-    },
-    /// The supervisor started a child session for this one (its adapter asked with
-    /// `startDebugging`); the child ends when this session is terminated or
-    /// disconnected.
-    ChildStarted(SessionHandle),
-    /// Testing hook: fail this actor or its transport (see
-    /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
-    #[doc(hidden)]
-    InjectFault(crate::testing::InjectedFault),
-}
-
-/// What the supervisor decided about a session's crashed adapter.
-#[derive(Debug, Clone)]
-pub enum CrashDecision {
-    /// A new adapter starts after `after`; restart `attempt` of the series.
-    Scheduled {
-        /// The restart's number in its series.
-        attempt: u32,
-        /// The backoff.
-        after: Duration,
-        /// The supervisor's number for the crash this answers (1 for the session's
-        /// first crash): a [`Self::RestartNow`] for an older crash is stale.
-        crash: u64,
-    },
-    /// The backoff is over: start the new adapter now.
-    RestartNow {
-        /// The restart's number in its series.
-        attempt: u32,
-        /// The crash this restart answers.
-        crash: u64,
-    },
-    /// The budget is spent: the session fails with this reason.
-    GiveUp {
-        /// Why.
-        reason: String,
-    },
-}
-
-/// What a session shares with its handles and its supervisor.
-#[derive(Debug)]
-pub struct SessionShared {
-    /// Agent requests queued or in flight.
-    pub queued: AtomicUsize,
-    /// The current adapter's pid (0 when none); the transport fills it in.
-    pub adapter_pid: Arc<AtomicU32>,
-    /// When an agent last asked anything of the session (tokio's clock; a snapshot
-    /// does not count). The supervisor's idle sweep reads it.
-    pub last_used: Mutex<tokio::time::Instant>,
-    /// Why the session ended, once its actor is gone for a reason worth telling
-    /// (reaped, failed); handles answer with it.
-    pub ended: Mutex<Option<SessionError>>,
-}
-
-impl Default for SessionShared {
-    fn default() -> Self {
-        Self {
-            queued: AtomicUsize::new(0),
-            adapter_pid: Arc::default(),
-            last_used: Mutex::new(tokio::time::Instant::now()),
-            ended: Mutex::new(None),
-        }
-    }
-}
-
-impl SessionShared {
-    fn clone_pid_slot(&self) -> Arc<AtomicU32> {
-        self.adapter_pid.clone()
-    }
-
-    /// When an agent last used the session.
-    pub fn last_used(&self) -> tokio::time::Instant {
-        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Mark the session used now.
-    pub fn touch(&self) {
-        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = tokio::time::Instant::now();
-    }
-
-    /// Why the session ended, if that was recorded.
-    pub fn ended(&self) -> Option<SessionError> {
-        self.ended.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// Record why the session ended (the first reason wins).
-    pub fn set_ended(&self, why: SessionError) {
-        let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
-        ended.get_or_insert(why);
-    }
-}
 
 /// What a session is started with.
 pub struct SessionArgs {
@@ -172,7 +52,6 @@ pub struct SessionActorState {
     generation: u64,
     /// Agents waiting for an answer, and whether their request counts as use.
     replies: HashMap<Token, (RpcReplyPort<Result<Answer, SessionError>>, bool)>,
-    next_token: Token,
     /// The child sessions started for this one.
     children: Vec<SessionHandle>,
     hub: EventHub<SessionEvent>,
@@ -198,7 +77,6 @@ impl Actor for SessionActor {
             transport: None,
             generation: 0,
             replies: HashMap::new(),
-            next_token: 1,
             children: Vec::new(),
             hub: args.hub,
             runtime_hub: args.runtime_hub,
@@ -226,6 +104,9 @@ impl Actor for SessionActor {
             Err(panic) => panic_text(panic.as_ref()).into(),
         };
         state.fail_waiting(failure_reason(&err));
+        // ractor skips `post_stop` after a failure; the transport, a linked child,
+        // goes with this actor.
+        state.forget_transport();
         Err(err)
     }
 
@@ -241,7 +122,7 @@ impl Actor for SessionActor {
         if let SupervisionEvent::ActorFailed(cell, err) = event {
             let current = state.transport.as_ref().map(|t| t.get_id());
             if current == Some(cell.get_id()) {
-                state.transport = None;
+                state.forget_transport();
                 let exit = AdapterExit {
                     reason: format!("the transport failed: {err}"),
                     ..AdapterExit::default()
@@ -260,6 +141,7 @@ impl Actor for SessionActor {
         state.answer_waiting();
         // The transport is a linked child: ractor kills it, and its process group
         // goes with its state.
+        state.forget_transport();
         Ok(())
     }
 }
@@ -275,9 +157,11 @@ impl SessionActorState {
         // event is handled (see `FrameCredit`).
         let mut handling = FrameCredit::none();
         let input = match message {
-            SessionMsg::Agent { command, reply } => {
-                let token = state.next_token;
-                state.next_token += 1;
+            SessionMsg::Agent {
+                token,
+                command,
+                reply,
+            } => {
                 let counts_as_use = !matches!(command, Command::Snapshot);
                 state.replies.insert(token, (reply, counts_as_use));
                 // tokio's clock, so that paused-time tests can age a session.
@@ -313,13 +197,19 @@ impl SessionActorState {
                         configuration,
                     },
                     TransportOutput::Closed(exit) => {
-                        state.transport = None;
-                        state.shared.adapter_pid.store(0, Ordering::Relaxed);
+                        state.forget_transport();
                         Input::Closed(exit)
                     }
                 }
             }
             SessionMsg::Timer(id) => Input::Timer(id),
+            SessionMsg::Withdraw { token } => {
+                // Answered already (the answer crossed the withdrawal): nothing to do.
+                if state.replies.remove(&token).is_none() {
+                    return Ok(());
+                }
+                Input::Withdraw { token }
+            }
             SessionMsg::ChildStarted(child) => {
                 state
                     .children
@@ -378,6 +268,13 @@ impl SessionActorState {
         Ok(())
     }
 
+    /// The current transport is gone (closed, or failed): its adapter's pid goes with
+    /// it, however it ended, so no handle names a process that may be reused.
+    fn forget_transport(&mut self) {
+        self.transport = None;
+        self.shared.forget_adapter();
+    }
+
     /// Answer every agent still waiting with the session's failure, recorded first so
     /// that later requests through any handle say the same.
     fn fail_waiting(&mut self, reason: String) {
@@ -395,7 +292,6 @@ impl SessionActorState {
             .unwrap_or_else(|| SessionError::SessionEnded(self.id.to_string()));
         for (_, (reply, _)) in self.replies.drain() {
             let _ = reply.send(Err(why.clone()));
-            self.shared.queued.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -439,16 +335,21 @@ impl SessionActorState {
                     timeout,
                 });
             }
+            Effect::Cancel { tag } => {
+                if let Some(transport) = &self.transport {
+                    let _ = transport.cast(TransportMsg::Cancel { tag });
+                }
+            }
             Effect::Reply { token, result } => {
                 if let Some((reply, counts_as_use)) = self.replies.remove(&token) {
                     if counts_as_use {
                         // The agent was busy with the session until now (a long wait
-                        // for a stop is use, not idleness): marked before the request
-                        // stops counting as in flight, so no sweep sees neither.
+                        // for a stop is use, not idleness): marked before the answer
+                        // goes and the call stops counting as in flight (its handle
+                        // gives its place back), so no sweep sees neither.
                         self.shared.touch();
                     }
                     let _ = reply.send(result);
-                    self.shared.queued.fetch_sub(1, Ordering::Release);
                 }
             }
             Effect::Emit(kind) => {

@@ -7,7 +7,10 @@
 //! Every method is one message to the session's actor and one answer back. Calls that
 //! need no adapter I/O (snapshot, output, cached breakpoints) are answered at once;
 //! the others when the adapter answers or the request's deadline passes. No call can
-//! hang: every request has a deadline.
+//! hang: every request has a deadline. A call given up on (its future dropped) is
+//! withdrawn from the session at once: its place in the queue comes back, a wait for
+//! a stop is forgotten, and a request the adapter is still working on is cancelled
+//! where the adapter takes DAP's `cancel`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -17,13 +20,14 @@ use std::time::Duration;
 use ractor::rpc::CallResult;
 use ractor::ActorRef;
 
-use crate::core::command::{Answer, Command, StartPlan};
+use crate::core::command::{Answer, Command, StartPlan, Token};
 use crate::core::output::OutputSlice;
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::events::{EventHub, EventStream, SessionEvent};
-use crate::session::actor::{SessionMsg, SessionShared};
+use crate::session::messages::SessionMsg;
+use crate::session::shared::SessionShared;
 use crate::session::SessionId;
 
 /// Proof that execution resumed, to wait for the next stop with
@@ -80,8 +84,10 @@ impl SessionHandle {
     /// [`crate::limits::MIN_REQUEST_TIMEOUT`]..=[`crate::limits::MAX_REQUEST_TIMEOUT`]:
     /// `session.with_timeout(Duration::from_secs(120)).evaluate(..)`. A call past it
     /// fails with [`SessionError::Timeout`]. The deadline a call names itself (the
-    /// `timeout` of [`Self::request`], of [`Self::wait_for_stop`]) still wins. The view
-    /// is the same session: it shares everything else with this handle.
+    /// `timeout` of [`Self::request`], of [`Self::wait_for_stop`]) still wins. A
+    /// [`Self::start`] through the view gives the launch handshake `timeout` (clamped
+    /// to 5 s..30 min instead) unless its plan names a `launch_timeout` of its own. The
+    /// view is the same session: it shares everything else with this handle.
     pub fn with_timeout(&self, timeout: Duration) -> SessionHandle {
         SessionHandle {
             timeout: Some(timeout),
@@ -130,35 +136,49 @@ impl SessionHandle {
     }
 
     pub(super) async fn ask(&self, command: Command) -> Result<Answer, SessionError> {
+        // Reading the cached state sends nothing, and is not use of the session.
+        let reads_state = matches!(command, Command::Snapshot | Command::Output { .. });
         let queued = self.shared.queued.fetch_add(1, Ordering::Relaxed);
+        let token = self.shared.new_token();
+        // Holds the call's place in the queue until it is answered or given up on
+        // (this future dropped), whichever comes first; given up on, the session is
+        // told, so that what the call holds there goes at once too.
+        let call = Call {
+            handle: self,
+            token,
+            is_use: !matches!(command, Command::Snapshot),
+            answered: false,
+        };
         if queued >= self.max_queued {
-            self.shared.queued.fetch_sub(1, Ordering::Relaxed);
+            call.answered();
             return Err(SessionError::Busy {
                 queued,
                 limit: self.max_queued,
             });
         }
         let command = match self.timeout {
-            // Reading the cached state sends nothing, and must stay a non-use.
-            Some(timeout) if !matches!(command, Command::Snapshot | Command::Output { .. }) => {
-                Command::WithTimeout {
-                    timeout,
-                    command: Box::new(command),
-                }
-            }
+            Some(timeout) if !reads_state => Command::WithTimeout {
+                timeout,
+                command: Box::new(command),
+            },
             _ => command,
         };
         let result = self
             .actor
-            .call(|reply| SessionMsg::Agent { command, reply }, None)
+            .call(
+                |reply| SessionMsg::Agent {
+                    token,
+                    command,
+                    reply,
+                },
+                None,
+            )
             .await;
+        call.answered();
         match result {
             Ok(CallResult::Success(answer)) => answer,
-            Ok(_) | Err(_) => {
-                // The actor is gone; whatever it held was not answered.
-                self.shared.queued.fetch_sub(1, Ordering::Relaxed);
-                Err(self.ended_error())
-            }
+            // The actor is gone; whatever it held was not answered.
+            Ok(_) | Err(_) => Err(self.ended_error()),
         }
     }
 
@@ -209,6 +229,39 @@ impl SessionHandle {
     pub async fn disconnect(&self, terminate_debuggee: bool) -> Result<(), SessionError> {
         self.ask(Command::Disconnect { terminate_debuggee }).await?;
         Ok(())
+    }
+}
+
+/// An agent call under way: its place in the session's request queue, given back
+/// when the call ends. A call dropped before [`Self::answered`] was given up on: the
+/// session is told to withdraw it, and, like an answer would, it marks the session
+/// used (the agent was busy with it until now).
+struct Call<'a> {
+    handle: &'a SessionHandle,
+    token: Token,
+    is_use: bool,
+    answered: bool,
+}
+
+impl Call<'_> {
+    fn answered(mut self) {
+        self.answered = true;
+    }
+}
+
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        let shared = &self.handle.shared;
+        if !self.answered {
+            if self.is_use {
+                shared.touch();
+            }
+            let withdraw = SessionMsg::Withdraw { token: self.token };
+            let _ = self.handle.actor.cast(withdraw);
+        }
+        // Marked used first, so that the idle sweep never sees the call neither in
+        // flight nor as use.
+        shared.queued.fetch_sub(1, Ordering::Release);
     }
 }
 

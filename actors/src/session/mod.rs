@@ -10,6 +10,7 @@ mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
 pub mod id;
+pub mod messages;
 pub(crate) mod reattach;
 mod requests;
 mod requests_disassemble;
@@ -18,10 +19,13 @@ mod requests_inspect;
 mod requests_memory;
 #[cfg(test)]
 mod requests_memory_tests;
+pub mod shared;
 #[cfg(test)]
 mod test_support;
 
-pub use actor::{CrashDecision, SessionActor, SessionArgs, SessionMsg, SessionShared};
+pub use actor::{SessionActor, SessionArgs};
 pub use handle::{RunTicket, SessionHandle};
 pub use handle_execution::StepKind;
 pub use id::SessionId;
+pub use messages::{CrashDecision, SessionMsg};
+pub use shared::SessionShared;

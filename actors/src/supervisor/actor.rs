@@ -24,7 +24,7 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
 use crate::supervisor::ended::EndedSessions;
-use crate::supervisor::shutdown::end_sessions;
+use crate::supervisor::shutdown::{announce_closed, end_sessions, stop_session};
 use crate::supervisor::RestartTracker;
 
 /// Messages the supervisor handles.
@@ -38,7 +38,7 @@ pub enum SupervisorMsg {
     Remove {
         /// Which.
         id: SessionId,
-        /// Whether it existed.
+        /// Whether it existed, answered once its actor has stopped.
         reply: RpcReplyPort<bool>,
     },
     /// Stop every session, then the supervisor (see `shutdown.rs`).
@@ -124,8 +124,9 @@ impl Actor for SupervisorActor {
         myself: ActorRef<Self::Msg>,
         args: SupervisorArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
-        // A bad policy would otherwise surface as a wrong backoff at the first crash.
-        args.config.restart_policy.validate()?;
+        // A bad policy would otherwise surface as a wrong backoff at the first crash,
+        // a bad limit as a hang at the first session.
+        args.config.validate()?;
         if let Some(every) = args.config.idle_sweep_interval() {
             // A ractor timer: the sweep is a message like any other.
             myself.send_interval(every, || SupervisorMsg::Sweep);
@@ -154,12 +155,15 @@ impl Actor for SupervisorActor {
         match message {
             SupervisorMsg::Spawn { reply } => {
                 let result = state.spawn_session(&myself, None).await;
-                let _ = reply.send(result);
+                let id = result.as_ref().ok().map(SessionHandle::id);
+                if reply.send(result).is_err() {
+                    // Its creator gave up before the answer: no one holds it.
+                    if let Some(id) = id {
+                        state.remove(id, "its creator went away", None);
+                    }
+                }
             }
-            SupervisorMsg::Remove { id, reply } => {
-                let existed = state.remove(id, "removed").is_some();
-                let _ = reply.send(existed);
-            }
+            SupervisorMsg::Remove { id, reply } => state.remove(id, "removed", Some(reply)),
             SupervisorMsg::AdapterCrashed { session, exit } => {
                 state.on_adapter_crashed(&myself, session, exit);
             }
@@ -192,7 +196,7 @@ impl Actor for SupervisorActor {
         state.shutting_down = true;
         let handles = state.take_all();
         let (grace, wait) = (state.config.shutdown_grace, state.config.session_stop_wait);
-        end_sessions(handles, grace, wait).await;
+        end_sessions(handles, grace, wait, &state.hub).await;
         for reply in state.shutdown_waiters.drain(..) {
             let _ = reply.send(());
         }
@@ -218,32 +222,26 @@ impl Actor for SupervisorActor {
         };
         if let Some(id) = state.by_actor.remove(&cell.get_id()) {
             let reason = reason.unwrap_or_else(|| "stopped".into());
-            if let Some((_, handle)) = state.sessions.remove(&id) {
-                if failed {
-                    // A bug in the session's own code, not the adapter's: not restarted
-                    // (its state is gone), but its handles and the runtime say why, and
-                    // the transport's process group went with the actor.
-                    let why = SessionError::SessionFailed {
-                        reason: reason.clone(),
-                    };
-                    handle.shared().set_ended(why.clone());
-                    state.ended.record(id, why);
-                    let event = Arc::new(SessionEvent {
-                        session_id: id,
-                        kind: EventKind::SessionFailed {
-                            reason: reason.clone(),
-                        },
-                    });
-                    handle.hub().publish_arc(event.clone());
-                    state.hub.publish_arc(event);
-                }
-            }
+            let handle = state.sessions.remove(&id).map(|(_, handle)| handle);
             state.restarts.remove(&id);
             state.remove_children(id, &format!("its parent session {id} ended"));
-            state.hub.publish(SessionEvent {
-                session_id: id,
-                kind: EventKind::SessionClosed { reason },
+            let announce = failed.then(|| {
+                // A bug in the session's own code, not the adapter's: not restarted
+                // (its state is gone), but its handles and the runtime say why, and
+                // the transport's process group went with the actor.
+                let why = SessionError::SessionFailed {
+                    reason: reason.clone(),
+                };
+                if let Some(handle) = &handle {
+                    handle.shared().set_ended(why.clone());
+                }
+                state.ended.record(id, why);
+                EventKind::SessionFailed {
+                    reason: reason.clone(),
+                }
             });
+            // The actor has stopped: nothing of the session's can follow this.
+            announce_closed(id, handle.as_ref(), &state.hub, &reason, announce);
         }
         Ok(())
     }
@@ -294,52 +292,55 @@ impl SupervisorState {
     }
 
     /// Forget session `id` and stop its actor (its transport, a linked child, goes
-    /// with it, and the adapter's process group with the transport).
-    pub(super) fn remove(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
-        let handle = self.forget_announcing(id, why, None)?;
-        handle.actor().stop(Some(why.to_string()));
-        self.publish_closed(id, why);
-        Some(handle)
+    /// with it, and the adapter's process group with the transport), from a task:
+    /// once it has stopped, `SessionClosed` is published, the session's stream ends,
+    /// and `reply` (if any) is answered. False at once if there is no such session.
+    pub(super) fn remove(&mut self, id: SessionId, why: &str, reply: Option<RpcReplyPort<bool>>) {
+        let Some(handle) = self.forget(id, why) else {
+            if let Some(reply) = reply {
+                let _ = reply.send(false);
+            }
+            return;
+        };
+        let (hub, wait, why) = (
+            self.hub.clone(),
+            self.config.session_stop_wait,
+            why.to_string(),
+        );
+        tokio::spawn(async move {
+            stop_session(&handle, wait, &why).await;
+            announce_closed(id, Some(&handle), &hub, &why, None);
+            if let Some(reply) = reply {
+                let _ = reply.send(true);
+            }
+        });
     }
 
     /// Take session `id` (and its children, which are stopped) out of the map,
-    /// remembering how it ended and publishing `announce` to the session's and the
-    /// runtime's subscribers once it is out (so that whoever hears of it no longer
-    /// finds it); the caller ends its actor and says it is closed.
-    pub(super) fn forget_announcing(
-        &mut self,
-        id: SessionId,
-        why: &str,
-        announce: Option<EventKind>,
-    ) -> Option<SessionHandle> {
+    /// remembering how it ended (failed, reaped), so that a request after the removal
+    /// still says so rather than "not found"; the caller ends its actor and announces
+    /// its end once it has stopped ([`announce_closed`]).
+    pub(super) fn forget(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
         self.remove_children(id, why);
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);
         if let Some(ended) = handle.shared().ended() {
-            // Failed (or reaped): remembered, so a request after the removal still
-            // says how the session ended rather than "not found".
             self.ended.record(id, ended);
-        }
-        if let Some(kind) = announce {
-            let event = Arc::new(SessionEvent {
-                session_id: id,
-                kind,
-            });
-            handle.hub().publish_arc(event.clone());
-            self.hub.publish_arc(event);
         }
         Some(handle)
     }
+}
 
-    /// Tell the runtime's subscribers that session `id` is closed.
-    pub(super) fn publish_closed(&self, id: SessionId, why: &str) {
-        self.hub.publish(SessionEvent {
-            session_id: id,
-            kind: EventKind::SessionClosed {
-                reason: why.to_string(),
-            },
-        });
+impl Drop for SupervisorState {
+    /// However the supervisor ends (a shutdown, a kill that skipped `post_stop`), no
+    /// stream waits on it for ever: the runtime's ends, and so does that of any
+    /// session still held.
+    fn drop(&mut self) {
+        for entry in self.sessions.iter() {
+            entry.value().hub().close();
+        }
+        self.hub.close();
     }
 }
 

@@ -1,6 +1,7 @@
 //! The idle reaper: a session no agent has asked anything of for the idle limit is
-//! removed and ended the way a shutdown ends it (a `disconnect`, then its actor). Adapter events do not count as use; reading a snapshot does not
-//! either. A handle to a reaped session answers with how long it had been idle; one
+//! removed and ended the way a shutdown ends it (a `disconnect`, then its actor), and
+//! then announced (`SessionReaped`, `SessionClosed`, the end of its stream). Adapter
+//! events do not count as use; reading a snapshot does not either. A handle to a reaped session answers with how long it had been idle; one
 //! to a failed session that was then reaped answers with its failure.
 
 use std::sync::atomic::Ordering;
@@ -10,7 +11,7 @@ use tokio::time::Instant;
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::supervisor::actor::SupervisorState;
-use crate::supervisor::shutdown::end_session;
+use crate::supervisor::shutdown::{announce_closed, end_session};
 
 impl SupervisorState {
     /// End every session idle for the limit or longer at `now`.
@@ -42,20 +43,24 @@ impl SupervisorState {
                 // that, not the idleness, is what its agent needs to hear.
                 handle.shared().set_ended(why);
             }
-            let reaped = EventKind::SessionReaped {
-                idle_secs: idle_for.as_secs(),
-            };
             let reason = format!("reaped after {}s idle", idle_for.as_secs());
-            let Some(handle) = self.forget_announcing(id, &reason, Some(reaped)) else {
+            let Some(handle) = self.forget(id, &reason) else {
                 continue;
             };
             // Ended as a shutdown ends it, from a task: a `disconnect` first, so an
             // attached process is detached from (with its breakpoints taken out)
-            // rather than left behind by a killed debugger, then the actor stopped.
+            // rather than left behind by a killed debugger, then the actor stopped;
+            // only then is the reaping announced, so that nothing of the session's
+            // follows its `SessionClosed`.
             let (grace, wait) = (self.config.shutdown_grace, self.config.session_stop_wait);
-            let why = reason.clone();
-            tokio::spawn(async move { end_session(handle, grace, wait, &why).await });
-            self.publish_closed(id, &reason);
+            let hub = self.hub.clone();
+            let reaped = EventKind::SessionReaped {
+                idle_secs: idle_for.as_secs(),
+            };
+            tokio::spawn(async move {
+                end_session(&handle, grace, wait, &reason).await;
+                announce_closed(id, Some(&handle), &hub, &reason, Some(reaped));
+            });
         }
     }
 }

@@ -29,7 +29,7 @@ const DUPLEX_BUFFER: usize = 64 * 1024;
 ///   `supportsConditionalBreakpoints`, `supportsFunctionBreakpoints`,
 ///   `supportsHitConditionalBreakpoints`, `supportsLogPoints`,
 ///   `supportsTerminateRequest`, `supportsReadMemoryRequest` and
-///   `supportsWriteMemoryRequest`;
+///   `supportsWriteMemoryRequest` (and those [`Self::capability`] adds);
 /// - `launch` / `attach` are answered, then the `initialized` event is sent;
 /// - `setBreakpoints` answers every breakpoint verified, with ids counted from 1 per
 ///   connection; `setFunctionBreakpoints` likewise; `setExceptionBreakpoints` succeeds;
@@ -77,6 +77,7 @@ pub(crate) struct Script {
     pub(crate) evaluate: HashMap<String, String>,
     pub(crate) exit_code: i64,
     pub(crate) keep_running: bool,
+    pub(crate) capabilities: serde_json::Map<String, Value>,
 }
 
 impl FakeAdapter {
@@ -145,6 +146,13 @@ impl FakeAdapter {
         self.script
             .evaluate
             .insert(expression.to_string(), result.to_string());
+        self
+    }
+
+    /// Answer `initialize` with capability `name` set to `value` as well (or instead of
+    /// the default's value), such as `supportsCancelRequest`.
+    pub fn capability(mut self, name: &str, value: Value) -> Self {
+        self.script.capabilities.insert(name.to_string(), value);
         self
     }
 

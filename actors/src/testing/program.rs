@@ -88,7 +88,13 @@ impl Program {
     fn answer(&mut self, request: &Request) -> Vec<Out> {
         let args = request.arguments.clone().unwrap_or_else(|| json!({}));
         match request.command.as_str() {
-            "initialize" => vec![success(request, Some(capabilities()))],
+            "initialize" => {
+                let mut caps = capabilities();
+                for (name, value) in &self.script.capabilities {
+                    caps[name] = value.clone();
+                }
+                vec![success(request, Some(caps))]
+            }
             "launch" | "attach" => {
                 if let Some(program) = args["program"].as_str() {
                     self.program = program.to_string();

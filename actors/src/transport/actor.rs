@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 
 use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
 use crate::transport::messages::{
@@ -44,7 +44,12 @@ impl Actor for TransportActor {
         } = args;
         let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
         let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
+        // Every message in the channel holds a place: a request one of the
+        // `max_unwritten_messages`, an answer to a reverse request its request's frame
+        // place; so it is bounded though the channel is not.
         let (tx, rx) = mpsc::unbounded_channel();
+        let output_credits = Arc::new(Semaphore::new(config.max_unhandled_output));
+        let unwritten = Arc::new(Semaphore::new(config.max_unwritten_messages));
         let mut group = None;
         let mut stderr_open = false;
         match &adapter.transport {
@@ -80,7 +85,7 @@ impl Actor for TransportActor {
                 }
                 let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
                 let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
-                let forward = debuggee_output_forward(&adapter, &sink);
+                let forward = debuggee_output_forward(&adapter, &sink, &output_credits);
                 if let Some(stderr) = child.stderr.take() {
                     let forward = forward.clone().map(|f| (f, "stderr"));
                     let me = myself.clone();
@@ -104,10 +109,10 @@ impl Actor for TransportActor {
                 } else {
                     io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
                 }
-                group = Some(
+                group = Some(Arc::new(
                     ProcessGroup::adopt(child, true)
                         .ok_or("the adapter ended before it could be watched")?,
-                );
+                ));
             }
         }
         Ok(TransportState {
@@ -116,6 +121,8 @@ impl Actor for TransportActor {
             config,
             adapter_name: adapter.name.clone(),
             outgoing: Some(tx),
+            unwritten,
+            output_credits,
             terminal_processes: Vec::new(),
             stopped_once: false,
             ending: Ending {
@@ -143,6 +150,7 @@ impl Actor for TransportActor {
                 request,
                 timeout,
             } => state.send_request(&myself, tag, request, timeout),
+            TransportMsg::Cancel { tag } => state.cancel_request(tag),
             TransportMsg::Incoming(message, credit) => {
                 state.requests.observe(&message);
                 state.note_processes_at(&message);
@@ -152,7 +160,7 @@ impl Actor for TransportActor {
                     // the session has handled them.
                     Message::Response(response) => state.on_response(response),
                     Message::Event(event) => (state.sink)(TransportOutput::Event(event, credit)),
-                    Message::Request(request) => state.on_reverse_request(request),
+                    Message::Request(request) => state.on_reverse_request(request, credit),
                 }
             }
             TransportMsg::Malformed {
@@ -182,6 +190,7 @@ impl Actor for TransportActor {
                 let next = state.ending.grace_over();
                 state.carry_out(&myself, next);
             }
+            TransportMsg::Swept(exit) => state.swept(&myself, exit),
             TransportMsg::InjectFault(fault) => return fault.fail("transport"),
         }
         Ok(())
@@ -192,26 +201,34 @@ impl Actor for TransportActor {
         _myself: ActorRef<Self::Msg>,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
-        state.kill_processes();
+        // Ended before its processes were swept (its session stopped it): sweep them
+        // now, off this task.
+        crate::transport::process::kill_all(state.take_processes(), || {});
         Ok(())
     }
 }
 
 /// dlv 1.20 lets its debuggee inherit its stdout and stderr rather than sending the
-/// debuggee's output as events; what it prints after its banner is the debuggee's.
+/// debuggee's output as events; what it prints after its banner is the debuggee's,
+/// forwarded as `output` events, each holding a place in `credits` until handled.
 fn debuggee_output_forward(
     adapter: &ResolvedAdapter,
     sink: &TransportSink,
+    credits: &Arc<Semaphore>,
 ) -> Option<io::OutputForward> {
     if adapter.flavor != AdapterFlavor::Delve {
         return None;
     }
     let sink = sink.clone();
-    Some(Arc::new(move |category: &'static str, text: String| {
+    let send = move |category: &'static str, text: String, credit: FrameCredit| {
         let body = serde_json::json!({ "category": category, "output": text });
         sink(TransportOutput::Event(
             Event::new("output", Some(body)),
-            FrameCredit::none(),
+            credit,
         ));
-    }))
+    };
+    Some(io::OutputForward {
+        send: Arc::new(send),
+        credits: credits.clone(),
+    })
 }

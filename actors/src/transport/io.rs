@@ -13,11 +13,11 @@ use futures::{SinkExt, StreamExt};
 use ractor::ActorRef;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use tokio::sync::{mpsc, Semaphore};
 use tokio_util::codec::{FramedRead, FramedWrite};
 
-use crate::transport::messages::{FrameCredit, FrameLimits, TransportMsg};
+use crate::transport::messages::{FrameCredit, FrameLimits, Outgoing, TransportMsg};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
 use crate::transport::utf8_chunks::Utf8Chunks;
@@ -32,13 +32,14 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
 }
 
-/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio.
+/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio
+/// and clean signals ([`crate::clean_start`]).
 pub fn spawn_adapter(
     program: &std::path::Path,
     args: &[String],
     cwd: Option<&std::path::Path>,
 ) -> std::io::Result<Child> {
-    let mut command = Command::new(program);
+    let mut command = crate::clean_start::tokio_command(program);
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }
@@ -82,9 +83,18 @@ pub fn watch_exit(pid: u32, actor: ActorRef<TransportMsg>) {
     }
 }
 
-/// Passes text an adapter process printed on to the session as debuggee output, for
-/// adapters whose debuggee inherits their stdout and stderr (dlv 1.20).
-pub type OutputForward = Arc<dyn Fn(&'static str, String) + Send + Sync>;
+/// Passes text a process printed on to the session as debuggee output (an adapter
+/// whose debuggee inherits its stdout and stderr, as dlv 1.20's does; a
+/// `runInTerminal` command), each read holding a place in the connection's bound on
+/// unhandled output (`max_unhandled_output`): with every place taken, the reading
+/// waits, and the process blocks on its own output until the session catches up.
+#[derive(Clone)]
+pub struct OutputForward {
+    /// Gives the session the text, under its category, with the read's place.
+    pub send: Arc<dyn Fn(&'static str, String, FrameCredit) + Send + Sync>,
+    /// The connection's places for unhandled output.
+    pub credits: Arc<Semaphore>,
+}
 
 /// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout, each
 /// with a tail of its own), and to `forward` under `category` where given.
@@ -105,47 +115,61 @@ pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
     at_end: impl FnOnce() + Send + 'static,
 ) {
     tokio::spawn(async move {
-        let forward_text = |text: String| {
+        let credits = forward.as_ref().map(|(f, _)| f.credits.clone());
+        let forward_text = |text: String, credit: FrameCredit| {
             if let Some((forward, category)) = &forward {
-                forward(category, text);
+                (forward.send)(category, text, credit);
             }
         };
-        read_text(reader, |bytes| tail.push(bytes), forward_text).await;
+        read_text(reader, credits, |bytes| tail.push(bytes), forward_text).await;
         at_end();
     });
 }
 
 /// Read `reader` to its end, giving each read's bytes to `bytes` and its text to
 /// `text` (never empty; a character split by a read's edge comes whole with the next).
+/// With `credits`, each read's text first takes a place there, which goes with it:
+/// while every place is held the next read waits (so at most one read, 4 KiB, is held
+/// here besides them, and a stream with nothing to say holds none); without, the text
+/// holds none.
 pub(crate) async fn read_text<R: AsyncRead + Unpin>(
     mut reader: R,
+    credits: Option<Arc<Semaphore>>,
     mut bytes: impl FnMut(&[u8]),
-    mut text: impl FnMut(String),
+    mut text: impl FnMut(String, FrameCredit),
 ) {
     let mut buf = [0u8; 4096];
     let mut decoder = Utf8Chunks::new();
-    let mut emit = |chunk: String| {
-        if !chunk.is_empty() {
-            text(chunk);
-        }
-    };
     loop {
-        match reader.read(&mut buf).await {
+        let n = match reader.read(&mut buf).await {
             Ok(0) | Err(_) => break,
-            Ok(n) => {
-                bytes(&buf[..n]);
-                emit(decoder.push(&buf[..n]));
-            }
+            Ok(n) => n,
+        };
+        bytes(&buf[..n]);
+        let chunk = decoder.push(&buf[..n]);
+        if chunk.is_empty() {
+            continue; // a character cut by the read's end: it comes whole with the next
         }
+        let credit = match &credits {
+            Some(credits) => match credits.clone().acquire_owned().await {
+                Ok(place) => FrameCredit::held(place),
+                Err(_) => return, // never closed
+            },
+            None => FrameCredit::none(),
+        };
+        text(chunk, credit);
     }
-    emit(decoder.finish());
+    let rest = decoder.finish();
+    if !rest.is_empty() {
+        text(rest, FrameCredit::none());
+    }
 }
 
 /// Start the reader and writer tasks over a connected byte stream.
 pub fn start_io<R, W>(
     reader: R,
     writer: W,
-    outgoing: mpsc::UnboundedReceiver<Message>,
+    outgoing: mpsc::UnboundedReceiver<Outgoing>,
     limits: FrameLimits,
     actor: ActorRef<TransportMsg>,
 ) where
@@ -218,10 +242,11 @@ async fn read_frames<R: AsyncRead + Unpin>(
 
 async fn write_frames<W: AsyncWrite + Unpin>(
     mut frames: FramedWrite<W, DapCodec>,
-    mut outgoing: mpsc::UnboundedReceiver<Message>,
+    mut outgoing: mpsc::UnboundedReceiver<Outgoing>,
     actor: ActorRef<TransportMsg>,
 ) {
-    while let Some(message) = outgoing.recv().await {
+    // Each message's place comes back once it is written.
+    while let Some((message, _place)) = outgoing.recv().await {
         if let Err(err) = frames.send(message).await {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(
                 "writing to the adapter failed: {err}"
@@ -238,7 +263,7 @@ async fn write_frames<W: AsyncWrite + Unpin>(
 pub async fn connect_tcp(
     host: String,
     port: u16,
-    outgoing: mpsc::UnboundedReceiver<Message>,
+    outgoing: mpsc::UnboundedReceiver<Outgoing>,
     limits: FrameLimits,
     connect_timeout: Duration,
     actor: ActorRef<TransportMsg>,

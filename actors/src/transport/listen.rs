@@ -13,9 +13,8 @@ use tokio::sync::mpsc;
 
 use crate::registry::parse_listen_banner;
 use crate::transport::io::{connect_tcp, drain_into_tail, OutputForward};
-use crate::transport::messages::{FrameLimits, TransportMsg};
+use crate::transport::messages::{FrameLimits, Outgoing, TransportMsg};
 use crate::transport::output_tail::OutputTail;
-use crate::wire::Message;
 
 /// Read the adapter's stdout until the banner names the address, connect, then start
 /// the I/O tasks; keep draining its stdout into `stdout_tail` (and to `forward`).
@@ -24,7 +23,7 @@ pub fn connect_from_banner(
     stdout: ChildStdout,
     stdout_tail: OutputTail,
     forward: Option<OutputForward>,
-    outgoing: mpsc::UnboundedReceiver<Message>,
+    outgoing: mpsc::UnboundedReceiver<Outgoing>,
     limits: FrameLimits,
     connect_timeout: Duration,
     actor: ActorRef<TransportMsg>,

@@ -39,14 +39,19 @@ pub enum TransportOutput {
     Closed(AdapterExit),
 }
 
+/// A message for the adapter, with the place it holds until it is written.
+pub type Outgoing = (Message, FrameCredit);
+
 /// Where a transport's output goes: called from the actor's handlers, so it must not
 /// block (casting to an actor is the usual body).
 pub type TransportSink = Arc<dyn Fn(TransportOutput) + Send + Sync>;
 
-/// One place in a connection's bound on adapter events read but not yet handled
-/// (`max_unhandled_events`): the reader waits for a place before it reads the next
-/// frame, and the place comes back when this is dropped. Output that did not come
-/// from the adapter's frames holds none.
+/// One place in one of a connection's bounds, given back when this is dropped: on
+/// adapter frames read but not yet handled (`max_unhandled_events`; the reader waits
+/// for a place before it reads the next frame), on reads of forwarded debuggee output
+/// not yet handled (`max_unhandled_output`), or on messages not yet written to the
+/// adapter (`max_unwritten_messages`; an answer to a reverse request keeps its
+/// request's frame place until written).
 #[derive(Debug)]
 pub struct FrameCredit {
     /// Held only to be dropped: dropping gives the place back.
@@ -96,6 +101,12 @@ pub struct TransportConfig {
     /// Adapter events read but not yet handled by the owner before reading pauses
     /// (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
     pub max_unhandled_events: usize,
+    /// Reads of forwarded debuggee output not yet handled by the owner before
+    /// reading them pauses (default [`limits::DEFAULT_MAX_UNHANDLED_OUTPUT`]).
+    pub max_unhandled_output: usize,
+    /// Messages waiting to be written to the adapter before a new request is
+    /// refused (default [`limits::DEFAULT_MAX_UNWRITTEN_MESSAGES`]).
+    pub max_unwritten_messages: usize,
     /// Adapters served in-process, for
     /// [`TransportKind::InProcess`](crate::registry::TransportKind::InProcess).
     pub in_process: InProcessAdapters,
@@ -113,6 +124,8 @@ impl Default for TransportConfig {
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
+            max_unhandled_output: limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
+            max_unwritten_messages: limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
             in_process: InProcessAdapters::default(),
         }
     }
@@ -173,10 +186,17 @@ pub enum TransportMsg {
         /// The deadline.
         timeout: Duration,
     },
+    /// Its owner no longer wants the answer to the request sent with `tag`: ask the
+    /// adapter to `cancel` it, where it supports that and the request is in flight.
+    Cancel {
+        /// The owner's tag.
+        tag: Tag,
+    },
     /// End the adapter: close its input, kill its group after the grace period.
     Shutdown,
     /// A message read from the adapter (from the reader task), with its place in the
-    /// bound on unhandled events.
+    /// bound on unhandled events (an event's travels with it to the owner; a reverse
+    /// request's to the answer, until written).
     Incoming(Message, FrameCredit),
     /// A JSON frame that is not a DAP message (from the reader task), with the
     /// `request_seq` it names, if any.
@@ -196,6 +216,9 @@ pub enum TransportMsg {
     GraceOver,
     /// The adapter's stderr reached its end (everything it wrote is in the tail).
     StderrClosed,
+    /// The connection's processes are ended (swept off the handler): report the
+    /// end to the owner and stop.
+    Swept(AdapterExit),
     /// Testing hook: fail this actor (see [`crate::testing::inject_fault`]).
     #[doc(hidden)]
     InjectFault(crate::testing::InjectedFault),

@@ -25,6 +25,8 @@ pub mod process;
 pub mod procfs;
 pub mod requests;
 pub mod reverse;
+#[cfg(test)]
+mod scans_tests;
 pub mod shutdown;
 pub mod state;
 pub mod utf8_chunks;

@@ -21,13 +21,17 @@
 //!   checked ([`kill_if_current`]).
 //!
 //! The sweep runs once, on [`ProcessGroup::kill`] or on `Drop`, so cleanup holds
-//! even where ractor skips `post_stop` (a kill or a panic). What it cannot reach: a
+//! even where ractor skips `post_stop` (a kill or a panic).
+//!
+//! Noting and sweeping read all of `/proc`: blocking file reads, kept off the async
+//! threads. The transport runs them on tokio's blocking pool ([`note_all`],
+//! [`kill_all`]); a group dropped on an async thread sweeps from there too. What it cannot reach: a
 //! process that leaves the group and is started *and* re-parented between two
 //! moments the tree was noted (a debuggee that daemonizes itself after the last one).
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tokio::process::Child;
 
@@ -49,6 +53,9 @@ pub struct ProcessGroup {
     /// longer name their process are dropped at each noting.
     remembered: Mutex<HashSet<ProcessId>>,
     swept: AtomicBool,
+    /// Sweep in `Drop` itself, on whatever thread (this is the blocking pool's own
+    /// copy, or there is no runtime to hand the sweep to).
+    sweeps_in_drop: bool,
 }
 
 impl ProcessGroup {
@@ -63,6 +70,7 @@ impl ProcessGroup {
             child: Mutex::new(Some(child)),
             remembered: Mutex::default(),
             swept: AtomicBool::new(false),
+            sweeps_in_drop: false,
         })
     }
 
@@ -128,7 +136,57 @@ impl ProcessGroup {
 
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
-        self.kill();
+        if self.sweeps_in_drop || self.swept.load(Ordering::SeqCst) {
+            return self.kill();
+        }
+        // On an async thread (the transport's state dropped by a kill): hand the
+        // sweep to the blocking pool. A runtime shutting down may drop the task
+        // unrun; the copy then sweeps in its own `Drop`, where it is.
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                let copy = self.hand_over();
+                runtime.spawn_blocking(move || copy.kill());
+            }
+            Err(_) => self.kill(),
+        }
+    }
+}
+
+impl ProcessGroup {
+    /// A copy that takes over the sweep (and sweeps in its own `Drop`); this one is
+    /// left swept.
+    fn hand_over(&mut self) -> ProcessGroup {
+        self.swept.store(true, Ordering::SeqCst);
+        ProcessGroup {
+            leader: self.leader,
+            leads_group: self.leads_group,
+            child: Mutex::new(lock(&self.child).take()),
+            remembered: Mutex::new(std::mem::take(&mut *lock(&self.remembered))),
+            swept: AtomicBool::new(false),
+            sweeps_in_drop: true,
+        }
+    }
+}
+
+/// Note the descendants of each of `groups` ([`ProcessGroup::note_descendants`]) on
+/// tokio's blocking pool, as `/proc` is read; at once, where there is no runtime.
+pub fn note_all(groups: Vec<Arc<ProcessGroup>>) {
+    off_the_async_threads(move || groups.iter().for_each(|g| g.note_descendants()));
+}
+
+/// Sweep each of `groups` ([`ProcessGroup::kill`]) on tokio's blocking pool, then
+/// call `then`; at once, where there is no runtime.
+pub fn kill_all(groups: Vec<Arc<ProcessGroup>>, then: impl FnOnce() + Send + 'static) {
+    off_the_async_threads(move || {
+        groups.iter().for_each(|g| g.kill());
+        then();
+    });
+}
+
+fn off_the_async_threads(work: impl FnOnce() + Send + 'static) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn_blocking(work)),
+        Err(_) => work(),
     }
 }
 

@@ -85,8 +85,19 @@ impl Stat {
     }
 }
 
-/// Every process in `/proc` now.
+/// The threads scans ran on, for the tests that check no scan runs on an async
+/// thread.
+#[cfg(test)]
+pub(crate) static SCANNED_ON: std::sync::Mutex<Vec<std::thread::ThreadId>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Every process in `/proc` now. Blocking file reads: not for an async thread.
 pub fn scan() -> Vec<Stat> {
+    #[cfg(test)]
+    SCANNED_ON
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(std::thread::current().id());
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };

@@ -2,7 +2,8 @@
 //! answers by `request_seq`, and deadlines. A request whose deadline passes is failed
 //! with its seq and, where the adapter advertised `supportsCancelRequest` (in its
 //! `initialize` answer or a later `capabilities` event), the adapter is sent
-//! `cancel {requestId: seq}` so it can stop working on it. The cancel is not tracked:
+//! `cancel {requestId: seq}` so it can stop working on it; so is a request whose owner
+//! gave up on it ([`RequestTable::cancel`]). The cancel is not tracked:
 //! its answer is dropped, and the cancelled request's late one is dropped like any late
 //! answer.
 //!
@@ -214,6 +215,22 @@ impl RequestTable {
             .map(|(_, seq)| *seq)
             .collect();
         due.into_iter().filter_map(|seq| self.expire(seq)).collect()
+    }
+
+    /// The `cancel` to send for the request its owner tagged `tag`, numbered, if the
+    /// adapter supports `cancel` and the request is in flight (it stays in flight).
+    pub fn cancel(&mut self, tag: Tag) -> Option<Request> {
+        if !self.supports_cancel {
+            return None;
+        }
+        let seq = self
+            .pending
+            .iter()
+            .find(|(_, request)| request.tag == tag && request.command != "cancel")
+            .map(|(seq, _)| *seq)?;
+        let mut cancel = Request::new("cancel", Some(json!({ "requestId": seq })));
+        cancel.seq = self.next_seq();
+        Some(cancel)
     }
 
     /// Request `seq`'s deadline passed: take it out, with the error that fails it and

@@ -232,6 +232,24 @@ fn an_adapter_that_supports_cancel_is_sent_one_for_an_expired_request() {
 }
 
 #[test]
+fn a_request_given_up_on_is_cancelled_where_the_adapter_can_and_stays_in_flight() {
+    let mut table = RequestTable::new();
+    let seq = send(&mut table, 7, "evaluate");
+    assert!(
+        table.cancel(7).is_none(),
+        "no cancel before the adapter says it takes one"
+    );
+    table.observe(&initialized(Some(true)));
+    assert!(table.cancel(99).is_none(), "no such request");
+    let cancel = table.cancel(7).expect("a cancel");
+    assert_eq!(cancel.seq, seq + 1, "numbered in the same sequence");
+    assert_eq!(cancel.arguments, Some(json!({ "requestId": seq })));
+    // Its answer (an error, or what it had) still comes, and still matches.
+    assert_eq!(table.answer(&response(seq, "evaluate")).unwrap().tag, 7);
+    assert!(table.cancel(7).is_none(), "answered: nothing to cancel");
+}
+
+#[test]
 fn the_timeout_says_which_request_and_that_it_was_cancelled() {
     let mut table = RequestTable::new();
     table.observe(&initialized(Some(true)));

@@ -1,17 +1,19 @@
 //! Answers to the requests an adapter sends us (reverse requests).
 //!
-//! `runInTerminal` runs the command headless, with the cwd and environment it names,
-//! in the adapter's process group (so ending the session ends it), and answers with
+//! `runInTerminal` runs the command headless, with the cwd and environment it names
+//! and clean signals ([`crate::clean_start`]), in the adapter's process group (so ending the session ends it), and answers with
 //! its process id; its stdout and stderr come back as `output` events.
 //! `startDebugging` is told yes and passed to the owner, which starts the child
 //! session. Anything else is refused with a proper error response, numbered in the
 //! same sequence as our requests.
 
 use std::process::Stdio;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tokio::io::AsyncRead;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
+use tokio::sync::Semaphore;
 
 use crate::transport::io::read_text;
 use crate::transport::messages::{FrameCredit, TransportOutput};
@@ -46,13 +48,16 @@ pub type ReverseResult = Result<Value, String>;
 
 /// Run a `runInTerminal` request. `pgid` is the adapter's process group to join;
 /// `None` starts a new group. `on_output` receives the process's output as `output`
-/// events. The child is returned unreaped, for the caller to adopt as a
-/// [`ProcessGroup`]: held until the session ends, so that its pid is never reused
-/// before its tree is swept.
+/// events, each read holding a place in `credits` until the event is handled (the
+/// reading waits while every place is held, and the process blocks on its output).
+/// The child is returned unreaped, for the caller to adopt as a [`ProcessGroup`]:
+/// held until the session ends, so that its pid is never reused before its tree is
+/// swept.
 pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
-    on_output: impl Fn(Event) + Clone + Send + Sync + 'static,
+    credits: Arc<Semaphore>,
+    on_output: impl Fn(Event, FrameCredit) + Clone + Send + Sync + 'static,
 ) -> Result<(Child, Value), String> {
     let args: RunInTerminalRequestArguments = request
         .parse_arguments()
@@ -61,7 +66,7 @@ pub fn run_in_terminal(
         .args
         .split_first()
         .ok_or_else(|| "runInTerminal named no command".to_string())?;
-    let mut command = Command::new(program);
+    let mut command = crate::clean_start::tokio_command(program);
     command
         .args(rest)
         .stdin(Stdio::null())
@@ -84,10 +89,10 @@ pub fn run_in_terminal(
         .id()
         .ok_or_else(|| "the process ended before its id was read".to_string())?;
     if let Some(out) = child.stdout.take() {
-        forward(out, "stdout", on_output.clone());
+        forward(out, "stdout", credits.clone(), on_output.clone());
     }
     if let Some(err) = child.stderr.take() {
-        forward(err, "stderr", on_output);
+        forward(err, "stderr", credits, on_output);
     }
     Ok((child, json!({ "processId": pid })))
 }
@@ -95,29 +100,33 @@ pub fn run_in_terminal(
 fn forward<R: AsyncRead + Unpin + Send + 'static>(
     reader: R,
     category: &'static str,
-    on_output: impl Fn(Event) + Send + Sync + 'static,
+    credits: Arc<Semaphore>,
+    on_output: impl Fn(Event, FrameCredit) + Send + Sync + 'static,
 ) {
-    let emit = move |text: String| {
+    let emit = move |text: String, credit: FrameCredit| {
         let body = json!({ "category": category, "output": text });
-        on_output(Event::new("output", Some(body)));
+        on_output(Event::new("output", Some(body)), credit);
     };
-    tokio::spawn(read_text(reader, |_| {}, emit));
+    tokio::spawn(read_text(reader, Some(credits), |_| {}, emit));
 }
 
 impl TransportState {
-    /// Serve a reverse request and send its response.
-    pub(super) fn on_reverse_request(&mut self, request: Request) {
+    /// Serve a reverse request and send its response, which keeps the request's
+    /// place (`credit`) until it is written: an adapter that does not read its answers
+    /// is no longer read.
+    pub(super) fn on_reverse_request(&mut self, request: Request, credit: FrameCredit) {
         let result = match request.command.as_str() {
             "runInTerminal" => {
                 let sink = self.sink.clone();
                 let pgid = self.group.as_ref().map(|g| g.pid());
-                run_in_terminal(&request, pgid, move |ev| {
-                    sink(TransportOutput::Event(ev, FrameCredit::none()))
+                let credits = self.output_credits.clone();
+                run_in_terminal(&request, pgid, credits, move |ev, held| {
+                    sink(TransportOutput::Event(ev, held))
                 })
                 .map(|(child, body)| {
                     let leads_group = pgid.is_none();
                     self.terminal_processes
-                        .extend(ProcessGroup::adopt(child, leads_group));
+                        .extend(ProcessGroup::adopt(child, leads_group).map(Arc::new));
                     body
                 })
             }
@@ -134,7 +143,7 @@ impl TransportState {
         };
         let response = response_to(&request, self.requests.next_seq(), result);
         if let Some(out) = &self.outgoing {
-            let _ = out.send(Message::Response(response));
+            let _ = out.send((Message::Response(response), credit));
         }
     }
 }

@@ -5,6 +5,7 @@
 //!
 //! [`Ending`] decides (pure); the `TransportState` methods below carry it out.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ractor::ActorRef;
@@ -12,7 +13,7 @@ use ractor::ActorRef;
 use crate::error::AdapterExit;
 use crate::transport::io::ExitInfo;
 use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput};
-use crate::transport::process::ProcessGroup;
+use crate::transport::process::{self, ProcessGroup};
 use crate::transport::state::TransportState;
 
 /// What is known so far of how the connection ends.
@@ -141,11 +142,11 @@ impl TransportState {
         }
     }
 
-    /// End for good: sweep the process group, fail every pending request, tell the
-    /// owner, stop.
+    /// End for good: fail every pending request, sweep the process groups (on the
+    /// blocking pool: it reads `/proc`), and once they are swept
+    /// ([`TransportMsg::Swept`]) tell the owner and stop.
     fn finish(&mut self, myself: &ActorRef<TransportMsg>, reason: String) {
         self.outgoing = None;
-        self.kill_processes();
         if let Some(timer) = self.grace_timer.take() {
             timer.abort();
         }
@@ -156,14 +157,24 @@ impl TransportState {
         if let Some((_, timer)) = self.deadline_timer.take() {
             timer.abort();
         }
+        let me = myself.clone();
+        process::kill_all(self.take_processes(), move || {
+            let _ = me.cast(TransportMsg::Swept(exit));
+        });
+    }
+
+    /// Every process of the connection is ended: tell the owner, and stop.
+    pub(super) fn swept(&mut self, myself: &ActorRef<TransportMsg>, exit: AdapterExit) {
         (self.sink)(TransportOutput::Closed(exit));
         myself.stop(None);
     }
 
-    /// Kill the adapter's group and every process started for it (each only once).
-    pub(super) fn kill_processes(&self) {
-        self.group.iter().for_each(ProcessGroup::kill);
-        self.terminal_processes.iter().for_each(ProcessGroup::kill);
+    /// The adapter's group and every process started for it, to be ended (each only
+    /// once): the transport lets go of them.
+    pub(super) fn take_processes(&mut self) -> Vec<Arc<ProcessGroup>> {
+        let mut groups = std::mem::take(&mut self.terminal_processes);
+        groups.extend(self.group.take());
+        groups
     }
 }
 

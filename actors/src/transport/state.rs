@@ -1,18 +1,21 @@
 //! The transport's state, and its handling of requests in flight: sending them,
 //! matching answers, deadlines, answers that are not DAP.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ractor::ActorRef;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 use crate::core::command::Tag;
 use crate::error::SessionError;
-use crate::transport::messages::{TransportConfig, TransportMsg, TransportOutput, TransportSink};
+use crate::transport::messages::{
+    FrameCredit, Outgoing, TransportConfig, TransportMsg, TransportOutput, TransportSink,
+};
 use crate::transport::output_tail::OutputTail;
-use crate::transport::process::ProcessGroup;
+use crate::transport::process::{self, ProcessGroup};
 use crate::transport::requests::RequestTable;
 use crate::transport::shutdown::Ending;
 use crate::wire::{Message, Request, Response};
@@ -22,13 +25,19 @@ pub struct TransportState {
     pub(super) sink: TransportSink,
     pub(super) config: TransportConfig,
     pub(super) adapter_name: String,
-    pub(super) outgoing: Option<mpsc::UnboundedSender<Message>>,
+    /// Messages for the adapter's writer, each with the place it holds until written.
+    pub(super) outgoing: Option<mpsc::UnboundedSender<Outgoing>>,
+    /// The places for requests not yet written (`max_unwritten_messages`).
+    pub(super) unwritten: Arc<Semaphore>,
+    /// The places for forwarded debuggee output not yet handled
+    /// (`max_unhandled_output`).
+    pub(super) output_credits: Arc<Semaphore>,
     /// Requests in flight, with their deadlines.
     pub(super) requests: RequestTable,
     /// The adapter's process and its group, when it is a process of ours.
-    pub(super) group: Option<ProcessGroup>,
+    pub(super) group: Option<Arc<ProcessGroup>>,
     /// The processes `runInTerminal` started.
-    pub(super) terminal_processes: Vec<ProcessGroup>,
+    pub(super) terminal_processes: Vec<Arc<ProcessGroup>>,
     /// Whether the program has stopped yet (the first stop is a moment to note the
     /// processes under the adapter).
     pub(super) stopped_once: bool,
@@ -54,8 +63,9 @@ impl TransportState {
     /// Note the processes under the adapter (and the `runInTerminal` ones) if
     /// `message` marks a moment the debuggee is likely to run: the adapter reports a
     /// process, answers a launch, attach, restart or configurationDone, or the
-    /// program first stops. A few scans of `/proc` per adapter, so that a debuggee
-    /// that left the process group is still ended after the adapter exited.
+    /// program first stops. A few scans of `/proc` per adapter (on the blocking pool,
+    /// never in this handler), so that a debuggee that left the process group is
+    /// still ended after the adapter exited.
     pub(super) fn note_processes_at(&mut self, message: &Message) {
         let moment = match message {
             Message::Event(event) => match event.event.as_str() {
@@ -69,14 +79,15 @@ impl TransportState {
             ),
             Message::Request(_) => false,
         };
-        if moment && self.ending.exit.is_none() {
-            self.group.iter().for_each(ProcessGroup::note_descendants);
+        if !moment {
+            return;
         }
-        if moment {
-            self.terminal_processes
-                .iter()
-                .for_each(ProcessGroup::note_descendants);
+        let mut groups: Vec<_> = self.terminal_processes.clone();
+        if self.ending.exit.is_none() {
+            groups.extend(self.group.clone());
         }
+        // A scan of `/proc`: off this handler, on the blocking pool.
+        process::note_all(groups);
     }
 
     pub(super) fn send_request(
@@ -95,13 +106,47 @@ impl TransportState {
             });
             return;
         };
+        let Ok(place) = self.unwritten.clone().try_acquire_owned() else {
+            // The adapter is not reading its input: refused at once, not queued
+            // without end.
+            (self.sink)(TransportOutput::Response {
+                tag,
+                result: Err(self.not_reading()),
+            });
+            return;
+        };
         self.requests
             .send(&mut request, tag, timeout, Instant::now());
         self.arm_deadline_timer(myself);
-        if outgoing.send(Message::Request(request)).is_err() {
+        if outgoing
+            .send((Message::Request(request), FrameCredit::held(place)))
+            .is_err()
+        {
             // The writer is gone; the stream-ended message is on its way and will
             // fail this request with the others.
         }
+    }
+
+    /// Why a request cannot be queued for the adapter: too many wait to be written.
+    fn not_reading(&self) -> SessionError {
+        SessionError::LimitExceeded {
+            what: format!(
+                "messages waiting to be written to adapter `{}`, which is not reading \
+                 its input (max_unwritten_messages)",
+                self.adapter_name
+            ),
+            limit: self.config.max_unwritten_messages,
+        }
+    }
+
+    /// Send `cancel` to the adapter if a place to write it is free; whether it went.
+    fn send_cancel(&self, cancel: Request) -> bool {
+        let (Some(out), Ok(place)) = (&self.outgoing, self.unwritten.clone().try_acquire_owned())
+        else {
+            return false;
+        };
+        out.send((Message::Request(cancel), FrameCredit::held(place)))
+            .is_ok()
     }
 
     /// Make sure the deadline timer fires no later than the earliest deadline in
@@ -143,13 +188,23 @@ impl TransportState {
         }
     }
 
+    /// The owner gave up on the request sent with `tag`: where the adapter takes
+    /// `cancel` and the request is still in flight, ask it to stop. The request stays
+    /// in flight: its answer (or its deadline) still comes, and goes to the owner.
+    pub(super) fn cancel_request(&mut self, tag: Tag) {
+        if let Some(cancel) = self.requests.cancel(tag) {
+            self.send_cancel(cancel);
+        }
+    }
+
     /// The deadline timer fired: fail every request whose deadline has passed, and
     /// ask the adapter to cancel each where it can; then arm the timer for the next.
     pub(super) fn on_deadlines(&mut self, myself: &ActorRef<TransportMsg>) {
         self.deadline_timer = None;
-        for expired in self.requests.expire_due(Instant::now()) {
-            if let (Some(cancel), Some(out)) = (expired.cancel, &self.outgoing) {
-                let _ = out.send(Message::Request(cancel));
+        for mut expired in self.requests.expire_due(Instant::now()) {
+            let sent = expired.cancel.take().is_some_and(|c| self.send_cancel(c));
+            if let SessionError::Timeout { cancel_sent, .. } = &mut expired.error {
+                *cancel_sent = sent;
             }
             (self.sink)(TransportOutput::Response {
                 tag: expired.request.tag,

@@ -7,7 +7,11 @@
 //! the newest output (`RuntimeConfig::output_buffer_bytes`, 128 KiB by default), so a
 //! program that prints more than that between two stops loses the oldest part; the
 //! report then says `[N earlier bytes of output dropped]` where they were (`--json`:
-//! `output_dropped_bytes` in the stop's or the end's object).
+//! `output_dropped_bytes` in the stop's or the end's object). Output can reach the
+//! session after the stop it came before (debugpy sends it on another path): before
+//! printing, the driver waits a moment for it (`output.rs`).
+
+mod output;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -20,6 +24,9 @@ use serde_json::{json, Value};
 use crate::permission::{PermissionGate, PermissionMode};
 use crate::tools::{ToolCatalogue, ToolResult};
 use crate::{Runtime, RuntimeConfig, SessionId, SessionState};
+
+use output::NewOutput;
+pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX};
 
 /// Stops printed before `dapvisor debug` gives up on a program that keeps stopping
 /// (a breakpoint in a long loop): 100. Set with `--max-stops`.
@@ -159,42 +166,16 @@ struct Driver {
     output_cursor: AtomicU64,
 }
 
-/// Program output read since the last read: the text, and how many bytes before it
-/// the session had already dropped (it keeps only the newest output).
-#[derive(Debug, Default)]
-struct NewOutput {
-    /// The text, with a notice inline wherever bytes were lost after its start.
-    text: String,
-    /// Bytes lost before `text` began.
-    dropped_before: u64,
-    /// Bytes lost in all (before and within `text`).
-    dropped_bytes: u64,
-}
-
-impl NewOutput {
-    /// Print it for a person: the dropped-bytes notice first, then the text, ending
-    /// with a newline when there was any.
-    fn write_text(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        if self.dropped_before > 0 {
-            writeln!(out, "{}", dropped_notice(self.dropped_before))?;
-        }
-        write!(out, "{}", self.text)?;
-        if !self.text.is_empty() && !self.text.ends_with('\n') {
-            writeln!(out)?;
-        }
-        Ok(())
-    }
-}
-
-/// The line that stands where output was lost.
-fn dropped_notice(bytes: u64) -> String {
-    format!(
-        "[{bytes} earlier bytes of output dropped: the session keeps only the newest \
-         output; stop more often (--break) to see it all]"
-    )
-}
-
 impl Driver {
+    /// What the program printed since the last call, once it has settled.
+    async fn new_output(&self, id: &str) -> NewOutput {
+        output::settle(&self.tools, id).await;
+        let mut cursor = self.output_cursor.load(Ordering::Relaxed);
+        let output = output::read_since(&self.tools, id, &mut cursor).await;
+        self.output_cursor.store(cursor, Ordering::Relaxed);
+        output
+    }
+
     async fn drive(&self) -> ExitCode {
         let mut breakpoints: Vec<Value> = self
             .args
@@ -385,41 +366,6 @@ impl Driver {
             eprintln!("dapvisor: {note}");
         }
         ExitCode::from(code)
-    }
-
-    /// What the program printed since the last call, read page by page from the
-    /// output cursor, with the bytes the session dropped before they could be read.
-    async fn new_output(&self, id: &str) -> NewOutput {
-        let mut output = NewOutput::default();
-        let mut since = self.output_cursor.load(Ordering::Relaxed);
-        loop {
-            let r = self
-                .tools
-                .call("debug.output", json!({ "session_id": id, "since": since }))
-                .await;
-            if r.is_error {
-                break;
-            }
-            let missed = r.structured["missed_bytes"].as_u64().unwrap_or(0);
-            if missed > 0 && output.text.is_empty() {
-                output.dropped_before += missed;
-            } else if missed > 0 {
-                // Lost while paging (the program kept printing): say where.
-                output
-                    .text
-                    .push_str(&format!("\n{}\n", dropped_notice(missed)));
-            }
-            output.dropped_bytes += missed;
-            output
-                .text
-                .push_str(r.structured["output"].as_str().unwrap_or(""));
-            since = r.structured["next"].as_u64().unwrap_or(since);
-            if r.structured["truncated"] != json!(true) {
-                break;
-            }
-        }
-        self.output_cursor.store(since, Ordering::Relaxed);
-        output
     }
 }
 

@@ -1,4 +1,7 @@
-//! [`RuntimeConfig`]: every limit of a runtime, with its default, and a setter each.
+//! [`RuntimeConfig`]: every limit of a runtime, with its default, and a setter each;
+//! checked as a whole when a runtime starts (`validate.rs`).
+
+mod validate;
 
 use std::time::Duration;
 
@@ -9,7 +12,8 @@ use crate::supervisor::RestartPolicy;
 use crate::transport::{InProcessAdapters, InProcessConnect, TransportConfig};
 
 /// How a [`Runtime`](crate::Runtime) is set up. `RuntimeConfig::default()` has every
-/// default of [`crate::limits`] and the built-in adapters.
+/// default of [`crate::limits`] and the built-in adapters. The fields are public;
+/// [`crate::Runtime::start`] refuses values out of range ([`RuntimeConfig::validate`]).
 #[derive(Clone)]
 pub struct RuntimeConfig {
     /// Sessions held at once (default [`limits::DEFAULT_MAX_SESSIONS`]).
@@ -17,6 +21,10 @@ pub struct RuntimeConfig {
     /// Deadline of a request that names none (default
     /// [`limits::DEFAULT_REQUEST_TIMEOUT`], clamped to 5..300 s).
     pub request_timeout: Duration,
+    /// Deadline of a launch or attach handshake, and of each of its requests, when
+    /// the start names none (default [`limits::DEFAULT_LAUNCH_TIMEOUT`], clamped to
+    /// 5 s..30 min).
+    pub launch_timeout: Duration,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub max_breakpoints: usize,
     /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
@@ -54,6 +62,13 @@ pub struct RuntimeConfig {
     /// Adapter events read but not yet handled by their session before the transport
     /// stops reading (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
     pub max_unhandled_events: usize,
+    /// Reads of forwarded debuggee output not yet handled by their session before
+    /// the transport stops reading them (default
+    /// [`limits::DEFAULT_MAX_UNHANDLED_OUTPUT`]).
+    pub max_unhandled_output: usize,
+    /// Messages waiting to be written to an adapter before a new request is refused
+    /// (default [`limits::DEFAULT_MAX_UNWRITTEN_MESSAGES`]).
+    pub max_unwritten_messages: usize,
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread
     /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub subscriber_output_backlog: usize,
@@ -88,6 +103,7 @@ impl Default for RuntimeConfig {
         Self {
             max_sessions: limits::DEFAULT_MAX_SESSIONS,
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
+            launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
@@ -99,6 +115,8 @@ impl Default for RuntimeConfig {
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
             max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
+            max_unhandled_output: limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
+            max_unwritten_messages: limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
             disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             subscriber_output_backlog: limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG,
@@ -124,6 +142,12 @@ impl RuntimeConfig {
     /// Set [`Self::request_timeout`] (clamped to 5..300 s).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = limits::clamp_request_timeout(timeout);
+        self
+    }
+
+    /// Set [`Self::launch_timeout`] (clamped to 5 s..30 min).
+    pub fn launch_timeout(mut self, timeout: Duration) -> Self {
+        self.launch_timeout = limits::clamp_launch_timeout(timeout);
         self
     }
 
@@ -187,9 +211,24 @@ impl RuntimeConfig {
         self
     }
 
-    /// Set [`Self::max_unhandled_events`] (at least 1).
+    /// Set [`Self::max_unhandled_events`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
     pub fn max_unhandled_events(mut self, n: usize) -> Self {
-        self.max_unhandled_events = n.max(1);
+        self.max_unhandled_events = n;
+        self
+    }
+
+    /// Set [`Self::max_unhandled_output`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
+    pub fn max_unhandled_output(mut self, n: usize) -> Self {
+        self.max_unhandled_output = n;
+        self
+    }
+
+    /// Set [`Self::max_unwritten_messages`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
+    pub fn max_unwritten_messages(mut self, n: usize) -> Self {
+        self.max_unwritten_messages = n;
         self
     }
 
@@ -199,13 +238,15 @@ impl RuntimeConfig {
         self
     }
 
-    /// Set [`Self::subscriber_max_waiting`] (at least 1).
+    /// Set [`Self::subscriber_max_waiting`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
     pub fn subscriber_max_waiting(mut self, n: usize) -> Self {
-        self.subscriber_max_waiting = n.max(1);
+        self.subscriber_max_waiting = n;
         self
     }
 
-    /// Set [`Self::max_queued_requests`].
+    /// Set [`Self::max_queued_requests`] (at least 1: [`crate::Runtime::start`]
+    /// refuses 0).
     pub fn max_queued_requests(mut self, n: usize) -> Self {
         self.max_queued_requests = n;
         self
@@ -278,6 +319,7 @@ impl RuntimeConfig {
     pub(crate) fn core(&self) -> CoreConfig {
         CoreConfig {
             request_timeout: self.request_timeout,
+            launch_timeout: self.launch_timeout,
             max_breakpoints: self.max_breakpoints,
             output_buffer_bytes: self.output_buffer_bytes,
             terminate_grace: self.terminate_grace,
@@ -307,6 +349,8 @@ impl RuntimeConfig {
             output_drain_wait: self.output_drain_wait,
             unmatched_responses_kept: self.unmatched_responses_kept,
             max_unhandled_events: self.max_unhandled_events,
+            max_unhandled_output: self.max_unhandled_output,
+            max_unwritten_messages: self.max_unwritten_messages,
             in_process: self.in_process.clone(),
         }
     }

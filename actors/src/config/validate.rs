@@ -1,0 +1,287 @@
+//! [`RuntimeConfig::validate`]: every limit in its range, checked once, when a runtime
+//! starts. The fields are public, so a value no setter would give (a 0 that refuses
+//! every request, or a reader that can never read) must still be caught before it
+//! hangs or refuses everything at the first session.
+
+use std::time::Duration;
+
+use crate::config::RuntimeConfig;
+use crate::error::SessionError;
+use crate::limits;
+
+impl RuntimeConfig {
+    /// Check every limit is in its range: [`crate::Runtime::start`] refuses a
+    /// configuration that is not, with an error naming the field, its value, the
+    /// range and what the value would have done.
+    pub fn validate(&self) -> Result<(), SessionError> {
+        self.restart_policy.validate()?;
+        at_least(
+            "max_sessions",
+            self.max_sessions,
+            1,
+            "no session could be started",
+            limits::DEFAULT_MAX_SESSIONS,
+        )?;
+        at_least(
+            "max_queued_requests",
+            self.max_queued_requests,
+            1,
+            "every request would be refused as busy",
+            limits::DEFAULT_MAX_QUEUED_REQUESTS,
+        )?;
+        at_least(
+            "max_unhandled_events",
+            self.max_unhandled_events,
+            1,
+            "nothing the adapter sends would ever be read, and every start would hang",
+            limits::DEFAULT_MAX_UNHANDLED_EVENTS,
+        )?;
+        at_least(
+            "max_unhandled_output",
+            self.max_unhandled_output,
+            1,
+            "forwarded debuggee output would never be read, and the program would block \
+             on it",
+            limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
+        )?;
+        at_least(
+            "max_unwritten_messages",
+            self.max_unwritten_messages,
+            1,
+            "no request could ever be sent",
+            limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
+        )?;
+        at_least(
+            "subscriber_max_waiting",
+            self.subscriber_max_waiting,
+            1,
+            "every subscriber would be cut off at its first event",
+            limits::DEFAULT_SUBSCRIBER_MAX_WAITING,
+        )?;
+        at_least(
+            "max_breakpoints",
+            self.max_breakpoints,
+            1,
+            "every breakpoint would be refused",
+            limits::DEFAULT_MAX_BREAKPOINTS,
+        )?;
+        at_least(
+            "max_frame_bytes",
+            self.max_frame_bytes,
+            limits::MIN_MAX_CONTENT_LENGTH,
+            "an adapter's first answers may not fit, failing every start",
+            limits::DEFAULT_MAX_CONTENT_LENGTH,
+        )?;
+        at_least(
+            "max_header_bytes",
+            self.max_header_bytes,
+            limits::MIN_MAX_HEADER_LENGTH,
+            "no frame header would fit",
+            limits::DEFAULT_MAX_HEADER_LENGTH,
+        )?;
+        at_least(
+            "stderr_tail_bytes",
+            self.stderr_tail_bytes,
+            limits::MIN_STDERR_TAIL_BYTES,
+            "the port an adapter such as dlv names in its banner would never be found",
+            limits::DEFAULT_STDERR_TAIL_BYTES,
+        )?;
+        not_zero(
+            "connect_timeout",
+            Some(self.connect_timeout),
+            "no adapter reached over TCP could ever connect",
+            limits::DEFAULT_CONNECT_TIMEOUT,
+        )?;
+        not_zero(
+            "idle_limit",
+            self.idle_limit,
+            "every session would be reaped at once (None keeps idle sessions)",
+            limits::DEFAULT_IDLE_LIMIT,
+        )?;
+        Ok(())
+    }
+}
+
+fn at_least(
+    field: &str,
+    value: usize,
+    min: usize,
+    otherwise: &str,
+    default: usize,
+) -> Result<(), SessionError> {
+    if value >= min {
+        return Ok(());
+    }
+    Err(SessionError::InvalidArgument(format!(
+        "RuntimeConfig::{field} is {value}; it must be at least {min} (with {value}, \
+         {otherwise}); the default is {default}"
+    )))
+}
+
+fn not_zero(
+    field: &str,
+    value: Option<Duration>,
+    otherwise: &str,
+    default: Duration,
+) -> Result<(), SessionError> {
+    match value {
+        Some(value) if value.is_zero() => Err(SessionError::InvalidArgument(format!(
+            "RuntimeConfig::{field} is 0s; it must be longer than 0 (with 0, {otherwise}); \
+             the default is {}s",
+            default.as_secs_f64()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(config: RuntimeConfig) -> String {
+        match config.validate() {
+            Err(SessionError::InvalidArgument(text)) => text,
+            other => panic!("want a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_valid() {
+        RuntimeConfig::default().validate().unwrap();
+    }
+
+    #[test]
+    fn each_value_that_would_hang_or_refuse_everything_is_refused_naming_its_field() {
+        let cases: Vec<(&str, &str, RuntimeConfig)> = vec![
+            (
+                "max_sessions",
+                "at least 1",
+                RuntimeConfig {
+                    max_sessions: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_queued_requests",
+                "at least 1",
+                RuntimeConfig {
+                    max_queued_requests: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_unhandled_events",
+                "at least 1",
+                RuntimeConfig {
+                    max_unhandled_events: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_unhandled_output",
+                "at least 1",
+                RuntimeConfig {
+                    max_unhandled_output: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_unwritten_messages",
+                "at least 1",
+                RuntimeConfig {
+                    max_unwritten_messages: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "subscriber_max_waiting",
+                "at least 1",
+                RuntimeConfig {
+                    subscriber_max_waiting: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_breakpoints",
+                "at least 1",
+                RuntimeConfig {
+                    max_breakpoints: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_frame_bytes",
+                "at least 4096",
+                RuntimeConfig {
+                    max_frame_bytes: 100,
+                    ..Default::default()
+                },
+            ),
+            (
+                "max_header_bytes",
+                "at least 64",
+                RuntimeConfig {
+                    max_header_bytes: 10,
+                    ..Default::default()
+                },
+            ),
+            (
+                "stderr_tail_bytes",
+                "at least 256",
+                RuntimeConfig {
+                    stderr_tail_bytes: 0,
+                    ..Default::default()
+                },
+            ),
+            (
+                "connect_timeout",
+                "longer than 0",
+                RuntimeConfig {
+                    connect_timeout: Duration::ZERO,
+                    ..Default::default()
+                },
+            ),
+            (
+                "idle_limit",
+                "longer than 0",
+                RuntimeConfig {
+                    idle_limit: Some(Duration::ZERO),
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (field, range, config) in cases {
+            let text = refused(config);
+            assert!(
+                text.contains(&format!("RuntimeConfig::{field} is ")) && text.contains(range),
+                "{field}: {text}"
+            );
+            assert!(text.contains("the default is"), "{text}");
+        }
+        assert!(refused(RuntimeConfig {
+            max_queued_requests: 0,
+            ..Default::default()
+        })
+        .contains("every request would be refused as busy"));
+    }
+
+    #[test]
+    fn the_smallest_valid_values_pass() {
+        let config = RuntimeConfig {
+            max_sessions: 1,
+            max_queued_requests: 1,
+            max_unhandled_events: 1,
+            max_unhandled_output: 1,
+            max_unwritten_messages: 1,
+            subscriber_max_waiting: 1,
+            max_breakpoints: 1,
+            max_frame_bytes: limits::MIN_MAX_CONTENT_LENGTH,
+            max_header_bytes: limits::MIN_MAX_HEADER_LENGTH,
+            stderr_tail_bytes: limits::MIN_STDERR_TAIL_BYTES,
+            connect_timeout: Duration::from_millis(1),
+            idle_limit: None,
+            ..Default::default()
+        };
+        config.validate().unwrap();
+    }
+}

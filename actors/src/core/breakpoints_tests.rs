@@ -1,0 +1,220 @@
+//! The breakpoint cache's own tests: lists replaced and edited, removal by the line
+//! asked for or the line landed on, the limit, and answers paired with what was sent.
+
+use super::*;
+
+fn bp(line: i64) -> SourceBreakpoint {
+    SourceBreakpoint {
+        line,
+        ..SourceBreakpoint::default()
+    }
+}
+
+fn lines(args: &SetBreakpointsArguments) -> Vec<i64> {
+    args.breakpoints
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|b| b.line)
+        .collect()
+}
+
+#[test]
+fn adding_one_breakpoint_sends_the_whole_file_list() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("/src/a.py");
+    cache.add(f, bp(3)).unwrap();
+    cache.add(f, bp(9)).unwrap();
+    assert_eq!(lines(&cache.arguments_for(f)), vec![3, 9]);
+    assert_eq!(
+        cache.arguments_for(f).source.path.as_deref(),
+        Some("/src/a.py")
+    );
+}
+
+#[test]
+fn adding_at_the_same_line_replaces() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.py");
+    cache.add(f, bp(3)).unwrap();
+    let mut conditional = bp(3);
+    conditional.condition = Some("x > 1".into());
+    cache.add(f, conditional).unwrap();
+    let args = cache.arguments_for(f);
+    let list = args.breakpoints.unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].condition.as_deref(), Some("x > 1"));
+}
+
+#[test]
+fn removing_keeps_the_others_and_clearing_still_names_the_file() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.py");
+    cache.set_file(f, vec![bp(1), bp(2), bp(3)]).unwrap();
+    assert!(cache.remove(f, 2));
+    assert!(!cache.remove(f, 2));
+    assert_eq!(lines(&cache.arguments_for(f)), vec![1, 3]);
+    cache.set_file(f, vec![]).unwrap();
+    assert_eq!(cache.files().collect::<Vec<_>>(), vec![f]);
+    assert!(lines(&cache.arguments_for(f)).is_empty());
+}
+
+#[test]
+fn removing_by_the_line_the_adapter_moved_it_to() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.c");
+    cache.add(f, bp(4)).unwrap();
+    cache.record_file_result(
+        f,
+        &cache.requested(f),
+        vec![Breakpoint {
+            id: Some(1),
+            verified: true,
+            line: Some(6),
+            ..Breakpoint::default()
+        }],
+    );
+    assert!(cache.remove(f, 6));
+    assert!(cache.file(f).is_empty());
+}
+
+/// Breakpoints asked for at lines `asked`, both placed by the adapter on line 6.
+fn two_on_line_six(asked: [i64; 2]) -> (BreakpointCache, &'static Path) {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.c");
+    cache.set_file(f, asked.map(bp).to_vec()).unwrap();
+    let placed = |id| Breakpoint {
+        id: Some(id),
+        verified: true,
+        line: Some(6),
+        ..Breakpoint::default()
+    };
+    cache.record_file_result(f, &cache.requested(f), vec![placed(1), placed(2)]);
+    (cache, f)
+}
+
+#[test]
+fn removing_a_line_prefers_the_breakpoint_asked_for_there() {
+    let (mut cache, f) = two_on_line_six([4, 6]);
+    assert!(cache.remove(f, 6));
+    // The one asked for at 4 and moved to 6 stays.
+    assert_eq!(lines(&cache.arguments_for(f)), vec![4]);
+    // Now only the moved one is on 6: it goes by its landing line.
+    assert!(cache.remove(f, 6));
+    assert!(cache.file(f).is_empty());
+    assert!(!cache.remove(f, 6));
+}
+
+#[test]
+fn removing_by_a_moved_line_removes_one_breakpoint_only() {
+    let (mut cache, f) = two_on_line_six([3, 4]);
+    assert!(cache.remove(f, 6));
+    // One breakpoint per removal: the first that landed there.
+    assert_eq!(lines(&cache.arguments_for(f)), vec![4]);
+}
+
+#[test]
+fn removing_by_the_requested_line_leaves_one_moved_onto_another_line() {
+    let (mut cache, f) = two_on_line_six([4, 6]);
+    assert!(cache.remove(f, 4));
+    assert_eq!(lines(&cache.arguments_for(f)), vec![6]);
+}
+
+#[test]
+fn the_limit_counts_every_kind_together() {
+    let mut cache = BreakpointCache::new(3);
+    let f = Path::new("a.go");
+    cache.set_file(f, vec![bp(1), bp(2)]).unwrap();
+    cache.set_exception_filters(vec!["raised".into()]).unwrap();
+    let err = cache.add(f, bp(5)).unwrap_err();
+    assert!(matches!(err, SessionError::LimitExceeded { limit: 3, .. }));
+    // Replacing in place does not grow the count.
+    cache.add(f, bp(2)).unwrap();
+    assert!(cache
+        .set_functions(vec![FunctionBreakpoint {
+            name: "main.add".into(),
+            ..FunctionBreakpoint::default()
+        }])
+        .is_err());
+}
+
+#[test]
+fn source_verdicts_go_to_the_breakpoints_they_were_sent_for() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.c");
+    cache.set_file(f, vec![bp(3), bp(5)]).unwrap();
+    let sent = cache.requested(f);
+    // While the answer for [3, 5] is out, 3 is removed and 8 added.
+    cache.remove(f, 3);
+    cache.add(f, bp(8)).unwrap();
+    let verdict = |id| Breakpoint {
+        id: Some(id),
+        verified: true,
+        ..Breakpoint::default()
+    };
+    cache.record_file_result(f, &sent, vec![verdict(1), verdict(2)]);
+    let ids: Vec<(i64, Option<i64>)> = cache
+        .file(f)
+        .iter()
+        .map(|r| (r.requested.line, r.actual.as_ref().and_then(|a| a.id)))
+        .collect();
+    assert_eq!(ids, vec![(5, Some(2)), (8, None)], "8 has no answer yet");
+}
+
+#[test]
+fn function_verdicts_go_to_the_functions_they_were_sent_for() {
+    let mut cache = BreakpointCache::new(10);
+    let f = |name: &str| FunctionBreakpoint {
+        name: name.into(),
+        ..FunctionBreakpoint::default()
+    };
+    cache.add_function(f("a")).unwrap();
+    cache.add_function(f("b")).unwrap();
+    let sent = cache.function_names();
+    // While the answer for [a, b] is out, `a` is removed and `c` added.
+    cache.remove_function("a");
+    cache.add_function(f("c")).unwrap();
+    let verdict = |id| Breakpoint {
+        id: Some(id),
+        verified: true,
+        ..Breakpoint::default()
+    };
+    cache.record_function_result(&sent, vec![verdict(1), verdict(2)]);
+    let ids: Vec<Option<i64>> = cache
+        .functions()
+        .iter()
+        .map(|r| r.actual.as_ref().and_then(|a| a.id))
+        .collect();
+    assert_eq!(
+        ids,
+        vec![Some(2), None],
+        "b keeps its own id; c has none yet"
+    );
+}
+
+#[test]
+fn breakpoint_events_update_the_record_by_id() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.py");
+    cache.add(f, bp(7)).unwrap();
+    let unverified = Breakpoint {
+        id: Some(4),
+        verified: false,
+        line: Some(7),
+        ..Breakpoint::default()
+    };
+    cache.record_file_result(f, &cache.requested(f), vec![unverified.clone()]);
+    let verified = Breakpoint {
+        verified: true,
+        ..unverified
+    };
+    assert!(cache.apply_event("changed", &verified));
+    assert!(cache.file(f)[0].actual.as_ref().unwrap().verified);
+    assert!(!cache.apply_event(
+        "changed",
+        &Breakpoint {
+            id: Some(99),
+            ..Breakpoint::default()
+        }
+    ));
+}

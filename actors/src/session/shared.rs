@@ -1,0 +1,75 @@
+//! [`SessionShared`]: what a session shares with its handles and its supervisor,
+//! readable without a message to the actor.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::error::SessionError;
+
+/// What a session shares with its handles and its supervisor.
+#[derive(Debug)]
+pub struct SessionShared {
+    /// Agent calls queued or in flight: each handle call holds a place from when it
+    /// is made until it is answered or given up on.
+    pub queued: AtomicUsize,
+    /// The number of the next agent call (see [`Self::new_token`]).
+    next_token: AtomicU64,
+    /// The current adapter's pid (0 when none); the transport fills it in.
+    pub adapter_pid: Arc<AtomicU32>,
+    /// When an agent last asked anything of the session (tokio's clock; a snapshot
+    /// does not count). The supervisor's idle sweep reads it.
+    pub last_used: Mutex<tokio::time::Instant>,
+    /// Why the session ended, once its actor is gone for a reason worth telling
+    /// (reaped, failed); handles answer with it.
+    pub ended: Mutex<Option<SessionError>>,
+}
+
+impl Default for SessionShared {
+    fn default() -> Self {
+        Self {
+            queued: AtomicUsize::new(0),
+            next_token: AtomicU64::new(1),
+            adapter_pid: Arc::default(),
+            last_used: Mutex::new(tokio::time::Instant::now()),
+            ended: Mutex::new(None),
+        }
+    }
+}
+
+impl SessionShared {
+    /// A number for a new agent call, unique in the session: the session answers it
+    /// by that number, and the call withdraws it by that number if given up on.
+    pub fn new_token(&self) -> crate::core::command::Token {
+        self.next_token.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub(crate) fn clone_pid_slot(&self) -> Arc<AtomicU32> {
+        self.adapter_pid.clone()
+    }
+
+    /// The adapter is gone: no pid is named any more.
+    pub fn forget_adapter(&self) {
+        self.adapter_pid.store(0, Ordering::Relaxed);
+    }
+
+    /// When an agent last used the session.
+    pub fn last_used(&self) -> tokio::time::Instant {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Mark the session used now.
+    pub fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = tokio::time::Instant::now();
+    }
+
+    /// Why the session ended, if that was recorded.
+    pub fn ended(&self) -> Option<SessionError> {
+        self.ended.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Record why the session ended (the first reason wins).
+    pub fn set_ended(&self, why: SessionError) {
+        let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+        ended.get_or_insert(why);
+    }
+}

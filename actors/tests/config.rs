@@ -1,0 +1,45 @@
+//! A runtime refuses, at start, a configuration whose public fields hold a value that
+//! would hang it or refuse everything, naming the field and its range; it used to
+//! accept them and hang at the first session (`max_unhandled_events: 0`: the reader
+//! waits for a place that never comes) or refuse every request (`max_queued_requests:
+//! 0`).
+
+use dapvisor_actors::{Runtime, RuntimeConfig, SessionError};
+
+async fn refusal(config: RuntimeConfig) -> String {
+    match Runtime::start(config).await {
+        Err(SessionError::InvalidArgument(text)) => text,
+        Err(other) => panic!("want a refusal naming the field, got {other:?}"),
+        Ok(_) => panic!("the runtime started with a configuration that cannot work"),
+    }
+}
+
+#[tokio::test]
+async fn a_config_that_would_hang_or_refuse_everything_is_refused_at_start() {
+    let text = refusal(RuntimeConfig {
+        max_unhandled_events: 0,
+        ..RuntimeConfig::default()
+    })
+    .await;
+    assert!(
+        text.contains("RuntimeConfig::max_unhandled_events is 0"),
+        "{text}"
+    );
+    assert!(text.contains("at least 1"), "{text}");
+
+    let text = refusal(RuntimeConfig::default().subscriber_max_waiting(0)).await;
+    assert!(
+        text.contains("RuntimeConfig::subscriber_max_waiting is 0"),
+        "{text}"
+    );
+
+    let text = refusal(RuntimeConfig::default().max_queued_requests(0)).await;
+    assert!(
+        text.contains("RuntimeConfig::max_queued_requests is 0")
+            && text.contains("every request would be refused as busy"),
+        "{text}"
+    );
+
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    runtime.shutdown().await;
+}
