@@ -36,7 +36,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.attach",
             "Attach a debugger to a running process (`pid`) or to a debug server (`host` and \
              `port`, such as `python -m debugpy --listen 5678`), and return its session_id. \
-             Breakpoints given here are set before the target resumes.",
+             Breakpoints given here are set before the target resumes. The process was not \
+             started by dapvisor: attaching needs approval, and so does ending it later \
+             (debug.disconnect leaves it running).",
             ToolAnnotations::START,
             attach,
         ),
@@ -50,7 +52,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.terminate",
             "End a session: stop the program and its debugger, and forget the session. Read \
-             its output first if you need it.",
+             its output first if you need it. Ending a program the session attached to \
+             needs approval; debug.disconnect detaches instead.",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL
@@ -59,7 +62,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.disconnect",
-            "Detach the debugger and leave the program running (for a process you attached              to, or a program you want to let finish on its own); breakpoints no longer              stop it. The session is forgotten. To stop the program too, use              debug.terminate.",
+            "Detach the debugger and leave the program running (for a process you attached \
+             to, or a program you want to let finish on its own); breakpoints no longer \
+             stop it. The session is forgotten. To stop the program too, use \
+             debug.terminate.",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL
@@ -104,7 +110,9 @@ pub(crate) struct LaunchArgs {
     args: Vec<String>,
     /// The program's working directory; the program's own folder by default.
     cwd: Option<String>,
-    /// Environment variables added to the program's environment.
+    /// Environment variables added to the program's environment. Ones that make it
+    /// load other code (`LD_PRELOAD`, `PYTHONPATH`, `NODE_OPTIONS`, `PATH`, ...) need
+    /// approval as code.
     #[serde(default)]
     env: BTreeMap<String, String>,
     /// Adapter name (`debugpy`, `lldb-dap`, `dlv`; or a language such as `python`).
