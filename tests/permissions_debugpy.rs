@@ -1,8 +1,9 @@
 //! Routes by which debugpy runs code that a tool's name does not announce, on a real
 //! debugpy: the names in an exception option's `path` are `eval`ed inside the program
-//! (pydevd resolves them to exception classes that way). And one that looks like a
-//! route but is not: `debug.completions` evaluates only the dotted name before the
-//! cursor, as reading a variable does, so it stays a read.
+//! (pydevd resolves them to exception classes that way), and a launch's `PYTHONPATH`
+//! makes the program import code from elsewhere (a `sitecustomize` runs at start-up).
+//! And one that looks like a route but is not: `debug.completions` evaluates only the
+//! dotted name before the cursor, as reading a variable does, so it stays a read.
 
 mod agent;
 mod permission_support;
@@ -10,7 +11,7 @@ mod permission_support;
 use std::sync::Arc;
 
 use agent::*;
-use dapvisor::permission::{AllowAll, PermissionGate, PermissionMode};
+use dapvisor::permission::{AllowAll, PermissionGate, PermissionMode, PermissionRule};
 use permission_support::*;
 use serde_json::json;
 
@@ -132,5 +133,50 @@ async fn completions_on_debugpy_are_a_read_that_runs_no_call() {
     )
     .await;
     assert!(names["total"].as_u64().unwrap() > 0, "{names}");
+    open.runtime().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_allowed_launch_still_asks_before_an_environment_that_loads_other_code() {
+    // A folder whose sitecustomize creates a file: Python imports it at start-up from
+    // PYTHONPATH.
+    let hooks = marker("sitecustomize");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let written = marker("sitecustomize-ran");
+    std::fs::write(
+        hooks.join("sitecustomize.py"),
+        format!("open({:?}, 'w').close()\n", written.display().to_string()),
+    )
+    .unwrap();
+    let launch = json!({ "program": discount(), "stop_on_entry": true,
+                         "env": { "PYTHONPATH": hooks, "DISCOUNT_DEBUG": "1" } });
+
+    let reviewer = Recording::new(false);
+    let gate = PermissionGate::new(PermissionMode::Default)
+        .approver(reviewer.clone())
+        .rule(PermissionRule::allow("debug.launch"));
+    let (open, gated) = open_and_gated(gate).await;
+    refused(&gated, "debug.launch", launch.clone()).await;
+    let why = reviewer.asked()[0].why.clone();
+    assert_eq!(
+        why,
+        "it makes the program (or its build) load code from elsewhere (env.PYTHONPATH)"
+    );
+    assert!(gated.runtime().sessions().is_empty(), "nothing started");
+    assert!(!written.exists());
+    // A plain launch is what the rule allows.
+    ok(
+        &gated,
+        "debug.launch",
+        json!({ "program": discount(), "stop_on_entry": true }),
+    )
+    .await;
+    assert_eq!(reviewer.asked().len(), 1);
+
+    // Let through, the program runs the hook.
+    ok(&open, "debug.launch", launch).await;
+    assert!(written.exists(), "PYTHONPATH loaded the hook");
+    let _ = std::fs::remove_file(&written);
+    let _ = std::fs::remove_dir_all(&hooks);
     open.runtime().shutdown().await;
 }
