@@ -13,7 +13,7 @@ use super::effect::{Effect, Effects, Found};
 
 /// The effect each tool always has, whatever its arguments: what an allow rule naming
 /// the tool grants. A tool missing here counts as [`Effect::Host`].
-const TOOLS: &[(&str, Effect)] = &[
+pub(crate) const TOOLS: &[(&str, Effect)] = &[
     ("debug.sessions", Effect::Read),
     ("debug.threads", Effect::Read),
     ("debug.stack_trace", Effect::Read),
@@ -144,6 +144,28 @@ impl CallTarget {
             attached_to,
         }
     }
+}
+
+/// Whether [`classify`] needs to know where a call lands, or finds the same effects
+/// wherever it does: the tool's own effect alone. Looking a session up costs a round
+/// trip to it, which the calls that only read or move the program need not pay.
+pub fn depends_on_target(tool: &ToolSpec, arguments: &Value) -> bool {
+    let by_tool = matches!(
+        tool.name,
+        "debug.evaluate"
+            | "debug.set_variable"
+            | "debug.set_expression"
+            | "debug.completions"
+            | "debug.data_breakpoint_info"
+            | "debug.set_exception_breakpoints"
+            | "debug.set_instruction_breakpoints"
+            | "debug.restart"
+            | "debug.terminate"
+            | "debug.terminate_threads"
+            | "debug.launch"
+            | "debug.attach"
+    );
+    by_tool || !tool.code_in(arguments).is_empty()
 }
 
 /// Every effect of calling `tool` with `arguments` on `target`.

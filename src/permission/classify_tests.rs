@@ -7,7 +7,7 @@ use crate::registry::AdapterFlavor::{self, *};
 use crate::tools::{ToolAnnotations, ToolSpec, CODE_ARGUMENTS};
 
 use super::adapters::Adapters;
-use super::classify::{classify, tool_effect, CallTarget};
+use super::classify::{classify, depends_on_target, tool_effect, CallTarget, TOOLS};
 use super::effect::Effect::{self, *};
 
 /// A spec for `name`, taking the code arguments if `with_code`.
@@ -380,4 +380,43 @@ fn every_tool_the_table_knows_has_one_effect_and_unknown_ones_none() {
     assert_eq!(tool_effect("debug.evaluate"), Some(Code));
     assert_eq!(tool_effect("debug.attach"), Some(Foreign));
     assert_eq!(tool_effect("debug.no_such_tool"), None);
+}
+
+#[test]
+fn a_call_that_does_not_depend_on_its_target_has_the_same_effects_wherever_it_lands() {
+    let targets = [
+        CallTarget::unknown(Some("s9".into())),
+        on(Debugpy),
+        attached(Gdb),
+        CallTarget::reaching(Adapters::Some(Vec::new())),
+    ];
+    let args = json!({ "session_id": "s1", "expression": "x", "context": "repl",
+                       "name": "x", "text": "a.b", "value": "1" });
+    let mut independent = 0;
+    for (name, _) in TOOLS {
+        let spec = spec(name);
+        if depends_on_target(&spec, &args) {
+            continue;
+        }
+        independent += 1;
+        let first = classify(&spec, &args, &targets[0]);
+        for target in &targets[1..] {
+            assert_eq!(
+                classify(&spec, &args, target),
+                first,
+                "{name} on {target:?}"
+            );
+        }
+    }
+    assert!(
+        independent > 20,
+        "most tools only read or control: {independent}"
+    );
+    // A condition makes any tool depend on its adapter.
+    let condition = json!({ "file": "a.c", "line": 1, "condition": "x" });
+    assert!(depends_on_target(&spec("debug.set_breakpoint"), &condition));
+    assert!(!depends_on_target(
+        &spec("debug.set_breakpoint"),
+        &json!({ "file": "a.c", "line": 1 })
+    ));
 }

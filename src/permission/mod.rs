@@ -40,7 +40,7 @@ use serde_json::Value;
 
 pub use adapters::Adapters;
 pub use approver::{AllowAll, Approval, ApprovalRequest, Approver, DenyAll};
-pub use classify::{classify, tool_effect, CallTarget, CODE_LOADING_ENV};
+pub use classify::{classify, depends_on_target, tool_effect, CallTarget, CODE_LOADING_ENV};
 pub use effect::{Effect, Effects, Found};
 pub use grants::SessionGrants;
 pub use rule::{PermissionRule, RuleBehavior, EFFECT_PREFIX};

@@ -56,7 +56,9 @@ pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_
 pub(crate) use operations::allowed_tools;
 pub(crate) use session::session_json;
 
-use crate::permission::{classify, Approver, Call, Effects, PermissionGate};
+use crate::permission::{
+    classify, depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
+};
 use crate::Runtime;
 use context::Context;
 use def::ToolDef;
@@ -194,7 +196,14 @@ impl ToolCatalogue {
         let (effects, session) = if self.gate.decides_without_effects() {
             (Effects::default(), None)
         } else {
-            let target = reach::target_of(&self.ctx, spec.name, arguments).await;
+            let target = if depends_on_target(spec, arguments) {
+                reach::target_of(&self.ctx, spec.name, arguments).await
+            } else {
+                CallTarget {
+                    session: reach::session_named(arguments),
+                    ..CallTarget::reaching(Adapters::Some(Vec::new()))
+                }
+            };
             (classify(spec, arguments, &target), target.session)
         };
         let call = Call {

@@ -15,10 +15,20 @@ use super::context::Context;
 /// from an attach: more than any adapter nests.
 const MAX_PARENTS: usize = 8;
 
+/// The session a call names, as the runtime writes its id (`s1` for `1` or ` s1`), so
+/// that approvals for it match however the agent wrote it.
+pub(crate) fn session_named(arguments: &Value) -> Option<String> {
+    let id = arguments.get("session_id").and_then(Value::as_str)?.trim();
+    Some(match id.parse::<SessionId>() {
+        Ok(parsed) => parsed.to_string(),
+        Err(_) => id.to_string(),
+    })
+}
+
 /// Where a call of `tool` with `arguments` lands.
 pub(crate) async fn target_of(ctx: &Context, tool: &str, arguments: &Value) -> CallTarget {
-    if let Some(id) = arguments.get("session_id").and_then(Value::as_str) {
-        return session_target(ctx, id).await;
+    if let Some(id) = session_named(arguments) {
+        return session_target(ctx, &id).await;
     }
     match tool {
         "debug.launch" => CallTarget::reaching(launch_adapters(ctx, arguments).await),
@@ -31,12 +41,12 @@ pub(crate) async fn target_of(ctx: &Context, tool: &str, arguments: &Value) -> C
 /// never knew may yet start under this id between the gate and the tool, so it counts
 /// as any adapter, possibly attached; one that ended cannot run anything again.
 async fn session_target(ctx: &Context, id: &str) -> CallTarget {
-    let named = Some(id.trim().to_string());
+    let named = Some(id.to_string());
     let ended = CallTarget {
         session: named.clone(),
         ..CallTarget::reaching(Adapters::Some(vec![AdapterFlavor::Generic]))
     };
-    let Ok(parsed) = id.trim().parse::<SessionId>() else {
+    let Ok(parsed) = id.parse::<SessionId>() else {
         // No session can ever have this id: the tool refuses it.
         return ended;
     };
