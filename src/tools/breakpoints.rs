@@ -55,8 +55,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              list turns exception stops off. Where the adapter supports them: \
              `filter_options` (filters with a `condition`) and `exception_options` (a \
              `break_mode` for the exceptions a `path` selects, such as debugpy's \
-             [[\"Python Exceptions\"], [\"ValueError\"]]). Conditions, and debugpy's \
-             path names, are evaluated in the program: they need approval as code.",
+             [[\"Python Exceptions\"], [\"ValueError\"]]).",
             ToolAnnotations::SETTING,
             set_exception_breakpoints,
         ),

@@ -47,8 +47,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `variables_reference` (or of a `scope` such as \"Locals\"), or an expression \
              in `frame_id` without either. Returns the `data_id` for \
              debug.set_data_breakpoints and the `access_types` it allows. WARNING: an \
-             expression is evaluated in the program (lldb-dap does), so it can run code \
-             and needs approval like debug.evaluate; a name in a scope is only looked up.",
+             expression is evaluated, so it can run code.",
             // The worst case: a name without a container is an expression.
             ToolAnnotations::ARBITRARY_CODE,
             data_breakpoint_info,
@@ -110,8 +109,7 @@ pub(crate) struct SetInstructionArgs {
 pub(crate) struct DataInfoArgs {
     /// The session.
     session_id: String,
-    /// The variable's name in its container, or (without `variables_reference` and
-    /// `scope`) an expression, which the adapter evaluates and so may run code.
+    /// The variable's name in its container, or an expression.
     name: String,
     /// The container: a `variables_reference` from a scope or a structured value.
     variables_reference: Option<i64>,
@@ -188,7 +186,6 @@ pub(crate) enum BreakMode {
 pub(crate) struct ExceptionOption {
     /// Names per level of the adapter's exception tree, the category first: for
     /// debugpy `[["Python Exceptions"], ["ValueError"]]`. Empty: every exception.
-    /// debugpy evaluates these names in the program, so they need approval as code.
     #[serde(default)]
     path: Vec<Vec<String>>,
     /// When the selected exceptions stop.

@@ -36,9 +36,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.attach",
             "Attach a debugger to a running process (`pid`) or to a debug server (`host` and \
              `port`, such as `python -m debugpy --listen 5678`), and return its session_id. \
-             Breakpoints given here are set before the target resumes. The process was not \
-             started by dapvisor: attaching needs approval, and so does ending it later \
-             (debug.disconnect leaves it running).",
+             Breakpoints given here are set before the target resumes. Asks for approval.",
             ToolAnnotations::START,
             attach,
         ),
@@ -52,8 +50,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.terminate",
             "End a session: stop the program and its debugger, and forget the session. Read \
-             its output first if you need it. Ending a program the session attached to \
-             needs approval; debug.disconnect detaches instead.",
+             its output first if you need it. An attached program: asks for approval \
+             (debug.disconnect detaches).",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL
@@ -110,9 +108,7 @@ pub(crate) struct LaunchArgs {
     args: Vec<String>,
     /// The program's working directory; the program's own folder by default.
     cwd: Option<String>,
-    /// Environment variables added to the program's environment. Ones that make it
-    /// load other code (`LD_PRELOAD`, `PYTHONPATH`, `NODE_OPTIONS`, `PATH`, ...) need
-    /// approval as code.
+    /// Environment variables added to the program's environment.
     #[serde(default)]
     env: BTreeMap<String, String>,
     /// Adapter name (`debugpy`, `lldb-dap`, `dlv`; or a language such as `python`).
