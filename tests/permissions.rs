@@ -1,8 +1,12 @@
 //! The permission gate, in the catalogue and over MCP: Default asks the approval gate
-//! (a host's approver, or the user through MCP elicitation) before destructive tools,
-//! PlanOnly runs read-only tools only, BypassAll asks nothing, DenyUnauthorized runs
-//! only what an allow rule names, and a deny rule always wins. Calls that carry code
-//! in their arguments (breakpoint conditions, log messages): tests/permissions_code.rs.
+//! (a host's approver, or the user through MCP elicitation) before code in the
+//! debuggee, commands on the host and foreign processes, PlanOnly runs reads only,
+//! BypassAll asks nothing, DenyUnauthorized runs only what an allow rule grants, and a
+//! deny rule always wins. Calls that carry code in their arguments (breakpoint
+//! conditions, log messages): tests/permissions_code.rs; routes through an adapter:
+//! tests/permissions_lldb.rs, tests/permissions_debugpy.rs; processes dapvisor did not
+//! start: tests/permissions_foreign.rs; approvals for a session:
+//! tests/permissions_session.rs.
 
 mod agent;
 mod permission_support;
@@ -66,14 +70,30 @@ async fn default_mode_asks_the_approver_before_destructive_tools_only() {
     assert!(r.text.contains("no approval gate"), "{}", r.text);
     tools.runtime().shutdown().await;
 
-    // An allow rule pre-approves.
+    // An allow rule pre-approves the tool's own effect, code in the debuggee; a
+    // session not known yet may start under any adapter, one whose expressions run on
+    // the host, so that is still asked (a real session: tests/permissions_lldb.rs).
     let no = Recording::new(false);
+    let gate = PermissionGate::new(PermissionMode::Default)
+        .approver(no.clone())
+        .rule(PermissionRule::allow("debug.evaluate"))
+        .rule(PermissionRule::allow("effect:host"));
+    let tools = gated_catalogue(gate).await;
+    fails(&tools, "debug.evaluate", eval_args(), 404).await;
+    assert!(no.asked().is_empty());
+    tools.runtime().shutdown().await;
     let gate = PermissionGate::new(PermissionMode::Default)
         .approver(no.clone())
         .rule(PermissionRule::allow("debug.evaluate"));
     let tools = gated_catalogue(gate).await;
-    fails(&tools, "debug.evaluate", eval_args(), 404).await;
-    assert!(no.asked().is_empty());
+    let r = refused(&tools, "debug.evaluate", eval_args()).await;
+    assert!(r.text.contains("the reviewer said no"), "{}", r.text);
+    let asked = no.asked();
+    assert!(
+        asked[0].why.contains("runs commands on the host") && asked[0].why.contains("not known"),
+        "{}",
+        asked[0].why
+    );
     tools.runtime().shutdown().await;
 }
 
@@ -91,7 +111,7 @@ async fn plan_only_runs_read_only_tools_and_refuses_the_rest_with_a_reason() {
         let r = refused(&tools, tool, json!({ "session_id": "s1" })).await;
         let err = r.error().unwrap();
         assert!(err.error.contains("plan_only"), "{err:?}");
-        assert!(err.error.contains("read-only"), "{err:?}");
+        assert!(err.error.contains("read the debuggee"), "{err:?}");
     }
     ok(&tools, "debug.sessions", json!({})).await;
     fails(&tools, "debug.output", json!({ "session_id": "s1" }), 404).await;
@@ -276,11 +296,36 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     assert!(client.elicitations().is_empty(), "a deny is not a question");
     assert!(client.close().await.success());
 
-    // --allow in default mode pre-approves: no question.
+    // --allow in default mode pre-approves the tool's own effect: no question.
     let client = McpClient::start(&["--allow", "debug.evaluate"], Elicitation::Answer(false)).await;
-    client.fails("debug_evaluate", eval_args(), 404).await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap();
+    let value = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "6 * 7" }),
+        )
+        .await;
+    assert_eq!(value["result"], "42");
     assert!(client.elicitations().is_empty());
     assert!(client.close().await.success());
+
+    // A flag naming no effect is refused at start, naming the effects.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(["mcp", "--allow", "effect:hots"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hots") && err.contains("read, control, start, code, host, foreign"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

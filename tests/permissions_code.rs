@@ -13,16 +13,6 @@ use dapvisor::permission::{AllowAll, PermissionGate, PermissionMode, PermissionR
 use permission_support::*;
 use serde_json::json;
 
-/// A file that a breakpoint condition's side effect would create, not there yet.
-fn marker(name: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!(
-        "dapvisor-permissions-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&path);
-    path
-}
-
 /// A condition that writes `marker` and is false, so the program never stops on it.
 fn writing_condition(marker: &std::path::Path) -> String {
     format!(

@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::mcp::{serve_stdio, DebugServer};
-use crate::permission::{PermissionGate, PermissionMode, PermissionRule};
+use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue};
 use crate::{Runtime, RuntimeConfig};
@@ -14,17 +14,22 @@ use crate::{Runtime, RuntimeConfig};
 /// Flags of `dapvisor mcp`.
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// default (destructive calls, breakpoint conditions and log messages included, ask
-    /// the user), plan_only (read-only tools, and tools --allow names), bypass_all (no
-    /// questions), deny_unauthorized (only tools --allow names). --deny always wins.
+    /// default (reads, control and launches run; code in the debuggee, commands on the
+    /// host and processes dapvisor did not start ask the user), plan_only (only reads,
+    /// and what --allow grants), bypass_all (no questions), deny_unauthorized (only what
+    /// --allow grants). --deny always wins.
     #[arg(long, default_value = "default", value_name = "MODE")]
     pub permission_mode: PermissionMode,
-    /// Run tools matching PATTERN without asking (such as `debug.evaluate`, `debug.*`).
-    #[arg(long = "allow", value_name = "PATTERN")]
-    pub allow: Vec<String>,
-    /// Never run tools matching PATTERN (wins over --allow).
-    #[arg(long = "deny", value_name = "PATTERN")]
-    pub deny: Vec<String>,
+    /// Run without asking: the tools matching PATTERN (`debug.evaluate`, `debug.*`; a
+    /// tool's own effect only, not what its arguments or adapter add), or every call
+    /// with an effect (`effect:read`, `effect:control`, `effect:start`, `effect:code`,
+    /// `effect:host`, `effect:foreign`).
+    #[arg(long = "allow", value_name = "PATTERN", value_parser = allow_rule)]
+    pub allow: Vec<PermissionRule>,
+    /// Never run the tools matching PATTERN, or the calls with an effect
+    /// (`effect:host`). Wins over --allow.
+    #[arg(long = "deny", value_name = "PATTERN", value_parser = deny_rule)]
+    pub deny: Vec<PermissionRule>,
     /// End sessions no tool has used for this many seconds (0: never) [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub idle_timeout: Option<u64>,
@@ -43,16 +48,26 @@ pub struct McpArgs {
     pub root: Option<PathBuf>,
 }
 
+fn allow_rule(pattern: &str) -> Result<PermissionRule, String> {
+    PermissionRule::parse(RuleBehavior::Allow, pattern)
+}
+
+fn deny_rule(pattern: &str) -> Result<PermissionRule, String> {
+    PermissionRule::parse(RuleBehavior::Deny, pattern)
+}
+
 /// The permission gate the flags describe.
-pub fn gate(mode: PermissionMode, allow: &[String], deny: &[String]) -> PermissionGate {
-    let mut gate = PermissionGate::new(mode);
-    for pattern in allow {
-        gate = gate.rule(PermissionRule::allow(pattern));
-    }
-    for pattern in deny {
-        gate = gate.rule(PermissionRule::deny(pattern));
-    }
-    gate
+pub fn gate(
+    mode: PermissionMode,
+    allow: &[PermissionRule],
+    deny: &[PermissionRule],
+) -> PermissionGate {
+    allow
+        .iter()
+        .chain(deny)
+        .fold(PermissionGate::new(mode), |gate, rule| {
+            gate.rule(rule.clone())
+        })
 }
 
 /// The runtime configuration the flags describe.

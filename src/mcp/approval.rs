@@ -1,5 +1,6 @@
 //! [`ElicitationApprover`]: the approval gate over MCP. It asks the user through the
-//! client (MCP elicitation) and refuses, saying why, when the client cannot ask.
+//! client (MCP elicitation): approve this call, approve it for the rest of its debug
+//! session, or not; and refuses, saying why, when the client cannot ask.
 
 use std::time::Duration;
 
@@ -15,14 +16,32 @@ use crate::permission::{Approval, ApprovalRequest, Approver};
 /// 5 minutes.
 pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
-/// The form the user fills in.
+/// The form the user fills in for a call on no debug session (a launch, an attach).
 #[derive(Debug, Deserialize, JsonSchema)]
 struct Decision {
     /// Allow this call?
     approve: bool,
 }
 
-rmcp::elicit_safe!(Decision);
+/// The form the user fills in for a call on a debug session.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SessionDecision {
+    /// Allow this call?
+    approve: bool,
+    /// With approve: also allow this tool to do the same (the same effect) in this
+    /// debug session from now on, without asking again.
+    #[serde(default)]
+    for_session: bool,
+}
+
+rmcp::elicit_safe!(Decision, SessionDecision);
+
+/// The user's answer, whichever form it came on.
+enum Answer {
+    Yes,
+    ForSession,
+    No,
+}
 
 /// Asks the user of one MCP client.
 pub struct ElicitationApprover {
@@ -37,18 +56,47 @@ impl ElicitationApprover {
     }
 }
 
+impl ElicitationApprover {
+    /// Ask the user with the form that fits the call: with the choice of approving
+    /// for the session when the call acts on one.
+    async fn ask(&self, request: &ApprovalRequest) -> Result<Option<Answer>, ElicitationError> {
+        let timeout = Some(self.timeout);
+        match &request.session {
+            Some(session) => {
+                let message = format!(
+                    "{} (`for_session` approves `{}` doing this in debug session {session} \
+                     from now on.)",
+                    request.summary(),
+                    request.tool
+                );
+                let answer = self
+                    .peer
+                    .elicit_with_timeout::<SessionDecision>(message, timeout)
+                    .await?;
+                Ok(answer.map(|d| match (d.approve, d.for_session) {
+                    (true, true) => Answer::ForSession,
+                    (true, false) => Answer::Yes,
+                    (false, _) => Answer::No,
+                }))
+            }
+            None => {
+                let answer = self
+                    .peer
+                    .elicit_with_timeout::<Decision>(request.summary(), timeout)
+                    .await?;
+                Ok(answer.map(|d| if d.approve { Answer::Yes } else { Answer::No }))
+            }
+        }
+    }
+}
+
 impl Approver for ElicitationApprover {
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, Approval> {
         Box::pin(async move {
-            let asked = self
-                .peer
-                .elicit_with_timeout::<Decision>(request.summary(), Some(self.timeout))
-                .await;
-            match asked {
-                Ok(Some(Decision { approve: true })) => Approval::Approved,
-                Ok(Some(Decision { approve: false })) => {
-                    Approval::Denied("the user did not approve it".into())
-                }
+            match self.ask(request).await {
+                Ok(Some(Answer::Yes)) => Approval::Approved,
+                Ok(Some(Answer::ForSession)) => Approval::ApprovedForSession,
+                Ok(Some(Answer::No)) => Approval::Denied("the user did not approve it".into()),
                 Ok(None) | Err(ElicitationError::NoContent) => {
                     Approval::Denied("the user gave no answer".into())
                 }
@@ -58,9 +106,9 @@ impl Approver for ElicitationApprover {
                 }
                 Err(ElicitationError::CapabilityNotSupported) => Approval::Denied(format!(
                     "it needs the user's approval, and this MCP client cannot ask (it does not \
-                     support elicitation); the server can be started with --allow {} or \
+                     support elicitation); the server can be started with {} or \
                      --permission-mode bypass_all",
-                    request.tool
+                    request.rules_to_allow
                 )),
                 Err(other) => Approval::Denied(format!("the approval request failed: {other}")),
             }

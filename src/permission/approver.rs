@@ -1,9 +1,11 @@
-//! [`Approver`]: the approval gate a host implements, asked before a tool that needs
-//! approval runs (in [`PermissionMode::Default`](super::PermissionMode::Default), the
-//! destructive ones).
+//! [`Approver`]: the approval gate a host implements, asked before a call whose
+//! effects need approval runs (in [`PermissionMode::Default`](super::PermissionMode::Default):
+//! code in the debuggee, commands on the host, processes dapvisor did not start).
 
 use futures::future::BoxFuture;
 use serde_json::Value;
+
+use super::effect::Found;
 
 /// What the gate is asked to approve.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,9 +16,18 @@ pub struct ApprovalRequest {
     pub description: String,
     /// The call's arguments.
     pub arguments: Value,
-    /// Why the call needs approval, such as "its condition run(s) as code in the
-    /// debuggee".
+    /// The effects that need approval, each with the argument that carries it.
+    pub effects: Vec<Found>,
+    /// Why the call needs approval, the effects said in words: "it runs lldb
+    /// commands on the host (context: repl)".
     pub why: String,
+    /// The debug session the call acts on: an approval
+    /// [for the session](Approval::ApprovedForSession) covers this tool's same
+    /// effects on it from now on. `None` for calls on no session (launch, attach).
+    pub session: Option<String>,
+    /// The flags that would let such calls run without asking, such as
+    /// `--allow effect:host`.
+    pub rules_to_allow: String,
 }
 
 impl ApprovalRequest {
@@ -32,8 +43,12 @@ impl ApprovalRequest {
 /// The gate's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approval {
-    /// Run the tool.
+    /// Run this call.
     Approved,
+    /// Run this call, and let this tool have the same effects on the same debug
+    /// session from now on without asking (as [`Approved`](Self::Approved) for a call
+    /// on no session).
+    ApprovedForSession,
     /// Do not run it, for this reason (shown to the agent).
     Denied(String),
 }

@@ -1,22 +1,35 @@
-//! The permission gate: which tools may run, decided per call from a
-//! [`PermissionMode`], [`PermissionRule`]s and, where the mode says to ask, an
+//! The permission gate: which calls may run, decided per call by their [`Effect`]s
+//! from a [`PermissionMode`], [`PermissionRule`]s and, where the mode says to ask, an
 //! [`Approver`].
 //!
-//! - `Default`: destructive calls (such as `debug.evaluate`) ask the approver first;
-//!   the rest run. An allow rule pre-approves a tool.
-//! - `PlanOnly`: only read-only tools, and tools an allow rule names, run; the rest
-//!   are refused with a reason.
-//! - `BypassAll`: every tool runs without asking.
-//! - `DenyUnauthorized`: only tools an allow rule matches run.
+//! A call's effects come from its tool, its arguments and the adapter it reaches
+//! ([`classify`]): it reads the debuggee, controls it, starts a process, runs code in
+//! the debuggee, runs commands on the host, or touches a process dapvisor did not
+//! start. `debug.evaluate` runs code in the debuggee, but on lldb-dap in the `repl`
+//! context it runs lldb commands on the host; a breakpoint with a condition runs code;
+//! ending a program a session attached to touches a foreign process.
 //!
-//! A call is destructive when its tool is, or when its arguments carry code for the
-//! debuggee to run: a breakpoint's `condition`, `hit_condition` or `log_message`
-//! (see [`ToolSpec::code_arguments`]). So `debug.set_breakpoint` with a condition asks
-//! in Default and is refused in PlanOnly, while the same call without one runs.
+//! - `Default`: reading, controlling and starting run; code in the debuggee, commands
+//!   on the host and foreign processes ask the approver first.
+//! - `PlanOnly`: only reads run (and what an allow rule grants); the rest are refused.
+//! - `BypassAll`: everything runs without asking.
+//! - `DenyUnauthorized`: only what an allow rule grants runs.
 //!
-//! In every mode a deny rule wins: a tool it matches never runs.
+//! An allow rule naming a tool grants the effect that tool always has
+//! ([`tool_effect`]), an `effect:NAME` rule grants that effect to every tool, and a
+//! user's approval [for a session](Approval::ApprovedForSession) grants the tool's
+//! asked effects on that session. In every mode a deny rule wins: a call whose tool or
+//! any of whose effects it matches never runs.
 
+mod adapters;
 mod approver;
+mod classify;
+#[cfg(test)]
+mod classify_tests;
+#[cfg(test)]
+mod decide_tests;
+mod effect;
+mod grants;
 mod rule;
 
 use std::fmt;
@@ -25,26 +38,43 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use adapters::Adapters;
 pub use approver::{AllowAll, Approval, ApprovalRequest, Approver, DenyAll};
-pub use rule::{PermissionRule, RuleBehavior};
+pub use classify::{classify, depends_on_target, tool_effect, CallTarget, CODE_LOADING_ENV};
+pub use effect::{Effect, Effects, Found};
+pub use grants::SessionGrants;
+pub use rule::{PermissionRule, RuleBehavior, EFFECT_PREFIX};
 
 use crate::tools::{ToolError, ToolSpec};
 
 /// How the gate treats tools no rule decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PermissionMode {
-    /// Destructive calls ask the approval gate; the rest run.
+    /// Reads, control and starting run; code in the debuggee, commands on the host
+    /// and foreign processes ask the approval gate.
     #[default]
     Default,
-    /// Only read-only calls, and tools an allow rule names, run.
+    /// Only reads, and what an allow rule grants, run.
     PlanOnly,
     /// Everything runs without asking.
     BypassAll,
-    /// Only tools an allow rule matches run.
+    /// Only what an allow rule grants runs.
     DenyUnauthorized,
 }
 
 impl PermissionMode {
+    /// Whether the mode lets `effect` run without asking or a rule.
+    pub fn grants(self, effect: Effect) -> bool {
+        match self {
+            PermissionMode::BypassAll => true,
+            PermissionMode::Default => {
+                matches!(effect, Effect::Read | Effect::Control | Effect::Start)
+            }
+            PermissionMode::PlanOnly => effect == Effect::Read,
+            PermissionMode::DenyUnauthorized => false,
+        }
+    }
+
     /// The mode's name: `default`, `plan_only`, `bypass_all`, `deny_unauthorized`.
     pub fn name(self) -> &'static str {
         match self {
@@ -79,29 +109,52 @@ impl FromStr for PermissionMode {
     }
 }
 
-/// What the gate decides for a tool before any approver is asked.
+/// One call as the gate sees it: the tool, the arguments, the effects
+/// [`classify`] found, and the debug session it acts on.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    /// The tool.
+    pub tool: &'a ToolSpec,
+    /// Its arguments.
+    pub arguments: &'a Value,
+    /// Its effects.
+    pub effects: &'a Effects,
+    /// The debug session it acts on, if any.
+    pub session: Option<&'a str>,
+}
+
+/// What the gate decides for a call before any approver is asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     /// Run it.
     Allow,
-    /// Ask the approval gate; `code` names the arguments that carry code for the
-    /// debuggee (empty when the tool itself is destructive).
+    /// Ask the approval gate about these effects (the ones nothing granted).
     Ask {
-        /// Paths of the code-carrying arguments, such as `breakpoints[1].condition`.
-        code: Vec<String>,
+        /// The effects to approve, each with the argument that carries it.
+        effects: Effects,
     },
     /// Refuse, for this reason.
     Refuse(String),
 }
 
-/// The gate: a mode, rules, and the approver asked where the mode says to ask.
-/// `PermissionGate::default()` is `Default` mode with no rules and [`DenyAll`] as the
-/// approver: destructive tools are refused until the host sets an approver.
+/// How a call passed the gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Passed {
+    /// The user approved it for the rest of its session: the gate holds one more
+    /// approval (see [`PermissionGate::forget_sessions_except`]).
+    pub remembered: bool,
+}
+
+/// The gate: a mode, rules, the approver asked where the mode says to ask, and the
+/// approvals given for the rest of a session. `PermissionGate::default()` is `Default`
+/// mode with no rules and [`DenyAll`] as the approver: what needs approval is refused
+/// until the host sets an approver.
 #[derive(Clone)]
 pub struct PermissionGate {
     mode: PermissionMode,
     rules: Vec<PermissionRule>,
     approver: Arc<dyn Approver>,
+    grants: Arc<SessionGrants>,
 }
 
 impl Default for PermissionGate {
@@ -115,6 +168,7 @@ impl fmt::Debug for PermissionGate {
         f.debug_struct("PermissionGate")
             .field("mode", &self.mode)
             .field("rules", &self.rules)
+            .field("session_grants", &self.grants.len())
             .finish_non_exhaustive()
     }
 }
@@ -126,6 +180,7 @@ impl PermissionGate {
             mode,
             rules: Vec::new(),
             approver: Arc::new(DenyAll),
+            grants: Arc::new(SessionGrants::default()),
         }
     }
 
@@ -151,92 +206,155 @@ impl PermissionGate {
         &self.rules
     }
 
-    /// What the mode and rules say about this call of `tool`, before any approver is
-    /// asked. A call whose `arguments` carry code for the debuggee (a breakpoint's
-    /// condition, hit condition or log message: [`ToolSpec::code_in`]) counts as
-    /// destructive, whatever the tool's annotations say.
-    pub fn decide(&self, tool: &ToolSpec, arguments: &Value) -> Decision {
-        let matching = |behavior| {
-            self.rules
+    /// Whether every call's decision is known without its effects: `BypassAll`
+    /// with no deny rule that names an effect. A host may then skip classifying.
+    pub fn decides_without_effects(&self) -> bool {
+        self.mode == PermissionMode::BypassAll
+            && !self
+                .rules
                 .iter()
-                .find(|r| r.behavior == behavior && r.matches(tool.name))
-        };
-        if let Some(rule) = matching(RuleBehavior::Deny) {
-            return Decision::Refuse(format!(
-                "`{}` is denied by the rule `{}`",
-                tool.name, rule.pattern
-            ));
+                .any(|r| r.behavior == RuleBehavior::Deny && r.effect_pattern().is_some())
+    }
+
+    /// Forget the approvals given for sessions for which `live` says no.
+    pub fn forget_sessions_except(&self, live: impl Fn(&str) -> bool) {
+        self.grants.retain_sessions(live);
+    }
+
+    /// What the mode, the rules and the session's approvals say about `call`, before
+    /// any approver is asked.
+    pub fn decide(&self, call: &Call<'_>) -> Decision {
+        let tool = call.tool;
+        for rule in self
+            .rules
+            .iter()
+            .filter(|r| r.behavior == RuleBehavior::Deny)
+        {
+            if rule.matches(tool.name) {
+                return Decision::Refuse(format!(
+                    "`{}` is denied by the rule `{}`",
+                    tool.name, rule.pattern
+                ));
+            }
+            if let Some(found) = call
+                .effects
+                .0
+                .iter()
+                .find(|f| rule.matches_effect(f.effect))
+            {
+                return Decision::Refuse(format!(
+                    "this `{}` call {found}, and the rule `{}` denies that",
+                    tool.name, rule.pattern
+                ));
+            }
         }
-        // An explicit allow rule admits the tool in every mode a deny rule did not
-        // settle: it pre-approves in Default and admits in PlanOnly and
-        // DenyUnauthorized.
-        if self.mode == PermissionMode::BypassAll || matching(RuleBehavior::Allow).is_some() {
+        let tool_allowed = self
+            .rules
+            .iter()
+            .any(|r| r.behavior == RuleBehavior::Allow && r.matches(tool.name));
+        let ungranted: Vec<Found> = call
+            .effects
+            .0
+            .iter()
+            .filter(|f| !self.granted(f.effect, call, tool_allowed))
+            .cloned()
+            .collect();
+        if ungranted.is_empty() {
             return Decision::Allow;
         }
-        // Only a call the mode and rules have not settled is searched for code.
-        let code = tool.code_in(arguments);
-        let destructive = tool.annotations.destructive || !code.is_empty();
+        let ungranted = Effects(ungranted);
         match self.mode {
-            PermissionMode::BypassAll => Decision::Allow, // settled above
-            PermissionMode::PlanOnly if tool.annotations.read_only && code.is_empty() => {
-                Decision::Allow
-            }
-            PermissionMode::PlanOnly if !code.is_empty() => Decision::Refuse(format!(
-                "permission mode plan_only runs read-only calls only, and this `{}` carries \
-                 code for the debuggee to run ({})",
-                tool.name,
-                code.join(", ")
-            )),
+            PermissionMode::Default => Decision::Ask { effects: ungranted },
             PermissionMode::PlanOnly => Decision::Refuse(format!(
-                "permission mode plan_only runs read-only tools only (and those an allow rule \
-                 names), and `{}` is not read-only",
-                tool.name
+                "permission mode plan_only runs only calls that read the debuggee (and what \
+                 an allow rule grants), and this `{}` call {}",
+                tool.name,
+                ungranted.describe()
             )),
             PermissionMode::DenyUnauthorized => Decision::Refuse(format!(
-                "permission mode deny_unauthorized runs only tools an allow rule names, and no \
-                 rule allows `{}`",
-                tool.name
+                "permission mode deny_unauthorized runs only what an allow rule grants, and \
+                 no rule grants this `{}` call, which {}",
+                tool.name,
+                ungranted.describe()
             )),
-            PermissionMode::Default if destructive => Decision::Ask { code },
-            PermissionMode::Default => Decision::Allow,
+            // The mode grants everything: nothing is left ungranted.
+            PermissionMode::BypassAll => Decision::Allow,
         }
     }
 
-    /// Whether this call may run: decide, and ask `approver` (or the gate's own
-    /// approver) where the mode says to ask. A refusal is a 500 of kind
-    /// [`FORBIDDEN`] with the reason.
+    /// Whether `effect` of `call` may run without asking: the mode grants it, an
+    /// `effect:` rule allows it, an allow rule names the tool and it is the tool's own
+    /// effect, or the user approved it for this tool on this session.
+    fn granted(&self, effect: Effect, call: &Call<'_>, tool_allowed: bool) -> bool {
+        self.mode.grants(effect)
+            || self
+                .rules
+                .iter()
+                .any(|r| r.behavior == RuleBehavior::Allow && r.matches_effect(effect))
+            || (tool_allowed && tool_effect(call.tool.name) == Some(effect))
+            || call
+                .session
+                .is_some_and(|s| self.grants.allows(s, call.tool.name, effect))
+    }
+
+    /// Whether `call` may run: decide, and ask `approver` (or the gate's own approver)
+    /// where the mode says to ask. A refusal is a 500 of kind [`FORBIDDEN`] with the
+    /// reason.
     pub async fn check(
         &self,
-        tool: &ToolSpec,
-        arguments: &Value,
+        call: &Call<'_>,
         approver: Option<&dyn Approver>,
-    ) -> Result<(), ToolError> {
-        match self.decide(tool, arguments) {
-            Decision::Allow => Ok(()),
-            Decision::Refuse(reason) => Err(refused(reason)),
-            Decision::Ask { code } => {
-                let why = if code.is_empty() {
-                    "it can run arbitrary code in the debuggee".to_string()
-                } else {
-                    format!("its {} run(s) as code in the debuggee", code.join(", "))
-                };
-                let request = ApprovalRequest {
-                    tool: tool.name.to_string(),
-                    description: tool.description.to_string(),
-                    arguments: arguments.clone(),
-                    why,
-                };
-                let approver = approver.unwrap_or(self.approver.as_ref());
-                match approver.approve(&request).await {
-                    Approval::Approved => Ok(()),
-                    Approval::Denied(reason) => Err(refused(format!(
-                        "`{}` was not approved: {reason}",
-                        tool.name
-                    ))),
+    ) -> Result<Passed, ToolError> {
+        let effects = match self.decide(call) {
+            Decision::Allow => return Ok(Passed::default()),
+            Decision::Refuse(reason) => return Err(refused(reason)),
+            Decision::Ask { effects } => effects,
+        };
+        let tool = call.tool;
+        let request = ApprovalRequest {
+            tool: tool.name.to_string(),
+            description: tool.description.to_string(),
+            arguments: call.arguments.clone(),
+            why: format!("it {}", effects.describe()),
+            effects: effects.0.clone(),
+            session: call.session.map(str::to_string),
+            rules_to_allow: rules_to_allow(tool.name, &effects),
+        };
+        let approver = approver.unwrap_or(self.approver.as_ref());
+        match approver.approve(&request).await {
+            Approval::Approved => Ok(Passed::default()),
+            Approval::ApprovedForSession => match call.session {
+                Some(session) => {
+                    for effect in effects.kinds() {
+                        self.grants.grant(session, tool.name, effect);
+                    }
+                    Ok(Passed { remembered: true })
                 }
-            }
+                None => Ok(Passed::default()),
+            },
+            Approval::Denied(reason) => Err(refused(format!(
+                "`{}` was not approved: {reason}",
+                tool.name
+            ))),
         }
     }
+}
+
+/// The flags that would let calls with these effects of `tool` run without asking:
+/// `--allow TOOL` for the tool's own effect, `--allow effect:NAME` for the others.
+fn rules_to_allow(tool: &str, effects: &Effects) -> String {
+    let flags: Vec<String> = effects
+        .kinds()
+        .into_iter()
+        .map(|effect| {
+            if tool_effect(tool) == Some(effect) {
+                format!("--allow {tool}")
+            } else {
+                format!("--allow {EFFECT_PREFIX}{}", effect.name())
+            }
+        })
+        .collect();
+    flags.join(" ")
 }
 
 /// The [`ToolError::kind`] of a call the gate refused.
@@ -246,9 +364,10 @@ fn refused(reason: String) -> ToolError {
     ToolError::new(
         500,
         reason,
-        "use another tool (read-only ones such as debug.variables and debug.stack_trace need \
-         no approval; a breakpoint without a condition or log message needs none either), or \
-         ask the user to change the permission mode or rules",
+        "use a call that only reads (such as debug.variables or debug.stack_trace) or \
+         controls the program (a breakpoint without a condition or log message), or ask \
+         the user to change the permission mode or rules (`--allow effect:NAME` grants an \
+         effect)",
     )
     .with_kind(FORBIDDEN)
 }

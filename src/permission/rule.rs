@@ -1,6 +1,12 @@
-//! [`PermissionRule`]: allow or deny the tools whose names match a pattern.
+//! [`PermissionRule`]: allow or deny the tools whose names match a pattern, or the
+//! calls with an [`Effect`] (`effect:host`).
 
 use serde::{Deserialize, Serialize};
+
+use super::effect::Effect;
+
+/// What starts a rule that names effects instead of tools: `effect:host`.
+pub const EFFECT_PREFIX: &str = "effect:";
 
 /// What a matching rule does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,6 +22,12 @@ pub enum RuleBehavior {
 /// any run of characters and `?` for one (`debug.evaluate`, `debug.*`, `debug.step_*`).
 /// A pattern matches a tool by its canonical name (`debug.evaluate`) or its MCP name
 /// (`debug_evaluate`).
+///
+/// A pattern `effect:NAME` is a rule for the calls with that [`Effect`] instead
+/// (`effect:read`, `effect:host`; `effect:*` is every effect). Allowing a tool grants
+/// the effect the tool always has ([`tool_effect`](super::tool_effect)), not what its
+/// arguments or adapter add: `debug.evaluate` grants code in the debuggee, and an
+/// evaluation that runs lldb commands on the host still needs `effect:host`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PermissionRule {
     /// The tool-name pattern.
@@ -41,11 +53,51 @@ impl PermissionRule {
         }
     }
 
-    /// Whether the rule applies to the tool called `name` (canonical name).
+    /// A rule from a user's flag: a tool pattern, or `effect:` and an effect's name
+    /// (or a pattern matching some), checked so that a misspelt effect is an error
+    /// rather than a rule that matches nothing.
+    pub fn parse(behavior: RuleBehavior, pattern: &str) -> Result<Self, String> {
+        let rule = Self {
+            pattern: pattern.trim().to_string(),
+            behavior,
+        };
+        if rule.pattern.is_empty() {
+            return Err("an empty pattern names no tool".into());
+        }
+        if let Some(effects) = rule.effect_pattern() {
+            if !Effect::ALL.into_iter().any(|e| rule.matches_effect(e)) {
+                return Err(format!(
+                    "`{effects}` names no effect; the effects are: {}",
+                    Effect::ALL.map(Effect::name).join(", ")
+                ));
+            }
+        }
+        Ok(rule)
+    }
+
+    /// The effect pattern of an `effect:` rule (`host` of `effect:host`).
+    pub fn effect_pattern(&self) -> Option<&str> {
+        let pattern = self.pattern.trim();
+        let head = pattern.get(..EFFECT_PREFIX.len())?;
+        head.eq_ignore_ascii_case(EFFECT_PREFIX)
+            .then(|| pattern[EFFECT_PREFIX.len()..].trim())
+    }
+
+    /// Whether the rule applies to the tool called `name` (canonical name). An
+    /// `effect:` rule applies to no tool by name.
     pub fn matches(&self, name: &str) -> bool {
+        if self.effect_pattern().is_some() {
+            return false;
+        }
         let pattern = self.pattern.trim();
         glob(pattern.as_bytes(), name.as_bytes())
             || glob(pattern.as_bytes(), name.replace('.', "_").as_bytes())
+    }
+
+    /// Whether the rule is an `effect:` rule that applies to `effect`.
+    pub fn matches_effect(&self, effect: Effect) -> bool {
+        self.effect_pattern()
+            .is_some_and(|p| glob(p.to_ascii_lowercase().as_bytes(), effect.name().as_bytes()))
     }
 }
 
@@ -93,5 +145,28 @@ mod tests {
         assert!(PermissionRule::deny("*").matches("debug.launch"));
         assert!(!PermissionRule::deny("debug.eval").matches("debug.evaluate"));
         assert!(PermissionRule::deny("*.*e").matches("debug.evaluate"));
+    }
+
+    #[test]
+    fn effect_rules_match_effects_and_no_tool() {
+        let host = PermissionRule::deny("effect:host");
+        assert!(host.matches_effect(Effect::Host));
+        assert!(!host.matches_effect(Effect::Code));
+        assert!(!host.matches("debug.evaluate"), "not a tool pattern");
+        assert!(!PermissionRule::allow("*").matches_effect(Effect::Read));
+        let every = PermissionRule::allow(" Effect:* ");
+        assert!(Effect::ALL.into_iter().all(|e| every.matches_effect(e)));
+        assert!(PermissionRule::allow("effect:READ").matches_effect(Effect::Read));
+    }
+
+    #[test]
+    fn a_flag_naming_no_effect_is_an_error_saying_which_there_are() {
+        let err = PermissionRule::parse(RuleBehavior::Allow, "effect:hots").unwrap_err();
+        assert!(err.contains("hots") && err.contains("foreign"), "{err}");
+        assert!(PermissionRule::parse(RuleBehavior::Deny, " ").is_err());
+        let ok = PermissionRule::parse(RuleBehavior::Deny, " effect:host ").unwrap();
+        assert_eq!(ok.pattern, "effect:host");
+        assert!(PermissionRule::parse(RuleBehavior::Allow, "effect:c*").is_ok());
+        assert!(PermissionRule::parse(RuleBehavior::Allow, "debug.evaluate").is_ok());
     }
 }

@@ -89,6 +89,9 @@ where
             code_arguments: code_arguments_of(&input_schema),
             input_schema,
             annotations,
+            // A tool the permission table does not know is taken for the strongest
+            // effect an allow rule could grant by name.
+            effect: crate::permission::tool_effect(name).unwrap_or(crate::permission::Effect::Host),
         },
         run,
     }

@@ -62,8 +62,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.evaluate",
             "Evaluate an expression in the stopped program, in `frame_id` (default: the top \
              frame of the stopped thread), in the program's own language. WARNING: this can \
-             execute arbitrary code in the program (call functions, change state). Returns \
-             `result`, `type`, and a `variables_reference` to expand structured results.",
+             execute arbitrary code in the program (call functions, change state); `repl` \
+             on lldb-dap runs debugger commands on the host. Returns `result`, `type`, and \
+             a `variables_reference` to expand structured results.",
             ToolAnnotations::ARBITRARY_CODE,
             evaluate,
         ),
@@ -156,7 +157,7 @@ pub(crate) enum ChildFilter {
 pub(crate) enum EvalContext {
     /// As a watch expression: the plain value.
     Watch,
-    /// As typed in a debug console (for lldb-dap: a debugger command).
+    /// As typed in a debug console (lldb-dap: a debugger command, run on the host).
     Repl,
     /// As a hover: a short value.
     Hover,

@@ -3,8 +3,10 @@
 //! A [`ToolCatalogue`] over a [`Runtime`] lists its tools ([`ToolSpec`]: name,
 //! description, JSON Schema of the arguments, annotations) and calls them by name with
 //! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
-//! Every call passes the [`PermissionGate`] first. The MCP server serves this same
-//! catalogue; an agent framework can register it directly.
+//! Every call passes the [`PermissionGate`] first, with the effects
+//! [`classify`](crate::permission::classify) finds in it on the adapter it reaches
+//! (`reach.rs`). The MCP server serves this same catalogue; an agent framework can
+//! register it directly.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -35,6 +37,7 @@ mod protocol_breakpoints;
 mod protocol_execution;
 mod protocol_inspect;
 mod protocol_memory;
+mod reach;
 mod render;
 mod schema;
 mod session;
@@ -53,10 +56,30 @@ pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_
 pub(crate) use operations::allowed_tools;
 pub(crate) use session::session_json;
 
-use crate::permission::{Approver, PermissionGate};
+use crate::permission::{
+    classify, depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
+};
 use crate::Runtime;
 use context::Context;
 use def::ToolDef;
+
+/// Every tool, in a stable order.
+fn all_tools() -> Vec<ToolDef> {
+    [
+        session::tools(),
+        breakpoints::tools(),
+        control::tools(),
+        inspect::tools(),
+        output::tools(),
+        protocol_breakpoints::tools(),
+        protocol_execution::tools(),
+        protocol_inspect::tools(),
+        protocol_memory::tools(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
 
 /// Every tool over one runtime, behind a permission gate. Cheap to clone.
 #[derive(Clone)]
@@ -68,22 +91,10 @@ pub struct ToolCatalogue {
 
 impl ToolCatalogue {
     /// The catalogue over `runtime`, with default [`Bounds`], any path allowed, and the
-    /// default [`PermissionGate`] (destructive tools refused until an approver is set).
+    /// default [`PermissionGate`] (what needs approval is refused until an approver is
+    /// set).
     pub fn new(runtime: Runtime) -> Self {
-        let tools = [
-            session::tools(),
-            breakpoints::tools(),
-            control::tools(),
-            inspect::tools(),
-            output::tools(),
-            protocol_breakpoints::tools(),
-            protocol_execution::tools(),
-            protocol_inspect::tools(),
-            protocol_memory::tools(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let tools = all_tools();
         Self {
             ctx: Arc::new(Context {
                 runtime,
@@ -175,6 +186,44 @@ impl ToolCatalogue {
         self.run(name, arguments, Some(approver)).await
     }
 
+    /// Classify the call on the adapter it reaches and ask the gate.
+    async fn pass_gate(
+        &self,
+        spec: &ToolSpec,
+        arguments: &Value,
+        approver: Option<&dyn Approver>,
+    ) -> Result<(), ToolError> {
+        let (effects, session) = if self.gate.decides_without_effects() {
+            (Effects::default(), None)
+        } else {
+            let target = if depends_on_target(spec, arguments) {
+                reach::target_of(&self.ctx, spec.name, arguments).await
+            } else {
+                CallTarget {
+                    session: reach::session_named(arguments),
+                    ..CallTarget::reaching(Adapters::Some(Vec::new()))
+                }
+            };
+            (classify(spec, arguments, &target), target.session)
+        };
+        let call = Call {
+            tool: spec,
+            arguments,
+            effects: &effects,
+            session: session.as_deref(),
+        };
+        let passed = self.gate.check(&call, approver).await?;
+        if passed.remembered {
+            // Approvals for sessions that have ended only take room.
+            let runtime = &self.ctx.runtime;
+            self.gate.forget_sessions_except(|id| {
+                id.parse()
+                    .is_ok_and(|id: crate::SessionId| runtime.session(id).is_some())
+            });
+        }
+        Ok(())
+    }
+
     async fn run(
         &self,
         name: &str,
@@ -189,7 +238,7 @@ impl ToolCatalogue {
             )
             .into();
         };
-        if let Err(refusal) = self.gate.check(&tool.spec, &arguments, approver).await {
+        if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
             return refusal.into();
         }
         // A bug in one handler must answer this call with an error, not take the
@@ -207,6 +256,29 @@ impl ToolCatalogue {
                 "try again; if it repeats, end the session with debug.terminate and launch again",
             )
             .into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::permission::{tool_effect, Effect};
+
+    #[test]
+    fn every_tool_has_an_effect_and_annotations_that_agree_with_it() {
+        for tool in super::all_tools() {
+            let spec = &tool.spec;
+            assert_eq!(tool_effect(spec.name), Some(spec.effect), "{}", spec.name);
+            let a = spec.annotations;
+            if a.read_only {
+                assert_eq!(spec.effect, Effect::Read, "{} is read-only", spec.name);
+            }
+            if matches!(spec.effect, Effect::Code | Effect::Host) {
+                assert!(a.destructive && a.open_world, "{}: {a:?}", spec.name);
+            }
+            if matches!(spec.effect, Effect::Start | Effect::Foreign) {
+                assert!(a.open_world, "{}: {a:?}", spec.name);
+            }
         }
     }
 }

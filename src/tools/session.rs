@@ -36,7 +36,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.attach",
             "Attach a debugger to a running process (`pid`) or to a debug server (`host` and \
              `port`, such as `python -m debugpy --listen 5678`), and return its session_id. \
-             Breakpoints given here are set before the target resumes.",
+             Breakpoints given here are set before the target resumes. Asks for approval.",
             ToolAnnotations::START,
             attach,
         ),
@@ -50,7 +50,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.terminate",
             "End a session: stop the program and its debugger, and forget the session. Read \
-             its output first if you need it.",
+             its output first if you need it. An attached program: asks for approval \
+             (debug.disconnect detaches).",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL
@@ -59,7 +60,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.disconnect",
-            "Detach the debugger and leave the program running (for a process you attached              to, or a program you want to let finish on its own); breakpoints no longer              stop it. The session is forgotten. To stop the program too, use              debug.terminate.",
+            "Detach the debugger and leave the program running (for a process you attached \
+             to, or a program you want to let finish on its own); breakpoints no longer \
+             stop it. The session is forgotten. To stop the program too, use \
+             debug.terminate.",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL

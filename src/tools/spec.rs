@@ -74,12 +74,18 @@ pub struct ToolSpec {
     pub description: &'static str,
     /// JSON Schema (2020-12) of the arguments, generated from their Rust type.
     pub input_schema: Map<String, Value>,
-    /// What it does to the world.
+    /// What it does to the world, as MCP's hints say it (the worst case over its
+    /// arguments and adapters).
     pub annotations: ToolAnnotations,
+    /// The effect it always has, whatever its arguments: what an allow rule naming the
+    /// tool grants. A call's own effects, which its arguments and adapter can add to,
+    /// are [`classify`](crate::permission::classify)'s.
+    pub effect: crate::permission::Effect,
     /// The argument fields (at any depth: `condition` also names
     /// `breakpoints[].condition`) whose values run as code in the debuggee. A call
-    /// that carries any of them is treated as destructive by the permission gate,
-    /// whatever [`annotations`](Self::annotations) say about the tool.
+    /// that carries any of them runs code (the permission gate's
+    /// [`Effect::Code`](crate::permission::Effect::Code), or commands on the host on
+    /// adapters whose expressions can), whatever the tool's own effect.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub code_arguments: Vec<&'static str>,
 }

@@ -31,6 +31,9 @@ pub enum Elicitation {
     Unsupported,
     /// The user accepts the form with `approve` set to this.
     Answer(bool),
+    /// The user approves, for the rest of the debug session where the form offers it
+    /// (`for_session`).
+    ForSession,
     /// The user declines.
     Decline,
 }
@@ -94,6 +97,8 @@ impl ClientHandler for Handler {
         Ok(match self.elicitation {
             Elicitation::Answer(approve) => ElicitResult::new(ElicitationAction::Accept)
                 .with_content(json!({ "approve": approve })),
+            Elicitation::ForSession => ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({ "approve": true, "for_session": true })),
             Elicitation::Decline | Elicitation::Unsupported => {
                 ElicitResult::new(ElicitationAction::Decline)
             }

@@ -1,11 +1,12 @@
-//! Helpers of the permission tests (tests/permissions.rs, tests/permissions_code.rs): an
-//! approver that records what it was asked, a catalogue behind a gate, and checks that
-//! a call was refused by the gate, in the catalogue or over MCP.
+//! Helpers of the permission tests (tests/permissions*.rs): an approver that records
+//! what it was asked, a catalogue behind a gate (and one without, over the same
+//! runtime, to set a session up), files a refused call must not create, and checks
+//! that a call was refused by the gate, in the catalogue or over MCP.
 #![allow(dead_code)]
 
 use std::sync::{Arc, Mutex};
 
-use dapvisor::permission::{Approval, ApprovalRequest, Approver, PermissionGate};
+use dapvisor::permission::{Approval, ApprovalRequest, Approver, PermissionGate, PermissionMode};
 use dapvisor::tools::{ToolCatalogue, ToolResult};
 use dapvisor::{Runtime, RuntimeConfig};
 use futures::future::BoxFuture;
@@ -48,6 +49,27 @@ impl Approver for Recording {
 pub async fn gated_catalogue(gate: PermissionGate) -> ToolCatalogue {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     ToolCatalogue::new(runtime).with_permissions(gate)
+}
+
+/// Two catalogues over one runtime: one that asks nothing, to set sessions up (and
+/// to show that a call refused by the gate does its harm when let through), and one
+/// behind `gate`.
+pub async fn open_and_gated(gate: PermissionGate) -> (ToolCatalogue, ToolCatalogue) {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let open = ToolCatalogue::new(runtime.clone())
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+    (open, ToolCatalogue::new(runtime).with_permissions(gate))
+}
+
+/// A file that a refused call's side effect would create: unique to this test
+/// process and `name`, and not there yet.
+pub fn marker(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "dapvisor-permissions-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 /// What a refusal by the gate carries: code 500 (the second seed's "otherwise"),

@@ -2,7 +2,8 @@
 //! whether there is still something to attach to (see `session/reattach.rs`).
 
 /// The process or debug server an attach reached.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum AttachTarget {
     /// A local process, attached to by pid.
     Process {
@@ -21,4 +22,14 @@ pub enum AttachTarget {
         /// Its port.
         port: u16,
     },
+}
+
+impl std::fmt::Display for AttachTarget {
+    /// `pid 1234`, or `127.0.0.1:5678`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AttachTarget::Process { pid, .. } => write!(f, "pid {pid}"),
+            AttachTarget::Server { host, port } => write!(f, "{host}:{port}"),
+        }
+    }
 }

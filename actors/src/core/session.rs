@@ -254,6 +254,8 @@ impl SessionCore {
             allowed: self.state.allowed_operations(),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
             operation: self.plan.as_ref().map(|p| p.operation),
+            adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),
+            attached_to: self.attach_target().cloned(),
             program: self.plan.as_ref().and_then(|p| p.program.clone()),
             adapter_live: self.adapter_live,
             pages_variables: self

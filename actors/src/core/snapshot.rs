@@ -20,6 +20,11 @@ pub struct SessionSnapshot {
     pub adapter: Option<String>,
     /// Launch or attach, once started.
     pub operation: Option<Operation>,
+    /// The adapter's family, once started: what its expressions and console can do
+    /// (the permission gate classifies calls by it).
+    pub adapter_flavor: Option<crate::registry::AdapterFlavor>,
+    /// The process or debug server an attach reached (not started by dapvisor).
+    pub attached_to: Option<crate::core::attach_target::AttachTarget>,
     /// The program, for display.
     pub program: Option<String>,
     /// Whether an adapter process is connected.

@@ -1,0 +1,343 @@
+//! [`classify`]: the effects of one call, from its tool, its arguments and the adapter
+//! it reaches. Each tool has one effect it always has ([`tool_effect`]); its arguments
+//! and its adapter can add others (a breakpoint's condition is code; lldb-dap's
+//! console runs commands on the host; ending a program a session attached to touches
+//! a process dapvisor did not start).
+
+use serde_json::Value;
+
+use crate::tools::ToolSpec;
+
+use super::adapters::{AdapterTraits, Adapters};
+use super::effect::{Effect, Effects, Found};
+
+/// The effect each tool always has, whatever its arguments: what an allow rule naming
+/// the tool grants. A tool missing here counts as [`Effect::Host`].
+pub(crate) const TOOLS: &[(&str, Effect)] = &[
+    ("debug.sessions", Effect::Read),
+    ("debug.threads", Effect::Read),
+    ("debug.stack_trace", Effect::Read),
+    ("debug.scopes", Effect::Read),
+    ("debug.variables", Effect::Read),
+    ("debug.output", Effect::Read),
+    ("debug.wait", Effect::Read),
+    ("debug.exception_info", Effect::Read),
+    ("debug.source", Effect::Read),
+    ("debug.loaded_sources", Effect::Read),
+    ("debug.modules", Effect::Read),
+    ("debug.locations", Effect::Read),
+    ("debug.disassemble", Effect::Read),
+    ("debug.read_memory", Effect::Read),
+    ("debug.breakpoint_locations", Effect::Read),
+    ("debug.step_in_targets", Effect::Read),
+    ("debug.goto_targets", Effect::Read),
+    ("debug.completions", Effect::Read),
+    ("debug.data_breakpoint_info", Effect::Read),
+    ("debug.continue", Effect::Control),
+    ("debug.step_over", Effect::Control),
+    ("debug.step_in", Effect::Control),
+    ("debug.step_out", Effect::Control),
+    ("debug.pause", Effect::Control),
+    ("debug.step", Effect::Control),
+    ("debug.continue_thread", Effect::Control),
+    ("debug.step_back", Effect::Control),
+    ("debug.reverse_continue", Effect::Control),
+    ("debug.goto", Effect::Control),
+    ("debug.restart_frame", Effect::Control),
+    ("debug.set_breakpoints", Effect::Control),
+    ("debug.set_breakpoint", Effect::Control),
+    ("debug.remove_breakpoint", Effect::Control),
+    ("debug.set_exception_breakpoints", Effect::Control),
+    ("debug.set_instruction_breakpoints", Effect::Control),
+    ("debug.set_data_breakpoints", Effect::Control),
+    ("debug.cancel", Effect::Control),
+    ("debug.terminate_threads", Effect::Control),
+    ("debug.terminate", Effect::Control),
+    ("debug.disconnect", Effect::Control),
+    ("debug.launch", Effect::Start),
+    ("debug.restart", Effect::Start),
+    ("debug.evaluate", Effect::Code),
+    ("debug.set_variable", Effect::Code),
+    ("debug.set_expression", Effect::Code),
+    ("debug.write_memory", Effect::Code),
+    ("debug.custom_request", Effect::Host),
+    ("debug.attach", Effect::Foreign),
+];
+
+/// The effect the tool called `name` always has; `None` for a tool this table does
+/// not know (the gate then takes it for [`Effect::Host`]).
+pub fn tool_effect(name: &str) -> Option<Effect> {
+    TOOLS.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+}
+
+/// Environment variables that make a started program, or the build dlv runs for it,
+/// load code from somewhere other than the program: the dynamic loader's
+/// (`LD_*`, `DYLD_*`, by prefix), interpreters' search paths and start-up hooks, and
+/// the Go toolchain's. A launch that sets one runs that code in the debuggee.
+pub const CODE_LOADING_ENV: &[&str] = &[
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONSTARTUP",
+    "PYTHONUSERBASE",
+    "PYTHONBREAKPOINT",
+    "PYTHONWARNINGS",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "BASH_ENV",
+    "ENV",
+    "PERL5OPT",
+    "PERL5LIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "GCONV_PATH",
+    "GOFLAGS",
+    "GOENV",
+    "GOTOOLCHAIN",
+    "CC",
+    "CXX",
+    "CGO_CFLAGS",
+    "CGO_CPPFLAGS",
+    "CGO_CXXFLAGS",
+    "CGO_LDFLAGS",
+    "PATH",
+];
+
+/// Whether setting `name` in a launch's environment loads other code.
+fn loads_code(name: &str) -> bool {
+    name.starts_with("LD_") || name.starts_with("DYLD_") || CODE_LOADING_ENV.contains(&name)
+}
+
+/// What the gate knows of where a call lands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallTarget {
+    /// The adapters it may reach.
+    pub adapters: Adapters,
+    /// The debug session it acts on, as the call names it.
+    pub session: Option<String>,
+    /// The process dapvisor did not start that the session attached to, said for a
+    /// person (`pid 1234`); for a session not known yet, why it may be one.
+    pub attached_to: Option<String>,
+}
+
+impl CallTarget {
+    /// A call on no session, reaching `adapters`.
+    pub fn reaching(adapters: Adapters) -> Self {
+        Self {
+            adapters,
+            session: None,
+            attached_to: None,
+        }
+    }
+
+    /// A call the gate knows nothing about the landing of: any adapter, and (when
+    /// it names a session) possibly an attached one.
+    pub fn unknown(session: Option<String>) -> Self {
+        let attached_to = session
+            .as_ref()
+            .map(|id| format!("session {id} is not known yet and may attach to one"));
+        Self {
+            adapters: Adapters::Any,
+            session,
+            attached_to,
+        }
+    }
+}
+
+/// Whether [`classify`] needs to know where a call lands, or finds the same effects
+/// wherever it does: the tool's own effect alone. Looking a session up costs a round
+/// trip to it, which the calls that only read or move the program need not pay.
+pub fn depends_on_target(tool: &ToolSpec, arguments: &Value) -> bool {
+    let by_tool = matches!(
+        tool.name,
+        "debug.evaluate"
+            | "debug.set_variable"
+            | "debug.set_expression"
+            | "debug.completions"
+            | "debug.data_breakpoint_info"
+            | "debug.set_exception_breakpoints"
+            | "debug.set_instruction_breakpoints"
+            | "debug.restart"
+            | "debug.terminate"
+            | "debug.terminate_threads"
+            | "debug.launch"
+            | "debug.attach"
+    );
+    by_tool || !tool.code_in(arguments).is_empty()
+}
+
+/// Every effect of calling `tool` with `arguments` on `target`.
+pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effects {
+    let adapters = &target.adapters;
+    let text = |field: &str| arguments.get(field).and_then(Value::as_str).unwrap_or("");
+    let expression = |carrier: String| -> Found {
+        let (effect, what) = adapters.strongest(|t| t.expressions);
+        Found::new(effect, what, carrier)
+    };
+    let base = tool_effect(tool.name).unwrap_or(Effect::Host);
+    let mut found = Vec::new();
+    match tool.name {
+        "debug.evaluate" if text("context") == "repl" => {
+            let (effect, what) = adapters.strongest(|t| t.console);
+            found.push(Found::new(effect, what, "context: repl"));
+        }
+        "debug.evaluate" => found.push(expression("expression".into())),
+        "debug.set_variable" => found.push(expression("value".into())),
+        "debug.set_expression" => found.push(expression("expression, value".into())),
+        "debug.write_memory" => found.push(Found::new(
+            Effect::Code,
+            "writes the debuggee's memory",
+            format!("memory_reference: {}", text("memory_reference")),
+        )),
+        "debug.custom_request" => found.push(Found::new(
+            Effect::Host,
+            "sends the adapter any request, which can run commands on the host",
+            format!("command: {}", text("command")),
+        )),
+        "debug.launch" => {
+            let program = text("program");
+            let carrier = if program.is_empty() {
+                String::new()
+            } else {
+                format!("program: {program}")
+            };
+            found.push(Found::new(Effect::Start, Effect::Start.meaning(), carrier));
+            found.extend(code_loading_env(arguments));
+        }
+        "debug.attach" => found.push(Found::new(
+            Effect::Foreign,
+            Effect::Foreign.meaning(),
+            attach_carrier(arguments),
+        )),
+        "debug.restart" | "debug.terminate" | "debug.terminate_threads" => {
+            match &target.attached_to {
+                Some(process) => found.push(Found::new(
+                    Effect::Foreign,
+                    Effect::Foreign.meaning(),
+                    match &target.session {
+                        Some(id) if !process.contains(id.as_str()) => {
+                            format!("session {id} attached to {process}")
+                        }
+                        _ => process.clone(),
+                    },
+                )),
+                None => found.push(Found::new(base, base.meaning(), "")),
+            }
+        }
+        "debug.data_breakpoint_info" => {
+            found.push(Found::new(base, base.meaning(), ""));
+            if !names_a_container(arguments) {
+                found.push(expression("name".into()));
+            }
+        }
+        "debug.set_exception_breakpoints" => {
+            found.push(Found::new(base, base.meaning(), ""));
+            found.extend(evaluated_list(
+                arguments,
+                adapters,
+                "exception_options",
+                "path",
+                |t| t.evaluates_exception_names,
+            ));
+        }
+        "debug.set_instruction_breakpoints" => {
+            found.push(Found::new(base, base.meaning(), ""));
+            found.extend(evaluated_list(
+                arguments,
+                adapters,
+                "breakpoints",
+                "instruction_reference",
+                |t| t.evaluates_instruction_references,
+            ));
+        }
+        "debug.completions" => {
+            let (effect, what) = adapters.strongest(|t| t.completions);
+            let carrier = if effect == Effect::Read { "" } else { "text" };
+            found.push(Found::new(effect, what, carrier));
+        }
+        _ => found.push(Found::new(base, base.meaning(), "")),
+    }
+    // Conditions, hit conditions and log messages are expressions the adapter
+    // evaluates, whatever the tool.
+    found.extend(tool.code_in(arguments).into_iter().map(expression));
+    Effects(found)
+}
+
+/// `pid: 1234`, or `port: 5678` (with its host when given).
+fn attach_carrier(arguments: &Value) -> String {
+    let number = |field| arguments.get(field).and_then(Value::as_u64);
+    match (number("port"), number("pid")) {
+        (Some(port), _) => match arguments.get("host").and_then(Value::as_str) {
+            Some(host) => format!("host: {host}, port: {port}"),
+            None => format!("port: {port}"),
+        },
+        (None, Some(pid)) => format!("pid: {pid}"),
+        (None, None) => String::new(),
+    }
+}
+
+/// Whether a `debug.data_breakpoint_info` call names the container of `name` (a scope
+/// or a variables reference other than 0), so that `name` is only looked up in it.
+/// Without one, DAP lets the adapter evaluate `name` as an expression, and lldb-dap
+/// does.
+fn names_a_container(arguments: &Value) -> bool {
+    let scope = arguments.get("scope").is_some_and(|s| !s.is_null());
+    let reference = arguments
+        .get("variables_reference")
+        .and_then(Value::as_i64)
+        .is_some_and(|r| r != 0);
+    scope || reference
+}
+
+/// The `field` of each item of the list `list` that the adapters for which `keep`
+/// holds evaluate, when it is set: one finding per item, carried by `list[i].field`.
+fn evaluated_list(
+    arguments: &Value,
+    adapters: &Adapters,
+    list: &str,
+    field: &str,
+    keep: fn(&AdapterTraits) -> bool,
+) -> Vec<Found> {
+    let Some(items) = arguments.get(list).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let Some((effect, what)) = adapters.strongest_where(keep, |t| t.expressions) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| is_set(item.get(field)))
+        .map(|(i, _)| Found::new(effect, what.clone(), format!("{list}[{i}].{field}")))
+        .collect()
+}
+
+/// Whether a value says something: not absent, `null`, `""` or an empty list (of
+/// empty lists).
+fn is_set(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(items)) => items.iter().any(|i| is_set(Some(i))),
+        Some(_) => true,
+    }
+}
+
+/// The code-loading variables a launch's `env` sets.
+fn code_loading_env(arguments: &Value) -> Vec<Found> {
+    let Some(env) = arguments.get("env").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    env.keys()
+        .filter(|name| loads_code(name))
+        .map(|name| {
+            Found::new(
+                Effect::Code,
+                "makes the program (or its build) load code from elsewhere",
+                format!("env.{name}"),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,422 @@
+//! [`classify`] on each route, as a table: a tool, its arguments, where it lands, and
+//! the effects (with what carries each) it must have.
+
+use serde_json::{json, Map, Value};
+
+use crate::registry::AdapterFlavor::{self, *};
+use crate::tools::{ToolAnnotations, ToolSpec, CODE_ARGUMENTS};
+
+use super::adapters::Adapters;
+use super::classify::{classify, depends_on_target, tool_effect, CallTarget, TOOLS};
+use super::effect::Effect::{self, *};
+
+/// A spec for `name`, taking the code arguments if `with_code`.
+fn spec(name: &'static str) -> ToolSpec {
+    let with_code = [
+        "debug.launch",
+        "debug.attach",
+        "debug.set_breakpoint",
+        "debug.set_breakpoints",
+        "debug.set_exception_breakpoints",
+        "debug.set_instruction_breakpoints",
+        "debug.set_data_breakpoints",
+    ];
+    ToolSpec {
+        name,
+        description: "",
+        input_schema: Map::new(),
+        annotations: ToolAnnotations::READ_ONLY,
+        effect: tool_effect(name).unwrap(),
+        code_arguments: if with_code.contains(&name) {
+            CODE_ARGUMENTS.to_vec()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+fn on(flavor: AdapterFlavor) -> CallTarget {
+    CallTarget {
+        session: Some("s1".into()),
+        ..CallTarget::reaching(Adapters::Some(vec![flavor]))
+    }
+}
+
+fn attached(flavor: AdapterFlavor) -> CallTarget {
+    CallTarget {
+        attached_to: Some("pid 4242".into()),
+        ..on(flavor)
+    }
+}
+
+/// The effects and carriers of a call.
+fn effects_of(tool: &'static str, args: Value, target: &CallTarget) -> Vec<(Effect, String)> {
+    classify(&spec(tool), &args, target)
+        .0
+        .into_iter()
+        .map(|f| (f.effect, f.carrier))
+        .collect()
+}
+
+/// A call (tool, arguments, where it lands) and the effects it must have.
+type Case = (&'static str, Value, CallTarget, Vec<(Effect, String)>);
+
+fn want(list: &[(Effect, &str)]) -> Vec<(Effect, String)> {
+    list.iter().map(|(e, c)| (*e, c.to_string())).collect()
+}
+
+#[test]
+fn each_route_has_the_effects_of_its_arguments_and_adapter() {
+    let cases: Vec<Case> = vec![
+        // Reads and control, as the tool always does.
+        (
+            "debug.variables",
+            json!({ "scope": "Locals" }),
+            on(LldbDap),
+            want(&[(Read, "")]),
+        ),
+        (
+            "debug.continue",
+            json!({}),
+            attached(LldbDap),
+            want(&[(Control, "")]),
+        ),
+        (
+            "debug.disconnect",
+            json!({}),
+            attached(LldbDap),
+            want(&[(Control, "")]),
+        ),
+        // evaluate: an expression runs in the debuggee, or on the host where the
+        // adapter's expressions can; lldb-dap's console runs lldb commands.
+        (
+            "debug.evaluate",
+            json!({ "expression": "x" }),
+            on(Debugpy),
+            want(&[(Code, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x" }),
+            on(LldbDap),
+            want(&[(Code, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x", "context": "watch" }),
+            on(LldbDap),
+            want(&[(Code, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x", "context": "repl" }),
+            on(LldbDap),
+            want(&[(Host, "context: repl")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x", "context": "repl" }),
+            on(Debugpy),
+            want(&[(Code, "context: repl")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x", "context": "repl" }),
+            on(Delve),
+            want(&[(Code, "context: repl")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x", "context": "repl" }),
+            on(Gdb),
+            want(&[(Host, "context: repl")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x" }),
+            on(CodeLldb),
+            want(&[(Host, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x" }),
+            on(Gdb),
+            want(&[(Host, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x" }),
+            on(JsDebug),
+            want(&[(Code, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "x" }),
+            CallTarget::unknown(Some("s9".into())),
+            want(&[(Host, "expression")]),
+        ),
+        // New values are expressions.
+        (
+            "debug.set_variable",
+            json!({ "value": "f()" }),
+            on(Debugpy),
+            want(&[(Code, "value")]),
+        ),
+        (
+            "debug.set_expression",
+            json!({ "value": "1" }),
+            on(Gdb),
+            want(&[(Host, "expression, value")]),
+        ),
+        (
+            "debug.write_memory",
+            json!({ "memory_reference": "0x10" }),
+            on(LldbDap),
+            want(&[(Code, "memory_reference: 0x10")]),
+        ),
+        (
+            "debug.custom_request",
+            json!({ "command": "x" }),
+            on(Debugpy),
+            want(&[(Host, "command: x")]),
+        ),
+        // A data breakpoint's name without a container is an expression.
+        (
+            "debug.data_breakpoint_info",
+            json!({ "name": "f()" }),
+            on(LldbDap),
+            want(&[(Read, ""), (Code, "name")]),
+        ),
+        (
+            "debug.data_breakpoint_info",
+            json!({ "name": "x", "variables_reference": 0 }),
+            on(LldbDap),
+            want(&[(Read, ""), (Code, "name")]),
+        ),
+        (
+            "debug.data_breakpoint_info",
+            json!({ "name": "x", "scope": "Locals" }),
+            on(LldbDap),
+            want(&[(Read, "")]),
+        ),
+        (
+            "debug.data_breakpoint_info",
+            json!({ "name": "x", "variables_reference": 7 }),
+            on(LldbDap),
+            want(&[(Read, "")]),
+        ),
+        // debugpy evaluates exception-option names; adapters that do not, do not.
+        (
+            "debug.set_exception_breakpoints",
+            json!({ "filters": ["raised"], "exception_options": [
+                { "path": [], "break_mode": "always" },
+                { "path": [["Python Exceptions"], ["E"]], "break_mode": "always" }] }),
+            on(Debugpy),
+            want(&[(Control, ""), (Code, "exception_options[1].path")]),
+        ),
+        (
+            "debug.set_exception_breakpoints",
+            json!({ "exception_options": [{ "path": [["C++"]], "break_mode": "always" }] }),
+            on(LldbDap),
+            want(&[(Control, "")]),
+        ),
+        (
+            "debug.set_exception_breakpoints",
+            json!({ "filters": [], "filter_options": [{ "filter_id": "raised", "condition": "x" }] }),
+            on(Debugpy),
+            want(&[(Control, ""), (Code, "filter_options[0].condition")]),
+        ),
+        // gdb makes an instruction reference a location expression.
+        (
+            "debug.set_instruction_breakpoints",
+            json!({ "breakpoints": [{ "instruction_reference": "0x10" }] }),
+            on(Gdb),
+            want(&[
+                (Control, ""),
+                (Host, "breakpoints[0].instruction_reference"),
+            ]),
+        ),
+        (
+            "debug.set_instruction_breakpoints",
+            json!({ "breakpoints": [{ "instruction_reference": "0x10" }] }),
+            on(LldbDap),
+            want(&[(Control, "")]),
+        ),
+        // Conditions, hit conditions and log messages.
+        (
+            "debug.set_breakpoint",
+            json!({ "file": "a.c", "line": 3, "condition": "x" }),
+            on(LldbDap),
+            want(&[(Control, ""), (Code, "condition")]),
+        ),
+        (
+            "debug.set_breakpoint",
+            json!({ "file": "a.c", "line": 3, "log_message": "{x}" }),
+            on(CodeLldb),
+            want(&[(Control, ""), (Host, "log_message")]),
+        ),
+        (
+            "debug.set_breakpoint",
+            json!({ "file": "a.c", "line": 3, "condition": "" }),
+            on(LldbDap),
+            want(&[(Control, "")]),
+        ),
+        // Completions look names up on the adapters here; a generic one may evaluate.
+        (
+            "debug.completions",
+            json!({ "text": "a.b" }),
+            on(Debugpy),
+            want(&[(Read, "")]),
+        ),
+        (
+            "debug.completions",
+            json!({ "text": "a.b" }),
+            on(Generic),
+            want(&[(Code, "text")]),
+        ),
+        // Starting, and what a launch's environment loads.
+        (
+            "debug.launch",
+            json!({ "program": "p.py" }),
+            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
+            want(&[(Start, "program: p.py")]),
+        ),
+        (
+            "debug.launch",
+            json!({ "program": "p.py", "env": { "RUST_LOG": "debug", "PYTHONPATH": "/x", "LD_PRELOAD": "/y.so" } }),
+            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
+            want(&[
+                (Start, "program: p.py"),
+                (Code, "env.LD_PRELOAD"),
+                (Code, "env.PYTHONPATH"),
+            ]),
+        ),
+        (
+            "debug.launch",
+            json!({ "program": "a.out", "breakpoints": [{ "file": "a.c", "line": 1, "condition": "x" }] }),
+            CallTarget::reaching(Adapters::Some(vec![LldbDap, Gdb])),
+            want(&[
+                (Start, "program: a.out"),
+                (Host, "breakpoints[0].condition"),
+            ]),
+        ),
+        (
+            "debug.restart",
+            json!({}),
+            on(Debugpy),
+            want(&[(Start, "")]),
+        ),
+        // Processes dapvisor did not start.
+        (
+            "debug.attach",
+            json!({ "pid": 4242 }),
+            CallTarget::reaching(Adapters::Some(vec![LldbDap])),
+            want(&[(Foreign, "pid: 4242")]),
+        ),
+        (
+            "debug.attach",
+            json!({ "port": 5678 }),
+            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
+            want(&[(Foreign, "port: 5678")]),
+        ),
+        (
+            "debug.terminate",
+            json!({}),
+            attached(LldbDap),
+            want(&[(Foreign, "session s1 attached to pid 4242")]),
+        ),
+        (
+            "debug.terminate_threads",
+            json!({}),
+            attached(LldbDap),
+            want(&[(Foreign, "session s1 attached to pid 4242")]),
+        ),
+        (
+            "debug.restart",
+            json!({}),
+            attached(LldbDap),
+            want(&[(Foreign, "session s1 attached to pid 4242")]),
+        ),
+        (
+            "debug.terminate",
+            json!({}),
+            on(LldbDap),
+            want(&[(Control, "")]),
+        ),
+        (
+            "debug.terminate",
+            json!({}),
+            CallTarget::unknown(Some("s9".into())),
+            want(&[(Foreign, "session s9 is not known yet and may attach to one")]),
+        ),
+    ];
+    for (tool, args, target, expected) in cases {
+        assert_eq!(
+            effects_of(tool, args.clone(), &target),
+            expected,
+            "{tool} {args} on {target:?}"
+        );
+    }
+}
+
+#[test]
+fn the_words_name_the_adapter_s_way_of_doing_it() {
+    let repl = json!({ "expression": "platform shell id", "context": "repl" });
+    let effects = classify(&spec("debug.evaluate"), &repl, &on(LldbDap));
+    assert_eq!(
+        effects.describe(),
+        "runs lldb commands on the host (context: repl)"
+    );
+    let condition = json!({ "file": "p.py", "line": 3, "condition": "x" });
+    let effects = classify(&spec("debug.set_breakpoint"), &condition, &on(Debugpy));
+    assert_eq!(
+        effects.describe(),
+        "controls the debuggee; runs Python code in the debuggee (condition)"
+    );
+}
+
+#[test]
+fn every_tool_the_table_knows_has_one_effect_and_unknown_ones_none() {
+    assert_eq!(tool_effect("debug.evaluate"), Some(Code));
+    assert_eq!(tool_effect("debug.attach"), Some(Foreign));
+    assert_eq!(tool_effect("debug.no_such_tool"), None);
+}
+
+#[test]
+fn a_call_that_does_not_depend_on_its_target_has_the_same_effects_wherever_it_lands() {
+    let targets = [
+        CallTarget::unknown(Some("s9".into())),
+        on(Debugpy),
+        attached(Gdb),
+        CallTarget::reaching(Adapters::Some(Vec::new())),
+    ];
+    let args = json!({ "session_id": "s1", "expression": "x", "context": "repl",
+                       "name": "x", "text": "a.b", "value": "1" });
+    let mut independent = 0;
+    for (name, _) in TOOLS {
+        let spec = spec(name);
+        if depends_on_target(&spec, &args) {
+            continue;
+        }
+        independent += 1;
+        let first = classify(&spec, &args, &targets[0]);
+        for target in &targets[1..] {
+            assert_eq!(
+                classify(&spec, &args, target),
+                first,
+                "{name} on {target:?}"
+            );
+        }
+    }
+    assert!(
+        independent > 20,
+        "most tools only read or control: {independent}"
+    );
+    // A condition makes any tool depend on its adapter.
+    let condition = json!({ "file": "a.c", "line": 1, "condition": "x" });
+    assert!(depends_on_target(&spec("debug.set_breakpoint"), &condition));
+    assert!(!depends_on_target(
+        &spec("debug.set_breakpoint"),
+        &json!({ "file": "a.c", "line": 1 })
+    ));
+}
