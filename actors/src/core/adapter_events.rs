@@ -54,7 +54,13 @@ impl SessionCore {
                 self.graceful_end_seen();
                 // The debuggee is gone; let the adapter go too. Where no exit code came
                 // yet, the waiters wait for the disconnect: dlv reports the status then.
-                let releasing = self.release_adapter();
+                // js-debug reports it on the bootstrap: the adapter is let go after.
+                let releasing = if self.end_report_pending() {
+                    self.await_launcher_report();
+                    false
+                } else {
+                    self.release_adapter()
+                };
                 if !(releasing && self.exit_code.is_none()) {
                     self.wake_waiters();
                 }

@@ -2,6 +2,7 @@
 
 mod adapter_events;
 pub mod attach_target;
+pub mod bootstrap;
 mod breakpoint_commands;
 pub mod breakpoints;
 pub mod capability;
@@ -25,6 +26,8 @@ pub mod state;
 mod session_tests;
 #[cfg(test)]
 mod session_tests_arguments;
+#[cfg(test)]
+mod session_tests_bootstrap;
 #[cfg(test)]
 mod session_tests_breakpoints;
 #[cfg(test)]

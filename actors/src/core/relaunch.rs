@@ -34,7 +34,10 @@ impl SessionCore {
             ));
         }
         let epoch = self.stop_epoch;
-        if has_capability(&self.capabilities, "supportsRestartRequest") {
+        // js-debug restarts a program by asking for a new session for it, which would
+        // be another session: it is relaunched instead.
+        let own_restart = self.bootstrap.is_none();
+        if own_restart && has_capability(&self.capabilities, "supportsRestartRequest") {
             self.send(
                 "restart",
                 Some(json!({})),

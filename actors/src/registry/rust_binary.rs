@@ -22,8 +22,11 @@ pub(crate) fn is_rust_binary(program: &Path) -> bool {
     let Ok(mut file) = File::open(program) else {
         return false;
     };
-    comment_section(&mut file)
-        .is_some_and(|comment| comment.windows(RUSTC_SIGNATURE.len()).any(|w| w == RUSTC_SIGNATURE))
+    comment_section(&mut file).is_some_and(|comment| {
+        comment
+            .windows(RUSTC_SIGNATURE.len())
+            .any(|w| w == RUSTC_SIGNATURE)
+    })
 }
 
 /// The ELF file's layout, as far as finding a section by name needs it.
@@ -123,7 +126,9 @@ fn comment_section(file: &mut File) -> Option<Vec<u8>> {
     let names = read_at(file, names.offset, names.size.min(MAX_SECTION_BYTES))?;
     let comment = sections.iter().find(|s| {
         let start = s.name as usize;
-        names.get(start..).is_some_and(|n| n.starts_with(b".comment\0"))
+        names
+            .get(start..)
+            .is_some_and(|n| n.starts_with(b".comment\0"))
     })?;
     read_at(file, comment.offset, comment.size.min(MAX_SECTION_BYTES))
 }

@@ -139,7 +139,10 @@ fn codelldb_and_js_debug_launch() {
     // Without a working directory, the program's own folder is the workspace.
     let args = launch("js-debug", &LaunchSpec::new("/srv/app/dist/index.js"));
     assert_eq!(args["__workspaceFolder"], json!("/srv/app/dist"));
-    assert!(args.get("cwd").is_none(), "js-debug's default cwd is the workspace");
+    assert!(
+        args.get("cwd").is_none(),
+        "js-debug's default cwd is the workspace"
+    );
 }
 
 #[test]

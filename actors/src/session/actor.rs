@@ -11,6 +11,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
+use crate::core::bootstrap::BootstrapInput;
 use crate::core::command::{Answer, Command, Effect, Input, TimerId, Token};
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
@@ -170,6 +171,9 @@ pub struct SessionActorState {
     transport_config: TransportConfig,
     transport: Option<ActorRef<TransportMsg>>,
     generation: u64,
+    /// The connection that bootstrapped the program, and its generation, once the
+    /// program's own connection was adopted (js-debug; see `core/bootstrap.rs`).
+    bootstrap: Option<(u64, ActorRef<TransportMsg>)>,
     /// Agents waiting for an answer, and whether their request counts as use.
     replies: HashMap<Token, (RpcReplyPort<Result<Answer, SessionError>>, bool)>,
     next_token: Token,
@@ -197,6 +201,7 @@ impl Actor for SessionActor {
             transport_config: args.transport,
             transport: None,
             generation: 0,
+            bootstrap: None,
             replies: HashMap::new(),
             next_token: 1,
             children: Vec::new(),
@@ -240,7 +245,16 @@ impl Actor for SessionActor {
         // (a panic) needs turning into the adapter's end here.
         if let SupervisionEvent::ActorFailed(cell, err) = event {
             let current = state.transport.as_ref().map(|t| t.get_id());
-            if current == Some(cell.get_id()) {
+            let bootstrap = state.bootstrap.as_ref().map(|(_, t)| t.get_id());
+            if bootstrap == Some(cell.get_id()) {
+                state.bootstrap = None;
+                let exit = AdapterExit {
+                    reason: format!("the bootstrap's transport failed: {err}"),
+                    ..AdapterExit::default()
+                };
+                let input = Input::Bootstrap(BootstrapInput::Closed(exit));
+                state.run(&myself, input).await;
+            } else if current == Some(cell.get_id()) {
                 state.transport = None;
                 let exit = AdapterExit {
                     reason: format!("the transport failed: {err}"),
@@ -295,10 +309,20 @@ impl SessionActorState {
                     at: now.into_std(),
                 }
             }
-            SessionMsg::Transport { generation, output } => {
-                if generation != state.generation {
+            SessionMsg::Transport { generation, output } if generation != state.generation => {
+                let bootstrap = state.bootstrap.as_ref().map(|(g, _)| *g);
+                if bootstrap != Some(generation) {
                     return Ok(());
                 }
+                if matches!(output, TransportOutput::Closed(_)) {
+                    state.bootstrap = None;
+                    state.shared.adapter_pid.store(0, Ordering::Relaxed);
+                }
+                let (input, credit) = super::bootstrap::input_of(output);
+                handling = credit;
+                input
+            }
+            SessionMsg::Transport { output, .. } => {
                 match output {
                     TransportOutput::Event(event, credit) => {
                         handling = credit;
@@ -308,13 +332,18 @@ impl SessionActorState {
                     TransportOutput::StartDebugging {
                         request,
                         configuration,
+                        server,
                     } => Input::StartDebugging {
                         request,
                         configuration,
+                        server,
                     },
                     TransportOutput::Closed(exit) => {
                         state.transport = None;
-                        state.shared.adapter_pid.store(0, Ordering::Relaxed);
+                        // A bootstrap still holds the adapter process.
+                        if state.bootstrap.is_none() {
+                            state.shared.adapter_pid.store(0, Ordering::Relaxed);
+                        }
                         Input::Closed(exit)
                     }
                 }
@@ -414,7 +443,26 @@ impl SessionActorState {
 
     async fn apply(&mut self, myself: &ActorRef<SessionMsg>, effect: Effect) -> Option<Input> {
         match effect {
-            Effect::StartAdapter(adapter) => return self.start_adapter(myself, *adapter).await,
+            Effect::StartAdapter(adapter) => {
+                // A new run: the old one's bootstrap goes with its adapter.
+                if let Some((_, bootstrap)) = self.bootstrap.take() {
+                    let _ = bootstrap.cast(TransportMsg::Shutdown);
+                }
+                return self.start_adapter(myself, *adapter).await;
+            }
+            Effect::AdoptTarget(adapter) => {
+                // The current connection stays, as the bootstrap.
+                if let Some(current) = self.transport.take() {
+                    self.bootstrap = Some((self.generation, current));
+                }
+                return self.start_adapter(myself, *adapter).await;
+            }
+            Effect::StopBootstrap => {
+                // Kept until it says it closed, so its last words are still heard.
+                if let Some((_, bootstrap)) = &self.bootstrap {
+                    let _ = bootstrap.cast(TransportMsg::Shutdown);
+                }
+            }
             Effect::Send {
                 tag,
                 request,

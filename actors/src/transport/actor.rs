@@ -143,6 +143,7 @@ impl Actor for TransportActor {
                 ..Ending::default()
             },
             group,
+            server: None,
             stderr_tail,
             stdout_tail,
             grace_timer: None,
@@ -185,6 +186,7 @@ impl Actor for TransportActor {
                 let next = state.ending.shutdown(&state.config);
                 state.carry_out(&myself, next);
             }
+            TransportMsg::Connected(host, port) => state.server = Some((host, port)),
             TransportMsg::StreamEnded(reason) => {
                 let next = state.ending.stream_ended(reason, &state.config);
                 state.carry_out(&myself, next);

@@ -260,7 +260,9 @@ mod tests {
         silent.write_all(b"Auth-").await.unwrap();
         let err = waiting.await.unwrap().unwrap_err();
         assert!(
-            err.contains(&format!("did not connect back to 127.0.0.1:{port} within 10s")),
+            err.contains(&format!(
+                "did not connect back to 127.0.0.1:{port} within 10s"
+            )),
             "{err}"
         );
         assert!(err.contains("RuntimeConfig::connect_timeout"), "{err}");

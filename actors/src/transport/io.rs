@@ -246,6 +246,7 @@ pub async fn connect_tcp(
     match tokio::time::timeout(connect_timeout, TcpStream::connect((host.as_str(), port))).await {
         Ok(Ok(stream)) => {
             let _ = stream.set_nodelay(true);
+            let _ = actor.cast(TransportMsg::Connected(host, port));
             let (r, w) = stream.into_split();
             start_io(r, w, outgoing, limits, actor);
         }

@@ -125,6 +125,7 @@ impl TransportState {
                 (self.sink)(TransportOutput::StartDebugging {
                     request: kind,
                     configuration,
+                    server: self.server.clone(),
                 });
                 json!({})
             }),
