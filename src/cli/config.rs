@@ -112,9 +112,11 @@ fn adapter(
                 host: entry.host.unwrap_or_else(|| "127.0.0.1".into()),
                 port: entry.port.ok_or("`tcp_connect` needs `port`")?,
             },
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "unknown transport `{other}`; use stdio, tcp_listen, connect_back or tcp_connect"
-            )),
+            ))
+            }
         };
     }
     if let Some(extensions) = entry.extensions {
