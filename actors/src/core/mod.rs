@@ -33,6 +33,8 @@ mod session_tests_breakpoints;
 #[cfg(test)]
 mod session_tests_children;
 #[cfg(test)]
+mod session_tests_codelldb;
+#[cfg(test)]
 mod session_tests_control;
 #[cfg(test)]
 mod session_tests_events;
