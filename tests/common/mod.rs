@@ -260,32 +260,31 @@ pub fn average_example() -> Example {
     }
 }
 
-/// cart.js under js-debug, stopped in `cartTotal` on the line that adds the delivery
-/// charge, first time round (the tea).
+/// cart.js under js-debug, stopped in `main` before the total is printed.
 pub fn cart_example() -> Example {
     let file = program("javascript/cart.js");
     Example {
-        function: "cartTotal",
-        local: ("cents", "1350"),
+        function: "main",
+        local: ("total", "5546"),
         // js-debug starts `node ./cart.js` in the program's folder.
         debuggee: "cart.js".into(),
         prints: "cart total: 55.46",
         exit_code: 6,
-        ..Example::new(file.clone(), file, "total += cents + DELIVERY_CENTS;")
+        ..Example::new(file.clone(), file, "console.log(`cart total:")
     }
 }
 
-/// shelf.cpp under CodeLLDB, stopped in `Shelf::units_to_order` for the flour.
+/// shelf.cpp under CodeLLDB, stopped in `main` before the orders are printed.
 pub fn shelf_example() -> Example {
     let mut example = Example {
-        function: "units_to_order",
-        local: ("missing", "3"),
+        function: "main",
+        local: ("total", "3"),
         prints: "ordered 3 units of 2 items",
         exit_code: 10,
         ..Example::new(
             build_cpp("shelf"),
             program("cpp/shelf.cpp"),
-            "return missing;",
+            "std::printf(\"ordered %d units",
         )
     };
     example.spec.adapter = Some("codelldb".into());
