@@ -72,6 +72,10 @@ pub(crate) struct Bootstrap {
     stopped: bool,
     /// The wait for the report, once the program's connection ended.
     report_timer: Option<TimerId>,
+    /// The program's connection broke while the bootstrap still ran: its crash is
+    /// reported with the server's own end (exit status, stderr) when the bootstrap
+    /// closes, or as it is once the wait is over.
+    broken: Option<(AdapterExit, TimerId)>,
 }
 
 /// Whether `plan` runs its program in a session the adapter asks for: js-debug's
@@ -198,8 +202,14 @@ impl SessionCore {
             } => self.on_start_debugging(&request, configuration, server),
             BootstrapInput::Closed(exit) => {
                 tracing::debug!(%exit, "the bootstrap connection ended");
-                if let Some(b) = self.bootstrap.as_mut() {
+                let broken = self.bootstrap.as_mut().and_then(|b| {
                     b.stopped = true;
+                    b.broken.take()
+                });
+                if broken.is_some() || self.is_crash(&exit) {
+                    // The server went down (it holds the program's connection too):
+                    // its end is the crash's.
+                    return self.on_crash(exit);
                 }
                 self.on_launcher_report(true);
             }
@@ -268,8 +278,37 @@ impl SessionCore {
         }
     }
 
-    /// Whether timer `id` was the wait for the launcher's report (and handle it).
+    /// The program's connection broke (`exit`, a crash) while the bootstrap runs:
+    /// wait for the server's own end to report the crash with, at most the disconnect
+    /// deadline. Returns whether the crash is deferred so.
+    pub(super) fn defer_crash_to_bootstrap(&mut self, exit: &AdapterExit) -> bool {
+        let running = self
+            .bootstrap
+            .as_ref()
+            .is_some_and(|b| b.adopted && !b.stopped && b.broken.is_none());
+        if !running {
+            return false;
+        }
+        let timer = self.timer(self.config.disconnect_timeout);
+        if let Some(b) = self.bootstrap.as_mut() {
+            b.broken = Some((exit.clone(), timer));
+        }
+        self.adapter_live = false;
+        self.accepts_breakpoints = false;
+        true
+    }
+
+    /// Whether timer `id` was the wait for the launcher's report, or for the server's
+    /// end after the program's connection broke (and handle it).
     pub(super) fn launcher_report_timer(&mut self, id: TimerId) -> bool {
+        let broken = self
+            .bootstrap
+            .as_mut()
+            .and_then(|b| b.broken.take_if(|(_, timer)| *timer == id));
+        if let Some((exit, _)) = broken {
+            self.on_crash(exit);
+            return true;
+        }
         let ours = self
             .bootstrap
             .as_ref()

@@ -89,7 +89,9 @@ impl SessionCore {
             return;
         }
         if self.is_crash(&exit) {
-            self.on_crash(exit);
+            if !self.defer_crash_to_bootstrap(&exit) {
+                self.on_crash(exit);
+            }
             return;
         }
         self.adapter_live = false;

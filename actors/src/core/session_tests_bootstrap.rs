@@ -247,21 +247,69 @@ fn ending_the_session_lets_the_program_go_then_ends_the_bootstrap() {
     assert!(matches!(done.reply(token), Ok(Answer::Done)));
 }
 
+fn reported_crash(out: &Effects) -> Option<&AdapterExit> {
+    out.0.iter().find_map(|e| match e {
+        Effect::ReportCrash(exit) => Some(exit),
+        _ => None,
+    })
+}
+
+fn killed_server() -> AdapterExit {
+    AdapterExit {
+        signal: Some(9),
+        reason: "the adapter closed its output".into(),
+        ..AdapterExit::default()
+    }
+}
+
 #[test]
-fn a_crash_ends_the_bootstrap_and_a_restart_relaunches() {
+fn a_crash_is_reported_with_the_servers_end_and_ends_the_bootstrap() {
+    // The program's connection breaks first: the crash waits for the server's end,
+    // which says how it ended.
     let mut h = Harness::new();
     adopted(&mut h);
     h.stop("breakpoint");
-    let crashed = Effects(h.core.handle(Input::Closed(AdapterExit {
+    let broke = Effects(h.core.handle(Input::Closed(AdapterExit {
         reason: "the adapter closed its output".into(),
         ..AdapterExit::default()
     })));
-    assert!(stops_bootstrap(&crashed), "{crashed:?}");
-    assert!(crashed
-        .0
-        .iter()
-        .any(|e| matches!(e, Effect::ReportCrash(_))));
+    assert!(reported_crash(&broke).is_none(), "{broke:?}");
+    let closed = Effects(
+        h.core
+            .handle(Input::Bootstrap(BootstrapInput::Closed(killed_server()))),
+    );
+    assert_eq!(reported_crash(&closed).and_then(|e| e.signal), Some(9));
+    assert_eq!(h.state(), SessionState::Restarting);
 
+    // A server that does not end within the deadline: the crash as it was seen, and
+    // the bootstrap ended.
+    let mut h = Harness::new();
+    adopted(&mut h);
+    h.stop("breakpoint");
+    let broke = Effects(h.core.handle(Input::Closed(AdapterExit::default())));
+    let timer = report_timer(&broke);
+    let late = h.timer(timer);
+    assert!(
+        reported_crash(&late).is_some() && stops_bootstrap(&late),
+        "{late:?}"
+    );
+
+    // The server's end first: that is the crash; the program's connection then
+    // closing is no second one.
+    let mut h = Harness::new();
+    adopted(&mut h);
+    h.stop("breakpoint");
+    let closed = Effects(
+        h.core
+            .handle(Input::Bootstrap(BootstrapInput::Closed(killed_server()))),
+    );
+    assert_eq!(reported_crash(&closed).and_then(|e| e.signal), Some(9));
+    let after = Effects(h.core.handle(Input::Closed(AdapterExit::default())));
+    assert!(reported_crash(&after).is_none(), "{after:?}");
+}
+
+#[test]
+fn a_restart_relaunches_rather_than_use_js_debugs_own() {
     // js-debug's own `restart` would ask for a new session: relaunched instead.
     let mut h = Harness::new();
     adopted(&mut h);
