@@ -1,8 +1,8 @@
 //! No process left behind: for debugpy, lldb-dap, dlv, js-debug and CodeLLDB, and for
 //! every way a session ends (terminate, disconnect, end_session, shutdown, dropping
-//! the runtime, the program exiting by itself), the adapter and every process under it (the debuggee
-//! among them) are gone afterwards. The processes are noted from `/proc` while the
-//! session is stopped at a breakpoint, before it ends.
+//! the runtime, the program exiting by itself), the adapter and every process under it
+//! (the debuggee among them) are gone afterwards. The processes are noted from `/proc`
+//! while the session is stopped at a breakpoint, before it ends.
 
 mod common;
 

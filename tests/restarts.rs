@@ -1,9 +1,9 @@
 //! A real adapter (debugpy, lldb-dap, dlv, js-debug, CodeLLDB) killed mid-session
 //! comes back: the supervisor starts a new one with the same launch configuration,
 //! the breakpoint is replayed, the program stops at it again under the same session
-//! id, and the killed adapter's debuggee is gone. The same
-//! holds when the session's transport actor fails instead; when the session actor
-//! itself fails, the session is closed with the failure and no process is left.
+//! id, and the killed adapter's debuggee is gone. The same holds when the session's
+//! transport actor fails instead; when the session actor itself fails, the session is
+//! closed with the failure and no process is left.
 
 mod common;
 
