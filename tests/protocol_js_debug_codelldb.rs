@@ -228,3 +228,25 @@ async fn codelldb_reads_and_writes_memory_disassembles_and_breaks_on_functions()
     assert_eq!(local(&session, "count").await, "5");
     runtime.shutdown().await;
 }
+
+/// js-debug's by relaunch (its own would ask for a new session), CodeLLDB's with its
+/// `restart` request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_runs_the_program_again_under_the_same_session() {
+    for (runtime, session) in [js_stopped().await, codelldb_stopped().await] {
+        let first = session.snapshot().await.unwrap();
+        let line = first.last_stop.as_ref().and_then(|s| s.thread_id);
+        let top = session.stack_trace(line, Some(1)).await.unwrap().remove(0);
+        let ticket = session.restart().await.unwrap();
+        let again = expect_stop(&session, ticket).await;
+        assert_eq!(again.reason, "breakpoint", "{again:?}");
+        let now = session
+            .stack_trace(again.thread_id, Some(1))
+            .await
+            .unwrap()
+            .remove(0);
+        assert_eq!((now.name, now.line), (top.name, top.line));
+        assert_eq!(runtime.sessions().len(), 1, "the same session");
+        runtime.shutdown().await;
+    }
+}

@@ -38,9 +38,15 @@ impl SessionCore {
         // be another session: it is relaunched instead.
         let own_restart = self.bootstrap.is_none();
         if own_restart && has_capability(&self.capabilities, "supportsRestartRequest") {
+            // The configuration goes along, as DAP has it: CodeLLDB 1.11 dies on a
+            // `restart` without one.
+            let arguments = self
+                .plan
+                .as_ref()
+                .map_or_else(|| json!({}), |p| json!({ "arguments": p.arguments }));
             self.send(
                 "restart",
-                Some(json!({})),
+                Some(arguments),
                 None,
                 Pending::Agent {
                     token,
