@@ -32,7 +32,8 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
 }
 
-/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio.
+/// Spawn `program args` in `cwd` as the leader of a new process group, with piped
+/// stdio, killed by the kernel if dapvisor dies (see `parent_death.rs`).
 pub fn spawn_adapter(
     program: &std::path::Path,
     args: &[String],
@@ -48,8 +49,9 @@ pub fn spawn_adapter(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
+        .kill_on_drop(true);
+    super::parent_death::die_with_parent(&mut command);
+    command.spawn()
 }
 
 impl ExitInfo {

@@ -14,7 +14,8 @@
 //! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
 //! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
-//! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`.
+//! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`;
+//! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
 pub mod actor;
 pub mod connect_back;
@@ -24,6 +25,7 @@ pub mod listen;
 pub mod loopback_peer;
 pub mod messages;
 pub mod output_tail;
+pub mod parent_death;
 pub mod pidfd;
 pub mod process;
 pub mod procfs;
