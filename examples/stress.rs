@@ -1,7 +1,6 @@
-//! Parallel stress harness: N concurrent real-adapter sessions (debugpy, lldb-dap or
-//! dlv), M
-//! concurrent sessions on the in-process fake adapter, optionally with adapters
-//! killed at random moments. Prints wall time, per-operation p50/p99, throughput,
+//! Parallel stress harness: N concurrent real-adapter sessions (debugpy, lldb-dap,
+//! dlv, js-debug or CodeLLDB), M concurrent sessions on the in-process fake adapter,
+//! optionally with adapters killed at random moments. Prints wall time, per-operation p50/p99, throughput,
 //! memory (peak RSS, and RSS per idle session); exits 1 only when a correctness
 //! check fails (isolation, a missing answer, a leftover process or connection).
 //!
@@ -10,6 +9,8 @@
 //! cargo run --release --example stress -- --sessions 32 --fake 1000
 //! cargo run --release --example stress -- --kill --seed 7
 //! cargo run --release --example stress -- --adapter dlv --fake 0   # Go under dlv
+//! cargo run --release --example stress -- --adapter js-debug --fake 0
+//! cargo run --release --example stress -- --adapter codelldb --fake 0  # Rust
 //! ```
 //!
 //! The parts live in `benches/stress/`, next to the benchmarks' shared support.

@@ -1,7 +1,7 @@
-//! Attach by pid to a running program, on real lldb-dap, dlv and debugpy (which
-//! injects itself into the Python process with gdb): breakpoints and events as after
-//! a launch; then either detach (`disconnect` without terminating: the program runs
-//! on) or terminate (the program ends with the session).
+//! Attach by pid to a running program, on real lldb-dap, CodeLLDB, dlv and debugpy
+//! (which injects itself into the Python process with gdb): breakpoints and events as
+//! after a launch; then either detach (`disconnect` without terminating: the program
+//! runs on) or terminate (the program ends with the session).
 
 mod common;
 
@@ -140,7 +140,7 @@ async fn terminate_ends_the_program(adapter: &str, binary: PathBuf, source: Path
         .unwrap()
         .unwrap();
     // It runs for two minutes on its own; ending within STOP_WAIT means it was ended.
-    // lldb-dap and dlv kill it; debugpy ends it with exit status 0.
+    // lldb-dap, CodeLLDB and dlv kill it; debugpy ends it with exit status 0.
     assert!(
         !status.success() || adapter == "debugpy",
         "the program was ended, not left to finish: {status}"
@@ -164,6 +164,18 @@ async fn lldb_dap_ending_an_attached_session_leaves_the_program_running() {
 async fn lldb_dap_attached_terminate_ends_the_program() {
     let source = program("c/ticker.c");
     terminate_ends_the_program("lldb-dap", c_ticker(), source).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codelldb_attaches_by_pid_and_detaches() {
+    let source = program("c/ticker.c");
+    detach_leaves_the_program_running("codelldb", c_ticker(), source, LetGo::Disconnect).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codelldb_attached_terminate_ends_the_program() {
+    let source = program("c/ticker.c");
+    terminate_ends_the_program("codelldb", c_ticker(), source).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,8 +1,8 @@
-//! No process left behind: for debugpy, lldb-dap and dlv, and for every way a session
-//! ends (terminate, disconnect, end_session, shutdown, dropping the runtime, the
-//! program exiting by itself), the adapter and every process under it (the debuggee
-//! among them) are gone afterwards. The processes are noted from `/proc` while the
-//! session is stopped at a breakpoint, before it ends.
+//! No process left behind: for debugpy, lldb-dap, dlv, js-debug and CodeLLDB, and for
+//! every way a session ends (terminate, disconnect, end_session, shutdown, dropping
+//! the runtime, the program exiting by itself), the adapter and every process under it
+//! (the debuggee among them) are gone afterwards. The processes are noted from `/proc`
+//! while the session is stopped at a breakpoint, before it ends.
 
 mod common;
 
@@ -165,32 +165,48 @@ no_process_left! {
     terminate_leaves_no_debugpy_process: discount_example, Terminate;
     terminate_leaves_no_lldb_dap_process: average_example, Terminate;
     terminate_leaves_no_dlv_process: inventory_example, Terminate;
+    terminate_leaves_no_js_debug_process: cart_example, Terminate;
+    terminate_leaves_no_codelldb_process: shelf_example, Terminate;
 
     disconnect_leaves_no_debugpy_process: discount_example, Disconnect;
     disconnect_leaves_no_lldb_dap_process: average_example, Disconnect;
     disconnect_leaves_no_dlv_process: inventory_example, Disconnect;
+    disconnect_leaves_no_js_debug_process: cart_example, Disconnect;
+    disconnect_leaves_no_codelldb_process: shelf_example, Disconnect;
 
     end_session_leaves_no_debugpy_process: discount_example, EndSession;
     end_session_leaves_no_lldb_dap_process: average_example, EndSession;
     end_session_leaves_no_dlv_process: inventory_example, EndSession;
+    end_session_leaves_no_js_debug_process: cart_example, EndSession;
+    end_session_leaves_no_codelldb_process: shelf_example, EndSession;
 
     shutdown_leaves_no_debugpy_process: discount_example, Shutdown;
     shutdown_leaves_no_lldb_dap_process: average_example, Shutdown;
     shutdown_leaves_no_dlv_process: inventory_example, Shutdown;
+    shutdown_leaves_no_js_debug_process: cart_example, Shutdown;
+    shutdown_leaves_no_codelldb_process: shelf_example, Shutdown;
 
     dropping_the_runtime_leaves_no_debugpy_process: discount_example, DropRuntime;
     dropping_the_runtime_leaves_no_lldb_dap_process: average_example, DropRuntime;
     dropping_the_runtime_leaves_no_dlv_process: inventory_example, DropRuntime;
+    dropping_the_runtime_leaves_no_js_debug_process: cart_example, DropRuntime;
+    dropping_the_runtime_leaves_no_codelldb_process: shelf_example, DropRuntime;
 
     the_program_exiting_leaves_no_debugpy_process: discount_example, ProgramExits;
     the_program_exiting_leaves_no_lldb_dap_process: average_example, ProgramExits;
     the_program_exiting_leaves_no_dlv_process: inventory_example, ProgramExits;
+    the_program_exiting_leaves_no_js_debug_process: cart_example, ProgramExits;
+    the_program_exiting_leaves_no_codelldb_process: shelf_example, ProgramExits;
 
     killing_the_supervisor_leaves_no_debugpy_process: discount_example, KillSupervisor;
     killing_the_supervisor_leaves_no_lldb_dap_process: average_example, KillSupervisor;
     killing_the_supervisor_leaves_no_dlv_process: inventory_example, KillSupervisor;
+    killing_the_supervisor_leaves_no_js_debug_process: cart_example, KillSupervisor;
+    killing_the_supervisor_leaves_no_codelldb_process: shelf_example, KillSupervisor;
 
     reaping_leaves_no_debugpy_process: discount_example, Reaped;
     reaping_leaves_no_lldb_dap_process: average_example, Reaped;
     reaping_leaves_no_dlv_process: inventory_example, Reaped;
+    reaping_leaves_no_js_debug_process: cart_example, Reaped;
+    reaping_leaves_no_codelldb_process: shelf_example, Reaped;
 }

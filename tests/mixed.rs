@@ -1,7 +1,8 @@
-//! One runtime, three adapters at once: discount.py under debugpy, average.c under
-//! lldb-dap and the Go inventory under dlv are debugged in parallel, each to its own
-//! breakpoint, stack, local and exit code, and no event or output of one session shows
-//! up in another's.
+//! One runtime, five adapters at once: discount.py under debugpy, average.c under
+//! lldb-dap, the Go inventory under dlv, cart.js under js-debug and shelf.cpp under
+//! CodeLLDB are debugged in parallel, each to its own breakpoint, stack, local and
+//! exit code, and no event or output of one session shows up in another's. No
+//! process of any of them is left afterwards.
 
 mod common;
 
@@ -16,23 +17,33 @@ use dapvisor::{
 use tokio::time::timeout;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_adapters_debug_in_parallel_in_one_runtime() {
+async fn five_adapters_debug_in_parallel_in_one_runtime() {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let mut all = runtime.subscribe();
-    let examples = [discount_example(), average_example(), inventory_example()];
-    let (py, c, go) = tokio::join!(
+    let examples = [
+        discount_example(),
+        average_example(),
+        inventory_example(),
+        cart_example(),
+        shelf_example(),
+    ];
+    let (py, c, go, js, cpp) = tokio::join!(
         debug_to_exit(&runtime, &examples[0]),
         debug_to_exit(&runtime, &examples[1]),
         debug_to_exit(&runtime, &examples[2]),
+        debug_to_exit(&runtime, &examples[3]),
+        debug_to_exit(&runtime, &examples[4]),
     );
-    let runs = [py, c, go];
-    let ids: Vec<SessionId> = runs.iter().map(|(s, _)| s.id()).collect();
-    assert_eq!(runtime.sessions().len(), 3);
+    let runs = [py, c, go, js, cpp];
+    let ids: Vec<SessionId> = runs.iter().map(|(s, _, _)| s.id()).collect();
+    let processes: Vec<u32> = runs.iter().flat_map(|(_, _, p)| p.clone()).collect();
+    // One session each: js-debug's bootstrap is not a session of its own.
+    assert_eq!(runtime.sessions().len(), 5);
 
     // The runtime-wide stream carries all three sessions, each one's events exactly as
     // its own stream had them, in the same order.
     let mut by_session = events_until_all_exited(&mut all, &ids).await;
-    for (session, own) in &runs {
+    for (session, own, _) in &runs {
         let id = session.id();
         assert!(own.iter().all(|e| e.session_id == id), "{id}: {own:#?}");
         let in_all = by_session.remove(&id).unwrap();
@@ -44,7 +55,7 @@ async fn three_adapters_debug_in_parallel_in_one_runtime() {
     );
 
     // Each session's output is its own program's, and only that.
-    for ((session, own), example) in runs.iter().zip(&examples) {
+    for ((session, own, _), example) in runs.iter().zip(&examples) {
         let out = session.output(0, 1 << 20).await.unwrap().text();
         let streamed: String = own
             .iter()
@@ -60,14 +71,17 @@ async fn three_adapters_debug_in_parallel_in_one_runtime() {
         }
     }
     runtime.shutdown().await;
+    let left = wait_gone(processes).await;
+    assert!(left.is_empty(), "still alive after the shutdown: {left:?}");
 }
 
 /// Launch `example` and debug it: its breakpoint, stack and local, then on to its exit
-/// code. Returns the session and every event its own stream carried up to the exit.
+/// code. Returns the session, every event its own stream carried up to the exit, and
+/// the adapter and the processes under it, noted at the breakpoint.
 async fn debug_to_exit(
     runtime: &Runtime,
     example: &Example,
-) -> (SessionHandle, Vec<Arc<SessionEvent>>) {
+) -> (SessionHandle, Vec<Arc<SessionEvent>>, Vec<u32>) {
     // Subscribed before it starts, so the stream holds the whole run.
     let plan = runtime.plan_launch(example.spec.clone()).await.unwrap();
     let session = runtime.new_session().await.unwrap();
@@ -76,6 +90,9 @@ async fn debug_to_exit(
 
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");
+    let adapter = session.adapter_pid().expect("the adapter runs");
+    let mut processes = vec![adapter];
+    processes.extend(descendants(adapter));
     let frames = session.stack_trace(None, None).await.unwrap();
     assert!(
         frames[0].name.contains(example.function),
@@ -98,7 +115,7 @@ async fn debug_to_exit(
     }
     let exit_code = example.exit_code;
     assert_eq!(own.last().unwrap().kind, EventKind::Exited { exit_code });
-    (session, own)
+    (session, own, processes)
 }
 
 /// The events of each of `ids` from `stream`, each up to its exit.

@@ -1,8 +1,9 @@
-//! A real adapter killed mid-session comes back: the supervisor starts a new one with
-//! the same launch configuration, the breakpoint is replayed, the program stops at it
-//! again under the same session id, and the killed adapter's debuggee is gone. The same
-//! holds when the session's transport actor fails instead; when the session actor
-//! itself fails, the session is closed with the failure and no process is left.
+//! A real adapter (debugpy, lldb-dap, dlv, js-debug, CodeLLDB) killed mid-session
+//! comes back: the supervisor starts a new one with the same launch configuration,
+//! the breakpoint is replayed, the program stops at it again under the same session
+//! id, and the killed adapter's debuggee is gone. The same holds when the session's
+//! transport actor fails instead; when the session actor itself fails, the session is
+//! closed with the failure and no process is left.
 
 mod common;
 
@@ -97,6 +98,17 @@ async fn lldb_dap_comes_back_after_sigkill() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_comes_back_after_sigkill() {
     comes_back_after_sigkill(inventory_example()).await;
+}
+
+/// A new js-debug server, a new bootstrap, the program's own session adopted again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn js_debug_comes_back_after_sigkill() {
+    comes_back_after_sigkill(cart_example()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codelldb_comes_back_after_sigkill() {
+    comes_back_after_sigkill(shelf_example()).await;
 }
 
 /// The adapter's processes: itself and everything under it.

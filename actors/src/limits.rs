@@ -92,7 +92,8 @@ pub const DEFAULT_SUBSCRIBER_MAX_WAITING: usize = 262_144;
 pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
 
 /// How long a TCP adapter may take to print its listening banner, or to accept the
-/// connection: 10 s. Set with `RuntimeConfig::connect_timeout`.
+/// connection; and how long an adapter that dials back (CodeLLDB) may take to connect
+/// and name its token: 10 s. Set with `RuntimeConfig::connect_timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a session waits for the adapter to exit after `disconnect` before its

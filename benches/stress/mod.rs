@@ -1,7 +1,8 @@
 //! The parallel stress harness behind `examples/stress.rs`: concurrent real-adapter
-//! sessions ([`real`]: debugpy, lldb-dap or dlv), many sessions on the in-process
-//! fake adapter ([`fake`]), and random adapter kills during both ([`kill`]). Every request is accounted for in a
-//! [`ledger::Ledger`], which also holds the per-operation timings.
+//! sessions ([`real`]: debugpy, lldb-dap, dlv, js-debug or CodeLLDB), many sessions on
+//! the in-process fake adapter ([`fake`]), and random adapter kills during both
+//! ([`kill`]). Every request is accounted for in a [`ledger::Ledger`], which also
+//! holds the per-operation timings.
 
 pub mod args;
 pub mod fake;

@@ -1,4 +1,5 @@
-//! N concurrent real-adapter sessions (debugpy, lldb-dap or dlv), each on a program
+//! N concurrent real-adapter sessions (debugpy, lldb-dap, dlv, js-debug or CodeLLDB),
+//! each on a program
 //! holding a token only it knows (the script is in [`super::real_script`]): wall time,
 //! per-operation latencies against the targets, peak memory, how sessions
 //! fared under kills, and no process left behind.

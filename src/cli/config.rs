@@ -11,7 +11,8 @@
 //! [adapters.mydbg]                   # a new adapter: `command` (or `commands`) required
 //! command = "/usr/local/bin/mydbg"
 //! args = ["--dap"]
-//! transport = "stdio"                # or "tcp_listen", or "tcp_connect" with host and port
+//! transport = "stdio"                # or "tcp_listen", "tcp_connect" with host and port,
+//!                                    # or "connect_back" (args name "{port}", "{token}")
 //! extensions = ["my"]
 //! languages = ["mylang"]
 //! install_hint = "build mydbg from source"
@@ -106,14 +107,15 @@ fn adapter(
         def.transport = match kind {
             "stdio" => TransportKind::Stdio,
             "tcp_listen" => TransportKind::TcpListen,
+            "connect_back" => TransportKind::ConnectBack,
             "tcp_connect" => TransportKind::TcpConnect {
                 host: entry.host.unwrap_or_else(|| "127.0.0.1".into()),
                 port: entry.port.ok_or("`tcp_connect` needs `port`")?,
             },
             other => {
                 return Err(format!(
-                    "unknown transport `{other}`; use stdio, tcp_listen or tcp_connect"
-                ))
+                "unknown transport `{other}`; use stdio, tcp_listen, connect_back or tcp_connect"
+            ))
             }
         };
     }

@@ -101,7 +101,8 @@ type StartBreakpoints = (Vec<InitialBreakpoint>, Vec<String>, Vec<FunctionBreakp
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LaunchArgs {
-    /// The program: a script (.py), a Go source file or package folder, or a binary.
+    /// The program: a script (.py, .js, .mjs, .cjs), a Go source file or package
+    /// folder, or a binary.
     program: String,
     /// Arguments passed to the program.
     #[serde(default)]
@@ -111,7 +112,8 @@ pub(crate) struct LaunchArgs {
     /// Environment variables added to the program's environment.
     #[serde(default)]
     env: BTreeMap<String, String>,
-    /// Adapter name (`debugpy`, `lldb-dap`, `dlv`; or a language such as `python`).
+    /// Adapter name (`debugpy`, `lldb-dap`, `dlv`, `js-debug`, `codelldb`; or a
+    /// language such as `python`).
     adapter: Option<String>,
     /// Stop at the program's first line.
     #[serde(default)]
@@ -120,7 +122,8 @@ pub(crate) struct LaunchArgs {
     /// log_message}` or `{function, condition, hit_condition}`.
     #[serde(default)]
     breakpoints: Vec<StartBreakpoint>,
-    /// Exception filters to break on (for debugpy: `raised`, `uncaught`).
+    /// Exception filters to break on (debugpy: `raised`, `uncaught`; js-debug: `all`,
+    /// `uncaught`; CodeLLDB: `cpp_throw`, `rust_panic`).
     #[serde(default)]
     filters: Vec<String>,
     /// Seconds to wait for the first stop (default 30 with breakpoints or

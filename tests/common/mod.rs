@@ -84,6 +84,50 @@ pub fn build_go(dir: &str) -> PathBuf {
     out
 }
 
+/// `examples/programs/cpp/<name>.cpp` built with `-g -O0` into a file of this test
+/// binary's own (once per test binary and program).
+pub fn build_cpp(name: &str) -> PathBuf {
+    build_once(&format!("{name}-cpp"), || {
+        let out = build_dir().join(format!("{name}-cpp-{}", std::process::id()));
+        let status = Command::new("c++")
+            .args(["-g", "-O0", "-Wall", "-o"])
+            .arg(&out)
+            .arg(program(&format!("cpp/{name}.cpp")))
+            .status()
+            .expect("c++ must be installed (scripts/provision installs g++)");
+        assert!(status.success(), "building {name}.cpp failed");
+        out
+    })
+}
+
+/// `examples/programs/rust/<name>.rs` built with `rustc -g` into a file of this test
+/// binary's own (once per test binary and program).
+pub fn build_rust(name: &str) -> PathBuf {
+    build_once(&format!("{name}-rs"), || {
+        let out = build_dir().join(format!("{name}-rs-{}", std::process::id()));
+        let status = Command::new("rustc")
+            .args(["-g", "-C", "opt-level=0", "-o"])
+            .arg(&out)
+            .arg(program(&format!("rust/{name}.rs")))
+            .status()
+            .expect("rustc must be installed (it builds dapvisor itself)");
+        assert!(status.success(), "building {name}.rs failed");
+        out
+    })
+}
+
+/// `build` run once per test binary for `key`; its output path every time.
+fn build_once(key: &str, build: impl FnOnce() -> PathBuf) -> PathBuf {
+    static BUILT: std::sync::Mutex<Vec<(String, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, path)) = built.iter().find(|(k, _)| k == key) {
+        return path.clone();
+    }
+    let path = build();
+    built.push((key.to_string(), path.clone()));
+    path
+}
+
 /// `examples/programs/c/average.c` built with `-g -O0` (once per test binary).
 pub fn c_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
@@ -214,6 +258,37 @@ pub fn average_example() -> Example {
             "double mean = sum / count;",
         )
     }
+}
+
+/// cart.js under js-debug, stopped in `main` before the total is printed.
+pub fn cart_example() -> Example {
+    let file = program("javascript/cart.js");
+    Example {
+        function: "main",
+        local: ("total", "5546"),
+        // js-debug starts `node ./cart.js` in the program's folder.
+        debuggee: "cart.js".into(),
+        prints: "cart total: 55.46",
+        exit_code: 6,
+        ..Example::new(file.clone(), file, "console.log(`cart total:")
+    }
+}
+
+/// shelf.cpp under CodeLLDB, stopped in `main` before the orders are printed.
+pub fn shelf_example() -> Example {
+    let mut example = Example {
+        function: "main",
+        local: ("total", "3"),
+        prints: "ordered 3 units of 2 items",
+        exit_code: 10,
+        ..Example::new(
+            build_cpp("shelf"),
+            program("cpp/shelf.cpp"),
+            "std::printf(\"ordered %d units",
+        )
+    };
+    example.spec.adapter = Some("codelldb".into());
+    example
 }
 
 /// The Go inventory under dlv, stopped in `main.main` before the summary is printed.

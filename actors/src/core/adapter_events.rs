@@ -54,7 +54,13 @@ impl SessionCore {
                 self.graceful_end_seen();
                 // The debuggee is gone; let the adapter go too. Where no exit code came
                 // yet, the waiters wait for the disconnect: dlv reports the status then.
-                let releasing = self.release_adapter();
+                // js-debug reports it on the bootstrap: the adapter is let go after.
+                let releasing = if self.end_report_pending() {
+                    self.await_launcher_report();
+                    false
+                } else {
+                    self.release_adapter()
+                };
                 if !(releasing && self.exit_code.is_none()) {
                     self.wake_waiters();
                 }
@@ -151,7 +157,12 @@ impl SessionCore {
         }
     }
 
-    fn on_stopped(&mut self, body: StoppedEventBody) {
+    fn on_stopped(&mut self, mut body: StoppedEventBody) {
+        if self.is_codelldb_exception_stop(&body) {
+            body.reason = "exception".into();
+            body.description
+                .get_or_insert_with(|| "an exception filter (CodeLLDB says breakpoint)".into());
+        }
         self.stop_epoch += 1;
         let stop = StopInfo {
             reason: body.reason,
@@ -172,6 +183,22 @@ impl SessionCore {
         self.set_state(SessionState::Stopped);
         self.emit(EventKind::Stopped(stop));
         self.wake_waiters();
+    }
+
+    /// CodeLLDB 1.11 reports a stop made by an exception filter (`cpp_throw`,
+    /// `rust_panic`) as a `breakpoint` stop, hitting the breakpoint it set for the
+    /// filter, which is none of the session's: that stop is an exception stop.
+    fn is_codelldb_exception_stop(&self, body: &StoppedEventBody) -> bool {
+        let codelldb = self
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::CodeLldb);
+        let hits = body.hit_breakpoint_ids.as_deref().unwrap_or_default();
+        codelldb
+            && body.reason == "breakpoint"
+            && !self.breakpoints.exception_filters().is_empty()
+            && !hits.is_empty()
+            && !hits.iter().any(|id| self.breakpoints.has_id(*id))
     }
 
     fn on_debuggee_ended(&mut self) {

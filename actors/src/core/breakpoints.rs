@@ -334,6 +334,17 @@ impl BreakpointCache {
             || self.exception_options.is_some()
     }
 
+    /// Whether the adapter gave `id` to one of the cached source or function
+    /// breakpoints.
+    pub fn has_id(&self, id: i64) -> bool {
+        self.sources
+            .values()
+            .flatten()
+            .map(|r| &r.actual)
+            .chain(self.functions.iter().map(|r| &r.actual))
+            .any(|actual| actual.as_ref().and_then(|a| a.id) == Some(id))
+    }
+
     /// Follow a `breakpoint` event: the adapter changed one of its breakpoints (verified
     /// it later, moved it). Matched by id; returns whether a cached record changed.
     pub fn apply_event(&mut self, reason: &str, bp: &Breakpoint) -> bool {

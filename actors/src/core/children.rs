@@ -1,7 +1,9 @@
 //! Child sessions: an adapter's `startDebugging` request (debugpy asks for one per
-//! subprocess, js-debug for every target) becomes the plan of a new session. The child
-//! reaches the same adapter where the configuration says how to connect (debugpy's
-//! `connect`), else a new instance of it; it starts with its parent's breakpoints.
+//! subprocess, js-debug for every worker and subprocess) becomes the plan of a new
+//! session. The child reaches the same adapter where the configuration says how to
+//! connect (debugpy's `connect`), the same server for js-debug, else a new instance
+//! of it; it starts with its parent's breakpoints. (js-debug's first request, for the
+//! program itself, is adopted by the session instead: `bootstrap.rs`.)
 
 use serde_json::{Map, Value};
 
@@ -9,10 +11,19 @@ use crate::core::command::{Effect, StartPlan};
 use crate::core::session::SessionCore;
 use crate::core::state::Operation;
 use crate::launch::InitialBreakpoint;
-use crate::registry::ResolvedAdapter;
+use crate::registry::{AdapterFlavor, ResolvedAdapter};
 
 impl SessionCore {
-    pub(super) fn on_start_debugging(&mut self, request: &str, configuration: Map<String, Value>) {
+    pub(super) fn on_start_debugging(
+        &mut self,
+        request: &str,
+        configuration: Map<String, Value>,
+        server: Option<(String, u16)>,
+    ) {
+        if self.awaiting_target() {
+            // The first is the program's own session, which this session adopts.
+            return self.adopt_target(request, configuration, server);
+        }
         let Some(parent) = self.plan.as_ref() else {
             return;
         };
@@ -33,9 +44,20 @@ impl SessionCore {
             .and_then(|c| c.get("port"))
             .and_then(Value::as_u64)
             .and_then(|p| u16::try_from(p).ok());
-        let adapter = match port {
-            Some(port) => ResolvedAdapter::connecting(&parent.adapter.def, host.to_string(), port),
-            None => parent.adapter.clone(),
+        let same_server = parent.adapter.flavor == AdapterFlavor::JsDebug;
+        let adapter = match (port, server) {
+            (Some(port), _) => {
+                ResolvedAdapter::connecting(&parent.adapter.def, host.to_string(), port)
+            }
+            // js-debug's children (workers, subprocesses) are on the same server.
+            (None, Some((host, port))) if same_server => {
+                ResolvedAdapter::connecting(&parent.adapter.def, host, port)
+            }
+            (None, None) if same_server => {
+                tracing::warn!("startDebugging from js-debug, whose address is not known");
+                return;
+            }
+            _ => parent.adapter.clone(),
         };
         let program = ["name", "program"]
             .iter()

@@ -334,7 +334,12 @@ pub enum Input {
         request: String,
         /// The child's launch or attach arguments.
         configuration: Map<String, Value>,
+        /// The address the asking connection reached, where it is TCP.
+        server: Option<(String, u16)>,
     },
+    /// Output of the connection that bootstrapped this session's program, once the
+    /// session adopted the program's own connection (see `core/bootstrap.rs`).
+    Bootstrap(crate::core::bootstrap::BootstrapInput),
 }
 
 /// One thing for the actor shell to do.
@@ -382,6 +387,12 @@ pub enum Effect {
     ReportCrash(AdapterExit),
     /// Start a child session with this plan (its parent is set).
     SpawnChild(Box<StartPlan>),
+    /// Connect to this adapter (the program's own session on the server the current
+    /// connection reached) and make it the session's connection; the current one
+    /// stays open as the bootstrap, whose output comes back as [`Input::Bootstrap`].
+    AdoptTarget(Box<ResolvedAdapter>),
+    /// End the bootstrap connection (and the adapter process it holds).
+    StopBootstrap,
     /// End this session's child sessions as it is ending itself: terminate them, or
     /// detach from their debuggees when `terminate_debuggee` is false.
     EndChildren {

@@ -60,6 +60,8 @@ impl SessionCore {
     pub(super) fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
         // dlv tells the exit status only while it is being let go: wait for that.
         let exit_status_coming = self.exit_code.is_none() && self.ending && self.adapter_live;
+        // js-debug tells the exit status on the bootstrap connection, a moment later.
+        let exit_status_coming = exit_status_coming || self.end_report_pending();
         let ready = if self.state == SessionState::Terminated {
             (!exit_status_coming).then_some(StopOutcome::Terminated {
                 exit_code: self.exit_code,
@@ -106,6 +108,10 @@ impl SessionCore {
 
     /// Answer every waiter the latest stop or end satisfies.
     pub(super) fn wake_waiters(&mut self) {
+        if self.state == SessionState::Terminated && self.end_report_pending() {
+            // The exit code is on its way (see `bootstrap.rs`); woken when it comes.
+            return;
+        }
         let outcome = if self.state == SessionState::Terminated {
             StopOutcome::Terminated {
                 exit_code: self.exit_code,

@@ -26,6 +26,9 @@ impl SessionCore {
         self.fail_startup(format!("ended by a {op} request before it finished"));
         if !self.adapter_live || self.ending {
             self.set_state(SessionState::Terminated);
+            if !self.adapter_live {
+                self.stop_bootstrap();
+            }
             self.wake_waiters();
             self.reply(token, Ok(Answer::Done));
             return Ok(());
@@ -69,6 +72,8 @@ impl SessionCore {
     /// The `disconnect` was answered (or failed): the adapter is ended either way.
     pub(super) fn finish_ending(&mut self, token: Option<Token>) {
         self.set_state(SessionState::Terminated);
+        // The program's connection is let go: the bootstrap goes with it.
+        self.stop_bootstrap();
         self.wake_waiters();
         self.effects.push(Effect::StopAdapter);
         if let Some(token) = token {
@@ -84,7 +89,9 @@ impl SessionCore {
             return;
         }
         if self.is_crash(&exit) {
-            self.on_crash(exit);
+            if !self.defer_crash_to_bootstrap(&exit) {
+                self.on_crash(exit);
+            }
             return;
         }
         self.adapter_live = false;
@@ -107,6 +114,11 @@ impl SessionCore {
             }
         }
         self.set_state(SessionState::Terminated);
+        if self.end_report_pending() {
+            self.await_launcher_report();
+        } else {
+            self.stop_bootstrap();
+        }
         self.wake_waiters();
         self.emit(EventKind::AdapterExited(exit));
         self.continue_relaunch();

@@ -2,6 +2,7 @@
 
 mod adapter_events;
 pub mod attach_target;
+pub mod bootstrap;
 mod breakpoint_commands;
 pub mod breakpoints;
 pub mod capability;
@@ -27,9 +28,13 @@ mod session_tests;
 #[cfg(test)]
 mod session_tests_arguments;
 #[cfg(test)]
+mod session_tests_bootstrap;
+#[cfg(test)]
 mod session_tests_breakpoints;
 #[cfg(test)]
 mod session_tests_children;
+#[cfg(test)]
+mod session_tests_codelldb;
 #[cfg(test)]
 mod session_tests_control;
 #[cfg(test)]

@@ -34,10 +34,19 @@ impl SessionCore {
             ));
         }
         let epoch = self.stop_epoch;
-        if has_capability(&self.capabilities, "supportsRestartRequest") {
+        // js-debug restarts a program by asking for a new session for it, which would
+        // be another session: it is relaunched instead.
+        let own_restart = self.bootstrap.is_none();
+        if own_restart && has_capability(&self.capabilities, "supportsRestartRequest") {
+            // The configuration goes along, as DAP has it: CodeLLDB 1.11 dies on a
+            // `restart` without one.
+            let arguments = self
+                .plan
+                .as_ref()
+                .map_or_else(|| json!({}), |p| json!({ "arguments": p.arguments }));
             self.send(
                 "restart",
-                Some(json!({})),
+                Some(arguments),
                 None,
                 Pending::Agent {
                     token,

@@ -86,14 +86,20 @@ impl SessionCore {
     }
 
     pub(super) fn on_timer(&mut self, id: TimerId) {
-        if self.graceful_timer(id) {
+        if self.graceful_timer(id) || self.launcher_report_timer(id) {
             return;
         }
         if self.startup.as_ref().is_some_and(|s| s.timer == id) {
-            let waiting_for = if self.capabilities_known {
-                self.startup.as_ref().map_or("", |s| s.waiting_for())
-            } else {
+            let configured = self
+                .startup
+                .as_ref()
+                .is_some_and(|s| s.configured && s.start_result.is_some());
+            let waiting_for = if !self.capabilities_known {
                 "the answer to `initialize`"
+            } else if configured && self.awaiting_target() {
+                "the adapter's `startDebugging` for the program's own session"
+            } else {
+                self.startup.as_ref().map_or("", |s| s.waiting_for())
             };
             let after = self.startup.as_ref().map_or(0, |s| s.deadline.as_secs());
             let reason = self.startup_timeout_reason(format!(

@@ -33,6 +33,8 @@ impl SessionCore {
 
     /// The adapter crashed: hold what is pending until the supervisor decides.
     pub(super) fn on_crash(&mut self, exit: AdapterExit) {
+        // The bootstrap belongs to the run that crashed.
+        self.stop_bootstrap();
         self.adapter_live = false;
         self.accepts_breakpoints = false;
         self.ending = false;

@@ -6,8 +6,9 @@
 //! routing an agent's command (`commands.rs`), the breakpoint commands
 //! (`breakpoint_commands.rs`), execution control and stop waits (`control.rs`),
 //! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
-//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`restart.rs`) and
-//! child sessions (`children.rs`).
+//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`restart.rs`),
+//! child sessions (`children.rs`) and programs in a session of their own
+//! (`bootstrap.rs`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -147,6 +148,8 @@ pub struct SessionCore {
     pub(super) graceful: Option<crate::core::graceful::Graceful>,
     /// A restart by relaunch waiting for the old adapter to end.
     pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
+    /// The bootstrap of a run whose program has a session of its own (js-debug).
+    pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
     /// An adapter is started and has not closed.
     pub(super) adapter_live: bool,
     /// The live adapter sent `initialized`: breakpoints can go to it directly.
@@ -191,6 +194,7 @@ impl SessionCore {
             command_timeout: None,
             graceful: None,
             relaunch: None,
+            bootstrap: None,
             adapter_live: false,
             accepts_breakpoints: false,
             ending: false,
@@ -232,7 +236,9 @@ impl SessionCore {
             Input::StartDebugging {
                 request,
                 configuration,
-            } => self.on_start_debugging(&request, configuration),
+                server,
+            } => self.on_start_debugging(&request, configuration, server),
+            Input::Bootstrap(input) => self.on_bootstrap(input),
         }
         std::mem::take(&mut self.effects)
     }

@@ -37,6 +37,7 @@ fn start_debugging(h: &mut Harness, configuration: serde_json::Value) -> Effects
     Effects(h.core.handle(Input::StartDebugging {
         request: "attach".into(),
         configuration,
+        server: None,
     }))
 }
 

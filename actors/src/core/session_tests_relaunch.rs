@@ -49,6 +49,8 @@ fn the_restart_request_is_used_where_the_adapter_has_one() {
     let mut h = Harness::stopped();
     let (token, out) = h.command(Command::Restart);
     assert_eq!(out.commands(), ["restart"]);
+    // The launch configuration goes along (DAP's `arguments`).
+    assert_eq!(out.args("restart")["arguments"]["program"], PROGRAM);
     assert_eq!(out.replies(), 0);
     let answered = h.ok(out.tag("restart"), json!({}));
     assert_eq!(resumed(&answered, token), 1);

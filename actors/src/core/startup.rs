@@ -59,6 +59,9 @@ pub(crate) struct Startup {
     pub(crate) deadline: std::time::Duration,
     /// Fires once the deadline has passed.
     pub(crate) timer: TimerId,
+    /// The arguments of the program's own session, for a handshake on an adopted
+    /// connection (see `bootstrap.rs`); the plan's otherwise.
+    pub(crate) target: Option<serde_json::Map<String, Value>>,
 }
 
 impl Startup {
@@ -165,7 +168,9 @@ impl SessionCore {
             initialized: false,
             configured: false,
             timer,
+            target: None,
         });
+        self.bootstrap = crate::core::bootstrap::bootstrap_for(&plan);
         self.set_state(SessionState::Initializing);
         self.send(
             "initialize",
@@ -193,10 +198,10 @@ impl SessionCore {
             (StartupStep::Initialize, Ok(response)) => {
                 self.capabilities = response.parse_body().unwrap_or_default();
                 self.capabilities_known = true;
-                let arguments = self
-                    .plan
-                    .as_ref()
-                    .map(|p| Value::Object(p.arguments.clone()));
+                let target = self.startup.as_ref().and_then(|s| s.target.clone());
+                let arguments = target
+                    .or_else(|| self.plan.as_ref().map(|p| p.arguments.clone()))
+                    .map(Value::Object);
                 let command = self.start_command();
                 self.send(
                     command,
@@ -249,7 +254,8 @@ impl SessionCore {
     }
 
     fn start_command(&self) -> &'static str {
-        match self.plan.as_ref().map(|p| p.operation) {
+        let operation = self.startup.as_ref().map(|s| s.operation);
+        match operation.or(self.plan.as_ref().map(|p| p.operation)) {
             Some(Operation::Attach) => "attach",
             _ => "launch",
         }
@@ -337,9 +343,12 @@ impl SessionCore {
     /// Answer the agent once launch succeeded and configuration is done (or the
     /// debuggee already ended).
     pub(super) fn maybe_finish_startup(&mut self) {
+        let ended = self.state == SessionState::Terminated;
         let done = self.startup.as_ref().is_some_and(|s| {
             matches!(s.start_result, Some(Ok(())))
-                && (s.configured || self.state == SessionState::Terminated)
+                && (s.configured || ended)
+                // The program's own session is still to come (js-debug).
+                && (!self.awaiting_target() || ended)
         });
         if done {
             if let Some(s) = self.startup.take() {
@@ -391,6 +400,7 @@ impl SessionCore {
             }),
         );
         self.set_state(SessionState::Terminated);
+        self.stop_bootstrap();
         self.wake_waiters();
         if self.adapter_live {
             self.effects.push(Effect::StopAdapter);

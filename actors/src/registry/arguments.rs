@@ -53,6 +53,22 @@ impl AdapterDef {
             }
             // lldb-dap 19 takes the environment as a list of `K=V` strings.
             AdapterFlavor::LldbDap => env = env_list(spec),
+            // CodeLLDB loads the toolchain's Rust formatters only when told the program
+            // is Rust; then a `Vec<String>` reads `size=2`, an `Option` `Some(15)`.
+            AdapterFlavor::CodeLldb if super::rust_binary::is_rust_binary(&program) => {
+                out.insert("sourceLanguages".into(), json!(["rust"]));
+            }
+            // js-debug resolves `outFiles` and source-map locations against the
+            // workspace folder (without one, breakpoints in TypeScript sources never
+            // bind): the working directory, else the program's own folder.
+            AdapterFlavor::JsDebug => {
+                let folder = cwd
+                    .clone()
+                    .or_else(|| program.parent().map(Path::to_path_buf));
+                if let Some(folder) = folder {
+                    out.insert("__workspaceFolder".into(), path_value(&folder));
+                }
+            }
             AdapterFlavor::Gdb => stop_key = "stopAtBeginningOfMainSubprogram",
             _ => {}
         }

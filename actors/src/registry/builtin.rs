@@ -179,7 +179,11 @@ fn gdb() -> AdapterDef {
     }
 }
 
-/// Not tested on these machines: CodeLLDB is not in the Debian archive.
+/// CodeLLDB prints no port banner, so it dials back instead: the runtime listens on a
+/// loopback port it picked and starts `codelldb --connect PORT --auth-token TOKEN`. Its
+/// console is in `evaluate` mode, so that `evaluate` in the `repl` context evaluates an
+/// expression as in every other adapter (an lldb command needs `/cmd ` or a backtick
+/// in front); the program's output comes as `output` events (`terminal: console`).
 fn codelldb() -> AdapterDef {
     AdapterDef {
         name: "codelldb".into(),
@@ -187,9 +191,20 @@ fn codelldb() -> AdapterDef {
         languages: strings(&["c", "cpp", "rust"]),
         extensions: strings(NATIVE),
         commands: strings(&["codelldb"]),
-        args: strings(&["--port", "0"]),
-        transport: TransportKind::TcpListen,
-        launch_defaults: object(json!({"type": "lldb", "request": "launch"})),
+        args: strings(&[
+            "--connect",
+            "{port}",
+            "--auth-token",
+            "{token}",
+            "--settings",
+            r#"{"consoleMode":"evaluate"}"#,
+        ]),
+        transport: TransportKind::ConnectBack,
+        launch_defaults: object(json!({
+            "type": "lldb",
+            "request": "launch",
+            "terminal": "console",
+        })),
         install_hint: "CodeLLDB is not packaged by Debian: unpack the CodeLLDB release \
                        package for your platform and put its `extension/adapter/codelldb` \
                        on PATH"
@@ -200,8 +215,11 @@ fn codelldb() -> AdapterDef {
     }
 }
 
-/// Not tested on these machines: js-debug is not in the Debian archive. Runs as
-/// `node <dapDebugServer.js> 0 127.0.0.1`; the script is found in resolve.rs.
+/// js-debug's DAP server under node, `node <dapDebugServer.js> 0 127.0.0.1` (the
+/// script is found in resolve.rs); it prints `Debug server listening at HOST:PORT`.
+/// The program runs in a session js-debug asks for (see [`AdapterFlavor::JsDebug`]).
+/// `internalConsole`: js-debug starts the program itself and reports a non-zero exit
+/// code on the launch's connection.
 fn js_debug() -> AdapterDef {
     AdapterDef {
         name: "js-debug".into(),
@@ -211,7 +229,11 @@ fn js_debug() -> AdapterDef {
         commands: strings(&["node", "nodejs"]),
         args: strings(&["0", "127.0.0.1"]),
         transport: TransportKind::TcpListen,
-        launch_defaults: object(json!({"type": "pwa-node", "request": "launch"})),
+        launch_defaults: object(json!({
+            "type": "pwa-node",
+            "request": "launch",
+            "console": "internalConsole",
+        })),
         install_hint: "Unpack the js-debug DAP server release (js-debug-dap) and set \
                        DAPVISOR_JS_DEBUG to its `js-debug/src/dapDebugServer.js` (or unpack \
                        it into the dapvisor home folder); node must be on PATH"

@@ -19,6 +19,15 @@ pub enum TransportKind {
     /// prints a banner naming `host:port` on stdout; the runtime reads the banner (see
     /// [`parse_listen_banner`](super::parse_listen_banner)) and connects.
     TcpListen,
+    /// The adapter dials in: the runtime listens on a loopback port it picked
+    /// (`127.0.0.1:0`) and starts the adapter with that port in its arguments, where
+    /// each `{port}` is replaced by it (CodeLLDB's `--connect {port}`), and each
+    /// `{token}` by a fresh random token that the adapter must send first, as the line
+    /// `Auth-Token: <token>` (CodeLLDB's `--auth-token {token}`). Nothing is reserved
+    /// and released, so nothing races for the port; a connection from another user,
+    /// or without the token, is refused and the listener waits on (see
+    /// [`crate::transport::connect_back`]).
+    ConnectBack,
     /// Connect to an adapter or debug server that is already running; nothing is spawned.
     TcpConnect {
         /// Host to connect to (an IP address or `localhost`).
@@ -51,9 +60,16 @@ pub enum AdapterFlavor {
     Delve,
     /// gdb's built-in DAP mode (`gdb -i dap`), gdb 14 or newer.
     Gdb,
-    /// CodeLLDB, an LLDB-based adapter that listens on a TCP port.
+    /// CodeLLDB, an LLDB-based adapter that dials the runtime back
+    /// ([`TransportKind::ConnectBack`]). Shows Rust values as Rust once told the program
+    /// is Rust (`sourceLanguages`).
     CodeLldb,
     /// js-debug (Node.js, JavaScript and TypeScript), run as a DAP server under node.
+    /// The launch's own connection only bootstraps: js-debug asks for the program's
+    /// session with `startDebugging` (carrying `__pendingTargetId`), which must be a new
+    /// connection to the same server. The session adopts that connection as its own
+    /// (see `core/bootstrap.rs`); later children (workers, subprocesses) are child
+    /// sessions on the same server.
     JsDebug,
     /// Any other adapter: standard DAP arguments, no special handling.
     Generic,

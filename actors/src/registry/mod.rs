@@ -17,6 +17,7 @@ mod error;
 mod go_binary;
 mod probe;
 mod resolve;
+mod rust_binary;
 mod select;
 
 pub mod install;

@@ -23,7 +23,7 @@ pub(crate) fn resolve(
         TransportKind::InProcess { .. } => {
             return Ok(ResolvedAdapter::running(def, PathBuf::new(), Vec::new()));
         }
-        TransportKind::Stdio | TransportKind::TcpListen => {}
+        TransportKind::Stdio | TransportKind::TcpListen | TransportKind::ConnectBack => {}
     }
     match def.flavor {
         AdapterFlavor::Debugpy => resolve_debugpy(def, env),

@@ -124,12 +124,38 @@ fn codelldb_and_js_debug_launch() {
             "env": {"MODE": "test"}, "stopOnEntry": true, "request": "launch",
         })
     };
+    // CodeLLDB: the program's output comes as events, not through a terminal.
     let mut expected = common("/srv/app/prog");
     expected["type"] = json!("lldb");
+    expected["terminal"] = json!("console");
     assert_eq!(launch("codelldb", &spec("/srv/app/prog")), expected);
+    // js-debug starts the program itself, and resolves source maps in the
+    // working directory.
     let mut expected = common("/srv/app/index.js");
     expected["type"] = json!("pwa-node");
+    expected["console"] = json!("internalConsole");
+    expected["__workspaceFolder"] = json!("/srv/work");
     assert_eq!(launch("js-debug", &spec("/srv/app/index.js")), expected);
+    // Without a working directory, the program's own folder is the workspace.
+    let args = launch("js-debug", &LaunchSpec::new("/srv/app/dist/index.js"));
+    assert_eq!(args["__workspaceFolder"], json!("/srv/app/dist"));
+    assert!(
+        args.get("cwd").is_none(),
+        "js-debug's default cwd is the workspace"
+    );
+}
+
+#[test]
+fn codelldb_is_told_a_rust_program_is_rust() {
+    // This test runs inside an executable rustc built; /bin/sh is not Rust.
+    let me = std::env::current_exe().unwrap();
+    let rust = launch("codelldb", &LaunchSpec::new(&me));
+    assert_eq!(rust["sourceLanguages"], json!(["rust"]));
+    let c = launch("codelldb", &LaunchSpec::new("/bin/sh"));
+    assert!(c.get("sourceLanguages").is_none(), "{c}");
+    // lldb-dap is not told (it does not know the key).
+    let other = launch("lldb-dap", &LaunchSpec::new(&me));
+    assert!(other.get("sourceLanguages").is_none(), "{other}");
 }
 
 #[test]

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
+use crate::core::bootstrap::BootstrapInput;
 use crate::core::command::{Answer, Command, Effect, Input, Token};
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
@@ -50,6 +51,9 @@ pub struct SessionActorState {
     transport_config: TransportConfig,
     transport: Option<ActorRef<TransportMsg>>,
     generation: u64,
+    /// The connection that bootstrapped the program, and its generation, once the
+    /// program's own connection was adopted (js-debug; see `core/bootstrap.rs`).
+    bootstrap: Option<(u64, ActorRef<TransportMsg>)>,
     /// Agents waiting for an answer, and whether their request counts as use.
     replies: HashMap<Token, (RpcReplyPort<Result<Answer, SessionError>>, bool)>,
     /// The child sessions started for this one.
@@ -76,6 +80,7 @@ impl Actor for SessionActor {
             transport_config: args.transport,
             transport: None,
             generation: 0,
+            bootstrap: None,
             replies: HashMap::new(),
             children: Vec::new(),
             hub: args.hub,
@@ -121,7 +126,16 @@ impl Actor for SessionActor {
         // (a panic) needs turning into the adapter's end here.
         if let SupervisionEvent::ActorFailed(cell, err) = event {
             let current = state.transport.as_ref().map(|t| t.get_id());
-            if current == Some(cell.get_id()) {
+            let bootstrap = state.bootstrap.as_ref().map(|(_, t)| t.get_id());
+            if bootstrap == Some(cell.get_id()) {
+                state.forget_bootstrap();
+                let exit = AdapterExit {
+                    reason: format!("the bootstrap's transport failed: {err}"),
+                    ..AdapterExit::default()
+                };
+                let input = Input::Bootstrap(BootstrapInput::Closed(exit));
+                state.run(&myself, input).await;
+            } else if current == Some(cell.get_id()) {
                 state.forget_transport();
                 let exit = AdapterExit {
                     reason: format!("the transport failed: {err}"),
@@ -179,29 +193,38 @@ impl SessionActorState {
                     at: now.into_std(),
                 }
             }
-            SessionMsg::Transport { generation, output } => {
-                if generation != state.generation {
+            SessionMsg::Transport { generation, output } if generation != state.generation => {
+                let bootstrap = state.bootstrap.as_ref().map(|(g, _)| *g);
+                if bootstrap != Some(generation) {
                     return Ok(());
                 }
-                match output {
-                    TransportOutput::Event(event, credit) => {
-                        handling = credit;
-                        Input::Event(event)
-                    }
-                    TransportOutput::Response { tag, result } => Input::Response { tag, result },
-                    TransportOutput::StartDebugging {
-                        request,
-                        configuration,
-                    } => Input::StartDebugging {
-                        request,
-                        configuration,
-                    },
-                    TransportOutput::Closed(exit) => {
-                        state.forget_transport();
-                        Input::Closed(exit)
-                    }
+                if matches!(output, TransportOutput::Closed(_)) {
+                    state.forget_bootstrap();
                 }
+                let (input, credit) = super::bootstrap::input_of(output);
+                handling = credit;
+                input
             }
+            SessionMsg::Transport { output, .. } => match output {
+                TransportOutput::Event(event, credit) => {
+                    handling = credit;
+                    Input::Event(event)
+                }
+                TransportOutput::Response { tag, result } => Input::Response { tag, result },
+                TransportOutput::StartDebugging {
+                    request,
+                    configuration,
+                    server,
+                } => Input::StartDebugging {
+                    request,
+                    configuration,
+                    server,
+                },
+                TransportOutput::Closed(exit) => {
+                    state.forget_transport();
+                    Input::Closed(exit)
+                }
+            },
             SessionMsg::Timer(id) => Input::Timer(id),
             SessionMsg::Withdraw { token } => {
                 // Answered already (the answer crossed the withdrawal): nothing to do.
@@ -268,11 +291,21 @@ impl SessionActorState {
         Ok(())
     }
 
+    /// The bootstrap connection ended (closed, or failed): the adapter process it held
+    /// goes with it.
+    fn forget_bootstrap(&mut self) {
+        self.bootstrap = None;
+        self.shared.forget_adapter();
+    }
+
     /// The current transport is gone (closed, or failed): its adapter's pid goes with
     /// it, however it ended, so no handle names a process that may be reused.
     fn forget_transport(&mut self) {
         self.transport = None;
-        self.shared.forget_adapter();
+        // A bootstrap connection (js-debug) still holds the adapter process.
+        if self.bootstrap.is_none() {
+            self.shared.forget_adapter();
+        }
     }
 
     /// Answer every agent still waiting with the session's failure, recorded first so
@@ -310,7 +343,26 @@ impl SessionActorState {
 
     async fn apply(&mut self, myself: &ActorRef<SessionMsg>, effect: Effect) -> Option<Input> {
         match effect {
-            Effect::StartAdapter(adapter) => return self.start_adapter(myself, *adapter).await,
+            Effect::StartAdapter(adapter) => {
+                // A new run: the old one's bootstrap goes with its adapter.
+                if let Some((_, bootstrap)) = self.bootstrap.take() {
+                    let _ = bootstrap.cast(TransportMsg::Shutdown);
+                }
+                return self.start_adapter(myself, *adapter).await;
+            }
+            Effect::AdoptTarget(adapter) => {
+                // The current connection stays, as the bootstrap.
+                if let Some(current) = self.transport.take() {
+                    self.bootstrap = Some((self.generation, current));
+                }
+                return self.start_adapter(myself, *adapter).await;
+            }
+            Effect::StopBootstrap => {
+                // Kept until it says it closed, so its last words are still heard.
+                if let Some((_, bootstrap)) = &self.bootstrap {
+                    let _ = bootstrap.cast(TransportMsg::Shutdown);
+                }
+            }
             Effect::Send {
                 tag,
                 request,

@@ -1,6 +1,7 @@
 //! Sessions: the actor shell around the core, the handle agents hold, and ids.
 
 pub mod actor;
+mod bootstrap;
 #[cfg(test)]
 mod children_tests;
 pub mod handle;

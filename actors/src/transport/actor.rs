@@ -20,7 +20,7 @@ use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
 use crate::transport::shutdown::Ending;
 use crate::transport::state::TransportState;
-use crate::transport::{io, listen};
+use crate::transport::{connect_back, io, listen};
 use crate::wire::{Event, Message};
 
 /// The actor; see the module docs.
@@ -70,11 +70,24 @@ impl Actor for TransportActor {
                 io::start_io(r, w, rx, config.frame_limits(), myself.clone());
             }
             kind => {
+                // An adapter that dials back is told where: the port is bound first,
+                // so it is ours before the adapter starts.
+                let dial_back = match kind {
+                    TransportKind::ConnectBack => Some(
+                        connect_back::DialBack::listen(&adapter.args)
+                            .await
+                            .map_err(|e| format!("could not listen on a loopback port: {e}"))?,
+                    ),
+                    _ => None,
+                };
+                let args = match &dial_back {
+                    Some(dial_back) => dial_back.arguments(&adapter.args),
+                    None => adapter.args.clone(),
+                };
                 // Spawning is quick and synchronous; only a missing binary fails here,
                 // which reaches the owner as a spawn error.
-                let mut child =
-                    io::spawn_adapter(&adapter.program, &adapter.args, adapter.cwd.as_deref())
-                        .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
+                let mut child = io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref())
+                    .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
                 let pid = child
                     .id()
                     .ok_or("the adapter ended before it could be watched")?;
@@ -106,6 +119,12 @@ impl Actor for TransportActor {
                         config.connect_timeout,
                         myself.clone(),
                     );
+                } else if let Some(dial_back) = dial_back {
+                    // DAP comes over the socket; stdout is only kept for reports.
+                    drop(stdin);
+                    io::drain_into_tail(stdout, stdout_tail.clone(), None);
+                    let timeout = config.connect_timeout;
+                    dial_back.accept(rx, config.frame_limits(), timeout, myself.clone());
                 } else {
                     io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
                 }
@@ -131,6 +150,7 @@ impl Actor for TransportActor {
                 ..Ending::default()
             },
             group,
+            server: None,
             stderr_tail,
             stdout_tail,
             grace_timer: None,
@@ -174,6 +194,7 @@ impl Actor for TransportActor {
                 let next = state.ending.shutdown(&state.config);
                 state.carry_out(&myself, next);
             }
+            TransportMsg::Connected(host, port) => state.server = Some((host, port)),
             TransportMsg::StreamEnded(reason) => {
                 let next = state.ending.stream_ended(reason, &state.config);
                 state.carry_out(&myself, next);

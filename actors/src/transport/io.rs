@@ -33,7 +33,8 @@ pub struct ExitInfo {
 }
 
 /// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio
-/// and clean signals ([`crate::clean_start`]).
+/// and clean signals ([`crate::clean_start`]), killed by the kernel if dapvisor dies (see
+/// `parent_death.rs`).
 pub fn spawn_adapter(
     program: &std::path::Path,
     args: &[String],
@@ -49,8 +50,9 @@ pub fn spawn_adapter(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
+        .kill_on_drop(true);
+    super::parent_death::die_with_parent(&mut command);
+    command.spawn()
 }
 
 impl ExitInfo {
@@ -271,6 +273,7 @@ pub async fn connect_tcp(
     match tokio::time::timeout(connect_timeout, TcpStream::connect((host.as_str(), port))).await {
         Ok(Ok(stream)) => {
             let _ = stream.set_nodelay(true);
+            let _ = actor.cast(TransportMsg::Connected(host, port));
             let (r, w) = stream.into_split();
             start_io(r, w, outgoing, limits, actor);
         }

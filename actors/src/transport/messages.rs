@@ -33,6 +33,9 @@ pub enum TransportOutput {
         request: String,
         /// The child's configuration.
         configuration: serde_json::Map<String, Value>,
+        /// The address this connection reached, where it is TCP: an adapter whose
+        /// children connect to the same server (js-debug) is reached there again.
+        server: Option<(String, u16)>,
     },
     /// The connection ended. Requests still pending get no response of their own:
     /// the owner fails them, knowing whether the end is a crash it will restart.
@@ -206,6 +209,9 @@ pub enum TransportMsg {
         /// What was wrong, with an excerpt.
         detail: String,
     },
+    /// The TCP connection to the adapter is made (from the connecting task), at this
+    /// host and port.
+    Connected(String, u16),
     /// The stream ended or failed (from an I/O task).
     StreamEnded(String),
     /// The adapter process exited (from the exit watcher).

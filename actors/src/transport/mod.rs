@@ -9,17 +9,23 @@
 //! - `shutdown.rs`: how it ends, and the exit report;
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
 //! - `listen.rs`: finding the port of an adapter that picks its own;
+//! - `connect_back.rs`, `loopback_peer.rs`: a port of ours for an adapter that dials
+//!   back, and telling its connection from another user's;
 //! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
 //! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
-//! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`.
+//! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`;
+//! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
 pub mod actor;
+pub mod connect_back;
 pub mod in_process;
 pub mod io;
 pub mod listen;
+pub mod loopback_peer;
 pub mod messages;
 pub mod output_tail;
+pub mod parent_death;
 pub mod pidfd;
 pub mod process;
 pub mod procfs;

@@ -134,6 +134,7 @@ impl TransportState {
                 (self.sink)(TransportOutput::StartDebugging {
                     request: kind,
                     configuration,
+                    server: self.server.clone(),
                 });
                 json!({})
             }),

@@ -47,6 +47,8 @@ pub struct TransportState {
     pub(super) stdout_tail: OutputTail,
     /// What is known of the end so far.
     pub(super) ending: Ending,
+    /// The adapter's address, once a TCP connection to it is made.
+    pub(super) server: Option<(String, u16)>,
     pub(super) grace_timer: Option<AbortHandle>,
     /// The one timer for the requests' deadlines, and when it fires: set for the
     /// earliest deadline in flight, or earlier. A request answered in time leaves it

@@ -99,13 +99,17 @@ pub struct ExceptionInfoResponseBody {
 }
 
 /// A `breakMode` as sent, an empty one read as if it were left out: dlv 1.20 answers
-/// `exceptionInfo` after a panic with `"breakMode": ""`.
+/// `exceptionInfo` after a panic with `"breakMode": ""`. js-debug 1.112 answers with
+/// the name of its filter instead of a mode: `all` (caught ones too) reads as
+/// `always`, `uncaught` as `unhandled`.
 fn break_mode_or_default<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<ExceptionBreakMode, D::Error> {
     use serde::de::IntoDeserializer;
     match Option::<String>::deserialize(deserializer)?.as_deref() {
         None | Some("") => Ok(ExceptionBreakMode::default()),
+        Some("all") => Ok(ExceptionBreakMode::Always),
+        Some("uncaught") => Ok(ExceptionBreakMode::Unhandled),
         Some(mode) => {
             let mode: serde::de::value::StrDeserializer<'_, D::Error> = mode.into_deserializer();
             ExceptionBreakMode::deserialize(mode)

@@ -220,6 +220,13 @@ fn missing_required_fields_cost_only_themselves() {
     let info: ExceptionInfoResponseBody =
         parse(json!({"exceptionId": "E", "breakMode": "userUnhandled"}));
     assert_eq!(info.break_mode, ExceptionBreakMode::UserUnhandled);
+    // js-debug 1.112 names its filter instead of a mode.
+    let info: ExceptionInfoResponseBody =
+        parse(json!({"exceptionId": "TypeError", "breakMode": "all"}));
+    assert_eq!(info.break_mode, ExceptionBreakMode::Always);
+    let info: ExceptionInfoResponseBody =
+        parse(json!({"exceptionId": "TypeError", "breakMode": "uncaught"}));
+    assert_eq!(info.break_mode, ExceptionBreakMode::Unhandled);
     let bad = serde_json::from_value::<ExceptionInfoResponseBody>(
         json!({"exceptionId": "E", "breakMode": "sometimes"}),
     );
