@@ -17,6 +17,16 @@ impl SessionCore {
             tracing::debug!(tag, "response for a request no longer pending; dropped");
             return;
         };
+        if self.adapter_live
+            && matches!(pending, Pending::Agent { .. })
+            && matches!(result, Err(SessionError::AdapterExited { .. }))
+        {
+            // The transport refused it as its adapter is going, and the close that
+            // follows has not come yet. It says how the adapter went (a crash held for
+            // the supervisor, or an end) and answers this with the requests in flight.
+            self.pending.insert(tag, pending);
+            return;
+        }
         match pending {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),

@@ -235,6 +235,29 @@ fn a_crash_holds_pending_requests_and_waiters_until_the_decision() {
 }
 
 #[test]
+fn a_request_refused_by_a_closing_transport_is_answered_as_the_crash_is() {
+    // The adapter was killed, and the transport refused the request before the
+    // session heard of it: the agent learns of the crash and the restart as the
+    // requests in flight do, not that the adapter is gone for good.
+    let mut h = Harness::stopped();
+    let (request, out) = h.command(command_for(Operation::Evaluate));
+    let (tag, _, _) = out.sent("evaluate");
+    let closing = SessionError::AdapterExited { exit: killed() };
+    let out = h.respond(tag, Err(closing));
+    assert_eq!(out.replies(), 0, "{out:?}");
+    h.closed(killed());
+    let out = h.input(Input::RestartScheduled {
+        attempt: 1,
+        after: Duration::from_millis(250),
+        crash: 1,
+    });
+    assert!(
+        matches!(out.error(request), SessionError::AdapterCrashed { attempt: 1, .. }),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn a_late_close_of_the_crashed_adapter_changes_nothing() {
     for mut h in [Harness::restarting(), Harness::failed()] {
         let state = h.state();
