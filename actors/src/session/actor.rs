@@ -153,9 +153,10 @@ impl Actor for SessionActor {
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
         state.answer_waiting();
-        // The transport is a linked child: ractor kills it, and its process group
-        // goes with its state.
+        // The transports (the bootstrap's too) are linked children: ractor kills
+        // them, and their process group goes with their state.
         state.forget_transport();
+        state.forget_bootstrap();
         Ok(())
     }
 }
