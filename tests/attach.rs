@@ -399,7 +399,10 @@ async fn a_debugpy_attach_to_a_process_that_is_not_python_says_what_to_check() {
     // gdb injects into `sleep` without complaint, and nothing ever connects back.
     let sleeper = Command::new("sleep").arg("120").spawn().unwrap();
     let sleeper = Target(sleeper);
-    let config = RuntimeConfig::default().request_timeout(std::time::Duration::from_secs(5));
+    let five = std::time::Duration::from_secs(5);
+    let config = RuntimeConfig::default()
+        .request_timeout(five)
+        .launch_timeout(five);
     let (message, _) = debugpy_attach_failure(config, sleeper.0.id()).await;
     let pid = sleeper.0.id();
     assert!(

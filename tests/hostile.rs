@@ -166,8 +166,11 @@ async fn failed_launch_beside_a_healthy_one(runtime: &Runtime) -> (String, Durat
     (err.to_string(), took)
 }
 
+/// The shortest deadlines, for requests and for the launch handshake (its own).
 fn short_deadlines() -> RuntimeConfig {
-    RuntimeConfig::default().request_timeout(SHORT)
+    RuntimeConfig::default()
+        .request_timeout(SHORT)
+        .launch_timeout(SHORT)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
