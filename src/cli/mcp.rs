@@ -1,11 +1,12 @@
-//! `dapvisor mcp`: serve the tool catalogue over MCP on stdin/stdout.
+//! `dapvisor mcp`: serve the tool catalogue over MCP on stdin/stdout, until the client
+//! goes or a signal (SIGINT, SIGTERM) asks dapvisor to stop.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::mcp::{serve_stdio, DebugServer};
+use crate::mcp::{serve_stdio_until, DebugServer};
 use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue};
@@ -89,7 +90,8 @@ fn runtime_config(args: &McpArgs) -> Result<RuntimeConfig, String> {
     Ok(config)
 }
 
-/// Run the server until the client goes away.
+/// Run the server until the client goes away, or SIGINT or SIGTERM asks it to stop;
+/// either way the sessions end in order (attached programs are detached from).
 pub async fn run(args: McpArgs) -> Result<(), String> {
     let paths = match &args.root {
         Some(root) => PathPolicy::rooted(root).map_err(|e| e.to_string())?,
@@ -105,7 +107,11 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         root = ?args.root,
         "dapvisor MCP server on stdio"
     );
-    serve_stdio(DebugServer::new(catalogue))
+    let stop = async {
+        let signal = super::signals::stop_requested().await;
+        tracing::info!(signal = signal.name(), "stopping: ending every session");
+    };
+    serve_stdio_until(DebugServer::new(catalogue), stop)
         .await
         .map_err(|e| format!("the MCP connection failed: {e}"))
 }

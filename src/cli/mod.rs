@@ -12,6 +12,7 @@ pub mod adapters;
 pub mod config;
 pub mod debug;
 pub mod mcp;
+pub mod signals;
 
 use std::process::ExitCode;
 
@@ -55,7 +56,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(debug::EXIT_DAPVISOR_FAILED);
         }
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         match cli.command {
             Command::Mcp(args) => match mcp::run(args).await {
                 Ok(()) => ExitCode::SUCCESS,
@@ -67,7 +68,12 @@ pub fn main() -> ExitCode {
             Command::Debug(args) => debug::run(args).await,
             Command::Adapters(args) => adapters::run(args).await,
         }
-    })
+    });
+    // Every session has ended by now. What may remain is a read of stdin blocked on
+    // a worker thread (MCP's, when a signal stopped the server while its client
+    // still holds the pipe open): dropping the runtime would wait for it forever.
+    runtime.shutdown_background();
+    code
 }
 
 fn init_logging() {

@@ -23,13 +23,28 @@ use rmcp::ServiceExt;
 /// Serve `server` on this process's stdin and stdout until the client closes them,
 /// then end every session.
 pub async fn serve_stdio(server: DebugServer) -> Result<(), Box<dyn std::error::Error>> {
+    serve_stdio_until(server, std::future::pending::<()>()).await
+}
+
+/// [`serve_stdio`], or until `stop` completes (a signal, a host's own shutdown):
+/// either way every session is then ended as [`Runtime::shutdown`] ends them, an
+/// attached program detached from, not killed.
+///
+/// [`Runtime::shutdown`]: crate::Runtime::shutdown
+pub async fn serve_stdio_until(
+    server: DebugServer,
+    stop: impl std::future::Future,
+) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = server.catalogue().runtime().clone();
     let served = async {
         let running = server.serve(rmcp::transport::stdio()).await?;
         running.waiting().await?;
         Ok::<_, Box<dyn std::error::Error>>(())
-    }
-    .await;
+    };
+    let served = tokio::select! {
+        served = served => served,
+        _ = stop => Ok(()),
+    };
     runtime.shutdown().await;
     served
 }

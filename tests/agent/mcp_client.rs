@@ -326,6 +326,20 @@ impl McpClient {
             })
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("the server has not been waited for")
+    }
+
+    /// Wait for the server to exit on its own (the connection left open); returns its
+    /// exit status.
+    pub async fn exited(mut self) -> std::process::ExitStatus {
+        tokio::time::timeout(ANSWER_WAIT, self.child.wait())
+            .await
+            .expect("the server exits")
+            .unwrap()
+    }
+
     /// Close the connection (the server's stdin) and wait for the server to exit;
     /// returns its exit status, after checking that its stdout carried only JSON-RPC.
     pub async fn close(mut self) -> std::process::ExitStatus {

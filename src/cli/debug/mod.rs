@@ -114,13 +114,20 @@ pub async fn run(args: DebugArgs) -> ExitCode {
     // The person at the shell asked for every --eval: nothing to approve.
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
-    let code = Driver {
+    let driver = Driver {
         tools,
         args,
         output_cursor: AtomicU64::new(0),
-    }
-    .drive()
-    .await;
+    };
+    // A signal ends the session in order (the program ended, or detached from) and
+    // exits as a shell reports a command that signal ended.
+    let code = tokio::select! {
+        code = driver.drive() => code,
+        signal = super::signals::stop_requested() => {
+            eprintln!("dapvisor: {}: ending the session", signal.name());
+            ExitCode::from(signal.exit_status())
+        }
+    };
     runtime.shutdown().await;
     code
 }
