@@ -252,7 +252,10 @@ fn a_request_refused_by_a_closing_transport_is_answered_as_the_crash_is() {
         crash: 1,
     });
     assert!(
-        matches!(out.error(request), SessionError::AdapterCrashed { attempt: 1, .. }),
+        matches!(
+            out.error(request),
+            SessionError::AdapterCrashed { attempt: 1, .. }
+        ),
         "{out:?}"
     );
 }
