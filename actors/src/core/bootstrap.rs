@@ -65,6 +65,10 @@ pub(crate) struct Bootstrap {
     adopted: bool,
     /// The exit code the launcher reported (`Process exited with code N`).
     exit_line: Option<i64>,
+    /// Whether the launcher reports a failing exit code at all: only while it
+    /// discards the program's stdio (`outputCapture: console`, js-debug's default).
+    /// Capturing it (`std`), it says nothing of the exit, so its silence is no 0.
+    reports_exit_code: bool,
     /// The launcher's word on the program's end is in (its `terminated`), or no
     /// longer awaited (it closed, it was stopped, the wait ran out).
     reported: bool,
@@ -81,8 +85,11 @@ pub(crate) struct Bootstrap {
 /// Whether `plan` runs its program in a session the adapter asks for: js-debug's
 /// own launch or attach, not one of its child sessions (which is such a session).
 pub(super) fn bootstrap_for(plan: &StartPlan) -> Option<Bootstrap> {
-    (plan.adapter.flavor == AdapterFlavor::JsDebug && plan.parent.is_none())
-        .then(Bootstrap::default)
+    let capture = plan.arguments.get("outputCapture").and_then(Value::as_str);
+    (plan.adapter.flavor == AdapterFlavor::JsDebug && plan.parent.is_none()).then(|| Bootstrap {
+        reports_exit_code: capture.is_none_or(|c| c == "console"),
+        ..Bootstrap::default()
+    })
 }
 
 /// The exit code in js-debug's launcher line `Process exited with code 3`.
@@ -227,8 +234,9 @@ impl SessionCore {
             return;
         }
         b.reported = true;
-        // No line: exit code 0 (or a signal, which the launcher does not tell).
-        let code = match (b.exit_line, gone) {
+        // No line: exit code 0 (or a signal, which the launcher does not tell),
+        // where the launcher would have said otherwise.
+        let code = match (b.exit_line, gone || !b.reports_exit_code) {
             (Some(code), _) => Some(code),
             (None, false) => Some(0),
             (None, true) => None,

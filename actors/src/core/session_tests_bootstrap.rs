@@ -58,7 +58,12 @@ fn from_bootstrap(h: &mut Harness, name: &str, body: Value) -> Effects {
 /// The bootstrap's handshake, in js-debug's order: `initialized` first, `launch`
 /// answered once configured. Returns the agent's token; nothing answered it yet.
 fn bootstrapped(h: &mut Harness) -> Token {
-    let (token, started) = h.command(Command::Start(Box::new(js_plan())));
+    bootstrapped_with(h, js_plan())
+}
+
+/// [`bootstrapped`] with `plan`.
+fn bootstrapped_with(h: &mut Harness, plan: crate::core::command::StartPlan) -> Token {
+    let (token, started) = h.command(Command::Start(Box::new(plan)));
     let launch = h.ok(started.tag("initialize"), js_caps());
     let config = h.event("initialized", json!({}));
     assert_eq!(config.commands(), ["setBreakpoints", "configurationDone"]);
@@ -76,7 +81,12 @@ fn bootstrapped(h: &mut Harness) -> Token {
 
 /// Adopted, configured and running; returns the adoption's effects and the start's.
 fn adopted(h: &mut Harness) -> (Effects, Effects) {
-    let token = bootstrapped(h);
+    adopted_with(h, js_plan())
+}
+
+/// [`adopted`] with `plan`.
+fn adopted_with(h: &mut Harness, plan: crate::core::command::StartPlan) -> (Effects, Effects) {
+    let token = bootstrapped_with(h, plan);
     let adoption = start_debugging(h, "launch", "t1");
     let launch = h.ok(adoption.tag("initialize"), js_caps());
     let mut all = Effects(Vec::new());
@@ -209,6 +219,30 @@ fn a_launcher_that_says_nothing_means_exit_code_0_and_its_silence_is_bounded() {
         Ok(Answer::Stop(StopOutcome::Terminated { exit_code: None }))
     ));
     assert!(out.commands().contains(&"disconnect"), "{out:?}");
+}
+
+#[test]
+fn a_launcher_capturing_the_programs_output_says_nothing_of_its_exit_code() {
+    // With `outputCapture: std` js-debug's launcher reports no exit code, failing or
+    // not: its silence is not a 0.
+    let mut plan = js_plan();
+    plan.arguments.insert("outputCapture".into(), json!("std"));
+    let mut h = Harness::new();
+    adopted_with(&mut h, plan);
+    let waiter = waiting(&mut h);
+    h.event("terminated", json!({}));
+    let out = from_bootstrap(&mut h, "terminated", json!({}));
+    assert!(
+        matches!(
+            out.reply(waiter),
+            Ok(Answer::Stop(StopOutcome::Terminated { exit_code: None }))
+        ),
+        "{out:?}"
+    );
+    assert!(!out
+        .events()
+        .iter()
+        .any(|e| matches!(e, EventKind::Exited { .. })));
 }
 
 #[test]
