@@ -82,6 +82,11 @@ impl AdapterDef {
         }
         out.insert(stop_key.into(), json!(spec.stop_on_entry));
         merge(&mut out, &spec.extra);
+        // debugpy runs a module (`module: pytest`) instead of a program, and refuses
+        // both; the program then only chose the adapter.
+        if self.flavor == AdapterFlavor::Debugpy && out.contains_key("module") {
+            out.remove("program");
+        }
         out
     }
 

@@ -37,6 +37,17 @@ fn debugpy_launch() {
 }
 
 #[test]
+fn debugpy_runs_a_module_instead_of_the_program() {
+    let mut spec =
+        LaunchSpec::new("/srv/app/tests/test_cart.py").args(["tests/test_cart.py::test_total"]);
+    spec.extra.insert("module".into(), json!("pytest"));
+    let args = launch("debugpy", &spec);
+    assert_eq!(args["module"], "pytest");
+    assert_eq!(args["args"], json!(["tests/test_cart.py::test_total"]));
+    assert!(args.get("program").is_none(), "{args}");
+}
+
+#[test]
 fn debugpy_resolved_launch_pins_the_interpreter_unless_overridden() {
     let def = def("debugpy");
     let resolved = ResolvedAdapter::running(
