@@ -7,6 +7,7 @@
 //! - [`supervisor`]: the actor that owns a runtime's sessions.
 //! - [`registry`]: the adapters dapvisor knows and how to start each.
 //! - [`events`]: session events and the hub that fans them out.
+//! - [`test_run`]: one test, named as its runner names it, as the launch that runs it.
 //! - [`Runtime`]: the entry point.
 //! - [`clean_start`]: every process dapvisor starts gets default signal dispositions.
 #![warn(missing_docs)]
@@ -22,6 +23,7 @@ pub mod registry;
 pub mod runtime;
 pub mod session;
 pub mod supervisor;
+pub mod test_run;
 pub mod testing;
 pub mod transport;
 pub mod wire;
@@ -36,3 +38,4 @@ pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;
 pub use session::{RunTicket, SessionHandle, SessionId, StepKind};
 pub use supervisor::RestartPolicy;
+pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};

@@ -1,0 +1,303 @@
+//! One test run under the debugger, named in its runner's own spelling:
+//!
+//! | runner | id | runs |
+//! |---|---|---|
+//! | pytest | `tests/test_cart.py::test_total`, `...::TestCart::test_total[case1]` | `python -m pytest ID` under debugpy, with the project's `.venv` interpreter when there is one |
+//! | go | `TestTotal` (`TestTotal/case` for a subtest), in a package folder | dlv's test mode, `-test.run '^TestTotal$' -test.v` |
+//! | cargo | `cart::tests::total`, in a crate | the test binary holding it (`cargo test --no-run`), `ID --exact --nocapture --include-ignored` |
+//! | node | a name pattern (or none), in a test file | the file under js-debug, `--test-name-pattern ID` |
+//!
+//! [`TestRequest::launch_spec`] turns a request into the [`LaunchSpec`] that runs it;
+//! breakpoints and the rest are the caller's. [`TestOutcome::read`] reads the run's
+//! end.
+
+mod cargo;
+mod outcome;
+mod runner;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+pub use cargo::MAX_BUILD_ERROR_BYTES;
+pub use outcome::{TestOutcome, MAX_FAILURE_TEXT_BYTES};
+pub use runner::TestRunner;
+
+use crate::core::state::Operation;
+use crate::error::SessionError;
+use crate::launch::LaunchSpec;
+
+/// A test to run under the debugger.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct TestRequest {
+    /// The test, as its runner spells it (see the module's table).
+    pub id: String,
+    /// Its runner; found from the id and `path` when absent.
+    #[serde(default)]
+    pub runner: Option<TestRunner>,
+    /// The test file, package folder or crate folder, when the id does not say.
+    #[serde(default)]
+    pub path: Option<PathBuf>,
+    /// The folder relative paths (the id's too) are taken from, and pytest runs in;
+    /// the process's working directory when absent.
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+}
+
+impl TestRequest {
+    /// Run the test `id`.
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            ..Self::default()
+        }
+    }
+
+    /// With its runner named.
+    pub fn runner(mut self, runner: TestRunner) -> Self {
+        self.runner = Some(runner);
+        self
+    }
+
+    /// With the file or folder it lives in.
+    pub fn path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// With relative paths taken from `cwd`.
+    pub fn cwd(mut self, cwd: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(cwd.into());
+        self
+    }
+
+    /// Its runner: as named, else as the id and path say.
+    pub fn resolved_runner(&self) -> Result<TestRunner, TestRunError> {
+        self.runner
+            .or_else(|| TestRunner::detect(&self.id, self.path.as_deref(), &self.base()))
+            .ok_or_else(|| TestRunError::UnknownRunner {
+                id: self.id.clone(),
+            })
+    }
+
+    /// The launch that runs this one test; a Rust test's crate is built first, within
+    /// `build_deadline`.
+    pub async fn launch_spec(&self, build_deadline: Duration) -> Result<LaunchSpec, TestRunError> {
+        let base = self.base();
+        let place = self.path.as_ref().map(|p| base.join(p));
+        let mut spec = LaunchSpec::default();
+        match self.resolved_runner()? {
+            TestRunner::Pytest => {
+                let node_id = match (runner::pytest_file(&self.id), &self.path) {
+                    (Some(_), _) | (None, None) => self.id.clone(),
+                    (None, Some(file)) => format!("{}::{}", file.display(), self.id),
+                };
+                let file = runner::pytest_file(&node_id).unwrap_or(&node_id);
+                spec.program = base.join(file);
+                spec.adapter = Some("debugpy".into());
+                spec.args = vec![node_id.clone()];
+                spec.cwd = Some(base.clone());
+                spec.extra.insert("module".into(), json!("pytest"));
+                if let Some(python) = runner::project_python(&spec.program) {
+                    spec.extra.insert("python".into(), json!(python));
+                }
+            }
+            TestRunner::GoTest => {
+                let place = place.unwrap_or_else(|| base.clone());
+                let package = if place.is_file() {
+                    place.parent().map(Path::to_path_buf).unwrap_or(place)
+                } else {
+                    place
+                };
+                spec.program = package;
+                spec.adapter = Some("dlv".into());
+                spec.args = vec![
+                    "-test.run".into(),
+                    go_run_pattern(&self.id),
+                    "-test.v".into(),
+                ];
+                spec.extra.insert("mode".into(), json!("test"));
+            }
+            TestRunner::Cargo => {
+                let from = place.unwrap_or_else(|| base.clone());
+                let krate =
+                    runner::crate_root(&from).ok_or(TestRunError::NoCrate { path: from })?;
+                let binaries = cargo::build(&krate, build_deadline).await?;
+                spec.program = cargo::binary_holding(&binaries, &self.id, build_deadline).await?;
+                spec.args = vec![
+                    self.id.clone(),
+                    "--exact".into(),
+                    "--nocapture".into(),
+                    "--include-ignored".into(),
+                    "--test-threads=1".into(),
+                ];
+                spec.cwd = Some(krate);
+            }
+            TestRunner::NodeTest => {
+                let file = place.ok_or(TestRunError::NoTestFile {
+                    id: self.id.clone(),
+                })?;
+                spec.program = file;
+                spec.adapter = Some("js-debug".into());
+                // node:test writes its report to stdout itself, not through `console`.
+                spec.extra.insert("outputCapture".into(), json!("std"));
+                if !self.id.is_empty() {
+                    let pattern = format!("--test-name-pattern={}", self.id);
+                    spec.extra.insert("runtimeArgs".into(), json!([pattern]));
+                }
+            }
+        }
+        Ok(spec)
+    }
+
+    fn base(&self) -> PathBuf {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match &self.cwd {
+            Some(dir) => cwd.join(dir),
+            None => cwd,
+        }
+    }
+}
+
+/// `-test.run`'s pattern for a test and its subtests: each level anchored
+/// (`TestTotal/empty` runs only that subtest).
+fn go_run_pattern(id: &str) -> String {
+    id.split('/')
+        .map(|level| format!("^{level}$"))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Why a test could not be started.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TestRunError {
+    /// Neither the id nor the path says which runner the test belongs to.
+    #[error(
+        "cannot tell which runner test `{id}` belongs to: name the runner (pytest, go, \
+         cargo, node), or give the test file, package folder or crate folder it is in"
+    )]
+    UnknownRunner {
+        /// The test asked for.
+        id: String,
+    },
+    /// A Rust test outside any crate.
+    #[error("no Cargo.toml at or above {}: give the crate's folder", path.display())]
+    NoCrate {
+        /// Where the crate was looked for.
+        path: PathBuf,
+    },
+    /// A Node test without its file.
+    #[error("a Node test runs from its file: give the test file for `{id}`")]
+    NoTestFile {
+        /// The test asked for.
+        id: String,
+    },
+    /// The tests did not build.
+    #[error("the tests did not build:\n{message}")]
+    BuildFailed {
+        /// The compiler's messages, bounded ([`MAX_BUILD_ERROR_BYTES`]).
+        message: String,
+    },
+    /// No test binary lists the test.
+    #[error("no test binary of the crate has the test `{id}`{}", near_tests(near))]
+    NoSuchTest {
+        /// The test asked for.
+        id: String,
+        /// Tests whose last segment matches, to pick from.
+        near: Vec<String>,
+    },
+    /// A process could not be run.
+    #[error("{what} could not run: {error}")]
+    Io {
+        /// What was being run.
+        what: String,
+        /// Why.
+        error: String,
+    },
+    /// A build or listing took longer than allowed.
+    #[error("{what} took longer than {after:?}: raise the launch timeout, or build first")]
+    TimedOut {
+        /// What was being run.
+        what: String,
+        /// The deadline.
+        after: Duration,
+    },
+}
+
+fn near_tests(near: &[String]) -> String {
+    if near.is_empty() {
+        return "; give its full path, as `cargo test -- --list` prints it".into();
+    }
+    format!("; tests with that name: {}", near.join(", "))
+}
+
+impl From<TestRunError> for SessionError {
+    fn from(err: TestRunError) -> Self {
+        match err {
+            TestRunError::UnknownRunner { .. }
+            | TestRunError::NoCrate { .. }
+            | TestRunError::NoTestFile { .. }
+            | TestRunError::NoSuchTest { .. } => SessionError::InvalidArgument(err.to_string()),
+            TestRunError::BuildFailed { .. }
+            | TestRunError::Io { .. }
+            | TestRunError::TimedOut { .. } => SessionError::StartFailed {
+                operation: Operation::Launch,
+                message: err.to_string(),
+                output: String::new(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_pytest_node_id_runs_pytest_as_a_module_from_the_base() {
+        let request = TestRequest::new("tests/test_cart.py::TestCart::test_total[1]").cwd("/proj");
+        let spec = request.launch_spec(Duration::from_secs(5)).await.unwrap();
+        assert_eq!(spec.program, PathBuf::from("/proj/tests/test_cart.py"));
+        assert_eq!(spec.args, ["tests/test_cart.py::TestCart::test_total[1]"]);
+        assert_eq!(spec.cwd.as_deref(), Some(Path::new("/proj")));
+        assert_eq!(spec.extra["module"], "pytest");
+        assert_eq!(spec.adapter.as_deref(), Some("debugpy"));
+    }
+
+    #[tokio::test]
+    async fn a_bare_test_name_with_its_file_makes_the_node_id() {
+        let request = TestRequest::new("test_total")
+            .path("tests/test_cart.py")
+            .cwd("/proj");
+        let spec = request.launch_spec(Duration::from_secs(5)).await.unwrap();
+        assert_eq!(spec.args, ["tests/test_cart.py::test_total"]);
+    }
+
+    #[tokio::test]
+    async fn a_go_test_runs_in_dlvs_test_mode_anchored() {
+        let request = TestRequest::new("TestTotal/empty")
+            .runner(TestRunner::GoTest)
+            .path("/proj/cart");
+        let spec = request.launch_spec(Duration::from_secs(5)).await.unwrap();
+        assert_eq!(spec.program, PathBuf::from("/proj/cart"));
+        assert_eq!(spec.args, ["-test.run", "^TestTotal$/^empty$", "-test.v"]);
+        assert_eq!(spec.extra["mode"], "test");
+    }
+
+    #[tokio::test]
+    async fn a_test_no_runner_claims_says_what_to_give() {
+        let err = TestRequest::new("total")
+            .cwd("/nowhere")
+            .resolved_runner()
+            .unwrap_err();
+        assert!(err
+            .to_string()
+            .contains("name the runner (pytest, go, cargo, node)"));
+        let session: SessionError = err.into();
+        assert!(matches!(session, SessionError::InvalidArgument(_)));
+    }
+}
