@@ -157,3 +157,32 @@ async fn a_failing_node_test_by_name_pattern_under_js_debug() {
         "{failure}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rust_test_whose_crate_does_not_build_answers_with_the_compilers_message() {
+    let krate = std::env::temp_dir().join(format!("dapvisor-broken-{}", std::process::id()));
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"broken\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("src/lib.rs"),
+        "pub fn total() -> u32 { \"forty-two\" }\n#[test]\nfn t() { assert_eq!(total(), 42); }\n",
+    )
+    .unwrap();
+    let request = TestRequest::new("t").path(&krate);
+    let result = request.launch_spec(BUILD_WAIT).await;
+    std::fs::remove_dir_all(&krate).unwrap();
+    match result {
+        Err(TestRunError::BuildFailed { message }) => {
+            assert!(
+                message.contains("error[E0308]: mismatched types"),
+                "{message}"
+            );
+            assert!(message.contains("src/lib.rs:1"), "{message}");
+        }
+        other => panic!("want BuildFailed, got {other:?}"),
+    }
+}
