@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+use tracing::Instrument;
 
 use crate::core::bootstrap::BootstrapInput;
 use crate::core::command::{Answer, Command, Effect, Input, Token};
@@ -47,6 +48,8 @@ pub struct SessionActor;
 /// The session's state: the core plus what the shell needs to carry out effects.
 pub struct SessionActorState {
     id: SessionId,
+    /// `session{id, adapter, program}`: what it and its transports log is under it.
+    span: tracing::Span,
     core: SessionCore,
     transport_config: TransportConfig,
     transport: Option<ActorRef<TransportMsg>>,
@@ -74,7 +77,14 @@ impl Actor for SessionActor {
         _myself: ActorRef<Self::Msg>,
         args: SessionArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
+        let span = tracing::info_span!(
+            "session",
+            id = %args.id,
+            adapter = tracing::field::Empty,
+            program = tracing::field::Empty,
+        );
         Ok(SessionActorState {
+            span,
             id: args.id,
             core: SessionCore::new(args.core),
             transport_config: args.transport,
@@ -100,8 +110,10 @@ impl Actor for SessionActor {
         // only. The agents waiting on it are told why now: left to ractor, their
         // replies would be dropped before the supervisor had recorded the failure,
         // and they would hear only that the session ended.
+        let span = state.span.clone();
         let handled = AssertUnwindSafe(state.handle_message(&myself, message))
             .catch_unwind()
+            .instrument(span)
             .await;
         let err: ActorProcessingErr = match handled {
             Ok(Ok(())) => return Ok(()),
@@ -177,6 +189,13 @@ impl SessionActorState {
                 command,
                 reply,
             } => {
+                if let Command::Start(plan) = &command {
+                    let display = tracing::field::display;
+                    state.span.record("adapter", display(&plan.adapter.name));
+                    if let Some(program) = &plan.program {
+                        state.span.record("program", display(program));
+                    }
+                }
                 let counts_as_use = !matches!(command, Command::Snapshot);
                 state.replies.insert(token, (reply, counts_as_use));
                 // tokio's clock, so that paused-time tests can age a session.
@@ -501,6 +520,7 @@ impl SessionActorState {
             sink,
             config: self.transport_config.clone(),
             pid_slot: Some(self.shared.clone_pid_slot()),
+            span: self.span.clone(),
         };
         // Spawning only starts the process (no adapter I/O), so awaiting it here
         // does not wait on the adapter.

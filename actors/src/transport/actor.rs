@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::{mpsc, Semaphore};
+use tracing::Instrument;
 
 use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
 use crate::transport::messages::{
@@ -36,126 +37,9 @@ impl Actor for TransportActor {
         myself: ActorRef<Self::Msg>,
         args: TransportArgs,
     ) -> Result<Self::State, ActorProcessingErr> {
-        let TransportArgs {
-            adapter,
-            sink,
-            config,
-            pid_slot,
-        } = args;
-        let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
-        let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
-        // Every message in the channel holds a place: a request one of the
-        // `max_unwritten_messages`, an answer to a reverse request its request's frame
-        // place; so it is bounded though the channel is not.
-        let (tx, rx) = mpsc::unbounded_channel();
-        let output_credits = Arc::new(Semaphore::new(config.max_unhandled_output));
-        let unwritten = Arc::new(Semaphore::new(config.max_unwritten_messages));
-        let mut group = None;
-        let mut stderr_open = false;
-        match &adapter.transport {
-            TransportKind::TcpConnect { host, port } => {
-                let (host, port) = (host.clone(), *port);
-                let (limit, timeout, me) = (
-                    config.frame_limits(),
-                    config.connect_timeout,
-                    myself.clone(),
-                );
-                tokio::spawn(io::connect_tcp(host, port, rx, limit, timeout, me));
-            }
-            TransportKind::InProcess { name } => {
-                let stream = config.in_process.connect(name).ok_or_else(|| {
-                    format!("no in-process adapter `{name}` is registered with this runtime")
-                })?;
-                let (r, w) = tokio::io::split(stream);
-                io::start_io(r, w, rx, config.frame_limits(), myself.clone());
-            }
-            kind => {
-                // An adapter that dials back is told where: the port is bound first,
-                // so it is ours before the adapter starts.
-                let dial_back = match kind {
-                    TransportKind::ConnectBack => Some(
-                        connect_back::DialBack::listen(&adapter.args)
-                            .await
-                            .map_err(|e| format!("could not listen on a loopback port: {e}"))?,
-                    ),
-                    _ => None,
-                };
-                let args = match &dial_back {
-                    Some(dial_back) => dial_back.arguments(&adapter.args),
-                    None => adapter.args.clone(),
-                };
-                // Spawning is quick and synchronous; only a missing binary fails here,
-                // which reaches the owner as a spawn error.
-                let mut child = io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref())
-                    .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
-                let pid = child
-                    .id()
-                    .ok_or("the adapter ended before it could be watched")?;
-                // Watched before anything could reap it; reaped by its group's sweep.
-                io::watch_exit(pid, myself.clone());
-                if let Some(slot) = &pid_slot {
-                    slot.store(pid, std::sync::atomic::Ordering::Relaxed);
-                }
-                let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
-                let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
-                let forward = debuggee_output_forward(&adapter, &sink, &output_credits);
-                if let Some(stderr) = child.stderr.take() {
-                    let forward = forward.clone().map(|f| (f, "stderr"));
-                    let me = myself.clone();
-                    let at_end = move || {
-                        let _ = me.cast(TransportMsg::StderrClosed);
-                    };
-                    io::drain_then(stderr, stderr_tail.clone(), forward, at_end);
-                    stderr_open = true;
-                }
-                if matches!(kind, TransportKind::TcpListen) {
-                    drop(stdin);
-                    listen::connect_from_banner(
-                        stdout,
-                        stdout_tail.clone(),
-                        forward,
-                        rx,
-                        config.frame_limits(),
-                        config.connect_timeout,
-                        myself.clone(),
-                    );
-                } else if let Some(dial_back) = dial_back {
-                    // DAP comes over the socket; stdout is only kept for reports.
-                    drop(stdin);
-                    io::drain_into_tail(stdout, stdout_tail.clone(), None);
-                    let timeout = config.connect_timeout;
-                    dial_back.accept(rx, config.frame_limits(), timeout, myself.clone());
-                } else {
-                    io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
-                }
-                group = Some(Arc::new(
-                    ProcessGroup::adopt(child, true)
-                        .ok_or("the adapter ended before it could be watched")?,
-                ));
-            }
-        }
-        Ok(TransportState {
-            requests: RequestTable::new().keep_unmatched(config.unmatched_responses_kept),
-            sink,
-            config,
-            adapter_name: adapter.name.clone(),
-            outgoing: Some(tx),
-            unwritten,
-            output_credits,
-            terminal_processes: Vec::new(),
-            stopped_once: false,
-            ending: Ending {
-                is_process: group.is_some(),
-                stderr_open,
-                ..Ending::default()
-            },
-            group,
-            server: None,
-            stderr_tail,
-            stdout_tail,
-            grace_timer: None,
-            deadline_timer: None,
-        })
+        // Everything the transport logs, its I/O tasks' too, is under its session's.
+        let span = tracing::debug_span!(parent: &args.span, "adapter", name = %args.adapter.name);
+        start(myself, args, span.clone()).instrument(span).await
     }
 
     async fn handle(
@@ -164,57 +48,10 @@ impl Actor for TransportActor {
         message: Self::Msg,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
-        match message {
-            TransportMsg::Send {
-                tag,
-                request,
-                timeout,
-            } => state.send_request(&myself, tag, request, timeout),
-            TransportMsg::Cancel { tag } => state.cancel_request(tag),
-            TransportMsg::Incoming(message, credit) => {
-                state.requests.observe(&message);
-                state.note_processes_at(&message);
-                match message {
-                    // Responses are bounded by the requests in flight; only events,
-                    // which an adapter may send without end, hold their place until
-                    // the session has handled them.
-                    Message::Response(response) => state.on_response(response),
-                    Message::Event(event) => (state.sink)(TransportOutput::Event(event, credit)),
-                    Message::Request(request) => state.on_reverse_request(request, credit),
-                }
-            }
-            TransportMsg::Malformed {
-                request_seq,
-                detail,
-            } => state.on_malformed(request_seq, detail),
-            TransportMsg::Deadlines => state.on_deadlines(&myself),
-            TransportMsg::Shutdown => {
-                // Closing the adapter's input asks it to exit.
-                state.outgoing = None;
-                let next = state.ending.shutdown(&state.config);
-                state.carry_out(&myself, next);
-            }
-            TransportMsg::Connected(host, port) => state.server = Some((host, port)),
-            TransportMsg::StreamEnded(reason) => {
-                let next = state.ending.stream_ended(reason, &state.config);
-                state.carry_out(&myself, next);
-            }
-            TransportMsg::ProcessExited(info) => {
-                let next = state.ending.process_exited(info, &state.config);
-                state.carry_out(&myself, next);
-            }
-            TransportMsg::StderrClosed => {
-                let next = state.ending.stderr_closed();
-                state.carry_out(&myself, next);
-            }
-            TransportMsg::GraceOver => {
-                let next = state.ending.grace_over();
-                state.carry_out(&myself, next);
-            }
-            TransportMsg::Swept(exit) => state.swept(&myself, exit),
-            TransportMsg::InjectFault(fault) => return fault.fail("transport"),
-        }
-        Ok(())
+        // No handler waits, so the span is entered for the whole of it.
+        let span = state.span.clone();
+        let _in_span = span.enter();
+        handle_message(myself, message, state)
     }
 
     async fn post_stop(
@@ -227,6 +64,197 @@ impl Actor for TransportActor {
         crate::transport::process::kill_all(state.take_processes(), || {});
         Ok(())
     }
+}
+
+/// Start the adapter (or connect to it) and its I/O tasks.
+async fn start(
+    myself: ActorRef<TransportMsg>,
+    args: TransportArgs,
+    span: tracing::Span,
+) -> Result<TransportState, ActorProcessingErr> {
+    let TransportArgs {
+        adapter,
+        sink,
+        config,
+        pid_slot,
+        span: _,
+    } = args;
+    let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
+    let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
+    // Every message in the channel holds a place: a request one of the
+    // `max_unwritten_messages`, an answer to a reverse request its request's frame
+    // place; so it is bounded though the channel is not.
+    let (tx, rx) = mpsc::unbounded_channel();
+    let output_credits = Arc::new(Semaphore::new(config.max_unhandled_output));
+    let unwritten = Arc::new(Semaphore::new(config.max_unwritten_messages));
+    let mut group = None;
+    let mut stderr_open = false;
+    match &adapter.transport {
+        TransportKind::TcpConnect { host, port } => {
+            let (host, port) = (host.clone(), *port);
+            let (limit, timeout, me) = (
+                config.frame_limits(),
+                config.connect_timeout,
+                myself.clone(),
+            );
+            tokio::spawn(io::connect_tcp(host, port, rx, limit, timeout, me).in_current_span());
+        }
+        TransportKind::InProcess { name } => {
+            let stream = config.in_process.connect(name).ok_or_else(|| {
+                format!("no in-process adapter `{name}` is registered with this runtime")
+            })?;
+            let (r, w) = tokio::io::split(stream);
+            io::start_io(r, w, rx, config.frame_limits(), myself.clone());
+        }
+        kind => {
+            // An adapter that dials back is told where: the port is bound first,
+            // so it is ours before the adapter starts.
+            let dial_back = match kind {
+                TransportKind::ConnectBack => Some(
+                    connect_back::DialBack::listen(&adapter.args)
+                        .await
+                        .map_err(|e| format!("could not listen on a loopback port: {e}"))?,
+                ),
+                _ => None,
+            };
+            let args = match &dial_back {
+                Some(dial_back) => dial_back.arguments(&adapter.args),
+                None => adapter.args.clone(),
+            };
+            // Spawning is quick and synchronous; only a missing binary fails here,
+            // which reaches the owner as a spawn error.
+            let mut child = io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref())
+                .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
+            let pid = child
+                .id()
+                .ok_or("the adapter ended before it could be watched")?;
+            // Watched before anything could reap it; reaped by its group's sweep.
+            io::watch_exit(pid, myself.clone());
+            if let Some(slot) = &pid_slot {
+                slot.store(pid, std::sync::atomic::Ordering::Relaxed);
+            }
+            let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
+            let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
+            let forward = debuggee_output_forward(&adapter, &sink, &output_credits);
+            if let Some(stderr) = child.stderr.take() {
+                let forward = forward.clone().map(|f| (f, "stderr"));
+                let me = myself.clone();
+                let at_end = move || {
+                    let _ = me.cast(TransportMsg::StderrClosed);
+                };
+                io::drain_then(stderr, stderr_tail.clone(), forward, at_end);
+                stderr_open = true;
+            }
+            if matches!(kind, TransportKind::TcpListen) {
+                drop(stdin);
+                listen::connect_from_banner(
+                    stdout,
+                    stdout_tail.clone(),
+                    forward,
+                    rx,
+                    config.frame_limits(),
+                    config.connect_timeout,
+                    myself.clone(),
+                );
+            } else if let Some(dial_back) = dial_back {
+                // DAP comes over the socket; stdout is only kept for reports.
+                drop(stdin);
+                io::drain_into_tail(stdout, stdout_tail.clone(), None);
+                let timeout = config.connect_timeout;
+                dial_back.accept(rx, config.frame_limits(), timeout, myself.clone());
+            } else {
+                io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
+            }
+            group = Some(Arc::new(
+                ProcessGroup::adopt(child, true)
+                    .ok_or("the adapter ended before it could be watched")?,
+            ));
+        }
+    }
+    Ok(TransportState {
+        requests: RequestTable::new().keep_unmatched(config.unmatched_responses_kept),
+        sink,
+        config,
+        adapter_name: adapter.name.clone(),
+        outgoing: Some(tx),
+        unwritten,
+        output_credits,
+        terminal_processes: Vec::new(),
+        stopped_once: false,
+        ending: Ending {
+            is_process: group.is_some(),
+            stderr_open,
+            ..Ending::default()
+        },
+        group,
+        server: None,
+        stderr_tail,
+        stdout_tail,
+        grace_timer: None,
+        deadline_timer: None,
+        span,
+    })
+}
+
+fn handle_message(
+    myself: ActorRef<TransportMsg>,
+    message: TransportMsg,
+    state: &mut TransportState,
+) -> Result<(), ActorProcessingErr> {
+    match message {
+        TransportMsg::Send {
+            tag,
+            request,
+            timeout,
+        } => state.send_request(&myself, tag, request, timeout),
+        TransportMsg::Cancel { tag } => state.cancel_request(tag),
+        TransportMsg::Incoming(message, credit) => {
+            state.requests.observe(&message);
+            state.note_processes_at(&message);
+            match message {
+                // Responses are bounded by the requests in flight; only events,
+                // which an adapter may send without end, hold their place until
+                // the session has handled them.
+                Message::Response(response) => state.on_response(response),
+                Message::Event(event) => {
+                    tracing::trace!(event = %event.event, "event");
+                    (state.sink)(TransportOutput::Event(event, credit))
+                }
+                Message::Request(request) => state.on_reverse_request(request, credit),
+            }
+        }
+        TransportMsg::Malformed {
+            request_seq,
+            detail,
+        } => state.on_malformed(request_seq, detail),
+        TransportMsg::Deadlines => state.on_deadlines(&myself),
+        TransportMsg::Shutdown => {
+            // Closing the adapter's input asks it to exit.
+            state.outgoing = None;
+            let next = state.ending.shutdown(&state.config);
+            state.carry_out(&myself, next);
+        }
+        TransportMsg::Connected(host, port) => state.server = Some((host, port)),
+        TransportMsg::StreamEnded(reason) => {
+            let next = state.ending.stream_ended(reason, &state.config);
+            state.carry_out(&myself, next);
+        }
+        TransportMsg::ProcessExited(info) => {
+            let next = state.ending.process_exited(info, &state.config);
+            state.carry_out(&myself, next);
+        }
+        TransportMsg::StderrClosed => {
+            let next = state.ending.stderr_closed();
+            state.carry_out(&myself, next);
+        }
+        TransportMsg::GraceOver => {
+            let next = state.ending.grace_over();
+            state.carry_out(&myself, next);
+        }
+        TransportMsg::Swept(exit) => state.swept(&myself, exit),
+        TransportMsg::InjectFault(fault) => return fault.fail("transport"),
+    }
+    Ok(())
 }
 
 /// dlv 1.20 lets its debuggee inherit its stdout and stderr rather than sending the

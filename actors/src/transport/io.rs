@@ -16,6 +16,7 @@ use tokio::net::TcpStream;
 use tokio::process::Child;
 use tokio::sync::{mpsc, Semaphore};
 use tokio_util::codec::{FramedRead, FramedWrite};
+use tracing::Instrument;
 
 use crate::transport::messages::{FrameCredit, FrameLimits, Outgoing, TransportMsg};
 use crate::transport::output_tail::OutputTail;
@@ -179,16 +180,17 @@ pub fn start_io<R, W>(
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let credits = Arc::new(Semaphore::new(limits.max_unhandled_events));
-    tokio::spawn(read_frames(
-        FramedRead::new(reader, limits.codec()),
-        credits,
-        actor.clone(),
-    ));
-    tokio::spawn(write_frames(
-        FramedWrite::new(writer, DapCodec::new()),
-        outgoing,
-        actor,
-    ));
+    tokio::spawn(
+        read_frames(
+            FramedRead::new(reader, limits.codec()),
+            credits,
+            actor.clone(),
+        )
+        .in_current_span(),
+    );
+    tokio::spawn(
+        write_frames(FramedWrite::new(writer, DapCodec::new()), outgoing, actor).in_current_span(),
+    );
 }
 
 async fn read_frames<R: AsyncRead + Unpin>(

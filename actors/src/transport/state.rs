@@ -22,6 +22,8 @@ use crate::wire::{Message, Request, Response};
 
 /// The transport's state.
 pub struct TransportState {
+    /// This transport's span (`adapter{name}`, under its session's).
+    pub(super) span: tracing::Span,
     pub(super) sink: TransportSink,
     pub(super) config: TransportConfig,
     pub(super) adapter_name: String,
@@ -117,8 +119,10 @@ impl TransportState {
             });
             return;
         };
-        self.requests
+        let seq = self
+            .requests
             .send(&mut request, tag, timeout, Instant::now());
+        tracing::debug!(command = %request.command, seq, "request sent");
         self.arm_deadline_timer(myself);
         if outgoing
             .send((Message::Request(request), FrameCredit::held(place)))
@@ -176,6 +180,14 @@ impl TransportState {
     pub(super) fn on_response(&mut self, response: Response) {
         match self.requests.answer(&response) {
             Some(request) => {
+                let sent = request.deadline - request.timeout;
+                tracing::debug!(
+                    command = %request.command,
+                    seq = response.request_seq,
+                    success = response.success,
+                    ms = sent.elapsed().as_secs_f64() * 1000.0,
+                    "response"
+                );
                 (self.sink)(TransportOutput::Response {
                     tag: request.tag,
                     result: Ok(response),
