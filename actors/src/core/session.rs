@@ -277,6 +277,7 @@ impl SessionCore {
             output_end: self.output.end(),
             output_truncated: self.output.truncated(),
             pending_requests: self.pending.len(),
+            traffic: Default::default(),
             parent: self.config.parent,
             restarts: self.restarts,
             failure: self.failure.clone(),

@@ -50,6 +50,13 @@ pub struct SessionSnapshot {
     pub output_truncated: bool,
     /// DAP requests sent and not yet answered.
     pub pending_requests: usize,
+    /// What passed between the session and its adapters (requests, events, bytes):
+    /// counted by its transports, filled in by [`SessionHandle::snapshot`] (the core
+    /// leaves it zero).
+    ///
+    /// [`SessionHandle::snapshot`]: crate::session::SessionHandle::snapshot
+    #[serde(default)]
+    pub traffic: crate::transport::traffic::TrafficCounts,
     /// The session that started this one with `startDebugging`, for a child.
     pub parent: Option<crate::session::SessionId>,
     /// How many times the adapter was restarted after a crash.

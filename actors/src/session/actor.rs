@@ -520,6 +520,7 @@ impl SessionActorState {
             sink,
             config: self.transport_config.clone(),
             pid_slot: Some(self.shared.clone_pid_slot()),
+            traffic: self.shared.traffic.clone(),
             span: self.span.clone(),
         };
         // Spawning only starts the process (no adapter I/O), so awaiting it here

@@ -189,6 +189,12 @@ impl SessionHandle {
             .unwrap_or_else(|| SessionError::SessionEnded(self.id.to_string()))
     }
 
+    /// What passed between the session and its adapters so far: DAP requests sent,
+    /// events received, bytes each way (every adapter run of the session counted).
+    pub fn traffic(&self) -> crate::transport::traffic::TrafficCounts {
+        self.shared.traffic.counts()
+    }
+
     /// Start the adapter and launch or attach as `plan` says; answers once the
     /// debuggee runs (or stopped at entry, or already ended).
     pub async fn start(&self, plan: StartPlan) -> Result<SessionSnapshot, SessionError> {
@@ -201,7 +207,10 @@ impl SessionHandle {
     /// The session's cached state, with no adapter round trip.
     pub async fn snapshot(&self) -> Result<SessionSnapshot, SessionError> {
         match self.ask(Command::Snapshot).await? {
-            Answer::Snapshot(s) => Ok(*s),
+            Answer::Snapshot(s) => Ok(SessionSnapshot {
+                traffic: self.traffic(),
+                ..*s
+            }),
             other => Err(unexpected(other)),
         }
     }

@@ -22,6 +22,8 @@ pub struct SessionShared {
     /// Why the session ended, once its actor is gone for a reason worth telling
     /// (reaped, failed); handles answer with it.
     pub ended: Mutex<Option<SessionError>>,
+    /// What passed between the session and its adapters; its transports count.
+    pub traffic: Arc<crate::transport::traffic::Traffic>,
 }
 
 impl Default for SessionShared {
@@ -32,6 +34,7 @@ impl Default for SessionShared {
             adapter_pid: Arc::default(),
             last_used: Mutex::new(tokio::time::Instant::now()),
             ended: Mutex::new(None),
+            traffic: Arc::default(),
         }
     }
 }

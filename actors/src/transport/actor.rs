@@ -77,6 +77,7 @@ async fn start(
         sink,
         config,
         pid_slot,
+        traffic,
         span: _,
     } = args;
     let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
@@ -89,22 +90,24 @@ async fn start(
     let unwritten = Arc::new(Semaphore::new(config.max_unwritten_messages));
     let mut group = None;
     let mut stderr_open = false;
+    let ends = io::StreamEnds {
+        outgoing: rx,
+        limits: config.frame_limits(),
+        traffic: traffic.clone(),
+        actor: myself.clone(),
+    };
     match &adapter.transport {
         TransportKind::TcpConnect { host, port } => {
             let (host, port) = (host.clone(), *port);
-            let (limit, timeout, me) = (
-                config.frame_limits(),
-                config.connect_timeout,
-                myself.clone(),
-            );
-            tokio::spawn(io::connect_tcp(host, port, rx, limit, timeout, me).in_current_span());
+            let connecting = io::connect_tcp(host, port, ends, config.connect_timeout);
+            tokio::spawn(connecting.in_current_span());
         }
         TransportKind::InProcess { name } => {
             let stream = config.in_process.connect(name).ok_or_else(|| {
                 format!("no in-process adapter `{name}` is registered with this runtime")
             })?;
             let (r, w) = tokio::io::split(stream);
-            io::start_io(r, w, rx, config.frame_limits(), myself.clone());
+            io::start_io(r, w, ends);
         }
         kind => {
             // An adapter that dials back is told where: the port is bound first,
@@ -151,19 +154,16 @@ async fn start(
                     stdout,
                     stdout_tail.clone(),
                     forward,
-                    rx,
-                    config.frame_limits(),
+                    ends,
                     config.connect_timeout,
-                    myself.clone(),
                 );
             } else if let Some(dial_back) = dial_back {
                 // DAP comes over the socket; stdout is only kept for reports.
                 drop(stdin);
                 io::drain_into_tail(stdout, stdout_tail.clone(), None);
-                let timeout = config.connect_timeout;
-                dial_back.accept(rx, config.frame_limits(), timeout, myself.clone());
+                dial_back.accept(ends, config.connect_timeout);
             } else {
-                io::start_io(stdout, stdin, rx, config.frame_limits(), myself.clone());
+                io::start_io(stdout, stdin, ends);
             }
             group = Some(Arc::new(
                 ProcessGroup::adopt(child, true)
@@ -193,6 +193,7 @@ async fn start(
         grace_timer: None,
         deadline_timer: None,
         span,
+        traffic,
     })
 }
 
@@ -217,6 +218,7 @@ fn handle_message(
                 // the session has handled them.
                 Message::Response(response) => state.on_response(response),
                 Message::Event(event) => {
+                    state.traffic.event_received();
                     tracing::trace!(event = %event.event, "event");
                     (state.sink)(TransportOutput::Event(event, credit))
                 }

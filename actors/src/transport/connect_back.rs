@@ -15,15 +15,13 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use ractor::ActorRef;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::transport::io::start_io;
+use crate::transport::io::{start_io, StreamEnds};
 use crate::transport::loopback_peer::{our_uid, owner_uid};
-use crate::transport::messages::{FrameLimits, Outgoing, TransportMsg};
+use crate::transport::messages::TransportMsg;
 
 /// In an adapter's arguments, replaced by the port it is to connect to.
 pub const PORT_PLACEHOLDER: &str = "{port}";
@@ -77,22 +75,16 @@ impl DialBack {
 
     /// Wait (in a task) for the adapter to connect within `timeout`, then start the
     /// I/O tasks; failing that, the stream ends with the reason.
-    pub fn accept(
-        self,
-        outgoing: mpsc::UnboundedReceiver<Outgoing>,
-        limits: FrameLimits,
-        timeout: Duration,
-        actor: ActorRef<TransportMsg>,
-    ) {
+    pub fn accept(self, ends: StreamEnds, timeout: Duration) {
         tokio::spawn(async move {
             match self.wait_for_adapter(timeout).await {
                 Ok(stream) => {
                     let _ = stream.set_nodelay(true);
                     let (r, w) = stream.into_split();
-                    start_io(r, w, outgoing, limits, actor);
+                    start_io(r, w, ends);
                 }
                 Err(reason) => {
-                    let _ = actor.cast(TransportMsg::StreamEnded(reason));
+                    let _ = ends.actor.cast(TransportMsg::StreamEnded(reason));
                 }
             }
         });

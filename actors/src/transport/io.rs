@@ -18,6 +18,8 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tracing::Instrument;
 
+use crate::transport::traffic::{Counted, Traffic};
+
 use crate::transport::messages::{FrameCredit, FrameLimits, Outgoing, TransportMsg};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::pidfd::{self, Pidfd};
@@ -168,28 +170,47 @@ pub(crate) async fn read_text<R: AsyncRead + Unpin>(
     }
 }
 
+/// What the reader and writer tasks over an adapter's DAP stream need, whichever way
+/// the stream comes (pipes, a connection out, a connection in).
+pub struct StreamEnds {
+    /// The messages to write, each with the place it holds until written.
+    pub outgoing: mpsc::UnboundedReceiver<Outgoing>,
+    /// Frame size and the bound on unhandled events.
+    pub limits: FrameLimits,
+    /// Where the bytes are counted.
+    pub traffic: Arc<Traffic>,
+    /// The transport the tasks report to.
+    pub actor: ActorRef<TransportMsg>,
+}
+
 /// Start the reader and writer tasks over a connected byte stream.
-pub fn start_io<R, W>(
-    reader: R,
-    writer: W,
-    outgoing: mpsc::UnboundedReceiver<Outgoing>,
-    limits: FrameLimits,
-    actor: ActorRef<TransportMsg>,
-) where
+pub fn start_io<R, W>(reader: R, writer: W, ends: StreamEnds)
+where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    let StreamEnds {
+        outgoing,
+        limits,
+        traffic,
+        actor,
+    } = ends;
     let credits = Arc::new(Semaphore::new(limits.max_unhandled_events));
     tokio::spawn(
         read_frames(
-            FramedRead::new(reader, limits.codec()),
+            FramedRead::new(Counted::new(reader, traffic.clone()), limits.codec()),
             credits,
             actor.clone(),
         )
         .in_current_span(),
     );
     tokio::spawn(
-        write_frames(FramedWrite::new(writer, DapCodec::new()), outgoing, actor).in_current_span(),
+        write_frames(
+            FramedWrite::new(Counted::new(writer, traffic), DapCodec::new()),
+            outgoing,
+            actor,
+        )
+        .in_current_span(),
     );
 }
 
@@ -264,20 +285,14 @@ async fn write_frames<W: AsyncWrite + Unpin>(
 }
 
 /// Connect to `host:port` and start the I/O tasks, or report why not.
-pub async fn connect_tcp(
-    host: String,
-    port: u16,
-    outgoing: mpsc::UnboundedReceiver<Outgoing>,
-    limits: FrameLimits,
-    connect_timeout: Duration,
-    actor: ActorRef<TransportMsg>,
-) {
+pub async fn connect_tcp(host: String, port: u16, ends: StreamEnds, connect_timeout: Duration) {
+    let actor = ends.actor.clone();
     match tokio::time::timeout(connect_timeout, TcpStream::connect((host.as_str(), port))).await {
         Ok(Ok(stream)) => {
             let _ = stream.set_nodelay(true);
             let _ = actor.cast(TransportMsg::Connected(host, port));
             let (r, w) = stream.into_split();
-            start_io(r, w, outgoing, limits, actor);
+            start_io(r, w, ends);
         }
         Ok(Err(err)) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(

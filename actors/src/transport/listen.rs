@@ -6,14 +6,12 @@
 
 use std::time::Duration;
 
-use ractor::ActorRef;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, BufReader};
 use tokio::process::ChildStdout;
-use tokio::sync::mpsc;
 
 use crate::registry::parse_listen_banner;
-use crate::transport::io::{connect_tcp, drain_into_tail, OutputForward};
-use crate::transport::messages::{FrameLimits, Outgoing, TransportMsg};
+use crate::transport::io::{connect_tcp, drain_into_tail, OutputForward, StreamEnds};
+use crate::transport::messages::TransportMsg;
 use crate::transport::output_tail::OutputTail;
 
 /// Read the adapter's stdout until the banner names the address, connect, then start
@@ -23,22 +21,20 @@ pub fn connect_from_banner(
     stdout: ChildStdout,
     stdout_tail: OutputTail,
     forward: Option<OutputForward>,
-    outgoing: mpsc::UnboundedReceiver<Outgoing>,
-    limits: FrameLimits,
+    ends: StreamEnds,
     connect_timeout: Duration,
-    actor: ActorRef<TransportMsg>,
 ) {
     tokio::spawn(async move {
         let mut stdout = BufReader::new(stdout);
         match wait_for_banner(&mut stdout, &stdout_tail, connect_timeout).await {
             Ok((host, port)) => {
-                connect_tcp(host, port, outgoing, limits, connect_timeout, actor).await;
+                connect_tcp(host, port, ends, connect_timeout).await;
                 // Keep draining stdout so the adapter never blocks on a full pipe.
                 let forward = forward.map(|f| (f, "stdout"));
                 drain_into_tail(stdout, stdout_tail, forward);
             }
             Err(reason) => {
-                let _ = actor.cast(TransportMsg::StreamEnded(reason));
+                let _ = ends.actor.cast(TransportMsg::StreamEnded(reason));
             }
         }
     });

@@ -175,6 +175,9 @@ pub struct TransportArgs {
     pub config: TransportConfig,
     /// Filled with the adapter's pid once it is spawned (left alone for TCP connects).
     pub pid_slot: Option<Arc<std::sync::atomic::AtomicU32>>,
+    /// Where the transport counts what passes (shared with its session's other
+    /// transports).
+    pub traffic: Arc<crate::transport::traffic::Traffic>,
     /// The span the transport's own (`adapter`) span sits under: its session's, so a
     /// log can be read one session at a time. `Span::none()` for none.
     pub span: tracing::Span,

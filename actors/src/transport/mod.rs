@@ -35,6 +35,7 @@ pub mod reverse;
 mod scans_tests;
 pub mod shutdown;
 pub mod state;
+pub mod traffic;
 pub mod utf8_chunks;
 
 pub use actor::TransportActor;

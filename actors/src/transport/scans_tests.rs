@@ -41,6 +41,7 @@ async fn proc_is_read_off_the_transports_handlers() {
             ..TransportConfig::default()
         },
         pid_slot: Some(pid.clone()),
+        traffic: Default::default(),
         span: tracing::Span::none(),
     };
     let (transport, _) = ractor::Actor::spawn(None, TransportActor, args)

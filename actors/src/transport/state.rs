@@ -24,6 +24,8 @@ use crate::wire::{Message, Request, Response};
 pub struct TransportState {
     /// This transport's span (`adapter{name}`, under its session's).
     pub(super) span: tracing::Span,
+    /// What passed, counted for the session.
+    pub(super) traffic: Arc<crate::transport::traffic::Traffic>,
     pub(super) sink: TransportSink,
     pub(super) config: TransportConfig,
     pub(super) adapter_name: String,
@@ -122,6 +124,7 @@ impl TransportState {
         let seq = self
             .requests
             .send(&mut request, tag, timeout, Instant::now());
+        self.traffic.request_sent();
         tracing::debug!(command = %request.command, seq, "request sent");
         self.arm_deadline_timer(myself);
         if outgoing

@@ -107,6 +107,7 @@ impl Harness {
                 ..config
             },
             pid_slot: None,
+            traffic: Default::default(),
             span: tracing::Span::none(),
         };
         let (transport, _) = Actor::spawn(None, TransportActor, args).await.unwrap();
