@@ -24,6 +24,7 @@ pub mod runtime;
 pub mod session;
 pub mod supervisor;
 pub mod test_run;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod transport;
 pub mod wire;

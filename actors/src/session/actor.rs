@@ -260,12 +260,14 @@ impl SessionActorState {
                 state.children.push(child);
                 return Ok(());
             }
+            #[cfg(any(test, feature = "testing"))]
             SessionMsg::InjectFault(fault) if fault.is_transport() => {
                 if let Some(transport) = &state.transport {
                     let _ = transport.cast(TransportMsg::InjectFault(fault));
                 }
                 return Ok(());
             }
+            #[cfg(any(test, feature = "testing"))]
             SessionMsg::InjectFault(fault) => return fault.fail("session"),
             SessionMsg::Supervision(decision) => match decision {
                 CrashDecision::Scheduled {

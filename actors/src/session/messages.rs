@@ -55,6 +55,7 @@ pub enum SessionMsg {
     ChildStarted(SessionHandle),
     /// Testing hook: fail this actor or its transport (see
     /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
+    #[cfg(any(test, feature = "testing"))]
     #[doc(hidden)]
     InjectFault(crate::testing::InjectedFault),
 }

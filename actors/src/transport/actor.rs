@@ -254,6 +254,7 @@ fn handle_message(
             state.carry_out(&myself, next);
         }
         TransportMsg::Swept(exit) => state.swept(&myself, exit),
+        #[cfg(any(test, feature = "testing"))]
         TransportMsg::InjectFault(fault) => return fault.fail("transport"),
     }
     Ok(())

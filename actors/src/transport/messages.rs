@@ -232,6 +232,7 @@ pub enum TransportMsg {
     /// end to the owner and stop.
     Swept(AdapterExit),
     /// Testing hook: fail this actor (see [`crate::testing::inject_fault`]).
+    #[cfg(any(test, feature = "testing"))]
     #[doc(hidden)]
     InjectFault(crate::testing::InjectedFault),
 }
