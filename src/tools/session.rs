@@ -432,7 +432,16 @@ async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
 
 async fn terminate(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let exit_code = session.snapshot().await.ok().and_then(|s| s.exit_code);
+    let snapshot = session.snapshot().await.ok();
+    // Ended here, not by end_session, which detaches from an attached program: the
+    // agent asked for it to end (and the gate asked the user, for a foreign process).
+    if snapshot.as_ref().is_some_and(|s| s.state.is_live()) {
+        session.terminate().await?;
+    }
+    let exit_code = match session.snapshot().await {
+        Ok(now) => now.exit_code,
+        Err(_) => snapshot.and_then(|s| s.exit_code),
+    };
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({
