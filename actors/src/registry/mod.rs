@@ -34,7 +34,9 @@ pub use builtin::builtin_adapters;
 pub use definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, ServedCommands, TransportKind};
 pub use detect::{dapvisor_home, Environment, DEFAULT_PROBE_TIMEOUT};
 pub use error::RegistryError;
-pub use install::install_debugpy;
+pub use install::{
+    install_codelldb, install_debugpy, install_js_debug, InstallRecord, InstallSource,
+};
 pub use probe::{parse_gdb_version, MIN_GDB_VERSION};
 
 use crate::launch::{AttachSpec, LaunchSpec};

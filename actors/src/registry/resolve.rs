@@ -6,10 +6,8 @@ use std::path::{Path, PathBuf};
 use super::definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, TransportKind};
 use super::detect::{expand_candidate, find_executable, is_executable, Environment};
 use super::error::RegistryError;
+use super::install::{codelldb_adapter, js_debug_server};
 use super::probe::{parse_gdb_version, probe_debugpy, run_probe, ProbeOutcome, MIN_GDB_VERSION};
-
-/// Where js-debug's DAP server script sits inside its unpacked release.
-const JS_DEBUG_SCRIPT: &str = "js-debug/src/dapDebugServer.js";
 
 /// Find `def`'s executable in `env` and check it.
 pub(crate) fn resolve(
@@ -28,6 +26,7 @@ pub(crate) fn resolve(
     match def.flavor {
         AdapterFlavor::Debugpy => resolve_debugpy(def, env),
         AdapterFlavor::JsDebug => resolve_js_debug(def, env),
+        AdapterFlavor::CodeLldb => resolve_codelldb(def, env),
         AdapterFlavor::Gdb => {
             let resolved = resolve_command(def, env)?;
             check_gdb(def, &resolved.program, env)?;
@@ -170,13 +169,13 @@ fn resolve_explicit_python(
     }
 }
 
-/// js-debug is node running `dapDebugServer.js`: from `DAPVISOR_JS_DEBUG`, else the
-/// unpacked release in the dapvisor home folder.
+/// js-debug is node running `dapDebugServer.js`: from `DAPVISOR_JS_DEBUG`, else the one
+/// `dapvisor adapters install js-debug` put in the dapvisor home folder.
 fn resolve_js_debug(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapter, RegistryError> {
     let (node, mut tried) = first_command(def, env);
     let script = match &env.js_debug_server {
         Some(script) => env.cwd.join(script),
-        None => env.dapvisor_home.join(JS_DEBUG_SCRIPT),
+        None => js_debug_server(&env.dapvisor_home),
     };
     if !script.is_file() {
         let source = if env.js_debug_server.is_some() {
@@ -194,6 +193,21 @@ fn resolve_js_debug(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapt
         }
         _ => Err(not_installed(def, tried, def.install_hint.clone())),
     }
+}
+
+/// CodeLLDB: `codelldb` on PATH, else the one `dapvisor adapters install codelldb` put in
+/// the dapvisor home folder.
+fn resolve_codelldb(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapter, RegistryError> {
+    let (program, mut tried) = first_command(def, env);
+    if let Some(program) = program {
+        return Ok(ResolvedAdapter::running(def, program, def.args.clone()));
+    }
+    let installed = codelldb_adapter(&env.dapvisor_home);
+    if is_executable(&installed) {
+        return Ok(ResolvedAdapter::running(def, installed, def.args.clone()));
+    }
+    tried.push(format!("`{}` (not installed there)", installed.display()));
+    Err(not_installed(def, tried, def.install_hint.clone()))
 }
 
 /// gdb speaks DAP from version 14 on.

@@ -236,7 +236,7 @@ fn installed_selection_falls_back_and_reports_every_candidate() {
         .select_installed_for_launch_in(&spec, &fake_env(&dir))
         .unwrap_err();
     let text = err.to_string();
-    for part in ["lldb-dap, gdb or codelldb", "lldb-19", "CodeLLDB"] {
+    for part in ["lldb-dap, gdb or codelldb", "lldb-22", "CodeLLDB"] {
         assert!(text.contains(part), "{part} missing from: {text}");
     }
     dir.file("codelldb", 0o755);
@@ -270,7 +270,7 @@ fn resolves_the_real_lldb_dap_and_dlv() {
     let lldb = registry
         .resolve_in(registry.get("lldb-dap").unwrap(), &env)
         .unwrap();
-    assert_eq!(lldb.program, PathBuf::from("/usr/bin/lldb-dap-19"));
+    assert_eq!(lldb.program, PathBuf::from("/usr/bin/lldb-dap-22"));
     let dlv = registry
         .resolve_in(registry.get("dlv").unwrap(), &env)
         .unwrap();
@@ -316,4 +316,42 @@ fn the_adapters_that_page_variables_are_the_ones_checked_to() {
     assert!(!pages("debugpy"));
     // Unchecked adapters are asked from the first child, which is right either way.
     assert!(!pages("gdb") && !pages("codelldb") && !pages("js-debug"));
+}
+
+#[test]
+fn installed_codelldb_and_js_debug_are_found_in_dapvisor_home_after_path() {
+    let dir = TempDir::new("home-installs");
+    let registry = AdapterRegistry::builtin();
+    let env = fake_env(&dir);
+    let codelldb = registry.get("codelldb").unwrap();
+    let err = registry.resolve_in(codelldb, &env).unwrap_err().to_string();
+    assert!(err.contains("home/codelldb/adapter/codelldb"), "{err}");
+    assert!(err.contains("dapvisor adapters install codelldb"), "{err}");
+
+    // Where `dapvisor adapters install` puts them.
+    std::fs::create_dir_all(dir.0.join("home/codelldb/adapter")).unwrap();
+    dir.file("home/codelldb/adapter/codelldb", 0o755);
+    std::fs::create_dir_all(dir.0.join("home/js-debug/src")).unwrap();
+    dir.file("home/js-debug/src/dapDebugServer.js", 0o644);
+    dir.file("node", 0o755);
+    let found = registry.resolve_in(codelldb, &env).unwrap();
+    assert_eq!(found.program, dir.0.join("home/codelldb/adapter/codelldb"));
+    let js = registry
+        .resolve_in(registry.get("js-debug").unwrap(), &env)
+        .unwrap();
+    assert_eq!(js.program, dir.0.join("node"));
+    assert_eq!(
+        js.args[0],
+        dir.0
+            .join("home/js-debug/src/dapDebugServer.js")
+            .display()
+            .to_string()
+    );
+
+    // One on PATH comes first.
+    let on_path = dir.file("codelldb", 0o755);
+    assert_eq!(
+        registry.resolve_in(codelldb, &env).unwrap().program,
+        on_path
+    );
 }

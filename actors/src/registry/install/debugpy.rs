@@ -1,13 +1,12 @@
-//! Provisioning adapters dapvisor can install by itself: debugpy, from PyPI, into a
-//! virtual environment dapvisor owns (`<dapvisor home>/venv`), where the registry
-//! looks for it first after `DAPVISOR_PYTHON`.
+//! debugpy, from PyPI, into a virtual environment dapvisor owns (`<dapvisor home>/venv`),
+//! where the registry looks for it first after `DAPVISOR_PYTHON`.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use crate::clean_start::std_command;
+use crate::registry::detect::dapvisor_home;
 
-use super::detect::dapvisor_home;
+use super::run;
 
 /// Create `<dapvisor home>/venv` with the first `python3`/`python` on PATH and install
 /// debugpy into it with pip. Returns the venv's Python. Blocking: it runs pip, which
@@ -42,19 +41,4 @@ pub fn install_debugpy() -> Result<PathBuf, String> {
         "pip install debugpy",
     )?;
     Ok(python)
-}
-
-fn run(command: &mut Command, what: &str) -> Result<(), String> {
-    let output = command
-        .output()
-        .map_err(|e| format!("could not {what}: {e}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "could not {what} ({}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        ))
-    }
 }
