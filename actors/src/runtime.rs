@@ -208,15 +208,17 @@ impl Runtime {
         }
         let registry = self.inner.config.registry.clone();
         let probe = spec.clone();
-        let adapter =
-            tokio::task::spawn_blocking(move || -> Result<ResolvedAdapter, RegistryError> {
-                registry.select_installed_for_launch(&probe)
-            })
-            .await
-            .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
-            .map_err(registry_error)?;
-        let mut adapter = adapter;
-        let arguments = adapter.launch_arguments(&spec);
+        // Finding the adapter and its arguments may run probes (an interpreter, rustc):
+        // off the async threads.
+        let (mut adapter, arguments, notes) = tokio::task::spawn_blocking(move || {
+            let adapter = registry.select_installed_for_launch(&probe)?;
+            let arguments = adapter.launch_arguments(&probe);
+            let notes = adapter.launch_notes(&probe);
+            Ok::<_, RegistryError>((adapter, arguments, notes))
+        })
+        .await
+        .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+        .map_err(registry_error)?;
         adapter.cwd = arguments
             .get("cwd")
             .and_then(|c| c.as_str())
@@ -235,6 +237,7 @@ impl Runtime {
             parent: None,
             attach_target: None,
             launch_timeout: spec.launch_timeout,
+            notes,
         })
     }
 
@@ -278,6 +281,7 @@ impl Runtime {
             parent: None,
             attach_target,
             launch_timeout: spec.launch_timeout,
+            notes: Vec::new(),
         })
     }
 

@@ -82,6 +82,7 @@ impl SessionCore {
             launch_timeout: parent.launch_timeout,
             // Not restarted after a crash: nothing to check.
             attach_target: None,
+            notes: Vec::new(),
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

@@ -61,6 +61,9 @@ pub struct StartPlan {
     /// The deadline of the handshake (and of each of its requests), on every start of
     /// this plan; the runtime's `launch_timeout` when `None`.
     pub launch_timeout: Option<Duration>,
+    /// Lines dapvisor says in the session's output (category `console`) once, when the
+    /// session starts: what the agent should know about how it was set up.
+    pub notes: Vec<String>,
 }
 
 /// A request from an agent.

@@ -307,6 +307,7 @@ pub(super) fn plan() -> StartPlan {
         parent: None,
         attach_target: None,
         launch_timeout: None,
+        notes: Vec::new(),
     }
 }
 

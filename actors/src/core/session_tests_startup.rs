@@ -507,3 +507,26 @@ fn a_start_refused_over_the_breakpoint_limit_caches_none_of_its_breakpoints() {
     assert!(!out.starts_adapter());
     assert_eq!(h.core.snapshot().breakpoints.count(), 0);
 }
+
+#[test]
+fn a_plans_notes_open_the_sessions_output_once_as_console_lines() {
+    let mut h = Harness::new();
+    let note = "dapvisor: no Rust toolchain found; Rust values show raw\n";
+    let mut noted = plan();
+    noted.notes = vec![note.to_string()];
+    let out = h.launch_with(noted, full_caps());
+    let said: Vec<_> = out
+        .events()
+        .into_iter()
+        .filter(|e| matches!(e, EventKind::Output { category, output } if category == "console" && output == note))
+        .collect();
+    assert_eq!(said.len(), 1, "{out:?}");
+    let (token, read) = h.command(Command::Output {
+        since: 0,
+        max_bytes: 4096,
+    });
+    match read.reply(token) {
+        Ok(Answer::Output(slice)) => assert_eq!(slice.text(), note),
+        other => panic!("want output, got {other:?}"),
+    }
+}

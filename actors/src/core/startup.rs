@@ -124,6 +124,13 @@ impl SessionCore {
         }
         self.breakpoints = cache;
 
+        for note in &plan.notes {
+            self.output.push("console", note);
+            self.emit(EventKind::Output {
+                category: "console".into(),
+                output: note.clone(),
+            });
+        }
         self.plan = Some(plan);
         self.begin_run(Some(token), None);
         Ok(())

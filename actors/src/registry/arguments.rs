@@ -55,7 +55,7 @@ impl AdapterDef {
             AdapterFlavor::LldbDap => env = env_list(spec),
             // CodeLLDB loads the toolchain's Rust formatters only when told the program
             // is Rust; then a `Vec<String>` reads `size=2`, an `Option` `Some(15)`.
-            AdapterFlavor::CodeLldb if super::rust_binary::is_rust_binary(&program) => {
+            AdapterFlavor::CodeLldb if is_rust_program(&program, spec) => {
                 out.insert("sourceLanguages".into(), json!(["rust"]));
             }
             // js-debug resolves `outFiles` and source-map locations against the
@@ -172,8 +172,22 @@ impl ResolvedAdapter {
     /// debugpy gets `python` (the interpreter that has debugpy, so the program runs
     /// under it) and js-debug `runtimeExecutable` (the node found). Values from the
     /// definition's defaults or `spec.extra` are kept.
+    ///
+    /// lldb-dap, for a Rust program, gets the toolchain's Rust formatters loaded first
+    /// among its `initCommands` (see [`Self::launch_notes`] for when there are none).
+    /// Blocking: it may run `rustc --print sysroot` once per process.
     pub fn launch_arguments(&self, spec: &LaunchSpec) -> Map<String, Value> {
         let mut out = self.def.launch_arguments(spec);
+        if self.flavor == AdapterFlavor::LldbDap && is_rust_program(&absolute(&spec.program), spec)
+        {
+            if let Ok(commands) = super::rust_formatters::lldb_init_commands() {
+                let mut init: Vec<Value> = commands.iter().map(|c| json!(c)).collect();
+                if let Some(Value::Array(own)) = out.get("initCommands") {
+                    init.extend(own.iter().cloned());
+                }
+                out.insert("initCommands".into(), Value::Array(init));
+            }
+        }
         let key = match self.flavor {
             AdapterFlavor::Debugpy => "python",
             AdapterFlavor::JsDebug => "runtimeExecutable",
@@ -183,6 +197,20 @@ impl ResolvedAdapter {
             out.entry(key).or_insert_with(|| path_value(&self.program));
         }
         out
+    }
+
+    /// What dapvisor says in the session's output before the adapter does: for a Rust
+    /// program under lldb-dap with no toolchain formatters to load, that its values show
+    /// raw, and why.
+    pub fn launch_notes(&self, spec: &LaunchSpec) -> Vec<String> {
+        if self.flavor != AdapterFlavor::LldbDap || !is_rust_program(&absolute(&spec.program), spec)
+        {
+            return Vec::new();
+        }
+        match super::rust_formatters::lldb_init_commands() {
+            Ok(_) => Vec::new(),
+            Err(why) => vec![super::rust_formatters::missing_note(why)],
+        }
     }
 
     /// The definition's attach arguments (see [`AdapterDef::attach_arguments`]).
@@ -195,6 +223,17 @@ impl ResolvedAdapter {
 /// links are kept).
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Whether the program is Rust: built by rustc, or said to be (`sourceLanguages`
+/// naming `rust` among the spec's extra arguments, as CodeLLDB spells it).
+fn is_rust_program(program: &Path, spec: &LaunchSpec) -> bool {
+    let said = spec
+        .extra
+        .get("sourceLanguages")
+        .and_then(Value::as_array)
+        .is_some_and(|langs| langs.iter().any(|l| l == "rust"));
+    said || super::rust_binary::is_rust_binary(program)
 }
 
 fn has_extension(path: &Path, ext: &str) -> bool {

@@ -18,6 +18,7 @@ mod go_binary;
 mod probe;
 mod resolve;
 mod rust_binary;
+mod rust_formatters;
 mod select;
 
 pub mod install;

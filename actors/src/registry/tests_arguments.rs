@@ -157,6 +157,55 @@ fn codelldb_and_js_debug_launch() {
 }
 
 #[test]
+fn lldb_dap_loads_the_toolchains_rust_formatters_for_a_rust_program_only() {
+    let def = def("lldb-dap");
+    let resolved = ResolvedAdapter::running(&def, PathBuf::from("/usr/bin/lldb-dap"), vec![]);
+    // This test runs inside an executable rustc built; /bin/sh is not Rust.
+    let me = std::env::current_exe().unwrap();
+    let mut spec = LaunchSpec::new(&me);
+    spec.extra
+        .insert("initCommands".into(), json!(["settings show target.arg0"]));
+    let args = resolved.launch_arguments(&spec);
+    let init = args["initCommands"].as_array().unwrap();
+    assert_eq!(init.len(), 3, "{args:?}");
+    assert!(
+        init[0]
+            .as_str()
+            .unwrap()
+            .starts_with("command script import")
+            && init[0]
+                .as_str()
+                .unwrap()
+                .ends_with("lib/rustlib/etc/lldb_lookup.py\""),
+        "{args:?}"
+    );
+    assert!(init[1]
+        .as_str()
+        .unwrap()
+        .ends_with("lib/rustlib/etc/lldb_commands\""));
+    assert_eq!(
+        init[2], "settings show target.arg0",
+        "the caller's come after"
+    );
+    assert!(
+        resolved.launch_notes(&spec).is_empty(),
+        "the toolchain is here"
+    );
+
+    let c = resolved.launch_arguments(&LaunchSpec::new("/bin/sh"));
+    assert!(c.get("initCommands").is_none(), "{c:?}");
+    // Said to be Rust: loaded too.
+    let mut said = LaunchSpec::new("/bin/sh");
+    said.extra.insert("sourceLanguages".into(), json!(["rust"]));
+    assert_eq!(
+        resolved.launch_arguments(&said)["initCommands"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+}
+
+#[test]
 fn codelldb_is_told_a_rust_program_is_rust() {
     // This test runs inside an executable rustc built; /bin/sh is not Rust.
     let me = std::env::current_exe().unwrap();
