@@ -197,14 +197,34 @@ pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effe
             format!("command: {}", text("command")),
         )),
         "debug.launch" => {
-            let program = text("program");
-            let carrier = if program.is_empty() {
-                String::new()
-            } else {
-                format!("program: {program}")
+            let (program, test) = (text("program"), text("test"));
+            let carrier = match (program.is_empty(), test.is_empty()) {
+                (_, false) => format!("test: {test}"),
+                (false, true) => format!("program: {program}"),
+                (true, true) => String::new(),
             };
             found.push(Found::new(Effect::Start, Effect::Start.meaning(), carrier));
             found.extend(code_loading_env(arguments));
+            if is_set(arguments.get("module")) {
+                found.push(Found::new(
+                    Effect::Code,
+                    "runs a module's code in the debuggee instead of the program",
+                    format!("module: {}", text("module")),
+                ));
+            }
+            if let Some(own) = arguments
+                .get("launch_args")
+                .and_then(Value::as_object)
+                .filter(|own| !own.is_empty())
+            {
+                let keys: Vec<&str> = own.keys().map(String::as_str).collect();
+                found.push(Found::new(
+                    Effect::Host,
+                    "passes the adapter launch arguments of its own, which can run commands \
+                     on the host (lldb's initCommands, a runtime executable)",
+                    format!("launch_args: {}", keys.join(", ")),
+                ));
+            }
         }
         "debug.attach" => found.push(Found::new(
             Effect::Foreign,

@@ -293,6 +293,22 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
         ),
         (
             "debug.launch",
+            json!({ "program": "t.py", "module": "pytest", "launch_args": { "justMyCode": true } }),
+            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
+            want(&[
+                (Start, "program: t.py"),
+                (Code, "module: pytest"),
+                (Host, "launch_args: justMyCode"),
+            ]),
+        ),
+        (
+            "debug.launch",
+            json!({ "test": "tests/test_cart.py::test_total", "launch_args": {} }),
+            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
+            want(&[(Start, "test: tests/test_cart.py::test_total")]),
+        ),
+        (
+            "debug.launch",
             json!({ "program": "a.out", "breakpoints": [{ "file": "a.c", "line": 1, "condition": "x" }] }),
             CallTarget::reaching(Adapters::Some(vec![LldbDap, Gdb])),
             want(&[

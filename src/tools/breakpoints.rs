@@ -51,8 +51,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.set_exception_breakpoints",
             "Stop when exceptions are raised: `filters` are the adapter's filter ids (debugpy: \
-             `raised`, `uncaught`; the answer lists the ones this adapter offers). An empty \
-             list turns exception stops off. Where the adapter supports them: \
+             `raised`, `uncaught`; the answer lists this adapter's). An empty \
+             list turns exception stops off. If the adapter has them: \
              `filter_options` (filters with a `condition`) and `exception_options` (a \
              `break_mode` for the exceptions a `path` selects, such as debugpy's \
              [[\"Python Exceptions\"], [\"ValueError\"]]).",

@@ -14,6 +14,8 @@ pub(crate) struct Context {
     pub runtime: Runtime,
     pub bounds: Bounds,
     pub paths: PathPolicy,
+    /// The sessions that run a test, and its runner.
+    pub test_runs: std::sync::Arc<super::test_launch::TestRuns>,
 }
 
 impl Context {

@@ -42,6 +42,7 @@ mod render;
 mod schema;
 mod session;
 mod spec;
+mod test_launch;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -100,6 +101,7 @@ impl ToolCatalogue {
                 runtime,
                 bounds: Bounds::default(),
                 paths: PathPolicy::unrestricted(),
+                test_runs: Arc::default(),
             }),
             tools: Arc::new(tools),
             gate: PermissionGate::default(),
@@ -135,6 +137,7 @@ impl ToolCatalogue {
             runtime: self.ctx.runtime.clone(),
             bounds: self.ctx.bounds.clone(),
             paths: self.ctx.paths.clone(),
+            test_runs: self.ctx.test_runs.clone(),
         }
     }
 

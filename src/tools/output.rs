@@ -17,12 +17,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
         "debug.output",
         "What the program printed (stdout, stderr and debugger console), from cursor `since` \
-         (0: the start). At most 16 KiB per call: when `truncated` is true, call again with \
-         `since` set to the returned `next`. `categories` keeps only those output \
-         categories (such as [\"stdout\", \"stderr\"], leaving out the debugger's own \
-         `console` messages); the answer's `categories` counts the bytes of each category \
-         in the slice read, kept or not, and `next` moves past both. Works in every state, \
-         also after the program ended.",
+         (0: the start). At most 16 KiB per call: when `truncated`, call again with `since` \
+         = the returned `next`. `categories` keeps only those (such as [\"stdout\", \
+         \"stderr\"]); the answer counts each category's bytes read, kept or not. Works in \
+         every state, also after the program ended.",
         ToolAnnotations::READ_ONLY,
         output,
     )]

@@ -96,11 +96,16 @@ pub(crate) async fn outcome(
             (json, text)
         }
         StopOutcome::Terminated { exit_code } => {
-            let text = match exit_code {
+            let mut text = match exit_code {
                 Some(code) => format!("terminated: the program exited with code {code}"),
                 None => "terminated: the program ended (no exit code reported)".to_string(),
             };
-            let json = json!({ "state": "terminated", "timed_out": false, "exit_code": exit_code });
+            let mut json =
+                json!({ "state": "terminated", "timed_out": false, "exit_code": exit_code });
+            if let Some((test, said)) = super::test_launch::outcome(ctx, session, exit_code).await {
+                json["test"] = test;
+                text = format!("{text}; {said}");
+            }
             (
                 json,
                 format!("{text}\nRead what it printed with debug.output."),

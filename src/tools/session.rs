@@ -15,20 +15,18 @@ use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::render;
 use super::spec::{ToolAnnotations, ToolError};
+use super::test_launch;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.launch",
-            "Start a program under a debugger and return its session_id. The adapter is \
-             chosen from the program (.py: debugpy, .go or a Go package folder: dlv, C/C++/Rust \
-             binaries: lldb-dap) unless `adapter` names one. Give `breakpoints` here so the \
-             program cannot run past them; the call then waits (up to `timeout` seconds, \
-             default 30) for the first stop and returns where it stopped: file, line, \
-             function, the source around it and the local variables. Without breakpoints it \
-             waits 5 s, which reports a crash or a quick exit at once. Without `cwd` the \
-             program runs in its own folder (a Go package folder: that folder), not in \
-             the server's working directory.",
+            "Start a program, or one `test`, under a debugger; returns its session_id. The \
+             adapter follows the program (.py: debugpy, .go or a package folder: dlv, .js: \
+             js-debug, native: lldb-dap) unless `adapter` names one. With `breakpoints` the \
+             call waits for the first stop (`timeout`, default 30 s) and returns file, \
+             line, function, source and locals; without, 5 s. \
+             The program runs in its own folder unless `cwd` says.",
             ToolAnnotations::START,
             launch,
         ),
@@ -102,8 +100,13 @@ type StartBreakpoints = (Vec<InitialBreakpoint>, Vec<String>, Vec<FunctionBreakp
 #[serde(deny_unknown_fields)]
 pub(crate) struct LaunchArgs {
     /// The program: a script (.py, .js, .mjs, .cjs), a Go source file or package
-    /// folder, or a binary.
-    program: String,
+    /// folder, or a binary; with `test`, the test's file or folder.
+    program: Option<String>,
+    /// One test to run instead (pytest node id, Go test, Rust test path, node:test
+    /// name); the end says if it passed, with the runner's words.
+    test: Option<String>,
+    /// pytest, go, cargo or node, if `test` does not tell.
+    runner: Option<String>,
     /// Arguments passed to the program.
     #[serde(default)]
     args: Vec<String>,
@@ -115,6 +118,10 @@ pub(crate) struct LaunchArgs {
     /// Adapter name (`debugpy`, `lldb-dap`, `dlv`, `js-debug`, `codelldb`; or a
     /// language such as `python`).
     adapter: Option<String>,
+    /// debugpy: run this module (-m) instead.
+    module: Option<String>,
+    /// The adapter's own launch arguments, over dapvisor's.
+    launch_args: Option<serde_json::Map<String, Value>>,
     /// Stop at the program's first line.
     #[serde(default)]
     stop_on_entry: bool,
@@ -260,30 +267,63 @@ fn check_adapter(ctx: &Context, adapter: Option<&str>) -> Result<(), ToolError> 
 
 async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     check_adapter(&ctx, args.adapter.as_deref())?;
-    let program = ctx.paths.resolve(&args.program, "program")?;
+    let program = match &args.program {
+        Some(program) => Some(ctx.paths.resolve(program, "program")?),
+        None => None,
+    };
     let cwd = match &args.cwd {
         Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
-        None => default_cwd(&program),
+        None => None,
     };
     let (breakpoints, functions, conditional) = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = args.stop_on_entry
         || !breakpoints.is_empty()
         || !functions.is_empty()
         || !conditional.is_empty();
-    let spec = LaunchSpec {
-        program,
-        args: args.args,
-        cwd,
-        env: args.env,
-        adapter: args.adapter,
-        stop_on_entry: args.stop_on_entry,
-        breakpoints,
-        function_breakpoints: functions,
-        conditional_function_breakpoints: conditional,
-        exception_filters: args.filters,
-        ..LaunchSpec::default()
+    let (mut spec, runner) = match &args.test {
+        Some(test) => {
+            let (spec, runner) =
+                test_launch::test_launch(test, args.runner.as_deref(), program, cwd).await?;
+            // The runner's own working folder (the crate, the project) stays.
+            (spec, Some(runner))
+        }
+        None => {
+            let Some(program) = program else {
+                return Err(ToolError::invalid(
+                    "debug.launch needs `program` (or `test`)",
+                    "pass the program to run, or a test id as `test`",
+                ));
+            };
+            let cwd = cwd.or_else(|| default_cwd(&program));
+            let spec = LaunchSpec {
+                program,
+                cwd,
+                adapter: args.adapter.clone(),
+                ..LaunchSpec::default()
+            };
+            (spec, None)
+        }
     };
+    spec.args.extend(args.args);
+    spec.env.extend(args.env);
+    if args.adapter.is_some() {
+        spec.adapter = args.adapter;
+    }
+    spec.stop_on_entry = args.stop_on_entry;
+    spec.breakpoints = breakpoints;
+    spec.function_breakpoints = functions;
+    spec.conditional_function_breakpoints = conditional;
+    spec.exception_filters = args.filters;
+    if let Some(module) = args.module {
+        spec.extra.insert("module".into(), json!(module));
+    }
+    for (key, value) in args.launch_args.unwrap_or_default() {
+        spec.extra.insert(key, value);
+    }
     let session = ctx.runtime.launch(spec).await?;
+    if let Some(runner) = runner {
+        test_launch::remember(&ctx, &session, runner);
+    }
     started(&ctx, session, "launched", expects_stop, args.timeout).await
 }
 

@@ -47,8 +47,19 @@ pub const EXIT_BROKEN_PIPE: u8 = 141;
 /// Flags of `dapvisor debug`.
 #[derive(Debug, Args)]
 pub struct DebugArgs {
-    /// The program: a script, a Go source file or package folder, or a binary.
-    pub program: PathBuf,
+    /// The program: a script, a Go source file or package folder, or a binary. With
+    /// --test: the test's file, package folder or crate folder, where the id does not say.
+    #[arg(required_unless_present = "test")]
+    pub program: Option<PathBuf>,
+    /// Run one test instead, as its runner names it: a pytest node id
+    /// (`tests/test_cart.py::test_total`), a Go test (`TestTotal`), a Rust test path
+    /// (`cart::tests::total`) or a node:test name. The end says whether it passed, with
+    /// the runner's failure text; the exit code is the runner's.
+    #[arg(long, value_name = "ID")]
+    pub test: Option<String>,
+    /// The test's runner (pytest, go, cargo, node), when the id and program do not tell.
+    #[arg(long, value_name = "NAME", requires = "test")]
+    pub runner: Option<String>,
     /// The adapter (debugpy, lldb-dap, dlv, ...); chosen from the program by default.
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
@@ -136,7 +147,13 @@ pub async fn run(args: DebugArgs) -> ExitCode {
 fn needs_debugpy(args: &DebugArgs) -> bool {
     match &args.adapter {
         Some(name) => name == "debugpy",
-        None => args.program.extension().is_some_and(|e| e == "py"),
+        None => match &args.test {
+            Some(test) => test.contains(".py") || args.runner.as_deref() == Some("pytest"),
+            None => args
+                .program
+                .as_ref()
+                .is_some_and(|p| p.extension().is_some_and(|e| e == "py")),
+        },
     }
 }
 
@@ -197,10 +214,18 @@ impl Driver {
                 .map(|f| json!({ "function": f })),
         );
         let mut launch = json!({
-            "program": self.args.program,
             "args": self.args.args,
             "breakpoints": breakpoints,
         });
+        if let Some(program) = &self.args.program {
+            launch["program"] = json!(program);
+        }
+        if let Some(test) = &self.args.test {
+            launch["test"] = json!(test);
+        }
+        if let Some(runner) = &self.args.runner {
+            launch["runner"] = json!(runner);
+        }
         if let Some(adapter) = &self.args.adapter {
             launch["adapter"] = json!(adapter);
         }
@@ -343,6 +368,7 @@ impl Driver {
 
     async fn finish(&self, id: &str, result: &ToolResult) -> ExitCode {
         let exit_code = result.structured["exit_code"].as_i64();
+        let test = &result.structured["test"];
         let output = self.new_output(id).await;
         let printed = (|| {
             let mut out = std::io::stdout().lock();
@@ -351,7 +377,7 @@ impl Driver {
                     out,
                     "{}",
                     json!({ "event": "exit", "exit_code": exit_code, "output": output.text,
-                            "output_dropped_bytes": output.dropped_bytes })
+                            "output_dropped_bytes": output.dropped_bytes, "test": test })
                 )?;
             } else {
                 output.write_text(&mut out)?;
@@ -362,12 +388,29 @@ impl Driver {
                         "[the program ended; its adapter reported no exit code]"
                     )?,
                 }
+                if let Some(passed) = test["passed"].as_bool() {
+                    let runner = test["runner"].as_str().unwrap_or("the");
+                    match (passed, test["failure"].as_str()) {
+                        (true, _) => writeln!(out, "[the {runner} test passed]")?,
+                        (false, Some(failure)) => {
+                            writeln!(out, "[the {runner} test failed:]\n{failure}")?
+                        }
+                        (false, None) => writeln!(out, "[the {runner} test failed]")?,
+                    }
+                }
             }
             out.flush()
         })();
         if let Err(e) = printed {
             return stdout_gone(e);
         }
+        // A test whose runner reports no exit code (node:test under js-debug) exits as
+        // its outcome says.
+        let exit_code = exit_code.or(match test["passed"].as_bool() {
+            Some(true) => Some(0),
+            Some(false) => Some(1),
+            None => None,
+        });
         let (code, note) = exit_status(exit_code);
         if let Some(note) = note {
             eprintln!("dapvisor: {note}");
