@@ -1,4 +1,5 @@
-//! The runtime against a real lldb-dap-19 on a C program built with `-g -O0`.
+//! The runtime against a real lldb-dap (lldb-dap-22 here) on a C program built with
+//! `-g -O0`.
 
 mod common;
 

@@ -1,19 +1,23 @@
-//! The protocol beyond the basics against a real lldb-dap-19 on average.c: what it
-//! advertises, disassembly at the instruction pointer, data breakpoints, setVariable,
-//! modules in pages, step-in targets, the `restart` request, and the refusals of
-//! what lldb-dap 19 does not advertise (memory reads and writes, instruction
-//! breakpoints, breakpoint locations, ...) and of the commands it would abort on;
-//! exceptionInfo on a C++ throw (tests/protocol_support/throws.cpp); a launch through
-//! the `runInTerminal` reverse request.
+//! The protocol beyond the basics against a real lldb-dap 22 (22.1.8, Debian 12's
+//! `lldb-22`) on average.c: what it advertises, disassembly at the instruction
+//! pointer, data breakpoints (by a variable and by an address), setVariable, modules in
+//! pages, step-in targets, the `restart` request, memory reads and writes, instruction
+//! breakpoints, breakpoint locations and steps by instruction; the refusals of what
+//! it does not advertise (stepping back, goto, ...) and of the commands outside its
+//! registry entry's served list; exceptionInfo and filter options on a C++ throw
+//! (tests/protocol_support/throws.cpp), where exception options are refused; a launch
+//! through the `runInTerminal` reverse request.
 
 mod common;
 mod protocol_support;
 
 use common::*;
+use dapvisor::wire::base64;
 use dapvisor::wire::types::SteppingGranularity;
 use dapvisor::wire::types::{
     DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments, ExceptionBreakMode,
-    ExceptionOptions, SetExceptionBreakpointsArguments,
+    ExceptionFilterOptions, ExceptionOptions, InstructionBreakpoint,
+    SetExceptionBreakpointsArguments,
 };
 use dapvisor::{
     LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle, StepKind,
@@ -38,29 +42,41 @@ async fn stopped_at(needle: &str) -> (Runtime, SessionHandle, i64) {
 async fn lldb_dap_advertises_what_docs_protocol_md_records() {
     let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
     let snapshot = session.snapshot().await.unwrap();
+    // The `initialize` answer and the `capabilities` event lldb-dap 22 sends once the
+    // program's target exists (supportsModuleSymbolsRequest, supportsRestartRequest,
+    // supportsStepInTargetsRequest), merged. Gone since lldb-dap 19:
+    // supportsExceptionOptions, supportsProgressReporting, supportsRunInTerminalRequest
+    // (the last two are the client's capabilities in DAP, which 19 set in its answer).
     assert_eq!(
         advertised(&snapshot),
         [
             "supportTerminateDebuggee",
+            "supportsBreakpointLocationsRequest",
+            "supportsCancelRequest",
+            "supportsClipboardContext",
             "supportsCompletionsRequest",
             "supportsConditionalBreakpoints",
             "supportsConfigurationDoneRequest",
+            "supportsDataBreakpointBytes",
             "supportsDataBreakpoints",
             "supportsDelayedStackTraceLoading",
             "supportsDisassembleRequest",
             "supportsEvaluateForHovers",
+            "supportsExceptionFilterOptions",
             "supportsExceptionInfoRequest",
-            "supportsExceptionOptions",
             "supportsFunctionBreakpoints",
             "supportsHitConditionalBreakpoints",
+            "supportsInstructionBreakpoints",
             "supportsLogPoints",
+            "supportsModuleSymbolsRequest",
             "supportsModulesRequest",
-            "supportsProgressReporting",
+            "supportsReadMemoryRequest",
             "supportsRestartRequest",
-            "supportsRunInTerminalRequest",
             "supportsSetVariable",
             "supportsStepInTargetsRequest",
+            "supportsSteppingGranularity",
             "supportsValueFormattingOptions",
+            "supportsWriteMemoryRequest",
         ]
     );
     assert_eq!(
@@ -86,8 +102,10 @@ async fn disassembles_at_the_current_instruction_pointer() {
     let addresses: Vec<u64> = here.iter().map(|i| address(&i.address)).collect();
     assert!(addresses.windows(2).all(|w| w[0] < w[1]), "{addresses:x?}");
 
-    // Counted in instructions and in bytes, both ways (lldb-dap 19 reads
-    // `instructionOffset` as bytes and ignores `offset`; the runtime puts that right).
+    // Counted in instructions and in bytes, both ways (lldb-dap 19 read
+    // `instructionOffset` as bytes and ignored `offset`, so the runtime asks from the
+    // byte address and counts instructions itself; lldb-dap 22 reads both as the spec
+    // says, and the answers are the same).
     let later = session
         .disassemble(Some(&ip), None, Some(2), 3)
         .await
@@ -152,6 +170,32 @@ async fn a_data_breakpoint_stops_where_the_variable_is_written() {
         "{access:?}"
     );
 
+    // lldb-dap 22 also takes an address and a size (supportsDataBreakpointBytes): s.sum's
+    // own address, 4 bytes, names the same watch.
+    let sum_at = session
+        .variables(s.variables_reference)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|v| v.name == "sum")
+        .and_then(|v| v.memory_reference)
+        .expect("s.sum has a memory reference");
+    let by_address = session
+        .data_breakpoint_info(DataBreakpointInfoArguments {
+            name: sum_at.clone(),
+            as_address: Some(true),
+            bytes: Some(4),
+            ..DataBreakpointInfoArguments::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(by_address.data_id.as_deref(), Some(data_id.as_str()));
+    assert_eq!(
+        data_id,
+        format!("{}/4", sum_at.trim_start_matches("0x")),
+        "lldb-dap 22's data ids are ADDRESS/SIZE"
+    );
+
     let set = session
         .set_data_breakpoints(vec![DataBreakpoint {
             data_id,
@@ -162,22 +206,24 @@ async fn a_data_breakpoint_stops_where_the_variable_is_written() {
         .unwrap();
     assert_eq!(set.len(), 1);
     assert!(set[0].verified, "{set:?}");
+    let id = set[0].id.expect("the data breakpoint's id");
     session
         .remove_breakpoint(program("c/average.c"), line)
         .await
         .unwrap();
 
-    // Each write to s.sum stops right after it, with the new value in place.
+    // Each write to s.sum stops right after it, with the new value in place: a
+    // `data breakpoint` stop on that breakpoint (lldb-dap 19 said "watchpoint").
     for expected in ["90", "175"] {
         let ticket = session.continue_(None).await.unwrap();
         let stop = expect_stop(&session, ticket).await;
-        assert!(
-            stop.description
-                .as_deref()
-                .unwrap_or("")
-                .contains("watchpoint"),
+        let description = format!("data breakpoint {id}");
+        assert_eq!(
+            (stop.reason.as_str(), stop.description.as_deref()),
+            ("data breakpoint", Some(description.as_str())),
             "{stop:?}"
         );
+        assert_eq!(stop.hit_breakpoint_ids, [id]);
         let top = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
         assert_eq!(top.line, line + 1, "stopped after the write");
         let sum = session.evaluate("s.sum", Some(top.id), None).await.unwrap();
@@ -201,7 +247,8 @@ async fn set_variable_changes_what_the_program_computes() {
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
     let locals = session.scopes(frame.id).await.unwrap()[0].variables_reference;
 
-    // lldb-dap 19 answers with `result`; the typed answer has the value either way.
+    // lldb-dap 19 answered with `result`, lldb-dap 22 with `value`; the typed answer
+    // has the value either way.
     let set = session.set_variable(locals, "sum", "500").await.unwrap();
     assert_eq!(set.value, "500");
     assert_eq!(local(&session, "sum").await, "500");
@@ -298,33 +345,186 @@ async fn restart_runs_the_program_again_under_the_same_adapter() {
     runtime.shutdown().await;
 }
 
+/// `count` bytes of the program's memory at `reference` moved by `offset`, all readable.
+async fn read_bytes(
+    session: &SessionHandle,
+    reference: &str,
+    offset: Option<i64>,
+    count: i64,
+) -> Vec<u8> {
+    let read = session.read_memory(reference, offset, count).await.unwrap();
+    assert_eq!(read.unreadable_bytes.unwrap_or(0), 0, "{read:?}");
+    let bytes = base64::decode(read.data.as_deref().unwrap_or("")).unwrap();
+    assert_eq!(bytes.len() as i64, count, "{read:?}");
+    bytes
+}
+
+fn int(bytes: Vec<u8>) -> i32 {
+    i32::from_le_bytes(bytes.try_into().expect("4 bytes"))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
+async fn memory_instruction_breakpoints_locations_and_instruction_steps_on_lldb_dap_22() {
     let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
     let source = program("c/average.c");
-    let ip = session.instruction_pointer().await.unwrap();
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
+    let locals = session.scopes(frame).await.unwrap()[0].variables_reference;
+    let vars = session.variables(locals).await.unwrap();
+    let at = |name: &str| {
+        vars.iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.memory_reference.clone())
+            .unwrap_or_else(|| panic!("no memory reference for `{name}` in {vars:?}"))
+    };
+    let (sum_at, count_at) = (at("sum"), at("count"));
 
-    assert_unsupported(
-        session.read_memory(&ip, None, 8).await,
-        "supportsReadMemoryRequest",
+    // A variable's memory reference is where it lives (lldb-dap 22 gives none for a
+    // pointer's value, so `&sum` is read from its text).
+    let pointer = session.evaluate("&sum", Some(frame), None).await.unwrap();
+    assert_eq!(address(&pointer.result), address(&sum_at), "{pointer:?}");
+    // Its four bytes are 426; moved by the distance to `count`, the same reference
+    // reads 5.
+    let read = session.read_memory(&sum_at, None, 4).await.unwrap();
+    assert_eq!(address(&read.address), address(&sum_at));
+    assert_eq!(int(read_bytes(&session, &sum_at, None, 4).await), 426);
+    let to_count = address(&count_at) as i64 - address(&sum_at) as i64;
+    assert_eq!(
+        int(read_bytes(&session, &sum_at, Some(to_count), 4).await),
+        5
     );
-    assert_unsupported(
-        session.write_memory(&ip, None, "kA==", false).await,
-        "supportsWriteMemoryRequest",
+    // Nothing mapped at 0x1000: the answer says every byte was unreadable.
+    let unmapped = session.read_memory("0x1000", None, 8).await.unwrap();
+    assert_eq!(address(&unmapped.address), 0x1000);
+    assert_eq!(unmapped.unreadable_bytes, Some(8), "{unmapped:?}");
+    assert!(
+        unmapped.data.as_deref().unwrap_or("").is_empty(),
+        "{unmapped:?}"
     );
-    let instruction = dapvisor::wire::types::InstructionBreakpoint {
-        instruction_reference: ip.clone(),
+
+    // 500 written over sum: the program reads it back, and computes with it below.
+    let data = base64::encode(&500i32.to_le_bytes());
+    let written = session
+        .write_memory(&sum_at, None, &data, false)
+        .await
+        .unwrap();
+    assert_eq!(written.bytes_written, Some(4), "{written:?}");
+    let sum = session.evaluate("sum", Some(frame), None).await.unwrap();
+    assert_eq!(sum.result, "500");
+    assert_eq!(int(read_bytes(&session, &sum_at, None, 4).await), 500);
+    // Where nothing can be written, lldb-dap itself refuses.
+    let refused = assert_adapter_refused(
+        session.write_memory("0x1000", None, "AAAA", false).await,
+        "writeMemory",
+    );
+    assert!(refused.contains("not writable"), "{refused}");
+
+    // Where breakpoints can go on the line: the assignment and the division.
+    let text = std::fs::read_to_string(&source).unwrap();
+    let here = text.lines().nth(line as usize - 1).unwrap();
+    let column = |needle: &str| here.find(needle).unwrap() as i64 + 1;
+    let spots: Vec<(i64, Option<i64>)> = session
+        .breakpoint_locations(&source, line, None)
+        .await
+        .unwrap()
+        .iter()
+        .map(|l| (l.line, l.column))
+        .collect();
+    assert_eq!(
+        spots,
+        [
+            (line, Some(column("mean ="))),
+            (line, Some(column("/ count")))
+        ]
+    );
+
+    // One instruction at a time, over and into, still on the line.
+    let ip = session.instruction_pointer().await.unwrap();
+    let code = session.disassemble(Some(&ip), None, None, 6).await.unwrap();
+    let ticket = session
+        .step_with(
+            StepKind::Over,
+            None,
+            Some(SteppingGranularity::Instruction),
+            false,
+        )
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(
+        (stop.reason.as_str(), stop.description.as_deref()),
+        ("step", Some("instruction step over"))
+    );
+    let ip = session.instruction_pointer().await.unwrap();
+    assert_eq!(address(&ip), address(&code[1].address));
+    let ticket = session
+        .step(StepKind::In, None, SteppingGranularity::Instruction)
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(
+        (stop.reason.as_str(), stop.description.as_deref()),
+        ("step", Some("instruction step into"))
+    );
+    let top = session.stack_trace(None, Some(1)).await.unwrap().remove(0);
+    let ip = top.instruction_pointer_reference.unwrap();
+    assert_eq!(address(&ip), address(&code[2].address));
+    assert_eq!(top.line, line);
+
+    // An instruction breakpoint, by an instruction's address and by an offset in bytes
+    // from another; the program stops on it once the line's breakpoint is gone.
+    let by_offset = InstructionBreakpoint {
+        instruction_reference: code[0].address.clone(),
+        offset: Some((address(&code[3].address) - address(&code[0].address)) as i64),
         ..Default::default()
     };
-    assert_unsupported(
-        session.set_instruction_breakpoints(vec![instruction]).await,
-        "supportsInstructionBreakpoints",
-    );
-    assert_unsupported(
-        session.breakpoint_locations(&source, line, None).await,
-        "supportsBreakpointLocationsRequest",
-    );
+    let set = session
+        .set_instruction_breakpoints(vec![by_offset])
+        .await
+        .unwrap();
+    let placed = set[0].instruction_reference.as_deref().unwrap_or("");
+    assert!(set.len() == 1 && set[0].verified, "{set:?}");
+    assert_eq!(address(placed), address(&code[3].address), "{set:?}");
+    let target = &code[4];
+    let set = session
+        .set_instruction_breakpoints(vec![InstructionBreakpoint {
+            instruction_reference: target.address.clone(),
+            ..Default::default()
+        }])
+        .await
+        .unwrap();
+    assert!(set.len() == 1 && set[0].verified, "{set:?}");
+    assert_eq!(set[0].line, Some(line), "{set:?}");
+    let id = set[0].id.expect("the instruction breakpoint's id");
+    session.remove_breakpoint(&source, line).await.unwrap();
+    let ticket = session.continue_(None).await.unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(stop.reason, "instruction breakpoint", "{stop:?}");
+    assert_eq!(stop.hit_breakpoint_ids, [id]);
+    let ip = session.instruction_pointer().await.unwrap();
+    assert_eq!(address(&ip), address(&target.address));
+    assert!(session
+        .set_instruction_breakpoints(vec![])
+        .await
+        .unwrap()
+        .is_empty());
+
+    // cancel is advertised and answered (the request it names was answered long ago).
+    session.cancel(Some(1), None).await.unwrap();
+
+    // The program divided the 500 written into its memory: 500 / 5.
+    let ticket = session.continue_(None).await.unwrap();
+    assert_eq!(expect_exit(&session, ticket).await, Some(4));
+    let out = session.output(0, 1 << 20).await.unwrap().text();
+    assert!(out.contains("average of 5 scores: 100.00"), "{out:?}");
+    runtime.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_lldb_dap_does_not_advertise_is_refused_naming_it() {
+    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let source = program("c/average.c");
+    let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
+
     assert_unsupported(session.step_back(None, None).await, "supportsStepBack");
     assert_unsupported(session.reverse_continue(None).await, "supportsStepBack");
     assert_unsupported(session.restart_frame(frame).await, "supportsRestartFrame");
@@ -345,27 +545,20 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
         session.terminate_threads(vec![1]).await,
         "supportsTerminateThreadsRequest",
     );
-    assert_unsupported(session.cancel(Some(1), None).await, "supportsCancelRequest");
+    assert_unsupported(
+        session.step_with(StepKind::In, None, None, true).await,
+        "supportsSingleThreadExecutionRequests",
+    );
+    // With a granularity (which lldb-dap 22 takes) the single thread is still refused.
     assert_unsupported(
         session
             .step_with(
                 StepKind::Over,
                 None,
                 Some(SteppingGranularity::Instruction),
-                false,
+                true,
             )
             .await,
-        "supportsSteppingGranularity",
-    );
-    // The plain typed step with a granularity is checked in the same place.
-    assert_unsupported(
-        session
-            .step(StepKind::Over, None, SteppingGranularity::Instruction)
-            .await,
-        "supportsSteppingGranularity",
-    );
-    assert_unsupported(
-        session.step_with(StepKind::In, None, None, true).await,
         "supportsSingleThreadExecutionRequests",
     );
     assert_unsupported(
@@ -375,6 +568,8 @@ async fn what_lldb_dap_19_does_not_advertise_is_refused_naming_it() {
 
     // Nothing reached the adapter: the session is as it was, and custom requests work.
     assert_eq!(local(&session, "sum").await, "426");
+    let top = session.stack_trace(None, Some(1)).await.unwrap().remove(0);
+    assert_eq!(top.line, line);
     let threads = session.custom_request("threads", None).await.unwrap();
     assert_eq!(threads["threads"].as_array().unwrap().len(), 1);
     runtime.shutdown().await;
@@ -386,7 +581,10 @@ async fn commands_lldb_dap_19_would_abort_on_are_refused_and_the_session_lives()
     let adapter = session.adapter_pid().unwrap();
     let reason = "lldb-dap 19 aborts on any command it does not serve";
     // Sent, each of these makes lldb-dap 19 abort (SIGABRT), and the session would
-    // restart after a crash; refused, nothing reaches it.
+    // restart after a crash; the registry entry's served list (written for 19) refuses
+    // them, and nothing reaches the adapter. (lldb-dap 22 neither aborts nor loses
+    // requests: it answers a made-up command with "unknown request" and serves
+    // `locations`; the list refuses them all the same.)
     assert_unsupported(session.locations(1).await, reason);
     assert_unsupported(session.custom_request("madeUpCommand", None).await, reason);
     assert_unsupported(
@@ -434,10 +632,16 @@ async fn the_events_lldb_dap_sends_are_published() {
         .unwrap();
     let ticket = session.continue_(None).await.unwrap();
     assert_eq!(expect_exit(&session, ticket).await, Some(example.exit_code));
+    // lldb-dap 22 also sends a `module` event per module loaded, a `capabilities` event
+    // once the program's target exists, and a `breakpoint` event ("changed") when the
+    // line's breakpoint is resolved in the launched program.
     expect_signals(
         &mut events,
         &[
             "dap_process",
+            "dap_module",
+            "dap_capabilities",
+            "dap_breakpoint",
             "dap_stopped",
             "dap_continued",
             "dap_output",
@@ -474,7 +678,8 @@ fn throws_source() -> std::path::PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn exception_info_tells_a_cpp_throw_and_exception_options_are_ignored() {
+async fn exception_info_tells_a_cpp_throw_filter_options_decide_and_exception_options_are_refused()
+{
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let mut spec = LaunchSpec::new(throws_binary());
     spec.exception_filters = vec!["cpp_throw".into()];
@@ -503,8 +708,9 @@ async fn exception_info_tells_a_cpp_throw_and_exception_options_are_ignored() {
     let out = session.output(0, 1 << 20).await.unwrap().text();
     assert!(out.contains("skipped: negative quantity"), "{out:?}");
 
-    // exceptionOptions are advertised and accepted, and lldb-dap 19 ignores them: a
-    // break mode of `always` for every exception does not stop at the throw.
+    // lldb-dap 22 does not advertise exceptionOptions (19 did, and ignored them): they
+    // are refused before anything is sent. It advertises filter options instead, whose
+    // condition decides whether a throw stops.
     let line = line_of(&throws_source(), "total += parse_quantity(raw);");
     let session = runtime
         .launch(LaunchSpec::new(throws_binary()).breakpoint(throws_source(), line))
@@ -519,14 +725,51 @@ async fn exception_info_tells_a_cpp_throw_and_exception_options_are_ignored() {
             break_mode: ExceptionBreakMode::Always,
         }]),
     };
+    assert_unsupported(
+        session.set_exception_breakpoints_with(always).await,
+        "supportsExceptionOptions",
+    );
+    let throw_if = |condition: &str| SetExceptionBreakpointsArguments {
+        filters: vec![],
+        filter_options: Some(vec![ExceptionFilterOptions {
+            filter_id: "cpp_throw".into(),
+            condition: Some(condition.into()),
+            mode: None,
+        }]),
+        exception_options: None,
+    };
+    // A false condition: the throw (for the third quantity) goes by, and the next stop
+    // is the breakpoint's for the fourth.
+    let set = session
+        .set_exception_breakpoints_with(throw_if("1 == 0"))
+        .await
+        .unwrap();
+    assert!(set.len() == 1 && set[0].verified, "{set:?}");
+    for raw in ["5", "-2", "4"] {
+        let ticket = session.continue_(None).await.unwrap();
+        let stop = expect_stop(&session, ticket).await;
+        assert_eq!(stop.reason, "breakpoint", "{stop:?}");
+        assert_eq!(local(&session, "raw").await, raw);
+    }
+    // A true one, and the program run again from the start without the breakpoint:
+    // the throw stops it, as the plain filter did.
     session
-        .set_exception_breakpoints_with(always)
+        .set_exception_breakpoints_with(throw_if("1 == 1"))
         .await
         .unwrap();
     session
         .set_breakpoints(throws_source(), vec![])
         .await
         .unwrap();
+    let ticket = session.restart().await.unwrap();
+    let stop = expect_stop(&session, ticket).await;
+    assert_eq!(
+        (stop.reason.as_str(), stop.description.as_deref()),
+        ("exception", Some("C++ Throw"))
+    );
+    let frames = session.stack_trace(None, Some(2)).await.unwrap();
+    assert_eq!(frames[0].name, "__cxa_throw");
+    assert!(frames[1].name.contains("parse_quantity"), "{:?}", frames[1]);
     let ticket = session.continue_(None).await.unwrap();
     assert_eq!(expect_exit(&session, ticket).await, Some(0));
     runtime.shutdown().await;

@@ -1,7 +1,8 @@
 //! The tools for the rest of the protocol, through the catalogue (as an agent or an
-//! MCP client calls them) on real adapters: the machine level and data breakpoints on
-//! lldb-dap, exception options and values on debugpy, instruction breakpoints and
-//! steps on dlv, goroutines listed in pages; and how they are listed.
+//! MCP client calls them) on real adapters: the machine level (disassembly, memory
+//! reads) and data breakpoints on lldb-dap, exception options and values on debugpy,
+//! instruction breakpoints and steps on dlv, goroutines listed in pages; and how they
+//! are listed.
 
 mod agent;
 mod common;
@@ -250,19 +251,48 @@ async fn disassembly_data_breakpoints_and_values_on_lldb_dap() {
         modules["modules"].as_array().unwrap().len()
     );
 
-    // lldb-dap 19 does not read memory: refused, saying which capability is missing.
-    let refused = fails(
+    // Memory read where the program keeps it: s.count, just set to 41, by the memory
+    // reference of its variable.
+    let members = ok(
         &tools,
-        "debug.read_memory",
-        json!({ "session_id": id, "memory_reference": code["instruction_pointer"], "count": 8 }),
-        501,
+        "debug.variables",
+        json!({ "session_id": id, "variables_reference": s }),
     )
     .await;
-    assert!(
-        refused.text.contains("supportsReadMemoryRequest"),
-        "{}",
-        refused.text
+    let count_at = var(&members["variables"], "count")["memory_reference"].clone();
+    assert!(count_at.is_string(), "{members}");
+    let read = ok(
+        &tools,
+        "debug.read_memory",
+        json!({ "session_id": id, "memory_reference": count_at, "count": 4 }),
+    )
+    .await;
+    assert_eq!(read["bytes_read"], 4, "{read}");
+    assert_eq!(read["unreadable_bytes"], 0, "{read}");
+    let bytes = dapvisor::wire::base64::decode(read["data"].as_str().unwrap()).unwrap();
+    assert_eq!(i32::from_le_bytes(bytes.try_into().unwrap()), 41);
+    // And the code at the instruction pointer (where the program stopped before):
+    // the bytes the disassembly showed, instruction after instruction.
+    let shown: Vec<u8> = rows[..3]
+        .iter()
+        .flat_map(|r| r["bytes"].as_str().unwrap().split_whitespace())
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect();
+    let read = ok(
+        &tools,
+        "debug.read_memory",
+        json!({ "session_id": id, "memory_reference": code["instruction_pointer"], "count": shown.len() }),
+    )
+    .await;
+    let at =
+        |v: &Value| u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    assert_eq!(
+        at(&read["address"]),
+        at(&code["instruction_pointer"]),
+        "{read}"
     );
+    let bytes = dapvisor::wire::base64::decode(read["data"].as_str().unwrap()).unwrap();
+    assert_eq!(bytes, shown);
     fails(
         &tools,
         "debug.write_memory",

@@ -450,7 +450,7 @@ async fn values_memory_and_disassembly_are_bounded_on_lldb_dap() {
     assert_eq!(sum["result"], "426", "nothing was set");
 
     // Writes are held to the memory bound before the data is decoded or the adapter
-    // asked (lldb-dap 19 cannot write memory at all).
+    // asked.
     let too_big = "AAAA".repeat(1366); // 4098 bytes
     let err = fails(
         &tools,
@@ -463,13 +463,39 @@ async fn values_memory_and_disassembly_are_bounded_on_lldb_dap() {
     )
     .await;
     assert!(err.text.contains("4096"), "{}", err.text);
-    lacks(
+    // Within it, the write reaches lldb-dap 22, which refuses an address nothing is
+    // mapped at...
+    let err = fails(
         &tools,
         "debug.write_memory",
         with(&id, json!({ "memory_reference": "0x1000", "data": "AAAA" })),
-        "supportsWriteMemoryRequest",
+        500,
     )
     .await;
+    assert!(
+        err.text.contains("Memory 0x1000 region is not writable"),
+        "{}",
+        err.text
+    );
+    // ... and writes the program's own: 500 over `sum`, at the address the evaluation
+    // gave, which the program then divides.
+    let sum_at = sum["memory_reference"].clone();
+    assert!(sum_at.is_string(), "{sum}");
+    let data = dapvisor::wire::base64::encode(&500i32.to_le_bytes());
+    let written = ok(
+        &tools,
+        "debug.write_memory",
+        with(&id, json!({ "memory_reference": sum_at, "data": data })),
+    )
+    .await;
+    assert_eq!(written["bytes_written"], 4, "{written}");
+    let mean = ok(
+        &tools,
+        "debug.evaluate",
+        with(&id, json!({ "expression": "sum / count" })),
+    )
+    .await;
+    assert_eq!(mean["result"], "100");
 
     // The disassembly's default count is a bound of its own.
     let code = ok(&tools, "debug.disassemble", with(&id, json!({}))).await;
