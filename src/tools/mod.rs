@@ -42,6 +42,7 @@ mod render;
 mod schema;
 mod session;
 mod spec;
+mod start_defaults;
 mod test_launch;
 
 use std::panic::AssertUnwindSafe;

@@ -146,6 +146,14 @@ pub(crate) async fn stop_summary(
     if let Some(extra) = stop.text.as_ref().or(stop.description.as_ref()) {
         let _ = write!(text, ": {extra}");
     }
+    if reason == "exception" {
+        // Which exception, and its message, where the adapter can say (one request).
+        if let Ok(info) = session.exception_info(stop.thread_id).await {
+            let description = info.description.as_deref().unwrap_or("");
+            let _ = write!(text, " [{}: {description}]", info.exception_id);
+            json["exception"] = json!({ "id": info.exception_id, "description": info.description });
+        }
+    }
     let frame = match session.stack_trace(stop.thread_id, Some(1)).await {
         Ok(frames) => frames.into_iter().next(),
         Err(e) => {

@@ -15,6 +15,7 @@ use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::render;
 use super::spec::{ToolAnnotations, ToolError};
+use super::start_defaults::uncaught_exception_filters;
 use super::test_launch;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
@@ -26,7 +27,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              js-debug, native: lldb-dap) unless `adapter` names one. With `breakpoints` the \
              call waits for the first stop (`timeout`, default 30 s) and returns file, \
              line, function, source and locals; without, 5 s. \
-             The program runs in its own folder unless `cwd` says.",
+             It runs in its own folder unless `cwd` says.",
             ToolAnnotations::START,
             launch,
         ),
@@ -129,10 +130,9 @@ pub(crate) struct LaunchArgs {
     /// log_message}` or `{function, condition, hit_condition}`.
     #[serde(default)]
     breakpoints: Vec<StartBreakpoint>,
-    /// Exception filters to break on (debugpy: `raised`, `uncaught`; js-debug: `all`,
-    /// `uncaught`; CodeLLDB: `cpp_throw`, `rust_panic`).
-    #[serde(default)]
-    filters: Vec<String>,
+    /// Exception filters to stop on (debugpy: `raised`, `uncaught`; js-debug: `all`,
+    /// `uncaught`; CodeLLDB: `cpp_throw`, `rust_panic`); default uncaught, []: none.
+    filters: Option<Vec<String>>,
     /// Seconds to wait for the first stop (default 30 with breakpoints or
     /// stop_on_entry, else 5).
     timeout: Option<f64>,
@@ -157,9 +157,8 @@ pub(crate) struct AttachArgs {
     /// Breakpoints set before the target resumes.
     #[serde(default)]
     breakpoints: Vec<StartBreakpoint>,
-    /// Exception filters to break on.
-    #[serde(default)]
-    filters: Vec<String>,
+    /// Exception filters; default uncaught, []: none.
+    filters: Option<Vec<String>>,
     /// Seconds to wait for a first stop (default 30 with breakpoints, else 5).
     timeout: Option<f64>,
 }
@@ -313,7 +312,10 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     spec.breakpoints = breakpoints;
     spec.function_breakpoints = functions;
     spec.conditional_function_breakpoints = conditional;
-    spec.exception_filters = args.filters;
+    spec.exception_filters = match args.filters {
+        Some(filters) => filters,
+        None => uncaught_exception_filters(ctx.runtime.registry().select_for_launch(&spec).ok()),
+    };
     if let Some(module) = args.module {
         spec.extra.insert("module".into(), json!(module));
     }
@@ -345,7 +347,7 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
     }
     let (breakpoints, functions, conditional) = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = !breakpoints.is_empty() || !functions.is_empty() || !conditional.is_empty();
-    let spec = AttachSpec {
+    let mut spec = AttachSpec {
         pid: args.pid,
         host: args.host,
         port: args.port,
@@ -355,8 +357,11 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
         breakpoints,
         function_breakpoints: functions,
         conditional_function_breakpoints: conditional,
-        exception_filters: args.filters,
         ..AttachSpec::default()
+    };
+    spec.exception_filters = match args.filters {
+        Some(filters) => filters,
+        None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
     };
     let session = ctx.runtime.attach(spec).await?;
     started(&ctx, session, "attached", expects_stop, args.timeout).await

@@ -111,6 +111,9 @@ impl AdapterDef {
                     put("processId", json!(pid));
                 }
                 put("justMyCode", json!(false));
+                // As for a launch (see the debugpy definition's defaults): a SystemExit
+                // ends a program; it is no exception to stop at.
+                put("breakOnSystemExit", json!([]));
             }
             (AdapterFlavor::LldbDap, Some(port), _) => {
                 put("gdb-remote-port", json!(port));

@@ -57,6 +57,10 @@ fn debugpy() -> AdapterDef {
             "console": "internalConsole",
             "justMyCode": false,
             "redirectOutput": true,
+            // `sys.exit(N)` is how a program ends, not a crash: with the `uncaught` filter
+            // on, pydevd would stop at a non-zero SystemExit. An empty list of exit codes
+            // to break on stops at none (a non-numeric code still stops).
+            "breakOnSystemExit": [],
         })),
         install_hint: "Run `dapvisor adapters install debugpy` (it makes a virtual \
                        environment with debugpy that dapvisor finds by itself), or install \

@@ -29,7 +29,7 @@ fn debugpy_launch() {
         launch("debugpy", &spec("/srv/app/main.py")),
         json!({
             "type": "python", "request": "launch", "program": "/srv/app/main.py",
-            "console": "internalConsole", "justMyCode": false, "redirectOutput": true,
+            "console": "internalConsole", "justMyCode": false, "redirectOutput": true, "breakOnSystemExit": [],
             "args": ["--n", "3"], "cwd": "/srv/work", "env": {"MODE": "test"},
             "stopOnEntry": true,
         })
@@ -261,11 +261,12 @@ fn by_port(port: u16) -> AttachSpec {
 fn attach_shapes() {
     assert_eq!(
         attach("debugpy", &by_port(5678)),
-        json!({"connect": {"host": "127.0.0.1", "port": 5678}, "justMyCode": false})
+        json!({"connect": {"host": "127.0.0.1", "port": 5678}, "justMyCode": false,
+               "breakOnSystemExit": []})
     );
     assert_eq!(
         attach("debugpy", &by_pid(42)),
-        json!({"processId": 42, "justMyCode": false})
+        json!({"processId": 42, "justMyCode": false, "breakOnSystemExit": []})
     );
     let with_program = AttachSpec {
         program: Some("/srv/app/prog".into()),
@@ -302,7 +303,7 @@ fn attach_extra_is_merged_last() {
     spec.extra.insert("justMyCode".into(), json!(true));
     assert_eq!(
         attach("debugpy", &spec),
-        json!({"processId": 7, "justMyCode": true})
+        json!({"processId": 7, "justMyCode": true, "breakOnSystemExit": []})
     );
 }
 

@@ -1,0 +1,36 @@
+//! What a launch or attach sets when the agent does not say: the adapter's filter for
+//! uncaught exceptions, so that a crash stops where it happens (with the exception in
+//! the stop) instead of ending the run. `filters: []` turns it off.
+
+use crate::registry::{AdapterDef, AdapterFlavor};
+
+/// The exception filters of `adapter` that stop on an exception nothing handles:
+/// debugpy's and js-debug's `uncaught`, CodeLLDB's `rust_panic`. lldb-dap has only
+/// throw and catch filters (a C++ throw may well be caught), and dlv stops on an
+/// unrecovered panic by itself: none for them.
+pub(crate) fn uncaught_exception_filters(adapter: Option<&AdapterDef>) -> Vec<String> {
+    let filter = match adapter.map(|def| def.flavor) {
+        Some(AdapterFlavor::Debugpy | AdapterFlavor::JsDebug) => "uncaught",
+        Some(AdapterFlavor::CodeLldb) => "rust_panic",
+        _ => return Vec::new(),
+    };
+    vec![filter.to_string()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::AdapterRegistry;
+
+    #[test]
+    fn each_adapter_with_an_uncaught_filter_gets_it_and_the_rest_none() {
+        let registry = AdapterRegistry::builtin();
+        let filters = |name: &str| uncaught_exception_filters(registry.get(name));
+        assert_eq!(filters("debugpy"), ["uncaught"]);
+        assert_eq!(filters("js-debug"), ["uncaught"]);
+        assert_eq!(filters("codelldb"), ["rust_panic"]);
+        assert!(filters("lldb-dap").is_empty());
+        assert!(filters("dlv").is_empty());
+        assert!(uncaught_exception_filters(None).is_empty());
+    }
+}
