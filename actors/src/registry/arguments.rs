@@ -181,15 +181,14 @@ impl ResolvedAdapter {
     /// Blocking: it may run `rustc --print sysroot` once per process.
     pub fn launch_arguments(&self, spec: &LaunchSpec) -> Map<String, Value> {
         let mut out = self.def.launch_arguments(spec);
-        if self.flavor == AdapterFlavor::LldbDap && is_rust_program(&absolute(&spec.program), spec)
-        {
-            if let Ok(commands) = super::rust_formatters::lldb_init_commands() {
-                let mut init: Vec<Value> = commands.iter().map(|c| json!(c)).collect();
-                if let Some(Value::Array(own)) = out.get("initCommands") {
-                    init.extend(own.iter().cloned());
+        if self.flavor == AdapterFlavor::LldbDap {
+            let mut first = vec![NO_DEBUGINFOD.to_string()];
+            if is_rust_program(&absolute(&spec.program), spec) {
+                if let Ok(commands) = super::rust_formatters::lldb_init_commands() {
+                    first.extend(commands.iter().cloned());
                 }
-                out.insert("initCommands".into(), Value::Array(init));
             }
+            prepend_init_commands(&mut out, first);
         }
         let key = match self.flavor {
             AdapterFlavor::Debugpy => "python",
@@ -216,9 +215,14 @@ impl ResolvedAdapter {
         }
     }
 
-    /// The definition's attach arguments (see [`AdapterDef::attach_arguments`]).
+    /// The definition's attach arguments (see [`AdapterDef::attach_arguments`]); lldb-dap
+    /// is kept off the network as for a launch.
     pub fn attach_arguments(&self, spec: &AttachSpec) -> Map<String, Value> {
-        self.def.attach_arguments(spec)
+        let mut out = self.def.attach_arguments(spec);
+        if self.flavor == AdapterFlavor::LldbDap {
+            prepend_init_commands(&mut out, vec![NO_DEBUGINFOD.to_string()]);
+        }
+        out
     }
 }
 
@@ -226,6 +230,22 @@ impl ResolvedAdapter {
 /// links are kept).
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The lldb command that keeps lldb-dap from asking debuginfod servers for the symbols
+/// of every library the program loads. Debian's LLDB names one by default; without a
+/// network each lookup waits out a DNS timeout (a `runInTerminal` launch, which loads
+/// lldb-dap's own libraries, took 16 s instead of 1), and with one it fetches from the
+/// network unasked. An `initCommands` of the caller's, run after it, can set servers.
+const NO_DEBUGINFOD: &str = "settings clear plugin.symbol-locator.debuginfod.server-urls";
+
+/// Put `first` before the `initCommands` already in `out` (the caller's own).
+fn prepend_init_commands(out: &mut Map<String, Value>, first: Vec<String>) {
+    let mut init: Vec<Value> = first.into_iter().map(Value::String).collect();
+    if let Some(Value::Array(own)) = out.get("initCommands") {
+        init.extend(own.iter().cloned());
+    }
+    out.insert("initCommands".into(), Value::Array(init));
 }
 
 /// Whether the program is Rust: built by rustc, or said to be (`sourceLanguages`

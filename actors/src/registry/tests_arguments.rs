@@ -166,25 +166,25 @@ fn lldb_dap_loads_the_toolchains_rust_formatters_for_a_rust_program_only() {
     spec.extra
         .insert("initCommands".into(), json!(["settings show target.arg0"]));
     let args = resolved.launch_arguments(&spec);
-    let init = args["initCommands"].as_array().unwrap();
-    assert_eq!(init.len(), 3, "{args:?}");
-    assert!(
-        init[0]
-            .as_str()
-            .unwrap()
-            .starts_with("command script import")
-            && init[0]
-                .as_str()
-                .unwrap()
-                .ends_with("lib/rustlib/etc/lldb_lookup.py\""),
-        "{args:?}"
-    );
-    assert!(init[1]
-        .as_str()
+    let init: Vec<&str> = args["initCommands"]
+        .as_array()
         .unwrap()
-        .ends_with("lib/rustlib/etc/lldb_commands\""));
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(init.len(), 4, "{args:?}");
+    assert_eq!(init[0], NO_DEBUGINFOD);
+    assert!(init[1].starts_with("command script import"), "{init:?}");
+    assert!(
+        init[1].ends_with("lib/rustlib/etc/lldb_lookup.py\""),
+        "{init:?}"
+    );
+    assert!(
+        init[2].ends_with("lib/rustlib/etc/lldb_commands\""),
+        "{init:?}"
+    );
     assert_eq!(
-        init[2], "settings show target.arg0",
+        init[3], "settings show target.arg0",
         "the caller's come after"
     );
     assert!(
@@ -192,8 +192,11 @@ fn lldb_dap_loads_the_toolchains_rust_formatters_for_a_rust_program_only() {
         "the toolchain is here"
     );
 
+    // Not Rust: only debuginfod is turned off, in a launch and in an attach.
     let c = resolved.launch_arguments(&LaunchSpec::new("/bin/sh"));
-    assert!(c.get("initCommands").is_none(), "{c:?}");
+    assert_eq!(c["initCommands"], json!([NO_DEBUGINFOD]), "{c:?}");
+    let attach = resolved.attach_arguments(&by_pid(42));
+    assert_eq!(attach["initCommands"], json!([NO_DEBUGINFOD]), "{attach:?}");
     // Said to be Rust: loaded too.
     let mut said = LaunchSpec::new("/bin/sh");
     said.extra.insert("sourceLanguages".into(), json!(["rust"]));
@@ -201,9 +204,12 @@ fn lldb_dap_loads_the_toolchains_rust_formatters_for_a_rust_program_only() {
         resolved.launch_arguments(&said)["initCommands"]
             .as_array()
             .map(Vec::len),
-        Some(2)
+        Some(3)
     );
 }
+
+/// What lldb-dap is told first, as arguments.rs writes it.
+const NO_DEBUGINFOD: &str = "settings clear plugin.symbol-locator.debuginfod.server-urls";
 
 #[test]
 fn codelldb_is_told_a_rust_program_is_rust() {
