@@ -24,6 +24,7 @@
 //! ```
 
 mod bounds;
+mod breakpoint_report;
 mod breakpoints;
 mod context;
 mod control;

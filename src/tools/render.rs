@@ -102,6 +102,13 @@ pub(crate) async fn outcome(
             };
             let mut json =
                 json!({ "state": "terminated", "timed_out": false, "exit_code": exit_code });
+            if let Ok(snapshot) = session.snapshot().await {
+                let never_hit = super::breakpoint_report::never_hit(&snapshot);
+                if let Some(said) = super::breakpoint_report::end_text(exit_code, &never_hit) {
+                    text = format!("{text}; {said}");
+                }
+                json["never_hit"] = json!(never_hit);
+            }
             if let Some((test, said)) = super::test_launch::outcome(ctx, session, exit_code).await {
                 json["test"] = test;
                 text = format!("{text}; {said}");

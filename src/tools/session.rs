@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use crate::wire::types::FunctionBreakpoint;
 use crate::{AttachSpec, InitialBreakpoint, LaunchSpec, RunTicket, SessionHandle, SessionSnapshot};
 
+use super::breakpoint_report;
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::render;
@@ -397,13 +398,17 @@ async fn started(
     json["session_id"] = json!(session.id().to_string());
     json["adapter"] = json!(snapshot.adapter);
     json["program"] = json!(snapshot.program);
+    let (unverified, unverified_text) = breakpoint_report::unverified(&snapshot);
+    if !unverified.is_empty() {
+        json["unverified_breakpoints"] = json!(unverified);
+    }
     let head = format!(
         "session {}: {verb} {} under {}",
         session.id(),
         snapshot.program.as_deref().unwrap_or("the target"),
         snapshot.adapter.as_deref().unwrap_or("?"),
     );
-    Ok(Reply::new(json, format!("{head}\n{text}")))
+    Ok(Reply::new(json, format!("{head}\n{unverified_text}{text}")))
 }
 
 /// A session as `debug.sessions` lists it.

@@ -179,6 +179,7 @@ impl SessionCore {
                 name: String::new(),
             });
         }
+        self.breakpoints.record_hits(&stop.hit_breakpoint_ids);
         self.last_stop = Some(stop.clone());
         self.set_state(SessionState::Stopped);
         self.emit(EventKind::Stopped(stop));

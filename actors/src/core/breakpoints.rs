@@ -23,6 +23,9 @@ pub struct SourceBreakpointRecord {
     pub requested: SourceBreakpoint,
     /// The adapter's answer (verified, actual line, id, message), once it has answered.
     pub actual: Option<Breakpoint>,
+    /// How many stops named it (`hitBreakpointIds`) since it was set, in this run of
+    /// the adapter.
+    pub hits: u64,
 }
 
 /// One cached function breakpoint.
@@ -32,6 +35,8 @@ pub struct FunctionBreakpointRecord {
     pub requested: FunctionBreakpoint,
     /// The adapter's answer, once it has answered.
     pub actual: Option<Breakpoint>,
+    /// How many stops named it since it was set, in this run of the adapter.
+    pub hits: u64,
 }
 
 /// Every breakpoint of a session.
@@ -91,9 +96,17 @@ impl BreakpointCache {
     ) -> Result<(), SessionError> {
         let old = self.sources.get(file).map_or(0, Vec::len);
         self.check_limit(old, breakpoints.len())?;
+        // A breakpoint set again where it was keeps the count of its hits.
+        let hits_at = |requested: &SourceBreakpoint| {
+            self.file(file)
+                .iter()
+                .find(|r| same_place(&r.requested, requested))
+                .map_or(0, |r| r.hits)
+        };
         let records = breakpoints
             .into_iter()
             .map(|requested| SourceBreakpointRecord {
+                hits: hits_at(&requested),
                 requested,
                 actual: None,
             })
@@ -112,6 +125,7 @@ impl BreakpointCache {
         let record = SourceBreakpointRecord {
             requested: breakpoint,
             actual: None,
+            hits: 0,
         };
         match list
             .iter_mut()
@@ -218,6 +232,7 @@ impl BreakpointCache {
             .map(|requested| FunctionBreakpointRecord {
                 requested,
                 actual: None,
+                hits: 0,
             })
             .collect();
         Ok(())
@@ -228,6 +243,7 @@ impl BreakpointCache {
         let record = FunctionBreakpointRecord {
             requested: bp,
             actual: None,
+            hits: 0,
         };
         match self
             .functions
@@ -368,14 +384,37 @@ impl BreakpointCache {
         false
     }
 
-    /// Forget the adapter's answers (a new adapter will answer afresh) but keep what
-    /// was asked for.
+    /// Count a stop that names `ids` (its `hitBreakpointIds`) as a hit of each cached
+    /// breakpoint the adapter gave one of those ids.
+    pub fn record_hits(&mut self, ids: &[i64]) {
+        let hit = |actual: &Option<Breakpoint>| {
+            actual
+                .as_ref()
+                .and_then(|a| a.id)
+                .is_some_and(|id| ids.contains(&id))
+        };
+        for r in self.sources.values_mut().flatten() {
+            if hit(&r.actual) {
+                r.hits += 1;
+            }
+        }
+        for r in &mut self.functions {
+            if hit(&r.actual) {
+                r.hits += 1;
+            }
+        }
+    }
+
+    /// Forget the adapter's answers and the hits (a new adapter will answer afresh,
+    /// in a new run) but keep what was asked for.
     pub fn clear_results(&mut self) {
         for r in self.sources.values_mut().flatten() {
             r.actual = None;
+            r.hits = 0;
         }
         for r in &mut self.functions {
             r.actual = None;
+            r.hits = 0;
         }
     }
 }

@@ -218,3 +218,42 @@ fn breakpoint_events_update_the_record_by_id() {
         }
     ));
 }
+
+fn answered(id: i64, line: i64) -> Breakpoint {
+    Breakpoint {
+        id: Some(id),
+        verified: true,
+        line: Some(line),
+        ..Breakpoint::default()
+    }
+}
+
+#[test]
+fn a_stop_counts_a_hit_of_the_breakpoints_it_names_and_a_new_run_starts_from_none() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("/src/a.py");
+    cache.set_file(f, vec![bp(3), bp(9)]).unwrap();
+    cache.record_file_result(f, &[bp(3), bp(9)], vec![answered(1, 3), answered(2, 9)]);
+    cache
+        .set_functions(vec![FunctionBreakpoint {
+            name: "main".into(),
+            ..FunctionBreakpoint::default()
+        }])
+        .unwrap();
+    cache.record_function_result(&["main".into()], vec![answered(7, 1)]);
+
+    cache.record_hits(&[1]);
+    cache.record_hits(&[1, 7]);
+    cache.record_hits(&[42]); // none of ours (an exception filter's, say)
+    let hits = |c: &BreakpointCache| -> Vec<u64> { c.file(f).iter().map(|r| r.hits).collect() };
+    assert_eq!(hits(&cache), [2, 0]);
+    assert_eq!(cache.functions()[0].hits, 1);
+
+    // Set again where it was, a breakpoint keeps its count; a new one starts at 0.
+    cache.set_file(f, vec![bp(3), bp(5)]).unwrap();
+    assert_eq!(hits(&cache), [2, 0]);
+
+    cache.clear_results();
+    assert_eq!(hits(&cache), [0, 0]);
+    assert_eq!(cache.functions()[0].hits, 0);
+}

@@ -1,0 +1,105 @@
+//! Breakpoints said, not silent: a launch names each breakpoint the adapter did not
+//! verify (or whose file does not exist), and the end of a run names each one that was
+//! never hit, so that a run to completion past an unhit breakpoint does not read like
+//! the answer the agent was waiting for.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::SessionSnapshot;
+
+/// The breakpoints of `snapshot` the adapter has not verified (its message says why),
+/// or whose file does not exist: `[{file, line, message}]`, and a line of text each.
+pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
+    let mut list = Vec::new();
+    let mut text = String::new();
+    for (file, records) in snapshot.breakpoints.sources() {
+        for record in records {
+            let line = record.requested.line;
+            let why = if !file.exists() {
+                Some("no such file".to_string())
+            } else {
+                match &record.actual {
+                    Some(actual) if actual.verified => None,
+                    Some(actual) => Some(
+                        actual
+                            .message
+                            .clone()
+                            .unwrap_or_else(|| "the adapter did not verify it".into()),
+                    ),
+                    None => Some("the adapter has not answered for it".into()),
+                }
+            };
+            if let Some(why) = why {
+                text.push_str(&format!(
+                    "breakpoint {}:{line} is not verified: {why}\n",
+                    file.display()
+                ));
+                list.push(json!({ "file": file, "line": line, "message": why }));
+            }
+        }
+    }
+    (list, text)
+}
+
+/// The breakpoints of `snapshot` no stop has hit, as `file:line` (a function
+/// breakpoint by its name).
+pub(crate) fn never_hit(snapshot: &SessionSnapshot) -> Vec<String> {
+    let sources = snapshot
+        .breakpoints
+        .sources()
+        .iter()
+        .flat_map(|(file, records)| {
+            records
+                .iter()
+                .filter(|r| r.hits == 0 && r.requested.log_message.is_none())
+                .map(move |r| format!("{}:{}", short(file), r.requested.line))
+        });
+    let functions = snapshot
+        .breakpoints
+        .functions()
+        .iter()
+        .filter(|r| r.hits == 0)
+        .map(|r| format!("function {}", r.requested.name));
+    sources.chain(functions).collect()
+}
+
+/// The end of a run in words, with the breakpoints it never hit: an exit code of 0
+/// past one is "ran to completion; x.py:9 was never hit", not a success.
+pub(crate) fn end_text(exit_code: Option<i64>, never_hit: &[String]) -> Option<String> {
+    if never_hit.is_empty() {
+        return None;
+    }
+    let list = never_hit.join(", ");
+    let verb = if never_hit.len() == 1 { "was" } else { "were" };
+    Some(match exit_code {
+        Some(0) => format!("ran to completion; {list} {verb} never hit"),
+        _ => format!("{list} {verb} never hit"),
+    })
+}
+
+/// A file as the agent reads it in a list: its name, the path being in the JSON.
+fn short(file: &Path) -> String {
+    file.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unhit_breakpoint_on_a_clean_exit_does_not_read_as_success() {
+        let one = vec!["/src/main.rs:9".to_string()];
+        assert_eq!(
+            end_text(Some(0), &one).unwrap(),
+            "ran to completion; /src/main.rs:9 was never hit"
+        );
+        let two = vec!["a.py:1".to_string(), "function main".to_string()];
+        assert_eq!(
+            end_text(Some(3), &two).unwrap(),
+            "a.py:1, function main were never hit"
+        );
+        assert_eq!(end_text(Some(0), &[]), None);
+    }
+}
