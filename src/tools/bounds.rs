@@ -53,6 +53,10 @@ pub const DEFAULT_SOURCE_CONTEXT_LINES: usize = 3;
 /// `debug.variables` call away).
 pub const DEFAULT_STOP_LOCALS: usize = 20;
 
+/// Bytes of the program's output (stdout and stderr since the previous stop) a stop or
+/// end result carries: 2 KiB, the newest part; `debug.output` reads the rest.
+pub const DEFAULT_STOP_OUTPUT_BYTES: usize = 2 * 1024;
+
 /// How long a control action (continue, step, pause, wait) waits for the program to
 /// stop or end when the call gives no `timeout`: 30 s. Past it the answer is
 /// `running` with `timed_out: true`.
@@ -112,6 +116,8 @@ pub struct Bounds {
     pub source_context_lines: usize,
     /// See [`DEFAULT_STOP_LOCALS`].
     pub stop_locals: usize,
+    /// See [`DEFAULT_STOP_OUTPUT_BYTES`].
+    pub stop_output_bytes: usize,
     /// See [`DEFAULT_WAIT`].
     pub wait: Duration,
     /// See [`DEFAULT_INITIAL_STOP_WAIT`].
@@ -140,6 +146,7 @@ impl Default for Bounds {
             max_expression_chars: DEFAULT_MAX_EXPRESSION_CHARS,
             source_context_lines: DEFAULT_SOURCE_CONTEXT_LINES,
             stop_locals: DEFAULT_STOP_LOCALS,
+            stop_output_bytes: DEFAULT_STOP_OUTPUT_BYTES,
             wait: DEFAULT_WAIT,
             initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
             max_items: DEFAULT_MAX_ITEMS,
@@ -215,6 +222,12 @@ impl Bounds {
     /// Set [`Self::stop_locals`].
     pub fn stop_locals(mut self, n: usize) -> Self {
         self.stop_locals = n;
+        self
+    }
+
+    /// Set [`Self::stop_output_bytes`] (0: no output in stop results).
+    pub fn stop_output_bytes(mut self, bytes: usize) -> Self {
+        self.stop_output_bytes = bytes;
         self
     }
 

@@ -33,6 +33,7 @@ mod ids;
 mod inspect;
 mod operations;
 mod output;
+mod output_tail;
 mod paths;
 mod protocol_breakpoints;
 mod protocol_execution;
@@ -104,6 +105,7 @@ impl ToolCatalogue {
                 bounds: Bounds::default(),
                 paths: PathPolicy::unrestricted(),
                 test_runs: Arc::default(),
+                output_marks: Arc::default(),
             }),
             tools: Arc::new(tools),
             gate: PermissionGate::default(),
@@ -140,6 +142,7 @@ impl ToolCatalogue {
             bounds: self.ctx.bounds.clone(),
             paths: self.ctx.paths.clone(),
             test_runs: self.ctx.test_runs.clone(),
+            output_marks: self.ctx.output_marks.clone(),
         }
     }
 

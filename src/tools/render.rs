@@ -91,8 +91,9 @@ pub(crate) async fn outcome(
 ) -> (Value, String) {
     match outcome {
         StopOutcome::Stopped(stop) => {
-            let (summary, text) = stop_summary(ctx, session, &stop).await;
-            let json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
+            let (summary, mut text) = stop_summary(ctx, session, &stop).await;
+            let mut json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
+            add_output_tail(ctx, session, &mut json, &mut text).await;
             (json, text)
         }
         StopOutcome::Terminated { exit_code } => {
@@ -113,6 +114,9 @@ pub(crate) async fn outcome(
                 json["test"] = test;
                 text = format!("{text}; {said}");
             }
+            text.push('\n');
+            add_output_tail(ctx, session, &mut json, &mut text).await;
+            let text = text.trim_end().to_string();
             (
                 json,
                 format!("{text}\nRead what it printed with debug.output."),
@@ -127,6 +131,25 @@ pub(crate) async fn outcome(
                 waited.as_secs_f64()
             ),
         ),
+    }
+}
+
+/// Add the program's output since the last result (see `output_tail.rs`), if any.
+async fn add_output_tail(
+    ctx: &Context,
+    session: &SessionHandle,
+    json: &mut Value,
+    text: &mut String,
+) {
+    if ctx.bounds.stop_output_bytes == 0 {
+        return;
+    }
+    if let Some((tail, said)) = super::output_tail::since_last_result(ctx, session).await {
+        json["output"] = tail;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&said);
     }
 }
 
