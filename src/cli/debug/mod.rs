@@ -123,8 +123,11 @@ pub async fn run(args: DebugArgs) -> ExitCode {
         Err(e) => return failed(&format!("could not start the runtime: {e}")),
     };
     // The person at the shell asked for every --eval: nothing to approve.
+    // It prints the program's output itself, all of it and settled (output.rs): the
+    // results' own bounded tail would print some twice.
     let tools = ToolCatalogue::new(runtime.clone())
-        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
+        .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0));
     let driver = Driver {
         tools,
         args,
