@@ -57,6 +57,10 @@ pub const DEFAULT_STOP_LOCALS: usize = 20;
 /// end result carries: 2 KiB, the newest part; `debug.output` reads the rest.
 pub const DEFAULT_STOP_OUTPUT_BYTES: usize = 2 * 1024;
 
+/// How long a Rust test's crate may take to build (`cargo test --no-run`) before a
+/// `debug.launch` with `test` gives up: 10 minutes.
+pub const DEFAULT_TEST_BUILD_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// How long a control action (continue, step, pause, wait) waits for the program to
 /// stop or end when the call gives no `timeout`: 30 s. Past it the answer is
 /// `running` with `timed_out: true`.
@@ -118,6 +122,8 @@ pub struct Bounds {
     pub stop_locals: usize,
     /// See [`DEFAULT_STOP_OUTPUT_BYTES`].
     pub stop_output_bytes: usize,
+    /// See [`DEFAULT_TEST_BUILD_TIMEOUT`].
+    pub test_build_timeout: Duration,
     /// See [`DEFAULT_WAIT`].
     pub wait: Duration,
     /// See [`DEFAULT_INITIAL_STOP_WAIT`].
@@ -147,6 +153,7 @@ impl Default for Bounds {
             source_context_lines: DEFAULT_SOURCE_CONTEXT_LINES,
             stop_locals: DEFAULT_STOP_LOCALS,
             stop_output_bytes: DEFAULT_STOP_OUTPUT_BYTES,
+            test_build_timeout: DEFAULT_TEST_BUILD_TIMEOUT,
             wait: DEFAULT_WAIT,
             initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
             max_items: DEFAULT_MAX_ITEMS,
@@ -228,6 +235,12 @@ impl Bounds {
     /// Set [`Self::stop_output_bytes`] (0: no output in stop results).
     pub fn stop_output_bytes(mut self, bytes: usize) -> Self {
         self.stop_output_bytes = bytes;
+        self
+    }
+
+    /// Set [`Self::test_build_timeout`] (at least 1 s).
+    pub fn test_build_timeout(mut self, deadline: Duration) -> Self {
+        self.test_build_timeout = deadline.max(Duration::from_secs(1));
         self
     }
 

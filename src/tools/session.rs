@@ -282,8 +282,14 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         || !conditional.is_empty();
     let (mut spec, runner) = match &args.test {
         Some(test) => {
-            let (spec, runner) =
-                test_launch::test_launch(test, args.runner.as_deref(), program, cwd).await?;
+            let (spec, runner) = test_launch::test_launch(
+                ctx.bounds.test_build_timeout,
+                test,
+                args.runner.as_deref(),
+                program,
+                cwd,
+            )
+            .await?;
             // The runner's own working folder (the crate, the project) stays.
             (spec, Some(runner))
         }

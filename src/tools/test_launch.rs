@@ -16,10 +16,6 @@ use crate::{
 use super::context::Context;
 use super::spec::ToolError;
 
-/// How long a Rust test's crate may take to build (`cargo test --no-run`) before the
-/// launch gives up: 10 minutes.
-pub const DEFAULT_TEST_BUILD_TIMEOUT: Duration = Duration::from_secs(600);
-
 /// Output read to find a test's failure text at its end: all the session holds (its
 /// output buffer bounds it, 128 KiB by default; the runner's report is at the end).
 const OUTCOME_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -46,6 +42,7 @@ impl TestRuns {
 /// its runner. A Rust test's crate is built first; a build failure is the error, with
 /// the compiler's words.
 pub(crate) async fn test_launch(
+    build_deadline: Duration,
     id: &str,
     runner: Option<&str>,
     program: Option<PathBuf>,
@@ -71,7 +68,7 @@ pub(crate) async fn test_launch(
     }
     let runner = request.resolved_runner().map_err(test_error)?;
     let spec = request
-        .launch_spec(DEFAULT_TEST_BUILD_TIMEOUT)
+        .launch_spec(build_deadline)
         .await
         .map_err(test_error)?;
     Ok((spec, runner))
