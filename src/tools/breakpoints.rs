@@ -17,6 +17,7 @@ use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::session::check_line;
 use super::spec::{ToolAnnotations, ToolError};
+use super::statement::LineChoice;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -98,10 +99,16 @@ pub(crate) struct SetBreakpointsArgs {
 pub(crate) struct OneBreakpointArgs {
     /// The session.
     session_id: String,
-    /// Source file (with `line`).
+    /// Source file (with `line` or `statement`).
     file: Option<String>,
     /// 1-based line in `file`.
     line: Option<i64>,
+    /// Or the line's text.
+    statement: Option<String>,
+    /// Picks among several `statement` lines.
+    near_line: Option<i64>,
+    /// Text `line` must hold.
+    expected_text: Option<String>,
     /// A function name instead of `file` and `line`.
     function: Option<String>,
     /// Stop only when this expression is true.
@@ -134,12 +141,19 @@ enum Target {
 }
 
 fn target(ctx: &Context, args: &OneBreakpointArgs) -> Result<Target, ToolError> {
-    match (&args.file, args.line, &args.function) {
-        (Some(file), Some(line), None) => Ok(Target::Line(
-            ctx.paths.resolve(file, "file")?,
-            check_line(line)?,
-        )),
-        (None, None, Some(f)) if !f.trim().is_empty() => Ok(Target::Function(f.clone())),
+    let choice = LineChoice {
+        line: args.line,
+        statement: args.statement.as_deref(),
+        near_line: args.near_line,
+        expected_text: args.expected_text.as_deref(),
+    };
+    match (&args.file, choice.is_given(), &args.function) {
+        (Some(file), true, None) => {
+            let file = ctx.paths.resolve(file, "file")?;
+            let line = choice.resolve(&file)?;
+            Ok(Target::Line(file, line))
+        }
+        (None, false, Some(f)) if !f.trim().is_empty() => Ok(Target::Function(f.clone())),
         _ => Err(ToolError::invalid(
             "name the breakpoint by `file` and `line`, or by `function` alone",
             "pass {\"file\": \"x.py\", \"line\": 12} or {\"function\": \"main\"}",

@@ -19,9 +19,8 @@ use super::spec::{ToolAnnotations, ToolError};
 /// The sentence every control action's description ends with.
 macro_rules! waits {
     () => {
-        " Waits until the program stops again, ends, or `timeout` seconds pass (default \
-         30): the answer's `state` is `stopped` (with `stop`: where, the source and the \
-         locals), `terminated` (with `exit_code`), or `running` with `timed_out: true`."
+        " Waits until it stops, ends, or `timeout` s pass (default 30): `state` is \
+         `stopped` (with `stop`), `terminated` (`exit_code`) or `running` (`timed_out`)."
     };
 }
 

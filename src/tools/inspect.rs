@@ -47,14 +47,11 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.variables",
-            "Read variables: of a `scope` (by name such as \"Locals\" or \"Globals\", in \
-             `frame_id` or the top frame; or by its id), or the members of a structured \
-             value (`variables_reference` from an earlier answer); `filter` \
-             `named` or `indexed` keeps only members or only elements. A page is `count` \
-             variables from `offset` (default and at most 50): when `truncated`, pass \
-             `offset` = the returned `next_offset` for the next ones. Values longer than \
-             1024 characters are cut (`max_chars` raises that); a page also ends early \
-             once its values reach 64 KiB in all (`budget_reached`).",
+            "Read variables of a `scope` (\"Locals\", \"Globals\"; in `frame_id` or the top \
+             frame) or the members of a value (`variables_reference`); `filter` `named` or \
+             `indexed`. Pages of `count` from `offset` (at most 50): when `truncated`, pass \
+             `offset` = `next_offset`. Values over 1024 characters are cut (`max_chars`); a \
+             page ends early at 64 KiB of values (`budget_reached`).",
             ToolAnnotations::READ_ONLY,
             variables,
         ),

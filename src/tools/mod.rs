@@ -44,7 +44,9 @@ mod render;
 mod schema;
 mod session;
 mod spec;
+mod start_breakpoints;
 mod start_defaults;
+mod statement;
 mod test_launch;
 
 use std::panic::AssertUnwindSafe;

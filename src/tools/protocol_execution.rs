@@ -24,8 +24,7 @@ use super::spec::{ToolAnnotations, ToolError};
 /// The sentence every moving tool's description ends with.
 macro_rules! waits {
     () => {
-        " Waits until the program stops, ends, or `timeout` seconds pass (default 30), \
-         and answers like debug.continue."
+        " Waits for a stop or the end (`timeout`, default 30 s), as debug.continue."
     };
 }
 
@@ -42,10 +41,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.step",
             concat!(
-                "Step with options: `kind` `over`, `in` or `out`; `granularity` \
-                 `statement`, `line` or `instruction` (adapters that support it: dlv); \
-                 `target_id` (with `in`) to enter one chosen call from \
-                 debug.step_in_targets; `single_thread` to leave the other threads stopped.",
+                "Step: `kind` `over`, `in` or `out`; `granularity` `statement`, `line` or \
+                 `instruction` (where supported); `target_id` (with `in`) enters a call from \
+                 debug.step_in_targets; `single_thread` leaves other threads stopped.",
                 waits!()
             ),
             ToolAnnotations::CONTROL,

@@ -20,12 +20,11 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.disassemble",
-            "Machine instructions of the stopped program: from the current instruction \
-             pointer (the stopped thread's top frame) unless `memory_reference` names an \
-             address; `offset` moves the start in bytes, `instruction_offset` in \
-             instructions (negative: look back). 20 instructions unless \
-             `instruction_count` asks for more (at most 100). Each has `address`, \
-             `instruction`, and `file`/`line` where known; `current` marks the pointer.",
+            "Machine instructions of the stopped program, from the instruction pointer unless \
+             `memory_reference` names an address; `offset` shifts the start in bytes, \
+             `instruction_offset` in instructions (negative: back). 20 unless \
+             `instruction_count` says (at most 100), each with `address`, `instruction`, \
+             `file`/`line` where known; `current` marks the pointer.",
             ToolAnnotations::READ_ONLY,
             disassemble,
         ),

@@ -8,14 +8,14 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::wire::types::FunctionBreakpoint;
-use crate::{AttachSpec, InitialBreakpoint, LaunchSpec, RunTicket, SessionHandle, SessionSnapshot};
+use crate::{AttachSpec, LaunchSpec, RunTicket, SessionHandle, SessionSnapshot};
 
 use super::breakpoint_report;
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::render;
 use super::spec::{ToolAnnotations, ToolError};
+use super::start_breakpoints::{split_breakpoints, StartBreakpoint};
 use super::start_defaults::uncaught_exception_filters;
 use super::test_launch;
 
@@ -72,30 +72,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
     ]
 }
-
-/// A breakpoint set when the program starts.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct StartBreakpoint {
-    /// Source file (with `line`).
-    file: Option<String>,
-    /// 1-based line in `file`.
-    line: Option<i64>,
-    /// A function name instead of `file` and `line` (as the language spells it, such as
-    /// `main.add` for Go).
-    function: Option<String>,
-    /// Stop only when this expression is true.
-    condition: Option<String>,
-    /// Stop only when the hit count satisfies this (such as `>= 3`).
-    hit_condition: Option<String>,
-    /// Log this message instead of stopping; `{expr}` is interpolated. Source
-    /// breakpoints only: DAP's function breakpoints have no log message.
-    log_message: Option<String>,
-}
-
-/// The breakpoints of a start request, paths resolved: source breakpoints, plain
-/// function names, and function breakpoints with a condition or hit condition.
-type StartBreakpoints = (Vec<InitialBreakpoint>, Vec<String>, Vec<FunctionBreakpoint>);
 
 /// Arguments of `debug.launch`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -176,55 +152,6 @@ pub(crate) struct SessionArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoArgs {}
-
-/// Source and function breakpoints from a start request, paths resolved.
-fn split_breakpoints(
-    ctx: &Context,
-    list: Vec<StartBreakpoint>,
-) -> Result<StartBreakpoints, ToolError> {
-    let mut sources = Vec::new();
-    let mut functions = Vec::new();
-    let mut conditional = Vec::new();
-    for (i, bp) in list.into_iter().enumerate() {
-        match (bp.file, bp.line, bp.function) {
-            (Some(file), Some(line), None) => sources.push(InitialBreakpoint {
-                file: ctx.paths.resolve(&file, "file")?,
-                line: check_line(line)?,
-                condition: bp.condition,
-                hit_condition: bp.hit_condition,
-                log_message: bp.log_message,
-            }),
-            (None, None, Some(function)) => {
-                if bp.log_message.is_some() {
-                    return Err(ToolError::invalid(
-                        format!(
-                            "breakpoints[{i}]: a function breakpoint cannot log a message \
-                             (DAP's function breakpoints have no logMessage)"
-                        ),
-                        "put the log_message on a source breakpoint ({\"file\", \"line\"}) \
-                         at the function's first line instead",
-                    ));
-                }
-                if bp.condition.is_some() || bp.hit_condition.is_some() {
-                    conditional.push(FunctionBreakpoint {
-                        name: function,
-                        condition: bp.condition,
-                        hit_condition: bp.hit_condition,
-                    });
-                } else {
-                    functions.push(function);
-                }
-            }
-            _ => {
-                return Err(ToolError::invalid(
-                    format!("breakpoints[{i}] needs `file` and `line`, or `function` alone"),
-                    "write each breakpoint as {\"file\": \"x.py\", \"line\": 12} or {\"function\": \"main\"}",
-                ))
-            }
-        }
-    }
-    Ok((sources, functions, conditional))
-}
 
 /// The working directory of a launch that names none: the program's folder (a
 /// folder program, such as a Go package, is its own). Under a root this is inside it,

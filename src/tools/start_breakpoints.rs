@@ -1,0 +1,106 @@
+//! The breakpoints a launch or attach sets before the program runs: by `file` and
+//! `line` (or `statement`, the text of the line), or by `function`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::wire::types::FunctionBreakpoint;
+use crate::InitialBreakpoint;
+
+use super::context::Context;
+use super::spec::ToolError;
+use super::statement::LineChoice;
+
+/// A breakpoint set when the program starts.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StartBreakpoint {
+    /// Source file (with `line` or `statement`).
+    file: Option<String>,
+    /// 1-based line in `file`.
+    line: Option<i64>,
+    /// Or the line's text.
+    statement: Option<String>,
+    /// Picks among several `statement` lines.
+    near_line: Option<i64>,
+    /// Text `line` must hold.
+    expected_text: Option<String>,
+    /// A function name instead of `file` and `line` (as the language spells it, such as
+    /// `main.add` for Go).
+    function: Option<String>,
+    /// Stop only when this expression is true.
+    condition: Option<String>,
+    /// Stop only when the hit count satisfies this (such as `>= 3`).
+    hit_condition: Option<String>,
+    /// Log this message instead of stopping; `{expr}` is interpolated. Source
+    /// breakpoints only: DAP's function breakpoints have no log message.
+    log_message: Option<String>,
+}
+
+/// The breakpoints of a start request, paths resolved: source breakpoints, plain
+/// function names, and function breakpoints with a condition or hit condition.
+type StartBreakpoints = (Vec<InitialBreakpoint>, Vec<String>, Vec<FunctionBreakpoint>);
+
+/// Source and function breakpoints from a start request, paths resolved.
+pub(crate) fn split_breakpoints(
+    ctx: &Context,
+    list: Vec<StartBreakpoint>,
+) -> Result<StartBreakpoints, ToolError> {
+    let mut sources = Vec::new();
+    let mut functions = Vec::new();
+    let mut conditional = Vec::new();
+    for (i, bp) in list.into_iter().enumerate() {
+        let choice = LineChoice {
+            line: bp.line,
+            statement: bp.statement.as_deref(),
+            near_line: bp.near_line,
+            expected_text: bp.expected_text.as_deref(),
+        };
+        match (bp.file, choice.is_given(), bp.function) {
+            (Some(file), true, None) => {
+                let file = ctx.paths.resolve(&file, "file")?;
+                let line = choice.resolve(&file).map_err(|mut e| {
+                    e.error = format!("breakpoints[{i}]: {}", e.error);
+                    e
+                })?;
+                sources.push(InitialBreakpoint {
+                    file,
+                    line,
+                    condition: bp.condition,
+                    hit_condition: bp.hit_condition,
+                    log_message: bp.log_message,
+                });
+            }
+            (None, false, Some(function)) => {
+                if bp.log_message.is_some() {
+                    return Err(ToolError::invalid(
+                        format!(
+                            "breakpoints[{i}]: a function breakpoint cannot log a message \
+                             (DAP's function breakpoints have no logMessage)"
+                        ),
+                        "put the log_message on a source breakpoint ({\"file\", \"line\"}) \
+                         at the function's first line instead",
+                    ));
+                }
+                if bp.condition.is_some() || bp.hit_condition.is_some() {
+                    conditional.push(FunctionBreakpoint {
+                        name: function,
+                        condition: bp.condition,
+                        hit_condition: bp.hit_condition,
+                    });
+                } else {
+                    functions.push(function);
+                }
+            }
+            _ => {
+                return Err(ToolError::invalid(
+                    format!(
+                        "breakpoints[{i}] needs `file` and `line` (or `statement`), or `function` alone"
+                    ),
+                    "write each breakpoint as {\"file\": \"x.py\", \"line\": 12} or {\"function\": \"main\"}",
+                ))
+            }
+        }
+    }
+    Ok((sources, functions, conditional))
+}
