@@ -56,6 +56,7 @@ pub(crate) const TOOLS: &[(&str, Effect)] = &[
     ("debug.disconnect", Effect::Control),
     ("debug.launch", Effect::Start),
     ("debug.restart", Effect::Start),
+    ("debug.watch", Effect::Read),
     ("debug.evaluate", Effect::Code),
     ("debug.set_variable", Effect::Code),
     ("debug.set_expression", Effect::Code),
@@ -164,6 +165,7 @@ pub fn depends_on_target(tool: &ToolSpec, arguments: &Value) -> bool {
             | "debug.terminate_threads"
             | "debug.launch"
             | "debug.attach"
+            | "debug.watch"
     );
     by_tool || !tool.code_in(arguments).is_empty()
 }
@@ -184,6 +186,12 @@ pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effe
             found.push(Found::new(effect, what, "context: repl"));
         }
         "debug.evaluate" => found.push(expression("expression".into())),
+        "debug.watch" => {
+            found.push(Found::new(base, base.meaning(), ""));
+            if is_set(arguments.get("add")) {
+                found.push(expression("add".into()));
+            }
+        }
         "debug.set_variable" => found.push(expression("value".into())),
         "debug.set_expression" => found.push(expression("expression, value".into())),
         "debug.write_memory" => found.push(Found::new(
@@ -205,6 +213,9 @@ pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effe
             };
             found.push(Found::new(Effect::Start, Effect::Start.meaning(), carrier));
             found.extend(code_loading_env(arguments));
+            if is_set(arguments.get("watch")) {
+                found.push(expression("watch".into()));
+            }
             if is_set(arguments.get("module")) {
                 found.push(Found::new(
                     Effect::Code,

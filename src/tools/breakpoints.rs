@@ -51,12 +51,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         .code_arguments(&[]),
         tool(
             "debug.set_exception_breakpoints",
-            "Stop when exceptions are raised: `filters` are the adapter's filter ids (debugpy: \
-             `raised`, `uncaught`; the answer lists this adapter's). An empty \
-             list turns exception stops off. If the adapter has them: \
-             `filter_options` (filters with a `condition`) and `exception_options` (a \
-             `break_mode` for the exceptions a `path` selects, such as debugpy's \
-             [[\"Python Exceptions\"], [\"ValueError\"]]).",
+            "Stop when exceptions are raised: `filters` are the adapter's filter ids \
+             (debugpy: `raised`, `uncaught`; the answer lists this adapter's); [] turns \
+             them off. Where supported: `filter_options` (with a `condition`) and \
+             `exception_options` (a `break_mode` for the exceptions a `path` selects).",
             ToolAnnotations::SETTING,
             set_exception_breakpoints,
         ),

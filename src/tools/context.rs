@@ -18,6 +18,8 @@ pub(crate) struct Context {
     pub test_runs: std::sync::Arc<super::test_launch::TestRuns>,
     /// Where each session's output was last shown in a stop or end result.
     pub output_marks: std::sync::Arc<super::output_tail::OutputMarks>,
+    /// Each session's watch expressions.
+    pub watches: std::sync::Arc<super::watches::Watches>,
 }
 
 impl Context {

@@ -62,9 +62,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.pause",
             concat!(
-                "Interrupt the running program. Without `thread_id` it names the last \
-                 stopped thread, or the first the adapter lists (lldb-dap and dlv halt \
-                 every thread either way).",
+                "Interrupt the running program (`thread_id`: default the last stopped, \
+                 or the first listed; lldb-dap and dlv halt all threads).",
                 waits!()
             ),
             ToolAnnotations::CONTROL,

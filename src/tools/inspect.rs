@@ -28,12 +28,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.stack_trace",
-            "The call stack of the stopped thread (or `thread_id`), innermost frame first: \
-             `id` (a frame_id for scopes and evaluate), `name`, `file`, `line`. At most 20 \
-             frames unless `levels` asks for more, and at most 200 per call whatever \
-             `levels` says: when `truncated`, pass `start_frame` = the returned \
-             `next_start_frame` for the next ones. `total_frames` is the stack's depth \
-             when the adapter tells it.",
+            "The call stack of the stopped thread (or `thread_id`), innermost first: `id` (a \
+             frame_id), `name`, `file`, `line`. 20 frames unless `levels` says, at most 200 \
+             per call: when `truncated`, pass `start_frame` = `next_start_frame`. \
+             `total_frames` where the adapter tells.",
             ToolAnnotations::READ_ONLY,
             stack_trace,
         ),
@@ -57,11 +55,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.evaluate",
-            "Evaluate an expression in the stopped program, in `frame_id` (default: the top \
-             frame of the stopped thread), in the program's own language. WARNING: this can \
-             execute arbitrary code in the program (call functions, change state); `repl` \
-             on lldb-dap runs debugger commands on the host. Returns `result`, `type`, and \
-             a `variables_reference` to expand structured results.",
+            "Evaluate an expression in the program's language, in `frame_id` (default: the \
+             stopped thread's top frame). WARNING: can run arbitrary code (call functions, \
+             change state); `repl` on lldb-dap runs debugger commands on the host. Returns \
+             `result`, `type` and a `variables_reference` to expand.",
             ToolAnnotations::ARBITRARY_CODE,
             evaluate,
         ),

@@ -48,6 +48,7 @@ mod start_breakpoints;
 mod start_defaults;
 mod statement;
 mod test_launch;
+mod watches;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -77,6 +78,7 @@ fn all_tools() -> Vec<ToolDef> {
         control::tools(),
         inspect::tools(),
         output::tools(),
+        watches::tools(),
         protocol_breakpoints::tools(),
         protocol_execution::tools(),
         protocol_inspect::tools(),
@@ -108,6 +110,7 @@ impl ToolCatalogue {
                 paths: PathPolicy::unrestricted(),
                 test_runs: Arc::default(),
                 output_marks: Arc::default(),
+                watches: Arc::default(),
             }),
             tools: Arc::new(tools),
             gate: PermissionGate::default(),
@@ -145,6 +148,7 @@ impl ToolCatalogue {
             paths: self.ctx.paths.clone(),
             test_runs: self.ctx.test_runs.clone(),
             output_marks: self.ctx.output_marks.clone(),
+            watches: self.ctx.watches.clone(),
         }
     }
 

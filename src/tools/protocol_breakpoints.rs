@@ -43,11 +43,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.data_breakpoint_info",
-            "Whether a variable can be watched (a data breakpoint): `name` of a child of \
-             `variables_reference` (or of a `scope` such as \"Locals\"), or an expression \
-             in `frame_id` without either. Returns the `data_id` for \
-             debug.set_data_breakpoints and the `access_types` it allows. WARNING: an \
-             expression is evaluated, so it can run code.",
+            "Whether a variable can be watched by a data breakpoint: `name` under \
+             `variables_reference` (or a `scope`), or an expression in `frame_id`. Returns \
+             `data_id` for debug.set_data_breakpoints and its `access_types`. WARNING: an \
+             expression is evaluated (it can run code).",
             // The worst case: a name without a container is an expression.
             ToolAnnotations::ARBITRARY_CODE,
             data_breakpoint_info,

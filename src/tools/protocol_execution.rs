@@ -113,10 +113,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.restart",
             concat!(
-                "Restart the program in the same session with the same breakpoints: \
-                 through the adapter's own restart where it has one (lldb-dap), otherwise \
-                 by ending the program and its adapter and launching again (debugpy, \
-                 dlv). An attached session whose adapter cannot restart answers 501.",
+                "Restart the program in this session with its breakpoints: by the \
+                 adapter's own restart (lldb-dap), else by launching again (debugpy, dlv); \
+                 an attached session that cannot restart answers 501.",
                 waits!()
             ),
             ToolAnnotations::START,

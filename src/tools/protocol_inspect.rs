@@ -24,11 +24,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.set_variable",
-            "Set a variable in the stopped program: `name` in a `scope` (\"Locals\", in \
-             `frame_id` or the top frame) or under a `variables_reference` (the members of \
-             a structured value), to `value`, an expression in the program's language. \
-             WARNING: changes the program's state, and the expression can run code. Returns \
-             the new `value` and `type`.",
+            "Set `name` in a `scope` (\"Locals\", in `frame_id` or the top frame) or under a \
+             `variables_reference` to `value`, an expression. WARNING: changes the \
+             program's state; the expression can run code. Returns `value` and `type`.",
             ToolAnnotations::ARBITRARY_CODE,
             set_variable,
         ),

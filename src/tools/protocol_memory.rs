@@ -31,9 +31,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.read_memory",
             "Read `count` bytes (at most 4096) of the stopped program's memory at \
-             `memory_reference` (an address or a `memory_reference` from a variable or \
-             evaluation) plus `offset`. Returns `data` in base64, the `address` of the \
-             first byte, and `unreadable_bytes` where the rest could not be read.",
+             `memory_reference` (an address, or a variable's) plus `offset`. Returns `data` \
+             in base64, its `address`, and `unreadable_bytes` not read.",
             ToolAnnotations::READ_ONLY,
             read_memory,
         ),

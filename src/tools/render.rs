@@ -251,6 +251,10 @@ pub(crate) async fn stop_summary(
         }
         Err(e) => json["locals_error"] = json!(e),
     }
+    if let Some((rows, said)) = super::watches::at_stop(ctx, session, frame.id).await {
+        json["watches"] = rows;
+        text.push_str(&said);
+    }
     (json, text.trim_end().to_string())
 }
 

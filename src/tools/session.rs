@@ -18,6 +18,7 @@ use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint};
 use super::start_defaults::uncaught_exception_filters;
 use super::test_launch;
+use super::watches;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -110,6 +111,9 @@ pub(crate) struct LaunchArgs {
     /// Exception filters to stop on (debugpy: `raised`, `uncaught`; js-debug: `all`,
     /// `uncaught`; CodeLLDB: `cpp_throw`, `rust_panic`); default uncaught, []: none.
     filters: Option<Vec<String>>,
+    /// Expressions shown at each stop (as debug.watch).
+    #[serde(default)]
+    watch: Vec<String>,
     /// Seconds to wait for the first stop (default 30 with breakpoints or
     /// stop_on_entry, else 5).
     timeout: Option<f64>,
@@ -260,6 +264,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
     }
+    watches::add(&ctx, &session, &args.watch)?;
     started(&ctx, session, "launched", expects_stop, args.timeout).await
 }
 
