@@ -147,62 +147,12 @@ async fn a_cpp_program_with_its_arguments_working_directory_and_a_throw() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rust_values_read_as_rust_and_a_panic_stops() {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let source = program("rust/orders.rs");
-    let binary = build_rust("orders");
-    let line = line_of(
-        &source,
-        "let total = order_total(&items, &prices, shipping)",
-    );
-    // No `sourceLanguages` given: the binary is recognised as Rust.
-    let session = runtime
-        .launch(
-            LaunchSpec::new(&binary)
-                .adapter("codelldb")
-                .breakpoint(&source, line),
-        )
-        .await
-        .unwrap();
-    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let (runtime, session, source, line) = orders_stopped_at_total("codelldb").await;
     assert_eq!(top(&session).await, ("orders::main".to_string(), line));
 
     // Values, not addresses or C++-looking internals.
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
-    let scopes = session.scopes(frame).await.unwrap();
-    let locals = session
-        .variables(scopes[0].variables_reference)
-        .await
-        .unwrap();
-    let value = |name: &str| {
-        locals
-            .iter()
-            .find(|v| v.name == name)
-            .unwrap_or_else(|| panic!("no local `{name}` in {locals:#?}"))
-            .clone()
-    };
-    assert_eq!(value("coupon").value, "Some(15)");
-    assert_eq!(value("shipping").value, "Pickup");
-    assert_eq!(value("express").value, "Courier{days:1}");
-    let items = value("items");
-    assert_eq!(items.value, "size=2");
-    let elements = session.variables(items.variables_reference).await.unwrap();
-    let shown: Vec<(&str, &str)> = elements
-        .iter()
-        .map(|v| (v.name.as_str(), v.value.as_str()))
-        .take(2)
-        .collect();
-    assert_eq!(shown, [("[0]", "\"tea\""), ("[1]", "\"honey\"")]);
-    let prices = value("prices");
-    assert_eq!(prices.value, "size=2");
-    let entries = session.variables(prices.variables_reference).await.unwrap();
-    let mut keys = Vec::new();
-    for entry in entries.iter().filter(|e| e.variables_reference > 0) {
-        let pair = session.variables(entry.variables_reference).await.unwrap();
-        keys.extend(pair.iter().map(|v| v.value.clone()));
-    }
-    for want in ["\"tea\"", "450", "\"honey\"", "899"] {
-        assert!(keys.iter().any(|k| k == want), "{want} in {keys:?}");
-    }
+    assert_orders_locals_read_as_rust(&session, frame).await;
     assert_eq!(eval(&session, "items[1]").await, "\"honey\"");
     assert_eq!(eval(&session, "coupon").await, "Some(15)");
 
@@ -226,7 +176,9 @@ async fn rust_values_read_as_rust_and_a_panic_stops() {
     assert!(out.contains("2 items, Pickup, total 1634 cents"), "{out:?}");
 
     // A panic, with CodeLLDB's filter for it.
-    let mut spec = LaunchSpec::new(&binary).adapter("codelldb").args(["panic"]);
+    let mut spec = LaunchSpec::new(build_rust("orders"))
+        .adapter("codelldb")
+        .args(["panic"]);
     spec.exception_filters = vec!["rust_panic".into()];
     let session = runtime.launch(spec).await.unwrap();
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;

@@ -7,69 +7,22 @@ mod agent;
 mod common;
 
 use agent::mcp_client::{ok_result, Elicitation, McpClient};
-use common::{build_rust, expect_exit, expect_stop, line_of, program};
+use common::{
+    assert_orders_locals_read_as_rust, build_rust, expect_exit, line_of, orders_stopped_at_total,
+    program,
+};
 use dapvisor::wire::types::SourceBreakpoint;
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lldb_dap_shows_a_rust_programs_collections_options_and_enums_as_rust() {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let source = program("rust/orders.rs");
-    let binary = build_rust("orders");
-    let line = line_of(
-        &source,
-        "let total = order_total(&items, &prices, shipping)",
-    );
-    let session = runtime
-        .launch(
-            LaunchSpec::new(&binary)
-                .adapter("lldb-dap")
-                .breakpoint(&source, line),
-        )
-        .await
-        .unwrap();
-    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let (runtime, session, source, line) = orders_stopped_at_total("lldb-dap").await;
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
     // lldb-dap names the function with its symbol hash (`orders::main::h61a6...`).
     assert!(frame.name.starts_with("orders::main"), "{frame:?}");
     assert_eq!(frame.line, line);
 
-    let scopes = session.scopes(frame.id).await.unwrap();
-    let locals = session
-        .variables(scopes[0].variables_reference)
-        .await
-        .unwrap();
-    let value = |name: &str| {
-        locals
-            .iter()
-            .find(|v| v.name == name)
-            .unwrap_or_else(|| panic!("no local `{name}` in {locals:#?}"))
-            .clone()
-    };
-    assert_eq!(value("coupon").value, "Some(15)");
-    assert_eq!(value("shipping").value, "Pickup");
-    assert_eq!(value("express").value, "Courier{days:1}");
-    let items = value("items");
-    assert_eq!(items.value, "size=2");
-    let elements = session.variables(items.variables_reference).await.unwrap();
-    let shown: Vec<(&str, &str)> = elements
-        .iter()
-        .map(|v| (v.name.as_str(), v.value.as_str()))
-        .take(2)
-        .collect();
-    assert_eq!(shown, [("[0]", "\"tea\""), ("[1]", "\"honey\"")]);
-    let prices = value("prices");
-    assert_eq!(prices.value, "size=2");
-    let entries = session.variables(prices.variables_reference).await.unwrap();
-    let mut pairs = Vec::new();
-    for entry in entries.iter().filter(|e| e.variables_reference > 0) {
-        let pair = session.variables(entry.variables_reference).await.unwrap();
-        pairs.extend(pair.iter().map(|v| v.value.clone()));
-    }
-    for want in ["\"tea\"", "450", "\"honey\"", "899"] {
-        assert!(pairs.iter().any(|k| k == want), "{want} in {pairs:?}");
-    }
+    assert_orders_locals_read_as_rust(&session, frame.id).await;
     let eval = |expression: &'static str| {
         let session = session.clone();
         async move {

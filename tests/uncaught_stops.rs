@@ -5,6 +5,7 @@
 //! not stop.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;
@@ -64,7 +65,7 @@ async fn an_uncaught_python_exception_stops_where_it_is_raised_unless_filters_ar
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rust_panic_stops_under_codelldb_by_default() {
     let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
-    let binary = common_rust_orders();
+    let binary = common::build_rust("orders").display().to_string();
     let stopped = client
         .ok(
             "debug_launch",
@@ -89,19 +90,4 @@ async fn a_rust_panic_stops_under_codelldb_by_default() {
         .ok("debug_terminate", json!({ "session_id": id }))
         .await;
     client.close().await;
-}
-
-/// `rustc -g examples/programs/rust/orders.rs` into this test binary's own file.
-fn common_rust_orders() -> String {
-    let dir = root().join("target/agent-programs");
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(format!("orders-uncaught-{}", std::process::id()));
-    let status = std::process::Command::new("rustc")
-        .args(["-g", "-C", "opt-level=0", "-o"])
-        .arg(&out)
-        .arg(program("rust/orders.rs"))
-        .status()
-        .expect("rustc must be installed (it builds dapvisor itself)");
-    assert!(status.success(), "building orders.rs failed");
-    out.display().to_string()
 }

@@ -12,7 +12,9 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use dapvisor::{LaunchSpec, RunTicket, SessionHandle, StopInfo, StopOutcome};
+use dapvisor::{
+    LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StopInfo, StopOutcome,
+};
 
 /// How long a test waits for a stop before calling it a failure. Not a performance
 /// bound: real adapters on a loaded 2-core machine are slow to start.
@@ -179,6 +181,69 @@ pub async fn expect_exit(session: &SessionHandle, ticket: RunTicket) -> Option<i
     match session.wait_for_stop(ticket, STOP_WAIT).await.unwrap() {
         StopOutcome::Terminated { exit_code } => exit_code,
         other => panic!("expected the program to end, got {other:?}"),
+    }
+}
+/// orders.rs (built with `rustc -g`) under `adapter`, stopped at its `let total = ...`
+/// line: the runtime, the session, the source and that line. No `sourceLanguages` is
+/// given: the binary is recognised as Rust.
+pub async fn orders_stopped_at_total(adapter: &str) -> (Runtime, SessionHandle, PathBuf, i64) {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("rust/orders.rs");
+    let binary = build_rust("orders");
+    let line = line_of(
+        &source,
+        "let total = order_total(&items, &prices, shipping)",
+    );
+    let session = runtime
+        .launch(
+            LaunchSpec::new(&binary)
+                .adapter(adapter)
+                .breakpoint(&source, line),
+        )
+        .await
+        .unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    (runtime, session, source, line)
+}
+
+/// At orders.rs's `let total = ...` line, stopped in `frame`: the locals read as Rust
+/// values (the toolchain's formatters at work), not addresses or C++-looking types:
+/// `coupon` `Some(15)`, the enums, the `Vec<String>`'s strings and the `HashMap`'s pairs.
+pub async fn assert_orders_locals_read_as_rust(session: &SessionHandle, frame: i64) {
+    let scopes = session.scopes(frame).await.unwrap();
+    let locals = session
+        .variables(scopes[0].variables_reference)
+        .await
+        .unwrap();
+    let value = |name: &str| {
+        locals
+            .iter()
+            .find(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no local `{name}` in {locals:#?}"))
+            .clone()
+    };
+    assert_eq!(value("coupon").value, "Some(15)");
+    assert_eq!(value("shipping").value, "Pickup");
+    assert_eq!(value("express").value, "Courier{days:1}");
+    let items = value("items");
+    assert_eq!(items.value, "size=2");
+    let elements = session.variables(items.variables_reference).await.unwrap();
+    let shown: Vec<(&str, &str)> = elements
+        .iter()
+        .map(|v| (v.name.as_str(), v.value.as_str()))
+        .take(2)
+        .collect();
+    assert_eq!(shown, [("[0]", "\"tea\""), ("[1]", "\"honey\"")]);
+    let prices = value("prices");
+    assert_eq!(prices.value, "size=2");
+    let entries = session.variables(prices.variables_reference).await.unwrap();
+    let mut pairs = Vec::new();
+    for entry in entries.iter().filter(|e| e.variables_reference > 0) {
+        let pair = session.variables(entry.variables_reference).await.unwrap();
+        pairs.extend(pair.iter().map(|v| v.value.clone()));
+    }
+    for want in ["\"tea\"", "450", "\"honey\"", "899"] {
+        assert!(pairs.iter().any(|k| k == want), "{want} in {pairs:?}");
     }
 }
 
