@@ -326,6 +326,22 @@ async fn debugpy_lldb_dap_and_dlv_sessions_run_in_parallel() {
 
     let sessions = client.ok("debug_sessions", json!({})).await;
     assert_eq!(sessions["sessions"].as_array().unwrap().len(), 3);
+    for session in sessions["sessions"].as_array().unwrap() {
+        // Each has launched and stopped: requests went out, events and bytes came back.
+        let traffic = session;
+        for count in [
+            "requests_sent",
+            "events_received",
+            "bytes_sent",
+            "bytes_received",
+        ] {
+            assert!(traffic[count].as_u64().unwrap() > 0, "{count}: {session}");
+        }
+        assert!(
+            traffic["bytes_sent"].as_u64() > traffic["requests_sent"].as_u64(),
+            "{session}"
+        );
+    }
 
     // Each runs to its own exit code, the three continues in flight together.
     let mut calls = Vec::new();

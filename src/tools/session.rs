@@ -357,6 +357,7 @@ pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) 
             .saturating_duration_since(used)
             .as_secs()
     });
+    let traffic = session.traffic();
     json!({
         "session_id": session.id().to_string(),
         "parent_id": snapshot.parent.map(|p| p.to_string()),
@@ -368,6 +369,11 @@ pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) 
         "idle_seconds": idle,
         "exit_code": snapshot.exit_code,
         "failure": snapshot.failure,
+        // What passed between the session and its adapters, counted exactly.
+        "requests_sent": traffic.requests_sent,
+        "events_received": traffic.events_received,
+        "bytes_sent": traffic.bytes_sent,
+        "bytes_received": traffic.bytes_received,
     })
 }
 
