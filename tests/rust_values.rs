@@ -1,7 +1,8 @@
 //! Rust values read as Rust on lldb-dap: a Rust program (recognised by its binary) gets
 //! the toolchain's LLDB formatters loaded, so its `Vec<String>`, `HashMap`, `Option`
 //! and enums show their contents, through the Rust API and over MCP, the same values
-//! CodeLLDB shows (tests/codelldb.rs, tests/mcp_js_debug_codelldb.rs).
+//! CodeLLDB shows (tests/codelldb.rs, tests/mcp_js_debug_codelldb.rs). Without a
+//! toolchain the session's output says so once, and the program runs on.
 
 mod agent;
 mod common;
@@ -96,4 +97,35 @@ async fn over_mcp_a_rust_stop_reads_the_same_on_lldb_dap_and_codelldb() {
             .await;
     }
     client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_toolchain_the_session_says_so_once_and_runs_on() {
+    // A PATH with lldb-dap and nothing else: no rustc to find the formatters with.
+    let dir = std::env::temp_dir().join(format!("dapvisor-no-rustc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lldb_dap = ["/usr/bin/lldb-dap-22", "/usr/bin/lldb-dap-19"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("lldb-dap is installed (scripts/provision)");
+    let _ = std::fs::remove_file(dir.join("lldb-dap"));
+    std::os::unix::fs::symlink(lldb_dap, dir.join("lldb-dap")).unwrap();
+    let binary = build_rust("orders");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(["debug", "--json", "--adapter", "lldb-dap"])
+        .arg(&binary)
+        .env("PATH", &dir)
+        .output()
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(11), "it ran to its end: {stdout}");
+    let end: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let output = end["output"].as_str().unwrap();
+    assert!(
+        output.starts_with("dapvisor: no Rust toolchain found"),
+        "{output}"
+    );
+    assert_eq!(output.matches("no Rust toolchain").count(), 1, "{output}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
