@@ -1,8 +1,8 @@
 //! The protocol beyond the basics against a real lldb-dap 22 (22.1.8, Debian 12's
 //! `lldb-22`) on average.c: what it advertises, disassembly at the instruction
 //! pointer, data breakpoints (by a variable and by an address), setVariable, modules in
-//! pages, step-in targets, the `restart` request, memory reads and writes, instruction
-//! breakpoints, breakpoint locations and steps by instruction; the refusals of what
+//! pages, step-in targets, the `restart` request (memory, instruction breakpoints,
+//! breakpoint locations and instruction steps: protocol_lldb_memory.rs); the refusals of what
 //! it does not advertise (stepping back, goto, ...) and of the commands outside its
 //! registry entry's served list; exceptionInfo and filter options on a C++ throw
 //! (tests/protocol_support/throws.cpp), where exception options are refused; a launch
@@ -12,35 +12,17 @@ mod common;
 mod protocol_support;
 
 use common::*;
-use dapvisor::wire::base64;
 use dapvisor::wire::types::SteppingGranularity;
 use dapvisor::wire::types::{
     DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments, ExceptionBreakMode,
-    ExceptionFilterOptions, ExceptionOptions, InstructionBreakpoint,
-    SetExceptionBreakpointsArguments,
+    ExceptionFilterOptions, ExceptionOptions, SetExceptionBreakpointsArguments,
 };
-use dapvisor::{
-    LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle, StepKind,
-};
+use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, StepKind};
 use protocol_support::*;
-
-/// average.c under lldb-dap, stopped at the first hit of the line holding `needle`.
-async fn stopped_at(needle: &str) -> (Runtime, SessionHandle, i64) {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let source = program("c/average.c");
-    let line = line_of(&source, needle);
-    let session = runtime
-        .launch(LaunchSpec::new(c_binary()).breakpoint(&source, line))
-        .await
-        .unwrap();
-    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
-    assert_eq!(stop.reason, "breakpoint");
-    (runtime, session, line)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lldb_dap_advertises_what_docs_protocol_md_records() {
-    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, _) = average_c_stopped_at("double mean = sum / count;").await;
     let snapshot = session.snapshot().await.unwrap();
     // The `initialize` answer and the `capabilities` event lldb-dap 22 sends once the
     // program's target exists (supportsModuleSymbolsRequest, supportsRestartRequest,
@@ -88,7 +70,7 @@ async fn lldb_dap_advertises_what_docs_protocol_md_records() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn disassembles_at_the_current_instruction_pointer() {
-    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, line) = average_c_stopped_at("double mean = sum / count;").await;
     let ip = session.instruction_pointer().await.unwrap();
 
     // No reference: the top frame's instruction pointer, on the stopped line.
@@ -143,7 +125,7 @@ async fn disassembles_at_the_current_instruction_pointer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_data_breakpoint_stops_where_the_variable_is_written() {
-    let (runtime, session, line) = stopped_at("s.sum += scores[i];").await;
+    let (runtime, session, line) = average_c_stopped_at("s.sum += scores[i];").await;
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
     let locals = session.scopes(frame.id).await.unwrap()[0].variables_reference;
     let s = session
@@ -243,7 +225,7 @@ async fn a_data_breakpoint_stops_where_the_variable_is_written() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn set_variable_changes_what_the_program_computes() {
-    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, line) = average_c_stopped_at("double mean = sum / count;").await;
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
     let locals = session.scopes(frame.id).await.unwrap()[0].variables_reference;
 
@@ -274,7 +256,7 @@ async fn set_variable_changes_what_the_program_computes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn modules_come_in_pages_even_where_lldb_dap_sends_them_all() {
-    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, _) = average_c_stopped_at("double mean = sum / count;").await;
     let all = session.modules(None, None).await.unwrap();
     let binary = c_binary();
     let name = binary.file_name().unwrap().to_str().unwrap();
@@ -299,7 +281,7 @@ async fn modules_come_in_pages_even_where_lldb_dap_sends_them_all() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn steps_into_a_chosen_call_and_completes_names() {
-    let (runtime, session, _) = stopped_at("s.mean = mean_of(s.sum, s.count);").await;
+    let (runtime, session, _) = average_c_stopped_at("s.mean = mean_of(s.sum, s.count);").await;
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].clone();
 
     let names = session.completions("sc", 3, Some(frame.id)).await.unwrap();
@@ -323,7 +305,7 @@ async fn steps_into_a_chosen_call_and_completes_names() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restart_runs_the_program_again_under_the_same_adapter() {
-    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, line) = average_c_stopped_at("double mean = sum / count;").await;
     let adapter = session.adapter_pid().unwrap();
     let first = session.snapshot().await.unwrap().last_stop.unwrap();
 
@@ -345,183 +327,9 @@ async fn restart_runs_the_program_again_under_the_same_adapter() {
     runtime.shutdown().await;
 }
 
-/// `count` bytes of the program's memory at `reference` moved by `offset`, all readable.
-async fn read_bytes(
-    session: &SessionHandle,
-    reference: &str,
-    offset: Option<i64>,
-    count: i64,
-) -> Vec<u8> {
-    let read = session.read_memory(reference, offset, count).await.unwrap();
-    assert_eq!(read.unreadable_bytes.unwrap_or(0), 0, "{read:?}");
-    let bytes = base64::decode(read.data.as_deref().unwrap_or("")).unwrap();
-    assert_eq!(bytes.len() as i64, count, "{read:?}");
-    bytes
-}
-
-fn int(bytes: Vec<u8>) -> i32 {
-    i32::from_le_bytes(bytes.try_into().expect("4 bytes"))
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn memory_instruction_breakpoints_locations_and_instruction_steps_on_lldb_dap_22() {
-    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
-    let source = program("c/average.c");
-    let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
-    let locals = session.scopes(frame).await.unwrap()[0].variables_reference;
-    let vars = session.variables(locals).await.unwrap();
-    let at = |name: &str| {
-        vars.iter()
-            .find(|v| v.name == name)
-            .and_then(|v| v.memory_reference.clone())
-            .unwrap_or_else(|| panic!("no memory reference for `{name}` in {vars:?}"))
-    };
-    let (sum_at, count_at) = (at("sum"), at("count"));
-
-    // A variable's memory reference is where it lives (lldb-dap 22 gives none for a
-    // pointer's value, so `&sum` is read from its text).
-    let pointer = session.evaluate("&sum", Some(frame), None).await.unwrap();
-    assert_eq!(address(&pointer.result), address(&sum_at), "{pointer:?}");
-    // Its four bytes are 426; moved by the distance to `count`, the same reference
-    // reads 5.
-    let read = session.read_memory(&sum_at, None, 4).await.unwrap();
-    assert_eq!(address(&read.address), address(&sum_at));
-    assert_eq!(int(read_bytes(&session, &sum_at, None, 4).await), 426);
-    let to_count = address(&count_at) as i64 - address(&sum_at) as i64;
-    assert_eq!(
-        int(read_bytes(&session, &sum_at, Some(to_count), 4).await),
-        5
-    );
-    // Nothing mapped at 0x1000: the answer says every byte was unreadable.
-    let unmapped = session.read_memory("0x1000", None, 8).await.unwrap();
-    assert_eq!(address(&unmapped.address), 0x1000);
-    assert_eq!(unmapped.unreadable_bytes, Some(8), "{unmapped:?}");
-    assert!(
-        unmapped.data.as_deref().unwrap_or("").is_empty(),
-        "{unmapped:?}"
-    );
-
-    // 500 written over sum: the program reads it back, and computes with it below.
-    let data = base64::encode(&500i32.to_le_bytes());
-    let written = session
-        .write_memory(&sum_at, None, &data, false)
-        .await
-        .unwrap();
-    assert_eq!(written.bytes_written, Some(4), "{written:?}");
-    let sum = session.evaluate("sum", Some(frame), None).await.unwrap();
-    assert_eq!(sum.result, "500");
-    assert_eq!(int(read_bytes(&session, &sum_at, None, 4).await), 500);
-    // Where nothing can be written, lldb-dap itself refuses.
-    let refused = assert_adapter_refused(
-        session.write_memory("0x1000", None, "AAAA", false).await,
-        "writeMemory",
-    );
-    assert!(refused.contains("not writable"), "{refused}");
-
-    // Where breakpoints can go on the line: the assignment and the division.
-    let text = std::fs::read_to_string(&source).unwrap();
-    let here = text.lines().nth(line as usize - 1).unwrap();
-    let column = |needle: &str| here.find(needle).unwrap() as i64 + 1;
-    let spots: Vec<(i64, Option<i64>)> = session
-        .breakpoint_locations(&source, line, None)
-        .await
-        .unwrap()
-        .iter()
-        .map(|l| (l.line, l.column))
-        .collect();
-    assert_eq!(
-        spots,
-        [
-            (line, Some(column("mean ="))),
-            (line, Some(column("/ count")))
-        ]
-    );
-
-    // One instruction at a time, over and into, still on the line.
-    let ip = session.instruction_pointer().await.unwrap();
-    let code = session.disassemble(Some(&ip), None, None, 6).await.unwrap();
-    let ticket = session
-        .step_with(
-            StepKind::Over,
-            None,
-            Some(SteppingGranularity::Instruction),
-            false,
-        )
-        .await
-        .unwrap();
-    let stop = expect_stop(&session, ticket).await;
-    assert_eq!(
-        (stop.reason.as_str(), stop.description.as_deref()),
-        ("step", Some("instruction step over"))
-    );
-    let ip = session.instruction_pointer().await.unwrap();
-    assert_eq!(address(&ip), address(&code[1].address));
-    let ticket = session
-        .step(StepKind::In, None, SteppingGranularity::Instruction)
-        .await
-        .unwrap();
-    let stop = expect_stop(&session, ticket).await;
-    assert_eq!(
-        (stop.reason.as_str(), stop.description.as_deref()),
-        ("step", Some("instruction step into"))
-    );
-    let top = session.stack_trace(None, Some(1)).await.unwrap().remove(0);
-    let ip = top.instruction_pointer_reference.unwrap();
-    assert_eq!(address(&ip), address(&code[2].address));
-    assert_eq!(top.line, line);
-
-    // An instruction breakpoint, by an instruction's address and by an offset in bytes
-    // from another; the program stops on it once the line's breakpoint is gone.
-    let by_offset = InstructionBreakpoint {
-        instruction_reference: code[0].address.clone(),
-        offset: Some((address(&code[3].address) - address(&code[0].address)) as i64),
-        ..Default::default()
-    };
-    let set = session
-        .set_instruction_breakpoints(vec![by_offset])
-        .await
-        .unwrap();
-    let placed = set[0].instruction_reference.as_deref().unwrap_or("");
-    assert!(set.len() == 1 && set[0].verified, "{set:?}");
-    assert_eq!(address(placed), address(&code[3].address), "{set:?}");
-    let target = &code[4];
-    let set = session
-        .set_instruction_breakpoints(vec![InstructionBreakpoint {
-            instruction_reference: target.address.clone(),
-            ..Default::default()
-        }])
-        .await
-        .unwrap();
-    assert!(set.len() == 1 && set[0].verified, "{set:?}");
-    assert_eq!(set[0].line, Some(line), "{set:?}");
-    let id = set[0].id.expect("the instruction breakpoint's id");
-    session.remove_breakpoint(&source, line).await.unwrap();
-    let ticket = session.continue_(None).await.unwrap();
-    let stop = expect_stop(&session, ticket).await;
-    assert_eq!(stop.reason, "instruction breakpoint", "{stop:?}");
-    assert_eq!(stop.hit_breakpoint_ids, [id]);
-    let ip = session.instruction_pointer().await.unwrap();
-    assert_eq!(address(&ip), address(&target.address));
-    assert!(session
-        .set_instruction_breakpoints(vec![])
-        .await
-        .unwrap()
-        .is_empty());
-
-    // cancel is advertised and answered (the request it names was answered long ago).
-    session.cancel(Some(1), None).await.unwrap();
-
-    // The program divided the 500 written into its memory: 500 / 5.
-    let ticket = session.continue_(None).await.unwrap();
-    assert_eq!(expect_exit(&session, ticket).await, Some(4));
-    let out = session.output(0, 1 << 20).await.unwrap().text();
-    assert!(out.contains("average of 5 scores: 100.00"), "{out:?}");
-    runtime.shutdown().await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_lldb_dap_does_not_advertise_is_refused_naming_it() {
-    let (runtime, session, line) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, line) = average_c_stopped_at("double mean = sum / count;").await;
     let source = program("c/average.c");
     let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
 
@@ -577,7 +385,7 @@ async fn what_lldb_dap_does_not_advertise_is_refused_naming_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_lldb_dap_19_would_abort_on_are_refused_and_the_session_lives() {
-    let (runtime, session, _) = stopped_at("double mean = sum / count;").await;
+    let (runtime, session, _) = average_c_stopped_at("double mean = sum / count;").await;
     let adapter = session.adapter_pid().unwrap();
     let reason = "lldb-dap 19 aborts on any command it does not serve";
     // Sent, each of these makes lldb-dap 19 abort (SIGABRT), and the session would

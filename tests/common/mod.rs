@@ -183,6 +183,20 @@ pub async fn expect_exit(session: &SessionHandle, ticket: RunTicket) -> Option<i
         other => panic!("expected the program to end, got {other:?}"),
     }
 }
+/// average.c under lldb-dap, stopped at the first hit of the line holding `needle`.
+pub async fn average_c_stopped_at(needle: &str) -> (Runtime, SessionHandle, i64) {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("c/average.c");
+    let line = line_of(&source, needle);
+    let session = runtime
+        .launch(LaunchSpec::new(c_binary()).breakpoint(&source, line))
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    (runtime, session, line)
+}
+
 /// orders.rs (built with `rustc -g`) under `adapter`, stopped at its `let total = ...`
 /// line: the runtime, the session, the source and that line. No `sourceLanguages` is
 /// given: the binary is recognised as Rust.
