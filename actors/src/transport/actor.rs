@@ -16,6 +16,7 @@ use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
 use crate::transport::messages::{
     FrameCredit, TransportArgs, TransportMsg, TransportOutput, TransportSink,
 };
+use crate::transport::output_order::{drain_in_order, OrderedForward, OutputOrder};
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
@@ -90,6 +91,7 @@ async fn start(
     let unwritten = Arc::new(Semaphore::new(config.max_unwritten_messages));
     let mut group = None;
     let mut stderr_open = false;
+    let mut output_order = OutputOrder::default();
     let ends = io::StreamEnds {
         outgoing: rx,
         limits: config.frame_limits(),
@@ -139,13 +141,30 @@ async fn start(
             let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
             let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
             let forward = debuggee_output_forward(&adapter, &sink, &output_credits);
+            let mut ordered = |category| {
+                let me = myself.clone();
+                let flushed = move || {
+                    let _ = me.cast(TransportMsg::OutputFlushed);
+                };
+                let forward = forward.clone()?;
+                Some(OrderedForward::new(
+                    forward,
+                    category,
+                    &mut output_order,
+                    flushed,
+                ))
+            };
             if let Some(stderr) = child.stderr.take() {
-                let forward = forward.clone().map(|f| (f, "stderr"));
                 let me = myself.clone();
                 let at_end = move || {
                     let _ = me.cast(TransportMsg::StderrClosed);
                 };
-                io::drain_then(stderr, stderr_tail.clone(), forward, at_end);
+                match ordered("stderr") {
+                    Some(ordered) => {
+                        drain_in_order(stderr, Vec::new(), stderr_tail.clone(), ordered, at_end)
+                    }
+                    None => io::drain_then(stderr, stderr_tail.clone(), at_end),
+                }
                 stderr_open = true;
             }
             if matches!(kind, TransportKind::TcpListen) {
@@ -153,14 +172,14 @@ async fn start(
                 listen::connect_from_banner(
                     stdout,
                     stdout_tail.clone(),
-                    forward,
+                    ordered("stdout"),
                     ends,
                     config.connect_timeout,
                 );
             } else if let Some(dial_back) = dial_back {
                 // DAP comes over the socket; stdout is only kept for reports.
                 drop(stdin);
-                io::drain_into_tail(stdout, stdout_tail.clone(), None);
+                io::drain_into_tail(stdout, stdout_tail.clone());
                 dial_back.accept(ends, config.connect_timeout);
             } else {
                 io::start_io(stdout, stdin, ends);
@@ -181,6 +200,7 @@ async fn start(
         output_credits,
         terminal_processes: Vec::new(),
         stopped_once: false,
+        output_order,
         ending: Ending {
             is_process: group.is_some(),
             stderr_open,
@@ -220,7 +240,9 @@ fn handle_message(
                 Message::Event(event) => {
                     state.traffic.event_received();
                     tracing::trace!(event = %event.event, "event");
-                    (state.sink)(TransportOutput::Event(event, credit))
+                    for (event, credit) in state.output_order.admit(event, credit) {
+                        (state.sink)(TransportOutput::Event(event, credit));
+                    }
                 }
                 Message::Request(request) => state.on_reverse_request(request, credit),
             }
@@ -244,6 +266,11 @@ fn handle_message(
         TransportMsg::ProcessExited(info) => {
             let next = state.ending.process_exited(info, &state.config);
             state.carry_out(&myself, next);
+        }
+        TransportMsg::OutputFlushed => {
+            for (event, credit) in state.output_order.flushed() {
+                (state.sink)(TransportOutput::Event(event, credit));
+            }
         }
         TransportMsg::StderrClosed => {
             let next = state.ending.stderr_closed();

@@ -102,13 +102,9 @@ pub struct OutputForward {
 }
 
 /// Copy everything from `reader` into `tail` (stderr, or a TCP adapter's stdout, each
-/// with a tail of its own), and to `forward` under `category` where given.
-pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
-    reader: R,
-    tail: OutputTail,
-    forward: Option<(OutputForward, &'static str)>,
-) {
-    drain_then(reader, tail, forward, || {});
+/// with a tail of its own). Forwarded debuggee output is drained by `output_order.rs`.
+pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(reader: R, tail: OutputTail) {
+    drain_then(reader, tail, || {});
 }
 
 /// [`drain_into_tail`], calling `at_end` once the reader is exhausted (so that an exit
@@ -116,57 +112,84 @@ pub fn drain_into_tail<R: AsyncRead + Unpin + Send + 'static>(
 pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
     reader: R,
     tail: OutputTail,
-    forward: Option<(OutputForward, &'static str)>,
     at_end: impl FnOnce() + Send + 'static,
 ) {
     tokio::spawn(async move {
-        let credits = forward.as_ref().map(|(f, _)| f.credits.clone());
-        let forward_text = |text: String, credit: FrameCredit| {
-            if let Some((forward, category)) = &forward {
-                (forward.send)(category, text, credit);
-            }
-        };
-        read_text(reader, credits, |bytes| tail.push(bytes), forward_text).await;
+        read_text(reader, None, |bytes| tail.push(bytes), |_, _| {}).await;
         at_end();
     });
 }
 
-/// Read `reader` to its end, giving each read's bytes to `bytes` and its text to
-/// `text` (never empty; a character split by a read's edge comes whole with the next).
-/// With `credits`, each read's text first takes a place there, which goes with it:
-/// while every place is held the next read waits (so at most one read, 4 KiB, is held
-/// here besides them, and a stream with nothing to say holds none); without, the text
-/// holds none.
+/// Read `reader` to its end, each read passed through a [`TextOut`].
 pub(crate) async fn read_text<R: AsyncRead + Unpin>(
     mut reader: R,
     credits: Option<Arc<Semaphore>>,
-    mut bytes: impl FnMut(&[u8]),
-    mut text: impl FnMut(String, FrameCredit),
+    bytes: impl FnMut(&[u8]),
+    text: impl FnMut(String, FrameCredit),
 ) {
+    let mut out = TextOut::new(credits, bytes, text);
     let mut buf = [0u8; 4096];
-    let mut decoder = Utf8Chunks::new();
     loop {
         let n = match reader.read(&mut buf).await {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        bytes(&buf[..n]);
-        let chunk = decoder.push(&buf[..n]);
-        if chunk.is_empty() {
-            continue; // a character cut by the read's end: it comes whole with the next
+        if !out.take(&buf[..n]).await {
+            return;
         }
-        let credit = match &credits {
+    }
+    out.finish();
+}
+
+/// Where each read of a forwarded stream goes: its bytes to `bytes`, its text to
+/// `text` (never empty; a character split by a read's edge comes whole with the next).
+/// With `credits`, each read's text first takes a place there, which goes with it:
+/// while every place is held the reading waits (so at most one read, 4 KiB, is held
+/// by the reader besides them, and a stream with nothing to say holds none); without,
+/// the text holds none.
+pub(crate) struct TextOut<B, T> {
+    decoder: Utf8Chunks,
+    credits: Option<Arc<Semaphore>>,
+    bytes: B,
+    text: T,
+}
+
+impl<B: FnMut(&[u8]), T: FnMut(String, FrameCredit)> TextOut<B, T> {
+    /// Pass reads on to `bytes` and `text`, under `credits` where given.
+    pub(crate) fn new(credits: Option<Arc<Semaphore>>, bytes: B, text: T) -> Self {
+        Self {
+            decoder: Utf8Chunks::new(),
+            credits,
+            bytes,
+            text,
+        }
+    }
+
+    /// Pass one read on; `false` if nothing more can be (the credits were closed,
+    /// which they never are).
+    pub(crate) async fn take(&mut self, read: &[u8]) -> bool {
+        (self.bytes)(read);
+        let chunk = self.decoder.push(read);
+        if chunk.is_empty() {
+            return true; // a character cut by the read's end: it comes whole with the next
+        }
+        let credit = match &self.credits {
             Some(credits) => match credits.clone().acquire_owned().await {
                 Ok(place) => FrameCredit::held(place),
-                Err(_) => return, // never closed
+                Err(_) => return false,
             },
             None => FrameCredit::none(),
         };
-        text(chunk, credit);
+        (self.text)(chunk, credit);
+        true
     }
-    let rest = decoder.finish();
-    if !rest.is_empty() {
-        text(rest, FrameCredit::none());
+
+    /// The stream ended: pass on what is left of a character cut short.
+    pub(crate) fn finish(mut self) {
+        let rest = self.decoder.finish();
+        if !rest.is_empty() {
+            (self.text)(rest, FrameCredit::none());
+        }
     }
 }
 

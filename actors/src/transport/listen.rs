@@ -10,17 +10,19 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, BufReader};
 use tokio::process::ChildStdout;
 
 use crate::registry::parse_listen_banner;
-use crate::transport::io::{connect_tcp, drain_into_tail, OutputForward, StreamEnds};
+use crate::transport::io::{connect_tcp, drain_into_tail, StreamEnds};
 use crate::transport::messages::TransportMsg;
+use crate::transport::output_order::{drain_in_order, OrderedForward};
 use crate::transport::output_tail::OutputTail;
 
 /// Read the adapter's stdout until the banner names the address, connect, then start
-/// the I/O tasks; keep draining its stdout into `stdout_tail` (and to `forward`).
+/// the I/O tasks; keep draining its stdout into `stdout_tail` (and to `forward`, in
+/// order with the events).
 /// Failing that, the stream ends with the reason.
 pub fn connect_from_banner(
     stdout: ChildStdout,
     stdout_tail: OutputTail,
-    forward: Option<OutputForward>,
+    forward: Option<OrderedForward>,
     ends: StreamEnds,
     connect_timeout: Duration,
 ) {
@@ -30,8 +32,14 @@ pub fn connect_from_banner(
             Ok((host, port)) => {
                 connect_tcp(host, port, ends, connect_timeout).await;
                 // Keep draining stdout so the adapter never blocks on a full pipe.
-                let forward = forward.map(|f| (f, "stdout"));
-                drain_into_tail(stdout, stdout_tail, forward);
+                match forward {
+                    Some(forward) => {
+                        let already_read = stdout.buffer().to_vec();
+                        let stdout = stdout.into_inner();
+                        drain_in_order(stdout, already_read, stdout_tail, forward, || {});
+                    }
+                    None => drain_into_tail(stdout, stdout_tail),
+                }
             }
             Err(reason) => {
                 let _ = ends.actor.cast(TransportMsg::StreamEnded(reason));

@@ -228,6 +228,9 @@ pub enum TransportMsg {
     GraceOver,
     /// The adapter's stderr reached its end (everything it wrote is in the tail).
     StderrClosed,
+    /// A forwarded pipe has passed on what it held when asked to flush (see
+    /// `output_order.rs`).
+    OutputFlushed,
     /// The connection's processes are ended (swept off the handler): report the
     /// end to the owner and stop.
     Swept(AdapterExit),

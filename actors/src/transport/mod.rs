@@ -11,6 +11,7 @@
 //! - `listen.rs`: finding the port of an adapter that picks its own;
 //! - `connect_back.rs`, `loopback_peer.rs`: a port of ours for an adapter that dials
 //!   back, and telling its connection from another user's;
+//! - `output_order.rs`: dlv's debuggee output kept in order with its events;
 //! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
 //! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
@@ -24,6 +25,7 @@ pub mod io;
 pub mod listen;
 pub mod loopback_peer;
 pub mod messages;
+pub mod output_order;
 pub mod output_tail;
 pub mod parent_death;
 pub mod pidfd;

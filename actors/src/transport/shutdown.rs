@@ -165,6 +165,9 @@ impl TransportState {
 
     /// Every process of the connection is ended: tell the owner, and stop.
     pub(super) fn swept(&mut self, myself: &ActorRef<TransportMsg>, exit: AdapterExit) {
+        for (event, credit) in self.output_order.release() {
+            (self.sink)(TransportOutput::Event(event, credit));
+        }
         (self.sink)(TransportOutput::Closed(exit));
         myself.stop(None);
     }

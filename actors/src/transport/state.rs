@@ -51,6 +51,8 @@ pub struct TransportState {
     pub(super) stdout_tail: OutputTail,
     /// What is known of the end so far.
     pub(super) ending: Ending,
+    /// Events held until forwarded debuggee output has caught up with them.
+    pub(super) output_order: crate::transport::output_order::OutputOrder,
     /// The adapter's address, once a TCP connection to it is made.
     pub(super) server: Option<(String, u16)>,
     pub(super) grace_timer: Option<AbortHandle>,
