@@ -4,7 +4,8 @@
 //! The two streams have no order between them: a program that prints its last line
 //! and exits can have its `exited` event read before that line, and an agent that
 //! reads the output at the exit misses it. So an event that marks such a moment
-//! (`stopped`, `exited`, `terminated`) is held, and every forwarded pipe is asked to
+//! (`stopped`, `exited`, `terminated`, and the adapter's own `console` lines, where
+//! dlv says the program has exited) is held, and every forwarded pipe is asked to
 //! flush: to pass on at once what it holds now, which is everything the program wrote
 //! before the adapter saw the moment (the kernel put it in the pipe before the program
 //! stopped or exited). The event goes on once every pipe has answered; events after it
@@ -28,6 +29,20 @@ pub const MAX_FLUSH_BYTES: usize = 1 << 20;
 /// Events whose output must come before them.
 const MOMENTS: [&str; 3] = ["stopped", "exited", "terminated"];
 
+/// Whether the debuggee's output so far must be passed on before `event`: a moment,
+/// or a line of the adapter's own (dlv's word of the exit is one).
+fn marks_a_moment(event: &Event) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Category {
+        category: Option<String>,
+    }
+    MOMENTS.contains(&event.event.as_str())
+        || (event.event == "output"
+            && event
+                .parse_body::<Category>()
+                .is_ok_and(|body| body.category.as_deref() == Some("console")))
+}
+
 /// An event with its place in the bound on unhandled events.
 pub type HeldEvent = (Event, FrameCredit);
 
@@ -49,7 +64,7 @@ impl OutputOrder {
             self.held.push_back((event, credit));
             return Vec::new();
         }
-        if MOMENTS.contains(&event.event.as_str()) {
+        if marks_a_moment(&event) {
             // A drain that has ended has nothing left to pass on.
             self.flushers.retain(|flusher| flusher.send(()).is_ok());
             self.awaiting = self.flushers.len();
@@ -258,6 +273,16 @@ mod tests {
         drop(pipes);
         let now = order.admit(event("stopped"), FrameCredit::none());
         assert_eq!(names(&now), ["stopped"], "no pipe is left to wait for");
+    }
+
+    #[test]
+    fn the_adapters_console_line_waits_and_the_programs_output_does_not() {
+        let (mut order, _pipes) = two_pipes();
+        let body = |category| Some(serde_json::json!({ "category": category, "output": "x" }));
+        let stdout = Event::new("output", body("stdout"));
+        assert_eq!(names(&order.admit(stdout, FrameCredit::none())), ["output"]);
+        let console = Event::new("output", body("console"));
+        assert!(order.admit(console, FrameCredit::none()).is_empty());
     }
 
     #[test]
