@@ -240,9 +240,7 @@ fn handle_message(
                 Message::Event(event) => {
                     state.traffic.event_received();
                     tracing::trace!(event = %event.event, "event");
-                    for (event, credit) in state.output_order.admit(event, credit) {
-                        (state.sink)(TransportOutput::Event(event, credit));
-                    }
+                    state.pass_on(TransportOutput::Event(event, credit));
                 }
                 Message::Request(request) => state.on_reverse_request(request, credit),
             }
@@ -268,8 +266,8 @@ fn handle_message(
             state.carry_out(&myself, next);
         }
         TransportMsg::OutputFlushed => {
-            for (event, credit) in state.output_order.flushed() {
-                (state.sink)(TransportOutput::Event(event, credit));
+            for output in state.output_order.flushed() {
+                (state.sink)(output);
             }
         }
         TransportMsg::StderrClosed => {

@@ -8,8 +8,9 @@
 //! dlv says the program has exited) is held, and every forwarded pipe is asked to
 //! flush: to pass on at once what it holds now, which is everything the program wrote
 //! before the adapter saw the moment (the kernel put it in the pipe before the program
-//! stopped or exited). The event goes on once every pipe has answered; events after it
-//! wait behind it, so their order is kept too.
+//! stopped or exited). The event goes on once every pipe has answered; what the
+//! adapter says after it (events, responses) waits behind it, so their order is kept
+//! too: dlv says the exit status while it answers the `disconnect`.
 
 use std::collections::VecDeque;
 use std::os::fd::{AsFd, AsRawFd, RawFd};
@@ -18,7 +19,7 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 
 use crate::transport::io::{OutputForward, TextOut};
-use crate::transport::messages::FrameCredit;
+use crate::transport::messages::{FrameCredit, TransportOutput};
 use crate::transport::output_tail::OutputTail;
 use crate::wire::Event;
 
@@ -43,9 +44,6 @@ fn marks_a_moment(event: &Event) -> bool {
                 .is_ok_and(|body| body.category.as_deref() == Some("console")))
 }
 
-/// An event with its place in the bound on unhandled events.
-pub type HeldEvent = (Event, FrameCredit);
-
 /// The transport's side: which events wait for a flush, and the pipes to ask.
 #[derive(Default)]
 pub struct OutputOrder {
@@ -53,31 +51,33 @@ pub struct OutputOrder {
     flushers: Vec<mpsc::UnboundedSender<()>>,
     /// Answers still to come for the flush asked.
     awaiting: usize,
-    /// Events held until the flush is done, oldest first.
-    held: VecDeque<HeldEvent>,
+    /// What the adapter said after the moment, held until the flush is done, oldest
+    /// first.
+    held: VecDeque<TransportOutput>,
 }
 
 impl OutputOrder {
-    /// A new event: the events to pass on now (it among them, unless it waits).
-    pub fn admit(&mut self, event: Event, credit: FrameCredit) -> Vec<HeldEvent> {
+    /// Something the adapter said (an event, a response): what to pass on now (it
+    /// among them, unless it waits for a flush or behind an event that does).
+    pub fn admit(&mut self, output: TransportOutput) -> Vec<TransportOutput> {
         if self.awaiting > 0 {
-            self.held.push_back((event, credit));
+            self.held.push_back(output);
             return Vec::new();
         }
-        if marks_a_moment(&event) {
+        if matches!(&output, TransportOutput::Event(event, _) if marks_a_moment(event)) {
             // A drain that has ended has nothing left to pass on.
             self.flushers.retain(|flusher| flusher.send(()).is_ok());
             self.awaiting = self.flushers.len();
             if self.awaiting > 0 {
-                self.held.push_back((event, credit));
+                self.held.push_back(output);
                 return Vec::new();
             }
         }
-        vec![(event, credit)]
+        vec![output]
     }
 
     /// A pipe has flushed: the held events, once every pipe has.
-    pub fn flushed(&mut self) -> Vec<HeldEvent> {
+    pub fn flushed(&mut self) -> Vec<TransportOutput> {
         self.awaiting = self.awaiting.saturating_sub(1);
         if self.awaiting > 0 {
             return Vec::new();
@@ -86,7 +86,7 @@ impl OutputOrder {
     }
 
     /// The connection is over: every event still held, in order.
-    pub fn release(&mut self) -> Vec<HeldEvent> {
+    pub fn release(&mut self) -> Vec<TransportOutput> {
         self.awaiting = 0;
         self.held.drain(..).collect()
     }
@@ -220,8 +220,19 @@ mod tests {
         Event::new(name, None)
     }
 
-    fn names(events: &[HeldEvent]) -> Vec<&str> {
-        events.iter().map(|(e, _)| e.event.as_str()).collect()
+    fn out(name: &str) -> TransportOutput {
+        TransportOutput::Event(event(name), FrameCredit::none())
+    }
+
+    fn names(outputs: &[TransportOutput]) -> Vec<&str> {
+        outputs
+            .iter()
+            .map(|output| match output {
+                TransportOutput::Event(e, _) => e.event.as_str(),
+                TransportOutput::Response { .. } => "<response>",
+                _ => "<other>",
+            })
+            .collect()
     }
 
     fn two_pipes() -> (OutputOrder, Vec<mpsc::UnboundedReceiver<()>>) {
@@ -238,40 +249,41 @@ mod tests {
     #[test]
     fn an_output_event_passes_at_once() {
         let (mut order, mut pipes) = two_pipes();
-        let now = order.admit(event("output"), FrameCredit::none());
+        let now = order.admit(out("output"));
         assert_eq!(names(&now), ["output"]);
         assert!(pipes.iter_mut().all(|p| p.try_recv().is_err()));
     }
 
     #[test]
-    fn an_exit_waits_for_every_pipe_and_what_follows_waits_behind_it() {
+    fn an_exit_waits_for_every_pipe_and_what_the_adapter_says_next_waits_behind_it() {
         let (mut order, mut pipes) = two_pipes();
-        assert!(order.admit(event("exited"), FrameCredit::none()).is_empty());
-        assert!(order.admit(event("output"), FrameCredit::none()).is_empty());
-        assert!(order
-            .admit(event("terminated"), FrameCredit::none())
-            .is_empty());
+        assert!(order.admit(out("exited")).is_empty());
+        assert!(order.admit(out("output")).is_empty());
+        let response = TransportOutput::Response {
+            tag: 7,
+            result: Err(crate::error::SessionError::Protocol("x".into())),
+        };
+        assert!(order.admit(response).is_empty());
+        assert!(order.admit(out("terminated")).is_empty());
         assert!(pipes.iter_mut().all(|p| p.try_recv().is_ok()));
         assert!(order.flushed().is_empty(), "one pipe has not answered");
-        assert_eq!(names(&order.flushed()), ["exited", "output", "terminated"]);
+        assert_eq!(
+            names(&order.flushed()),
+            ["exited", "output", "<response>", "terminated"]
+        );
         // Only one flush was asked: the later moments waited behind the first.
         assert!(pipes.iter_mut().all(|p| p.try_recv().is_err()));
-        assert_eq!(
-            names(&order.admit(event("continued"), FrameCredit::none())),
-            ["continued"]
-        );
+        assert_eq!(names(&order.admit(out("continued"))), ["continued"]);
     }
 
     #[test]
     fn a_pipe_at_its_end_is_not_waited_for() {
         let (mut order, mut pipes) = two_pipes();
         drop(pipes.remove(0));
-        assert!(order
-            .admit(event("stopped"), FrameCredit::none())
-            .is_empty());
+        assert!(order.admit(out("stopped")).is_empty());
         assert_eq!(names(&order.flushed()), ["stopped"]);
         drop(pipes);
-        let now = order.admit(event("stopped"), FrameCredit::none());
+        let now = order.admit(out("stopped"));
         assert_eq!(names(&now), ["stopped"], "no pipe is left to wait for");
     }
 
@@ -280,23 +292,28 @@ mod tests {
         let (mut order, _pipes) = two_pipes();
         let body = |category| Some(serde_json::json!({ "category": category, "output": "x" }));
         let stdout = Event::new("output", body("stdout"));
-        assert_eq!(names(&order.admit(stdout, FrameCredit::none())), ["output"]);
+        assert_eq!(
+            names(&order.admit(TransportOutput::Event(stdout, FrameCredit::none()))),
+            ["output"]
+        );
         let console = Event::new("output", body("console"));
-        assert!(order.admit(console, FrameCredit::none()).is_empty());
+        assert!(order
+            .admit(TransportOutput::Event(console, FrameCredit::none()))
+            .is_empty());
     }
 
     #[test]
     fn with_no_pipes_nothing_is_held() {
         let mut order = OutputOrder::default();
-        let now = order.admit(event("exited"), FrameCredit::none());
+        let now = order.admit(out("exited"));
         assert_eq!(names(&now), ["exited"]);
     }
 
     #[test]
     fn the_end_of_the_connection_releases_what_is_held() {
         let (mut order, _pipes) = two_pipes();
-        order.admit(event("stopped"), FrameCredit::none());
-        order.admit(event("output"), FrameCredit::none());
+        order.admit(out("stopped"));
+        order.admit(out("output"));
         assert_eq!(names(&order.release()), ["stopped", "output"]);
         assert!(order.release().is_empty());
     }
@@ -338,7 +355,7 @@ mod tests {
         // kernel finds the line before the answer.
         writer.write_all(b"last words\n").await.unwrap();
         let (mut order, mut log, _ended) = logged_drain(reader);
-        assert!(order.admit(event("exited"), FrameCredit::none()).is_empty());
+        assert!(order.admit(out("exited")).is_empty());
         assert_eq!(log.recv().await.unwrap(), "last words\n");
         assert_eq!(log.recv().await.unwrap(), "<flushed>");
         assert_eq!(names(&order.flushed()), ["exited"]);
@@ -353,7 +370,7 @@ mod tests {
         ended.await.unwrap();
         assert_eq!(log.recv().await.unwrap(), "bye");
         // The drain is gone: the exit waits for no answer.
-        let now = order.admit(event("exited"), FrameCredit::none());
+        let now = order.admit(out("exited"));
         assert_eq!(names(&now), ["exited"]);
         assert!(log.recv().await.is_none(), "nothing more is passed on");
     }

@@ -131,7 +131,7 @@ impl TransportState {
                 })
             }
             "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
-                (self.sink)(TransportOutput::StartDebugging {
+                self.pass_on(TransportOutput::StartDebugging {
                     request: kind,
                     configuration,
                     server: self.server.clone(),

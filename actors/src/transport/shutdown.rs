@@ -165,8 +165,8 @@ impl TransportState {
 
     /// Every process of the connection is ended: tell the owner, and stop.
     pub(super) fn swept(&mut self, myself: &ActorRef<TransportMsg>, exit: AdapterExit) {
-        for (event, credit) in self.output_order.release() {
-            (self.sink)(TransportOutput::Event(event, credit));
+        for output in self.output_order.release() {
+            (self.sink)(output);
         }
         (self.sink)(TransportOutput::Closed(exit));
         myself.stop(None);

@@ -98,6 +98,14 @@ impl TransportState {
         process::note_all(groups);
     }
 
+    /// Pass on what the adapter said, in order with the debuggee output forwarded
+    /// beside it (see `output_order.rs`).
+    pub(super) fn pass_on(&mut self, output: TransportOutput) {
+        for output in self.output_order.admit(output) {
+            (self.sink)(output);
+        }
+    }
+
     pub(super) fn send_request(
         &mut self,
         myself: &ActorRef<TransportMsg>,
@@ -193,7 +201,7 @@ impl TransportState {
                     ms = sent.elapsed().as_secs_f64() * 1000.0,
                     "response"
                 );
-                (self.sink)(TransportOutput::Response {
+                self.pass_on(TransportOutput::Response {
                     tag: request.tag,
                     result: Ok(response),
                 });
@@ -241,7 +249,7 @@ impl TransportState {
         else {
             return;
         };
-        (self.sink)(TransportOutput::Response {
+        self.pass_on(TransportOutput::Response {
             tag: request.tag,
             result: Err(error),
         });
