@@ -117,6 +117,10 @@ pub struct InitialBreakpoint {
     /// Log this message instead of stopping (a logpoint); `{expr}` is interpolated.
     #[serde(default)]
     pub log_message: Option<String>,
+    /// Record these expressions' values at each hit instead of stopping (a
+    /// tracepoint; read with `SessionHandle::trace`). Not with `log_message`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collect: Vec<String>,
 }
 
 impl LaunchSpec {

@@ -63,6 +63,21 @@ pub const DEFAULT_MAX_BREAKPOINTS: usize = 1000;
 /// ring says so. Set with `RuntimeConfig::output_buffer_bytes`.
 pub const DEFAULT_OUTPUT_BUFFER_BYTES: usize = 128 * 1024;
 
+/// Tracepoint rows a session keeps: 10,000. Older rows are dropped and counted. Set
+/// with `RuntimeConfig::max_trace_rows`.
+pub const DEFAULT_MAX_TRACE_ROWS: usize = 10_000;
+
+/// The most bytes of one value a tracepoint row keeps: 1 KiB (a longer one is cut and
+/// ends in `…`; evaluate it at a breakpoint for the whole).
+pub const MAX_TRACE_VALUE_BYTES: usize = 1024;
+
+/// The most expressions one tracepoint collects: 16.
+pub const MAX_TRACE_EXPRESSIONS: usize = 16;
+
+/// The most bytes of a tracepoint row held while its end has not come: 64 KiB (more
+/// is taken for the program's own text).
+pub const MAX_TRACE_PENDING_BYTES: usize = 64 * 1024;
+
 /// Bytes kept for error reports of each of an adapter's output streams that is not
 /// DAP (its stderr; for an adapter reached over TCP, its stdout too): 8 KiB each.
 /// Set with `RuntimeConfig::stderr_tail_bytes`.

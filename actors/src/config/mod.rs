@@ -29,6 +29,9 @@ pub struct RuntimeConfig {
     pub max_breakpoints: usize,
     /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
     pub output_buffer_bytes: usize,
+    /// Tracepoint rows kept per session (default [`limits::DEFAULT_MAX_TRACE_ROWS`];
+    /// at least 1).
+    pub max_trace_rows: usize,
     /// Largest frame accepted from an adapter (default
     /// [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
     pub max_frame_bytes: usize,
@@ -106,6 +109,7 @@ impl Default for RuntimeConfig {
             launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
+            max_trace_rows: limits::DEFAULT_MAX_TRACE_ROWS,
             max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
             max_header_bytes: limits::DEFAULT_MAX_HEADER_LENGTH,
             stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
@@ -160,6 +164,12 @@ impl RuntimeConfig {
     /// Set [`Self::output_buffer_bytes`].
     pub fn output_buffer_bytes(mut self, bytes: usize) -> Self {
         self.output_buffer_bytes = bytes;
+        self
+    }
+
+    /// Set [`Self::max_trace_rows`].
+    pub fn max_trace_rows(mut self, rows: usize) -> Self {
+        self.max_trace_rows = rows;
         self
     }
 
@@ -322,6 +332,7 @@ impl RuntimeConfig {
             launch_timeout: self.launch_timeout,
             max_breakpoints: self.max_breakpoints,
             output_buffer_bytes: self.output_buffer_bytes,
+            max_trace_rows: self.max_trace_rows,
             terminate_grace: self.terminate_grace,
             disconnect_timeout: self.disconnect_timeout,
             parent: None,

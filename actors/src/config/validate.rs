@@ -66,6 +66,13 @@ impl RuntimeConfig {
             limits::DEFAULT_MAX_BREAKPOINTS,
         )?;
         at_least(
+            "max_trace_rows",
+            self.max_trace_rows,
+            1,
+            "every tracepoint row would be dropped",
+            limits::DEFAULT_MAX_TRACE_ROWS,
+        )?;
+        at_least(
             "max_frame_bytes",
             self.max_frame_bytes,
             limits::MIN_MAX_CONTENT_LENGTH,

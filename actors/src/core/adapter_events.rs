@@ -91,11 +91,19 @@ impl SessionCore {
                         self.emit(EventKind::Exited { exit_code: code });
                     }
                 }
-                self.output.push(&category, &body.output);
-                self.watch_injection(&body.output);
+                // Tracepoint rows are taken out; what is left is output.
+                let (text, hits) = self.trace.take_rows(&category, &body.output);
+                for (file, line) in hits {
+                    self.breakpoints.record_trace_hit(&file, line);
+                }
+                if text.is_empty() {
+                    return;
+                }
+                self.output.push(&category, &text);
+                self.watch_injection(&text);
                 self.emit(EventKind::Output {
                     category,
-                    output: body.output,
+                    output: text,
                 });
             }
             "thread" => {

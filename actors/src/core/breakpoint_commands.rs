@@ -43,6 +43,28 @@ impl SessionCore {
         Ok(())
     }
 
+    /// The log point that records `tracepoint`'s values at each hit.
+    pub(super) fn tracepoint_breakpoint(
+        &mut self,
+        file: &std::path::Path,
+        tracepoint: crate::core::trace::Tracepoint,
+    ) -> Result<SourceBreakpoint, SessionError> {
+        let crate::core::trace::Tracepoint {
+            line,
+            condition,
+            hit_condition,
+            collect,
+        } = tracepoint;
+        let template = self.trace.template(file.to_path_buf(), line, &collect)?;
+        Ok(SourceBreakpoint {
+            line,
+            condition,
+            hit_condition,
+            log_message: Some(template),
+            ..SourceBreakpoint::default()
+        })
+    }
+
     /// Remove the breakpoint of `file` at `line`.
     pub(super) fn remove_file_breakpoint(
         &mut self,

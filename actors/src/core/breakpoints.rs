@@ -405,6 +405,18 @@ impl BreakpointCache {
         }
     }
 
+    /// Count a hit of the tracepoint asked for at `file:line` (a log point: no stop
+    /// names it).
+    pub fn record_trace_hit(&mut self, file: &Path, line: i64) {
+        if let Some(r) = self
+            .sources
+            .get_mut(file)
+            .and_then(|list| list.iter_mut().find(|r| r.requested.line == line))
+        {
+            r.hits += 1;
+        }
+    }
+
     /// Forget the adapter's answers and the hits (a new adapter will answer afresh,
     /// in a new run) but keep what was asked for.
     pub fn clear_results(&mut self) {

@@ -5,6 +5,7 @@
 //! of it; it starts with its parent's breakpoints. (js-debug's first request, for the
 //! program itself, is adopted by the session instead: `bootstrap.rs`.)
 
+use crate::core::trace;
 use serde_json::{Map, Value};
 
 use crate::core::command::{Effect, StartPlan};
@@ -92,16 +93,20 @@ impl SessionCore {
         self.breakpoints
             .files()
             .flat_map(|file| {
-                self.breakpoints
-                    .file(file)
-                    .iter()
-                    .map(move |r| InitialBreakpoint {
+                self.breakpoints.file(file).iter().map(move |r| {
+                    // A tracepoint's template holds this session's nonce: the
+                    // child makes its own from what it collects.
+                    let log_message = r.requested.log_message.clone();
+                    let collect = log_message.as_deref().and_then(trace::collected);
+                    InitialBreakpoint {
                         file: file.to_path_buf(),
                         line: r.requested.line,
                         condition: r.requested.condition.clone(),
                         hit_condition: r.requested.hit_condition.clone(),
-                        log_message: r.requested.log_message.clone(),
-                    })
+                        log_message: log_message.filter(|_| collect.is_none()),
+                        collect: collect.unwrap_or_default(),
+                    }
+                })
             })
             .collect()
     }

@@ -85,6 +85,21 @@ pub enum Command {
         /// The breakpoint.
         breakpoint: SourceBreakpoint,
     },
+    /// Add (or replace at its line) a tracepoint of a file, keeping its others: a
+    /// breakpoint that records values at each hit instead of stopping.
+    AddTracepoint {
+        /// The source file.
+        file: PathBuf,
+        /// The tracepoint.
+        tracepoint: crate::core::trace::Tracepoint,
+    },
+    /// Read tracepoint rows from a cursor.
+    Trace {
+        /// Cursor from a previous read (0 for the first row).
+        since: u64,
+        /// At most this many rows.
+        max_rows: usize,
+    },
     /// Remove the breakpoint at a line, keeping the file's others.
     RemoveBreakpoint {
         /// The source file.
@@ -268,6 +283,8 @@ pub enum Answer {
     Stop(StopOutcome),
     /// Captured output.
     Output(OutputSlice),
+    /// Tracepoint rows.
+    Trace(crate::core::trace::TraceSlice),
     /// The session's state.
     Snapshot(Box<SessionSnapshot>),
     /// Done; nothing to report.

@@ -33,6 +33,15 @@ impl SessionCore {
             Command::AddBreakpoint { file, breakpoint } => {
                 self.add_file_breakpoint(token, file, breakpoint)
             }
+            Command::AddTracepoint { file, tracepoint } => {
+                let breakpoint = self.tracepoint_breakpoint(&file, tracepoint)?;
+                self.add_file_breakpoint(token, file, breakpoint)
+            }
+            Command::Trace { since, max_rows } => {
+                let slice = self.trace.read_since(since, max_rows);
+                self.reply(token, Ok(Answer::Trace(slice)));
+                Ok(())
+            }
             Command::RemoveBreakpoint { file, line } => {
                 self.remove_file_breakpoint(token, file, line)
             }

@@ -22,6 +22,7 @@ pub mod session;
 pub mod snapshot;
 pub mod startup;
 pub mod state;
+pub mod trace;
 
 #[cfg(test)]
 mod session_tests;
@@ -55,3 +56,5 @@ mod session_tests_restart;
 mod session_tests_startup;
 #[cfg(test)]
 mod session_tests_terminate;
+#[cfg(test)]
+mod session_tests_trace;

@@ -44,6 +44,8 @@ pub struct CoreConfig {
     pub max_breakpoints: usize,
     /// Output kept (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
     pub output_buffer_bytes: usize,
+    /// Tracepoint rows kept (default [`limits::DEFAULT_MAX_TRACE_ROWS`]).
+    pub max_trace_rows: usize,
     /// How long a graceful terminate gives the debuggee (default
     /// [`limits::DEFAULT_TERMINATE_GRACE`]).
     pub terminate_grace: Duration,
@@ -61,6 +63,7 @@ impl Default for CoreConfig {
             launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
+            max_trace_rows: limits::DEFAULT_MAX_TRACE_ROWS,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
             disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             parent: None,
@@ -136,6 +139,8 @@ pub struct SessionCore {
     pub(super) stop_epoch: u64,
     pub(super) exit_code: Option<i64>,
     pub(super) output: OutputRing,
+    /// Tracepoints and the rows their hits recorded.
+    pub(super) trace: crate::core::trace::TraceLog,
     pub(super) pending: HashMap<Tag, Pending>,
     pub(super) next_tag: Tag,
     pub(super) next_timer: TimerId,
@@ -177,6 +182,7 @@ impl SessionCore {
         Self {
             breakpoints: BreakpointCache::new(config.max_breakpoints),
             output: OutputRing::new(config.output_buffer_bytes),
+            trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
             config,
             state: SessionState::NotStarted,
             plan: None,

@@ -107,12 +107,22 @@ impl SessionCore {
         // it was.
         let mut cache = self.breakpoints.clone();
         for bp in &plan.breakpoints {
-            let source = SourceBreakpoint {
-                line: bp.line,
-                condition: bp.condition.clone(),
-                hit_condition: bp.hit_condition.clone(),
-                log_message: bp.log_message.clone(),
-                ..SourceBreakpoint::default()
+            let source = if bp.collect.is_empty() {
+                SourceBreakpoint {
+                    line: bp.line,
+                    condition: bp.condition.clone(),
+                    hit_condition: bp.hit_condition.clone(),
+                    log_message: bp.log_message.clone(),
+                    ..SourceBreakpoint::default()
+                }
+            } else {
+                let tracepoint = crate::core::trace::Tracepoint {
+                    line: bp.line,
+                    condition: bp.condition.clone(),
+                    hit_condition: bp.hit_condition.clone(),
+                    collect: bp.collect.clone(),
+                };
+                self.tracepoint_breakpoint(&bp.file, tracepoint)?
             };
             cache.add(&bp.file, source)?;
         }

@@ -24,6 +24,7 @@ use crate::core::command::{Answer, Command, StartPlan, Token};
 use crate::core::output::OutputSlice;
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::SessionState;
+use crate::core::trace::TraceSlice;
 use crate::error::SessionError;
 use crate::events::{EventHub, EventStream, SessionEvent};
 use crate::session::messages::SessionMsg;
@@ -137,7 +138,10 @@ impl SessionHandle {
 
     pub(super) async fn ask(&self, command: Command) -> Result<Answer, SessionError> {
         // Reading the cached state sends nothing, and is not use of the session.
-        let reads_state = matches!(command, Command::Snapshot | Command::Output { .. });
+        let reads_state = matches!(
+            command,
+            Command::Snapshot | Command::Output { .. } | Command::Trace { .. }
+        );
         let queued = self.shared.queued.fetch_add(1, Ordering::Relaxed);
         let token = self.shared.new_token();
         // Holds the call's place in the queue until it is answered or given up on
@@ -224,6 +228,14 @@ impl SessionHandle {
     pub async fn output(&self, since: u64, max_bytes: usize) -> Result<OutputSlice, SessionError> {
         match self.ask(Command::Output { since, max_bytes }).await? {
             Answer::Output(slice) => Ok(slice),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Tracepoint rows from cursor `since` (0 for the first), at most `max_rows`.
+    pub async fn trace(&self, since: u64, max_rows: usize) -> Result<TraceSlice, SessionError> {
+        match self.ask(Command::Trace { since, max_rows }).await? {
+            Answer::Trace(slice) => Ok(slice),
             other => Err(unexpected(other)),
         }
     }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::core::breakpoints::SourceBreakpointRecord;
 use crate::core::command::{Answer, Command};
+use crate::core::trace::Tracepoint;
 use crate::error::SessionError;
 use crate::session::handle::{absolute, unexpected};
 use crate::session::SessionHandle;
@@ -35,6 +36,21 @@ impl SessionHandle {
         let file = absolute(file.as_ref());
         source_records(
             self.ask(Command::AddBreakpoint { file, breakpoint })
+                .await?,
+        )
+    }
+
+    /// Add (or replace at its line) a tracepoint in `file`: a log point that records
+    /// its `collect` values at each hit instead of stopping (read them with
+    /// [`SessionHandle::trace`]). Returns the file's breakpoints.
+    pub async fn add_tracepoint(
+        &self,
+        file: impl AsRef<Path>,
+        tracepoint: Tracepoint,
+    ) -> Result<Vec<SourceBreakpointRecord>, SessionError> {
+        let file = absolute(file.as_ref());
+        source_records(
+            self.ask(Command::AddTracepoint { file, tracepoint })
                 .await?,
         )
     }
