@@ -35,6 +35,9 @@ pub(crate) struct StartBreakpoint {
     /// Log this message instead of stopping; `{expr}` is interpolated. Source
     /// breakpoints only: DAP's function breakpoints have no log message.
     log_message: Option<String>,
+    /// A tracepoint: record these expressions at each hit instead of stopping (read
+    /// with debug.trace). Source breakpoints only.
+    collect: Option<Vec<String>>,
 }
 
 /// The breakpoints of a start request, paths resolved: source breakpoints, plain
@@ -63,23 +66,33 @@ pub(crate) fn split_breakpoints(
                     e.error = format!("breakpoints[{i}]: {}", e.error);
                     e
                 })?;
+                let collect = bp.collect.unwrap_or_default();
+                if !collect.is_empty() && bp.log_message.is_some() {
+                    return Err(ToolError::invalid(
+                        format!("breakpoints[{i}]: give `collect` or `log_message`, not both"),
+                        "a tracepoint (`collect`) records values; a logpoint \
+                         (`log_message`) prints a message",
+                    ));
+                }
                 sources.push(InitialBreakpoint {
                     file,
                     line,
                     condition: bp.condition,
                     hit_condition: bp.hit_condition,
                     log_message: bp.log_message,
+                    collect,
                 });
             }
             (None, false, Some(function)) => {
-                if bp.log_message.is_some() {
+                if bp.log_message.is_some() || bp.collect.is_some_and(|c| !c.is_empty()) {
                     return Err(ToolError::invalid(
                         format!(
                             "breakpoints[{i}]: a function breakpoint cannot log a message \
-                             (DAP's function breakpoints have no logMessage)"
+                             or collect values (DAP's function breakpoints have no \
+                             logMessage)"
                         ),
-                        "put the log_message on a source breakpoint ({\"file\", \"line\"}) \
-                         at the function's first line instead",
+                        "put it on a source breakpoint ({\"file\", \"line\"}) at the \
+                         function's first line instead",
                     ));
                 }
                 if bp.condition.is_some() || bp.hit_condition.is_some() {

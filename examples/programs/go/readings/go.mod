@@ -1,0 +1,3 @@
+module readings
+
+go 1.19
