@@ -62,7 +62,8 @@ async fn tools_list_names_schemas_and_annotations() {
     assert_eq!(one["properties"]["line"]["type"], "integer", "{one}");
     assert!(one["properties"]["condition"]["description"].is_string());
     assert_eq!(one["required"], json!(["session_id"]));
-    // 58.5 KB before the schemas were compacted; 47.8 KB after.
+    // 58.5 KB before the schemas were compacted; 47.8 KB after; 49.8 KB with
+    // debug.trace and `collect` (issue 15's core profile is the way under it).
     assert!(
         listed.len() < 50_000,
         "tools/list is {} bytes",

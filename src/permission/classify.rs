@@ -57,6 +57,7 @@ pub(crate) const TOOLS: &[(&str, Effect)] = &[
     ("debug.launch", Effect::Start),
     ("debug.restart", Effect::Start),
     ("debug.watch", Effect::Read),
+    ("debug.trace", Effect::Read),
     ("debug.evaluate", Effect::Code),
     ("debug.set_variable", Effect::Code),
     ("debug.set_expression", Effect::Code),

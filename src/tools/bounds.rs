@@ -75,7 +75,7 @@ pub const MAX_WAIT: Duration = Duration::from_secs(300);
 pub const DEFAULT_INITIAL_STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// Entries of a list result (modules, loaded sources, completions, step-in and goto
-/// targets, breakpoint locations) per call: 100. The rest are reached with `offset`.
+/// targets, breakpoint locations, tracepoint rows) per call: 100. The rest are reached with `offset`.
 pub const DEFAULT_MAX_ITEMS: usize = 100;
 
 /// Instructions per `debug.disassemble` call: 100.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use crate::core::trace::collected;
 use crate::SessionSnapshot;
 
 /// The breakpoints of `snapshot` the adapter has not verified (its message says why),
@@ -53,7 +54,11 @@ pub(crate) fn never_hit(snapshot: &SessionSnapshot) -> Vec<String> {
         .flat_map(|(file, records)| {
             records
                 .iter()
-                .filter(|r| r.hits == 0 && r.requested.log_message.is_none())
+                // A logpoint only prints; a tracepoint's hits are its rows.
+                .filter(|r| {
+                    let message = r.requested.log_message.as_deref();
+                    r.hits == 0 && message.is_none_or(|m| collected(m).is_some())
+                })
                 .map(move |r| format!("{}:{}", short(file), r.requested.line))
         });
     let functions = snapshot

@@ -10,8 +10,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::core::breakpoints::{FunctionBreakpointRecord, SourceBreakpointRecord};
+use crate::core::trace::collected;
 use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
-use crate::SessionHandle;
+use crate::{SessionHandle, Tracepoint};
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
@@ -23,18 +24,18 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.set_breakpoints",
-            "Replace every breakpoint of one source file with `lines` (and/or `breakpoints` \
-             with conditions); an empty list clears the file. Works in any state: before the \
-             program runs they are set during start-up. Returns each breakpoint with \
-             `verified` and the adapter's `message` when it could not place one.",
+            "Replace every breakpoint of one file with `lines` and/or `breakpoints` (with \
+             conditions); empty lists clear it. Works in any state. Returns each with \
+             `verified`, and the adapter's `message` when it could not place one.",
             ToolAnnotations::SETTING,
             set_breakpoints,
         ),
         tool(
             "debug.set_breakpoint",
             "Add (or change) one breakpoint, keeping the others: `file` and `line`, or \
-             `function`; optionally `condition`, `hit_condition`, or `log_message` (a \
-             logpoint prints instead of stopping). Returns the file's (or the function \
+             `function`; optionally `condition`, `hit_condition`, `log_message` (a \
+             logpoint prints instead of stopping) or `collect` (a tracepoint records \
+             values instead: debug.trace). Returns the file's (or the function \
              breakpoints') whole list.",
             ToolAnnotations::SETTING,
             set_breakpoint,
@@ -45,10 +46,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              Returns what remains.",
             ToolAnnotations::SETTING,
             remove_breakpoint,
-        )
-        // It shares debug.set_breakpoint's arguments but ignores a condition or log
-        // message: removing runs no code, so it never needs approval.
-        .code_arguments(&[]),
+        ),
         tool(
             "debug.set_exception_breakpoints",
             "Stop when exceptions are raised: `filters` are the adapter's filter ids \
@@ -91,7 +89,7 @@ pub(crate) struct SetBreakpointsArgs {
     breakpoints: Vec<LineBreakpoint>,
 }
 
-/// Arguments of `debug.set_breakpoint` and `debug.remove_breakpoint`.
+/// Arguments of `debug.set_breakpoint`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OneBreakpointArgs {
@@ -115,6 +113,27 @@ pub(crate) struct OneBreakpointArgs {
     hit_condition: Option<String>,
     /// Log this message instead of stopping; `{expr}` is interpolated.
     log_message: Option<String>,
+    /// Record these expressions at each hit instead of stopping.
+    collect: Option<Vec<String>>,
+}
+
+/// Arguments of `debug.remove_breakpoint`: where the breakpoint is, nothing of what
+/// it does (so removing carries no code, and never needs approval).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RemoveBreakpointArgs {
+    /// The session.
+    session_id: String,
+    /// Source file (with `line` or `statement`).
+    file: Option<String>,
+    /// 1-based line in `file`.
+    line: Option<i64>,
+    /// Or the line's text.
+    statement: Option<String>,
+    /// Picks among several `statement` lines.
+    near_line: Option<i64>,
+    /// A function name instead of `file` and `line`.
+    function: Option<String>,
 }
 
 /// Arguments of `debug.set_exception_breakpoints`.
@@ -138,14 +157,13 @@ enum Target {
     Function(String),
 }
 
-fn target(ctx: &Context, args: &OneBreakpointArgs) -> Result<Target, ToolError> {
-    let choice = LineChoice {
-        line: args.line,
-        statement: args.statement.as_deref(),
-        near_line: args.near_line,
-        expected_text: args.expected_text.as_deref(),
-    };
-    match (&args.file, choice.is_given(), &args.function) {
+fn target(
+    ctx: &Context,
+    file: &Option<String>,
+    choice: LineChoice,
+    function: &Option<String>,
+) -> Result<Target, ToolError> {
+    match (file, choice.is_given(), function) {
         (Some(file), true, None) => {
             let file = ctx.paths.resolve(file, "file")?;
             let line = choice.resolve(&file)?;
@@ -184,7 +202,30 @@ async fn set_breakpoints(ctx: Arc<Context>, args: SetBreakpointsArgs) -> Outcome
 
 async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    match target(&ctx, &args)? {
+    let choice = LineChoice {
+        line: args.line,
+        statement: args.statement.as_deref(),
+        near_line: args.near_line,
+        expected_text: args.expected_text.as_deref(),
+    };
+    match target(&ctx, &args.file, choice, &args.function)? {
+        Target::Line(file, line) if args.collect.as_ref().is_some_and(|c| !c.is_empty()) => {
+            if args.log_message.is_some() {
+                return Err(ToolError::invalid(
+                    "give `collect` or `log_message`, not both",
+                    "a tracepoint (`collect`) records values; a logpoint (`log_message`) \
+                     prints a message",
+                ));
+            }
+            let tracepoint = Tracepoint {
+                line,
+                condition: args.condition,
+                hit_condition: args.hit_condition,
+                collect: args.collect.unwrap_or_default(),
+            };
+            let records = session.add_tracepoint(&file, tracepoint).await?;
+            Ok(source_reply(&file, &records))
+        }
         Target::Line(file, line) => {
             let bp = SourceBreakpoint {
                 line,
@@ -197,10 +238,10 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
             Ok(source_reply(&file, &records))
         }
         Target::Function(name) => {
-            if args.log_message.is_some() {
+            if args.log_message.is_some() || args.collect.is_some_and(|c| !c.is_empty()) {
                 return Err(ToolError::invalid(
-                    "function breakpoints cannot log messages",
-                    "use a source breakpoint (file and line) for a logpoint",
+                    "function breakpoints cannot log messages or collect values",
+                    "use a source breakpoint (file and line) for a logpoint or a tracepoint",
                 ));
             }
             let bp = FunctionBreakpoint {
@@ -215,9 +256,15 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
     }
 }
 
-async fn remove_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
+async fn remove_breakpoint(ctx: Arc<Context>, args: RemoveBreakpointArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    match target(&ctx, &args)? {
+    let choice = LineChoice {
+        line: args.line,
+        statement: args.statement.as_deref(),
+        near_line: args.near_line,
+        expected_text: None,
+    };
+    match target(&ctx, &args.file, choice, &args.function)? {
         Target::Line(file, line) => {
             let records = session.remove_breakpoint(&file, line).await?;
             Ok(source_reply(&file, &records))
@@ -308,7 +355,7 @@ fn source_reply(file: &std::path::Path, records: &[SourceBreakpointRecord]) -> R
 
 fn record_json(record: &SourceBreakpointRecord) -> Value {
     let actual = record.actual.as_ref();
-    json!({
+    let mut json = json!({
         "id": actual.and_then(|a| a.id),
         "line": record.actual_line().unwrap_or(record.requested.line),
         "requested_line": record.requested.line,
@@ -318,7 +365,14 @@ fn record_json(record: &SourceBreakpointRecord) -> Value {
         "condition": record.requested.condition,
         "hit_condition": record.requested.hit_condition,
         "log_message": record.requested.log_message,
-    })
+    });
+    // A tracepoint's log message is the session's template: what it collects says it.
+    if let Some(collect) = record.requested.log_message.as_deref().and_then(collected) {
+        json["collect"] = json!(collect);
+        json["log_message"] = Value::Null;
+        json["hits"] = json!(record.hits);
+    }
+    json
 }
 
 fn function_reply(records: &[FunctionBreakpointRecord]) -> Reply {

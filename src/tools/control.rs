@@ -16,14 +16,6 @@ use super::ids::AgentIds;
 use super::render;
 use super::spec::{ToolAnnotations, ToolError};
 
-/// The sentence every control action's description ends with.
-macro_rules! waits {
-    () => {
-        " Waits until it stops, ends, or `timeout` s pass (default 30): `state` is \
-         `stopped` (with `stop`), `terminated` (`exit_code`) or `running` (`timed_out`)."
-    };
-}
-
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
@@ -63,7 +55,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.pause",
             concat!(
                 "Interrupt the running program (`thread_id`: default the last stopped, \
-                 or the first listed; lldb-dap and dlv halt all threads).",
+                 or the first).",
                 waits!()
             ),
             ToolAnnotations::CONTROL,

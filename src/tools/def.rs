@@ -40,16 +40,6 @@ pub(crate) struct ToolDef {
     pub run: Handler,
 }
 
-impl ToolDef {
-    /// Say which argument fields carry code for the debuggee, replacing those found
-    /// by name in the schema ([`CODE_ARGUMENTS`](super::spec::CODE_ARGUMENTS)): for a
-    /// tool that shares an argument type but ignores such a field.
-    pub fn code_arguments(mut self, fields: &[&'static str]) -> Self {
-        self.spec.code_arguments = fields.to_vec();
-        self
-    }
-}
-
 /// Define a tool whose arguments are an `A`, parsed (and described) by serde and
 /// schemars; a malformed call is a 400 that quotes the parser and points at the schema.
 pub(crate) fn tool<A, F, Fut>(

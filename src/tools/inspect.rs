@@ -45,11 +45,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.variables",
-            "Read variables of a `scope` (\"Locals\", \"Globals\"; in `frame_id` or the top \
-             frame) or the members of a value (`variables_reference`); `filter` `named` or \
-             `indexed`. Pages of `count` from `offset` (at most 50): when `truncated`, pass \
-             `offset` = `next_offset`. Values over 1024 characters are cut (`max_chars`); a \
-             page ends early at 64 KiB of values (`budget_reached`).",
+            "Variables of a `scope` (\"Locals\"; in `frame_id` or the top frame) or a \
+             value's members (`variables_reference`). Pages of `count` from `offset` (at \
+             most 50): when `truncated`, pass `offset` = `next_offset`. Long values are cut \
+             (`max_chars`, default 1024).",
             ToolAnnotations::READ_ONLY,
             variables,
         ),

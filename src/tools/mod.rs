@@ -23,6 +23,18 @@
 //! # Ok(()) }
 //! ```
 
+/// What a tool that moves the program says of its wait, in its description (`short`:
+/// for the tools beyond the core ones, pointing at debug.continue's).
+macro_rules! waits {
+    () => {
+        " Waits for a stop or the end (`timeout`, default 30 s): `state` is `stopped` \
+         (`stop`), `terminated` (`exit_code`) or `running` (`timed_out`)."
+    };
+    (short) => {
+        " Waits for a stop or the end (`timeout`, default 30 s), as debug.continue."
+    };
+}
+
 mod bounds;
 mod breakpoint_report;
 mod breakpoints;
@@ -48,6 +60,7 @@ mod start_breakpoints;
 mod start_defaults;
 mod statement;
 mod test_launch;
+mod trace;
 mod watches;
 
 use std::panic::AssertUnwindSafe;
@@ -71,7 +84,7 @@ use context::Context;
 use def::ToolDef;
 
 /// Every tool, in a stable order.
-fn all_tools() -> Vec<ToolDef> {
+pub(crate) fn all_tools() -> Vec<ToolDef> {
     [
         session::tools(),
         breakpoints::tools(),
@@ -79,6 +92,7 @@ fn all_tools() -> Vec<ToolDef> {
         inspect::tools(),
         output::tools(),
         watches::tools(),
+        trace::tools(),
         protocol_breakpoints::tools(),
         protocol_execution::tools(),
         protocol_inspect::tools(),

@@ -4,8 +4,14 @@
 
 use crate::{Operation, SessionState};
 
-/// Tools that work in every state: they read what the session keeps.
-const ALWAYS: [&str; 3] = ["debug.output", "debug.wait", "debug.sessions"];
+/// Tools that work in every state: they read (or set) what the session keeps.
+const ALWAYS: [&str; 5] = [
+    "debug.output",
+    "debug.trace",
+    "debug.watch",
+    "debug.wait",
+    "debug.sessions",
+];
 
 /// The tools that ask a session for `op`.
 pub(crate) fn tools_for(op: Operation) -> &'static [&'static str] {
@@ -92,21 +98,10 @@ mod tests {
 
     /// Every tool the catalogue has, by name.
     fn catalogue_names() -> BTreeSet<&'static str> {
-        [
-            super::super::session::tools(),
-            super::super::breakpoints::tools(),
-            super::super::control::tools(),
-            super::super::inspect::tools(),
-            super::super::output::tools(),
-            super::super::protocol_breakpoints::tools(),
-            super::super::protocol_execution::tools(),
-            super::super::protocol_inspect::tools(),
-            super::super::protocol_memory::tools(),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|t| t.spec.name)
-        .collect()
+        super::super::all_tools()
+            .into_iter()
+            .map(|t| t.spec.name)
+            .collect()
     }
 
     #[test]

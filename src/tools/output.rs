@@ -16,11 +16,9 @@ use super::spec::{ToolAnnotations, ToolError};
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
         "debug.output",
-        "What the program printed (stdout, stderr and debugger console), from cursor `since` \
-         (0: the start). At most 16 KiB per call: when `truncated`, call again with `since` \
-         = the returned `next`. `categories` keeps only those (such as [\"stdout\", \
-         \"stderr\"]); the answer counts each category's bytes read, kept or not. Works in \
-         every state, also after the program ended.",
+        "What the program printed, from cursor `since` (0: the start), at most 16 KiB a \
+         call: when `truncated`, call again with `since` = `next`. `categories` keeps only \
+         those (such as [\"stdout\"]). Works in every state, also after the end.",
         ToolAnnotations::READ_ONLY,
         output,
     )]

@@ -21,13 +21,6 @@ use super::render;
 use super::session::check_line;
 use super::spec::{ToolAnnotations, ToolError};
 
-/// The sentence every moving tool's description ends with.
-macro_rules! waits {
-    () => {
-        " Waits for a stop or the end (`timeout`, default 30 s), as debug.continue."
-    };
-}
-
 /// Ends part of the program: destructive, but nothing outside it.
 const ENDS_THREADS: ToolAnnotations = ToolAnnotations {
     read_only: false,
@@ -44,7 +37,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 "Step: `kind` `over`, `in` or `out`; `granularity` `statement`, `line` or \
                  `instruction` (where supported); `target_id` (with `in`) enters a call from \
                  debug.step_in_targets; `single_thread` leaves other threads stopped.",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             step,
@@ -54,7 +47,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             concat!(
                 "Resume only one thread (`thread_id`, the stopped one by default), leaving \
                  the others stopped (adapters with supportsSingleThreadExecutionRequests).",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             continue_thread,
@@ -70,7 +63,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.step_back",
             concat!(
                 "Step backwards one step (adapters that record execution).",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             step_back,
@@ -79,7 +72,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.reverse_continue",
             concat!(
                 "Run backwards to the previous breakpoint (adapters that record execution).",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             reverse_continue,
@@ -96,7 +89,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             concat!(
                 "Jump to `file`:`line` (or a `target_id` from debug.goto_targets) in the \
                  current function without running the code in between: skip or repeat lines.",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             goto,
@@ -105,7 +98,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.restart_frame",
             concat!(
                 "Run a frame (`frame_id` from debug.stack_trace) again from its start.",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             restart_frame,
@@ -116,7 +109,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 "Restart the program in this session with its breakpoints: by the \
                  adapter's own restart (lldb-dap), else by launching again (debugpy, dlv); \
                  an attached session that cannot restart answers 501.",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::START,
             restart,

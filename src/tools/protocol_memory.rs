@@ -23,8 +23,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "Machine instructions of the stopped program, from the instruction pointer unless \
              `memory_reference` names an address; `offset` shifts the start in bytes, \
              `instruction_offset` in instructions (negative: back). 20 unless \
-             `instruction_count` says (at most 100), each with `address`, `instruction`, \
-             `file`/`line` where known; `current` marks the pointer.",
+             `instruction_count` says (at most 100); `current` marks the pointer.",
             ToolAnnotations::READ_ONLY,
             disassemble,
         ),

@@ -93,6 +93,7 @@ pub(crate) async fn outcome(
         StopOutcome::Stopped(stop) => {
             let (summary, mut text) = stop_summary(ctx, session, &stop).await;
             let mut json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
+            add_trace_note(session, &mut json, &mut text).await;
             add_output_tail(ctx, session, &mut json, &mut text).await;
             (json, text)
         }
@@ -115,6 +116,7 @@ pub(crate) async fn outcome(
                 text = format!("{text}; {said}");
             }
             text.push('\n');
+            add_trace_note(session, &mut json, &mut text).await;
             add_output_tail(ctx, session, &mut json, &mut text).await;
             let text = text.trim_end().to_string();
             (
@@ -131,6 +133,20 @@ pub(crate) async fn outcome(
                 waited.as_secs_f64()
             ),
         ),
+    }
+}
+
+/// Say how many rows the session's tracepoints recorded, if any, and where to read
+/// them.
+async fn add_trace_note(session: &SessionHandle, json: &mut Value, text: &mut String) {
+    if let Some(rows) = super::trace::recorded(session).await {
+        json["trace_rows"] = json!(rows);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "tracepoints recorded {rows} row(s): read them with debug.trace\n"
+        ));
     }
 }
 

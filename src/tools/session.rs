@@ -104,8 +104,7 @@ pub(crate) struct LaunchArgs {
     /// Stop at the program's first line.
     #[serde(default)]
     stop_on_entry: bool,
-    /// Breakpoints set before the program runs: `{file, line, condition, hit_condition,
-    /// log_message}` or `{function, condition, hit_condition}`.
+    /// Breakpoints set before the program runs.
     #[serde(default)]
     breakpoints: Vec<StartBreakpoint>,
     /// Exception filters to stop on (debugpy: `raised`, `uncaught`; js-debug: `all`,

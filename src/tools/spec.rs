@@ -63,7 +63,7 @@ impl ToolAnnotations {
 /// `condition`, its `hit_condition`, and a logpoint's `log_message` (whose `{expr}`
 /// parts are evaluated). A tool whose argument schema has a field so named, at any
 /// depth, lists it in [`ToolSpec::code_arguments`].
-pub const CODE_ARGUMENTS: &[&str] = &["condition", "hit_condition", "log_message"];
+pub const CODE_ARGUMENTS: &[&str] = &["condition", "hit_condition", "log_message", "collect"];
 
 /// One tool of the catalogue, as an agent framework registers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -118,7 +118,12 @@ fn collect_code(fields: &[&str], value: &Value, path: String, found: &mut Vec<St
                 } else {
                     format!("{path}.{key}")
                 };
-                let set = !child.is_null() && child.as_str() != Some("");
+                let set = match child {
+                    Value::Null => false,
+                    Value::String(text) => !text.is_empty(),
+                    Value::Array(items) => !items.is_empty(),
+                    _ => true,
+                };
                 if set && fields.contains(&key.as_str()) {
                     found.push(here);
                 } else {

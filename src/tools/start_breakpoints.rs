@@ -11,7 +11,8 @@ use super::context::Context;
 use super::spec::ToolError;
 use super::statement::LineChoice;
 
-/// A breakpoint set when the program starts.
+// A breakpoint set when the program starts. (Not a doc comment: schemars would repeat
+// it in launch's and attach's schemas, which every agent reads.)
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StartBreakpoint {
@@ -25,18 +26,15 @@ pub(crate) struct StartBreakpoint {
     near_line: Option<i64>,
     /// Text `line` must hold.
     expected_text: Option<String>,
-    /// A function name instead of `file` and `line` (as the language spells it, such as
-    /// `main.add` for Go).
+    /// Or a function name (Go: `main.add`).
     function: Option<String>,
     /// Stop only when this expression is true.
     condition: Option<String>,
     /// Stop only when the hit count satisfies this (such as `>= 3`).
     hit_condition: Option<String>,
-    /// Log this message instead of stopping; `{expr}` is interpolated. Source
-    /// breakpoints only: DAP's function breakpoints have no log message.
+    /// Log this instead of stopping; `{expr}` is interpolated.
     log_message: Option<String>,
-    /// A tracepoint: record these expressions at each hit instead of stopping (read
-    /// with debug.trace). Source breakpoints only.
+    /// Record these at each hit instead of stopping (debug.trace).
     collect: Option<Vec<String>>,
 }
 

@@ -56,7 +56,7 @@ fn sent_template(breakpoints: &Value) -> String {
 fn a_tracepoint_goes_out_as_a_log_point_and_its_hits_become_rows_not_output() {
     let mut h = Harness::new();
     h.launch_with(plan(), full_caps());
-    let (token, out) = h.command(Command::AddTracepoint {
+    let (_, out) = h.command(Command::AddTracepoint {
         file: FILE.into(),
         tracepoint: tracepoint(4, &["i", "total"]),
     });
@@ -69,7 +69,6 @@ fn a_tracepoint_goes_out_as_a_log_point_and_its_hits_become_rows_not_output() {
         out.tag("setBreakpoints"),
         json!({ "breakpoints": [{ "verified": true, "id": 1 }] }),
     );
-    drop(token);
 
     for (i, total) in [("0", "0"), ("1", "10")] {
         let text = format!("before {i}\n{}", printed(&template, &[i, total]));

@@ -1,0 +1,131 @@
+//! `debug.trace`: the rows a session's tracepoints recorded (a breakpoint with
+//! `collect` records its expressions at each hit instead of stopping), read by cursor
+//! a bounded slice at a time; and the note a stop or end result carries while rows
+//! wait to be read.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::spec::ToolAnnotations;
+use crate::{SessionHandle, TraceRow};
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![tool(
+        "debug.trace",
+        "Rows recorded by tracepoints (breakpoints with `collect`): hit, file, line, values. \
+         From cursor `since` (0: the first); when `more`, call again with `since` = `next`.",
+        ToolAnnotations::READ_ONLY,
+        trace,
+    )]
+}
+
+/// Arguments of `debug.trace`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TraceArgs {
+    /// The session.
+    session_id: String,
+    /// Cursor to read from: 0 for the first row, else a `next` from an earlier call.
+    #[serde(default)]
+    since: u64,
+    /// Rows to read at most (default and maximum: the list bound, 100).
+    max_rows: Option<usize>,
+}
+
+async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let limit = ctx.bounds.max_items;
+    let max_rows = args.max_rows.unwrap_or(limit).clamp(1, limit);
+    let slice = session.trace(args.since, max_rows).await?;
+    // The rows that fit the output bound; the rest wait for the next call.
+    let mut text = String::new();
+    let mut rows = Vec::new();
+    let mut next = slice.next;
+    for row in &slice.rows {
+        let line = row_text(row);
+        if !rows.is_empty() && text.len() + line.len() > ctx.bounds.max_output_bytes {
+            next = row.index;
+            break;
+        }
+        text.push_str(&line);
+        rows.push(row_json(row));
+    }
+    let more = slice.more || next < slice.next;
+    if slice.missed > 0 {
+        text.insert_str(
+            0,
+            &format!(
+                "[{} earlier rows were dropped: a session keeps its newest rows]\n",
+                slice.missed
+            ),
+        );
+    }
+    if more {
+        let _ = write!(text, "[more rows wait: call debug.trace with since={next}]");
+    } else if rows.is_empty() {
+        text.push_str("(no new rows: a tracepoint records one each time the program passes it)");
+    }
+    Ok(Reply::new(
+        json!({
+            "rows": rows,
+            "next": next,
+            "more": more,
+            "missed": slice.missed,
+            "dropped": slice.dropped,
+        }),
+        text.trim_end().to_string(),
+    ))
+}
+
+/// `#3 loop.py:12 i=2 total=3`, one line.
+fn row_text(row: &TraceRow) -> String {
+    let mut line = format!("#{} {}:{}", row.hit, short(&row.file), row.line);
+    for value in &row.values {
+        let _ = write!(
+            line,
+            " {}={}",
+            value.expression,
+            value.value.replace('\n', "\\n")
+        );
+    }
+    line.push('\n');
+    line
+}
+
+fn row_json(row: &TraceRow) -> Value {
+    let values: Map<String, Value> = row
+        .values
+        .iter()
+        .map(|v| (v.expression.clone(), Value::String(v.value.clone())))
+        .collect();
+    let mut json = json!({
+        "hit": row.hit,
+        "file": row.file,
+        "line": row.line,
+        "values": values,
+    });
+    if let Some(thread) = row.thread {
+        json["thread"] = json!(thread);
+    }
+    json
+}
+
+fn short(file: &std::path::Path) -> String {
+    file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// How many rows the session's tracepoints have recorded, when any: for a stop or end
+/// result to point at them.
+pub(crate) async fn recorded(session: &SessionHandle) -> Option<u64> {
+    let total = session.trace(u64::MAX, 0).await.ok()?.next;
+    (total > 0).then_some(total)
+}
