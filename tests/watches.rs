@@ -1,7 +1,8 @@
 //! Watch expressions over MCP on real debugpy: given at launch and with debug.watch,
 //! each stop result carries their values and which changed since the previous stop
 //! (with the value before); a watch that fails says so in its row and the stop stands;
-//! a removed watch is gone; and adding one asks for approval, as evaluate does.
+//! a removed watch is gone; a control action's `watch` adds to the list; and adding one
+//! asks for approval, as evaluate does.
 
 mod agent;
 
@@ -68,9 +69,14 @@ async fn watches_show_their_values_at_every_stop_and_what_changed() {
         .await;
     assert_eq!(added["watches"], json!(["total", "i * 2"]), "{added}");
 
+    // A control action can add watches too, shown at the stop it comes to.
     let second = client
-        .ok("debug_continue", json!({ "session_id": id }))
+        .ok(
+            "debug_continue",
+            json!({ "session_id": id, "watch": ["marker"] }),
+        )
         .await;
+    assert_eq!(row(&second, "marker")["value"], "0", "{second}");
     let total = row(&second, "total");
     assert_eq!(
         (&total["value"], &total["changed"], &total["previous"]),
@@ -78,7 +84,7 @@ async fn watches_show_their_values_at_every_stop_and_what_changed() {
     );
     assert_eq!(row(&second, "i * 2")["value"], "2", "{second}");
     assert!(
-        second["stop"]["watches"].as_array().unwrap().len() == 2,
+        second["stop"]["watches"].as_array().unwrap().len() == 3,
         "{second}"
     );
 

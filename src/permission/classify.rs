@@ -214,9 +214,6 @@ pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effe
             };
             found.push(Found::new(Effect::Start, Effect::Start.meaning(), carrier));
             found.extend(code_loading_env(arguments));
-            if is_set(arguments.get("watch")) {
-                found.push(expression("watch".into()));
-            }
             if is_set(arguments.get("module")) {
                 found.push(Found::new(
                     Effect::Code,

@@ -1,38 +1,22 @@
 //! [`classify`] on each route, as a table: a tool, its arguments, where it lands, and
 //! the effects (with what carries each) it must have.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::registry::AdapterFlavor::{self, *};
-use crate::tools::{ToolAnnotations, ToolSpec, CODE_ARGUMENTS};
+use crate::tools::ToolSpec;
 
 use super::adapters::Adapters;
 use super::classify::{classify, depends_on_target, tool_effect, CallTarget, TOOLS};
 use super::effect::Effect::{self, *};
 
-/// A spec for `name`, taking the code arguments if `with_code`.
+/// The catalogue's spec of `name`: its code arguments are those its real schema has.
 fn spec(name: &'static str) -> ToolSpec {
-    let with_code = [
-        "debug.launch",
-        "debug.attach",
-        "debug.set_breakpoint",
-        "debug.set_breakpoints",
-        "debug.set_exception_breakpoints",
-        "debug.set_instruction_breakpoints",
-        "debug.set_data_breakpoints",
-    ];
-    ToolSpec {
-        name,
-        description: "",
-        input_schema: Map::new(),
-        annotations: ToolAnnotations::READ_ONLY,
-        effect: tool_effect(name).unwrap(),
-        code_arguments: if with_code.contains(&name) {
-            CODE_ARGUMENTS.to_vec()
-        } else {
-            Vec::new()
-        },
-    }
+    crate::tools::all_tools()
+        .into_iter()
+        .find(|t| t.spec.name == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+        .spec
 }
 
 fn on(flavor: AdapterFlavor) -> CallTarget {
@@ -86,6 +70,36 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
             json!({}),
             attached(LldbDap),
             want(&[(Control, "")]),
+        ),
+        // Watches and tracepoints run expressions in the debuggee, on any tool.
+        (
+            "debug.continue",
+            json!({ "watch": ["total"] }),
+            on(Debugpy),
+            want(&[(Control, ""), (Code, "watch")]),
+        ),
+        (
+            "debug.step_over",
+            json!({ "watch": [] }),
+            on(Debugpy),
+            want(&[(Control, "")]),
+        ),
+        (
+            "debug.launch",
+            json!({ "program": "p.py", "watch": ["x"],
+                    "breakpoints": [{ "file": "p.py", "line": 2, "collect": ["i"] }] }),
+            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
+            want(&[
+                (Start, "program: p.py"),
+                (Code, "breakpoints[0].collect"),
+                (Code, "watch"),
+            ]),
+        ),
+        (
+            "debug.set_breakpoint",
+            json!({ "file": "a.c", "line": 3, "collect": ["x"] }),
+            on(CodeLldb),
+            want(&[(Control, ""), (Host, "collect")]),
         ),
         // evaluate: an expression runs in the debuggee, or on the host where the
         // adapter's expressions can; lldb-dap's console runs lldb commands.

@@ -80,10 +80,13 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 pub(crate) struct ControlArgs {
     /// The session.
     session_id: String,
-    /// The thread; the last stopped thread by default.
+    /// The thread (default: the last stopped).
     thread_id: Option<i64>,
-    /// Seconds to wait for the program to stop or end (default 30, at most 300).
+    /// Seconds to wait (default 30, at most 300).
     timeout: Option<f64>,
+    /// Also watch these.
+    #[serde(default)]
+    watch: Vec<String>,
 }
 
 /// Arguments of `debug.wait`.
@@ -107,6 +110,8 @@ enum Action {
 
 async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    // Added before the program moves, so the stop it comes to shows them.
+    super::watches::add(&ctx, &session, &args.watch)?;
     let wait = ctx.bounds.wait_for(args.timeout);
     let thread = args.thread_id;
     let given = [("thread_id", thread)];

@@ -73,9 +73,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.modules",
             "The modules (executables, shared libraries, Python modules) the program has \
-             loaded: `name`, `path`, `symbol_status`, ... A page is `count` modules from \
-             `offset` (default and at most 100); when `truncated`, pass `offset` = the \
-             returned `next_offset` for more.",
+             loaded. A page is `count` from `offset` (at most 100); when `truncated`, pass \
+             `offset` = `next_offset`.",
             ToolAnnotations::READ_ONLY,
             modules,
         ),

@@ -27,9 +27,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "Start a program, or one `test`, under a debugger; returns its session_id. The \
              adapter follows the program (.py: debugpy, .go or a package folder: dlv, .js: \
              js-debug, native: lldb-dap) unless `adapter` names one. With `breakpoints` the \
-             call waits for the first stop (`timeout`, default 30 s) and returns file, \
-             line, function, source and locals; without, 5 s. \
-             It runs in its own folder unless `cwd` says.",
+             call waits for the first stop (`timeout`, default 30 s) and returns it; \
+             without, 5 s.",
             ToolAnnotations::START,
             launch,
         ),
@@ -37,7 +36,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.attach",
             "Attach a debugger to a running process (`pid`) or to a debug server (`host` and \
              `port`, such as `python -m debugpy --listen 5678`), and return its session_id. \
-             Breakpoints given here are set before the target resumes. Asks for approval.",
+             Asks for approval.",
             ToolAnnotations::START,
             attach,
         ),

@@ -60,10 +60,16 @@ impl ToolAnnotations {
 }
 
 /// The argument fields whose values the debuggee evaluates: a breakpoint's
-/// `condition`, its `hit_condition`, and a logpoint's `log_message` (whose `{expr}`
-/// parts are evaluated). A tool whose argument schema has a field so named, at any
+/// `condition`, its `hit_condition`, a logpoint's `log_message` (whose `{expr}` parts
+/// are evaluated), a tracepoint's `collect` and the expressions to `watch`. A tool whose argument schema has a field so named, at any
 /// depth, lists it in [`ToolSpec::code_arguments`].
-pub const CODE_ARGUMENTS: &[&str] = &["condition", "hit_condition", "log_message", "collect"];
+pub const CODE_ARGUMENTS: &[&str] = &[
+    "condition",
+    "hit_condition",
+    "log_message",
+    "collect",
+    "watch",
+];
 
 /// One tool of the catalogue, as an agent framework registers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
