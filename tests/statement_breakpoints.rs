@@ -113,3 +113,80 @@ async fn statements_bind_to_their_lines_and_stale_lines_fail_fast() {
     client.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `dir/name` holding `text`, in a folder of this test's own.
+fn script_in(test: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dapvisor-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("double.py");
+    std::fs::write(&script, text).unwrap();
+    script
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_statement_breakpoint_follows_its_statement_through_an_edit_and_a_restart() {
+    let script = script_in("stmt-edit", SCRIPT);
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let first = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script,
+                    "breakpoints": [{ "file": script, "statement": "return y" }] }),
+        )
+        .await;
+    assert_eq!(first["stop"]["line"], 3, "{first}");
+    let id = first["session_id"].clone();
+    // A tracepoint by statement moves too, collecting what it did.
+    client
+        .ok(
+            "debug_set_breakpoint",
+            json!({ "session_id": id, "file": script, "statement": "print(a + b)",
+                    "collect": ["a"] }),
+        )
+        .await;
+
+    // Two lines go in above the function: `return y` is on line 5 now.
+    std::fs::write(&script, format!("import sys\nLIMIT = 3\n{SCRIPT}")).unwrap();
+    let restarted = client
+        .ok("debug_restart", json!({ "session_id": id }))
+        .await;
+    assert_eq!(restarted["stop"]["line"], 5, "{restarted}");
+    let rebound = restarted["rebound"].to_string();
+    assert!(
+        rebound.contains("double.py:3: `return y` moved to line 5")
+            && rebound.contains("double.py:7: `print(a + b)` moved to line 9"),
+        "{restarted}"
+    );
+
+    // A statement that is gone leaves its breakpoint where it was, and says so.
+    let edited = format!("import sys\nLIMIT = 3\n{SCRIPT}").replace("return y", "return x * 2");
+    std::fs::write(&script, edited).unwrap();
+    let again = client
+        .ok("debug_restart", json!({ "session_id": id }))
+        .await;
+    assert!(
+        again["rebound"]
+            .to_string()
+            .contains("double.py:5: `return y` is no longer found"),
+        "{again}"
+    );
+    assert_eq!(again["stop"]["line"], 5, "{again}");
+
+    // Past both stops in double(), the tracepoint records at its new line.
+    client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    let ended = client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "{ended}");
+    let rows = client.ok("debug_trace", json!({ "session_id": id })).await;
+    assert_eq!(rows["rows"][0]["line"], 9, "{rows}");
+    assert_eq!(rows["rows"][0]["values"], json!({ "a": "2" }), "{rows}");
+    client.close().await;
+    std::fs::remove_dir_all(script.parent().unwrap()).unwrap();
+}

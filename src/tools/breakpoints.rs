@@ -19,6 +19,7 @@ use super::def::{tool, Outcome, Reply, ToolDef};
 use super::session::check_line;
 use super::spec::{ToolAnnotations, ToolError};
 use super::statement::LineChoice;
+use super::statement_marks::{self, StatementMark};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -197,6 +198,8 @@ async fn set_breakpoints(ctx: Arc<Context>, args: SetBreakpointsArgs) -> Outcome
         });
     }
     let records = session.set_breakpoints(&file, list).await?;
+    // The file's list is replaced by lines: none of it is bound by statement now.
+    ctx.statements.forget(session.id(), &file, None);
     Ok(source_reply(&file, &records))
 }
 
@@ -224,6 +227,7 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
                 collect: args.collect.unwrap_or_default(),
             };
             let records = session.add_tracepoint(&file, tracepoint).await?;
+            remember_statement(&ctx, &session, &args.statement, args.near_line, &file, line);
             Ok(source_reply(&file, &records))
         }
         Target::Line(file, line) => {
@@ -235,6 +239,7 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
                 ..SourceBreakpoint::default()
             };
             let records = session.add_breakpoint(&file, bp).await?;
+            remember_statement(&ctx, &session, &args.statement, args.near_line, &file, line);
             Ok(source_reply(&file, &records))
         }
         Target::Function(name) => {
@@ -267,6 +272,7 @@ async fn remove_breakpoint(ctx: Arc<Context>, args: RemoveBreakpointArgs) -> Out
     match target(&ctx, &args.file, choice, &args.function)? {
         Target::Line(file, line) => {
             let records = session.remove_breakpoint(&file, line).await?;
+            ctx.statements.forget(session.id(), &file, Some(line));
             Ok(source_reply(&file, &records))
         }
         Target::Function(name) => {
@@ -274,6 +280,24 @@ async fn remove_breakpoint(ctx: Arc<Context>, args: RemoveBreakpointArgs) -> Out
             Ok(function_reply(&function_records(&session).await?))
         }
     }
+}
+
+/// Remember a breakpoint set by `statement` (if it was), to bind it again after an edit.
+fn remember_statement(
+    ctx: &Context,
+    session: &SessionHandle,
+    statement: &Option<String>,
+    near_line: Option<i64>,
+    file: &std::path::Path,
+    line: i64,
+) {
+    let mark = statement.as_ref().map(|statement| StatementMark {
+        file: file.to_path_buf(),
+        statement: statement.clone(),
+        near_line,
+        line,
+    });
+    statement_marks::remember(ctx, session, mark.into_iter().collect());
 }
 
 /// The session's function breakpoints, each with the adapter's verdict on it. The

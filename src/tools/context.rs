@@ -20,6 +20,8 @@ pub(crate) struct Context {
     pub output_marks: std::sync::Arc<super::output_tail::OutputMarks>,
     /// Each session's watch expressions.
     pub watches: std::sync::Arc<super::watches::Watches>,
+    /// Each session's breakpoints set by statement.
+    pub statements: std::sync::Arc<super::statement_marks::StatementMarks>,
 }
 
 impl Context {

@@ -59,6 +59,7 @@ mod spec;
 mod start_breakpoints;
 mod start_defaults;
 mod statement;
+mod statement_marks;
 mod test_launch;
 mod trace;
 mod watches;
@@ -125,6 +126,7 @@ impl ToolCatalogue {
                 test_runs: Arc::default(),
                 output_marks: Arc::default(),
                 watches: Arc::default(),
+                statements: Arc::default(),
             }),
             tools: Arc::new(tools),
             gate: PermissionGate::default(),
@@ -163,6 +165,7 @@ impl ToolCatalogue {
             test_runs: self.ctx.test_runs.clone(),
             output_marks: self.ctx.output_marks.clone(),
             watches: self.ctx.watches.clone(),
+            statements: self.ctx.statements.clone(),
         }
     }
 

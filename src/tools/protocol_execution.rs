@@ -422,6 +422,8 @@ async fn restart_frame(ctx: Arc<Context>, args: RestartFrameArgs) -> Outcome {
 
 async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    // The source may have been edited: breakpoints set by statement follow it.
+    let rebound = super::statement_marks::rebind(&ctx, &session).await?;
     let ticket = session.restart().await.map_err(|err| match err {
         SessionError::Unsupported { .. } => ToolError::new(
             501,
@@ -431,7 +433,12 @@ async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
         ),
         other => other.into(),
     })?;
-    settle(&ctx, &session, ticket, args.timeout).await
+    let mut reply = settle(&ctx, &session, ticket, args.timeout).await?;
+    if !rebound.is_empty() {
+        reply.text = format!("{}\n{}", rebound.join("\n"), reply.text);
+        reply.structured["rebound"] = serde_json::json!(rebound);
+    }
+    Ok(reply)
 }
 
 async fn terminate_threads(ctx: Arc<Context>, args: TerminateThreadsArgs) -> Outcome {

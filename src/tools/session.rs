@@ -15,8 +15,9 @@ use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::render;
 use super::spec::{ToolAnnotations, ToolError};
-use super::start_breakpoints::{split_breakpoints, StartBreakpoint};
+use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
 use super::start_defaults::uncaught_exception_filters;
+use super::statement_marks;
 use super::test_launch;
 use super::watches;
 
@@ -204,7 +205,12 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
         None => None,
     };
-    let (breakpoints, functions, conditional) = split_breakpoints(&ctx, args.breakpoints)?;
+    let StartBreakpoints {
+        sources: breakpoints,
+        functions,
+        conditional,
+        statements,
+    } = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = args.stop_on_entry
         || !breakpoints.is_empty()
         || !functions.is_empty()
@@ -263,6 +269,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         test_launch::remember(&ctx, &session, runner);
     }
     watches::add(&ctx, &session, &args.watch)?;
+    statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "launched", expects_stop, args.timeout).await
 }
 
@@ -282,7 +289,12 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
             "pass the pid of a local process, or the port of a running debug server",
         ));
     }
-    let (breakpoints, functions, conditional) = split_breakpoints(&ctx, args.breakpoints)?;
+    let StartBreakpoints {
+        sources: breakpoints,
+        functions,
+        conditional,
+        statements,
+    } = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = !breakpoints.is_empty() || !functions.is_empty() || !conditional.is_empty();
     let mut spec = AttachSpec {
         pid: args.pid,
@@ -301,6 +313,7 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
     };
     let session = ctx.runtime.attach(spec).await?;
+    statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "attached", expects_stop, args.timeout).await
 }
 

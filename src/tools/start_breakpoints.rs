@@ -10,6 +10,7 @@ use crate::InitialBreakpoint;
 use super::context::Context;
 use super::spec::ToolError;
 use super::statement::LineChoice;
+use super::statement_marks::StatementMark;
 
 // A breakpoint set when the program starts. (Not a doc comment: schemars would repeat
 // it in launch's and attach's schemas, which every agent reads.)
@@ -38,9 +39,17 @@ pub(crate) struct StartBreakpoint {
     collect: Option<Vec<String>>,
 }
 
-/// The breakpoints of a start request, paths resolved: source breakpoints, plain
-/// function names, and function breakpoints with a condition or hit condition.
-type StartBreakpoints = (Vec<InitialBreakpoint>, Vec<String>, Vec<FunctionBreakpoint>);
+/// The breakpoints of a start request, paths resolved.
+pub(crate) struct StartBreakpoints {
+    /// Source breakpoints.
+    pub sources: Vec<InitialBreakpoint>,
+    /// Plain function names.
+    pub functions: Vec<String>,
+    /// Function breakpoints with a condition or hit condition.
+    pub conditional: Vec<FunctionBreakpoint>,
+    /// The source breakpoints given by statement, to bind again after an edit.
+    pub statements: Vec<StatementMark>,
+}
 
 /// Source and function breakpoints from a start request, paths resolved.
 pub(crate) fn split_breakpoints(
@@ -50,6 +59,7 @@ pub(crate) fn split_breakpoints(
     let mut sources = Vec::new();
     let mut functions = Vec::new();
     let mut conditional = Vec::new();
+    let mut statements = Vec::new();
     for (i, bp) in list.into_iter().enumerate() {
         let choice = LineChoice {
             line: bp.line,
@@ -71,6 +81,14 @@ pub(crate) fn split_breakpoints(
                         "a tracepoint (`collect`) records values; a logpoint \
                          (`log_message`) prints a message",
                     ));
+                }
+                if let Some(statement) = bp.statement {
+                    statements.push(StatementMark {
+                        file: file.clone(),
+                        statement,
+                        near_line: bp.near_line,
+                        line,
+                    });
                 }
                 sources.push(InitialBreakpoint {
                     file,
@@ -113,5 +131,10 @@ pub(crate) fn split_breakpoints(
             }
         }
     }
-    Ok((sources, functions, conditional))
+    Ok(StartBreakpoints {
+        sources,
+        functions,
+        conditional,
+        statements,
+    })
 }
