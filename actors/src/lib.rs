@@ -33,7 +33,7 @@ pub use config::RuntimeConfig;
 pub use core::command::{StopInfo, StopOutcome};
 pub use core::snapshot::SessionSnapshot;
 pub use core::state::{Operation, SessionState};
-pub use core::trace::{TraceRow, TraceSlice, TraceValue, Tracepoint};
+pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
 pub use error::{AdapterExit, SessionError};
 pub use events::{EventKind, EventStream, Received, SessionEvent};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};

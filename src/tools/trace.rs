@@ -1,7 +1,8 @@
 //! `debug.trace`: the rows a session's tracepoints recorded (a breakpoint with
 //! `collect` records its expressions at each hit instead of stopping), read by cursor
-//! a bounded slice at a time; and the note a stop or end result carries while rows
-//! wait to be read.
+//! a bounded slice at a time, with the `routes` they came by (`log_point`, or `stop`
+//! where the adapter has no log points); and the note a stop or end result carries
+//! while rows wait to be read.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use serde_json::{json, Map, Value};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::spec::ToolAnnotations;
-use crate::{SessionHandle, TraceRow};
+use crate::{SessionHandle, TraceRoute, TraceRow};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
@@ -57,6 +58,13 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Outcome {
         rows.push(row_json(row));
     }
     let more = slice.more || next < slice.next;
+    // How the rows were recorded: the adapter's log points, or stops read and continued.
+    let mut routes: Vec<TraceRoute> = Vec::new();
+    for row in slice.rows.iter().take(rows.len()) {
+        if !routes.contains(&row.route) {
+            routes.push(row.route);
+        }
+    }
     if slice.missed > 0 {
         text.insert_str(
             0,
@@ -78,6 +86,7 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Outcome {
             "more": more,
             "missed": slice.missed,
             "dropped": slice.dropped,
+            "routes": routes,
         }),
         text.trim_end().to_string(),
     ))

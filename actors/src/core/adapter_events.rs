@@ -166,6 +166,9 @@ impl SessionCore {
     }
 
     fn on_stopped(&mut self, mut body: StoppedEventBody) {
+        if self.stop_at_tracepoint(&body) {
+            return; // read and continued by the session: no one's stop
+        }
         if self.is_codelldb_exception_stop(&body) {
             body.reason = "exception".into();
             body.description

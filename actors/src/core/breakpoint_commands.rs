@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::core::command::{Answer, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::Operation;
+use crate::core::trace;
 use crate::error::SessionError;
 use crate::wire::types::{FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint};
 
@@ -195,14 +196,27 @@ impl SessionCore {
                 bad.line
             )));
         }
-        self.check_request("setBreakpoints", Some(&json!({ "breakpoints": list })))
+        // A tracepoint goes without its log message where there are no log points.
+        let checked: Vec<SourceBreakpoint> = list
+            .iter()
+            .map(
+                |b| match b.log_message.as_deref().and_then(trace::collected) {
+                    Some(_) => SourceBreakpoint {
+                        log_message: None,
+                        ..b.clone()
+                    },
+                    None => b.clone(),
+                },
+            )
+            .collect();
+        self.check_request("setBreakpoints", Some(&json!({ "breakpoints": checked })))
     }
 
     /// Send `file`'s whole list to the adapter, or answer from the cache when the
     /// adapter is not ready for breakpoints (they go out during configuration).
     fn sync_file(&mut self, token: Token, file: PathBuf) {
         if self.adapter_takes_breakpoints() {
-            let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            let args = self.source_arguments(&file);
             let sent = self.breakpoints.requested(&file);
             self.send(
                 "setBreakpoints",

@@ -405,6 +405,16 @@ impl BreakpointCache {
         }
     }
 
+    /// The template of the tracepoint the adapter gave `id`, if it is one.
+    pub fn template_of(&self, id: i64) -> Option<String> {
+        self.sources
+            .values()
+            .flatten()
+            .find(|r| r.actual.as_ref().and_then(|a| a.id) == Some(id))
+            .and_then(|r| r.requested.log_message.clone())
+            .filter(|m| crate::core::trace::collected(m).is_some())
+    }
+
     /// Count a hit of the tracepoint asked for at `file:line` (a log point: no stop
     /// names it).
     pub fn record_trace_hit(&mut self, file: &Path, line: i64) {

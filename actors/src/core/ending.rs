@@ -100,6 +100,7 @@ impl SessionCore {
         self.graceful = None;
         self.fail_startup(format!("the adapter is gone: {exit}"));
         let error = SessionError::AdapterExited { exit: exit.clone() };
+        self.trace_stop = None;
         for (_, pending) in std::mem::take(&mut self.pending) {
             match pending {
                 // The adapter is gone: the terminate asked for is done.
@@ -110,7 +111,7 @@ impl SessionCore {
                 } => self.reply(token, Ok(Answer::Done)),
                 Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
                 Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
-                Pending::Ending { token: None } | Pending::Startup(_) => {}
+                Pending::Ending { token: None } | Pending::Startup(_) | Pending::TraceStop(_) => {}
             }
         }
         self.set_state(SessionState::Terminated);

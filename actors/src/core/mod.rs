@@ -23,6 +23,7 @@ pub mod snapshot;
 pub mod startup;
 pub mod state;
 pub mod trace;
+mod trace_stops;
 
 #[cfg(test)]
 mod session_tests;

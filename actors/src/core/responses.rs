@@ -7,6 +7,7 @@ use crate::core::command::StopOutcome;
 use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
 use crate::core::session::{success_or_error, Pending, Purpose, SessionCore};
 use crate::core::state::SessionState;
+use crate::core::trace_stops::TraceStep;
 use crate::error::SessionError;
 use crate::wire::types::{SetBreakpointsResponseBody, ThreadsResponseBody};
 use crate::wire::Response;
@@ -30,6 +31,14 @@ impl SessionCore {
         match pending {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),
+            Pending::TraceStop(step) => {
+                let command = match step {
+                    TraceStep::Frame => "stackTrace",
+                    TraceStep::Value => "evaluate",
+                    TraceStep::Resume => "continue",
+                };
+                self.on_trace_step(step, command, result)
+            }
             Pending::Agent {
                 token,
                 command,

@@ -150,11 +150,12 @@ impl SessionCore {
 
     /// Answer every agent request still pending, and every stop waiter, with `error`.
     fn fail_pending(&mut self, error: SessionError) {
+        self.trace_stop = None;
         for (_, pending) in std::mem::take(&mut self.pending) {
             match pending {
                 Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
                 Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
-                Pending::Ending { token: None } | Pending::Startup(_) => {}
+                Pending::Ending { token: None } | Pending::Startup(_) | Pending::TraceStop(_) => {}
             }
         }
         for waiter in std::mem::take(&mut self.waiters) {

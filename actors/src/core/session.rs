@@ -84,6 +84,8 @@ pub(super) enum Pending {
     },
     /// The `disconnect` that ends the adapter; `token` is the agent who asked, if any.
     Ending { token: Option<Token> },
+    /// A request reading a tracepoint at a stop (where the adapter has no log points).
+    TraceStop(crate::core::trace_stops::TraceStep),
 }
 
 /// How to turn a successful response into an agent's answer.
@@ -141,6 +143,8 @@ pub struct SessionCore {
     pub(super) output: OutputRing,
     /// Tracepoints and the rows their hits recorded.
     pub(super) trace: crate::core::trace::TraceLog,
+    /// A stop at a tracepoint being read (where the adapter has no log points).
+    pub(super) trace_stop: Option<crate::core::trace_stops::TraceStop>,
     pub(super) pending: HashMap<Tag, Pending>,
     pub(super) next_tag: Tag,
     pub(super) next_timer: TimerId,
@@ -183,6 +187,7 @@ impl SessionCore {
             breakpoints: BreakpointCache::new(config.max_breakpoints),
             output: OutputRing::new(config.output_buffer_bytes),
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
+            trace_stop: None,
             config,
             state: SessionState::NotStarted,
             plan: None,

@@ -4,10 +4,9 @@
 
 use serde_json::{json, Value};
 
-use super::session_tests::{full_caps, plan, Harness};
-use crate::core::command::{Answer, Command};
-use crate::core::trace::{TraceSlice, Tracepoint};
-use crate::error::SessionError;
+use super::session_tests::{full_caps, plan, Effects, Harness};
+use crate::core::command::{Answer, Command, Effect};
+use crate::core::trace::{TraceRoute, TraceSlice, Tracepoint};
 use crate::events::EventKind;
 use crate::launch::InitialBreakpoint;
 
@@ -127,21 +126,62 @@ fn a_tracepoint_given_at_launch_goes_out_in_the_configuration() {
 }
 
 #[test]
-fn an_adapter_without_log_points_refuses_a_tracepoint_and_names_the_capability() {
+fn without_log_points_a_tracepoint_stops_is_read_by_the_session_and_continues_unseen() {
     let mut h = Harness::new();
     let mut caps = full_caps();
     caps["supportsLogPoints"] = json!(false);
     h.launch_with(plan(), caps);
-    let (token, out) = h.command(Command::AddTracepoint {
-        file: FILE.into(),
-        tracepoint: tracepoint(4, &["i"]),
+    let (token, waiting) = h.command(Command::WaitForStop {
+        after: 0,
+        timeout: std::time::Duration::from_secs(30),
     });
-    match out.error(token) {
-        SessionError::Unsupported { capability, .. } => {
-            assert!(capability.contains("supportsLogPoints"), "{capability}")
-        }
-        other => panic!("want Unsupported, got {other:?}"),
-    }
+    let (_, out) = h.command(Command::AddTracepoint {
+        file: FILE.into(),
+        tracepoint: tracepoint(4, &["i", "total"]),
+    });
+    let sent = out.args("setBreakpoints");
+    assert!(sent["breakpoints"][0].get("logMessage").is_none(), "{sent}");
+    h.ok(
+        out.tag("setBreakpoints"),
+        json!({ "breakpoints": [{ "verified": true, "id": 1 }] }),
+    );
+
+    let stop = json!({ "reason": "breakpoint", "threadId": 3, "hitBreakpointIds": [1] });
+    let at_stop = h.event("stopped", stop);
+    assert!(
+        at_stop.events().is_empty(),
+        "no one sees the stop: {at_stop:?}"
+    );
+    assert_eq!(at_stop.args("stackTrace")["threadId"], 3);
+    let frame = json!({ "stackFrames": [{ "id": 7, "name": "f", "line": 4, "column": 1 }] });
+    let first = h.ok(at_stop.tag("stackTrace"), frame);
+    assert_eq!(
+        first.args("evaluate"),
+        json!({ "expression": "i", "frameId": 7, "context": "watch" })
+    );
+    let second = h.ok(first.tag("evaluate"), json!({ "result": "3" }));
+    assert_eq!(second.args("evaluate")["expression"], "total");
+    let resumed = h.refuse(second.tag("evaluate"), "name 'total' is not defined");
+    assert_eq!(resumed.args("continue"), json!({ "threadId": 3 }));
+    let answered = |effects: &Effects| {
+        effects
+            .0
+            .iter()
+            .any(|e| matches!(e, Effect::Reply { token: t, .. } if *t == token))
+    };
+    assert!(
+        !answered(&waiting) && !answered(&resumed),
+        "the waiter still waits"
+    );
+
+    let slice = rows(&mut h);
+    let row = &slice.rows[0];
+    assert_eq!(
+        (row.thread, row.route, row.hit),
+        (Some(3), TraceRoute::Stop, 1)
+    );
+    assert_eq!(row.values[0].value, "3");
+    assert!(row.values[1].value.contains("not defined"), "{row:?}");
 }
 
 #[test]

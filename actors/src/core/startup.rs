@@ -294,7 +294,7 @@ impl SessionCore {
         }
         let files: Vec<_> = self.breakpoints.files().map(|f| f.to_path_buf()).collect();
         for file in files {
-            let args = serde_json::to_value(self.breakpoints.arguments_for(&file)).ok();
+            let args = self.source_arguments(&file);
             let sent = self.breakpoints.requested(&file);
             self.send(
                 "setBreakpoints",

@@ -58,8 +58,21 @@ pub struct TraceRow {
     pub line: i64,
     /// The thread, where the route that recorded it knows it (a log point does not).
     pub thread: Option<i64>,
+    /// How the row was recorded.
+    pub route: TraceRoute,
     /// Each expression's value, in the order given.
     pub values: Vec<TraceValue>,
+}
+
+/// How a tracepoint's row was recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceRoute {
+    /// The adapter's log point printed it; the program did not stop.
+    LogPoint,
+    /// The adapter has no log points: the program stopped, the session evaluated
+    /// each expression in the top frame and continued.
+    Stop,
 }
 
 /// The answer to [`TraceLog::read_since`].
@@ -214,16 +227,41 @@ impl TraceLog {
     /// Keep the row whose template body (`ID@@v1SEPv2...`) is `body`.
     fn record(&mut self, body: &str) -> Option<(PathBuf, i64)> {
         let (id, values) = body.split_once("@@")?;
-        let tracepoint = self.tracepoints.get_mut(id.parse::<usize>().ok()?)?;
-        tracepoint.hits += 1;
         let separator = format!("{MARK}{}|@@", self.nonce);
         let values: Vec<&str> = values.split(separator.as_str()).collect();
+        self.keep(id.parse().ok()?, None, TraceRoute::LogPoint, &values)
+    }
+
+    /// Keep a row read at a stop on thread `thread` at the tracepoint whose template is
+    /// `template`, with the values evaluated there, in order.
+    pub fn record_stop(
+        &mut self,
+        template: &str,
+        thread: i64,
+        values: Vec<String>,
+    ) -> Option<(PathBuf, i64)> {
+        let start = format!("{MARK}{}-", self.nonce);
+        let (id, _) = template.strip_prefix(&start)?.split_once("@@")?;
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        self.keep(id.parse().ok()?, Some(thread), TraceRoute::Stop, &values)
+    }
+
+    fn keep(
+        &mut self,
+        id: usize,
+        thread: Option<i64>,
+        route: TraceRoute,
+        values: &[&str],
+    ) -> Option<(PathBuf, i64)> {
+        let tracepoint = self.tracepoints.get_mut(id)?;
+        tracepoint.hits += 1;
         let row = TraceRow {
             index: self.next_index,
             hit: tracepoint.hits,
             file: tracepoint.file.clone(),
             line: tracepoint.line,
-            thread: None,
+            thread,
+            route,
             values: tracepoint
                 .collect
                 .iter()

@@ -1,0 +1,157 @@
+//! Tracepoints where the adapter has no log points: the breakpoint is sent without
+//! its log message and stops the program, and the session reads the values itself
+//! (the top frame of the stopped thread, then an `evaluate` per expression) and
+//! continues. No one sees the stop: no event, no waiter woken, no stop epoch. Each
+//! row says it came `by stop`, with its thread.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::core::session::{success_or_error, Pending, SessionCore};
+use crate::core::trace::collected;
+use crate::error::SessionError;
+use crate::wire::types::{EvaluateResponseBody, StackTraceResponseBody, StoppedEventBody};
+use crate::wire::Response;
+
+/// A stop at a tracepoint being read.
+#[derive(Debug)]
+pub(super) struct TraceStop {
+    /// The tracepoint's template (its identity in the trace log).
+    template: String,
+    thread: i64,
+    frame: Option<i64>,
+    collect: Vec<String>,
+    values: Vec<String>,
+}
+
+/// Which request of a [`TraceStop`] an answer is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TraceStep {
+    Frame,
+    Value,
+    Resume,
+}
+
+impl SessionCore {
+    /// The adapter is known to have no log points: tracepoints go by stops.
+    pub(super) fn traces_by_stops(&self) -> bool {
+        self.capabilities_known && self.capabilities.supports_log_points != Some(true)
+    }
+
+    /// The `setBreakpoints` arguments for `file`: a tracepoint's template goes out only
+    /// to an adapter with log points.
+    pub(super) fn source_arguments(&self, file: &Path) -> Option<Value> {
+        let mut arguments = self.breakpoints.arguments_for(file);
+        if self.traces_by_stops() {
+            for bp in arguments.breakpoints.iter_mut().flatten() {
+                if bp.log_message.as_deref().and_then(collected).is_some() {
+                    bp.log_message = None;
+                }
+            }
+        }
+        serde_json::to_value(arguments).ok()
+    }
+
+    /// If this stop is at tracepoints alone, read it as one and return `true`.
+    pub(super) fn stop_at_tracepoint(&mut self, body: &StoppedEventBody) -> bool {
+        let (Some(thread), Some(hits)) = (body.thread_id, body.hit_breakpoint_ids.as_deref())
+        else {
+            return false;
+        };
+        if !self.traces_by_stops() || body.reason != "breakpoint" || hits.is_empty() {
+            return false;
+        }
+        let templates: Vec<String> = hits
+            .iter()
+            .filter_map(|id| self.breakpoints.template_of(*id))
+            .collect();
+        let Some(template) = templates.first().filter(|_| templates.len() == hits.len()) else {
+            return false; // a breakpoint of the agent's is among them: a real stop
+        };
+        self.breakpoints.record_hits(hits);
+        let collect = collected(template).unwrap_or_default();
+        self.trace_stop = Some(TraceStop {
+            template: template.clone(),
+            thread,
+            frame: None,
+            collect,
+            values: Vec::new(),
+        });
+        let arguments = json!({ "threadId": thread, "startFrame": 0, "levels": 1 });
+        self.send(
+            "stackTrace",
+            Some(arguments),
+            None,
+            Pending::TraceStop(TraceStep::Frame),
+        );
+        true
+    }
+
+    /// An answer to one of a [`TraceStop`]'s requests.
+    pub(super) fn on_trace_step(
+        &mut self,
+        step: TraceStep,
+        command: &str,
+        result: Result<Response, SessionError>,
+    ) {
+        let result = result.and_then(|r| success_or_error(command, r));
+        let Some(stop) = self.trace_stop.as_mut() else {
+            return;
+        };
+        match (step, result) {
+            (TraceStep::Frame, Ok(response)) => {
+                let body: StackTraceResponseBody = response.parse_body().unwrap_or_default();
+                stop.frame = body.stack_frames.first().map(|f| f.id);
+            }
+            (TraceStep::Frame, Err(_)) => {}
+            (TraceStep::Value, Ok(response)) => {
+                let body: EvaluateResponseBody = response.parse_body().unwrap_or_default();
+                stop.values.push(body.result);
+            }
+            (TraceStep::Value, Err(err)) => stop.values.push(format!("<error: {err}>")),
+            (TraceStep::Resume, result) => {
+                if let Err(err) = result {
+                    tracing::warn!(%err, "continuing after a tracepoint's stop failed");
+                }
+                return;
+            }
+        }
+        self.next_trace_value();
+    }
+
+    /// Ask for the next value, or record the row and continue.
+    fn next_trace_value(&mut self) {
+        let Some(stop) = self.trace_stop.as_ref() else {
+            return;
+        };
+        if let Some(expression) = stop.collect.get(stop.values.len()) {
+            let mut arguments = json!({ "expression": expression, "context": "watch" });
+            if let Some(frame) = stop.frame {
+                arguments["frameId"] = json!(frame);
+            }
+            self.send(
+                "evaluate",
+                Some(arguments),
+                None,
+                Pending::TraceStop(TraceStep::Value),
+            );
+            return;
+        }
+        let Some(stop) = self.trace_stop.take() else {
+            return;
+        };
+        if let Some((file, line)) = self
+            .trace
+            .record_stop(&stop.template, stop.thread, stop.values)
+        {
+            tracing::trace!(file = %file.display(), line, "tracepoint row by stop");
+        }
+        self.send(
+            "continue",
+            Some(json!({ "threadId": stop.thread })),
+            None,
+            Pending::TraceStop(TraceStep::Resume),
+        );
+    }
+}
