@@ -150,12 +150,20 @@ async fn a_passing_test_says_so_and_a_test_of_no_known_runner_is_refused_with_a_
         .ok(
             "debug_launch",
             json!({ "test": "tests::nested::line_total_of_one_item", "program": crate_dir,
-                    "timeout": 300 }),
+                    "timeout": 300,
+                    "breakpoints": [{ "file": crate_dir.join("src/lib.rs"),
+                                      "statement": "amount += line_total(" }] }),
         )
         .await;
     assert_eq!(ended["state"], "terminated", "{ended}");
     assert_eq!(ended["test"]["passed"], true, "{ended}");
     assert_eq!(ended["test"]["failure"], Value::Null, "{ended}");
+    // The test never calls total(): its breakpoint is named, so a pass past it does
+    // not read as the answer.
+    let source = crate_dir.join("src/lib.rs");
+    let line = line_of(&source, "amount += line_total(");
+    let unhit = format!("{}:{line}", source.display());
+    assert_eq!(ended["never_hit"], json!([unhit]), "{ended}");
 
     // A folder with no project in it says nothing of a runner.
     let bare = std::env::temp_dir().join(format!("dapvisor-bare-{}", std::process::id()));

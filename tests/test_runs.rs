@@ -109,18 +109,28 @@ async fn a_failing_rust_test_in_a_nested_module_from_its_test_binary() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_ignored_rust_test_runs_by_name_and_passes() {
+async fn an_ignored_rust_test_runs_by_name_and_passes_without_reaching_its_breakpoint() {
     let request =
         TestRequest::new("tests::nested::line_total_of_one_item").path(program("rust/cart"));
-    let spec = request.launch_spec(BUILD_WAIT).await.unwrap();
+    let mut spec = request.launch_spec(BUILD_WAIT).await.unwrap();
+    // In total(), which this test never calls.
+    let source = program("rust/cart/src/lib.rs");
+    let line = line_of(&source, "amount += line_total(");
+    spec = spec.breakpoint(&source, line);
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let session = runtime.launch(spec).await.unwrap();
     let exit_code = expect_exit(&session, RunTicket { epoch: 0 }).await;
     let output = session.output(0, 1 << 20).await.unwrap().text();
+    let snapshot = session.snapshot().await.unwrap();
     runtime.shutdown().await;
     let outcome = TestOutcome::read(TestRunner::Cargo, exit_code.map(|c| c as i32), &output);
     assert!(outcome.passed, "{output}");
     assert!(output.contains("1 passed"), "{output}");
+    let record = &snapshot.breakpoints.file(&source)[0];
+    assert_eq!(
+        record.hits, 0,
+        "the run passed without reaching it: {record:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
