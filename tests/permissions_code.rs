@@ -35,12 +35,18 @@ async fn the_tools_that_take_code_in_their_arguments_say_so() {
         with_code,
         [
             "debug.attach",
+            // `watch`, which runs at the stop they come to.
+            "debug.continue",
             "debug.launch",
+            "debug.pause",
             "debug.set_breakpoint",
             "debug.set_breakpoints",
             "debug.set_data_breakpoints",
             "debug.set_exception_breakpoints",
             "debug.set_instruction_breakpoints",
+            "debug.step_in",
+            "debug.step_out",
+            "debug.step_over",
         ]
     );
     let one = tools.spec("debug.set_breakpoint").unwrap();
