@@ -52,7 +52,7 @@ async fn the_tools_that_take_code_in_their_arguments_say_so() {
     let one = tools.spec("debug.set_breakpoint").unwrap();
     assert_eq!(
         one.code_arguments,
-        ["condition", "hit_condition", "log_message"]
+        ["condition", "hit_condition", "log_message", "collect"]
     );
     let found = tools.spec("debug.launch").unwrap().code_in(&json!({
         "program": "p.py",
@@ -60,7 +60,9 @@ async fn the_tools_that_take_code_in_their_arguments_say_so() {
     }));
     assert_eq!(found, ["breakpoints[1].log_message"]);
     // Unset, null or empty: no code.
-    let none = one.code_in(&json!({ "session_id": "s1", "condition": null, "log_message": "" }));
+    let none = one.code_in(
+        &json!({ "session_id": "s1", "condition": null, "log_message": "", "collect": [] }),
+    );
     assert!(none.is_empty(), "{none:?}");
     tools.runtime().shutdown().await;
 }
