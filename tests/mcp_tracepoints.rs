@@ -23,16 +23,21 @@ async fn a_tracepoint_records_every_iteration_and_debug_trace_reads_them_by_curs
     let launched = client
         .ok(
             "debug_launch",
-            json!({ "program": script, "timeout": 120,
+            json!({ "program": script,
                     "breakpoints": [{ "file": script, "statement": "total += reading",
                                       "collect": ["i", "reading"] }] }),
         )
         .await;
-    assert_eq!(launched["state"], "terminated", "no stop: {launched}");
-    assert_eq!(launched["exit_code"], 12, "{launched}");
-    assert_eq!(launched["trace_rows"], 1000, "{launched}");
-    assert_eq!(launched["never_hit"], json!([]), "{launched}");
     let id = launched["session_id"].clone();
+    // A tracepoint does not stop: the launch waited only its short while for one.
+    assert_ne!(launched["state"], "stopped", "{launched}");
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "no stop: {ended}");
+    assert_eq!(ended["exit_code"], 12, "{ended}");
+    assert_eq!(ended["trace_rows"], 1000, "{ended}");
+    assert_eq!(ended["never_hit"], json!([]), "{ended}");
 
     let first = client.ok("debug_trace", json!({ "session_id": id })).await;
     let rows = first["rows"].as_array().unwrap();

@@ -205,16 +205,14 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
         None => None,
     };
+    let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = args.stop_on_entry || start.stop();
     let StartBreakpoints {
         sources: breakpoints,
         functions,
         conditional,
         statements,
-    } = split_breakpoints(&ctx, args.breakpoints)?;
-    let expects_stop = args.stop_on_entry
-        || !breakpoints.is_empty()
-        || !functions.is_empty()
-        || !conditional.is_empty();
+    } = start;
     let (mut spec, runner) = match &args.test {
         Some(test) => {
             let (spec, runner) = test_launch::test_launch(
@@ -289,13 +287,14 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
             "pass the pid of a local process, or the port of a running debug server",
         ));
     }
+    let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = start.stop();
     let StartBreakpoints {
         sources: breakpoints,
         functions,
         conditional,
         statements,
-    } = split_breakpoints(&ctx, args.breakpoints)?;
-    let expects_stop = !breakpoints.is_empty() || !functions.is_empty() || !conditional.is_empty();
+    } = start;
     let mut spec = AttachSpec {
         pid: args.pid,
         host: args.host,

@@ -51,6 +51,16 @@ pub(crate) struct StartBreakpoints {
     pub statements: Vec<StatementMark>,
 }
 
+impl StartBreakpoints {
+    /// Whether any of them stops the program (a tracepoint records and goes on), so
+    /// that a start waits for the first stop.
+    pub(crate) fn stop(&self) -> bool {
+        self.sources.iter().any(|bp| bp.collect.is_empty())
+            || !self.functions.is_empty()
+            || !self.conditional.is_empty()
+    }
+}
+
 /// Source and function breakpoints from a start request, paths resolved.
 pub(crate) fn split_breakpoints(
     ctx: &Context,
