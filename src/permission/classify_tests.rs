@@ -96,6 +96,12 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
             ]),
         ),
         (
+            "debug.attach",
+            json!({ "pid": 4242, "watch": ["x"] }),
+            CallTarget::reaching(Adapters::Some(vec![LldbDap])),
+            want(&[(Foreign, "pid: 4242"), (Code, "watch")]),
+        ),
+        (
             "debug.set_breakpoint",
             json!({ "file": "a.c", "line": 3, "collect": ["x"] }),
             on(CodeLldb),

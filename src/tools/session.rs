@@ -130,7 +130,7 @@ pub(crate) struct AttachArgs {
     port: Option<u16>,
     /// The program's path, where the adapter needs it for symbols.
     program: Option<String>,
-    /// Working directory, for adapters that resolve paths against it.
+    /// Working directory.
     cwd: Option<String>,
     /// Adapter name; chosen from `program` or `port` when absent.
     adapter: Option<String>,
@@ -141,6 +141,9 @@ pub(crate) struct AttachArgs {
     filters: Option<Vec<String>>,
     /// Seconds to wait for a first stop (default 30 with breakpoints, else 5).
     timeout: Option<f64>,
+    /// Also watch these.
+    #[serde(default)]
+    watch: Vec<String>,
 }
 
 /// Arguments naming one session.
@@ -312,6 +315,7 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
     };
     let session = ctx.runtime.attach(spec).await?;
+    watches::add(&ctx, &session, &args.watch)?;
     statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "attached", expects_stop, args.timeout).await
 }
