@@ -157,3 +157,38 @@ async fn killing_the_supervisor_ends_the_detached_debuggee() {
         .unwrap();
     assert_gone(debuggee, "the supervisor was killed").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_child_the_adapter_never_named_before_it_died_is_ended_too() {
+    // The adapter starts a detached child on `launch` and is SIGKILLed before it
+    // answers: no moment came at which the child could be seen under it. Its own mark,
+    // so that other tests' children are not counted.
+    let mark = format!("hostile-orphan-{}", std::process::id());
+    let orphans = || procs_with_cmdline_ending(&mark);
+    let mut config = RuntimeConfig::default();
+    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
+    let mut def = AdapterDef::generic("hostile", python);
+    def.args = vec![
+        root()
+            .join("tests/support/hostile_adapter.py")
+            .display()
+            .to_string(),
+        "--fault".into(),
+        "orphan-on=launch".into(),
+        "--fault".into(),
+        format!("mark={mark}"),
+    ];
+    config.registry.register(def);
+    let runtime = Runtime::start(config).await.unwrap();
+    let file = program("python/discount.py");
+    let spec = LaunchSpec::new(&file).adapter("hostile");
+    let failed = bounded("launch", runtime.launch(spec)).await;
+    assert!(failed.is_err(), "the adapter died during the launch");
+    let left = wait_gone(orphans()).await;
+    assert!(
+        left.is_empty(),
+        "the adapter's orphans {left:?} are still alive"
+    );
+    bounded("shutdown", runtime.shutdown()).await;
+    assert!(orphans().is_empty());
+}

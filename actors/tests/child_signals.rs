@@ -66,7 +66,7 @@ async fn adapters_run_in_terminal_commands_and_probes_start_with_default_signals
     assert_ne!(ignored & bit(libc::SIGINT), 0, "this test ignores SIGINT");
 
     // An adapter.
-    let mut adapter = spawn_adapter("sleep".as_ref(), &["30".into()], None).unwrap();
+    let mut adapter = spawn_adapter("sleep".as_ref(), &["30".into()], None, "test-tree").unwrap();
     assert_clean(adapter.id().unwrap(), "the adapter");
     adapter.kill().await.unwrap();
 
@@ -76,7 +76,8 @@ async fn adapters_run_in_terminal_commands_and_probes_start_with_default_signals
         Some(json!({ "kind": "integrated", "cwd": "", "args": ["sleep", "30"] })),
     );
     let places = std::sync::Arc::new(tokio::sync::Semaphore::new(1));
-    let (mut terminal, _) = run_in_terminal(&request, None, places, |_, _| {}).unwrap();
+    let (mut terminal, _) =
+        run_in_terminal(&request, None, "test-tree", places, |_, _| {}).unwrap();
     assert_clean(terminal.id().unwrap(), "the runInTerminal command");
     terminal.kill().await.unwrap();
 

@@ -44,6 +44,17 @@ pub fn cmdline(pid: u32) -> String {
         .unwrap_or_default()
 }
 
+/// Every live process whose command line ends with `mark`.
+pub fn procs_with_cmdline_ending(mark: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| cmdline(pid).ends_with(mark))
+        .collect()
+}
+
 /// Every process under `root` (children, grandchildren, ...), from `/proc`.
 pub fn descendants(root: u32) -> Vec<u32> {
     let links: Vec<(u32, u32)> = std::fs::read_dir("/proc")

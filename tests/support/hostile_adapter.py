@@ -28,6 +28,11 @@ Faults, one per `--fault` flag (the flag may be repeated). CMD is a DAP command 
                            SIGTERM and SIGPIPE, and sleeps forever; report it in a
                            `process` event and on stderr. Its command line ends with
                            `hostile-detached-debuggee`. Only SIGKILL ends it.
+  orphan-on=CMD            on request CMD, start such a detached debuggee and die by
+                           SIGKILL at once: nothing the adapter said names the child,
+                           and it is re-parented to init before anyone could see it
+                           under the adapter
+  mark=TEXT                end the detached debuggees' command lines with TEXT instead
 
 Example: python3 hostile_adapter.py --fault crash-on=evaluate:sigkill
 """
@@ -73,9 +78,12 @@ class Faults:
         self.on = {}  # command -> (kind, argument)
         self.flood = 0
         self.detached_child = False
+        self.mark = DETACHED_MARK
         for spec in specs:
             kind, _, where = spec.partition("=")
-            if kind == "exit-at-start":
+            if kind == "mark":
+                self.mark = where
+            elif kind == "exit-at-start":
                 self.exit_at_start = True
             elif kind == "detached-child":
                 self.detached_child = True
@@ -184,12 +192,12 @@ class Channel:
 # ---- the well-behaved fake ---------------------------------------------------------
 
 
-def start_detached_child():
+def start_detached_child(mark):
     """A debuggee in a session of its own, which nothing but SIGKILL ends."""
     # start_new_session: setsid() in the child before it runs, so it has left our
     # group by the time Popen returns. No pipe of ours is kept open by it.
     child = subprocess.Popen(
-        [sys.executable, "-c", DETACHED_BODY, DETACHED_MARK],
+        [sys.executable, "-c", DETACHED_BODY, mark],
         start_new_session=True,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -204,6 +212,7 @@ class Adapter:
         self.out = channel
         self.flood = faults.flood
         self.detached_child = faults.detached_child
+        self.mark = faults.mark
         self.breakpoint = None  # (path, line) of the first breakpoint set
 
     def handle(self, request):
@@ -214,10 +223,10 @@ class Adapter:
         if command == "initialize":
             out.respond(request, {"supportsConfigurationDoneRequest": True})
         elif command == "launch":
-            pid = start_detached_child() if self.detached_child else None
+            pid = start_detached_child(self.mark) if self.detached_child else None
             out.respond(request)
             if pid is not None:
-                out.event("process", {"name": DETACHED_MARK, "systemProcessId": pid, "startMethod": "launch"})
+                out.event("process", {"name": self.mark, "systemProcessId": pid, "startMethod": "launch"})
             out.event("initialized")
         elif command == "setBreakpoints":
             lines = [b["line"] for b in args.get("breakpoints", [])]
@@ -290,6 +299,9 @@ def main():
         kind, argument = faults.for_command(request["command"])
         if kind == "crash-on":
             crash(request["command"], argument)
+        if kind == "orphan-on":
+            start_detached_child(faults.mark)
+            crash(request["command"], "sigkill")
         if kind == "hang-on":
             continue
         if not adapter.handle(request):

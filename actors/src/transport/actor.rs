@@ -128,8 +128,10 @@ async fn start(
             };
             // Spawning is quick and synchronous; only a missing binary fails here,
             // which reaches the owner as a spawn error.
-            let mut child = io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref())
-                .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
+            let tag = crate::transport::process::new_tree_tag();
+            let mut child =
+                io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag)
+                    .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
             let pid = child
                 .id()
                 .ok_or("the adapter ended before it could be watched")?;
@@ -186,7 +188,8 @@ async fn start(
             }
             group = Some(Arc::new(
                 ProcessGroup::adopt(child, true)
-                    .ok_or("the adapter ended before it could be watched")?,
+                    .ok_or("the adapter ended before it could be watched")?
+                    .tagged(tag),
             ));
         }
     }

@@ -35,15 +35,18 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
 }
 
-/// Spawn `program args` in `cwd` as the leader of a new process group, with piped stdio
+/// Spawn `program args` in `cwd` as the leader of a new process group, marked with
+/// `tag` (`process::TREE_ENV`), with piped stdio
 /// and clean signals ([`crate::clean_start`]), killed by the kernel if dapvisor dies (see
 /// `parent_death.rs`).
 pub fn spawn_adapter(
     program: &std::path::Path,
     args: &[String],
     cwd: Option<&std::path::Path>,
+    tag: &str,
 ) -> std::io::Result<Child> {
     let mut command = crate::clean_start::tokio_command(program);
+    command.env(super::process::TREE_ENV, tag);
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }

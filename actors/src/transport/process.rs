@@ -20,6 +20,14 @@
 //! - a remembered descendant is signalled through a pidfd, after its start time was
 //!   checked ([`kill_if_current`]).
 //!
+//! Remembering still leaves a window: a process that leaves the group and is
+//! re-parented before any moment came (its adapter killed right after starting it, or
+//! before the scan of that moment ran on a loaded machine). So every process we start
+//! carries a tag in its environment ([`TREE_ENV`], one value per group), which
+//! everything it starts inherits; the sweep also ends every process that carries it.
+//! Only a process that clears its own environment and leaves the tree in such a
+//! window escapes.
+//!
 //! The sweep runs once, on [`ProcessGroup::kill`] or on `Drop`, so cleanup holds
 //! even where ractor skips `post_stop` (a kill or a panic).
 //!
@@ -36,8 +44,22 @@ use std::sync::{Arc, Mutex};
 use tokio::process::Child;
 
 use crate::transport::pidfd::kill_if_current;
+use crate::transport::procfs::{carrying, scan, trees};
 pub use crate::transport::procfs::{descendants, is_alive, parent_of, ProcessId};
-use crate::transport::procfs::{scan, trees};
+
+/// The environment variable that marks every process of a group, and all they start.
+pub const TREE_ENV: &str = "DAPVISOR_PROCESS_TREE";
+
+/// A value for [`TREE_ENV`] that no other group of any dapvisor on this machine has:
+/// this process's pid, and a count.
+pub fn new_tree_tag() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
 
 /// A process we started (the adapter, or a `runInTerminal` command), held unreaped
 /// until it and everything it started have been ended.
@@ -52,6 +74,8 @@ pub struct ProcessGroup {
     /// Descendants seen so far; bounded by the processes alive, as entries that no
     /// longer name their process are dropped at each noting.
     remembered: Mutex<HashSet<ProcessId>>,
+    /// The [`TREE_ENV`] value it was started with, if any.
+    tag: Option<String>,
     swept: AtomicBool,
     /// Sweep in `Drop` itself, on whatever thread (this is the blocking pool's own
     /// copy, or there is no runtime to hand the sweep to).
@@ -69,9 +93,17 @@ impl ProcessGroup {
             leads_group,
             child: Mutex::new(Some(child)),
             remembered: Mutex::default(),
+            tag: None,
             swept: AtomicBool::new(false),
             sweeps_in_drop: false,
         })
+    }
+
+    /// It was started with [`TREE_ENV`] set to `tag`: the sweep ends every process
+    /// that carries it.
+    pub fn tagged(mut self, tag: String) -> Self {
+        self.tag = Some(tag);
+        self
     }
 
     /// The leader's pid (also the group id, when it leads one).
@@ -100,6 +132,9 @@ impl ProcessGroup {
         let stats = scan();
         let mut roots: Vec<ProcessId> = lock(&self.remembered).iter().copied().collect();
         roots.extend(stats.iter().find(|s| s.pid == self.leader).map(|s| s.id()));
+        if let Some(tag) = &self.tag {
+            roots.extend(carrying(&stats, TREE_ENV, tag));
+        }
         trees(&stats, &roots)
             .into_iter()
             .filter(|p| p.pid != self.leader)
@@ -162,6 +197,7 @@ impl ProcessGroup {
             leads_group: self.leads_group,
             child: Mutex::new(lock(&self.child).take()),
             remembered: Mutex::new(std::mem::take(&mut *lock(&self.remembered))),
+            tag: self.tag.take(),
             swept: AtomicBool::new(false),
             sweeps_in_drop: true,
         }

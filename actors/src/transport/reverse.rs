@@ -56,6 +56,7 @@ pub type ReverseResult = Result<Value, String>;
 pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
+    tag: &str,
     credits: Arc<Semaphore>,
     on_output: impl Fn(Event, FrameCredit) + Clone + Send + Sync + 'static,
 ) -> Result<(Child, Value), String> {
@@ -82,6 +83,7 @@ pub fn run_in_terminal(
             None => command.env_remove(key),
         };
     }
+    command.env(super::process::TREE_ENV, tag);
     let mut child = command
         .spawn()
         .map_err(|e| format!("could not run `{program}`: {e}"))?;
@@ -120,13 +122,15 @@ impl TransportState {
                 let sink = self.sink.clone();
                 let pgid = self.group.as_ref().map(|g| g.pid());
                 let credits = self.output_credits.clone();
-                run_in_terminal(&request, pgid, credits, move |ev, held| {
+                let tag = crate::transport::process::new_tree_tag();
+                run_in_terminal(&request, pgid, &tag, credits, move |ev, held| {
                     sink(TransportOutput::Event(ev, held))
                 })
                 .map(|(child, body)| {
                     let leads_group = pgid.is_none();
+                    let group = ProcessGroup::adopt(child, leads_group);
                     self.terminal_processes
-                        .extend(ProcessGroup::adopt(child, leads_group).map(Arc::new));
+                        .extend(group.map(|g| Arc::new(g.tagged(tag))));
                     body
                 })
             }
