@@ -159,7 +159,7 @@ impl TraceLog {
                 self.tracepoints.len() - 1
             }
         };
-        let mut template = format!("{MARK}{}-{id}@@", self.nonce);
+        let mut template = format!("{}{id}@@", self.start());
         for (i, expression) in collect.iter().enumerate() {
             if i > 0 {
                 template.push_str(&self.separator());
@@ -170,6 +170,11 @@ impl TraceLog {
         }
         template.push_str(&self.end());
         Ok(template)
+    }
+
+    /// What starts a row of this session's: the mark, the nonce, then the id.
+    fn start(&self) -> String {
+        format!("{MARK}{}-", self.nonce)
     }
 
     fn separator(&self) -> String {
@@ -186,7 +191,7 @@ impl TraceLog {
     /// [`limits::MAX_TRACE_PENDING_BYTES`]). Returns the text left and where each row
     /// found was hit (file and line), in order.
     pub fn take_rows(&mut self, category: &str, text: &str) -> (String, Vec<(PathBuf, i64)>) {
-        let start = format!("{MARK}{}-", self.nonce);
+        let start = self.start();
         let held = self.partial.remove(category).unwrap_or_default();
         if held.is_empty() && !text.contains(&start) {
             return (text.to_string(), Vec::new()); // the usual case: no row at all
@@ -227,7 +232,7 @@ impl TraceLog {
     /// Keep the row whose template body (`ID@@v1SEPv2...`) is `body`.
     fn record(&mut self, body: &str) -> Option<(PathBuf, i64)> {
         let (id, values) = body.split_once("@@")?;
-        let separator = format!("{MARK}{}|@@", self.nonce);
+        let separator = self.separator();
         let values: Vec<&str> = values.split(separator.as_str()).collect();
         self.keep(id.parse().ok()?, None, TraceRoute::LogPoint, &values)
     }
@@ -240,7 +245,7 @@ impl TraceLog {
         thread: i64,
         values: Vec<String>,
     ) -> Option<(PathBuf, i64)> {
-        let start = format!("{MARK}{}-", self.nonce);
+        let start = self.start();
         let (id, _) = template.strip_prefix(&start)?.split_once("@@")?;
         let values: Vec<&str> = values.iter().map(String::as_str).collect();
         self.keep(id.parse().ok()?, Some(thread), TraceRoute::Stop, &values)

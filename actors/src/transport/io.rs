@@ -118,7 +118,15 @@ pub fn drain_then<R: AsyncRead + Unpin + Send + 'static>(
     at_end: impl FnOnce() + Send + 'static,
 ) {
     tokio::spawn(async move {
-        read_text(reader, None, |bytes| tail.push(bytes), |_, _| {}).await;
+        // Only the tail keeps it: no text to decode.
+        let mut reader = reader;
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            tail.push(&buf[..n]);
+        }
         at_end();
     });
 }
