@@ -555,11 +555,7 @@ async fn cleaning_program(runtime: &Runtime, name: &str) -> (SessionHandle, Path
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminate_asks_debugpy_first_so_the_program_can_clean_up() {
-    // The grace the program has to clean up in: the default 5 s is not always enough
-    // on a 2-core machine running two other suites (a release run failed so). What is
-    // checked is that it is asked first; a program that ends sooner ends the wait.
-    let config = RuntimeConfig::default().terminate_grace(std::time::Duration::from_secs(60));
-    let runtime = Runtime::start(config).await.unwrap();
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let (session, marker) = cleaning_program(&runtime, "terminate").await;
     assert!(advertised(&session.snapshot().await.unwrap())
         .contains(&"supportsTerminateRequest".to_string()));
