@@ -559,10 +559,24 @@ async fn terminate_asks_debugpy_first_so_the_program_can_clean_up() {
     let (session, marker) = cleaning_program(&runtime, "terminate").await;
     assert!(advertised(&session.snapshot().await.unwrap())
         .contains(&"supportsTerminateRequest".to_string()));
+    let mut events = session.subscribe();
     session.terminate().await.unwrap();
     // `terminate` raised KeyboardInterrupt in the program, whose `finally` ran
     // before the adapter was let go.
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "cleaned up");
+    let cleaned = std::fs::read_to_string(&marker).ok();
+    if cleaned.as_deref() != Some("cleaned up") {
+        let output = session.output(0, 64 * 1024).await.unwrap().text();
+        let mut seen = Vec::new();
+        while let Ok(Some(e)) =
+            tokio::time::timeout(std::time::Duration::from_millis(100), events.recv()).await
+        {
+            seen.push(format!("{e:?}"));
+        }
+        panic!(
+            "no cleanup ({cleaned:?}); output:\n{output}\nevents after terminate:\n{}",
+            seen.join("\n")
+        );
+    }
     assert_eq!(
         session.snapshot().await.unwrap().state,
         dapvisor::SessionState::Terminated
