@@ -50,7 +50,7 @@ async fn stopped(client: &McpClient, tool: &str, id: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn js_debug_and_codelldb_sessions_find_their_bugs_side_by_side() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let cart = program("javascript/cart.js").display().to_string();
     let call = line_of(&cart, "const cents = lineCents(line);");
     let rust = program("rust/orders.rs").display().to_string();
@@ -210,7 +210,7 @@ async fn js_debug_and_codelldb_sessions_find_their_bugs_side_by_side() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exception_stops_under_js_debug_and_codelldb() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let parse = program("javascript/parse_orders.js").display().to_string();
     let js = client
         .ok(

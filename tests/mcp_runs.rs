@@ -12,7 +12,7 @@ const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_calls_answer_while_a_slow_one_is_in_flight() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let dir = std::env::temp_dir().join(format!("dapvisor-mcp-loop-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let script = dir.join("loop.py");
@@ -63,7 +63,7 @@ async fn quick_calls_answer_while_a_slow_one_is_in_flight() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn output_past_the_default_bound_comes_in_16_kib_pages() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let dir = std::env::temp_dir().join(format!("dapvisor-mcp-chatty-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let script = dir.join("chatty.py");
@@ -109,7 +109,7 @@ async fn output_past_the_default_bound_comes_in_16_kib_pages() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_adapter_killed_under_a_subscriber_is_restarted_and_said_so() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let file = discount();
     let line = line_of(&file, "total += discounted");
     let launched = client
@@ -157,7 +157,7 @@ async fn an_adapter_killed_under_a_subscriber_is_restarted_and_said_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_timeout_sets_how_long_a_request_may_take() {
-    let client = McpClient::start(
+    let client = McpClient::start_all_tools(
         &["--permission-mode", "bypass_all", "--request-timeout", "5"],
         Elicitation::Unsupported,
     )

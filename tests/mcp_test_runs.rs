@@ -67,7 +67,7 @@ async fn stop_then_fail(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failing_tests_in_four_runners_stop_in_the_code_under_test_and_end_with_the_failure() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let pytest = stop_then_fail(
         &client,
         "tests/test_cart.py::test_total",
@@ -144,7 +144,7 @@ async fn failing_tests_in_four_runners_stop_in_the_code_under_test_and_end_with_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_passing_test_says_so_and_a_test_of_no_known_runner_is_refused_with_a_next_step() {
-    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let crate_dir = program("rust/cart");
     let ended = client
         .ok(
@@ -215,7 +215,7 @@ async fn a_passing_test_says_so_and_a_test_of_no_known_runner_is_refused_with_a_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_module_or_the_adapters_own_launch_arguments_ask_for_approval() {
     // Default mode, a client that cannot be asked: what needs approval is refused.
-    let client = McpClient::start(&[], Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(&[], Elicitation::Unsupported).await;
     let script = program("python/cart/cart.py");
     for (extra, effect) in [
         (json!({ "module": "pytest" }), "effect:code"),

@@ -222,7 +222,7 @@ async fn an_approved_evaluation_runs_and_a_refused_one_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
     // The user approves: the call passes the gate (and finds no such session).
-    let client = McpClient::start(&[], Elicitation::Answer(true)).await;
+    let client = McpClient::start_all_tools(&[], Elicitation::Answer(true)).await;
     client.fails("debug_evaluate", eval_args(), 404).await;
     let asked = client.elicitations();
     assert_eq!(asked.len(), 1);
@@ -246,14 +246,14 @@ async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
         (Elicitation::Answer(false), "did not approve"),
         (Elicitation::Decline, "declined"),
     ] {
-        let client = McpClient::start(&[], answer).await;
+        let client = McpClient::start_all_tools(&[], answer).await;
         let err = refused_over_mcp(&client, "debug_evaluate", eval_args()).await;
         assert!(err["error"].as_str().unwrap().contains(why), "{err}");
         assert!(client.close().await.success());
     }
 
     // A client that cannot ask: refused, saying so and what to do.
-    let client = McpClient::start(&[], Elicitation::Unsupported).await;
+    let client = McpClient::start_all_tools(&[], Elicitation::Unsupported).await;
     let err = refused_over_mcp(&client, "debug_evaluate", eval_args()).await;
     let text = err["error"].as_str().unwrap();
     assert!(
@@ -266,7 +266,7 @@ async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
-    let client = McpClient::start(
+    let client = McpClient::start_all_tools(
         &["--permission-mode", "plan_only"],
         Elicitation::Unsupported,
     )
@@ -279,7 +279,7 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     client.ok("debug_sessions", json!({})).await;
     assert!(client.close().await.success());
 
-    let client = McpClient::start(
+    let client = McpClient::start_all_tools(
         &[
             "--permission-mode",
             "deny_unauthorized",
@@ -297,7 +297,9 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     assert!(client.close().await.success());
 
     // --allow in default mode pre-approves the tool's own effect: no question.
-    let client = McpClient::start(&["--allow", "debug.evaluate"], Elicitation::Answer(false)).await;
+    let client =
+        McpClient::start_all_tools(&["--allow", "debug.evaluate"], Elicitation::Answer(false))
+            .await;
     let launched = client
         .ok(
             "debug_launch",
@@ -346,7 +348,7 @@ async fn over_mcp_allow_rules_admit_read_only_tools_on_a_live_session() {
     for mode in ["deny_unauthorized", "plan_only"] {
         let mut flags = vec!["--permission-mode", mode];
         flags.extend(readers);
-        let client = McpClient::start(&flags, Elicitation::Answer(true)).await;
+        let client = McpClient::start_all_tools(&flags, Elicitation::Answer(true)).await;
         let launched = client.ok("debug_launch", start.clone()).await;
         assert_eq!(launched["state"], "stopped", "{mode}: {launched}");
         let id = launched["session_id"].as_str().unwrap().to_string();

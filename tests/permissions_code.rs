@@ -256,7 +256,7 @@ async fn over_mcp_a_declined_user_changes_nothing_and_an_approving_one_runs_the_
     let line = line_of(&file, "total += discounted");
     let after = line_of(&file, "return total");
     for approve in [false, true] {
-        let client = McpClient::start(&[], Elicitation::Answer(approve)).await;
+        let client = McpClient::start_all_tools(&[], Elicitation::Answer(approve)).await;
         let launched = client
             .ok(
                 "debug_launch",

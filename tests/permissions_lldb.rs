@@ -166,7 +166,9 @@ async fn a_rule_naming_the_host_effect_admits_lldb_commands_and_a_deny_of_it_win
 
     let gate =
         PermissionGate::new(PermissionMode::BypassAll).rule(PermissionRule::deny("effect:host"));
-    let denied = dapvisor::tools::ToolCatalogue::new(open.runtime().clone()).with_permissions(gate);
+    let denied = dapvisor::tools::ToolCatalogue::new(open.runtime().clone())
+        .with_profile(dapvisor::tools::ToolProfile::All)
+        .with_permissions(gate);
     let file = marker("repl-denied");
     let r = refused(
         &denied,

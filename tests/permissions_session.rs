@@ -24,7 +24,7 @@ fn evaluate(id: &str, expression: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approval_for_the_session_holds_for_that_tool_and_session_only() {
-    let client = McpClient::start(&[], Elicitation::ForSession).await;
+    let client = McpClient::start_all_tools(&[], Elicitation::ForSession).await;
     let first = launch(&client).await;
     assert!(client.elicitations().is_empty(), "a launch asks nothing");
 
@@ -62,7 +62,7 @@ async fn an_approval_for_the_session_holds_for_that_tool_and_session_only() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approval_once_is_asked_again_and_a_call_on_no_session_offers_once_only() {
-    let client = McpClient::start(&[], Elicitation::Answer(true)).await;
+    let client = McpClient::start_all_tools(&[], Elicitation::Answer(true)).await;
     let id = launch(&client).await;
     client.ok("debug_evaluate", evaluate(&id, "1")).await;
     client.ok("debug_evaluate", evaluate(&id, "1")).await;

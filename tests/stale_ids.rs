@@ -7,7 +7,7 @@ mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::ToolCatalogue;
+use dapvisor::tools::{ToolCatalogue, ToolProfile};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
@@ -17,6 +17,7 @@ const UNKNOWN: i64 = 987_654;
 async fn stopped_at(program: &str, file: &str, needle: &str) -> (ToolCatalogue, String) {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let tools = ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
     let line = line_of(file, needle);
     let launched = ok(

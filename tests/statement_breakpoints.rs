@@ -25,7 +25,7 @@ async fn statements_bind_to_their_lines_and_stale_lines_fail_fast() {
     std::fs::create_dir_all(&dir).unwrap();
     let script = dir.join("double.py");
     std::fs::write(&script, SCRIPT).unwrap();
-    let client = McpClient::start(
+    let client = McpClient::start_all_tools(
         &["--permission-mode", "bypass_all"],
         Elicitation::Unsupported,
     )
@@ -126,7 +126,7 @@ fn script_in(test: &str, text: &str) -> std::path::PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_statement_breakpoint_follows_its_statement_through_an_edit_and_a_restart() {
     let script = script_in("stmt-edit", SCRIPT);
-    let client = McpClient::start(
+    let client = McpClient::start_all_tools(
         &["--permission-mode", "bypass_all"],
         Elicitation::Unsupported,
     )

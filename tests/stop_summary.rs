@@ -6,7 +6,7 @@ mod agent;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::{PathPolicy, ToolCatalogue};
+use dapvisor::tools::{PathPolicy, ToolCatalogue, ToolProfile};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::json;
 
@@ -26,6 +26,7 @@ async fn the_stop_summary_keeps_to_the_root_and_marks_cut_lines() {
     .unwrap();
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let tools = ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_paths(PathPolicy::rooted(&dir).unwrap())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
 

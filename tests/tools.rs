@@ -7,7 +7,7 @@ mod agent;
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
 use dapvisor::registry::{AdapterDef, AdapterRegistry};
-use dapvisor::tools::{Bounds, ToolCatalogue};
+use dapvisor::tools::{Bounds, ToolCatalogue, ToolProfile};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::json;
 
@@ -428,6 +428,7 @@ async fn a_missing_adapter_says_how_to_install_it() {
         .await
         .unwrap();
     let tools = ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
     let dir = std::env::temp_dir().join(format!("dapvisor-ghost-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

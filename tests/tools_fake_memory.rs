@@ -9,7 +9,7 @@ mod agent;
 use agent::ok;
 use dapvisor::permission::{PermissionGate, PermissionMode};
 use dapvisor::testing::FakeAdapter;
-use dapvisor::tools::ToolCatalogue;
+use dapvisor::tools::{ToolCatalogue, ToolProfile};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::json;
 
@@ -20,6 +20,7 @@ async fn memory_references_reads_and_writes_on_the_fake_adapter() {
         .await
         .unwrap();
     let tools = ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
     let program = agent::root().join("Cargo.toml").display().to_string();
     let launched = ok(

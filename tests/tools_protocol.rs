@@ -9,7 +9,7 @@ mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::{Bounds, ToolCatalogue};
+use dapvisor::tools::{Bounds, ToolCatalogue, ToolProfile};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
@@ -509,6 +509,7 @@ async fn instruction_breakpoints_and_steps_on_dlv() {
 async fn goroutines_come_in_pages_under_the_threads_bound() {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let tools = ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_bounds(Bounds::default().max_threads(2))
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
     let binary = common::go_binary().display().to_string();

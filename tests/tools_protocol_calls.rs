@@ -8,7 +8,7 @@ mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::{Bounds, ToolCatalogue};
+use dapvisor::tools::{Bounds, ToolCatalogue, ToolProfile};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
@@ -410,6 +410,7 @@ async fn what_dlv_lacks_is_refused_naming_the_capability() {
 async fn values_memory_and_disassembly_are_bounded_on_lldb_dap() {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let tools = ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_bounds(Bounds::default().instruction_count(5))
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
     let source = program("c/average.c").display().to_string();

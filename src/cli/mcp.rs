@@ -9,7 +9,7 @@ use clap::Args;
 use crate::mcp::{serve_stdio_until, DebugServer};
 use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
 use crate::registry::AdapterRegistry;
-use crate::tools::{PathPolicy, ToolCatalogue};
+use crate::tools::{PathPolicy, ToolCatalogue, ToolProfile};
 use crate::{Runtime, RuntimeConfig};
 
 /// Flags of `dapvisor mcp`.
@@ -43,6 +43,10 @@ pub struct McpArgs {
     /// A TOML file adding or overriding adapters.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Which tools to serve: core (the find-the-bug loop in 16 tools) or all (one per
+    /// DAP request besides).
+    #[arg(long, default_value = "core", value_name = "PROFILE")]
+    pub tools: ToolProfile,
     /// Only debug programs, working directories and breakpoint files under DIR
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
@@ -100,10 +104,12 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
     let config = runtime_config(&args)?;
     let runtime = Runtime::start(config).await.map_err(|e| e.to_string())?;
     let catalogue = ToolCatalogue::new(runtime)
+        .with_profile(args.tools)
         .with_paths(paths)
         .with_permissions(gate(args.permission_mode, &args.allow, &args.deny));
     tracing::info!(
         mode = %args.permission_mode,
+        tools = %args.tools,
         root = ?args.root,
         "dapvisor MCP server on stdio"
     );

@@ -18,19 +18,25 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::tools::{ToolCatalogue, ToolResult, ToolSpec};
+use crate::tools::{ToolCatalogue, ToolProfile, ToolResult, ToolSpec};
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
 use super::notify::{self, Subscriptions};
 use super::resources::{self, SESSIONS_URI, SESSION_URI_TEMPLATE};
 
 const INSTRUCTIONS: &str = "dapvisor debugs programs (Python with debugpy, C/C++/Rust with \
-lldb-dap, Go with dlv). Start with debug_launch: give the program and breakpoints \
-({file, line}); it answers with a session_id and, once stopped, where the program is, the \
-source around it and the local variables. Then inspect (debug_stack_trace, debug_variables \
-with scope \"Locals\", debug_evaluate) and move on (debug_step_over, debug_step_in, \
-debug_step_out, debug_continue). Read program output with debug_output. End with \
-debug_terminate. Errors carry a code and a hint saying what to do next.";
+lldb-dap or CodeLLDB, Go with dlv, JavaScript with js-debug). Start with debug_launch: give \
+the program (or one `test`) and breakpoints ({file, line}); it answers with a session_id \
+and, once stopped, where the program is, the source around it and the local variables. \
+Then inspect (debug_stack_trace, debug_variables with scope \"Locals\", debug_evaluate) \
+and move on (debug_step with kind over, in or out; debug_continue). Read program output \
+with debug_output. End with debug_terminate. Errors carry a code and a hint saying what to \
+do next.";
+
+/// What the instructions add in the core profile.
+const CORE_INSTRUCTIONS: &str = " These are the core tools; a server started with \
+`--tools all` serves one per DAP request besides (memory, disassembly, data breakpoints, \
+goto, restart, custom requests).";
 
 /// The MCP server over one tool catalogue.
 #[derive(Clone)]
@@ -65,21 +71,22 @@ impl DebugServer {
     }
 }
 
-/// A catalogue tool as MCP lists it: the MCP name, the canonical name as title (once:
-/// the annotations do not repeat it, since every byte of `tools/list` costs tokens).
+/// A catalogue tool as MCP lists it, under its MCP name. No `title`: it would only
+/// repeat the name, and every byte of `tools/list` costs every conversation tokens.
 pub fn mcp_tool(spec: &ToolSpec) -> Tool {
+    // Only the hints that differ from MCP's defaults (not read-only, destructive, not
+    // idempotent, open world): a client reads an absent hint as its default.
     let a = spec.annotations;
-    let annotations = rmcp::model::ToolAnnotations::new()
-        .read_only(a.read_only)
-        .destructive(a.destructive)
-        .idempotent(a.idempotent)
-        .open_world(a.open_world);
+    let mut annotations = rmcp::model::ToolAnnotations::new();
+    annotations.read_only_hint = a.read_only.then_some(true);
+    annotations.destructive_hint = (!a.read_only && !a.destructive).then_some(false);
+    annotations.idempotent_hint = a.idempotent.then_some(true);
+    annotations.open_world_hint = (!a.open_world).then_some(false);
     let mut tool = Tool::new(
         spec.mcp_name(),
-        spec.description,
+        spec.description.clone(),
         Arc::new(spec.input_schema.clone()),
     );
-    tool.title = Some(spec.name.to_string());
     tool.annotations = Some(annotations);
     tool
 }
@@ -112,7 +119,10 @@ impl ServerHandler for DebugServer {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("dapvisor", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(match self.catalogue.profile() {
+                ToolProfile::Core => format!("{INSTRUCTIONS}{CORE_INSTRUCTIONS}"),
+                _ => INSTRUCTIONS.to_string(),
+            })
     }
 
     /// The revisions with an `initialize` handshake, where a server may ask the user
@@ -150,13 +160,9 @@ impl ServerHandler for DebugServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if self.catalogue.spec(&request.name).is_none() {
-            let names: Vec<String> = self.catalogue.list().iter().map(|t| t.mcp_name()).collect();
+            let refusal = self.catalogue.not_served(&request.name);
             return Err(ErrorData::invalid_params(
-                format!(
-                    "no tool named `{}`; the tools are: {}",
-                    request.name,
-                    names.join(", ")
-                ),
+                format!("{}; {}", refusal.error, refusal.hint),
                 None,
             ));
         }

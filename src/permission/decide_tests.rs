@@ -15,7 +15,7 @@ use super::*;
 fn spec(name: &'static str) -> ToolSpec {
     ToolSpec {
         name,
-        description: "",
+        description: String::new(),
         input_schema: Map::new(),
         annotations: ToolAnnotations::READ_ONLY,
         effect: tool_effect(name).unwrap(),

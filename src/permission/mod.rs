@@ -313,7 +313,7 @@ impl PermissionGate {
         let tool = call.tool;
         let request = ApprovalRequest {
             tool: tool.name.to_string(),
-            description: tool.description.to_string(),
+            description: tool.description.clone(),
             arguments: call.arguments.clone(),
             why: format!("it {}", effects.describe()),
             effects: effects.0.clone(),

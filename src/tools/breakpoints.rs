@@ -33,18 +33,15 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.set_breakpoint",
-            "Add (or change) one breakpoint, keeping the others: `file` and `line`, or \
-             `function`; optionally `condition`, `hit_condition`, `log_message` (a \
-             logpoint prints instead of stopping) or `collect` (a tracepoint records \
-             values instead: debug.trace). Returns the file's (or the function \
-             breakpoints') whole list.",
+            "Add or change one breakpoint, keeping the others: `file` and `line` (or \
+             `statement`), or `function`. A `log_message` prints and `collect` records \
+             values (debug.trace) instead of stopping. Returns its file's (or the function) breakpoints.",
             ToolAnnotations::SETTING,
             set_breakpoint,
         ),
         tool(
             "debug.remove_breakpoint",
-            "Remove one breakpoint (`file` and `line`, or `function`), keeping the others. \
-             Returns what remains.",
+            "Remove one breakpoint (as debug.set_breakpoint names it), keeping the others.",
             ToolAnnotations::SETTING,
             remove_breakpoint,
         ),
@@ -78,7 +75,6 @@ pub(crate) struct LineBreakpoint {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SetBreakpointsArgs {
-    /// The session.
     session_id: String,
     /// The source file.
     file: String,
@@ -94,7 +90,6 @@ pub(crate) struct SetBreakpointsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OneBreakpointArgs {
-    /// The session.
     session_id: String,
     /// Source file (with `line` or `statement`).
     file: Option<String>,
@@ -123,7 +118,6 @@ pub(crate) struct OneBreakpointArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RemoveBreakpointArgs {
-    /// The session.
     session_id: String,
     /// Source file (with `line` or `statement`).
     file: Option<String>,
@@ -141,7 +135,6 @@ pub(crate) struct RemoveBreakpointArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ExceptionArgs {
-    /// The session.
     session_id: String,
     /// Exception filter ids; empty turns exception stops off.
     #[serde(default)]

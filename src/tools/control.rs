@@ -29,7 +29,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.step_over",
-            concat!("Run the current line, stepping over calls.", waits!()),
+            concat!("Run the current line, stepping over calls.", waits!(short)),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::StepOver),
         ),
@@ -37,7 +37,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.step_in",
             concat!(
                 "Step into the function called on the current line.",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::StepIn),
@@ -46,27 +46,23 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.step_out",
             concat!(
                 "Run until the current function returns to its caller.",
-                waits!()
+                waits!(short)
             ),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::StepOut),
         ),
         tool(
             "debug.pause",
-            concat!(
-                "Interrupt the running program (`thread_id`: default the last stopped, \
-                 or the first).",
-                waits!()
-            ),
+            concat!("Interrupt the running program.", waits!(short)),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::Pause),
         ),
         tool(
             "debug.wait",
             concat!(
-                "Keep waiting for a running program (after a control action timed out). \
-                 Answers at once if it is already stopped or ended.",
-                waits!()
+                "Wait on for a running program (after a `timed_out`); at once if it is \
+                 stopped or ended.",
+                waits!(short)
             ),
             ToolAnnotations::READ_ONLY,
             wait,
@@ -78,11 +74,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ControlArgs {
-    /// The session.
     session_id: String,
-    /// The thread (default: the last stopped).
+    /// The thread (default: the last stopped; for a pause, else the first).
     thread_id: Option<i64>,
-    /// Seconds to wait (default 30, at most 300).
+    /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
     /// Also watch these.
     #[serde(default)]
@@ -93,9 +88,8 @@ pub(crate) struct ControlArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WaitArgs {
-    /// The session.
     session_id: String,
-    /// Seconds to wait (default 30, at most 300).
+    /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
 }
 

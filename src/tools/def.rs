@@ -12,7 +12,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::context::Context;
+use super::describe;
 use super::spec::{code_arguments_of, ToolAnnotations, ToolError, ToolSpec};
+use super::{Bounds, ToolProfile};
 
 /// What a handler answers: structured content and its text rendering.
 #[derive(Debug, Clone)]
@@ -38,6 +40,46 @@ type Handler = Box<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + 
 pub(crate) struct ToolDef {
     pub spec: ToolSpec,
     pub run: Handler,
+}
+
+impl ToolDef {
+    /// The tool as `profile` serves it under `bounds`: the limits its descriptions state
+    /// filled in, and the arguments the profile leaves out taken out of its schema
+    /// (still accepted, and still gated: `code_arguments` keeps them).
+    pub fn served(mut self, profile: ToolProfile, bounds: &Bounds) -> Self {
+        self.spec.description = describe::render(&self.spec.description, bounds);
+        let mut schema = describe::render_schema(&self.spec.input_schema, bounds);
+        for argument in profile.left_out(self.spec.name) {
+            leave_out(&mut schema, argument);
+        }
+        self.spec.input_schema = schema;
+        self
+    }
+}
+
+/// Take the argument at `path` out of `schema`: a top-level name (`cwd`), or a field
+/// of an object or of an array's items (`breakpoints.near_line`). Whether it was there.
+pub(crate) fn leave_out(schema: &mut Map<String, Value>, path: &str) -> bool {
+    let (head, rest) = match path.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (path, None),
+    };
+    let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+        return false;
+    };
+    match rest {
+        None => properties.remove(head).is_some(),
+        Some(rest) => {
+            let Some(Value::Object(field)) = properties.get_mut(head) else {
+                return false;
+            };
+            let object = match field.get_mut("items") {
+                Some(Value::Object(items)) => items,
+                _ => field,
+            };
+            leave_out(object, rest)
+        }
+    }
 }
 
 /// Define a tool whose arguments are an `A`, parsed (and described) by serde and
@@ -72,7 +114,7 @@ where
     ToolDef {
         spec: ToolSpec {
             name,
-            description,
+            description: description.to_string(),
             // Declared by the argument type: any field named as code (a breakpoint's
             // condition, say) makes a call that sets it destructive, so a new tool
             // taking a condition is gated without anyone remembering to say so.

@@ -21,7 +21,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.threads",
-            "List the program's threads (`id`, `name`), at most 100 per call (a Go \
+            "List the program's threads (`id`, `name`), at most {max_threads} per call (a Go \
              program's goroutines can number thousands): pass `offset` for the next ones.",
             ToolAnnotations::READ_ONLY,
             threads,
@@ -29,9 +29,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.stack_trace",
             "The call stack of the stopped thread (or `thread_id`), innermost first: `id` (a \
-             frame_id), `name`, `file`, `line`. 20 frames unless `levels` says, at most 200 \
-             per call: when `truncated`, pass `start_frame` = `next_start_frame`. \
-             `total_frames` where the adapter tells.",
+             frame_id), `name`, `file`, `line`; {max_frames} frames unless `levels` says. \
+             When `truncated`, pass `start_frame` = `next_start_frame`.",
             ToolAnnotations::READ_ONLY,
             stack_trace,
         ),
@@ -46,18 +45,17 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.variables",
             "Variables of a `scope` (\"Locals\"; in `frame_id` or the top frame) or a \
-             value's members (`variables_reference`). Pages of `count` from `offset` (at \
-             most 50): when `truncated`, pass `offset` = `next_offset`. Long values are cut \
-             (`max_chars`, default 1024).",
+             value's members (`variables_reference`), {max_variables} a page: when \
+             `truncated`, pass `offset` = `next_offset`.",
             ToolAnnotations::READ_ONLY,
             variables,
         ),
         tool(
             "debug.evaluate",
             "Evaluate an expression in the program's language, in `frame_id` (default: the \
-             stopped thread's top frame). WARNING: can run arbitrary code (call functions, \
-             change state); `repl` on lldb-dap runs debugger commands on the host. Returns \
-             `result`, `type` and a `variables_reference` to expand.",
+             top frame). WARNING: can run arbitrary code; the `repl` context of lldb-dap \
+             runs debugger commands on the host. Returns `result`, `type` and a \
+             `variables_reference` to expand.",
             ToolAnnotations::ARBITRARY_CODE,
             evaluate,
         ),
@@ -68,9 +66,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ThreadsArgs {
-    /// The session.
     session_id: String,
-    /// Skip this many threads (to read past the first 100).
+    /// Skip this many threads (to read past the first {max_threads}).
     #[serde(default)]
     offset: usize,
 }
@@ -79,14 +76,12 @@ pub(crate) struct ThreadsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StackArgs {
-    /// The session.
     session_id: String,
     /// The thread; the last stopped thread by default.
     thread_id: Option<i64>,
-    /// How many frames (default 20, at most 200 per call).
+    /// How many frames (default {max_frames}, at most {max_frames_per_call} per call).
     levels: Option<usize>,
-    /// The first frame to return, counted from the innermost (0, the default); pass a
-    /// `next_start_frame` to read on.
+    /// The first frame to return, from the innermost (0).
     #[serde(default)]
     start_frame: usize,
 }
@@ -95,7 +90,6 @@ pub(crate) struct StackArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ScopesArgs {
-    /// The session.
     session_id: String,
     /// The frame (an `id` from debug.stack_trace); the top frame by default.
     frame_id: Option<i64>,
@@ -105,9 +99,8 @@ pub(crate) struct ScopesArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub(crate) enum ScopeRef {
-    /// The scope's `variables_reference`.
+    // No docs on the variants: the field's description says both, once.
     Id(i64),
-    /// The scope's name, such as `Locals` (case-insensitive).
     Name(String),
 }
 
@@ -115,11 +108,10 @@ pub(crate) enum ScopeRef {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct VariablesArgs {
-    /// The session.
     session_id: String,
     /// A `variables_reference` from a scope, a variable or an evaluation.
     variables_reference: Option<i64>,
-    /// A scope instead: its name (`Locals`, `Globals`, ...) or its id.
+    /// A scope instead: its name (`Locals`, `Globals`, ..., any case) or its id.
     scope: Option<ScopeRef>,
     /// The frame whose scope is named; the top frame by default.
     frame_id: Option<i64>,
@@ -128,9 +120,9 @@ pub(crate) struct VariablesArgs {
     /// Skip this many variables (to read past the first page).
     #[serde(default)]
     offset: usize,
-    /// Variables in this page (default and at most 50).
+    /// Variables in this page (default and at most {max_variables}).
     count: Option<usize>,
-    /// Characters kept of each value (default 1024).
+    /// Characters kept of each value (default {max_value_chars}).
     max_chars: Option<usize>,
 }
 
@@ -162,15 +154,14 @@ pub(crate) enum EvalContext {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EvaluateArgs {
-    /// The session.
     session_id: String,
     /// The expression, in the program's language.
     expression: String,
-    /// The frame to evaluate in; the top frame of the stopped thread by default.
+    /// The frame to evaluate in.
     frame_id: Option<i64>,
     /// How the adapter should treat the expression (default: the plain value).
     context: Option<EvalContext>,
-    /// Characters kept of the result (default 1024).
+    /// Characters kept of the result (default {max_value_chars}).
     max_chars: Option<usize>,
 }
 

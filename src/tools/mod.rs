@@ -24,14 +24,14 @@
 //! ```
 
 /// What a tool that moves the program says of its wait, in its description (`short`:
-/// for the tools beyond the core ones, pointing at debug.continue's).
+/// for every tool but debug.continue, pointing at its).
 macro_rules! waits {
     () => {
-        " Waits for a stop or the end (`timeout`, default 30 s): `state` is `stopped` \
+        " Waits for a stop or the end (`timeout`, default {wait} s): `state` is `stopped` \
          (`stop`), `terminated` (`exit_code`) or `running` (`timed_out`)."
     };
     (short) => {
-        " Waits for a stop or the end (`timeout`, default 30 s), as debug.continue."
+        " Waits as debug.continue does."
     };
 }
 
@@ -41,12 +41,14 @@ mod breakpoints;
 mod context;
 mod control;
 mod def;
+mod describe;
 mod ids;
 mod inspect;
 mod operations;
 mod output;
 mod output_tail;
 mod paths;
+mod profile;
 mod protocol_breakpoints;
 mod protocol_execution;
 mod protocol_inspect;
@@ -72,6 +74,7 @@ use serde_json::Value;
 
 pub use bounds::*;
 pub use paths::PathPolicy;
+pub use profile::ToolProfile;
 pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
 
 pub(crate) use operations::allowed_tools;
@@ -104,20 +107,33 @@ pub(crate) fn all_tools() -> Vec<ToolDef> {
     .collect()
 }
 
-/// Every tool over one runtime, behind a permission gate. Cheap to clone.
+/// The tools `profile` serves under `bounds`, in a stable order.
+fn served(profile: ToolProfile, bounds: &Bounds) -> Vec<ToolDef> {
+    let mut tools: Vec<ToolDef> = all_tools()
+        .into_iter()
+        .filter(|t| profile.serves(t.spec.name))
+        .map(|t| t.served(profile, bounds))
+        .collect();
+    tools.sort_by_key(|t| profile.rank(t.spec.name));
+    tools
+}
+
+/// The tools of one profile over one runtime, behind a permission gate. Cheap to clone.
 #[derive(Clone)]
 pub struct ToolCatalogue {
     ctx: Arc<Context>,
     tools: Arc<Vec<ToolDef>>,
+    profile: ToolProfile,
     gate: PermissionGate,
 }
 
 impl ToolCatalogue {
-    /// The catalogue over `runtime`, with default [`Bounds`], any path allowed, and the
-    /// default [`PermissionGate`] (what needs approval is refused until an approver is
-    /// set).
+    /// The catalogue over `runtime`: the core [`ToolProfile`], default [`Bounds`], any
+    /// path allowed, and the default [`PermissionGate`] (what needs approval is refused
+    /// until an approver is set).
     pub fn new(runtime: Runtime) -> Self {
-        let tools = all_tools();
+        let profile = ToolProfile::default();
+        let tools = served(profile, &Bounds::default());
         Self {
             ctx: Arc::new(Context {
                 runtime,
@@ -129,12 +145,21 @@ impl ToolCatalogue {
                 statements: Arc::default(),
             }),
             tools: Arc::new(tools),
+            profile,
             gate: PermissionGate::default(),
         }
     }
 
-    /// Set the result bounds.
+    /// Serve the tools of `profile`.
+    pub fn with_profile(mut self, profile: ToolProfile) -> Self {
+        self.profile = profile;
+        self.tools = Arc::new(served(profile, &self.ctx.bounds));
+        self
+    }
+
+    /// Set the result bounds (the tools' descriptions state them).
     pub fn with_bounds(mut self, bounds: Bounds) -> Self {
+        self.tools = Arc::new(served(self.profile, &bounds));
         self.ctx = Arc::new(Context {
             bounds,
             ..self.context()
@@ -179,12 +204,17 @@ impl ToolCatalogue {
         &self.ctx.bounds
     }
 
+    /// The tool profile served.
+    pub fn profile(&self) -> ToolProfile {
+        self.profile
+    }
+
     /// The permission gate in force.
     pub fn permissions(&self) -> &PermissionGate {
         &self.gate
     }
 
-    /// Every tool, in a stable order.
+    /// Every tool of the profile, in a stable order.
     pub fn list(&self) -> Vec<ToolSpec> {
         self.tools.iter().map(|t| t.spec.clone()).collect()
     }
@@ -215,6 +245,31 @@ impl ToolCatalogue {
         approver: &dyn Approver,
     ) -> ToolResult {
         self.run(name, arguments, Some(approver)).await
+    }
+
+    /// The answer to a call of a tool this catalogue does not serve: one of another
+    /// profile says which and how to get it; an unknown name lists the tools.
+    pub fn not_served(&self, name: &str) -> ToolError {
+        let known = all_tools()
+            .into_iter()
+            .find(|t| t.spec.name == name || t.spec.mcp_name() == name);
+        match known {
+            Some(tool) => ToolError::invalid(
+                format!(
+                    "{} is not in the `{}` tool profile served here",
+                    tool.spec.name, self.profile
+                ),
+                "the `all` profile serves it: start the server with `--tools all` \
+                 (ToolCatalogue::with_profile(ToolProfile::All))",
+            ),
+            None => {
+                let names: Vec<String> = self.tools.iter().map(|t| t.spec.mcp_name()).collect();
+                ToolError::invalid(
+                    format!("no tool named `{name}`"),
+                    format!("the tools are: {}", names.join(", ")),
+                )
+            }
+        }
     }
 
     /// Classify the call on the adapter it reaches and ask the gate.
@@ -262,12 +317,7 @@ impl ToolCatalogue {
         approver: Option<&dyn Approver>,
     ) -> ToolResult {
         let Some(tool) = self.find(name) else {
-            let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
-            return ToolError::invalid(
-                format!("no tool named `{name}`"),
-                format!("the tools are: {}", names.join(", ")),
-            )
-            .into();
+            return self.not_served(name).into();
         };
         if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
             return refusal.into();
@@ -293,7 +343,63 @@ impl ToolCatalogue {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use crate::permission::{tool_effect, Effect};
+
+    use super::{describe, served, Bounds, ToolProfile};
+
+    #[test]
+    fn every_placeholder_in_every_tool_is_filled_in() {
+        for tool in served(ToolProfile::All, &Bounds::default()) {
+            let spec = &tool.spec;
+            let schema = serde_json::Value::Object(spec.input_schema.clone()).to_string();
+            for text in [spec.description.as_str(), schema.as_str()] {
+                assert_eq!(describe::unfilled(text), None, "{}: {text}", spec.name);
+            }
+        }
+    }
+
+    #[test]
+    fn descriptions_state_the_bounds_in_force() {
+        let bounds = Bounds::default()
+            .wait(Duration::from_secs(12))
+            .max_output_bytes(4096);
+        let tools = served(ToolProfile::Core, &bounds);
+        let spec = |name: &str| &tools.iter().find(|t| t.spec.name == name).unwrap().spec;
+        assert!(spec("debug.continue").description.contains("default 12 s"));
+        assert!(spec("debug.output")
+            .description
+            .contains("at most 4 KiB a call"));
+        let timeout = &spec("debug.step").input_schema["properties"]["timeout"];
+        assert_eq!(
+            timeout["description"],
+            "Seconds to wait (default 12, at most 300)."
+        );
+    }
+
+    #[test]
+    fn the_core_profile_lists_fewer_tools_and_leaves_arguments_out() {
+        let core = served(ToolProfile::Core, &Bounds::default());
+        let all = served(ToolProfile::All, &Bounds::default());
+        assert!(
+            core.len() < all.len() / 2,
+            "{} of {}",
+            core.len(),
+            all.len()
+        );
+        assert_eq!(core[0].spec.name, "debug.launch");
+        let properties = |tools: &[super::ToolDef], name: &str| {
+            let tool = tools.iter().find(|t| t.spec.name == name).unwrap();
+            tool.spec.input_schema["properties"].clone()
+        };
+        assert!(properties(&core, "debug.step").get("granularity").is_none());
+        assert!(properties(&all, "debug.step").get("granularity").is_some());
+        // What a profile leaves out is still named as code, so a call carrying it is
+        // still gated.
+        let launch = core.iter().find(|t| t.spec.name == "debug.launch").unwrap();
+        assert!(launch.spec.code_arguments.contains(&"hit_condition"));
+    }
 
     #[test]
     fn every_tool_has_an_effect_and_annotations_that_agree_with_it() {

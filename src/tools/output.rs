@@ -16,9 +16,8 @@ use super::spec::{ToolAnnotations, ToolError};
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
         "debug.output",
-        "What the program printed, from cursor `since` (0: the start), at most 16 KiB a \
-         call: when `truncated`, call again with `since` = `next`. `categories` keeps only \
-         those (such as [\"stdout\"]). Works in every state, also after the end.",
+        "What the program printed, from cursor `since` (0: the start), at most {max_output} a \
+         call: when `truncated`, call again with `since` = `next`. Works in every state, also after the end.",
         ToolAnnotations::READ_ONLY,
         output,
     )]
@@ -28,15 +27,13 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OutputArgs {
-    /// The session.
     session_id: String,
-    /// Cursor to read from: 0 for the start, else a `next` from an earlier call.
+    /// Cursor: 0 for the start, or a `next` from an earlier call.
     #[serde(default)]
     since: u64,
-    /// Bytes to read at most (default and maximum 16 KiB).
+    /// Bytes to read at most (default and maximum {max_output}).
     max_bytes: Option<usize>,
-    /// Only these DAP output categories (`stdout`, `stderr`, `console`, `important`,
-    /// ...); all by default.
+    /// Only these categories (`stdout`, `stderr`, `console`, ...); all by default.
     categories: Option<Vec<String>>,
 }
 

@@ -67,7 +67,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LocationsArgs {
-    /// The session.
     session_id: String,
     /// The source file.
     file: String,
@@ -95,7 +94,6 @@ pub(crate) struct InstructionArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SetInstructionArgs {
-    /// The session.
     session_id: String,
     /// The whole list; empty removes every instruction breakpoint.
     #[serde(default)]
@@ -106,7 +104,6 @@ pub(crate) struct SetInstructionArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DataInfoArgs {
-    /// The session.
     session_id: String,
     /// The variable's name in its container, or an expression.
     name: String,
@@ -148,7 +145,6 @@ pub(crate) struct DataArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SetDataArgs {
-    /// The session.
     session_id: String,
     /// The whole list; empty removes every data breakpoint.
     #[serde(default)]

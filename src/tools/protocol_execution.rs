@@ -34,9 +34,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.step",
             concat!(
-                "Step: `kind` `over`, `in` or `out`; `granularity` `statement`, `line` or \
-                 `instruction` (where supported); `target_id` (with `in`) enters a call from \
-                 debug.step_in_targets; `single_thread` leaves other threads stopped.",
+                "Step `over` the current line, `in` to the call on it, or `out` of the \
+                 function (`kind`).",
                 waits!(short)
             ),
             ToolAnnotations::CONTROL,
@@ -127,11 +126,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Kind {
-    /// Over calls.
+    // No docs on the variants: the tool's description says each, and the schema
+    // stays a plain `enum`.
     Over,
-    /// Into the call.
     In,
-    /// Out of the function.
     Out,
 }
 
@@ -161,9 +159,8 @@ impl From<Granularity> for SteppingGranularity {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StepArgs {
-    /// The session.
     session_id: String,
-    /// `over`, `in` or `out`.
+    /// Which way.
     kind: Kind,
     /// How much to run.
     granularity: Option<Granularity>,
@@ -174,7 +171,7 @@ pub(crate) struct StepArgs {
     single_thread: bool,
     /// The thread; the last stopped thread by default.
     thread_id: Option<i64>,
-    /// Seconds to wait for the program to stop or end (default 30, at most 300).
+    /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
 }
 
@@ -182,13 +179,12 @@ pub(crate) struct StepArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ThreadArgs {
-    /// The session.
     session_id: String,
     /// The thread; the last stopped thread by default.
     thread_id: Option<i64>,
     /// How much one step back runs (debug.step_back only).
     granularity: Option<Granularity>,
-    /// Seconds to wait for the program to stop or end (default 30, at most 300).
+    /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
 }
 
@@ -196,7 +192,6 @@ pub(crate) struct ThreadArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FrameArgs {
-    /// The session.
     session_id: String,
     /// The frame; the top frame of the stopped thread by default.
     frame_id: Option<i64>,
@@ -206,7 +201,6 @@ pub(crate) struct FrameArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GotoTargetsArgs {
-    /// The session.
     session_id: String,
     /// The source file.
     file: String,
@@ -218,7 +212,6 @@ pub(crate) struct GotoTargetsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GotoArgs {
-    /// The session.
     session_id: String,
     /// A target from debug.goto_targets.
     target_id: Option<i64>,
@@ -228,7 +221,7 @@ pub(crate) struct GotoArgs {
     line: Option<i64>,
     /// The thread; the last stopped thread by default.
     thread_id: Option<i64>,
-    /// Seconds to wait for the program to stop or end (default 30, at most 300).
+    /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
 }
 
@@ -236,11 +229,10 @@ pub(crate) struct GotoArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RestartFrameArgs {
-    /// The session.
     session_id: String,
     /// The frame to run again.
     frame_id: i64,
-    /// Seconds to wait for the program to stop or end (default 30, at most 300).
+    /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
 }
 
@@ -248,9 +240,8 @@ pub(crate) struct RestartFrameArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RestartArgs {
-    /// The session.
     session_id: String,
-    /// Seconds to wait for the first stop (default 30, at most 300).
+    /// Seconds to wait for the first stop (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
 }
 
@@ -258,7 +249,6 @@ pub(crate) struct RestartArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TerminateThreadsArgs {
-    /// The session.
     session_id: String,
     /// The threads to end.
     thread_ids: Vec<i64>,

@@ -58,7 +58,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.source",
             "The text of a source that is not a file on disk (generated code, \
              decompiled or disassembled code): by `source_reference`, or the source of \
-             `frame_id`. At most 16 KiB per call: pass `offset` (characters) for more.",
+             `frame_id`. At most {max_output} per call: pass `offset` (characters) for more.",
             ToolAnnotations::READ_ONLY,
             source,
         ),
@@ -93,7 +93,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SetVariableArgs {
-    /// The session.
     session_id: String,
     /// The variable's name in its scope or container.
     name: String,
@@ -111,7 +110,6 @@ pub(crate) struct SetVariableArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SetExpressionArgs {
-    /// The session.
     session_id: String,
     /// An assignable expression.
     expression: String,
@@ -125,7 +123,6 @@ pub(crate) struct SetExpressionArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CompletionsArgs {
-    /// The session.
     session_id: String,
     /// The text typed so far.
     text: String,
@@ -139,7 +136,6 @@ pub(crate) struct CompletionsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ExceptionInfoArgs {
-    /// The session.
     session_id: String,
     /// The thread; the last stopped thread by default.
     thread_id: Option<i64>,
@@ -149,13 +145,12 @@ pub(crate) struct ExceptionInfoArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SourceArgs {
-    /// The session.
     session_id: String,
     /// A `source_reference` above 0 (from a frame or debug.loaded_sources).
     source_reference: Option<i64>,
     /// Or the frame whose source to show.
     frame_id: Option<i64>,
-    /// Characters to skip (to read past the first 16 KiB).
+    /// Characters to skip (to read past the first {max_output}).
     #[serde(default)]
     offset: usize,
 }
@@ -164,12 +159,11 @@ pub(crate) struct SourceArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PageArgs {
-    /// The session.
     session_id: String,
     /// Entries to skip (to read past the first page).
     #[serde(default)]
     offset: usize,
-    /// Entries in this page (default and at most 100).
+    /// Entries in this page (default and at most {max_items}).
     count: Option<usize>,
 }
 
@@ -177,7 +171,6 @@ pub(crate) struct PageArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LocationsArgs {
-    /// The session.
     session_id: String,
     /// A location reference the adapter gave.
     location_reference: i64,

@@ -23,13 +23,13 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "Machine instructions of the stopped program, from the instruction pointer unless \
              `memory_reference` names an address; `offset` shifts the start in bytes, \
              `instruction_offset` in instructions (negative: back). 20 unless \
-             `instruction_count` says (at most 100); `current` marks the pointer.",
+             `instruction_count` says (at most {max_instructions}); `current` marks the pointer.",
             ToolAnnotations::READ_ONLY,
             disassemble,
         ),
         tool(
             "debug.read_memory",
-            "Read `count` bytes (at most 4096) of the stopped program's memory at \
+            "Read `count` bytes (at most {max_memory}) of the stopped program's memory at \
              `memory_reference` (an address, or a variable's) plus `offset`. Returns `data` \
              in base64, its `address`, and `unreadable_bytes` not read.",
             ToolAnnotations::READ_ONLY,
@@ -37,7 +37,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.write_memory",
-            "Write `data` (base64, at most 4096 bytes) into the stopped program's memory at \
+            "Write `data` (base64, at most {max_memory}) into the stopped program's memory at \
              `memory_reference` plus `offset`. WARNING: changes the program's state arbitrarily. With \
              `allow_partial`, writes what it can and says how much.",
             ToolAnnotations::ARBITRARY_CODE,
@@ -66,7 +66,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DisassembleArgs {
-    /// The session.
     session_id: String,
     /// Where to start: an address or memory reference; the instruction pointer by default.
     memory_reference: Option<String>,
@@ -74,7 +73,7 @@ pub(crate) struct DisassembleArgs {
     offset: Option<i64>,
     /// Instructions to move the start by after `offset` (negative: look back).
     instruction_offset: Option<i64>,
-    /// How many instructions (default 20, at most 100).
+    /// How many instructions (default {instruction_count}, at most {max_instructions}).
     instruction_count: Option<usize>,
 }
 
@@ -82,13 +81,12 @@ pub(crate) struct DisassembleArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReadMemoryArgs {
-    /// The session.
     session_id: String,
     /// An address or memory reference.
     memory_reference: String,
     /// Bytes from `memory_reference` (may be negative).
     offset: Option<i64>,
-    /// How many bytes (at most 4096).
+    /// How many bytes (at most {max_memory}).
     count: usize,
 }
 
@@ -96,7 +94,6 @@ pub(crate) struct ReadMemoryArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WriteMemoryArgs {
-    /// The session.
     session_id: String,
     /// An address or memory reference.
     memory_reference: String,
@@ -113,7 +110,6 @@ pub(crate) struct WriteMemoryArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CancelArgs {
-    /// The session.
     session_id: String,
     /// The DAP `seq` of the request to cancel.
     request_id: Option<i64>,
@@ -125,7 +121,6 @@ pub(crate) struct CancelArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CustomArgs {
-    /// The session.
     session_id: String,
     /// The DAP command.
     command: String,

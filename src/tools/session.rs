@@ -27,9 +27,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "debug.launch",
             "Start a program, or one `test`, under a debugger; returns its session_id. The \
              adapter follows the program (.py: debugpy, .go or a package folder: dlv, .js: \
-             js-debug, native: lldb-dap) unless `adapter` names one. With `breakpoints` the \
-             call waits for the first stop (`timeout`, default 30 s) and returns it; \
-             without, 5 s.",
+             js-debug, native: lldb-dap) unless `adapter` says. Waits for the first stop \
+             and returns it (`timeout`: {wait} s with `breakpoints`, else {initial_wait} s).",
             ToolAnnotations::START,
             launch,
         ),
@@ -44,15 +43,14 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         tool(
             "debug.sessions",
             "List the debug sessions: session_id, state, adapter, program, adapter_pid, \
-             restarts and idle_seconds. Listing does not keep a session alive.",
+             restarts, idle_seconds.",
             ToolAnnotations::READ_ONLY,
             sessions,
         ),
         tool(
             "debug.terminate",
-            "End a session: stop the program and its debugger, and forget the session. Read \
-             its output first if you need it. An attached program: asks for approval \
-             (debug.disconnect detaches).",
+            "End a session: stop the program and its debugger, and forget the session (read \
+             its output first if you need it). Ending an attached program asks for approval.",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL
@@ -61,10 +59,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.disconnect",
-            "Detach the debugger and leave the program running (for a process you attached \
-             to, or a program you want to let finish on its own); breakpoints no longer \
-             stop it. The session is forgotten. To stop the program too, use \
-             debug.terminate.",
+            "Detach the debugger and leave the program running (a process you attached to, \
+             or one to let finish); the session is forgotten.",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL
@@ -91,11 +87,10 @@ pub(crate) struct LaunchArgs {
     args: Vec<String>,
     /// The program's working directory; the program's own folder by default.
     cwd: Option<String>,
-    /// Environment variables added to the program's environment.
+    /// Added to the program's environment.
     #[serde(default)]
     env: BTreeMap<String, String>,
-    /// Adapter name (`debugpy`, `lldb-dap`, `dlv`, `js-debug`, `codelldb`; or a
-    /// language such as `python`).
+    /// `debugpy`, `lldb-dap`, `dlv`, `js-debug` or `codelldb`, or a language.
     adapter: Option<String>,
     /// debugpy: run this module (-m) instead.
     module: Option<String>,
@@ -113,8 +108,7 @@ pub(crate) struct LaunchArgs {
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
     watch: Vec<String>,
-    /// Seconds to wait for the first stop (default 30 with breakpoints or
-    /// stop_on_entry, else 5).
+    /// Seconds to wait for the first stop.
     timeout: Option<f64>,
 }
 
@@ -139,7 +133,8 @@ pub(crate) struct AttachArgs {
     breakpoints: Vec<StartBreakpoint>,
     /// Exception filters; default uncaught, []: none.
     filters: Option<Vec<String>>,
-    /// Seconds to wait for a first stop (default 30 with breakpoints, else 5).
+    /// Seconds to wait for a first stop (default {wait} with breakpoints, else
+    /// {initial_wait}).
     timeout: Option<f64>,
     /// Also watch these.
     #[serde(default)]

@@ -76,8 +76,9 @@ pub const CODE_ARGUMENTS: &[&str] = &[
 pub struct ToolSpec {
     /// Canonical name, such as `debug.launch`.
     pub name: &'static str,
-    /// What the tool does and when to use it, written for a model.
-    pub description: &'static str,
+    /// What the tool does and when to use it, written for a model; the limits it
+    /// states are the catalogue's [`Bounds`](super::Bounds).
+    pub description: String,
     /// JSON Schema (2020-12) of the arguments, generated from their Rust type.
     pub input_schema: Map<String, Value>,
     /// What it does to the world, as MCP's hints say it (the worst case over its

@@ -30,12 +30,11 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TraceArgs {
-    /// The session.
     session_id: String,
-    /// Cursor to read from: 0 for the first row, else a `next` from an earlier call.
+    /// Cursor: 0 for the first row, or a `next` from an earlier call.
     #[serde(default)]
     since: u64,
-    /// Rows to read at most (default and maximum: the list bound, 100).
+    /// Rows to read at most (default and at most {max_items}).
     max_rows: Option<usize>,
 }
 

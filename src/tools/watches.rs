@@ -22,8 +22,8 @@ pub const MAX_WATCHES: usize = 20;
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
         "debug.watch",
-        "Add or remove watch expressions: each stop result shows their values and which \
-         changed. They run at each stop.",
+        "Add or remove watch expressions, which run at each stop: its result shows \
+         their values and which changed.",
         ToolAnnotations::SETTING,
         watch,
     )]
@@ -33,7 +33,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WatchArgs {
-    /// The session.
     session_id: String,
     /// Expressions to watch.
     #[serde(default)]

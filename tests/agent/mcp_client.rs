@@ -50,6 +50,8 @@ struct Seen {
     elicitations: Mutex<Vec<Value>>,
     /// Lines of the server's stdout that were not JSON.
     not_json: Mutex<Vec<String>>,
+    /// The size of each `tools/list` answer, in bytes as it came on the wire.
+    tools_list_bytes: Mutex<Vec<usize>>,
     /// Signalled at each notification.
     arrived: Notify,
 }
@@ -61,6 +63,9 @@ impl Seen {
             Ok(message) if message.get("method").is_some() && message.get("id").is_none() => {
                 lock(&self.notifications).push(message);
                 self.arrived.notify_waiters();
+            }
+            Ok(message) if message["result"]["tools"].is_array() => {
+                lock(&self.tools_list_bytes).push(line.len());
             }
             Ok(_) => {}
             Err(_) => lock(&self.not_json).push(line.to_string()),
@@ -123,6 +128,13 @@ pub struct McpClient {
 }
 
 impl McpClient {
+    /// Start `dapvisor mcp` with `flags` and every tool (`--tools all`), and initialize
+    /// the connection.
+    pub async fn start_all_tools(flags: &[&str], elicitation: Elicitation) -> Self {
+        let flags: Vec<&str> = flags.iter().copied().chain(["--tools", "all"]).collect();
+        Self::start(&flags, elicitation).await
+    }
+
     /// Start `dapvisor mcp` with `flags`, and initialize the connection.
     pub async fn start(flags: &[&str], elicitation: Elicitation) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dapvisor"))
@@ -192,6 +204,14 @@ impl McpClient {
             .iter()
             .map(|t| serde_json::to_value(t).unwrap())
             .collect()
+    }
+
+    /// The size of the last `tools/list` answer, in bytes as the client received it
+    /// (the whole JSON-RPC message, without the line's end).
+    pub fn tools_list_bytes(&self) -> usize {
+        *lock(&self.seen.tools_list_bytes)
+            .last()
+            .expect("a tools/list answer came")
     }
 
     /// Every resource the server lists, as JSON.

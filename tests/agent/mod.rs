@@ -9,7 +9,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use dapvisor::permission::{PermissionGate, PermissionMode};
-use dapvisor::tools::{Bounds, ToolCatalogue, ToolResult};
+use dapvisor::tools::{Bounds, ToolCatalogue, ToolProfile, ToolResult};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
@@ -101,6 +101,7 @@ pub fn c_binary() -> PathBuf {
 pub async fn catalogue_with(bounds: Bounds) -> ToolCatalogue {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
         .with_bounds(bounds)
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
 }

@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use dapvisor::permission::{Approval, ApprovalRequest, Approver, PermissionGate, PermissionMode};
-use dapvisor::tools::{ToolCatalogue, ToolResult};
+use dapvisor::tools::{ToolCatalogue, ToolProfile, ToolResult};
 use dapvisor::{Runtime, RuntimeConfig};
 use futures::future::BoxFuture;
 use serde_json::json;
@@ -48,7 +48,9 @@ impl Approver for Recording {
 
 pub async fn gated_catalogue(gate: PermissionGate) -> ToolCatalogue {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    ToolCatalogue::new(runtime).with_permissions(gate)
+    ToolCatalogue::new(runtime)
+        .with_profile(ToolProfile::All)
+        .with_permissions(gate)
 }
 
 /// Two catalogues over one runtime: one that asks nothing, to set sessions up (and
@@ -57,8 +59,14 @@ pub async fn gated_catalogue(gate: PermissionGate) -> ToolCatalogue {
 pub async fn open_and_gated(gate: PermissionGate) -> (ToolCatalogue, ToolCatalogue) {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let open = ToolCatalogue::new(runtime.clone())
+        .with_profile(ToolProfile::All)
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
-    (open, ToolCatalogue::new(runtime).with_permissions(gate))
+    (
+        open,
+        ToolCatalogue::new(runtime)
+            .with_profile(ToolProfile::All)
+            .with_permissions(gate),
+    )
 }
 
 /// A file that a refused call's side effect would create: unique to this test
