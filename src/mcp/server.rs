@@ -18,7 +18,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::tools::{ToolCatalogue, ToolProfile, ToolResult, ToolSpec};
+use crate::tools::{ToolCatalogue, ToolError, ToolProfile, ToolResult, ToolSpec};
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
 use super::notify::{self, Subscriptions};
@@ -168,11 +168,26 @@ impl ServerHandler for DebugServer {
         }
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let approver = ElicitationApprover::new(context.peer.clone(), self.approval_timeout);
-        let result = self
+        let call = self
             .catalogue
-            .call_with_approver(&request.name, arguments, &approver)
-            .await;
-        Ok(mcp_result(result).into())
+            .call_with_approver(&request.name, arguments, &approver);
+        // The client's `notifications/cancelled` ends the call at once: dropped, the
+        // call withdraws what it waits for (a stop, an approval: one approved later
+        // runs nothing) and cancels the DAP request it has in flight where the adapter
+        // takes `cancel`; the session serves the next call. The client expects no
+        // answer, and rmcp sends none.
+        tokio::select! {
+            result = call => Ok(mcp_result(result).into()),
+            () = context.ct.cancelled() => {
+                tracing::info!(tool = %request.name, "the client cancelled the call");
+                let cancelled = ToolError::invalid(
+                    "the client cancelled the call",
+                    "no one reads this: MCP sends no answer to a cancelled request",
+                )
+                .with_kind("cancelled");
+                Ok(mcp_result(cancelled.into()).into())
+            }
+        }
     }
 
     async fn list_resources(

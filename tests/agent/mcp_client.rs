@@ -14,7 +14,9 @@ use rmcp::model::{
     ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerResult,
     SubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
+use rmcp::service::{
+    NotificationContext, PeerRequestOptions, RequestContext, RequestHandle, RunningService,
+};
 use rmcp::{ClientHandler, ErrorData, Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -36,6 +38,9 @@ pub enum Elicitation {
     ForSession,
     /// The user declines.
     Decline,
+    /// The user answers `approve` only once the test calls
+    /// [`McpClient::release_approval`].
+    Held(bool),
 }
 
 /// What the client has received besides answers.
@@ -52,8 +57,19 @@ struct Seen {
     not_json: Mutex<Vec<String>>,
     /// The size of each `tools/list` answer, in bytes as it came on the wire.
     tools_list_bytes: Mutex<Vec<usize>>,
-    /// Signalled at each notification.
+    /// Signalled at each notification and elicitation request.
     arrived: Notify,
+    /// A permit per held approval the test released.
+    released: Releases,
+}
+
+/// Permits for held approvals, none at first.
+struct Releases(tokio::sync::Semaphore);
+
+impl Default for Releases {
+    fn default() -> Self {
+        Self(tokio::sync::Semaphore::new(0))
+    }
 }
 
 impl Seen {
@@ -99,9 +115,16 @@ impl ClientHandler for Handler {
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         lock(&self.seen.elicitations).push(serde_json::to_value(&request).unwrap());
+        self.seen.arrived.notify_waiters();
+        if let Elicitation::Held(_) = self.elicitation {
+            let permit = self.seen.released.0.acquire().await.expect("never closed");
+            permit.forget();
+        }
         Ok(match self.elicitation {
-            Elicitation::Answer(approve) => ElicitResult::new(ElicitationAction::Accept)
-                .with_content(json!({ "approve": approve })),
+            Elicitation::Answer(approve) | Elicitation::Held(approve) => {
+                ElicitResult::new(ElicitationAction::Accept)
+                    .with_content(json!({ "approve": approve }))
+            }
             Elicitation::ForSession => ElicitResult::new(ElicitationAction::Accept)
                 .with_content(json!({ "approve": true, "for_session": true })),
             Elicitation::Decline | Elicitation::Unsupported => {
@@ -295,6 +318,41 @@ impl McpClient {
                 other => panic!("{tool}: {other:?}"),
             }
         })
+    }
+
+    /// Send a tool call without waiting for its answer: the handle cancels it
+    /// (`notifications/cancelled`).
+    pub async fn send_call(&self, tool: &str, arguments: Value) -> RequestHandle<RoleClient> {
+        let Value::Object(arguments) = arguments else {
+            panic!("tool arguments are a JSON object: {arguments}")
+        };
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        self.peer()
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .unwrap_or_else(|e| panic!("sending {tool}: {e}"))
+    }
+
+    /// Wait until `n` elicitation requests have come.
+    pub async fn elicited(&self, n: usize) {
+        let wait = async {
+            loop {
+                let arrived = self.seen.arrived.notified();
+                if self.elicitations().len() >= n {
+                    return;
+                }
+                arrived.await;
+            }
+        };
+        tokio::time::timeout(ANSWER_WAIT, wait)
+            .await
+            .expect("the server asked for approval");
+    }
+
+    /// Let one held approval ([`Elicitation::Held`]) answer.
+    pub fn release_approval(&self) {
+        self.seen.released.0.add_permits(1);
     }
 
     /// Call a tool that must succeed; returns its structured content.

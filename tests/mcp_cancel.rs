@@ -1,0 +1,152 @@
+//! `notifications/cancelled` over MCP, with debugpy: a cancelled call ends at once on
+//! the server. A cancelled wait gives its session back (the idle reaper, which never
+//! takes a session with a call under way, takes it), the session serves the next call,
+//! and an approval answered after its call was cancelled runs nothing.
+
+mod agent;
+
+use std::path::PathBuf;
+
+use agent::mcp_client::{Elicitation, McpClient};
+use agent::*;
+use serde_json::{json, Value};
+
+/// A program that never stops on its own.
+const FOREVER: &str = "import time\nwhile True:\n    time.sleep(0.05)\n";
+
+/// A file for this test in a folder of its own.
+fn scratch(test: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dapvisor-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Wait until `debug.sessions` (which does not count as use) says session `id` is in
+/// `state`.
+async fn state_is(client: &McpClient, id: &str, state: &str) {
+    let wait = async {
+        loop {
+            let sessions = client.ok("debug_sessions", json!({})).await;
+            let listed = sessions["sessions"].as_array().unwrap();
+            if listed
+                .iter()
+                .any(|s| s["session_id"] == id && s["state"] == state)
+            {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(mcp_client::ANSWER_WAIT, wait)
+        .await
+        .unwrap_or_else(|_| panic!("session {id} never became {state}"));
+}
+
+/// Launch FOREVER stopped on entry; its session id.
+async fn forever(client: &McpClient, test: &str) -> String {
+    let file = scratch(test, "forever.py");
+    std::fs::write(&file, FOREVER).unwrap();
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": file, "stop_on_entry": true }),
+        )
+        .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    launched["session_id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_continue_ends_its_wait_and_the_session_serves_the_next_call() {
+    // The idle clock restarts with each call; the limit must outlast the calls below.
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all", "--idle-timeout", "5"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let id = forever(&client, "cancel-continue").await;
+    let uri = format!("debugger://sessions/{id}");
+    client.subscribe(&uri).await;
+
+    // Cancelled while it waits (for up to 300 s) on a program that never stops.
+    let running = client
+        .send_call(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 300 }),
+        )
+        .await;
+    state_is(&client, &id, "running").await;
+    running
+        .cancel(Some("the user moved on".into()))
+        .await
+        .unwrap();
+    // The next call on the session works.
+    let paused = client.ok("debug_pause", json!({ "session_id": id })).await;
+    assert_eq!(paused["state"], "stopped", "{paused}");
+
+    // Cancelled again, with nothing to end its wait but the cancellation: the call
+    // no longer holds the session, so the idle reaper takes it. A call still waiting
+    // would hold it for the whole 300 s.
+    let running = client
+        .send_call(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 300 }),
+        )
+        .await;
+    state_is(&client, &id, "running").await;
+    running.cancel(None).await.unwrap();
+    let reaped = client
+        .notification(|n| {
+            n["params"]["uri"] == uri.as_str()
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_session_reaped"
+        })
+        .await;
+    assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_answered_after_its_call_was_cancelled_runs_nothing() {
+    // Default mode: an evaluation asks the user, who answers only when told to.
+    let client = McpClient::start(&[], Elicitation::Held(true)).await;
+    let id = forever(&client, "cancel-approval").await;
+    let marker = scratch("cancel-approval", "marker");
+    let _ = std::fs::remove_file(&marker);
+    let write = format!("open({:?}, 'w').write('ran')", marker.display().to_string());
+
+    let asked = client
+        .send_call(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": write }),
+        )
+        .await;
+    client.elicited(1).await;
+    asked
+        .cancel(Some("the user moved on".into()))
+        .await
+        .unwrap();
+    // The user approves after all: too late, the call is gone.
+    client.release_approval();
+
+    // The same way once more, not cancelled: it runs, after the first answer was
+    // handled, and the session serves it.
+    client.release_approval();
+    let two = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "1 + 1" }),
+        )
+        .await;
+    assert_eq!(two["result"], "2", "{two}");
+    assert_eq!(client.elicitations().len(), 2);
+    assert!(
+        !marker.exists(),
+        "the cancelled evaluation ran: {:?}",
+        std::fs::read_to_string(&marker).ok()
+    );
+    let ended = client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+    assert_eq!(ended["state"], Value::from("terminated"), "{ended}");
+    assert!(client.close().await.success());
+}
