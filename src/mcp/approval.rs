@@ -2,6 +2,8 @@
 //! client (MCP elicitation): approve this call, approve it for the rest of its debug
 //! session, or not; and refuses, saying why, when the client cannot ask.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -47,12 +49,38 @@ enum Answer {
 pub struct ElicitationApprover {
     peer: Peer<RoleServer>,
     timeout: Duration,
+    asking: Arc<AtomicBool>,
 }
 
 impl ElicitationApprover {
     /// An approver that asks through `peer`, waiting up to `timeout` for the answer.
     pub fn new(peer: Peer<RoleServer>, timeout: Duration) -> Self {
-        Self { peer, timeout }
+        Self {
+            peer,
+            timeout,
+            asking: Arc::default(),
+        }
+    }
+
+    /// Whether it is waiting for the user's answer now (for progress reports).
+    pub(crate) fn asking(&self) -> Arc<AtomicBool> {
+        self.asking.clone()
+    }
+}
+
+/// Marks an approver as asking while it lives.
+struct Asking<'a>(&'a AtomicBool);
+
+impl<'a> Asking<'a> {
+    fn new(flag: &'a AtomicBool) -> Self {
+        flag.store(true, Ordering::Relaxed);
+        Self(flag)
+    }
+}
+
+impl Drop for Asking<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
     }
 }
 
@@ -61,6 +89,7 @@ impl ElicitationApprover {
     /// for the session when the call acts on one.
     async fn ask(&self, request: &ApprovalRequest) -> Result<Option<Answer>, ElicitationError> {
         let timeout = Some(self.timeout);
+        let _asking = Asking::new(&self.asking);
         match &request.session {
             Some(session) => {
                 let message = format!(

@@ -11,10 +11,12 @@
 
 mod approval;
 mod notify;
+mod progress;
 mod resources;
 mod server;
 
 pub use approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
+pub use progress::PROGRESS_INTERVAL;
 pub use resources::{session_uri, SESSIONS_URI, SESSION_URI_TEMPLATE};
 pub use server::{mcp_result, mcp_tool, DebugServer};
 

@@ -22,6 +22,7 @@ use crate::tools::{ToolCatalogue, ToolError, ToolProfile, ToolResult, ToolSpec};
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
 use super::notify::{self, Subscriptions};
+use super::progress;
 use super::resources::{self, SESSIONS_URI, SESSION_URI_TEMPLATE};
 
 const INSTRUCTIONS: &str = "dapvisor debugs programs (Python with debugpy, C/C++/Rust with \
@@ -168,6 +169,12 @@ impl ServerHandler for DebugServer {
         }
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let approver = ElicitationApprover::new(context.peer.clone(), self.approval_timeout);
+        let progress = progress::report(
+            context.peer.clone(),
+            context.meta.get_progress_token(),
+            request.name.to_string(),
+            approver.asking(),
+        );
         let call = self
             .catalogue
             .call_with_approver(&request.name, arguments, &approver);
@@ -178,6 +185,7 @@ impl ServerHandler for DebugServer {
         // answer, and rmcp sends none.
         tokio::select! {
             result = call => Ok(mcp_result(result).into()),
+            () = progress => unreachable!("progress reports until the call ends"),
             () = context.ct.cancelled() => {
                 tracing::info!(tool = %request.name, "the client cancelled the call");
                 let cancelled = ToolError::invalid(

@@ -321,7 +321,8 @@ impl McpClient {
     }
 
     /// Send a tool call without waiting for its answer: the handle cancels it
-    /// (`notifications/cancelled`).
+    /// (`notifications/cancelled`) and names the progress token rmcp's client gives
+    /// every request.
     pub async fn send_call(&self, tool: &str, arguments: Value) -> RequestHandle<RoleClient> {
         let Value::Object(arguments) = arguments else {
             panic!("tool arguments are a JSON object: {arguments}")

@@ -1,7 +1,8 @@
-//! `notifications/cancelled` over MCP, with debugpy: a cancelled call ends at once on
-//! the server. A cancelled wait gives its session back (the idle reaper, which never
-//! takes a session with a call under way, takes it), the session serves the next call,
-//! and an approval answered after its call was cancelled runs nothing.
+//! Long calls over MCP, with debugpy. Cancelled (`notifications/cancelled`), a call
+//! ends at once on the server: a cancelled wait gives its session back (the idle
+//! reaper, which never takes a session with a call under way, takes it), the session
+//! serves the next call, and an approval answered after its call was cancelled runs
+//! nothing. Given a progress token, a call reports progress while it waits.
 
 mod agent;
 
@@ -148,5 +149,80 @@ async fn an_approval_answered_after_its_call_was_cancelled_runs_nothing() {
         .ok("debug_terminate", json!({ "session_id": id }))
         .await;
     assert_eq!(ended["state"], Value::from("terminated"), "{ended}");
+    assert!(client.close().await.success());
+}
+
+/// The progress notifications received for `token`, as JSON.
+fn progress_for(client: &McpClient, token: &Value) -> Vec<Value> {
+    client
+        .notifications()
+        .into_iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .filter(|n| n["params"]["progressToken"] == *token)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_reports_progress_while_it_waits_and_not_after() {
+    // rmcp's client gives every request a progress token.
+    let client = McpClient::start(&[], Elicitation::Held(true)).await;
+    let id = forever(&client, "progress").await;
+
+    // Waiting on the program: every second, the seconds so far.
+    let running = client
+        .send_call(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 300 }),
+        )
+        .await;
+    let token = serde_json::to_value(&running.progress_token).unwrap();
+    let first = client
+        .notification(|n| {
+            n["method"] == "notifications/progress" && n["params"]["progressToken"] == token
+        })
+        .await;
+    let message = first["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("debug_continue: waiting on the debugger"),
+        "{first}"
+    );
+    client
+        .notification(|n| {
+            n["params"]["progressToken"] == token && n["params"]["progress"].as_f64() >= Some(2.0)
+        })
+        .await;
+    let seconds: Vec<f64> = progress_for(&client, &token)
+        .iter()
+        .map(|n| n["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert!(seconds.windows(2).all(|w| w[0] < w[1]), "{seconds:?}");
+    // Ended, it reports no more: the pause's own answer comes after the continue's.
+    let paused = client.ok("debug_pause", json!({ "session_id": id })).await;
+    assert_eq!(paused["state"], "stopped", "{paused}");
+    let answered = running.await_response().await.unwrap();
+    assert!(format!("{answered:?}").contains("stopped"), "{answered:?}");
+    let reports = progress_for(&client, &token).len();
+
+    // Waiting on the user: the reports say so.
+    let asked = client
+        .send_call(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "1 + 1" }),
+        )
+        .await;
+    let asking_token = serde_json::to_value(&asked.progress_token).unwrap();
+    client.elicited(1).await;
+    let asking = client
+        .notification(|n| n["params"]["progressToken"] == asking_token)
+        .await;
+    let message = asking["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("debug_evaluate: waiting on the user's approval"),
+        "{asking}"
+    );
+    client.release_approval();
+    let answered = asked.await_response().await.unwrap();
+    assert!(format!("{answered:?}").contains("\"2\""), "{answered:?}");
+    assert_eq!(progress_for(&client, &token).len(), reports);
     assert!(client.close().await.success());
 }
