@@ -672,6 +672,16 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         })
         .await;
     assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
+    // The client's user is told too, in a log message sent before the update.
+    let logs = log_messages(&client);
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    let log = &logs[0]["params"];
+    assert_eq!(log["level"], "notice", "{log}");
+    assert_eq!(log["logger"], "dapvisor", "{log}");
+    assert_eq!(log["data"]["session_id"], id.as_str(), "{log}");
+    assert_eq!(log["data"]["signal"], "dap_session_reaped", "{log}");
+    let text = log["data"]["message"].as_str().unwrap();
+    assert!(text.contains("without a call"), "{log}");
     // Asked again, the session says how it ended, not just that it is unknown.
     let err = client
         .fails("debug_stack_trace", json!({ "session_id": id }), 404)
@@ -694,7 +704,37 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         client.ok("debug_sessions", json!({})).await["sessions"],
         json!([])
     );
+
+    // A client that wants warnings and worse is not told of a reaping.
+    client.set_log_level("warning").await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    let uri = format!(
+        "debugger://sessions/{}",
+        launched["session_id"].as_str().unwrap()
+    );
+    client.subscribe(&uri).await;
+    client
+        .notification(|n| {
+            n["params"]["uri"] == uri.as_str()
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_session_reaped"
+        })
+        .await;
+    assert_eq!(log_messages(&client).len(), 1);
     assert!(client.close().await.success());
+}
+
+/// The log messages (`notifications/message`) received so far.
+fn log_messages(client: &McpClient) -> Vec<serde_json::Value> {
+    client
+        .notifications()
+        .into_iter()
+        .filter(|n| n["method"] == "notifications/message")
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

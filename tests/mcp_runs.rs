@@ -6,7 +6,7 @@ mod agent;
 
 use agent::mcp_client::{ok_result, Elicitation, McpClient};
 use agent::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
 
@@ -142,6 +142,18 @@ async fn an_adapter_killed_under_a_subscriber_is_restarted_and_said_so() {
         restarted["params"]["_meta"]["dapvisor/event"]["payload"]["attempt"],
         1
     );
+    // The client's user is told of both in log messages, each sent before its update.
+    let logs: Vec<Value> = client
+        .notifications()
+        .into_iter()
+        .filter(|n| n["method"] == "notifications/message")
+        .map(|n| n["params"].clone())
+        .collect();
+    let levels: Vec<&Value> = logs.iter().map(|l| &l["level"]).collect();
+    assert_eq!(levels, ["warning", "info"], "{logs:?}");
+    let crash = logs[0]["data"]["message"].as_str().unwrap();
+    assert!(crash.contains("crashed") && crash.contains("restarting it in"), "{crash}");
+    assert_eq!(logs[1]["data"]["signal"], "dap_adapter_restarted");
 
     // The program runs again under a new adapter and stops at its breakpoint again.
     let again = client

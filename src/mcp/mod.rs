@@ -10,6 +10,7 @@
 //!   subscriptions and notifications when a session stops, ends or restarts.
 
 mod approval;
+mod logging;
 mod notify;
 mod progress;
 mod resources;

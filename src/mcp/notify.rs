@@ -1,7 +1,8 @@
 //! Notifications to the client when a session stops, ends, restarts or fails: a
 //! `notifications/resources/updated` for each subscribed resource it concerns (with
 //! the event under `_meta["dapvisor/event"]`), and `notifications/resources/list_changed`
-//! when a session appears or goes.
+//! when a session appears or goes; and, first, the log message the event makes for the
+//! client's user, if any (`logging.rs`).
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -12,6 +13,7 @@ use serde_json::json;
 
 use crate::{EventKind, Received, Runtime, SessionEvent, SessionState};
 
+use super::logging::{self, LogLevel};
 use super::resources::{session_uri, SESSIONS_URI};
 
 /// The resource URIs the client subscribed to.
@@ -40,7 +42,12 @@ impl Subscriptions {
 }
 
 /// Forward the runtime's events to the client until either side goes away.
-pub async fn forward(runtime: Runtime, peer: Peer<RoleServer>, subscriptions: Subscriptions) {
+pub(crate) async fn forward(
+    runtime: Runtime,
+    peer: Peer<RoleServer>,
+    subscriptions: Subscriptions,
+    log_level: LogLevel,
+) {
     let mut events = runtime.subscribe();
     while let Some(received) = events.recv().await {
         let event = match received {
@@ -54,7 +61,11 @@ pub async fn forward(runtime: Runtime, peer: Peer<RoleServer>, subscriptions: Su
                 continue;
             }
         };
-        if send(&peer, &subscriptions, &event).await.is_err() {
+        let sent = match logging::send(&peer, &log_level, &event).await {
+            Ok(()) => send(&peer, &subscriptions, &event).await,
+            Err(gone) => Err(gone),
+        };
+        if sent.is_err() {
             break; // the client is gone
         }
     }

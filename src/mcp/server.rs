@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+#[allow(deprecated)] // logging: the handshake-era way, which dapvisor serves
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -21,6 +23,7 @@ use serde_json::Value;
 use crate::tools::{ToolCatalogue, ToolError, ToolProfile, ToolResult, ToolSpec};
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
+use super::logging::LogLevel;
 use super::notify::{self, Subscriptions};
 use super::progress;
 use super::resources::{self, SESSIONS_URI, SESSION_URI_TEMPLATE};
@@ -45,6 +48,7 @@ pub struct DebugServer {
     catalogue: ToolCatalogue,
     approval_timeout: Duration,
     subscriptions: Subscriptions,
+    log_level: LogLevel,
     forwarding: Arc<AtomicBool>,
 }
 
@@ -55,6 +59,7 @@ impl DebugServer {
             catalogue,
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
             subscriptions: Subscriptions::default(),
+            log_level: LogLevel::default(),
             forwarding: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -111,12 +116,14 @@ fn json_contents(uri: &str, value: &Value) -> ReadResourceResult {
 }
 
 impl ServerHandler for DebugServer {
+    #[allow(deprecated)] // logging: the handshake-era way, which dapvisor serves
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
             .enable_resources_subscribe()
             .enable_resources_list_changed()
+            .enable_logging()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("dapvisor", env!("CARGO_PKG_VERSION")))
@@ -143,7 +150,19 @@ impl ServerHandler for DebugServer {
             self.catalogue.runtime().clone(),
             context.peer,
             self.subscriptions.clone(),
+            self.log_level.clone(),
         ));
+    }
+
+    /// The least level of log message the client wants (`logging.rs`).
+    #[allow(deprecated)] // logging: the handshake-era way, which dapvisor serves
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(request.level);
+        Ok(())
     }
 
     async fn list_tools(

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
-    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
-    ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerResult,
-    SubscribeRequestParams,
+    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, LoggingLevel,
+    ProtocolVersion, ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerResult,
+    SetLevelRequestParams, SubscribeRequestParams,
 };
 use rmcp::service::{
     NotificationContext, PeerRequestOptions, RequestContext, RequestHandle, RunningService,
@@ -349,6 +349,14 @@ impl McpClient {
         tokio::time::timeout(ANSWER_WAIT, wait)
             .await
             .expect("the server asked for approval");
+    }
+
+    /// Ask for log messages of `level` (`warning`, as MCP names it) and above only.
+    pub async fn set_log_level(&self, level: &str) {
+        let level: LoggingLevel = serde_json::from_value(json!(level)).expect("a level");
+        within(self.service.set_level(SetLevelRequestParams::new(level)))
+            .await
+            .expect("logging/setLevel is answered");
     }
 
     /// Let one held approval ([`Elicitation::Held`]) answer.
