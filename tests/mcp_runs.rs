@@ -152,7 +152,10 @@ async fn an_adapter_killed_under_a_subscriber_is_restarted_and_said_so() {
     let levels: Vec<&Value> = logs.iter().map(|l| &l["level"]).collect();
     assert_eq!(levels, ["warning", "info"], "{logs:?}");
     let crash = logs[0]["data"]["message"].as_str().unwrap();
-    assert!(crash.contains("crashed") && crash.contains("restarting it in"), "{crash}");
+    assert!(
+        crash.contains("crashed") && crash.contains("restarting it in"),
+        "{crash}"
+    );
     assert_eq!(logs[1]["data"]["signal"], "dap_adapter_restarted");
 
     // The program runs again under a new adapter and stops at its breakpoint again.

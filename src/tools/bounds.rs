@@ -57,6 +57,18 @@ pub const DEFAULT_STOP_LOCALS: usize = 20;
 /// end result carries: 2 KiB, the newest part; `debug.output` reads the rest.
 pub const DEFAULT_STOP_OUTPUT_BYTES: usize = 2 * 1024;
 
+/// Bytes a result at a stop (launch, attach, continue, a step, pause, wait) carries at
+/// most, as its structured content and as its text each: 8 KiB. The stop's place,
+/// source, exception, the tracepoint note and the output tail (whose own bound is
+/// [`DEFAULT_STOP_OUTPUT_BYTES`]) come first; watches, then locals, fill what is left,
+/// and those left out are counted and said to be one call away.
+pub const DEFAULT_STOP_RESULT_BYTES: usize = 8 * 1024;
+
+/// Characters kept of each value (a local's, a watch's) and each source line in a
+/// result at a stop: 200, so that more of them fit its bytes. debug.variables and
+/// debug.evaluate give whole values (`max_chars`).
+pub const DEFAULT_STOP_VALUE_CHARS: usize = 200;
+
 /// How long a Rust test's crate may take to build (`cargo test --no-run`) before a
 /// `debug.launch` with `test` gives up: 10 minutes.
 pub const DEFAULT_TEST_BUILD_TIMEOUT: Duration = Duration::from_secs(600);
@@ -94,6 +106,9 @@ pub const DEFAULT_MAX_MEMORY_BYTES: usize = 4096;
 /// `offset` or `levels` is refused (400) rather than sent wrapped or cut.
 pub const MAX_ADAPTER_INT: usize = i32::MAX as usize;
 
+/// The least [`Bounds::stop_result_bytes`] a setter takes: 4 KiB.
+pub const MIN_STOP_RESULT_BYTES: usize = 4 * 1024;
+
 /// The limits a [`ToolCatalogue`](super::ToolCatalogue) applies to its results.
 /// `Bounds::default()` has every default above; each has a setter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +137,10 @@ pub struct Bounds {
     pub stop_locals: usize,
     /// See [`DEFAULT_STOP_OUTPUT_BYTES`].
     pub stop_output_bytes: usize,
+    /// See [`DEFAULT_STOP_RESULT_BYTES`].
+    pub stop_result_bytes: usize,
+    /// See [`DEFAULT_STOP_VALUE_CHARS`].
+    pub stop_value_chars: usize,
     /// See [`DEFAULT_TEST_BUILD_TIMEOUT`].
     pub test_build_timeout: Duration,
     /// See [`DEFAULT_WAIT`].
@@ -153,6 +172,8 @@ impl Default for Bounds {
             source_context_lines: DEFAULT_SOURCE_CONTEXT_LINES,
             stop_locals: DEFAULT_STOP_LOCALS,
             stop_output_bytes: DEFAULT_STOP_OUTPUT_BYTES,
+            stop_result_bytes: DEFAULT_STOP_RESULT_BYTES,
+            stop_value_chars: DEFAULT_STOP_VALUE_CHARS,
             test_build_timeout: DEFAULT_TEST_BUILD_TIMEOUT,
             wait: DEFAULT_WAIT,
             initial_stop_wait: DEFAULT_INITIAL_STOP_WAIT,
@@ -235,6 +256,19 @@ impl Bounds {
     /// Set [`Self::stop_output_bytes`] (0: no output in stop results).
     pub fn stop_output_bytes(mut self, bytes: usize) -> Self {
         self.stop_output_bytes = bytes;
+        self
+    }
+
+    /// Set [`Self::stop_result_bytes`] (at least 4 KiB: room for the stop's place, its
+    /// source and the output tail).
+    pub fn stop_result_bytes(mut self, bytes: usize) -> Self {
+        self.stop_result_bytes = bytes.max(MIN_STOP_RESULT_BYTES);
+        self
+    }
+
+    /// Set [`Self::stop_value_chars`] (at least 16).
+    pub fn stop_value_chars(mut self, n: usize) -> Self {
+        self.stop_value_chars = n.max(16);
         self
     }
 

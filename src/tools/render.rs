@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::wire::types::{Scope, StackFrame, Variable};
 use crate::{SessionHandle, StopInfo, StopOutcome};
 
-use super::bounds::{cut_chars, Bounds};
+use super::bounds::{cut_chars, keep_ends, Bounds};
 use super::context::Context;
 
 /// A frame as tools show it: `id`, `name`, `file`, `line`, `column`.
@@ -179,25 +179,29 @@ pub(crate) async fn stop_summary(
 ) -> (Value, String) {
     let bounds = &ctx.bounds;
     let reason = stop_reason(stop);
+    // An adapter's words can be long (an exception's whole message): cut like errors.
+    let said = |t: &Option<String>| t.as_deref().map(|t| keep_ends(t, bounds.max_error_chars));
+    let (description, stop_text) = (said(&stop.description), said(&stop.text));
     let mut json = json!({
         "reason": reason,
         "thread_id": stop.thread_id,
-        "description": stop.description,
-        "text": stop.text,
+        "description": description,
+        "text": stop_text,
     });
     if reason != stop.reason {
         json["adapter_reason"] = json!(stop.reason);
     }
     let mut text = format!("stopped ({reason})");
-    if let Some(extra) = stop.text.as_ref().or(stop.description.as_ref()) {
+    if let Some(extra) = stop_text.as_ref().or(description.as_ref()) {
         let _ = write!(text, ": {extra}");
     }
     if reason == "exception" {
         // Which exception, and its message, where the adapter can say (one request).
         if let Ok(info) = session.exception_info(stop.thread_id).await {
-            let description = info.description.as_deref().unwrap_or("");
-            let _ = write!(text, " [{}: {description}]", info.exception_id);
-            json["exception"] = json!({ "id": info.exception_id, "description": info.description });
+            let description = said(&info.description);
+            let shown = description.as_deref().unwrap_or("");
+            let _ = write!(text, " [{}: {shown}]", info.exception_id);
+            json["exception"] = json!({ "id": info.exception_id, "description": description });
         }
     }
     let frame = match session.stack_trace(stop.thread_id, Some(1)).await {
@@ -250,8 +254,18 @@ pub(crate) async fn stop_summary(
         );
     }
 
-    match top_locals(session, frame.id, bounds).await {
-        Ok((locals, total)) => {
+    // Watches, then locals, fill what the result's bytes leave once the rest (and
+    // what `outcome` adds after: the output tail, the tracepoint note) is counted.
+    let used = json.to_string().len().max(text.len()) + bounds.stop_output_bytes + RESERVED_BYTES;
+    let mut room = bounds.stop_result_bytes.saturating_sub(used);
+    let locals = top_locals(session, frame.id, bounds).await;
+    if let Some((rows, said)) = super::watches::at_stop(ctx, session, frame.id, &mut room).await {
+        json["watches"] = rows;
+        text.push_str(&said);
+    }
+    match locals {
+        Ok((vars, total)) => {
+            let locals = within(&vars, bounds.stop_value_chars, &mut room);
             let _ = writeln!(text, "locals ({} of {total}):", locals.len());
             text.push_str(&variables_text(&locals));
             if total > locals.len() {
@@ -267,11 +281,28 @@ pub(crate) async fn stop_summary(
         }
         Err(e) => json["locals_error"] = json!(e),
     }
-    if let Some((rows, said)) = super::watches::at_stop(ctx, session, frame.id).await {
-        json["watches"] = rows;
-        text.push_str(&said);
-    }
     (json, text.trim_end().to_string())
+}
+
+/// Bytes of a stop result kept for what is added after the locals besides the output
+/// tail: the state around the stop, the tracepoint note, the counts of what was cut.
+const RESERVED_BYTES: usize = 512;
+
+/// As many of `vars` as fit in `room` bytes (as JSON, and as text lines, which are
+/// shorter), in order, each value cut to `max_chars`; `room` is what is left after.
+fn within(vars: &[Variable], max_chars: usize, room: &mut usize) -> Vec<Value> {
+    let mut kept = Vec::new();
+    for var in vars {
+        let (entry, _) = variable_json(var, max_chars);
+        // A comma between entries.
+        let bytes = entry.to_string().len() + 1;
+        if bytes > *room {
+            break;
+        }
+        *room -= bytes;
+        kept.push(entry);
+    }
+    kept
 }
 
 /// The stop's reason as agents read it. lldb-dap 19 reports the halt a pause causes as
@@ -294,7 +325,7 @@ async fn top_locals(
     session: &SessionHandle,
     frame_id: i64,
     bounds: &Bounds,
-) -> Result<(Vec<Value>, usize), String> {
+) -> Result<(Vec<Variable>, usize), String> {
     let scopes = session.scopes(frame_id).await.map_err(|e| e.to_string())?;
     let cheap = |s: &&Scope| !s.expensive && s.variables_reference > 0;
     let marked: Vec<&Scope> = scopes
@@ -325,12 +356,8 @@ async fn top_locals(
         }
     }
     let total = vars.len();
-    let shown = vars
-        .iter()
-        .take(bounds.stop_locals)
-        .map(|v| variable_json(v, bounds.max_value_chars).0)
-        .collect();
-    Ok((shown, total))
+    vars.truncate(bounds.stop_locals);
+    Ok((vars, total))
 }
 
 /// The lines around `line` (1-based) of a regular file, each cut to the value bound.
@@ -354,6 +381,6 @@ fn source_lines(path: &Path, line: i64, bounds: &Bounds) -> Vec<(i64, String)> {
         .skip_while(|(n, _)| *n < first)
         .take_while(|(n, _)| *n <= last)
         // A long line is cut like a value, and marked so.
-        .map(|(n, l)| (n, cut_value(&l, bounds.max_value_chars).0))
+        .map(|(n, l)| (n, cut_value(&l, bounds.stop_value_chars).0))
         .collect()
 }

@@ -144,10 +144,15 @@ pub(crate) fn add(
 
 /// The watch rows at a stop in `frame_id`: `[{expression, value, changed, previous} |
 /// {expression, error}]` and a line of text each; `None` without watches.
+///
+/// Each value is cut to the stop's value bound; rows are kept while they fit in `room`
+/// bytes (as JSON), which is lowered by what they take, and those left out are counted
+/// in a last row that says how to read them.
 pub(crate) async fn at_stop(
     ctx: &Context,
     session: &SessionHandle,
     frame_id: i64,
+    room: &mut usize,
 ) -> Option<(Value, String)> {
     let expressions = ctx.watches.list(session.id());
     if expressions.is_empty() {
@@ -161,7 +166,7 @@ pub(crate) async fn at_stop(
             .await
         {
             Ok(answer) => {
-                let value = cut(&answer.result, ctx.bounds.max_value_chars);
+                let value = cut(&answer.result, ctx.bounds.stop_value_chars);
                 now.insert(expression.clone(), value.clone());
                 rows.push((expression, Ok(value)));
             }
@@ -171,23 +176,38 @@ pub(crate) async fn at_stop(
     let before = ctx.watches.swap_last(session.id(), now);
     let mut json = Vec::new();
     let mut text = String::from("watches:\n");
-    for (expression, outcome) in rows {
-        match outcome {
+    let count = rows.len();
+    for (shown, (expression, outcome)) in rows.into_iter().enumerate() {
+        let (row, line) = match outcome {
             Ok(value) => {
                 let previous = before.get(expression);
                 let changed = previous.is_some_and(|p| *p != value);
-                match previous.filter(|_| changed) {
-                    Some(p) => text.push_str(&format!("  {expression} = {value} (was {p})\n")),
-                    None => text.push_str(&format!("  {expression} = {value}\n")),
-                }
-                json.push(json!({ "expression": expression, "value": value,
-                                  "changed": changed, "previous": previous }));
+                let line = match previous.filter(|_| changed) {
+                    Some(p) => format!("  {expression} = {value} (was {p})\n"),
+                    None => format!("  {expression} = {value}\n"),
+                };
+                let row = json!({ "expression": expression, "value": value,
+                                  "changed": changed, "previous": previous });
+                (row, line)
             }
             Err(error) => {
-                text.push_str(&format!("  {expression}: error: {error}\n"));
-                json.push(json!({ "expression": expression, "error": error }));
+                let line = format!("  {expression}: error: {error}\n");
+                (json!({ "expression": expression, "error": error }), line)
             }
+        };
+        // A comma between rows.
+        let bytes = row.to_string().len() + 1;
+        if bytes > *room {
+            let left = count - shown;
+            text.push_str(&format!(
+                "  … {left} more not shown, for the result's size: debug.evaluate them\n"
+            ));
+            json.push(json!({ "not_shown": left }));
+            break;
         }
+        *room -= bytes;
+        text.push_str(&line);
+        json.push(row);
     }
     Some((Value::Array(json), text))
 }
