@@ -665,12 +665,7 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
     let id = launched["session_id"].as_str().unwrap().to_string();
     let uri = format!("debugger://sessions/{id}");
     client.subscribe(&uri).await;
-    let reaped = client
-        .notification(|n| {
-            n["params"]["uri"] == uri.as_str()
-                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_session_reaped"
-        })
-        .await;
+    let reaped = client.update(&uri, "dap_session_reaped").await;
     assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
     // The client's user is told too, in a log message sent before the update.
     let logs = log_messages(&client);
@@ -718,12 +713,7 @@ async fn an_idle_session_is_reaped_and_its_subscribers_are_told() {
         launched["session_id"].as_str().unwrap()
     );
     client.subscribe(&uri).await;
-    client
-        .notification(|n| {
-            n["params"]["uri"] == uri.as_str()
-                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_session_reaped"
-        })
-        .await;
+    client.update(&uri, "dap_session_reaped").await;
     assert_eq!(log_messages(&client).len(), 1);
     assert!(client.close().await.success());
 }

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;
+use rmcp::service::RequestHandle;
+use rmcp::RoleClient;
 use serde_json::{json, Value};
 
 /// A program that never stops on its own.
@@ -43,6 +45,18 @@ async fn state_is(client: &McpClient, id: &str, state: &str) {
         .unwrap_or_else(|_| panic!("session {id} never became {state}"));
 }
 
+/// A `debug_continue` of session `id` that waits up to 300 s, once the program runs.
+async fn continued(client: &McpClient, id: &str) -> RequestHandle<RoleClient> {
+    let running = client
+        .send_call(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 300 }),
+        )
+        .await;
+    state_is(client, id, "running").await;
+    running
+}
+
 /// Launch FOREVER stopped on entry; its session id.
 async fn forever(client: &McpClient, test: &str) -> String {
     let file = scratch(test, "forever.py");
@@ -70,13 +84,7 @@ async fn a_cancelled_continue_ends_its_wait_and_the_session_serves_the_next_call
     client.subscribe(&uri).await;
 
     // Cancelled while it waits (for up to 300 s) on a program that never stops.
-    let running = client
-        .send_call(
-            "debug_continue",
-            json!({ "session_id": id, "timeout": 300 }),
-        )
-        .await;
-    state_is(&client, &id, "running").await;
+    let running = continued(&client, &id).await;
     running
         .cancel(Some("the user moved on".into()))
         .await
@@ -88,20 +96,9 @@ async fn a_cancelled_continue_ends_its_wait_and_the_session_serves_the_next_call
     // Cancelled again, with nothing to end its wait but the cancellation: the call
     // no longer holds the session, so the idle reaper takes it. A call still waiting
     // would hold it for the whole 300 s.
-    let running = client
-        .send_call(
-            "debug_continue",
-            json!({ "session_id": id, "timeout": 300 }),
-        )
-        .await;
-    state_is(&client, &id, "running").await;
+    let running = continued(&client, &id).await;
     running.cancel(None).await.unwrap();
-    let reaped = client
-        .notification(|n| {
-            n["params"]["uri"] == uri.as_str()
-                && n["params"]["_meta"]["dapvisor/event"]["signal"] == "dap_session_reaped"
-        })
-        .await;
+    let reaped = client.update(&uri, "dap_session_reaped").await;
     assert!(reaped["params"]["_meta"]["dapvisor/event"]["payload"]["idle_secs"].is_u64());
     assert!(client.close().await.success());
 }

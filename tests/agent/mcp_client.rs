@@ -413,6 +413,15 @@ impl McpClient {
             })
     }
 
+    /// Wait for the `resources/updated` notification of `uri` whose event is `signal`
+    /// (such as `dap_session_reaped`).
+    pub async fn update(&self, uri: &str, signal: &str) -> Value {
+        self.notification(|n| {
+            n["params"]["uri"] == uri && n["params"]["_meta"]["dapvisor/event"]["signal"] == signal
+        })
+        .await
+    }
+
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id().expect("the server has not been waited for")
