@@ -58,10 +58,10 @@ pub const DEFAULT_STOP_LOCALS: usize = 20;
 pub const DEFAULT_STOP_OUTPUT_BYTES: usize = 2 * 1024;
 
 /// Bytes a result at a stop (launch, attach, continue, a step, pause, wait) carries at
-/// most, as its structured content and as its text each: 8 KiB. The stop's place,
-/// source, exception, the tracepoint note and the output tail (whose own bound is
-/// [`DEFAULT_STOP_OUTPUT_BYTES`]) come first; watches, then locals, fill what is left,
-/// and those left out are counted and said to be one call away.
+/// most, its structured content and its text together (an MCP client receives both):
+/// 8 KiB. The stop's place, source, exception, the tracepoint note and the output tail
+/// (whose own bound is [`DEFAULT_STOP_OUTPUT_BYTES`]) come first; watches, then locals,
+/// fill what is left, and those left out are counted and said to be one call away.
 pub const DEFAULT_STOP_RESULT_BYTES: usize = 8 * 1024;
 
 /// Characters kept of each value (a local's, a watch's) and each source line in a

@@ -91,10 +91,15 @@ pub(crate) async fn outcome(
 ) -> (Value, String) {
     match outcome {
         StopOutcome::Stopped(stop) => {
-            let (summary, mut text) = stop_summary(ctx, session, &stop).await;
+            // The output tail first, so that the summary knows the room it leaves.
+            let tail = output_tail(ctx, session).await;
+            let taken = tail
+                .as_ref()
+                .map_or(0, |(json, said)| json.to_string().len() + said.len());
+            let (summary, mut text) = stop_summary(ctx, session, &stop, taken).await;
             let mut json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
             add_trace_note(session, &mut json, &mut text).await;
-            add_output_tail(ctx, session, &mut json, &mut text).await;
+            add_output(&mut json, &mut text, tail);
             (json, text)
         }
         StopOutcome::Terminated { exit_code } => {
@@ -117,7 +122,8 @@ pub(crate) async fn outcome(
             }
             text.push('\n');
             add_trace_note(session, &mut json, &mut text).await;
-            add_output_tail(ctx, session, &mut json, &mut text).await;
+            let tail = output_tail(ctx, session).await;
+            add_output(&mut json, &mut text, tail);
             let text = text.trim_end().to_string();
             (
                 json,
@@ -150,17 +156,18 @@ async fn add_trace_note(session: &SessionHandle, json: &mut Value, text: &mut St
     }
 }
 
-/// Add the program's output since the last result (see `output_tail.rs`), if any.
-async fn add_output_tail(
-    ctx: &Context,
-    session: &SessionHandle,
-    json: &mut Value,
-    text: &mut String,
-) {
+/// The program's output since the last result (see `output_tail.rs`), if any is to be
+/// shown: as JSON and as text.
+async fn output_tail(ctx: &Context, session: &SessionHandle) -> Option<(Value, String)> {
     if ctx.bounds.stop_output_bytes == 0 {
-        return;
+        return None;
     }
-    if let Some((tail, said)) = super::output_tail::since_last_result(ctx, session).await {
+    super::output_tail::since_last_result(ctx, session).await
+}
+
+/// Add an output tail to a result.
+fn add_output(json: &mut Value, text: &mut String, tail: Option<(Value, String)>) {
+    if let Some((tail, said)) = tail {
         json["output"] = tail;
         if !text.ends_with('\n') {
             text.push('\n');
@@ -169,13 +176,15 @@ async fn add_output_tail(
     }
 }
 
-/// Where a stop is: reason, thread, file, line, function, the source around the line
-/// and the top frame's locals. Parts the adapter cannot give are left out (and said
-/// so), never turned into an error: the stop itself happened.
+/// Where a stop is: reason, thread, file, line, function, the source around the line,
+/// the watches and the top frame's locals, in what the result's bytes leave once
+/// `taken` bytes (the output tail's) are counted. Parts the adapter cannot give are left
+/// out (and said so), never turned into an error: the stop itself happened.
 pub(crate) async fn stop_summary(
     ctx: &Context,
     session: &SessionHandle,
     stop: &StopInfo,
+    taken: usize,
 ) -> (Value, String) {
     let bounds = &ctx.bounds;
     let reason = stop_reason(stop);
@@ -254,9 +263,10 @@ pub(crate) async fn stop_summary(
         );
     }
 
-    // Watches, then locals, fill what the result's bytes leave once the rest (and
-    // what `outcome` adds after: the output tail, the tracepoint note) is counted.
-    let used = json.to_string().len().max(text.len()) + bounds.stop_output_bytes + RESERVED_BYTES;
+    // Watches, then locals, fill what the result's bytes (its JSON and its text
+    // together) leave once the rest is counted: what is here, the output tail, and
+    // what `outcome` adds around it.
+    let used = json.to_string().len() + text.len() + taken + RESERVED_BYTES;
     let mut room = bounds.stop_result_bytes.saturating_sub(used);
     let locals = top_locals(session, frame.id, bounds).await;
     if let Some((rows, said)) = super::watches::at_stop(ctx, session, frame.id, &mut room).await {
@@ -266,6 +276,7 @@ pub(crate) async fn stop_summary(
     match locals {
         Ok((vars, total)) => {
             let locals = within(&vars, bounds.stop_value_chars, &mut room);
+            // The header and the note of what is left out are in RESERVED_BYTES.
             let _ = writeln!(text, "locals ({} of {total}):", locals.len());
             text.push_str(&variables_text(&locals));
             if total > locals.len() {
@@ -284,18 +295,19 @@ pub(crate) async fn stop_summary(
     (json, text.trim_end().to_string())
 }
 
-/// Bytes of a stop result kept for what is added after the locals besides the output
-/// tail: the state around the stop, the tracepoint note, the counts of what was cut.
+/// Bytes of a stop result kept for what is added besides the output tail: the state
+/// around the stop, the tracepoint note, the counts and notes of what was left out.
 const RESERVED_BYTES: usize = 512;
 
-/// As many of `vars` as fit in `room` bytes (as JSON, and as text lines, which are
-/// shorter), in order, each value cut to `max_chars`; `room` is what is left after.
+/// As many of `vars` as fit in `room` bytes (as JSON and as a text line together), in
+/// order, each value cut to `max_chars`; `room` is what is left after.
 fn within(vars: &[Variable], max_chars: usize, room: &mut usize) -> Vec<Value> {
     let mut kept = Vec::new();
     for var in vars {
         let (entry, _) = variable_json(var, max_chars);
         // A comma between entries.
-        let bytes = entry.to_string().len() + 1;
+        let bytes =
+            entry.to_string().len() + 1 + variables_text(std::slice::from_ref(&entry)).len();
         if bytes > *room {
             break;
         }

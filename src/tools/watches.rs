@@ -146,8 +146,8 @@ pub(crate) fn add(
 /// {expression, error}]` and a line of text each; `None` without watches.
 ///
 /// Each value is cut to the stop's value bound; rows are kept while they fit in `room`
-/// bytes (as JSON), which is lowered by what they take, and those left out are counted
-/// in a last row that says how to read them.
+/// bytes (as JSON and as text together), which is lowered by what they take, and those
+/// left out are counted in a last row that says how to read them.
 pub(crate) async fn at_stop(
     ctx: &Context,
     session: &SessionHandle,
@@ -195,8 +195,8 @@ pub(crate) async fn at_stop(
                 (json!({ "expression": expression, "error": error }), line)
             }
         };
-        // A comma between rows.
-        let bytes = row.to_string().len() + 1;
+        // As JSON (a comma between rows) and as a text line.
+        let bytes = row.to_string().len() + 1 + line.len();
         if bytes > *room {
             let left = count - shown;
             text.push_str(&format!(
