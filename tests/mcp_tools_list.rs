@@ -1,0 +1,154 @@
+//! `tools/list` over MCP, as a client receives it: the core profile by default and
+//! every tool with `--tools all`, each within its byte budget, with compact schemas,
+//! annotations only where they differ from MCP's defaults, descriptions that state the
+//! bounds in force, and a call outside the profile refused saying how to get it.
+
+mod agent;
+
+use agent::mcp_client::{Elicitation, McpClient};
+use serde_json::json;
+
+const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
+
+/// The most `tools/list` may take in the core profile, in bytes as a client receives
+/// it (the JSON-RPC answer, annotations included): 12 KB, the budget of every
+/// conversation that only needs the find-the-bug loop. 11,775 when this was written.
+const CORE_TOOLS_LIST_BYTES: usize = 12_000;
+
+/// The most `tools/list` may take with every tool (`--tools all`): 41,373 bytes when
+/// this was written, from 52 KB before the core profile's cuts (annotations at their
+/// defaults and `additionalProperties: false` left out, shorter descriptions).
+const ALL_TOOLS_LIST_BYTES: usize = 44_000;
+
+/// The core profile, in the order it lists its tools.
+const CORE_TOOLS: &[&str] = &[
+    "debug_launch",
+    "debug_attach",
+    "debug_set_breakpoint",
+    "debug_remove_breakpoint",
+    "debug_continue",
+    "debug_step",
+    "debug_pause",
+    "debug_wait",
+    "debug_stack_trace",
+    "debug_variables",
+    "debug_evaluate",
+    "debug_output",
+    "debug_watch",
+    "debug_trace",
+    "debug_sessions",
+    "debug_terminate",
+    "debug_disconnect",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_names_schemas_and_annotations() {
+    // The core profile is the default.
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let tools = client.tools().await;
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, CORE_TOOLS);
+    let core_bytes = client.tools_list_bytes();
+    assert!(
+        core_bytes <= CORE_TOOLS_LIST_BYTES,
+        "tools/list (core) is {core_bytes} bytes"
+    );
+    for tool in &tools {
+        let name = tool["name"].as_str().unwrap();
+        assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
+        assert!(tool["description"].as_str().unwrap().len() > 40, "{name}");
+        assert!(tool["annotations"].is_object(), "{name}");
+        // No `title`: it would only repeat the name.
+        assert!(tool.get("title").is_none(), "{name}");
+    }
+    let find = |name: &str| tools.iter().find(|t| t["name"] == name).unwrap().clone();
+    // Only the hints that differ from MCP's defaults (destructive, open world, not
+    // read-only, not idempotent) are sent: evaluate is all defaults.
+    let eval = find("debug_evaluate");
+    assert_eq!(eval["annotations"], json!({}));
+    let mut required: Vec<&str> = eval["inputSchema"]["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    required.sort();
+    assert_eq!(required, ["expression", "session_id"]);
+    let vars = find("debug_variables");
+    assert_eq!(
+        vars["annotations"],
+        json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})
+    );
+    let launch = find("debug_launch");
+    assert_eq!(launch["annotations"], json!({"destructiveHint": false}));
+    let breakpoint = &launch["inputSchema"]["properties"]["breakpoints"]["items"];
+    assert!(breakpoint["properties"]["line"].is_object(), "{launch}");
+    // The core schema leaves out what the loop does not need; it is still accepted.
+    assert!(
+        breakpoint["properties"]["hit_condition"].is_null(),
+        "{launch}"
+    );
+    // Descriptions state the bounds in force.
+    let step = find("debug_step");
+    let timeout = &step["inputSchema"]["properties"]["timeout"]["description"];
+    assert!(
+        timeout
+            .as_str()
+            .unwrap()
+            .contains("default 30, at most 300"),
+        "{step}"
+    );
+
+    // Compact schemas: every byte of the list costs every client tokens. No `$schema`,
+    // type names or formats; an optional field is its type alone, not in `required`.
+    let listed = serde_json::to_string(&tools).unwrap();
+    for noise in [
+        "\"$schema\"",
+        "\"format\":\"",
+        "\"null\"",
+        "\"title\":\"Arg",
+        "\"additionalProperties\":false",
+    ] {
+        assert!(!listed.contains(noise), "{noise} in tools/list");
+    }
+    let one = find("debug_set_breakpoint")["inputSchema"].clone();
+    assert_eq!(one["properties"]["condition"]["type"], "string", "{one}");
+    assert_eq!(one["properties"]["line"]["type"], "integer", "{one}");
+    assert!(one["properties"]["condition"]["description"].is_string());
+    assert_eq!(one["required"], json!(["session_id"]));
+
+    // A tool of the other profile is refused, saying how to get it.
+    let refused = client
+        .try_call("debug_read_memory", json!({}))
+        .await
+        .unwrap_err();
+    assert!(refused.message.contains("--tools all"), "{refused:?}");
+
+    // The resources and their template are listed before any session exists.
+    let resources = client.resources().await;
+    assert_eq!(resources[0]["uri"], "debugger://sessions");
+    let templates = client.resource_templates().await;
+    assert_eq!(templates[0]["uriTemplate"], "debugger://sessions/{id}");
+    assert!(client.close().await.success());
+
+    // `--tools all`: every tool, the core ones with every argument.
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
+    let all = client.tools().await;
+    let all_bytes = client.tools_list_bytes();
+    assert!(
+        all_bytes <= ALL_TOOLS_LIST_BYTES,
+        "tools/list (all) is {all_bytes} bytes"
+    );
+    assert!(all.len() > 40, "{}", all.len());
+    for name in CORE_TOOLS {
+        let tool = all.iter().find(|t| t["name"] == *name);
+        assert!(tool.is_some(), "{name} is not in `all`");
+    }
+    let launch = all.iter().find(|t| t["name"] == "debug_launch").unwrap();
+    let breakpoint = &launch["inputSchema"]["properties"]["breakpoints"]["items"];
+    assert!(
+        breakpoint["properties"]["hit_condition"].is_object(),
+        "{launch}"
+    );
+    assert!(client.close().await.success());
+}
