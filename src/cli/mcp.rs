@@ -1,12 +1,13 @@
 //! `dapvisor mcp`: serve the tool catalogue over MCP on stdin/stdout, until the client
 //! goes or a signal (SIGINT, SIGTERM) asks dapvisor to stop.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::mcp::{serve_stdio_until, DebugServer};
+use crate::mcp::{serve_http_until, serve_stdio_until, DebugServer, MCP_PATH};
 use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue, ToolProfile};
@@ -47,10 +48,29 @@ pub struct McpArgs {
     /// DAP request besides).
     #[arg(long, default_value = "core", value_name = "PROFILE")]
     pub tools: ToolProfile,
+    /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio, to every
+    /// client that shows the token, on one runtime. ADDR is `IP:PORT`, or a PORT on
+    /// 127.0.0.1 (0: any free port; the address is printed on stderr).
+    #[arg(long, value_name = "ADDR", value_parser = http_addr)]
+    pub http: Option<SocketAddr>,
+    /// With --http: the file holding the token clients must send as `Authorization:
+    /// Bearer TOKEN`. Without it, DAPVISOR_TOKEN; without that, a new token is written
+    /// to a file only you can read, whose path is printed on stderr.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<PathBuf>,
     /// Only debug programs, working directories and breakpoint files under DIR
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+}
+
+/// `IP:PORT`, or a port on loopback.
+fn http_addr(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    text.parse()
+        .map_err(|_| format!("`{text}` is not IP:PORT (such as 127.0.0.1:7000) or a port"))
 }
 
 fn allow_rule(pattern: &str) -> Result<PermissionRule, String> {
@@ -107,17 +127,40 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         .with_profile(args.tools)
         .with_paths(paths)
         .with_permissions(gate(args.permission_mode, &args.allow, &args.deny));
-    tracing::info!(
-        mode = %args.permission_mode,
-        tools = %args.tools,
-        root = ?args.root,
-        "dapvisor MCP server on stdio"
-    );
     let stop = async {
         let signal = super::signals::stop_requested().await;
         tracing::info!(signal = signal.name(), "stopping: ending every session");
     };
-    serve_stdio_until(DebugServer::new(catalogue), stop)
+    let server = DebugServer::new(catalogue);
+    let Some(addr) = args.http else {
+        tracing::info!(
+            mode = %args.permission_mode,
+            tools = %args.tools,
+            root = ?args.root,
+            "dapvisor MCP server on stdio"
+        );
+        return serve_stdio_until(server, stop)
+            .await
+            .map_err(|e| format!("the MCP connection failed: {e}"));
+    };
+    let (token, made_up) = super::http_token::resolve(args.token_file.as_deref())?;
+    let listener = crate::mcp::bind(addr)
         .await
-        .map_err(|e| format!("the MCP connection failed: {e}"))
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    // What a user starting the server needs, whatever the log level.
+    eprintln!("dapvisor: MCP over HTTP at http://{local}{MCP_PATH}");
+    if let Some(path) = made_up {
+        eprintln!("dapvisor: the token for clients is in {}", path.display());
+    }
+    tracing::info!(
+        mode = %args.permission_mode,
+        tools = %args.tools,
+        root = ?args.root,
+        %local,
+        "dapvisor MCP server on HTTP"
+    );
+    serve_http_until(listener, server, token, stop)
+        .await
+        .map_err(|e| format!("the MCP server failed: {e}"))
 }

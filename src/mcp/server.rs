@@ -71,6 +71,13 @@ impl DebugServer {
         self
     }
 
+    /// A server for another client connection: the same catalogue (so the same
+    /// runtime and sessions) and settings, with its own subscriptions, log level and
+    /// notification forwarder.
+    pub fn for_another_client(&self) -> Self {
+        Self::new(self.catalogue.clone()).approval_timeout(self.approval_timeout)
+    }
+
     /// The catalogue served.
     pub fn catalogue(&self) -> &ToolCatalogue {
         &self.catalogue
