@@ -20,6 +20,10 @@ use super::server::DebugServer;
 /// The path the MCP endpoint is served at.
 pub const MCP_PATH: &str = "/mcp";
 
+/// How long the server waits after a failed `accept` (out of file descriptors, say)
+/// before it tries again, rather than spinning on the error: 100 ms.
+pub const ACCEPT_RETRY: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// A bearer token, compared in constant time.
 #[derive(Clone)]
 pub struct BearerToken(Arc<str>);
@@ -89,8 +93,9 @@ pub async fn serve_http_until(
             let (stream, peer) = match listener.accept().await {
                 Ok(accepted) => accepted,
                 Err(e) => {
-                    // Out of descriptors, say: the next accept may work.
+                    // Out of descriptors, say: a later accept may work.
                     tracing::warn!(error = %e, "accepting an HTTP connection failed");
+                    tokio::time::sleep(ACCEPT_RETRY).await;
                     continue;
                 }
             };

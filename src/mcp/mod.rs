@@ -18,7 +18,7 @@ mod resources;
 mod server;
 
 pub use approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
-pub use http::{bind, serve_http_until, BearerToken, MCP_PATH};
+pub use http::{bind, serve_http_until, BearerToken, ACCEPT_RETRY, MCP_PATH};
 pub use progress::PROGRESS_INTERVAL;
 pub use resources::{session_uri, SESSIONS_URI, SESSION_URI_TEMPLATE};
 pub use server::{mcp_result, mcp_tool, DebugServer};
