@@ -4,10 +4,10 @@
 //! ends the debug sessions and the server.
 
 mod agent;
+mod common;
 
 use std::net::SocketAddr;
 use std::process::Stdio;
-use std::time::Duration;
 
 use agent::mcp_client::ANSWER_WAIT;
 use agent::*;
@@ -216,12 +216,10 @@ async fn two_clients_share_one_runtime_and_sigterm_ends_its_sessions() {
         .expect("the server exits")
         .unwrap();
     assert!(status.success(), "{status}");
-    let gone = async {
-        while std::path::Path::new(&format!("/proc/{adapter_pid}")).exists() {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    tokio::time::timeout(ANSWER_WAIT, gone)
-        .await
-        .expect("the adapter ended with its session");
+    let left = common::procs::wait_gone(vec![adapter_pid as u32]).await;
+    assert_eq!(
+        left,
+        Vec::<u32>::new(),
+        "the adapter ended with its session"
+    );
 }

@@ -9,7 +9,6 @@ mod agent;
 use std::path::PathBuf;
 
 use agent::mcp_client::{Elicitation, McpClient};
-use agent::*;
 use rmcp::service::RequestHandle;
 use rmcp::RoleClient;
 use serde_json::{json, Value};
@@ -24,28 +23,8 @@ fn scratch(test: &str, name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Wait until `debug.sessions` (which does not count as use) says session `id` is in
-/// `state`.
-async fn state_is(client: &McpClient, id: &str, state: &str) {
-    let wait = async {
-        loop {
-            let sessions = client.ok("debug_sessions", json!({})).await;
-            let listed = sessions["sessions"].as_array().unwrap();
-            if listed
-                .iter()
-                .any(|s| s["session_id"] == id && s["state"] == state)
-            {
-                return;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-    };
-    tokio::time::timeout(mcp_client::ANSWER_WAIT, wait)
-        .await
-        .unwrap_or_else(|_| panic!("session {id} never became {state}"));
-}
-
-/// A `debug_continue` of session `id` that waits up to 300 s, once the program runs.
+/// A `debug_continue` of session `id` that waits up to 300 s, once it is under way:
+/// its first progress report says it is waiting on the debugger.
 async fn continued(client: &McpClient, id: &str) -> RequestHandle<RoleClient> {
     let running = client
         .send_call(
@@ -53,7 +32,12 @@ async fn continued(client: &McpClient, id: &str) -> RequestHandle<RoleClient> {
             json!({ "session_id": id, "timeout": 300 }),
         )
         .await;
-    state_is(client, id, "running").await;
+    let token = serde_json::to_value(&running.progress_token).unwrap();
+    client
+        .notification(|n| {
+            n["method"] == "notifications/progress" && n["params"]["progressToken"] == token
+        })
+        .await;
     running
 }
 
