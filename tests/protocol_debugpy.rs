@@ -506,8 +506,11 @@ const CLEANS_UP: &str = r#"
 import sys, time
 
 marker = sys.argv[1]
-print("ready", flush=True)
 try:
+    # "ready" is said inside the try: said before it, a KeyboardInterrupt that came
+    # while the program had not yet entered the try (a loaded machine can hold it
+    # there after the print) would skip the finally.
+    print("ready", flush=True)
     while True:
         time.sleep(0.05)
 finally:
