@@ -222,10 +222,10 @@ impl SessionCore {
     /// Send the `disconnect` that lets a live adapter go, once the debuggee ended and
     /// no handshake is under way. Returns whether it was sent.
     pub(super) fn release_adapter(&mut self) -> bool {
-        if !self.adapter_live || self.ending || self.startup.is_some() {
+        if !self.adapter.is_serving() || self.startup.is_some() {
             return false;
         }
-        self.ending = true;
+        self.adapter.ending();
         self.send(
             "disconnect",
             Some(json!({ "restart": false })),

@@ -23,6 +23,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::core::adapter_phase::AdapterPhase;
 use crate::core::command::{Effect, StartPlan, Tag, TimerId};
 use crate::core::session::{Pending, SessionCore};
 use crate::core::startup::{initialize_arguments, Startup, StartupStep};
@@ -156,7 +157,7 @@ impl SessionCore {
         self.threads.clear();
         self.capabilities = Default::default();
         self.capabilities_known = false;
-        self.accepts_breakpoints = false;
+        self.adapter.reconnected();
         self.breakpoints.clear_results();
         let timer = self.timer(self.config.request_timeout);
         self.startup = Some(Startup {
@@ -252,7 +253,7 @@ impl SessionCore {
     /// The report is in (or, `gone`, no longer awaited): carry on with the program's
     /// end.
     fn after_report(&mut self, gone: bool) {
-        if !self.terminated_seen && self.adapter_live && !self.ending {
+        if !self.terminated_seen && self.adapter.is_serving() {
             if !gone {
                 // The launcher saw the program end before its own connection said so.
                 self.on_event(Event::new("terminated", None));
@@ -264,7 +265,7 @@ impl SessionCore {
         if self.terminated_seen {
             self.release_adapter();
         }
-        if !self.adapter_live {
+        if !self.adapter.is_live() {
             self.stop_bootstrap();
         }
         self.wake_waiters();
@@ -301,8 +302,7 @@ impl SessionCore {
         if let Some(b) = self.bootstrap.as_mut() {
             b.broken = Some((exit.clone(), timer));
         }
-        self.adapter_live = false;
-        self.accepts_breakpoints = false;
+        self.adapter = AdapterPhase::Down;
         true
     }
 

@@ -59,7 +59,7 @@ impl SessionCore {
 
     pub(super) fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
         // dlv tells the exit status only while it is being let go: wait for that.
-        let exit_status_coming = self.exit_code.is_none() && self.ending && self.adapter_live;
+        let exit_status_coming = self.exit_code.is_none() && self.adapter.is_ending();
         // js-debug tells the exit status on the bootstrap connection, a moment later.
         let exit_status_coming = exit_status_coming || self.end_report_pending();
         let ready = if self.state == SessionState::Terminated {

@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use crate::core::adapter_phase::AdapterPhase;
 use crate::core::capability::has_capability;
 use crate::core::command::{Answer, Effect, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
@@ -24,9 +25,9 @@ impl SessionCore {
         self.abandon_relaunch(&format!("a {op} request ended the session first"));
         self.abandon_restart_startup();
         self.fail_startup(format!("ended by a {op} request before it finished"));
-        if !self.adapter_live || self.ending {
+        if !self.adapter.is_serving() {
             self.set_state(SessionState::Terminated);
-            if !self.adapter_live {
+            if !self.adapter.is_live() {
                 self.stop_bootstrap();
             }
             self.wake_waiters();
@@ -60,7 +61,7 @@ impl SessionCore {
     /// Ask the live adapter to end (`disconnect`), ending the debuggee too if
     /// `terminate_debuggee`; `token` is answered once it has.
     pub(super) fn let_adapter_go(&mut self, token: Option<Token>, terminate_debuggee: bool) {
-        self.ending = true;
+        self.adapter.ending();
         self.send(
             "disconnect",
             Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
@@ -85,7 +86,7 @@ impl SessionCore {
     pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
         if matches!(self.state, SessionState::Restarting | SessionState::Failed) {
             // An adapter already given up on (a restart that did not come up).
-            self.adapter_live = false;
+            self.adapter = AdapterPhase::Down;
             return;
         }
         if self.is_crash(&exit) {
@@ -94,10 +95,7 @@ impl SessionCore {
             }
             return;
         }
-        self.adapter_live = false;
-        self.accepts_breakpoints = false;
-        self.ending = false;
-        self.graceful = None;
+        self.adapter = AdapterPhase::Down;
         self.fail_startup(format!("the adapter is gone: {exit}"));
         let error = SessionError::AdapterExited { exit: exit.clone() };
         self.trace_stop = None;

@@ -28,12 +28,11 @@ pub(crate) struct Graceful {
 impl SessionCore {
     /// Send `terminate` for the agent `token`; `disconnect` follows.
     pub(super) fn terminate_gracefully(&mut self, token: Token) {
-        self.ending = true;
         // The timer and the request's deadline agree: both are the grace, clamped
         // as every deadline is.
         let grace = limits::clamp_request_timeout(self.config.terminate_grace);
         let timer = self.timer(grace);
-        self.graceful = Some(Graceful {
+        self.adapter.terminating(Graceful {
             timer,
             answered: None,
             expired: false,
@@ -53,33 +52,34 @@ impl SessionCore {
     /// The adapter answered `terminate`: disconnect now if the debuggee already ended
     /// (or its time is up), else once it has.
     pub(super) fn terminate_answered(&mut self, token: Token, success: bool) {
-        let Some(graceful) = self.graceful.as_mut() else {
+        let terminated_seen = self.terminated_seen;
+        let Some(graceful) = self.adapter.graceful_mut() else {
             return self.let_adapter_go(Some(token), true);
         };
-        if success && !graceful.expired && !self.terminated_seen {
+        if success && !graceful.expired && !terminated_seen {
             graceful.answered = Some(token);
             return;
         }
-        self.graceful = None;
+        self.adapter.graceful_done();
         self.let_adapter_go(Some(token), true);
     }
 
     /// The debuggee ended (`terminated`): go on if a `terminate` waits for that.
     pub(super) fn graceful_end_seen(&mut self) {
-        if let Some(token) = self.graceful.as_ref().and_then(|g| g.answered) {
-            self.graceful = None;
+        if let Some(token) = self.adapter.graceful_mut().and_then(|g| g.answered) {
+            self.adapter.graceful_done();
             self.let_adapter_go(Some(token), true);
         }
     }
 
     /// Whether timer `id` is the graceful end's, handling it if so.
     pub(super) fn graceful_timer(&mut self, id: TimerId) -> bool {
-        let Some(graceful) = self.graceful.as_mut().filter(|g| g.timer == id) else {
+        let Some(graceful) = self.adapter.graceful_mut().filter(|g| g.timer == id) else {
             return false;
         };
         match graceful.answered {
             Some(token) => {
-                self.graceful = None;
+                self.adapter.graceful_done();
                 self.let_adapter_go(Some(token), true);
             }
             None => graceful.expired = true,

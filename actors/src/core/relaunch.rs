@@ -28,7 +28,7 @@ impl SessionCore {
     /// An agent's restart: the adapter's `restart` request, or a relaunch.
     pub(super) fn restart_debuggee(&mut self, token: Token) -> Result<(), SessionError> {
         self.check(Operation::Restart)?;
-        if self.relaunch.is_some() || self.ending {
+        if self.relaunch.is_some() || self.adapter.is_ending() {
             return Err(SessionError::InvalidArgument(
                 "the debuggee is already being restarted or ended; wait for that to finish".into(),
             ));

@@ -18,7 +18,7 @@ impl SessionCore {
             tracing::debug!(tag, "response for a request no longer pending; dropped");
             return;
         };
-        if self.adapter_live
+        if self.adapter.is_live()
             && matches!(pending, Pending::Agent { .. })
             && matches!(result, Err(SessionError::AdapterExited { .. }))
         {
@@ -96,7 +96,9 @@ impl SessionCore {
         };
         if let Some(epoch) = resumed_at {
             // The adapter did not move the program: undo the optimistic Running.
-            if self.state == SessionState::Running && self.stop_epoch == epoch && self.adapter_live
+            if self.state == SessionState::Running
+                && self.stop_epoch == epoch
+                && self.adapter.is_live()
             {
                 self.set_state(SessionState::Stopped);
             }

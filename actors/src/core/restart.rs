@@ -4,6 +4,7 @@
 //! backoff, or failure. A restart replays the start plan with a fresh adapter; the
 //! cached breakpoints and exception filters go to it during configuration.
 
+use crate::core::adapter_phase::AdapterPhase;
 use crate::core::command::{Answer, Effect};
 use crate::core::session::{Pending, SessionCore};
 use crate::core::state::SessionState;
@@ -28,16 +29,18 @@ impl SessionCore {
         );
         let agent_start = self.startup.as_ref().is_some_and(|s| s.token.is_some());
         let child = self.config.parent.is_some();
-        live && !exit.requested && !self.ending && !self.terminated_seen && !agent_start && !child
+        live && !exit.requested
+            && !self.adapter.is_ending()
+            && !self.terminated_seen
+            && !agent_start
+            && !child
     }
 
     /// The adapter crashed: hold what is pending until the supervisor decides.
     pub(super) fn on_crash(&mut self, exit: AdapterExit) {
         // The bootstrap belongs to the run that crashed.
         self.stop_bootstrap();
-        self.adapter_live = false;
-        self.accepts_breakpoints = false;
-        self.ending = false;
+        self.adapter = AdapterPhase::Down;
         self.startup = None;
         self.failure = Some(format!("the adapter crashed: {exit}"));
         self.crash = Some(exit.clone());
@@ -104,9 +107,9 @@ impl SessionCore {
                 restart_in_ms: None,
             });
         }
-        if self.adapter_live {
+        if self.adapter.is_live() {
             self.effects.push(Effect::StopAdapter);
-            self.adapter_live = false;
+            self.adapter = AdapterPhase::Down;
         }
         self.startup = None;
         self.failure = Some(reason.clone());
@@ -131,7 +134,7 @@ impl SessionCore {
     /// requests the crash held will never get an adapter's answer, so they get the
     /// crash. Only while no adapter runs (a new start's requests are its own).
     fn release_held(&mut self) {
-        let Some(exit) = self.crash.clone().filter(|_| !self.adapter_live) else {
+        let Some(exit) = self.crash.clone().filter(|_| !self.adapter.is_live()) else {
             return;
         };
         let held: Vec<_> = self

@@ -153,18 +153,12 @@ pub struct SessionCore {
     /// The deadline an agent gave the command being handled
     /// ([`Command::WithTimeout`]), for the requests it sends.
     pub(super) command_timeout: Option<Duration>,
-    /// A graceful `terminate` under way.
-    pub(super) graceful: Option<crate::core::graceful::Graceful>,
     /// A restart by relaunch waiting for the old adapter to end.
     pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
     /// The bootstrap of a run whose program has a session of its own (js-debug).
     pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
-    /// An adapter is started and has not closed.
-    pub(super) adapter_live: bool,
-    /// The live adapter sent `initialized`: breakpoints can go to it directly.
-    pub(super) accepts_breakpoints: bool,
-    /// A `disconnect` is on its way; the adapter is being ended.
-    pub(super) ending: bool,
+    /// Whether an adapter runs, takes breakpoints, or is being let go.
+    pub(super) adapter: crate::core::adapter_phase::AdapterPhase,
     /// This run's `terminated` event came.
     pub(super) terminated_seen: bool,
     pub(super) last_used: Option<Instant>,
@@ -203,12 +197,9 @@ impl SessionCore {
             startup: None,
             waiters: Vec::new(),
             command_timeout: None,
-            graceful: None,
             relaunch: None,
             bootstrap: None,
-            adapter_live: false,
-            accepts_breakpoints: false,
-            ending: false,
+            adapter: Default::default(),
             terminated_seen: false,
             last_used: None,
             restarts: 0,
@@ -274,7 +265,7 @@ impl SessionCore {
             adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),
             attached_to: self.attach_target().cloned(),
             program: self.plan.as_ref().and_then(|p| p.program.clone()),
-            adapter_live: self.adapter_live,
+            adapter_live: self.adapter.is_live(),
             pages_variables: self
                 .plan
                 .as_ref()

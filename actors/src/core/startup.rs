@@ -16,6 +16,7 @@
 
 use serde_json::{json, Value};
 
+use crate::core::adapter_phase::AdapterPhase;
 use crate::core::command::{Answer, Effect, StartPlan, TimerId, Token};
 use crate::core::session::{success_or_error, Pending, SessionCore};
 use crate::core::state::{Operation, SessionState};
@@ -159,14 +160,12 @@ impl SessionCore {
         self.exit_code = None;
         self.capabilities = Capabilities::default();
         self.capabilities_known = false;
-        self.accepts_breakpoints = false;
-        self.ending = false;
         self.terminated_seen = false;
         self.breakpoints.clear_results();
 
         self.effects
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
-        self.adapter_live = true;
+        self.adapter = AdapterPhase::started();
         // The plan's own deadline, else the one an agent's view gave its start
         // (`SessionHandle::with_timeout`), else the runtime's.
         let asked = plan
@@ -288,7 +287,7 @@ impl SessionCore {
             return;
         }
         startup.initialized = true;
-        self.accepts_breakpoints = true;
+        self.adapter.initialized();
         if self.state == SessionState::Initializing {
             self.set_state(SessionState::Configured);
         }
@@ -394,11 +393,10 @@ impl SessionCore {
         };
         let Some(token) = startup.token else {
             // A restart that did not come up counts as another crash.
-            if self.adapter_live {
+            if self.adapter.is_live() {
                 self.effects.push(Effect::StopAdapter);
             }
-            self.adapter_live = false;
-            self.accepts_breakpoints = false;
+            self.adapter = AdapterPhase::Down;
             let exit = crate::error::AdapterExit {
                 reason: format!("the restarted adapter did not come up: {message}"),
                 ..Default::default()
@@ -419,7 +417,7 @@ impl SessionCore {
         self.set_state(SessionState::Terminated);
         self.stop_bootstrap();
         self.wake_waiters();
-        if self.adapter_live {
+        if self.adapter.is_live() {
             self.effects.push(Effect::StopAdapter);
         }
     }

@@ -1,0 +1,149 @@
+//! Where the session's adapter is in its life, as one value: none runs, one runs (and
+//! whether it takes breakpoints yet), or one is being ended (and whether a graceful
+//! `terminate` goes first). Each phase holds only what exists in it, so "being ended,
+//! with no adapter" or "taking breakpoints, with no adapter" cannot be written down.
+//!
+//! What moves it:
+//! - a run starts an adapter: [`AdapterPhase::started`];
+//! - the adapter says `initialized`: [`AdapterPhase::initialized`];
+//! - an agent or the session's own end asks it to go: [`AdapterPhase::ending`], or
+//!   [`AdapterPhase::terminating`] for DAP's graceful `terminate` first;
+//! - it closes, crashes or is given up on: [`AdapterPhase::Down`].
+
+use crate::core::graceful::Graceful;
+
+/// The adapter's phase.
+#[derive(Debug, Default)]
+pub(crate) enum AdapterPhase {
+    /// No adapter runs: before the first start, and after one closed, crashed or was
+    /// given up on.
+    #[default]
+    Down,
+    /// An adapter runs. `accepts_breakpoints`: it sent `initialized`, so breakpoint
+    /// changes go to it at once rather than waiting in the cache for the handshake.
+    Live { accepts_breakpoints: bool },
+    /// An adapter runs and is being let go: a `disconnect` is on its way, or first the
+    /// graceful `terminate` in `graceful` (see `graceful.rs`).
+    Ending { graceful: Option<Graceful> },
+}
+
+impl AdapterPhase {
+    /// A freshly started adapter: live, and not yet `initialized`.
+    pub(crate) fn started() -> Self {
+        Self::Live {
+            accepts_breakpoints: false,
+        }
+    }
+
+    /// An adapter runs (live or being ended).
+    pub(crate) fn is_live(&self) -> bool {
+        !matches!(self, Self::Down)
+    }
+
+    /// An adapter runs and nobody asked it to go.
+    pub(crate) fn is_serving(&self) -> bool {
+        matches!(self, Self::Live { .. })
+    }
+
+    /// An adapter runs and is being let go.
+    pub(crate) fn is_ending(&self) -> bool {
+        matches!(self, Self::Ending { .. })
+    }
+
+    /// Breakpoint changes go to the adapter now: it is configured and not being let go.
+    pub(crate) fn accepts_breakpoints(&self) -> bool {
+        matches!(
+            self,
+            Self::Live {
+                accepts_breakpoints: true
+            }
+        )
+    }
+
+    /// The adapter said `initialized`.
+    pub(crate) fn initialized(&mut self) {
+        if let Self::Live {
+            accepts_breakpoints,
+        } = self
+        {
+            *accepts_breakpoints = true;
+        }
+    }
+
+    /// The adapter's connection was replaced by a new one (a program with a session of
+    /// its own, `bootstrap.rs`): the new one has not said `initialized`.
+    pub(crate) fn reconnected(&mut self) {
+        if let Self::Live {
+            accepts_breakpoints,
+        } = self
+        {
+            *accepts_breakpoints = false;
+        }
+    }
+
+    /// Let the adapter go (`disconnect`). No adapter, no change.
+    pub(crate) fn ending(&mut self) {
+        if self.is_live() {
+            *self = Self::Ending { graceful: None };
+        }
+    }
+
+    /// Ask the debuggee to end first (`terminate`), then let the adapter go.
+    pub(crate) fn terminating(&mut self, graceful: Graceful) {
+        *self = Self::Ending {
+            graceful: Some(graceful),
+        };
+    }
+
+    /// The graceful `terminate` under way, if any.
+    pub(crate) fn graceful_mut(&mut self) -> Option<&mut Graceful> {
+        match self {
+            Self::Ending { graceful } => graceful.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// The graceful `terminate` under way is over: the adapter is still let go.
+    pub(crate) fn graceful_done(&mut self) {
+        if let Self::Ending { graceful } = self {
+            *graceful = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_started_adapter_takes_breakpoints_once_initialized() {
+        let mut phase = AdapterPhase::started();
+        assert!(phase.is_live() && phase.is_serving() && !phase.accepts_breakpoints());
+        phase.initialized();
+        assert!(phase.accepts_breakpoints());
+        phase.reconnected();
+        assert!(!phase.accepts_breakpoints());
+    }
+
+    #[test]
+    fn an_adapter_being_let_go_is_live_and_takes_no_breakpoints() {
+        let mut phase = AdapterPhase::started();
+        phase.initialized();
+        phase.ending();
+        assert!(phase.is_live() && phase.is_ending() && !phase.is_serving());
+        assert!(!phase.accepts_breakpoints());
+        // A late `initialized` does not bring it back.
+        phase.initialized();
+        assert!(!phase.accepts_breakpoints() && phase.is_ending());
+    }
+
+    #[test]
+    fn no_adapter_cannot_be_ending() {
+        let mut phase = AdapterPhase::Down;
+        phase.ending();
+        assert!(!phase.is_live() && !phase.is_ending());
+        phase.initialized();
+        assert!(!phase.accepts_breakpoints());
+        assert!(phase.graceful_mut().is_none());
+    }
+}
