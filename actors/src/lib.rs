@@ -6,6 +6,7 @@
 //! - [`session`]: one actor per session, and the [`SessionHandle`] agents hold.
 //! - [`supervisor`]: the actor that owns a runtime's sessions.
 //! - [`registry`]: the adapters dapvisor knows and how to start each.
+//! - [`quirks`]: how each adapter family departs from plain DAP, one file a family.
 //! - [`events`]: session events and the hub that fans them out.
 //! - [`test_run`]: one test, named as its runner names it, as the launch that runs it.
 //! - [`Runtime`]: the entry point.
@@ -19,6 +20,7 @@ pub mod error;
 pub mod events;
 pub mod launch;
 pub mod limits;
+pub mod quirks;
 pub mod registry;
 pub mod runtime;
 pub mod session;

@@ -2,19 +2,17 @@
 //! uncaught exceptions, so that a crash stops where it happens (with the exception in
 //! the stop) instead of ending the run. `filters: []` turns it off.
 
-use crate::registry::{AdapterDef, AdapterFlavor};
+use crate::registry::AdapterDef;
 
-/// The exception filters of `adapter` that stop on an exception nothing handles:
-/// debugpy's and js-debug's `uncaught`, CodeLLDB's `rust_panic`. lldb-dap has only
-/// throw and catch filters (a C++ throw may well be caught), and dlv stops on an
-/// unrecovered panic by itself: none for them.
+/// The exception filters of `adapter` that stop on an exception nothing handles, as
+/// its family's quirks name them: debugpy's and js-debug's `uncaught`, CodeLLDB's
+/// `rust_panic`; none for lldb-dap (only throw and catch filters) and dlv (it stops on
+/// an unrecovered panic by itself).
 pub(crate) fn uncaught_exception_filters(adapter: Option<&AdapterDef>) -> Vec<String> {
-    let filter = match adapter.map(|def| def.flavor) {
-        Some(AdapterFlavor::Debugpy | AdapterFlavor::JsDebug) => "uncaught",
-        Some(AdapterFlavor::CodeLldb) => "rust_panic",
-        _ => return Vec::new(),
-    };
-    vec![filter.to_string()]
+    adapter.map_or_else(Vec::new, |def| {
+        let filters = def.flavor.quirks().uncaught_exception_filters;
+        filters.iter().map(|f| f.to_string()).collect()
+    })
 }
 
 #[cfg(test)]

@@ -78,15 +78,14 @@ impl SessionCore {
                     });
                     return;
                 }
-                // dlv sends no `exited`; its console line is the only word of the
-                // status. Other adapters' lines, and the program's own, are just text.
-                let from_dlv = category == "console"
-                    && self
-                        .plan
-                        .as_ref()
-                        .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::Delve);
-                if self.exit_code.is_none() && from_dlv {
-                    if let Some(code) = exit_status_in(&body.output) {
+                // An adapter that sends no `exited` (dlv) says the status in a console
+                // line. Other adapters' lines, and the program's own, are just text.
+                let read_status = self
+                    .quirks()
+                    .exit_status_in_console
+                    .filter(|_| category == "console" && self.exit_code.is_none());
+                if let Some(read_status) = read_status {
+                    if let Some(code) = read_status(&body.output) {
                         self.exit_code = Some(code);
                         self.emit(EventKind::Exited { exit_code: code });
                     }
@@ -201,12 +200,8 @@ impl SessionCore {
     /// `rust_panic`) as a `breakpoint` stop, hitting the breakpoint it set for the
     /// filter, which is none of the session's: that stop is an exception stop.
     fn is_codelldb_exception_stop(&self, body: &StoppedEventBody) -> bool {
-        let codelldb = self
-            .plan
-            .as_ref()
-            .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::CodeLldb);
         let hits = body.hit_breakpoint_ids.as_deref().unwrap_or_default();
-        codelldb
+        self.quirks().exception_stops_look_like_breakpoints
             && body.reason == "breakpoint"
             && !self.breakpoints.exception_filters().is_empty()
             && !hits.is_empty()
@@ -233,34 +228,5 @@ impl SessionCore {
             Pending::Ending { token: None },
         );
         true
-    }
-}
-
-/// The exit status in an adapter's console line such as dlv's
-/// `Process 18664 has exited with status 5`, for adapters that send no `exited` event.
-fn exit_status_in(text: &str) -> Option<i64> {
-    let rest = &text[text.find("has exited with status ")? + "has exited with status ".len()..];
-    let digits: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    digits.parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::exit_status_in;
-
-    #[test]
-    fn exit_status_is_read_from_dlv_console_output() {
-        assert_eq!(
-            exit_status_in("Process 18664 has exited with status 5\n"),
-            Some(5)
-        );
-        assert_eq!(
-            exit_status_in("Process 1 has exited with status -1"),
-            Some(-1)
-        );
-        assert_eq!(exit_status_in("Detaching\n"), None);
     }
 }

@@ -30,7 +30,7 @@ use crate::core::startup::{initialize_arguments, Startup, StartupStep};
 use crate::core::state::{Operation, SessionState};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
-use crate::registry::{AdapterFlavor, ResolvedAdapter};
+use crate::registry::ResolvedAdapter;
 use crate::wire::types::OutputEventBody;
 use crate::wire::{Event, Response};
 
@@ -87,16 +87,11 @@ pub(crate) struct Bootstrap {
 /// own launch or attach, not one of its child sessions (which is such a session).
 pub(super) fn bootstrap_for(plan: &StartPlan) -> Option<Bootstrap> {
     let capture = plan.arguments.get("outputCapture").and_then(Value::as_str);
-    (plan.adapter.flavor == AdapterFlavor::JsDebug && plan.parent.is_none()).then(|| Bootstrap {
+    let quirks = plan.adapter.flavor.quirks();
+    (quirks.program_has_a_session_of_its_own && plan.parent.is_none()).then(|| Bootstrap {
         reports_exit_code: capture.is_none_or(|c| c == "console"),
         ..Bootstrap::default()
     })
-}
-
-/// The exit code in js-debug's launcher line `Process exited with code 3`.
-pub(super) fn launcher_exit_code(text: &str) -> Option<i64> {
-    let rest = text.trim().strip_prefix("Process exited with code ")?;
-    rest.parse().ok()
 }
 
 impl SessionCore {
@@ -191,7 +186,11 @@ impl SessionCore {
             BootstrapInput::Event(event) => match event.event.as_str() {
                 "output" => {
                     let body: OutputEventBody = event.parse_body().unwrap_or_default();
-                    if let Some(code) = launcher_exit_code(&body.output) {
+                    if let Some(code) = self
+                        .quirks()
+                        .launcher_exit_code
+                        .and_then(|read| read(&body.output))
+                    {
                         if let Some(b) = self.bootstrap.as_mut() {
                             b.exit_line = Some(code);
                         }
@@ -340,24 +339,5 @@ impl SessionCore {
         if !std::mem::replace(&mut b.stopped, true) {
             self.effects.push(Effect::StopBootstrap);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::launcher_exit_code;
-
-    #[test]
-    fn the_launcher_line_gives_the_exit_code() {
-        assert_eq!(
-            launcher_exit_code("Process exited with code 5\r\n"),
-            Some(5)
-        );
-        assert_eq!(
-            launcher_exit_code("Process exited with code 137"),
-            Some(137)
-        );
-        assert_eq!(launcher_exit_code("Process exited with code null"), None);
-        assert_eq!(launcher_exit_code("cart total 5"), None);
     }
 }

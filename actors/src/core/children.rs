@@ -12,7 +12,7 @@ use crate::core::command::{Effect, StartPlan};
 use crate::core::session::SessionCore;
 use crate::core::state::Operation;
 use crate::launch::InitialBreakpoint;
-use crate::registry::{AdapterFlavor, ResolvedAdapter};
+use crate::registry::ResolvedAdapter;
 
 impl SessionCore {
     pub(super) fn on_start_debugging(
@@ -45,7 +45,7 @@ impl SessionCore {
             .and_then(|c| c.get("port"))
             .and_then(Value::as_u64)
             .and_then(|p| u16::try_from(p).ok());
-        let same_server = parent.adapter.flavor == AdapterFlavor::JsDebug;
+        let same_server = parent.adapter.flavor.quirks().children_on_the_same_server;
         let adapter = match (port, server) {
             (Some(port), _) => {
                 ResolvedAdapter::connecting(&parent.adapter.def, host.to_string(), port)

@@ -163,20 +163,16 @@ impl SessionCore {
         Ok(())
     }
 
-    /// An `evaluate` without a context gets the one that answers with the plain value:
-    /// `repl` for most adapters, `watch` for lldb-dap (whose `repl` answers with lldb's
-    /// command output, `(int) $0 = 85`). An agent can still ask for `repl` there.
+    /// An `evaluate` without a context gets the one that answers with the plain value
+    /// (`repl` for most adapters, `watch` for lldb-dap; see `quirks/`). An agent can
+    /// still ask for another.
     fn with_default_context(&self, command: &str, arguments: Option<Value>) -> Option<Value> {
         if command != "evaluate" {
             return arguments;
         }
         let mut arguments = arguments.unwrap_or_else(|| json!({}));
         if arguments.get("context").is_none() {
-            let lldb = self
-                .plan
-                .as_ref()
-                .is_some_and(|p| p.adapter.flavor == crate::registry::AdapterFlavor::LldbDap);
-            arguments["context"] = json!(if lldb { "watch" } else { "repl" });
+            arguments["context"] = json!(self.quirks().plain_evaluate_context);
         }
         Some(arguments)
     }

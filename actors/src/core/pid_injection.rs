@@ -7,21 +7,18 @@
 
 use crate::core::session::SessionCore;
 use crate::core::state::Operation;
-use crate::registry::AdapterFlavor;
-
-/// What debugpy prints when gdb could not inject it (`Code injection into PID=...
-/// failed`).
-const INJECTION_FAILED: &str = "Code injection into PID=";
 
 impl SessionCore {
-    /// The pid debugpy is to inject itself into, while such an attach is starting.
-    fn injecting_into(&self) -> Option<u64> {
+    /// The pid the adapter is to inject itself into, while such an attach is starting,
+    /// and what it prints when that failed.
+    fn injecting_into(&self) -> Option<(u64, &'static str)> {
         self.startup.as_ref()?;
         let plan = self.plan.as_ref()?;
-        if plan.operation != Operation::Attach || plan.adapter.flavor != AdapterFlavor::Debugpy {
+        let failed = plan.adapter.flavor.quirks().injection_failed_marker?;
+        if plan.operation != Operation::Attach {
             return None;
         }
-        plan.arguments.get("processId")?.as_u64()
+        Some((plan.arguments.get("processId")?.as_u64()?, failed))
     }
 
     /// Why an attach to `pid` may have failed, and what to check.
@@ -38,8 +35,8 @@ impl SessionCore {
     /// Adapter output during start-up: fail an attach at once when debugpy says the
     /// injection failed.
     pub(super) fn watch_injection(&mut self, text: &str) {
-        if let Some(pid) = self.injecting_into() {
-            if text.contains(INJECTION_FAILED) {
+        if let Some((pid, failed)) = self.injecting_into() {
+            if text.contains(failed) {
                 self.fail_startup(Self::injection_advice(pid));
             }
         }
@@ -48,7 +45,7 @@ impl SessionCore {
     /// The start-up timed out: the reason, with advice for an attach by pid.
     pub(super) fn startup_timeout_reason(&self, plain: String) -> String {
         match self.injecting_into() {
-            Some(pid) => format!("{} ({plain})", Self::injection_advice(pid)),
+            Some((pid, _)) => format!("{} ({plain})", Self::injection_advice(pid)),
             None => plain,
         }
     }

@@ -245,6 +245,13 @@ impl SessionCore {
         std::mem::take(&mut self.effects)
     }
 
+    /// How this session's adapter departs from plain DAP (plain DAP before a plan).
+    pub(super) fn quirks(&self) -> &'static crate::quirks::Quirks {
+        self.plan
+            .as_ref()
+            .map_or(&crate::quirks::Quirks::NONE, |p| p.adapter.flavor.quirks())
+    }
+
     /// The state.
     pub fn state(&self) -> SessionState {
         self.state

@@ -44,8 +44,9 @@ pub enum TransportKind {
     },
 }
 
-/// Which adapter family a definition belongs to: the quirks the registry (argument
-/// dialect, how to find the executable) and the session core need to know.
+/// Which adapter family a definition belongs to. The registry reads it for the
+/// family's argument dialect and how to find its executable; how the family departs
+/// from plain DAP at run time is its row in [`crate::quirks`] ([`AdapterFlavor::quirks`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AdapterFlavor {

@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::Operation;
 use crate::error::SessionError;
+use crate::quirks::lldb_dap::reads_instruction_offset_as_bytes;
 use crate::session::requests::strip_nulls;
 use crate::session::SessionHandle;
 use crate::wire::types::{DisassembleResponseBody, DisassembledInstruction};
@@ -50,7 +50,9 @@ impl SessionHandle {
             Some(r) => r.to_string(),
             None => self.instruction_pointer().await?,
         };
-        match parse_address(&reference).filter(|_| offsets_are_bytes(&snapshot)) {
+        match parse_address(&reference)
+            .filter(|_| reads_instruction_offset_as_bytes(&snapshot.capabilities))
+        {
             Some(base) => {
                 let at = base.wrapping_add_signed(offset.unwrap_or(0));
                 self.disassemble_counting_here(
@@ -129,24 +131,6 @@ impl SessionHandle {
              address; disassemble from the address itself (instruction_offset 0)"
         )))
     }
-}
-
-/// Whether the adapter is an lldb-dap that reads `instructionOffset` as bytes and
-/// ignores `offset` (19 and older; it says its version in the `__lldb` capability).
-fn offsets_are_bytes(snapshot: &SessionSnapshot) -> bool {
-    let Some(version) = snapshot
-        .capabilities
-        .other
-        .get("__lldb")
-        .and_then(|l| l.get("version"))
-        .and_then(|v| v.as_str())
-    else {
-        return false;
-    };
-    let major = version
-        .split_whitespace()
-        .find_map(|word| word.split('.').next()?.parse::<u32>().ok());
-    major.is_some_and(|m| m <= 19)
 }
 
 /// A memory reference that is an address (`0x...` hex, or decimal), as a number.

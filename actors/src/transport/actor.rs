@@ -12,7 +12,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::{mpsc, Semaphore};
 use tracing::Instrument;
 
-use crate::registry::{AdapterFlavor, ResolvedAdapter, TransportKind};
+use crate::registry::{ResolvedAdapter, TransportKind};
 use crate::transport::messages::{
     FrameCredit, TransportArgs, TransportMsg, TransportOutput, TransportSink,
 };
@@ -296,7 +296,7 @@ fn debuggee_output_forward(
     sink: &TransportSink,
     credits: &Arc<Semaphore>,
 ) -> Option<io::OutputForward> {
-    if adapter.flavor != AdapterFlavor::Delve {
+    if !adapter.flavor.quirks().debuggee_output_on_adapter_pipes {
         return None;
     }
     let sink = sink.clone();

@@ -1,0 +1,117 @@
+//! What the runtime must know about each adapter family beyond DAP itself, in one
+//! place: a file per family, each holding that family's row of [`Quirks`] and the
+//! readers of its own texts. The session core, the transport and the session handle
+//! consult a family's row through [`AdapterFlavor::quirks`] and never name a family
+//! themselves, so adding an adapter touches its file here (beside its definition in
+//! the registry, which says how to find it and how its launch arguments are spelt,
+//! and the permission gate's row of what it evaluates).
+
+mod codelldb;
+mod debugpy;
+mod delve;
+mod gdb;
+mod js_debug;
+pub(crate) mod lldb_dap;
+
+use crate::registry::AdapterFlavor;
+
+/// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
+/// [`Quirks::NONE`] is plain DAP.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Quirks {
+    /// Reads the program's exit status from one of the adapter's `console` lines, for
+    /// an adapter that sends no `exited` event (dlv).
+    pub exit_status_in_console: Option<fn(&str) -> Option<i64>>,
+    /// The `evaluate` context that answers with the plain value, for an evaluation
+    /// that names none (`repl` on most adapters).
+    pub plain_evaluate_context: &'static str,
+    /// A stop made by an exception filter comes as a `breakpoint` stop on a breakpoint
+    /// of the adapter's own (CodeLLDB).
+    pub exception_stops_look_like_breakpoints: bool,
+    /// The launch's own connection only bootstraps: the program's session comes as a
+    /// `startDebugging` that must be a new connection to the same server, which the
+    /// session adopts (js-debug; see `core/bootstrap.rs`).
+    pub program_has_a_session_of_its_own: bool,
+    /// A child session that names no port is on the parent's own server (js-debug).
+    pub children_on_the_same_server: bool,
+    /// Reads the program's exit code from the launcher's line on a bootstrapping
+    /// connection (js-debug's `Process exited with code 3`).
+    pub launcher_exit_code: Option<fn(&str) -> Option<i64>>,
+    /// What the adapter prints when attaching by pid, which injects it into the
+    /// process, failed (debugpy, which injects with gdb); `None` where an attach by
+    /// pid injects nothing.
+    pub injection_failed_marker: Option<&'static str>,
+    /// The debuggee writes to pipes it inherited from the adapter rather than through
+    /// DAP, so the transport forwards them as `output` events (dlv).
+    pub debuggee_output_on_adapter_pipes: bool,
+    /// The exception filters that stop at an exception or panic nothing handles, set
+    /// at a start that names none; empty where there is no such filter, or the adapter
+    /// stops there by itself.
+    pub uncaught_exception_filters: &'static [&'static str],
+}
+
+impl Quirks {
+    /// Plain DAP: an adapter dapvisor knows nothing special of.
+    pub const NONE: Quirks = Quirks {
+        exit_status_in_console: None,
+        plain_evaluate_context: "repl",
+        exception_stops_look_like_breakpoints: false,
+        program_has_a_session_of_its_own: false,
+        children_on_the_same_server: false,
+        launcher_exit_code: None,
+        injection_failed_marker: None,
+        debuggee_output_on_adapter_pipes: false,
+        uncaught_exception_filters: &[],
+    };
+}
+
+impl AdapterFlavor {
+    /// This family's row.
+    pub fn quirks(self) -> &'static Quirks {
+        match self {
+            AdapterFlavor::Debugpy => &debugpy::QUIRKS,
+            AdapterFlavor::LldbDap => &lldb_dap::QUIRKS,
+            AdapterFlavor::Delve => &delve::QUIRKS,
+            AdapterFlavor::Gdb => &gdb::QUIRKS,
+            AdapterFlavor::CodeLldb => &codelldb::QUIRKS,
+            AdapterFlavor::JsDebug => &js_debug::QUIRKS,
+            AdapterFlavor::Generic => &Quirks::NONE,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_family_departs_from_plain_dap_only_where_its_row_says() {
+        let quirks = |f: AdapterFlavor| f.quirks();
+        // No function in either row, so their Debug forms compare every field.
+        let plain = format!("{:?}", Quirks::NONE);
+        assert_eq!(format!("{:?}", quirks(AdapterFlavor::Generic)), plain);
+        assert_eq!(format!("{:?}", quirks(AdapterFlavor::Gdb)), plain);
+        assert_eq!(
+            quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
+            "watch"
+        );
+        assert!(quirks(AdapterFlavor::Delve)
+            .exit_status_in_console
+            .is_some());
+        assert!(quirks(AdapterFlavor::Delve).debuggee_output_on_adapter_pipes);
+        assert!(quirks(AdapterFlavor::CodeLldb).exception_stops_look_like_breakpoints);
+        let js = quirks(AdapterFlavor::JsDebug);
+        assert!(js.program_has_a_session_of_its_own && js.children_on_the_same_server);
+        assert!(js.launcher_exit_code.is_some());
+        assert!(quirks(AdapterFlavor::Debugpy)
+            .injection_failed_marker
+            .is_some());
+        let filters = |f: AdapterFlavor| quirks(f).uncaught_exception_filters;
+        assert_eq!(filters(AdapterFlavor::Debugpy), ["uncaught"]);
+        assert_eq!(filters(AdapterFlavor::JsDebug), ["uncaught"]);
+        assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
+        assert!(filters(AdapterFlavor::LldbDap).is_empty());
+        assert!(filters(AdapterFlavor::Delve).is_empty());
+    }
+}
