@@ -6,7 +6,7 @@
 //! start a timer, start or stop the adapter). It never touches a socket or a clock.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -190,6 +190,14 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// Whether asking this counts as using the session, for the idle reaper: reading
+    /// its state does not (a listing of sessions must not keep them all alive).
+    pub fn counts_as_use(&self) -> bool {
+        !matches!(self, Command::Snapshot)
+    }
+}
+
 /// The execution controls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -294,14 +302,12 @@ pub enum Answer {
 /// One input to the core.
 #[derive(Debug)]
 pub enum Input {
-    /// An agent's command, at time `at` (used for `last_used`).
+    /// An agent's command.
     Command {
         /// Where the answer goes.
         token: Token,
         /// What is asked.
         command: Command,
-        /// When it was asked.
-        at: Instant,
     },
     /// The transport's answer to a request the core sent.
     Response {

@@ -12,14 +12,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::core::breakpoints::BreakpointCache;
 use crate::core::capability;
 use crate::core::command::{
-    Answer, Command, ControlAction, Effect, Input, StartPlan, StopInfo, Tag, TimerId, Token,
+    Answer, ControlAction, Effect, Input, StartPlan, StopInfo, Tag, TimerId, Token,
 };
 use crate::core::output::OutputRing;
 use crate::core::snapshot::SessionSnapshot;
@@ -161,7 +161,6 @@ pub struct SessionCore {
     pub(super) adapter: crate::core::adapter_phase::AdapterPhase,
     /// This run's `terminated` event came.
     pub(super) terminated_seen: bool,
-    pub(super) last_used: Option<Instant>,
     /// Adapter restarts after crashes so far.
     pub(super) restarts: u32,
     /// Why the session failed, or why the adapter last crashed.
@@ -201,7 +200,6 @@ impl SessionCore {
             bootstrap: None,
             adapter: Default::default(),
             terminated_seen: false,
-            last_used: None,
             restarts: 0,
             failure: None,
             restart_due: None,
@@ -213,12 +211,7 @@ impl SessionCore {
     /// Feed one input; returns what the shell must do, in order.
     pub fn handle(&mut self, input: Input) -> Vec<Effect> {
         match input {
-            Input::Command { token, command, at } => {
-                // Reading the state is not using the session (a listing of sessions
-                // must not keep them all from being reaped).
-                if !matches!(command, Command::Snapshot) {
-                    self.last_used = Some(at);
-                }
+            Input::Command { token, command } => {
                 if let Err(err) = self.on_command(token, command) {
                     self.reply(token, Err(err));
                 }
@@ -257,11 +250,6 @@ impl SessionCore {
         self.state
     }
 
-    /// When an agent last asked anything of this session.
-    pub fn last_used(&self) -> Option<Instant> {
-        self.last_used
-    }
-
     /// The cached state, as agents see it.
     pub fn snapshot(&self) -> SessionSnapshot {
         SessionSnapshot {
@@ -287,10 +275,11 @@ impl SessionCore {
             output_truncated: self.output.truncated(),
             pending_requests: self.pending.len(),
             traffic: Default::default(),
+            // The session's shared record has it; the handle fills it in.
+            last_used: None,
             parent: self.config.parent,
             restarts: self.restarts,
             failure: self.failure.clone(),
-            last_used: self.last_used,
         }
     }
 

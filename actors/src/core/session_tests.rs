@@ -12,7 +12,7 @@
 //! Each test feeds [`Input`]s and asserts on the [`Effect`]s that come back.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -30,11 +30,10 @@ use crate::wire::{Event, Request, Response};
 
 // ---- the harness ----
 
-/// A core with a token counter and a clock that only moves when a test moves it.
+/// A core with a token counter.
 pub(super) struct Harness {
     pub(super) core: SessionCore,
     next_token: Token,
-    pub(super) now: Instant,
 }
 
 /// What one input produced.
@@ -50,7 +49,6 @@ impl Harness {
         Self {
             core: SessionCore::new(config),
             next_token: 1,
-            now: Instant::now(),
         }
     }
 
@@ -62,8 +60,7 @@ impl Harness {
     pub(super) fn command(&mut self, command: Command) -> (Token, Effects) {
         let token = self.next_token;
         self.next_token += 1;
-        let at = self.now;
-        let effects = self.core.handle(Input::Command { token, command, at });
+        let effects = self.core.handle(Input::Command { token, command });
         (token, Effects(effects))
     }
 

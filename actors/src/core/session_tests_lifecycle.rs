@@ -1,7 +1,7 @@
 //! The rest of a session's life in the core: the debuggee's end (`exited`,
 //! `terminated`), output into the ring, ending a session (terminate, disconnect),
 //! agent requests and their deadlines, other adapter events, stray responses, and
-//! `last_used`.
+//! which commands count as use.
 
 use std::time::Duration;
 
@@ -352,41 +352,24 @@ fn unknown_events_are_passed_on_as_they_came() {
     assert!(out.0.iter().all(|e| matches!(e, Effect::Emit(_))));
 }
 
-// ---- last_used ----
+// ---- what counts as use ----
 
+// The session's record of its last use is kept by its actor (`SessionShared`), which
+// marks every command that counts; `actors/tests/reaping.rs` ages sessions under
+// paused time. Which commands count is the core's rule:
 #[test]
-fn agent_commands_update_last_used_even_when_refused() {
-    let mut h = Harness::new();
-    assert_eq!(h.core.last_used(), None);
-    h.now += Duration::from_secs(5);
-    h.command(Command::Output {
-        since: 0,
-        max_bytes: 1,
-    });
-    assert_eq!(h.core.last_used(), Some(h.now));
-    h.now += Duration::from_secs(5);
-    let (token, out) = h.command(Command::Terminate);
-    assert!(out.reply(token).is_err());
-    assert_eq!(h.core.last_used(), Some(h.now));
-}
-
-#[test]
-fn adapter_traffic_does_not_update_last_used() {
-    let mut h = Harness::running();
-    let used = h.core.last_used();
-    h.now += Duration::from_secs(60);
-    h.stop("breakpoint");
-    h.event("output", output("stdout", "x"));
-    assert_eq!(h.core.last_used(), used);
-}
-
-#[test]
-fn reading_a_snapshot_does_not_count_as_use() {
-    let mut h = Harness::running();
-    let used = h.core.last_used();
-    h.now += Duration::from_secs(60);
-    h.command(Command::Snapshot);
-    assert_eq!(h.core.last_used(), used);
+fn every_command_counts_as_use_but_reading_the_state() {
+    assert!(!Command::Snapshot.counts_as_use());
+    for command in [
+        Command::Output {
+            since: 0,
+            max_bytes: 1,
+        },
+        Command::Terminate,
+        Command::Restart,
+    ] {
+        assert!(command.counts_as_use(), "{command:?}");
+    }
 }
 
 #[test]

@@ -63,8 +63,10 @@ pub struct SessionSnapshot {
     pub restarts: u32,
     /// Why the session failed (state `failed`), or why the adapter last crashed.
     pub failure: Option<String>,
-    /// When an agent last asked anything of the session (reading a snapshot does
-    /// not count). In tokio's clock, so paused-time tests see it move.
+    /// When an agent last asked anything of the session, or last had an answer
+    /// (reading a snapshot does not count). Filled in by
+    /// [`SessionHandle::snapshot`](crate::SessionHandle::snapshot) from the session's
+    /// shared record; in tokio's clock, so paused-time tests see it move.
     #[serde(skip)]
     pub last_used: Option<Instant>,
 }

@@ -196,22 +196,12 @@ impl SessionActorState {
                         state.span.record("program", display(program));
                     }
                 }
-                let counts_as_use = !matches!(command, Command::Snapshot);
+                let counts_as_use = command.counts_as_use();
                 state.replies.insert(token, (reply, counts_as_use));
-                // tokio's clock, so that paused-time tests can age a session.
-                let now = tokio::time::Instant::now();
                 if counts_as_use {
-                    *state
-                        .shared
-                        .last_used
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner()) = now;
+                    state.shared.touch();
                 }
-                Input::Command {
-                    token,
-                    command,
-                    at: now.into_std(),
-                }
+                Input::Command { token, command }
             }
             SessionMsg::Transport { generation, output } if generation != state.generation => {
                 let bootstrap = state.bootstrap.as_ref().map(|(g, _)| *g);

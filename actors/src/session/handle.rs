@@ -150,7 +150,7 @@ impl SessionHandle {
         let call = Call {
             handle: self,
             token,
-            is_use: !matches!(command, Command::Snapshot),
+            is_use: command.counts_as_use(),
             answered: false,
         };
         if queued >= self.max_queued {
@@ -213,6 +213,7 @@ impl SessionHandle {
         match self.ask(Command::Snapshot).await? {
             Answer::Snapshot(s) => Ok(SessionSnapshot {
                 traffic: self.traffic(),
+                last_used: Some(self.shared.last_used().into_std()),
                 ..*s
             }),
             other => Err(unexpected(other)),

@@ -16,9 +16,11 @@ pub struct SessionShared {
     next_token: AtomicU64,
     /// The current adapter's pid (0 when none); the transport fills it in.
     pub adapter_pid: Arc<AtomicU32>,
-    /// When an agent last asked anything of the session (tokio's clock; a snapshot
-    /// does not count). The supervisor's idle sweep reads it.
-    pub last_used: Mutex<tokio::time::Instant>,
+    /// When an agent last asked anything of the session, or last had an answer (tokio's
+    /// clock, so paused-time tests can age a session; what counts is
+    /// [`Command::counts_as_use`](crate::core::command::Command::counts_as_use)). The
+    /// one record of it: the supervisor's idle sweep reads it, and snapshots show it.
+    last_used: Mutex<tokio::time::Instant>,
     /// Why the session ended, once its actor is gone for a reason worth telling
     /// (reaped, failed); handles answer with it.
     pub ended: Mutex<Option<SessionError>>,
