@@ -67,16 +67,12 @@ impl Context {
         if snapshot.state != SessionState::Stopped {
             return Err(not_stopped(snapshot.state));
         }
-        snapshot
-            .last_stop
-            .and_then(|s| s.thread_id)
-            .or_else(|| snapshot.threads.first().map(|t| t.id))
-            .ok_or_else(|| {
-                ToolError::invalid(
-                    "the adapter did not say which thread stopped",
-                    "pass a thread_id from debug.threads",
-                )
-            })
+        snapshot.default_thread().ok_or_else(|| {
+            ToolError::invalid(
+                "the adapter did not say which thread stopped",
+                "pass a thread_id from debug.threads",
+            )
+        })
     }
 
     /// The top frame of a thread (the last stopped one by default).

@@ -133,13 +133,7 @@ async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcom
 /// whichever one a pause names; debugpy knows its threads from its events.
 async fn thread_to_pause(session: &SessionHandle) -> Result<Option<i64>, ToolError> {
     let snapshot = session.snapshot().await?;
-    let known = snapshot
-        .last_stop
-        .as_ref()
-        .and_then(|s| s.thread_id)
-        .is_some()
-        || !snapshot.threads.is_empty();
-    if known || snapshot.state != SessionState::Running {
+    if snapshot.default_thread().is_some() || snapshot.state != SessionState::Running {
         // The session's own default, or its refusal naming the state.
         return Ok(None);
     }

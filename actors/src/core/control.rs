@@ -14,10 +14,7 @@ use crate::wire::types::SteppingGranularity;
 
 impl SessionCore {
     fn default_thread(&self) -> Option<i64> {
-        self.last_stop
-            .as_ref()
-            .and_then(|s| s.thread_id)
-            .or_else(|| self.threads.keys().next().copied())
+        crate::core::snapshot::default_thread(self.last_stop.as_ref(), self.threads.keys().copied())
     }
 
     pub(super) fn control(

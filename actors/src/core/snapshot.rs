@@ -70,3 +70,49 @@ pub struct SessionSnapshot {
     #[serde(skip)]
     pub last_used: Option<Instant>,
 }
+
+/// The thread a request that names none is for: the one that last stopped, else the
+/// first the adapter named (by id). The one statement of that rule, for the core and
+/// for the session handle's snapshots alike.
+pub(crate) fn default_thread(
+    last_stop: Option<&StopInfo>,
+    mut threads: impl Iterator<Item = i64>,
+) -> Option<i64> {
+    last_stop
+        .and_then(|s| s.thread_id)
+        .or_else(|| threads.next())
+}
+
+impl SessionSnapshot {
+    /// The thread a request that names none is for (see [`default_thread`]).
+    pub fn default_thread(&self) -> Option<i64> {
+        default_thread(self.last_stop.as_ref(), self.threads.iter().map(|t| t.id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stop(thread_id: Option<i64>) -> StopInfo {
+        StopInfo {
+            reason: "breakpoint".into(),
+            thread_id,
+            all_threads_stopped: false,
+            hit_breakpoint_ids: Vec::new(),
+            description: None,
+            text: None,
+            epoch: 1,
+        }
+    }
+
+    #[test]
+    fn the_default_thread_is_the_last_stopped_else_the_first_named() {
+        let threads = || [7, 3].into_iter();
+        assert_eq!(default_thread(Some(&stop(Some(3))), threads()), Some(3));
+        // A stop that names no thread (some adapters' pauses): the first named.
+        assert_eq!(default_thread(Some(&stop(None)), threads()), Some(7));
+        assert_eq!(default_thread(None, threads()), Some(7));
+        assert_eq!(default_thread(None, std::iter::empty()), None);
+    }
+}

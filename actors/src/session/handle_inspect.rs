@@ -129,7 +129,7 @@ impl SessionHandle {
     ) -> Result<StackTraceResponseBody, SessionError> {
         let thread_id = match thread_id {
             Some(t) => t,
-            None => self.stopped_thread().await?,
+            None => Self::thread_or_stopped(&self.snapshot().await?, None)?,
         };
         let mut args = json!({ "threadId": thread_id, "startFrame": start_frame });
         if let Some(levels) = levels {
@@ -175,18 +175,5 @@ impl SessionHandle {
             args["frameId"] = json!(frame);
         }
         self.typed(Operation::Evaluate, "evaluate", args).await
-    }
-
-    async fn stopped_thread(&self) -> Result<i64, SessionError> {
-        let snapshot = self.snapshot().await?;
-        snapshot
-            .last_stop
-            .and_then(|s| s.thread_id)
-            .or_else(|| snapshot.threads.first().map(|t| t.id))
-            .ok_or_else(|| {
-                SessionError::InvalidArgument(
-                    "no thread has stopped yet; pass a thread_id from threads()".into(),
-                )
-            })
     }
 }

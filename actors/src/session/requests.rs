@@ -122,8 +122,7 @@ impl SessionHandle {
         thread_id: Option<i64>,
     ) -> Result<i64, SessionError> {
         thread_id
-            .or_else(|| snapshot.last_stop.as_ref().and_then(|s| s.thread_id))
-            .or_else(|| snapshot.threads.first().map(|t| t.id))
+            .or_else(|| snapshot.default_thread())
             .ok_or_else(|| {
                 SessionError::InvalidArgument(
                     "no thread has stopped yet; pass a thread_id from threads()".into(),
