@@ -94,6 +94,19 @@ impl Context {
             )
         })
     }
+
+    /// The frame asked for, else the top frame of the stopped thread: the frame every
+    /// tool that takes a `frame_id` means when the agent gives none.
+    pub(crate) async fn frame_or_top(
+        &self,
+        session: &SessionHandle,
+        frame_id: Option<i64>,
+    ) -> Result<i64, ToolError> {
+        match frame_id {
+            Some(frame) => Ok(frame),
+            None => Ok(self.top_frame(session, None).await?.id),
+        }
+    }
 }
 
 /// The error for inspecting a session that is not stopped.

@@ -276,10 +276,7 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
 
 async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let frame_id = match args.frame_id {
-        Some(f) => f,
-        None => ctx.top_frame(&session, None).await?.id,
-    };
+    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
     let scopes = session
         .scopes(frame_id)
         .await
@@ -319,10 +316,7 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let reference = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
-            let frame_id = match args.frame_id {
-                Some(f) => f,
-                None => ctx.top_frame(&session, None).await?.id,
-            };
+            let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
             let scopes = session
                 .scopes(frame_id)
                 .await
@@ -462,10 +456,7 @@ async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
     }
     ctx.bounds
         .check_expression("the expression", &args.expression)?;
-    let frame_id = match args.frame_id {
-        Some(f) => f,
-        None => ctx.top_frame(&session, None).await?.id,
-    };
+    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
     let context = args.context.map(|c| match c {
         EvalContext::Watch => "watch",
         EvalContext::Repl => "repl",

@@ -249,10 +249,7 @@ async fn data_breakpoint_info(ctx: Arc<Context>, args: DataInfoArgs) -> Outcome 
             None,
         ),
         (None, None) => {
-            let frame = match args.frame_id {
-                Some(f) => f,
-                None => ctx.top_frame(&session, None).await?.id,
-            };
+            let frame = ctx.frame_or_top(&session, args.frame_id).await?;
             (None, Some(frame))
         }
         (Some(_), Some(_)) => {
@@ -376,10 +373,7 @@ pub(crate) async fn scope_reference(
     frame_id: Option<i64>,
 ) -> Result<i64, ToolError> {
     let given = frame_id;
-    let frame_id = match frame_id {
-        Some(f) => f,
-        None => ctx.top_frame(session, None).await?.id,
-    };
+    let frame_id = ctx.frame_or_top(session, frame_id).await?;
     let scopes = session.scopes(frame_id).await.ids(&[("frame_id", given)])?;
     match scopes
         .iter()

@@ -293,10 +293,7 @@ async fn continue_thread(ctx: Arc<Context>, args: ThreadArgs) -> Outcome {
 
 async fn step_in_targets(ctx: Arc<Context>, args: FrameArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let frame_id = match args.frame_id {
-        Some(f) => f,
-        None => ctx.top_frame(&session, None).await?.id,
-    };
+    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
     let targets = session
         .step_in_targets(frame_id)
         .await

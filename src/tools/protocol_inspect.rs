@@ -216,10 +216,7 @@ async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
     ctx.bounds
         .check_expression("the expression", &args.expression)?;
     ctx.bounds.check_expression("the value", &args.value)?;
-    let frame_id = match args.frame_id {
-        Some(f) => f,
-        None => ctx.top_frame(&session, None).await?.id,
-    };
+    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
     let set = session
         .set_expression(&args.expression, &args.value, Some(frame_id))
         .await
@@ -252,10 +249,7 @@ async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
             "leave column out to complete at the end of the text",
         ));
     }
-    let frame_id = match args.frame_id {
-        Some(f) => f,
-        None => ctx.top_frame(&session, None).await?.id,
-    };
+    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
     let items = session
         .completions(&args.text, column, Some(frame_id))
         .await
