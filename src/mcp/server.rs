@@ -3,7 +3,7 @@
 //! mode says to ask), serves the session resources, and notifies subscribers.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,6 +21,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::tools::{ToolCatalogue, ToolError, ToolProfile, ToolResult, ToolSpec};
+use crate::Owner;
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
 use super::logging::LogLevel;
@@ -50,6 +51,22 @@ pub struct DebugServer {
     subscriptions: Subscriptions,
     log_level: LogLevel,
     forwarding: Arc<AtomicBool>,
+    /// How many clients [`Self::for_another_client`] has made, shared by every
+    /// server made from one, so each client gets an id of its own.
+    clients_made: Arc<AtomicU64>,
+    /// The client connection this server serves, if it is one of several; when the
+    /// last clone goes (the MCP session ended), the client has left.
+    seat: Option<Arc<ClientSeat>>,
+}
+
+/// One client's place on the server: dropped with the client's last server, it says
+/// the client has left, so that the sessions it still owns end after the grace.
+struct ClientSeat(ToolCatalogue);
+
+impl Drop for ClientSeat {
+    fn drop(&mut self) {
+        self.0.client_left();
+    }
 }
 
 impl DebugServer {
@@ -61,6 +78,8 @@ impl DebugServer {
             subscriptions: Subscriptions::default(),
             log_level: LogLevel::default(),
             forwarding: Arc::new(AtomicBool::new(false)),
+            clients_made: Arc::default(),
+            seat: None,
         }
     }
 
@@ -73,9 +92,19 @@ impl DebugServer {
 
     /// A server for another client connection: the same catalogue (so the same
     /// runtime and sessions) and settings, with its own subscriptions, log level and
-    /// notification forwarder.
+    /// notification forwarder, and a client id of its own (`c1`, `c2`, ... in the
+    /// order they come; never the MCP session id, which would let anyone who sees it
+    /// act as the client). The sessions the client starts are its own (see
+    /// [`ToolCatalogue::for_client`]); when the server and its clones are dropped
+    /// (the MCP session ended), the ones it still owns end after the owner grace.
     pub fn for_another_client(&self) -> Self {
-        Self::new(self.catalogue.clone()).approval_timeout(self.approval_timeout)
+        let number = self.clients_made.fetch_add(1, Ordering::SeqCst) + 1;
+        let client = Owner::new(&format!("c{number}")).expect("c<N> is a client id");
+        let catalogue = self.catalogue.for_client(client);
+        let mut server = Self::new(catalogue.clone()).approval_timeout(self.approval_timeout);
+        server.clients_made = self.clients_made.clone();
+        server.seat = Some(Arc::new(ClientSeat(catalogue)));
+        server
     }
 
     /// The catalogue served.
@@ -232,7 +261,7 @@ impl ServerHandler for DebugServer {
         let mut list = vec![Resource::new(SESSIONS_URI, "sessions")
             .with_description("Every debug session: id, state, adapter, program, idle time")
             .with_mime_type("application/json")];
-        for entry in resources::list(self.catalogue.runtime()).await {
+        for entry in resources::list(self.catalogue.runtime(), self.catalogue.caller()).await {
             let id = entry["session_id"].as_str().unwrap_or_default().to_string();
             list.push(
                 Resource::new(format!("{SESSIONS_URI}/{id}"), format!("session {id}"))
@@ -272,6 +301,7 @@ impl ServerHandler for DebugServer {
             self.catalogue.runtime(),
             &request.uri,
             self.catalogue.bounds(),
+            self.catalogue.caller(),
         )
         .await
         {
