@@ -331,3 +331,42 @@ impl ServerHandler for DebugServer {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::tools::OWNER_GRACE;
+    use crate::{Runtime, RuntimeConfig};
+
+    #[tokio::test(start_paused = true)]
+    async fn each_client_gets_the_next_id_and_its_sessions_end_once_its_last_server_goes() {
+        let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+        let template = DebugServer::new(ToolCatalogue::new(runtime.clone()));
+        let first = template.for_another_client();
+        let second = template.for_another_client();
+        let id = |server: &DebugServer| server.catalogue().caller().map(|c| c.to_string());
+        assert_eq!(id(&template), None, "the template is no client");
+        assert_eq!(id(&first).as_deref(), Some("c1"));
+        assert_eq!(id(&second).as_deref(), Some("c2"));
+        assert_eq!(id(&second.for_another_client()).as_deref(), Some("c3"));
+
+        let session = first.catalogue().runtime().new_session().await.unwrap();
+        assert_eq!(
+            session.owner().map(|o| o.to_string()).as_deref(),
+            Some("c1")
+        );
+        let still_serving = first.clone();
+        drop(first);
+        tokio::time::sleep(OWNER_GRACE * 2).await;
+        assert!(
+            runtime.session(session.id()).is_some(),
+            "a clone serves c1 yet"
+        );
+        drop(still_serving);
+        tokio::time::sleep(OWNER_GRACE + Duration::from_secs(1)).await;
+        assert!(runtime.session(session.id()).is_none(), "c1 left");
+        runtime.shutdown().await;
+    }
+}
