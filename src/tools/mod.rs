@@ -330,7 +330,7 @@ impl ToolCatalogue {
             return self.not_served(name).into();
         };
         // Before the gate, so that no one is asked to approve a call that is refused.
-        if let Err(refusal) = self.check_owner(&tool.spec, &arguments) {
+        if let Err(refusal) = self.check_owner(&tool.spec, &arguments).await {
             return refusal.into();
         }
         if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {

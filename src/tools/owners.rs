@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::permission::{classify, Adapters, CallTarget, Effect};
+use crate::permission::{classify, depends_on_target, Adapters, CallTarget, Effect};
 use crate::{Owner, Ownership, Runtime, SharedWith};
 
 use super::context::Context;
@@ -72,12 +72,19 @@ impl Clients {
     }
 }
 
-/// The strongest effect of calling `spec` with `arguments` wherever it lands: a call
-/// that only reads stays [`Effect::Read`]; one whose arguments carry code (a watch
-/// added, a condition) is more, as the permission gate sees it.
-pub(crate) fn strongest_effect(spec: &ToolSpec, arguments: &Value) -> Effect {
-    let effects = classify(spec, arguments, &CallTarget::reaching(Adapters::Any));
-    effects.kinds().into_iter().max().unwrap_or(spec.effect)
+/// The strongest effect of calling `spec` with `arguments` on `target`, as the owner
+/// check weighs it: what [`classify`] finds, as the permission gate sees it (a call
+/// that only reads stays [`Effect::Read`]; one whose arguments carry code, a watch
+/// added or a condition, is more), except that a read-class tool that is not
+/// read-only (`debug.watch`, whose list the owner's stop results show;
+/// `debug.data_breakpoint_info`, whose `name` may be an expression) counts as
+/// [`Effect::Control`].
+pub(crate) fn strongest_effect(spec: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effect {
+    let effects = classify(spec, arguments, target);
+    match effects.kinds().into_iter().max().unwrap_or(spec.effect) {
+        Effect::Read if !spec.annotations.read_only => Effect::Control,
+        effect => effect,
+    }
 }
 
 /// Whether `caller` may make a call with `effect` on session `session`, owned as
@@ -101,8 +108,8 @@ pub fn check(
         500,
         format!(
             "session {session} belongs to client {owner}, and you are client {caller}: \
-             {tool} {} there, which only its owner and the clients it shares it with may do",
-            effect.meaning().replace("the debuggee", "its debuggee"),
+             {tool} would change it, which only its owner and the clients it shares it with \
+             may do"
         ),
         format!(
             "reading it needs no share (debug.stack_trace, debug.variables, debug.output, \
@@ -202,7 +209,11 @@ impl ToolCatalogue {
 
     /// Whether the caller may make this call on the session it names: any client may
     /// read any session; driving one takes being its owner or a share (`owners.rs`).
-    pub(super) fn check_owner(&self, spec: &ToolSpec, arguments: &Value) -> Result<(), ToolError> {
+    pub(super) async fn check_owner(
+        &self,
+        spec: &ToolSpec,
+        arguments: &Value,
+    ) -> Result<(), ToolError> {
         let Some(caller) = self.ctx.caller.as_ref() else {
             return Ok(());
         };
@@ -217,15 +228,21 @@ impl ToolCatalogue {
         else {
             return Ok(());
         };
-        let effect = strongest_effect(spec, arguments);
-        check(
-            &session.ownership(),
-            Some(caller),
-            spec.name,
-            effect,
-            &named,
-        )
-        .map_err(|mut refusal| {
+        let ownership = session.ownership();
+        if ownership.may_drive(Some(caller)) {
+            return Ok(());
+        }
+        // What the call does on this session's adapter, found as the gate finds it.
+        let target = if depends_on_target(spec, arguments) {
+            super::reach::target_of(&self.ctx, spec.name, arguments).await
+        } else {
+            CallTarget {
+                session: Some(named.clone()),
+                ..CallTarget::reaching(Adapters::Some(Vec::new()))
+            }
+        };
+        let effect = strongest_effect(spec, arguments, &target);
+        check(&ownership, Some(caller), spec.name, effect, &named).map_err(|mut refusal| {
             if !self.profile.serves("debug.share") {
                 refusal.hint.push_str(
                     "; debug.share is in the `all` tool profile: the owner's server must \
@@ -290,8 +307,21 @@ mod tests {
         assert!(err.contains("3601 s") && err.contains("3600 s"), "{err}");
     }
 
+    /// A call on a debugpy session.
+    fn on_debugpy() -> CallTarget {
+        CallTarget {
+            session: Some("s1".into()),
+            ..CallTarget::reaching(Adapters::Some(vec![
+                crate::registry::AdapterFlavor::Debugpy,
+            ]))
+        }
+    }
+
     #[test]
     fn a_call_that_carries_code_is_more_than_a_read() {
+        let python = on_debugpy();
+        let strongest_effect =
+            |spec: &ToolSpec, arguments: &Value| strongest_effect(spec, arguments, &python);
         let tools = super::super::all_tools();
         let spec = |name: &str| {
             tools
@@ -301,13 +331,18 @@ mod tests {
                 .spec
                 .clone()
         };
+        // Its watches are part of the session: even removing one changes it.
         let watch = spec("debug.watch");
         assert_eq!(
-            strongest_effect(&watch, &json!({"session_id": "s1"})),
-            Effect::Read
+            strongest_effect(&watch, &json!({"session_id": "s1", "remove": ["x"]})),
+            Effect::Control
         );
-        assert_ne!(
-            strongest_effect(&watch, &json!({"session_id": "s1", "add": ["x"]})),
+        assert!(
+            strongest_effect(&watch, &json!({"session_id": "s1", "add": ["x"]})) > Effect::Control
+        );
+        let variables = spec("debug.variables");
+        assert_eq!(
+            strongest_effect(&variables, &json!({"session_id": "s1", "scope": "Locals"})),
             Effect::Read
         );
         let stack = spec("debug.stack_trace");
@@ -319,6 +354,23 @@ mod tests {
             strongest_effect(&spec("debug.continue"), &json!({})),
             Effect::Control
         );
+    }
+
+    #[test]
+    fn every_read_only_tool_is_open_to_every_client_and_two_read_class_tools_are_not() {
+        let session = json!({"session_id": "s1"});
+        let mut closed = Vec::new();
+        for tool in super::super::all_tools() {
+            let effect = strongest_effect(&tool.spec, &session, &on_debugpy());
+            if tool.spec.annotations.read_only {
+                assert_eq!(effect, Effect::Read, "{}", tool.spec.name);
+            } else if tool.spec.effect == Effect::Read {
+                closed.push(tool.spec.name);
+            }
+        }
+        // Watches show in the owner's stop results; data_breakpoint_info's `name` can
+        // be an expression.
+        assert_eq!(closed, ["debug.watch", "debug.data_breakpoint_info"]);
     }
 
     #[tokio::test(start_paused = true)]
