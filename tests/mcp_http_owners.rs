@@ -121,6 +121,11 @@ async fn clients_read_each_others_sessions_and_drive_them_only_when_shared() {
             "debug_set_breakpoint",
             json!({ "session_id": s1, "file": discount(), "line": 50 }),
         ),
+        (
+            40,
+            "debug_watch",
+            json!({ "session_id": s1, "add": ["qty"] }),
+        ),
     ] {
         let refused = server.refused(&b, id, tool, arguments).await;
         names_the_owner(&refused, "c1", "c2");
@@ -220,7 +225,7 @@ async fn clients_read_each_others_sessions_and_drive_them_only_when_shared() {
     let left = Instant::now();
     let listed = server.call(&b, 14, "debug_sessions", json!({})).await;
     assert!(entry(&listed, &s3).is_some(), "within the grace: {listed}");
-    let mut id = 15;
+    let mut id = 100;
     let ended = loop {
         let listed = server.call(&b, id, "debug_sessions", json!({})).await;
         id += 1;
