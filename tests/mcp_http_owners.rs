@@ -92,6 +92,26 @@ async fn clients_read_each_others_sessions_and_drive_them_only_when_shared() {
         (&json!("c2"), &json!(true))
     );
 
+    // The session's resource says the same to B.
+    let uri = format!("debugger://sessions/{s1}");
+    let (status, _, answer) = server
+        .post(
+            "/mcp",
+            Some(http_support::TOKEN),
+            Some(&b),
+            json!({"jsonrpc": "2.0", "id": 30, "method": "resources/read",
+                   "params": {"uri": uri}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer:?}");
+    let text = answer[0]["result"]["contents"][0]["text"].as_str().unwrap();
+    let resource: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        (&resource["owner"], &resource["may_drive"]),
+        (&json!("c1"), &json!(false)),
+        "{resource}"
+    );
+
     // It reads them...
     let stack = server
         .call(&b, 4, "debug_stack_trace", json!({ "session_id": s1 }))
