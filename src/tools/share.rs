@@ -90,9 +90,10 @@ async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
     }
     let (owner, shared) = ownership_json(&ownership);
     let text = match &change {
-        Change::HandOver(to) => {
+        Change::HandOver(to) if caller.is_some_and(|c| c != to) => {
             format!("session {id} now belongs to client {to}; you can read it, not drive it")
         }
+        Change::HandOver(to) => format!("session {id} now belongs to client {to}"),
         Change::Share(None) => format!("every client may now drive session {id}"),
         Change::Share(Some(with)) => format!("client {with} may now drive session {id}"),
     };
