@@ -41,7 +41,7 @@ do next.";
 /// What the instructions add in the core profile.
 const CORE_INSTRUCTIONS: &str = " These are the core tools; a server started with \
 `--tools all` serves one per DAP request besides (memory, disassembly, data breakpoints, \
-goto, restart, custom requests).";
+goto, restart, custom requests), and debug_share, which lets another client drive a session.";
 
 /// The MCP server over one tool catalogue.
 #[derive(Clone)]
