@@ -8,8 +8,8 @@ mod common;
 
 use common::*;
 use dapvisor::{
-    EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionHandle, SessionId,
-    StopOutcome,
+    EventKind, LaunchSpec, Owner, Received, RunTicket, Runtime, RuntimeConfig, SessionHandle,
+    SessionId, StopOutcome,
 };
 
 /// The next child session the runtime announces for `parent`.
@@ -46,10 +46,14 @@ async fn each_subprocess_is_a_child_session_that_stops_at_the_parents_breakpoint
     let parent_file = program("python/jobs.py");
     let worker = program("python/job_worker.py");
     let line = line_of(&worker, "return product");
+    // Started for a client, the parent and every child belong to it.
+    let owner = Owner::new("c1").unwrap();
     let parent = runtime
+        .owned_by(owner.clone())
         .launch(LaunchSpec::new(&parent_file).breakpoint(&worker, line))
         .await
         .unwrap();
+    assert_eq!(parent.owner(), Some(owner.clone()));
 
     let mut quantities = Vec::new();
     for job in 1..=3 {
@@ -57,6 +61,20 @@ async fn each_subprocess_is_a_child_session_that_stops_at_the_parents_breakpoint
         let child = runtime.session(id).expect("the child is listed");
         let snapshot = child.snapshot().await.unwrap();
         assert_eq!(snapshot.parent, Some(parent.id()));
+        assert_eq!(
+            child.owner(),
+            Some(owner.clone()),
+            "the child is its parent's owner's"
+        );
+        let owned: Vec<SessionId> = runtime
+            .sessions_owned_by(&owner)
+            .iter()
+            .map(SessionHandle::id)
+            .collect();
+        assert!(
+            owned.contains(&parent.id()) && owned.contains(&id),
+            "{owned:?}"
+        );
         let mut child_events = child.subscribe();
 
         let stop = expect_stop(&child, RunTicket { epoch: 0 }).await;

@@ -49,6 +49,7 @@ async fn tools_list_names_schemas_and_annotations() {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, CORE_TOOLS);
     let core_bytes = client.tools_list_bytes();
+    eprintln!("tools/list (core): {core_bytes} bytes");
     assert!(
         core_bytes <= CORE_TOOLS_LIST_BYTES,
         "tools/list (core) is {core_bytes} bytes"
@@ -135,6 +136,7 @@ async fn tools_list_names_schemas_and_annotations() {
     let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     let all = client.tools().await;
     let all_bytes = client.tools_list_bytes();
+    eprintln!("tools/list (all): {all_bytes} bytes");
     assert!(
         all_bytes <= ALL_TOOLS_LIST_BYTES,
         "tools/list (all) is {all_bytes} bytes"

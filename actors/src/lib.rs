@@ -40,6 +40,6 @@ pub use error::{AdapterExit, SessionError};
 pub use events::{EventKind, EventStream, Received, SessionEvent};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;
-pub use session::{RunTicket, SessionHandle, SessionId, StepKind};
+pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedWith, StepKind};
 pub use supervisor::RestartPolicy;
 pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};

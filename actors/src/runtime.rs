@@ -15,16 +15,25 @@ use crate::error::SessionError;
 use crate::events::{EventHub, EventStream, SessionEvent};
 use crate::launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 use crate::registry::{AdapterRegistry, RegistryError, ResolvedAdapter};
-use crate::session::{SessionHandle, SessionId};
+#[cfg(doc)]
+use crate::session::Ownership;
+use crate::session::{Owner, SessionHandle, SessionId};
 use crate::supervisor::{EndedSessions, SupervisorActor, SupervisorArgs, SupervisorMsg};
 
 /// A running dapvisor runtime: a supervisor actor and its sessions.
 ///
 /// Cheap to clone. When the last clone is dropped, the supervisor is stopped, which
 /// ends every session as [`Runtime::shutdown`] does (without waiting for it).
+///
+/// A host serving several clients tags each session with the client that started
+/// it: the sessions started through [`Runtime::owned_by`]`(owner)` belong to
+/// `owner`, and [`Runtime::sessions_owned_by`] lists them. Untagged sessions are
+/// anyone's.
 #[derive(Clone)]
 pub struct Runtime {
     inner: Arc<RuntimeInner>,
+    /// Who the sessions started through this view belong to.
+    owner: Option<Owner>,
 }
 
 struct RuntimeInner {
@@ -87,7 +96,32 @@ impl Runtime {
                 config,
                 ended,
             }),
+            owner: None,
         })
+    }
+
+    /// This runtime as client `owner` uses it: the same sessions and limits, and every
+    /// session started through the view ([`Self::launch`], [`Self::attach`],
+    /// [`Self::new_session`]) belongs to `owner` (its child sessions too). The runtime
+    /// records owners; the host decides what they may do (see
+    /// [`Ownership::may_drive`]).
+    pub fn owned_by(&self, owner: Owner) -> Runtime {
+        Runtime {
+            inner: self.inner.clone(),
+            owner: Some(owner),
+        }
+    }
+
+    /// Who the sessions started through this view belong to (see [`Self::owned_by`]).
+    pub fn owner(&self) -> Option<&Owner> {
+        self.owner.as_ref()
+    }
+
+    /// Every live session that belongs to `owner`, ordered by id.
+    pub fn sessions_owned_by(&self, owner: &Owner) -> Vec<SessionHandle> {
+        let mut list = self.sessions();
+        list.retain(|s| s.owner().as_ref() == Some(owner));
+        list
     }
 
     /// The supervisor actor, for hosts that monitor or link to it.
@@ -141,12 +175,14 @@ impl Runtime {
     }
 
     /// Create a session that has not started, to set breakpoints on before starting
-    /// it with [`SessionHandle::start`] and a plan from [`Self::plan_launch`].
+    /// it with [`SessionHandle::start`] and a plan from [`Self::plan_launch`]. It
+    /// belongs to this view's [`Self::owner`].
     pub async fn new_session(&self) -> Result<SessionHandle, SessionError> {
+        let owner = self.owner.clone();
         let result = self
             .inner
             .supervisor
-            .call(|reply| SupervisorMsg::Spawn { reply }, None)
+            .call(|reply| SupervisorMsg::Spawn { owner, reply }, None)
             .await;
         match result {
             Ok(CallResult::Success(r)) => r,

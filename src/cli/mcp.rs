@@ -58,6 +58,10 @@ pub struct McpArgs {
     /// to a file only you can read, whose path is printed on stderr.
     #[arg(long, value_name = "FILE", requires = "http")]
     pub token_file: Option<PathBuf>,
+    /// With --http: how many seconds the sessions a client still owns outlive its
+    /// MCP session (0..=3600) [default: 60].
+    #[arg(long, value_name = "SECONDS", requires = "http")]
+    pub owner_grace: Option<u64>,
     /// Only debug programs, working directories and breakpoint files under DIR
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
@@ -123,10 +127,15 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
     };
     let config = runtime_config(&args)?;
     let runtime = Runtime::start(config).await.map_err(|e| e.to_string())?;
-    let catalogue = ToolCatalogue::new(runtime)
+    let mut catalogue = ToolCatalogue::new(runtime)
         .with_profile(args.tools)
         .with_paths(paths)
         .with_permissions(gate(args.permission_mode, &args.allow, &args.deny));
+    if let Some(secs) = args.owner_grace {
+        catalogue = catalogue
+            .with_owner_grace(Duration::from_secs(secs))
+            .map_err(|e| format!("--owner-grace: {e}"))?;
+    }
     let stop = async {
         let signal = super::signals::stop_requested().await;
         tracing::info!(signal = signal.name(), "stopping: ending every session");

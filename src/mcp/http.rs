@@ -85,7 +85,7 @@ pub async fn serve_http_until(
     let template = server.clone();
     let service = StreamableHttpService::new(
         move || Ok(template.for_another_client()),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(client_sessions(&server)),
         config,
     );
     let accept = async {
@@ -125,6 +125,20 @@ pub async fn serve_http_until(
     cancel.cancel();
     server.catalogue().runtime().shutdown().await;
     Ok(())
+}
+
+/// rmcp's MCP sessions for `server`'s clients. rmcp ends a client's MCP session after
+/// a while without a request from it (5 minutes by default), and the debug sessions
+/// the client owns end an owner grace later; a client is not taken for gone sooner
+/// than its idle debug sessions would be reaped anyway (the runtime's `idle_limit`,
+/// 10 minutes by default).
+fn client_sessions(server: &DebugServer) -> LocalSessionManager {
+    let mut sessions = LocalSessionManager::default();
+    let idle = server.catalogue().runtime().config().idle_limit;
+    if let (Some(idle), Some(keep_alive)) = (idle, sessions.session_config.keep_alive) {
+        sessions.session_config.keep_alive = Some(keep_alive.max(idle));
+    }
+    sessions
 }
 
 type Body = http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>;
@@ -171,6 +185,26 @@ fn refusal(status: StatusCode, why: &'static str) -> Response<Body> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_client_is_not_taken_for_gone_before_its_idle_sessions_would_be_reaped() {
+        use crate::tools::ToolCatalogue;
+        use crate::{Runtime, RuntimeConfig};
+        use std::time::Duration;
+        let keep_alive = |idle: Option<Duration>| async move {
+            let config = RuntimeConfig::default().idle_limit(idle);
+            let runtime = Runtime::start(config).await.unwrap();
+            let server = DebugServer::new(ToolCatalogue::new(runtime.clone()));
+            let kept = client_sessions(&server).session_config.keep_alive;
+            runtime.shutdown().await;
+            kept
+        };
+        let minutes = |m: u64| Some(Duration::from_secs(m * 60));
+        // The runtime's default, 10 minutes, is longer than rmcp's 5.
+        assert_eq!(keep_alive(minutes(10)).await, minutes(10));
+        assert_eq!(keep_alive(minutes(1)).await, minutes(5));
+        assert_eq!(keep_alive(None).await, minutes(5));
+    }
 
     #[test]
     fn a_token_admits_only_its_own_bearer_header() {

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::tools::Bounds;
 use crate::tools::ToolError;
-use crate::{Runtime, SessionHandle, SessionId};
+use crate::{Owner, Runtime, SessionHandle, SessionId};
 
 /// The URI of the session list.
 pub const SESSIONS_URI: &str = "debugger://sessions";
@@ -20,10 +20,17 @@ pub fn session_uri(id: SessionId) -> String {
     format!("{SESSIONS_URI}/{id}")
 }
 
-/// The content of `uri`, as JSON, within the catalogue's `bounds` (threads).
-pub async fn read(runtime: &Runtime, uri: &str, bounds: &Bounds) -> Result<Value, ToolError> {
+/// The content of `uri`, as JSON, within the catalogue's `bounds` (threads), as
+/// `caller` sees it (whether it may drive each session; see
+/// [`ToolCatalogue::for_client`](crate::tools::ToolCatalogue::for_client)).
+pub async fn read(
+    runtime: &Runtime,
+    uri: &str,
+    bounds: &Bounds,
+    caller: Option<&Owner>,
+) -> Result<Value, ToolError> {
     if uri == SESSIONS_URI {
-        return Ok(json!({ "sessions": list(runtime).await }));
+        return Ok(json!({ "sessions": list(runtime, caller).await }));
     }
     let Some(id) = uri
         .strip_prefix(SESSIONS_URI)
@@ -48,21 +55,27 @@ pub async fn read(runtime: &Runtime, uri: &str, bounds: &Bounds) -> Result<Value
         err.hint = format!("{}; read {SESSIONS_URI} for the live sessions", err.hint);
         err
     })?;
-    detail(&session, bounds.max_threads).await
+    detail(&session, bounds.max_threads, caller).await
 }
 
-/// Every live session, as `debug.sessions` lists them.
-pub async fn list(runtime: &Runtime) -> Vec<Value> {
+/// Every live session, as `debug.sessions` lists them to `caller`.
+pub async fn list(runtime: &Runtime, caller: Option<&Owner>) -> Vec<Value> {
     let mut out = Vec::new();
     for session in runtime.sessions() {
         if let Ok(snapshot) = session.snapshot().await {
-            out.push(crate::tools::session_json(&session, &snapshot));
+            let mut entry = crate::tools::session_json(&session, &snapshot);
+            crate::tools::for_caller(&mut entry, &session, caller);
+            out.push(entry);
         }
     }
     out
 }
 
-async fn detail(session: &SessionHandle, max_threads: usize) -> Result<Value, ToolError> {
+async fn detail(
+    session: &SessionHandle,
+    max_threads: usize,
+    caller: Option<&Owner>,
+) -> Result<Value, ToolError> {
     let snapshot = session.snapshot().await?;
     let mut value = serde_json::to_value(&snapshot).map_err(|e| {
         ToolError::new(
@@ -73,10 +86,9 @@ async fn detail(session: &SessionHandle, max_threads: usize) -> Result<Value, To
     })?;
     // The listing's fields (id, pid, idle time) and the snapshot's whole state, with
     // what it allows as the tools to call.
-    if let (Some(object), Value::Object(summary)) = (
-        value.as_object_mut(),
-        crate::tools::session_json(session, &snapshot),
-    ) {
+    let mut summary = crate::tools::session_json(session, &snapshot);
+    crate::tools::for_caller(&mut summary, session, caller);
+    if let (Some(object), Value::Object(summary)) = (value.as_object_mut(), summary) {
         object.extend(summary);
         object.insert(
             "allowed_tools".into(),

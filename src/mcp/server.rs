@@ -3,7 +3,7 @@
 //! mode says to ask), serves the session resources, and notifies subscribers.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,6 +21,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::tools::{ToolCatalogue, ToolError, ToolProfile, ToolResult, ToolSpec};
+use crate::Owner;
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
 use super::logging::LogLevel;
@@ -40,7 +41,7 @@ do next.";
 /// What the instructions add in the core profile.
 const CORE_INSTRUCTIONS: &str = " These are the core tools; a server started with \
 `--tools all` serves one per DAP request besides (memory, disassembly, data breakpoints, \
-goto, restart, custom requests).";
+goto, restart, custom requests), and debug_share, which lets another client drive a session.";
 
 /// The MCP server over one tool catalogue.
 #[derive(Clone)]
@@ -50,6 +51,22 @@ pub struct DebugServer {
     subscriptions: Subscriptions,
     log_level: LogLevel,
     forwarding: Arc<AtomicBool>,
+    /// How many clients [`Self::for_another_client`] has made, shared by every
+    /// server made from one, so each client gets an id of its own.
+    clients_made: Arc<AtomicU64>,
+    /// The client connection this server serves, if it is one of several; when the
+    /// last clone goes (the MCP session ended), the client has left.
+    seat: Option<Arc<ClientSeat>>,
+}
+
+/// One client's place on the server: dropped with the client's last server, it says
+/// the client has left, so that the sessions it still owns end after the grace.
+struct ClientSeat(ToolCatalogue);
+
+impl Drop for ClientSeat {
+    fn drop(&mut self) {
+        self.0.client_left();
+    }
 }
 
 impl DebugServer {
@@ -61,6 +78,8 @@ impl DebugServer {
             subscriptions: Subscriptions::default(),
             log_level: LogLevel::default(),
             forwarding: Arc::new(AtomicBool::new(false)),
+            clients_made: Arc::default(),
+            seat: None,
         }
     }
 
@@ -73,9 +92,19 @@ impl DebugServer {
 
     /// A server for another client connection: the same catalogue (so the same
     /// runtime and sessions) and settings, with its own subscriptions, log level and
-    /// notification forwarder.
+    /// notification forwarder, and a client id of its own (`c1`, `c2`, ... in the
+    /// order they come; never the MCP session id, which would let anyone who sees it
+    /// act as the client). The sessions the client starts are its own (see
+    /// [`ToolCatalogue::for_client`]); when the server and its clones are dropped
+    /// (the MCP session ended), the ones it still owns end after the owner grace.
     pub fn for_another_client(&self) -> Self {
-        Self::new(self.catalogue.clone()).approval_timeout(self.approval_timeout)
+        let number = self.clients_made.fetch_add(1, Ordering::SeqCst) + 1;
+        let client = Owner::new(&format!("c{number}")).expect("c<N> is a client id");
+        let catalogue = self.catalogue.for_client(client);
+        let mut server = Self::new(catalogue.clone()).approval_timeout(self.approval_timeout);
+        server.clients_made = self.clients_made.clone();
+        server.seat = Some(Arc::new(ClientSeat(catalogue)));
+        server
     }
 
     /// The catalogue served.
@@ -232,7 +261,7 @@ impl ServerHandler for DebugServer {
         let mut list = vec![Resource::new(SESSIONS_URI, "sessions")
             .with_description("Every debug session: id, state, adapter, program, idle time")
             .with_mime_type("application/json")];
-        for entry in resources::list(self.catalogue.runtime()).await {
+        for entry in resources::list(self.catalogue.runtime(), self.catalogue.caller()).await {
             let id = entry["session_id"].as_str().unwrap_or_default().to_string();
             list.push(
                 Resource::new(format!("{SESSIONS_URI}/{id}"), format!("session {id}"))
@@ -272,6 +301,7 @@ impl ServerHandler for DebugServer {
             self.catalogue.runtime(),
             &request.uri,
             self.catalogue.bounds(),
+            self.catalogue.caller(),
         )
         .await
         {
@@ -299,5 +329,44 @@ impl ServerHandler for DebugServer {
     ) -> Result<(), ErrorData> {
         self.subscriptions.remove(&request.uri);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::tools::OWNER_GRACE;
+    use crate::{Runtime, RuntimeConfig};
+
+    #[tokio::test(start_paused = true)]
+    async fn each_client_gets_the_next_id_and_its_sessions_end_once_its_last_server_goes() {
+        let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+        let template = DebugServer::new(ToolCatalogue::new(runtime.clone()));
+        let first = template.for_another_client();
+        let second = template.for_another_client();
+        let id = |server: &DebugServer| server.catalogue().caller().map(|c| c.to_string());
+        assert_eq!(id(&template), None, "the template is no client");
+        assert_eq!(id(&first).as_deref(), Some("c1"));
+        assert_eq!(id(&second).as_deref(), Some("c2"));
+        assert_eq!(id(&second.for_another_client()).as_deref(), Some("c3"));
+
+        let session = first.catalogue().runtime().new_session().await.unwrap();
+        assert_eq!(
+            session.owner().map(|o| o.to_string()).as_deref(),
+            Some("c1")
+        );
+        let still_serving = first.clone();
+        drop(first);
+        tokio::time::sleep(OWNER_GRACE * 2).await;
+        assert!(
+            runtime.session(session.id()).is_some(),
+            "a clone serves c1 yet"
+        );
+        drop(still_serving);
+        tokio::time::sleep(OWNER_GRACE + Duration::from_secs(1)).await;
+        assert!(runtime.session(session.id()).is_none(), "c1 left");
+        runtime.shutdown().await;
     }
 }

@@ -54,6 +54,7 @@ pub(crate) const TOOLS: &[(&str, Effect)] = &[
     ("debug.terminate_threads", Effect::Control),
     ("debug.terminate", Effect::Control),
     ("debug.disconnect", Effect::Control),
+    ("debug.share", Effect::Control),
     ("debug.launch", Effect::Start),
     ("debug.restart", Effect::Start),
     ("debug.watch", Effect::Read),

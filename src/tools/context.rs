@@ -22,6 +22,13 @@ pub(crate) struct Context {
     pub watches: std::sync::Arc<super::watches::Watches>,
     /// Each session's breakpoints set by statement.
     pub statements: std::sync::Arc<super::statement_marks::StatementMarks>,
+    /// The client calling, whose the sessions it starts are; `None`: the host itself,
+    /// which may drive every session (`owners.rs`).
+    pub caller: Option<crate::Owner>,
+    /// The clients connected to the catalogue.
+    pub clients: std::sync::Arc<super::owners::Clients>,
+    /// How long a departed client's sessions outlive it.
+    pub owner_grace: std::time::Duration,
 }
 
 impl Context {

@@ -47,6 +47,7 @@ mod inspect;
 mod operations;
 mod output;
 mod output_tail;
+mod owners;
 mod paths;
 mod profile;
 mod protocol_breakpoints;
@@ -57,6 +58,7 @@ mod reach;
 mod render;
 mod schema;
 mod session;
+mod share;
 mod spec;
 mod start_breakpoints;
 mod start_defaults;
@@ -73,12 +75,13 @@ use futures::FutureExt;
 use serde_json::Value;
 
 pub use bounds::*;
+pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
 pub use paths::PathPolicy;
 pub use profile::ToolProfile;
 pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
 
 pub(crate) use operations::allowed_tools;
-pub(crate) use session::session_json;
+pub(crate) use session::{for_caller, session_json};
 
 use crate::permission::{
     classify, depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
@@ -91,6 +94,7 @@ use def::ToolDef;
 pub(crate) fn all_tools() -> Vec<ToolDef> {
     [
         session::tools(),
+        share::tools(),
         breakpoints::tools(),
         control::tools(),
         inspect::tools(),
@@ -143,6 +147,9 @@ impl ToolCatalogue {
                 output_marks: Arc::default(),
                 watches: Arc::default(),
                 statements: Arc::default(),
+                caller: None,
+                clients: Arc::default(),
+                owner_grace: owners::OWNER_GRACE,
             }),
             tools: Arc::new(tools),
             profile,
@@ -191,6 +198,9 @@ impl ToolCatalogue {
             output_marks: self.ctx.output_marks.clone(),
             watches: self.ctx.watches.clone(),
             statements: self.ctx.statements.clone(),
+            caller: self.ctx.caller.clone(),
+            clients: self.ctx.clients.clone(),
+            owner_grace: self.ctx.owner_grace,
         }
     }
 
@@ -319,6 +329,10 @@ impl ToolCatalogue {
         let Some(tool) = self.find(name) else {
             return self.not_served(name).into();
         };
+        // Before the gate, so that no one is asked to approve a call that is refused.
+        if let Err(refusal) = self.check_owner(&tool.spec, &arguments).await {
+            return refusal.into();
+        }
         if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
             return refusal.into();
         }

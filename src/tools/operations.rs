@@ -4,13 +4,15 @@
 
 use crate::{Operation, SessionState};
 
-/// Tools that work in every state: they read (or set) what the session keeps.
-const ALWAYS: [&str; 5] = [
+/// Tools that work in every state: they read (or set) what the session keeps, or who
+/// may drive it.
+const ALWAYS: [&str; 6] = [
     "debug.output",
     "debug.trace",
     "debug.watch",
     "debug.wait",
     "debug.sessions",
+    "debug.share",
 ];
 
 /// The tools that ask a session for `op`.

@@ -16,7 +16,9 @@ pub enum ToolProfile {
     #[default]
     Core,
     /// Every tool: the core ones, and one per DAP request besides (memory,
-    /// disassembly, data breakpoints, goto, reverse execution, custom requests...).
+    /// disassembly, data breakpoints, goto, reverse execution, custom requests...),
+    /// and `debug.share` (sessions shared between clients, which only a server of
+    /// several clients has; it would take the core list past its budget).
     All,
 }
 

@@ -42,8 +42,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.sessions",
-            "List the debug sessions: session_id, state, adapter, program, adapter_pid, \
-             restarts, idle_seconds.",
+            "List the debug sessions: session_id, state, adapter, program, owner, \
+             adapter_pid, restarts, idle_seconds.",
             ToolAnnotations::READ_ONLY,
             sessions,
         ),
@@ -343,6 +343,9 @@ async fn started(
         ),
     };
     json["session_id"] = json!(session.id().to_string());
+    if let Some(owner) = session.owner() {
+        json["owner"] = json!(owner.as_str());
+    }
     json["adapter"] = json!(snapshot.adapter);
     json["program"] = json!(snapshot.program);
     let (unverified, unverified_text) = breakpoint_report::unverified(&snapshot);
@@ -367,12 +370,15 @@ pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) 
             .as_secs()
     });
     let traffic = session.traffic();
-    json!({
+    let (owner, shared_with) = super::owners::ownership_json(&session.ownership());
+    let mut entry = json!({
         "session_id": session.id().to_string(),
         "parent_id": snapshot.parent.map(|p| p.to_string()),
         "state": snapshot.state.name(),
         "adapter": snapshot.adapter,
         "program": snapshot.program,
+        // The client it belongs to (null: anyone's).
+        "owner": owner,
         "adapter_pid": session.adapter_pid(),
         "restarts": snapshot.restarts,
         "idle_seconds": idle,
@@ -383,7 +389,24 @@ pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) 
         "events_received": traffic.events_received,
         "bytes_sent": traffic.bytes_sent,
         "bytes_received": traffic.bytes_received,
-    })
+    });
+    if let Some(shared_with) = shared_with {
+        entry["shared_with"] = shared_with;
+    }
+    entry
+}
+
+/// `entry` (a session as [`session_json`] lists it) as `caller` sees it: whether it
+/// may drive the session (control it, evaluate in it, end it). Nothing added for the
+/// host's own calls, which may drive every session.
+pub(crate) fn for_caller(
+    entry: &mut Value,
+    session: &SessionHandle,
+    caller: Option<&crate::Owner>,
+) {
+    if caller.is_some() {
+        entry["may_drive"] = json!(session.ownership().may_drive(caller));
+    }
 }
 
 async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
@@ -394,9 +417,15 @@ async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
         let Ok(snapshot) = session.snapshot().await else {
             continue;
         };
-        let entry = session_json(&session, &snapshot);
+        let mut entry = session_json(&session, &snapshot);
+        for_caller(&mut entry, &session, ctx.caller.as_ref());
+        let owner = match (entry["owner"].as_str(), entry["may_drive"].as_bool()) {
+            (Some(owner), Some(false)) => format!(", owner {owner} (read only for you)"),
+            (Some(owner), _) => format!(", owner {owner}"),
+            (None, _) => String::new(),
+        };
         text.push_str(&format!(
-            "{} {} {} ({}), idle {}s\n",
+            "{} {} {} ({}), idle {}s{owner}\n",
             entry["session_id"].as_str().unwrap_or(""),
             entry["state"].as_str().unwrap_or(""),
             snapshot.program.as_deref().unwrap_or("-"),
@@ -408,7 +437,13 @@ async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
     if list.is_empty() {
         text = "no sessions; start one with debug.launch".into();
     }
-    Ok(Reply::new(json!({ "sessions": list }), text.trim_end()))
+    let mut structured = json!({ "sessions": list });
+    if let Some(caller) = &ctx.caller {
+        // Other clients share with this id.
+        structured["you"] = json!(caller.as_str());
+        text = format!("you are client {caller}\n{text}");
+    }
+    Ok(Reply::new(structured, text.trim_end()))
 }
 
 async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {

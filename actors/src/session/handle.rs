@@ -107,6 +107,28 @@ impl SessionHandle {
         self.id
     }
 
+    /// The client the session belongs to; `None`: anyone's (see
+    /// [`crate::Runtime::owned_by`]).
+    pub fn owner(&self) -> Option<crate::session::Owner> {
+        self.shared.ownership().owner
+    }
+
+    /// Who the session belongs to and who else may drive it.
+    pub fn ownership(&self) -> crate::session::Ownership {
+        self.shared.ownership()
+    }
+
+    /// Change who the session belongs to or whom it is shared with, at once: `change`
+    /// reads and writes the ownership with no other change between, so a host can
+    /// check that its caller is the owner and hand the session over in one step.
+    /// Answers what `change` answers.
+    pub fn update_ownership<R>(
+        &self,
+        change: impl FnOnce(&mut crate::session::Ownership) -> R,
+    ) -> R {
+        self.shared.update_ownership(change)
+    }
+
     /// What the session shares with its supervisor.
     pub(crate) fn shared(&self) -> &Arc<SessionShared> {
         &self.shared

@@ -26,6 +26,8 @@ pub struct SessionShared {
     pub ended: Mutex<Option<SessionError>>,
     /// What passed between the session and its adapters; its transports count.
     pub traffic: Arc<crate::transport::traffic::Traffic>,
+    /// Who the session belongs to and who else may drive it.
+    pub ownership: Mutex<super::owner::Ownership>,
 }
 
 impl Default for SessionShared {
@@ -37,6 +39,7 @@ impl Default for SessionShared {
             last_used: Mutex::new(tokio::time::Instant::now()),
             ended: Mutex::new(None),
             traffic: Arc::default(),
+            ownership: Mutex::default(),
         }
     }
 }
@@ -70,6 +73,20 @@ impl SessionShared {
     /// Why the session ended, if that was recorded.
     pub fn ended(&self) -> Option<SessionError> {
         self.ended.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Who the session belongs to and who else may drive it.
+    pub fn ownership(&self) -> super::owner::Ownership {
+        self.ownership
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Change the ownership with `change`, at once (no other change comes between
+    /// what `change` reads and what it writes); what `change` answers.
+    pub fn update_ownership<R>(&self, change: impl FnOnce(&mut super::owner::Ownership) -> R) -> R {
+        change(&mut self.ownership.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Record why the session ended (the first reason wins).

@@ -31,6 +31,8 @@ use crate::supervisor::RestartTracker;
 pub enum SupervisorMsg {
     /// Create a session (not started).
     Spawn {
+        /// The client the session belongs to, if any.
+        owner: Option<crate::session::Owner>,
         /// The new session's handle, or why not.
         reply: RpcReplyPort<Result<SessionHandle, SessionError>>,
     },
@@ -153,8 +155,9 @@ impl Actor for SupervisorActor {
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
         match message {
-            SupervisorMsg::Spawn { reply } => {
-                let result = state.spawn_session(&myself, None).await;
+            SupervisorMsg::Spawn { owner, reply } => {
+                let ownership = crate::session::Ownership::new(owner);
+                let result = state.spawn_session(&myself, None, ownership).await;
                 let id = result.as_ref().ok().map(SessionHandle::id);
                 if reply.send(result).is_err() {
                     // Its creator gave up before the answer: no one holds it.
@@ -253,6 +256,7 @@ impl SupervisorState {
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
         parent: Option<SessionId>,
+        ownership: crate::session::Ownership,
     ) -> Result<SessionHandle, SessionError> {
         if self.shutting_down {
             return Err(SessionError::RuntimeStopped);
@@ -267,6 +271,7 @@ impl SupervisorState {
         self.next_id += 1;
         let hub = self.config.event_hub();
         let shared = Arc::new(SessionShared::default());
+        shared.update_ownership(|o| *o = ownership);
         let args = SessionArgs {
             id,
             core: CoreConfig {

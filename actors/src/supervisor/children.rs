@@ -16,10 +16,12 @@ impl SupervisorState {
         let Some(parent) = plan.parent else {
             return;
         };
-        if !self.sessions.contains_key(&parent) {
+        // A child is part of its parent's debugging: it belongs to the same client,
+        // shared with the same ones.
+        let Some(ownership) = self.sessions.get(&parent).map(|h| h.ownership()) else {
             return; // the parent ended meanwhile
-        }
-        let child = match self.spawn_session(myself, Some(parent)).await {
+        };
+        let child = match self.spawn_session(myself, Some(parent), ownership).await {
             Ok(child) => child,
             Err(err) => {
                 tracing::warn!(%parent, %err, "could not create a child session");

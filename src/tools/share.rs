@@ -1,0 +1,151 @@
+//! `debug.share`: the owner of a session lets another client drive it too (`with` a
+//! client id, or `"*"` for every client), or hands it over (`hand_over_to`), its
+//! child sessions with it. Only the owner shares; only a connected client can be
+//! named.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::{Owner, Ownership, Runtime, SessionHandle};
+
+use super::context::Context;
+use super::def::{tool, Outcome, Reply, ToolDef};
+use super::owners::{ownership_json, NOT_OWNER};
+use super::spec::{ToolAnnotations, ToolError};
+
+pub(crate) fn tools() -> Vec<ToolDef> {
+    vec![tool(
+        "debug.share",
+        "Let another client drive a session you own (control it, evaluate, end it): \
+         `with` a client id, or \"*\" for every client; or `hand_over_to` a client to make \
+         it the owner. Client ids: `you` and `owner` in debug.sessions.",
+        ToolAnnotations::SETTING,
+        share,
+    )]
+}
+
+/// Arguments of `debug.share`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ShareArgs {
+    /// The session, as debug.launch returned it (`s1`).
+    session_id: String,
+    /// The client to share it with (`c2`), or "*" for every client.
+    with: Option<String>,
+    /// The client to give it to; you can no longer drive it after.
+    hand_over_to: Option<String>,
+}
+
+/// What a share does.
+enum Change {
+    Share(Option<Owner>),
+    HandOver(Owner),
+}
+
+async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
+    let session = ctx.session(&args.session_id)?;
+    let change = match (args.with.as_deref(), args.hand_over_to.as_deref()) {
+        (Some("*"), None) => Change::Share(None),
+        (Some(with), None) => Change::Share(Some(connected(&ctx, with)?)),
+        (None, Some(to)) => Change::HandOver(connected(&ctx, to)?),
+        _ => {
+            return Err(ToolError::invalid(
+                "debug.share takes one of `with` and `hand_over_to`",
+                "pass `with` (a client id, or \"*\") to share, or `hand_over_to` to give the \
+                 session away",
+            ))
+        }
+    };
+    let caller = ctx.caller.as_ref();
+    let id = session.id().to_string();
+    let ownership = session.update_ownership(|ownership| {
+        match (&ownership.owner, caller) {
+            (Some(owner), Some(caller)) if owner != caller => {
+                return Err(ToolError::new(
+                    500,
+                    format!("session {id} belongs to client {owner}, not to you ({caller})"),
+                    format!("only its owner shares it: ask client {owner} to share it with you"),
+                )
+                .with_kind(NOT_OWNER))
+            }
+            // The host may give a session with no owner to a client; a client cannot
+            // take one.
+            (None, Some(_)) => {
+                return Err(ToolError::invalid(
+                    format!("session {id} has no owner: every client may drive it already"),
+                    "nothing to share; drive it as it is",
+                ))
+            }
+            _ => {}
+        }
+        apply(ownership, &change);
+        Ok(ownership.clone())
+    })?;
+    // Its child sessions (a debuggee's subprocesses) go with it.
+    for child in descendants(&ctx.runtime, &session).await {
+        child.update_ownership(|o| apply(o, &change));
+    }
+    let (owner, shared) = ownership_json(&ownership);
+    let text = match &change {
+        Change::HandOver(to) if caller.is_some_and(|c| c != to) => {
+            format!("session {id} now belongs to client {to}; you can read it, not drive it")
+        }
+        Change::HandOver(to) => format!("session {id} now belongs to client {to}"),
+        Change::Share(None) => format!("every client may now drive session {id}"),
+        Change::Share(Some(with)) => format!("client {with} may now drive session {id}"),
+    };
+    Ok(Reply::new(
+        json!({ "session_id": id, "owner": owner, "shared_with": shared.unwrap_or(json!([])) }),
+        text,
+    ))
+}
+
+fn apply(ownership: &mut Ownership, change: &Change) {
+    match change {
+        Change::Share(with) => ownership.share(with.clone()),
+        Change::HandOver(to) => ownership.hand_over(to.clone()),
+    }
+}
+
+/// The client called `id`, if it is connected now.
+fn connected(ctx: &Context, id: &str) -> Result<Owner, ToolError> {
+    let clients = ctx.clients.list();
+    let names = clients.iter().map(Owner::as_str).collect::<Vec<_>>();
+    let client = id
+        .parse::<Owner>()
+        .map_err(|e| ToolError::invalid(e, "pass a client id such as c2, or \"*\""))?;
+    if !clients.contains(&client) {
+        return Err(ToolError::invalid(
+            format!("no client `{client}` is connected"),
+            format!(
+                "the connected clients are: {} (debug.sessions shows each client its id as `you`)",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ));
+    }
+    Ok(client)
+}
+
+/// The live child sessions of `root`, and theirs.
+async fn descendants(runtime: &Runtime, root: &SessionHandle) -> Vec<SessionHandle> {
+    let mut family = vec![root.id()];
+    let mut found = Vec::new();
+    // Children have higher ids than their parents: one pass in id order finds all.
+    for session in runtime.sessions() {
+        let Ok(snapshot) = session.snapshot().await else {
+            continue;
+        };
+        if snapshot.parent.is_some_and(|p| family.contains(&p)) {
+            family.push(session.id());
+            found.push(session);
+        }
+    }
+    found
+}

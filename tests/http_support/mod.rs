@@ -1,0 +1,207 @@
+//! A `dapvisor mcp --http` server for the tests, driven by a plain HTTP/1.1 client:
+//! start it, initialize MCP sessions, call tools, end sessions with `DELETE`.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+
+use bytes::Bytes;
+use http::{header, Request, StatusCode};
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use super::agent::mcp_client::ANSWER_WAIT;
+
+/// The token the tests' servers take.
+pub const TOKEN: &str = "a-token-for-the-tests";
+
+/// A running `dapvisor mcp --http` on a free loopback port.
+pub struct HttpServer {
+    /// The server's process.
+    pub child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+}
+
+impl HttpServer {
+    /// A server that lets every call run (`bypass_all`).
+    pub async fn start() -> Self {
+        Self::start_with(&[]).await
+    }
+
+    /// A server that lets every call run, with `flags` besides.
+    pub async fn start_with(flags: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+            .args(["mcp", "--http", "0", "--permission-mode", "bypass_all"])
+            .args(flags)
+            .env("DAPVISOR_TOKEN", TOKEN)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the dapvisor binary runs");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let announced = async {
+            while let Some(line) = lines.next_line().await.unwrap() {
+                if let Some(url) = line.strip_prefix("dapvisor: MCP over HTTP at http://") {
+                    return url.trim_end_matches("/mcp").parse::<SocketAddr>().unwrap();
+                }
+            }
+            panic!("the server ended without saying where it listens")
+        };
+        let addr = tokio::time::timeout(ANSWER_WAIT, announced)
+            .await
+            .expect("the server says where it listens");
+        // The rest of its stderr goes on to the test's.
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                eprintln!("{line}");
+            }
+        });
+        Self { child, addr }
+    }
+
+    /// POST `message` to /mcp (or `path`) with `token` and MCP session `session`; the
+    /// status, the MCP session id the server gave, and the JSON-RPC messages of the
+    /// answer (its SSE events, or its JSON body).
+    pub async fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        session: Option<&str>,
+        message: Value,
+    ) -> (StatusCode, Option<String>, Vec<Value>) {
+        let exchange = async {
+            let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
+            let (mut sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                    .await
+                    .unwrap();
+            tokio::spawn(connection);
+            let mut request = Request::post(path)
+                .header(header::HOST, self.addr.to_string())
+                .header(header::CONTENT_TYPE, "application/json")
+                .header(header::ACCEPT, "application/json, text/event-stream");
+            if let Some(token) = token {
+                request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+            }
+            if let Some(session) = session {
+                request = request.header("mcp-session-id", session);
+            }
+            let body = Full::new(Bytes::from(message.to_string()));
+            let response = sender
+                .send_request(request.body(body).unwrap())
+                .await
+                .unwrap();
+            let status = response.status();
+            let given = response
+                .headers()
+                .get("mcp-session-id")
+                .map(|v| v.to_str().unwrap().to_string());
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (status, given, messages(&String::from_utf8_lossy(&body)))
+        };
+        tokio::time::timeout(ANSWER_WAIT, exchange)
+            .await
+            .expect("the server answers")
+    }
+
+    /// Initialize an MCP session as a client; its id.
+    pub async fn initialize(&self) -> String {
+        let (status, session, answer) = self
+            .post(
+                "/mcp",
+                Some(TOKEN),
+                None,
+                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "dapvisor-tests", "version": "0"}}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer:?}");
+        assert_eq!(answer[0]["result"]["serverInfo"]["name"], "dapvisor");
+        let session = session.expect("the server gives an MCP session id");
+        let (status, _, _) = self
+            .post(
+                "/mcp",
+                Some(TOKEN),
+                Some(&session),
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+        session
+    }
+
+    /// Call `tool` in MCP session `session`; the result's structured content.
+    pub async fn call(&self, session: &str, id: u64, tool: &str, arguments: Value) -> Value {
+        let result = self.call_result(session, id, tool, arguments).await;
+        assert_eq!(result["isError"], false, "{tool}: {result}");
+        result["structuredContent"].clone()
+    }
+
+    /// Call `tool` in MCP session `session`, insisting that it fails; the error's
+    /// structured content (`code`, `kind`, `error`, `hint`).
+    pub async fn refused(&self, session: &str, id: u64, tool: &str, arguments: Value) -> Value {
+        let result = self.call_result(session, id, tool, arguments).await;
+        assert_eq!(result["isError"], true, "{tool} should fail: {result}");
+        result["structuredContent"].clone()
+    }
+
+    /// Call `tool` in MCP session `session`; the JSON-RPC result, error or not.
+    pub async fn call_result(&self, session: &str, id: u64, tool: &str, arguments: Value) -> Value {
+        let (status, _, answer) = self
+            .post(
+                "/mcp",
+                Some(TOKEN),
+                Some(session),
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                       "params": {"name": tool, "arguments": arguments}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer:?}");
+        let result = answer
+            .iter()
+            .find(|m| m["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {tool}: {answer:?}"));
+        result["result"].clone()
+    }
+
+    /// End MCP session `session` as a client leaving does: `DELETE /mcp`.
+    pub async fn delete(&self, session: &str) -> StatusCode {
+        let exchange = async {
+            let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
+            let (mut sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                    .await
+                    .unwrap();
+            tokio::spawn(connection);
+            let request = Request::delete("/mcp")
+                .header(header::HOST, self.addr.to_string())
+                .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-06-18")
+                .body(Full::new(Bytes::new()))
+                .unwrap();
+            sender.send_request(request).await.unwrap().status()
+        };
+        tokio::time::timeout(ANSWER_WAIT, exchange)
+            .await
+            .expect("the server answers")
+    }
+}
+
+/// The JSON messages of an answer: SSE `data:` lines, or the body itself.
+pub fn messages(body: &str) -> Vec<Value> {
+    if let Ok(one) = serde_json::from_str::<Value>(body) {
+        return vec![one];
+    }
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect()
+}
