@@ -6,6 +6,7 @@
 //! ```
 //! At each stop it prints the top frame and continues.
 
+use dapvisor::signals::Signal;
 use std::time::Duration;
 
 use dapvisor::{EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, StopOutcome};

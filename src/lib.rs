@@ -7,6 +7,7 @@
 //! - [`tools`]: the tool catalogue (one tool per debugger action, JSON in and out).
 //! - [`permission`]: the permission gate every tool call passes.
 //! - [`mcp`]: the catalogue served over MCP (`dapvisor mcp`).
+//! - [`signals`]: events as agents read them, a signal name and a JSON payload.
 //! - [`cli`]: the `dapvisor` command line.
 #![warn(missing_docs)]
 
@@ -15,4 +16,5 @@ pub use dapvisor_actors::*;
 pub mod cli;
 pub mod mcp;
 pub mod permission;
+pub mod signals;
 pub mod tools;

@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use dapvisor::signals::Signal;
 use dapvisor::{
     EventKind, LaunchSpec, Owner, Received, RunTicket, Runtime, RuntimeConfig, SessionHandle,
     SessionId, StopOutcome,

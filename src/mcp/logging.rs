@@ -6,6 +6,7 @@
 //! the allowed deprecation.)
 #![allow(deprecated)]
 
+use crate::signals::Signal;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 

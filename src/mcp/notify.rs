@@ -4,6 +4,7 @@
 //! when a session appears or goes; and, first, the log message the event makes for the
 //! client's user, if any (`logging.rs`).
 
+use crate::signals::Signal;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 

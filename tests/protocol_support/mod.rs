@@ -2,6 +2,7 @@
 //! and what a refusal for a missing capability looks like.
 #![allow(dead_code)]
 
+use dapvisor::signals::Signal;
 use std::fmt::Debug;
 
 use dapvisor::{SessionError, SessionSnapshot};
