@@ -1,5 +1,6 @@
 //! A `dapvisor mcp --http` server for the tests, driven by a plain HTTP/1.1 client:
-//! start it, initialize MCP sessions, call tools, end sessions with `DELETE`.
+//! start it, initialize MCP sessions, call tools, end sessions with `DELETE`, end the
+//! server with SIGTERM.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
@@ -192,6 +193,19 @@ impl HttpServer {
         tokio::time::timeout(ANSWER_WAIT, exchange)
             .await
             .expect("the server answers")
+    }
+
+    /// End the server as a service manager does, with SIGTERM; insists that it exits,
+    /// and successfully.
+    pub async fn terminate(&mut self) {
+        let pid = self.child.id().expect("the server still runs");
+        // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+        unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+        let status = tokio::time::timeout(ANSWER_WAIT, self.child.wait())
+            .await
+            .expect("the server exits")
+            .unwrap();
+        assert!(status.success(), "{status}");
     }
 }
 
