@@ -1,7 +1,8 @@
 //! Many clients on one `dapvisor mcp --http` server at once, with real debugpy
 //! sessions. Ten clients connect together and each finds discount.py's bug in a
 //! session of its own, seeing every session but owning only its own; after SIGTERM no
-//! adapter or debuggee is left.
+//! adapter or debuggee is left. And a resource notification goes to the client that
+//! subscribed to it, over that client's SSE stream, not to every client.
 
 mod agent;
 mod common;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use agent::mcp_client::ANSWER_WAIT;
 use agent::*;
-use http_support::HttpServer;
+use http_support::{updated, HttpServer};
 use serde_json::{json, Value};
 use tokio::sync::Barrier;
 
@@ -70,6 +71,13 @@ impl<'a> Client<'a> {
         }
         assert_eq!(answer["state"], "stopped", "{answer}");
         answer
+    }
+
+    /// Subscribe to resource `uri`.
+    async fn subscribe(&self, uri: &str) {
+        self.server
+            .subscribe(&self.session, self.next_id(), uri)
+            .await;
     }
 }
 
@@ -195,4 +203,87 @@ async fn ten_clients_at_once_each_find_the_bug_in_their_own_session() {
         "no adapter or debuggee outlives the server"
     );
     eprintln!("ten clients: {:?} in all", began.elapsed());
+}
+
+/// Whether `message` tells of a stop at a breakpoint (a stop on entry is not one).
+fn at_a_breakpoint(message: &Value) -> bool {
+    message["params"]["_meta"]["dapvisor/event"]["payload"]["reason"] == "breakpoint"
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_is_notified_only_to_the_client_that_subscribed() {
+    let mut server = HttpServer::start().await;
+    let a = Client::connect(&server).await;
+    let b = Client::connect(&server).await;
+    let mut heard_by_a = server.listen(&a.session).await;
+    let mut heard_by_b = server.listen(&b.session).await;
+
+    // Each starts a session stopped on entry, subscribes to it, and sets a breakpoint
+    // in the loop (which runs once per line item).
+    let line = line_of(discount(), "discounted = apply_discount");
+    let mut ids = Vec::new();
+    for client in [&a, &b] {
+        let launched = client
+            .call(
+                "debug_launch",
+                json!({ "program": discount(), "stop_on_entry": true }),
+            )
+            .await;
+        let id = launched["session_id"].as_str().unwrap().to_string();
+        client.stopped(&id, launched).await;
+        client.subscribe(&format!("debugger://sessions/{id}")).await;
+        client
+            .call(
+                "debug_set_breakpoint",
+                json!({ "session_id": id, "file": discount(), "line": line }),
+            )
+            .await;
+        ids.push(id);
+    }
+    let (sa, sb) = (&ids[0], &ids[1]);
+    let (uri_a, uri_b) = (
+        format!("debugger://sessions/{sa}"),
+        format!("debugger://sessions/{sb}"),
+    );
+
+    // A's session stops at the breakpoint: A hears of it on its stream.
+    let moved = a.call("debug_continue", json!({ "session_id": sa })).await;
+    a.stopped(sa, moved).await;
+    let heard = heard_by_a
+        .until(|m| updated(m, &uri_a) && at_a_breakpoint(m))
+        .await;
+    let event = &heard.last().unwrap()["params"]["_meta"]["dapvisor/event"];
+    assert_eq!(event["session_id"], sa.as_str(), "{event}");
+    assert_eq!(event["signal"], "dap_stopped", "{event}");
+
+    // Then B's does. Every client's notifier reads the runtime's events in one order,
+    // so by the time B hears of its own stop it has passed A's: it said nothing of it.
+    let moved = b.call("debug_continue", json!({ "session_id": sb })).await;
+    b.stopped(sb, moved).await;
+    let heard = heard_by_b
+        .until(|m| updated(m, &uri_b) && at_a_breakpoint(m))
+        .await;
+    assert!(
+        !heard.iter().any(|m| updated(m, &uri_a)),
+        "B heard of A's session: {heard:?}"
+    );
+
+    // Nor did A hear of B's: A's next stop comes with nothing about B's before it.
+    let moved = a.call("debug_continue", json!({ "session_id": sa })).await;
+    a.stopped(sa, moved).await;
+    let heard = heard_by_a
+        .until(|m| updated(m, &uri_a) && at_a_breakpoint(m))
+        .await;
+    assert!(
+        !heard.iter().any(|m| updated(m, &uri_b)),
+        "A heard of B's session: {heard:?}"
+    );
+
+    for (client, id) in [(&a, sa), (&b, sb)] {
+        let over = client
+            .call("debug_terminate", json!({ "session_id": id }))
+            .await;
+        assert_eq!(over["state"], "terminated", "{over}");
+    }
+    server.terminate().await;
 }
