@@ -1,5 +1,7 @@
 //! A `dapvisor mcp --http` server for the tests, driven by a plain HTTP/1.1 client:
-//! start it, initialize MCP sessions, call tools, end sessions with `DELETE`.
+//! start it, initialize MCP sessions, call tools, subscribe to resources and listen
+//! for notifications on a client's SSE stream, end sessions with `DELETE`, end the
+//! server with SIGTERM.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
@@ -12,6 +14,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
 
 use super::agent::mcp_client::ANSWER_WAIT;
 
@@ -193,6 +196,133 @@ impl HttpServer {
             .await
             .expect("the server answers")
     }
+
+    /// Subscribe MCP session `session` to resource `uri` (`resources/subscribe`).
+    pub async fn subscribe(&self, session: &str, id: u64, uri: &str) {
+        let (status, _, answer) = self
+            .post(
+                "/mcp",
+                Some(TOKEN),
+                Some(session),
+                json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe",
+                       "params": {"uri": uri}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer:?}");
+        let result = answer.iter().find(|m| m["id"] == id);
+        assert!(
+            result.is_some_and(|r| r.get("result").is_some()),
+            "subscribing to {uri}: {answer:?}"
+        );
+    }
+
+    /// Open MCP session `session`'s standalone SSE stream (`GET /mcp`) and read it
+    /// from now on.
+    pub async fn listen(&self, session: &str) -> Notifications {
+        let opened = async {
+            let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
+            let (mut sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                    .await
+                    .unwrap();
+            tokio::spawn(connection);
+            let request = Request::get("/mcp")
+                .header(header::HOST, self.addr.to_string())
+                .header(header::ACCEPT, "text/event-stream")
+                .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-06-18")
+                .body(Full::new(Bytes::new()))
+                .unwrap();
+            sender.send_request(request).await.unwrap()
+        };
+        let response = tokio::time::timeout(ANSWER_WAIT, opened)
+            .await
+            .expect("the server answers");
+        assert_eq!(response.status(), StatusCode::OK);
+        let (to_test, messages) = mpsc::unbounded_channel();
+        let mut body = response.into_body();
+        tokio::spawn(async move {
+            let mut pending = String::new();
+            while let Some(Ok(frame)) = body.frame().await {
+                let Ok(data) = frame.into_data() else {
+                    continue;
+                };
+                pending.push_str(&String::from_utf8_lossy(&data).replace("\r\n", "\n"));
+                // An SSE event ends at a blank line; its `data:` lines are the message.
+                while let Some(end) = pending.find("\n\n") {
+                    let event: String = pending.drain(..end + 2).collect();
+                    let Some(message) = message_of_event(&event) else {
+                        continue;
+                    };
+                    if to_test.send(message).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Notifications { messages }
+    }
+
+    /// End the server as a service manager does, with SIGTERM; insists that it exits,
+    /// and successfully.
+    pub async fn terminate(&mut self) {
+        let pid = self.child.id().expect("the server still runs");
+        // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+        unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+        let status = tokio::time::timeout(ANSWER_WAIT, self.child.wait())
+            .await
+            .expect("the server exits")
+            .unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+/// The JSON message of one SSE event (none for a priming event or a comment).
+fn message_of_event(event: &str) -> Option<Value> {
+    let data: Vec<&str> = event
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(|d| d.strip_prefix(' ').unwrap_or(d))
+        .collect();
+    serde_json::from_str(&data.join("\n")).ok()
+}
+
+/// A client's standalone SSE stream (`GET /mcp`), where rmcp's streamable HTTP server
+/// sends what is not the answer to a request: `notifications/resources/updated`, the
+/// list changes, log messages. A task reads it as it comes, so the server never waits
+/// on a full stream; the messages pile up here until the test looks.
+pub struct Notifications {
+    messages: mpsc::UnboundedReceiver<Value>,
+}
+
+impl Notifications {
+    /// Every message up to and including the first that `matches`, in the order they
+    /// came (after those an earlier call took). Panics if none comes in
+    /// [`ANSWER_WAIT`] or the stream ends first.
+    pub async fn until(&mut self, matches: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut seen = Vec::new();
+        let wait = async {
+            while let Some(message) = self.messages.recv().await {
+                let found = matches(&message);
+                seen.push(message);
+                if found {
+                    return true;
+                }
+            }
+            false
+        };
+        match tokio::time::timeout(ANSWER_WAIT, wait).await {
+            Ok(true) => seen,
+            Ok(false) => panic!("the SSE stream ended first; it had {seen:?}"),
+            Err(_) => panic!("no such message in {ANSWER_WAIT:?}; the stream had {seen:?}"),
+        }
+    }
+}
+
+/// Whether `message` is a `notifications/resources/updated` for `uri`.
+pub fn updated(message: &Value, uri: &str) -> bool {
+    message["method"] == "notifications/resources/updated" && message["params"]["uri"] == uri
 }
 
 /// The JSON messages of an answer: SSE `data:` lines, or the body itself.
