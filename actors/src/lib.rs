@@ -3,8 +3,11 @@
 //! - [`wire`]: framing, the message envelope and typed bodies (pure).
 //! - [`core`]: the session state machine, breakpoint cache and output ring (pure).
 //! - [`transport`]: one actor per adapter process or socket.
-//! - [`session`]: one actor per session, and the [`SessionHandle`] agents hold.
-//! - [`supervisor`]: the actor that owns a runtime's sessions.
+//! - sessions: one actor per session, reached through the [`SessionHandle`] agents
+//!   hold; a supervisor actor owns a runtime's sessions, restarts crashed adapters
+//!   ([`RestartPolicy`]) and reaps idle sessions. Their actors and messages are the
+//!   runtime's own: a host monitors or links to them as `ActorCell`s
+//!   ([`Runtime::supervisor`], [`SessionHandle::actor`]).
 //! - [`registry`]: the adapters dapvisor knows and how to start each.
 //! - [`quirks`]: how each adapter family departs from plain DAP, one file a family.
 //! - [`events`]: session events and the hub that fans them out.
@@ -14,17 +17,17 @@
 #![warn(missing_docs)]
 
 pub mod clean_start;
-pub mod config;
+pub(crate) mod config;
 pub mod core;
 pub mod error;
 pub mod events;
-pub mod launch;
+pub(crate) mod launch;
 pub mod limits;
 pub mod quirks;
 pub mod registry;
-pub mod runtime;
-pub mod session;
-pub mod supervisor;
+pub(crate) mod runtime;
+pub(crate) mod session;
+pub(crate) mod supervisor;
 pub mod test_run;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
@@ -43,3 +46,4 @@ pub use runtime::Runtime;
 pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedWith, StepKind};
 pub use supervisor::RestartPolicy;
 pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};
+pub use transport::traffic::TrafficCounts;

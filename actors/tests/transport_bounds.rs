@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use dapvisor_actors::transport::procfs::is_alive;
+use dapvisor_actors::testing::is_alive;
 use dapvisor_actors::transport::{TransportConfig, TransportOutput};
 use dapvisor_actors::wire::{Message, Request};
 use dapvisor_actors::SessionError;

@@ -4,7 +4,7 @@
 //! description, JSON Schema of the arguments, annotations) and calls them by name with
 //! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
 //! Every call passes the [`PermissionGate`] first, with the effects
-//! [`classify`](crate::permission::classify) finds in it on the adapter it reaches
+//! [`classify`] finds in it on the adapter it reaches
 //! (`reach.rs`). The MCP server serves this same catalogue; an agent framework can
 //! register it directly.
 //!

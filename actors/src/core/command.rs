@@ -329,8 +329,8 @@ pub enum Input {
         attempt: u32,
         /// The backoff before it.
         after: Duration,
-        /// The supervisor's number for the crash this answers (see
-        /// [`crate::session::CrashDecision::Scheduled`]).
+        /// The supervisor's number for the crash this answers (the one its decision
+        /// to restart carried).
         crash: u64,
     },
     /// The backoff is over: start the new adapter. Ignored unless `crash` is the

@@ -84,7 +84,8 @@ pub(crate) fn default_thread(
 }
 
 impl SessionSnapshot {
-    /// The thread a request that names none is for (see [`default_thread`]).
+    /// The thread a request that names none is for: the one that last stopped, else
+    /// the first the adapter named.
     pub fn default_thread(&self) -> Option<i64> {
         default_thread(self.last_stop.as_ref(), self.threads.iter().map(|t| t.id))
     }

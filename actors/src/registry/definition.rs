@@ -25,8 +25,8 @@ pub enum TransportKind {
     /// `{token}` by a fresh random token that the adapter must send first, as the line
     /// `Auth-Token: <token>` (CodeLLDB's `--auth-token {token}`). Nothing is reserved
     /// and released, so nothing races for the port; a connection from another user,
-    /// or without the token, is refused and the listener waits on (see
-    /// [`crate::transport::connect_back`]).
+    /// or without the token, is refused and the listener waits on (see the
+    /// transport's `connect_back.rs`).
     ConnectBack,
     /// Connect to an adapter or debug server that is already running; nothing is spawned.
     TcpConnect {

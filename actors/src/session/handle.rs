@@ -139,8 +139,14 @@ impl SessionHandle {
         &self.hub
     }
 
-    /// The session actor, for hosts that monitor it.
-    pub fn actor(&self) -> &ActorRef<SessionMsg> {
+    /// The session actor, for hosts that monitor or link to it. Its messages are the
+    /// runtime's own: drive the session through this handle.
+    pub fn actor(&self) -> ractor::ActorCell {
+        self.actor.get_cell()
+    }
+
+    /// The session actor, for the runtime's own messages.
+    pub(crate) fn actor_ref(&self) -> &ActorRef<SessionMsg> {
         &self.actor
     }
 

@@ -47,7 +47,7 @@ impl SupervisorState {
             self.hub.publish_arc(event);
             // The parent ends its children when it is terminated or disconnected.
             let started = crate::session::SessionMsg::ChildStarted(child.clone());
-            let _ = parent_handle.actor().cast(started);
+            let _ = parent_handle.actor_ref().cast(started);
         }
         tokio::spawn(async move {
             if let Err(err) = child.start(plan).await {

@@ -46,13 +46,13 @@ impl SupervisorState {
                 }
             }
         };
-        let _ = handle.actor().cast(SessionMsg::Supervision(message));
+        let _ = handle.actor_ref().cast(SessionMsg::Supervision(message));
     }
 
     pub(super) fn on_restart_due(&mut self, session: SessionId, attempt: u32, crash: u64) {
         if let Some(handle) = self.sessions.get(&session) {
             let _ = handle
-                .actor()
+                .actor_ref()
                 .cast(SessionMsg::Supervision(CrashDecision::RestartNow {
                     attempt,
                     crash,

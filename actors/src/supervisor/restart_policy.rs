@@ -100,7 +100,7 @@ pub enum RestartDecision {
     },
 }
 
-/// One session's crash history.
+/// One session's crash history (`default()`: a session that has not crashed).
 #[derive(Debug, Clone, Default)]
 pub struct RestartTracker {
     /// When each restart within the window was granted.
@@ -116,11 +116,6 @@ pub struct RestartTracker {
 }
 
 impl RestartTracker {
-    /// A session that has not crashed.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The restarted adapter came up at `now`: the stable period counts from here
     /// (the backoff and the handshake before it do not count).
     pub fn on_restarted(&mut self, now: Instant) {
@@ -220,7 +215,7 @@ mod tests {
     #[test]
     fn backoff_doubles_from_250ms() {
         let policy = no_jitter();
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         let t0 = Instant::now();
         let decisions: Vec<_> = (0..5)
             .map(|i| tracker.on_crash(&policy, t0 + Duration::from_secs(i), 0.5))
@@ -238,7 +233,7 @@ mod tests {
     #[test]
     fn the_sixth_crash_within_a_minute_gives_up() {
         let policy = no_jitter();
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         let t0 = Instant::now();
         for i in 0..5 {
             let d = tracker.on_crash(&policy, t0 + Duration::from_secs(i), 0.5);
@@ -258,7 +253,7 @@ mod tests {
             stable_after: Duration::from_secs(3600),
             ..no_jitter()
         };
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         let t0 = Instant::now();
         for i in 0..20 {
             let d = tracker.on_crash(&policy, t0 + Duration::from_secs(13 * i), 0.5);
@@ -272,7 +267,7 @@ mod tests {
     #[test]
     fn a_stable_period_forgives_the_backoff() {
         let policy = no_jitter();
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         let t0 = Instant::now();
         tracker.on_crash(&policy, t0, 0.5);
         tracker.on_crash(&policy, t0 + Duration::from_secs(1), 0.5);
@@ -306,7 +301,7 @@ mod tests {
             }
         };
         // Up for 10s since the last restart came up: a new series, budget whole.
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         two_restarts(&mut tracker);
         let up = t0 + Duration::from_millis(1500);
         let d = tracker.on_crash(&policy, up + Duration::from_secs(10), 0.5);
@@ -318,7 +313,7 @@ mod tests {
             }
         );
         // Up for 9s only: still the first series, so its budget of 2 is spent.
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         two_restarts(&mut tracker);
         let d = tracker.on_crash(&policy, up + Duration::from_secs(9), 0.5);
         assert!(matches!(d, RestartDecision::GiveUp { .. }), "{d:?}");
@@ -331,7 +326,7 @@ mod tests {
             stable_after: Duration::from_secs(10),
             ..no_jitter()
         };
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         let t0 = Instant::now();
         tracker.on_crash(&policy, t0, 0.5);
         let d = tracker.on_crash(&policy, t0 + Duration::from_secs(30), 0.5);
@@ -349,7 +344,7 @@ mod tests {
             window: Duration::from_secs(1),
             ..no_jitter()
         };
-        let mut tracker = RestartTracker::new();
+        let mut tracker = RestartTracker::default();
         let t0 = Instant::now();
         let last = (0..12)
             .map(|i| tracker.on_crash(&policy, t0 + Duration::from_secs(i), 0.5))
@@ -368,7 +363,7 @@ mod tests {
     fn jitter_stays_within_its_band() {
         let policy = RestartPolicy::default();
         for (sample, low_ms, high_ms) in [(0.0, 200, 200), (0.5, 250, 250), (0.999, 299, 300)] {
-            let d = RestartTracker::new().on_crash(&policy, Instant::now(), sample);
+            let d = RestartTracker::default().on_crash(&policy, Instant::now(), sample);
             let RestartDecision::Restart { after, .. } = d else {
                 panic!("{d:?}")
             };
@@ -434,7 +429,7 @@ mod tests {
             jitter: f64::NAN,
             ..RestartPolicy::default()
         };
-        let d = RestartTracker::new().on_crash(&nan, Instant::now(), f64::NAN);
+        let d = RestartTracker::default().on_crash(&nan, Instant::now(), f64::NAN);
         assert_eq!(
             d,
             RestartDecision::Restart {
@@ -448,7 +443,7 @@ mod tests {
             jitter: 1.0,
             ..RestartPolicy::default()
         };
-        let d = RestartTracker::new().on_crash(&unbounded, Instant::now(), 0.999);
+        let d = RestartTracker::default().on_crash(&unbounded, Instant::now(), 0.999);
         assert_eq!(
             d,
             RestartDecision::Restart {
@@ -464,7 +459,7 @@ mod tests {
             max_restarts: 0,
             ..RestartPolicy::default()
         };
-        let d = RestartTracker::new().on_crash(&policy, Instant::now(), 0.5);
+        let d = RestartTracker::default().on_crash(&policy, Instant::now(), 0.5);
         assert!(matches!(d, RestartDecision::GiveUp { .. }), "{d:?}");
     }
 }

@@ -46,5 +46,8 @@ impl InjectedFault {
 /// next message on. False if the session actor is already gone. A transport fault
 /// does nothing while the session has no adapter.
 pub fn inject_fault(session: &SessionHandle, fault: InjectedFault) -> bool {
-    session.actor().cast(SessionMsg::InjectFault(fault)).is_ok()
+    session
+        .actor_ref()
+        .cast(SessionMsg::InjectFault(fault))
+        .is_ok()
 }

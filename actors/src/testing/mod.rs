@@ -31,3 +31,10 @@ mod program;
 pub use fake_adapter::FakeAdapter;
 pub use faults::{inject_fault, InjectedFault};
 pub use probe::{FakeAdapterProbe, ProbeLog, ReceivedRequest, ReceivedResponse, SentMessage};
+
+/// The runtime's own process plumbing, for tests that check it from outside: how an
+/// adapter is spawned and a `runInTerminal` command run (each with default signal
+/// dispositions), and whether a process is alive.
+pub use crate::transport::io::spawn_adapter;
+pub use crate::transport::procfs::is_alive;
+pub use crate::transport::reverse::run_in_terminal;

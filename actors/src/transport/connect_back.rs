@@ -55,11 +55,6 @@ impl DialBack {
         })
     }
 
-    /// The port listened on.
-    pub fn port(&self) -> u16 {
-        self.port
-    }
-
     /// `args` with the port and the token filled in.
     pub fn arguments(&self, args: &[String]) -> Vec<String> {
         args.iter()
@@ -201,7 +196,7 @@ mod tests {
         let first = DialBack::listen(&args()).await.unwrap();
         let second = DialBack::listen(&args()).await.unwrap();
         let filled = first.arguments(&args());
-        assert_eq!(filled[1], first.port().to_string());
+        assert_eq!(filled[1], first.port.to_string());
         assert_eq!(filled[3].len(), 32, "{filled:?}");
         assert!(filled[3].bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(filled[3], second.arguments(&args())[3], "tokens differ");
@@ -214,7 +209,7 @@ mod tests {
     async fn a_connection_without_the_token_is_refused_and_the_adapter_taken() {
         let dial = DialBack::listen(&args()).await.unwrap();
         let filled = dial.arguments(&args());
-        let port = dial.port();
+        let port = dial.port;
         let waiting = tokio::spawn(dial.wait_for_adapter(WAIT));
 
         // An impostor with a wrong token, then the adapter, which sends DAP right after.
@@ -245,7 +240,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn no_connection_within_the_timeout_says_so_and_names_the_refused() {
         let dial = DialBack::listen(&args()).await.unwrap();
-        let port = dial.port();
+        let port = dial.port;
         let waiting = tokio::spawn(dial.wait_for_adapter(WAIT));
         let mut silent = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
         silent.write_all(b"Auth-").await.unwrap();

@@ -18,27 +18,27 @@
 //! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`;
 //! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
-pub mod actor;
-pub mod connect_back;
-pub mod in_process;
-pub mod io;
-pub mod listen;
-pub mod loopback_peer;
-pub mod messages;
-pub mod output_order;
-pub mod output_tail;
-pub mod parent_death;
-pub mod pidfd;
-pub mod process;
-pub mod procfs;
-pub mod requests;
-pub mod reverse;
+pub(crate) mod actor;
+pub(crate) mod connect_back;
+pub(crate) mod in_process;
+pub(crate) mod io;
+pub(crate) mod listen;
+pub(crate) mod loopback_peer;
+pub(crate) mod messages;
+pub(crate) mod output_order;
+pub(crate) mod output_tail;
+pub(crate) mod parent_death;
+pub(crate) mod pidfd;
+pub(crate) mod process;
+pub(crate) mod procfs;
+pub(crate) mod requests;
+pub(crate) mod reverse;
 #[cfg(test)]
 mod scans_tests;
-pub mod shutdown;
-pub mod state;
-pub mod traffic;
-pub mod utf8_chunks;
+pub(crate) mod shutdown;
+pub(crate) mod state;
+pub(crate) mod traffic;
+pub(crate) mod utf8_chunks;
 
 pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};

@@ -44,8 +44,8 @@ use std::sync::{Arc, Mutex};
 use tokio::process::Child;
 
 use crate::transport::pidfd::kill_if_current;
+pub use crate::transport::procfs::ProcessId;
 use crate::transport::procfs::{carrying, scan, trees};
-pub use crate::transport::procfs::{descendants, is_alive, parent_of, ProcessId};
 
 /// The environment variable that marks every process of a group, and all they start.
 pub const TREE_ENV: &str = "DAPVISOR_PROCESS_TREE";
@@ -99,7 +99,7 @@ impl ProcessGroup {
         })
     }
 
-    /// It was started with [`TREE_ENV`] set to `tag`: the sweep ends every process
+    /// It was started with `TREE_ENV` set to `tag`: the sweep ends every process
     /// that carries it.
     pub fn tagged(mut self, tag: String) -> Self {
         self.tag = Some(tag);
@@ -245,7 +245,7 @@ fn reap(mut child: Child) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::procfs::Stat;
+    use crate::transport::procfs::{is_alive, parent_of, Stat};
     use std::process::Stdio;
     use std::time::Duration;
     use tokio::io::{AsyncBufReadExt, BufReader};

@@ -150,26 +150,14 @@ pub fn trees(stats: &[Stat], roots: &[ProcessId]) -> Vec<ProcessId> {
     found
 }
 
-/// Every live descendant of `root`, from `/proc`.
-pub fn descendants(root: u32) -> Vec<u32> {
-    let stats = scan();
-    let Some(root) = stats.iter().find(|s| s.pid == root).map(Stat::id) else {
-        return Vec::new();
-    };
-    trees(&stats, &[root])
-        .into_iter()
-        .filter(|p| p.pid != root.pid)
-        .filter(|p| Stat::read(p.pid).is_some_and(|s| s.is_alive()))
-        .map(|p| p.pid)
-        .collect()
-}
-
 /// The parent pid of `pid`, from `/proc/PID/stat`.
+#[cfg(test)]
 pub fn parent_of(pid: u32) -> Option<u32> {
     Stat::read(pid).map(|s| s.ppid)
 }
 
 /// Whether `pid` is alive (not a zombie).
+#[cfg(any(test, feature = "testing"))]
 pub fn is_alive(pid: u32) -> bool {
     Stat::read(pid).is_some_and(|s| s.is_alive())
 }

@@ -128,6 +128,7 @@ impl RequestTable {
     }
 
     /// Whether the adapter said it supports `cancel`.
+    #[cfg(test)]
     pub fn supports_cancel(&self) -> bool {
         self.supports_cancel
     }
@@ -281,11 +282,13 @@ impl RequestTable {
     }
 
     /// How many requests are in flight.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.pending.len()
     }
 
     /// Whether no request is in flight.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.pending.is_empty()
     }
