@@ -15,6 +15,32 @@ async fn refusal(config: RuntimeConfig) -> String {
 }
 
 #[tokio::test]
+async fn a_deadline_outside_its_setters_range_is_refused_at_start() {
+    let text = refusal(RuntimeConfig {
+        request_timeout: std::time::Duration::from_millis(1),
+        ..RuntimeConfig::default()
+    })
+    .await;
+    assert!(
+        text.contains("RuntimeConfig::request_timeout is 1ms") && text.contains("5..=300 s"),
+        "{text}"
+    );
+    let text = refusal(RuntimeConfig {
+        launch_timeout: std::time::Duration::from_secs(3 * 60 * 60),
+        ..RuntimeConfig::default()
+    })
+    .await;
+    assert!(text.contains("RuntimeConfig::launch_timeout"), "{text}");
+    assert!(text.contains("5..=1800 s"), "{text}");
+    // What the setters give always starts.
+    let clamped = RuntimeConfig::default()
+        .request_timeout(std::time::Duration::from_millis(1))
+        .terminate_grace(std::time::Duration::ZERO)
+        .launch_timeout(std::time::Duration::from_secs(3 * 60 * 60));
+    assert!(clamped.validate().is_ok());
+}
+
+#[tokio::test]
 async fn a_config_that_would_hang_or_refuse_everything_is_refused_at_start() {
     let text = refusal(RuntimeConfig {
         max_unhandled_events: 0,

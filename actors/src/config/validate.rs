@@ -1,7 +1,8 @@
 //! [`RuntimeConfig::validate`]: every limit in its range, checked once, when a runtime
 //! starts. The fields are public, so a value no setter would give (a 0 that refuses
-//! every request, or a reader that can never read) must still be caught before it
-//! hangs or refuses everything at the first session.
+//! every request, a reader that can never read, a deadline outside the range its
+//! setter clamps to) must still be caught before it hangs or refuses everything at
+//! the first session.
 
 use std::time::Duration;
 
@@ -105,8 +106,34 @@ impl RuntimeConfig {
             "every session would be reaped at once (None keeps idle sessions)",
             limits::DEFAULT_IDLE_LIMIT,
         )?;
+        // The deadlines their setters clamp: set through the fields, a value out of
+        // the setter's range is refused rather than used.
+        let request_range = (limits::MIN_REQUEST_TIMEOUT, limits::MAX_REQUEST_TIMEOUT);
+        within("request_timeout", self.request_timeout, request_range)?;
+        within("terminate_grace", self.terminate_grace, request_range)?;
+        within("disconnect_timeout", self.disconnect_timeout, request_range)?;
+        let launch_range = (limits::MIN_REQUEST_TIMEOUT, limits::MAX_LAUNCH_TIMEOUT);
+        within("launch_timeout", self.launch_timeout, launch_range)?;
         Ok(())
     }
+}
+
+/// `value` within `min..=max`, as the field's setter would have clamped it.
+fn within(
+    field: &str,
+    value: Duration,
+    (min, max): (Duration, Duration),
+) -> Result<(), SessionError> {
+    if (min..=max).contains(&value) {
+        return Ok(());
+    }
+    Err(SessionError::InvalidArgument(format!(
+        "RuntimeConfig::{field} is {:?}; it must be within {}..={} s (its setter, \
+         RuntimeConfig::{field}(..), clamps a value into that range)",
+        value,
+        min.as_secs(),
+        max.as_secs()
+    )))
 }
 
 fn at_least(
