@@ -14,17 +14,6 @@ use crate::{SessionHandle, StopInfo, StopOutcome};
 use super::bounds::{cut_chars, keep_ends, Bounds};
 use super::context::Context;
 
-/// A frame as tools show it: `id`, `name`, `file`, `line`, `column`.
-pub(crate) fn frame_json(frame: &StackFrame) -> Value {
-    json!({
-        "id": frame.id,
-        "name": frame.name,
-        "file": frame_file(frame),
-        "line": frame.line,
-        "column": frame.column,
-    })
-}
-
 /// The frame's source path (or name, for sources without a path).
 pub(crate) fn frame_file(frame: &StackFrame) -> Option<String> {
     let source = frame.source.as_ref()?;
