@@ -1,0 +1,191 @@
+//! Output schemas against real results: every tool that declares an `outputSchema`
+//! (the `all` profile) is called on a real debugpy, in the cases that change what its
+//! result holds (a page cut short, a value cut, output left out by category), and
+//! each structured result must conform to the schema the tool declares.
+
+mod agent;
+
+use std::collections::BTreeSet;
+
+use agent::schema_check::check;
+use agent::*;
+use dapvisor::tools::ToolCatalogue;
+use serde_json::{json, Value};
+
+/// Calls tools and checks each successful result against its tool's output schema,
+/// remembering which tools it has checked.
+struct Checked<'a> {
+    tools: &'a ToolCatalogue,
+    seen: BTreeSet<String>,
+}
+
+impl Checked<'_> {
+    /// Call `tool`, insist that it succeeded and that its result conforms to the
+    /// tool's output schema; returns the result.
+    async fn call(&mut self, tool: &str, args: Value) -> Value {
+        let result = ok(self.tools, tool, args.clone()).await;
+        if let Some(schema) = &self.tools.spec(tool).unwrap().output_schema {
+            let schema = Value::Object(schema.clone());
+            if let Err(wrong) = check(&schema, &result) {
+                panic!("{tool} {args}: the result does not conform to its schema:\n  {}\nresult: {result}\nschema: {schema}", wrong.join("\n  "));
+            }
+            self.seen.insert(tool.to_string());
+        }
+        result
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_declared_output_schema_holds_for_real_results() {
+    let tools = catalogue().await;
+    let declaring: BTreeSet<String> = tools
+        .list()
+        .into_iter()
+        .filter(|spec| spec.output_schema.is_some())
+        .map(|spec| spec.name.to_string())
+        .collect();
+    for name in [
+        "debug.threads",
+        "debug.stack_trace",
+        "debug.scopes",
+        "debug.evaluate",
+        "debug.output",
+    ] {
+        assert!(declaring.contains(name), "{name} declares no output schema");
+    }
+    let mut calls = Checked {
+        tools: &tools,
+        seen: BTreeSet::new(),
+    };
+    let file = discount();
+    let (id, line) = launched(&tools, &file, &file, "discounted = apply_discount").await;
+    let session = |more: Value| {
+        let mut args = json!({ "session_id": id });
+        args.as_object_mut()
+            .unwrap()
+            .extend(more.as_object().unwrap().clone());
+        args
+    };
+
+    let threads = calls.call("debug.threads", session(json!({}))).await;
+    assert!(
+        !threads["threads"].as_array().unwrap().is_empty(),
+        "{threads}"
+    );
+    // Past the last thread: an empty page.
+    let past = calls
+        .call("debug.threads", session(json!({ "offset": 50 })))
+        .await;
+    assert_eq!(past["threads"], json!([]), "{past}");
+
+    let stack = calls.call("debug.stack_trace", session(json!({}))).await;
+    assert_eq!(stack["frames"][0]["line"], line, "{stack}");
+    // A page cut short carries where the next one starts.
+    let cut = calls
+        .call("debug.stack_trace", session(json!({ "levels": 1 })))
+        .await;
+    assert_eq!(cut["truncated"], true, "{cut}");
+    assert_eq!(cut["next_start_frame"], 1, "{cut}");
+    let caller = stack["frames"][1]["id"].clone();
+
+    let scopes = calls.call("debug.scopes", session(json!({}))).await;
+    assert!(scopes["scopes"][0]["variables_reference"].as_i64().unwrap() > 0);
+    calls
+        .call("debug.scopes", session(json!({ "frame_id": caller })))
+        .await;
+
+    let plain = calls
+        .call(
+            "debug.evaluate",
+            session(json!({ "expression": "line_cents" })),
+        )
+        .await;
+    assert_eq!(plain["result"], "1000", "{plain}");
+    let structured = calls
+        .call("debug.evaluate", session(json!({ "expression": "ITEMS" })))
+        .await;
+    assert!(structured["variables_reference"].as_i64().unwrap() > 0);
+    // A value cut to `max_chars` says so, and by how much.
+    let long = calls
+        .call(
+            "debug.evaluate",
+            session(json!({ "expression": "'x' * 200", "max_chars": 10 })),
+        )
+        .await;
+    assert_eq!(long["truncated"], true, "{long}");
+    assert!(long["result_truncated_chars"].as_u64().unwrap() > 100);
+
+    // Run to the end, then read what the program printed, whole, cut and filtered.
+    let mut state = Value::Null;
+    for _ in 0..5 {
+        let moved = ok(&tools, "debug.continue", session(json!({}))).await;
+        state = moved["state"].clone();
+        if state == "terminated" {
+            break;
+        }
+    }
+    assert_eq!(state, "terminated");
+    let all = calls.call("debug.output", session(json!({}))).await;
+    assert!(
+        all["output"].as_str().unwrap().contains("Order total"),
+        "{all}"
+    );
+    assert!(all["categories"]["stdout"].as_u64().unwrap() > 0, "{all}");
+    let cut = calls
+        .call("debug.output", session(json!({ "max_bytes": 5 })))
+        .await;
+    assert_eq!(cut["truncated"], true, "{cut}");
+    let filtered = calls
+        .call(
+            "debug.output",
+            session(json!({ "categories": ["no such category"] })),
+        )
+        .await;
+    assert_eq!(filtered["output"], "", "{filtered}");
+    assert!(
+        filtered["left_out_bytes"].as_u64().unwrap() > 0,
+        "{filtered}"
+    );
+
+    // Every tool that declares a schema was checked against a real result.
+    assert_eq!(calls.seen, declaring);
+    ok(&tools, "debug.terminate", session(json!({}))).await;
+    tools.runtime().shutdown().await;
+}
+
+/// The checker itself: it accepts what the schema allows (`null` where a field is
+/// sent as `null`) and rejects a missing field, a wrong type and a field the schema
+/// does not declare, so the test above cannot pass by accepting anything.
+#[tokio::test]
+async fn the_checker_rejects_what_a_schema_does_not_allow() {
+    let tools = catalogue().await;
+    let spec = tools.spec("debug.evaluate").unwrap();
+    let schema = Value::Object(spec.output_schema.clone().unwrap());
+    let good = json!({ "result": "1", "type": null, "variables_reference": 0, "frame_id": 3 });
+    assert_eq!(check(&schema, &good), Ok(()));
+    let with = |key: &str, value: Value| {
+        let mut result = good.clone();
+        result[key] = value;
+        result
+    };
+    let missing = json!({ "result": "1", "type": null, "variables_reference": 0 });
+    for bad in [
+        missing,
+        with("frame_id", json!("3")),
+        with("type", json!(7)),
+        // Left out when empty, so never `null`.
+        with("memory_reference", Value::Null),
+        with("undeclared", json!(true)),
+    ] {
+        assert!(check(&schema, &bad).is_err(), "accepted {bad}");
+    }
+    let frames = tools.spec("debug.stack_trace").unwrap();
+    let frames = Value::Object(frames.output_schema.clone().unwrap());
+    let frame = json!({ "id": 1, "name": "f", "file": null, "line": 1, "column": 0 });
+    let page = json!({ "thread_id": 1, "frames": [frame], "start_frame": 0, "truncated": false });
+    assert_eq!(check(&frames, &page), Ok(()));
+    let nameless =
+        json!({ "thread_id": 1, "frames": [{ "id": 1 }], "start_frame": 0, "truncated": false });
+    assert!(check(&frames, &nameless).is_err());
+    tools.runtime().shutdown().await;
+}
