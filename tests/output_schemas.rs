@@ -48,6 +48,7 @@ async fn every_declared_output_schema_holds_for_real_results() {
         "debug.threads",
         "debug.stack_trace",
         "debug.scopes",
+        "debug.variables",
         "debug.evaluate",
         "debug.output",
     ] {
@@ -94,6 +95,45 @@ async fn every_declared_output_schema_holds_for_real_results() {
         .call("debug.scopes", session(json!({ "frame_id": caller })))
         .await;
 
+    let locals = calls
+        .call("debug.variables", session(json!({ "scope": "Locals" })))
+        .await;
+    assert_eq!(var(&locals["variables"], "line_cents")["value"], "1000");
+    // A page cut short: `next_offset`.
+    let globals = calls
+        .call(
+            "debug.variables",
+            session(json!({ "scope": "Globals", "count": 1 })),
+        )
+        .await;
+    assert_eq!(globals["truncated"], true, "{globals}");
+    assert_eq!(globals["next_offset"], 1, "{globals}");
+    let items = calls
+        .call("debug.evaluate", session(json!({ "expression": "ITEMS" })))
+        .await;
+    let reference = items["variables_reference"].as_i64().unwrap();
+    assert!(reference > 0, "{items}");
+    // A filtered page cut at `count` does not know the total: `null`. A value cut to
+    // `max_chars` says by how much.
+    let indexed = calls
+        .call(
+            "debug.variables",
+            session(json!({ "variables_reference": reference, "filter": "indexed", "count": 1 })),
+        )
+        .await;
+    assert_eq!(indexed["total"], Value::Null, "{indexed}");
+    let cut = calls
+        .call(
+            "debug.variables",
+            session(json!({ "variables_reference": reference, "max_chars": 4 })),
+        )
+        .await;
+    let first = var(&cut["variables"], "0");
+    assert!(
+        first["value_truncated_chars"].as_u64().unwrap() > 0,
+        "{cut}"
+    );
+
     let plain = calls
         .call(
             "debug.evaluate",
@@ -101,10 +141,6 @@ async fn every_declared_output_schema_holds_for_real_results() {
         )
         .await;
     assert_eq!(plain["result"], "1000", "{plain}");
-    let structured = calls
-        .call("debug.evaluate", session(json!({ "expression": "ITEMS" })))
-        .await;
-    assert!(structured["variables_reference"].as_i64().unwrap() > 0);
     // A value cut to `max_chars` says so, and by how much.
     let long = calls
         .call(

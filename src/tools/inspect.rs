@@ -6,19 +6,18 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::SessionError;
 
 use super::bounds::{adapter_int, page_size};
 use super::context::Context;
-use super::def::{tool, typed_tool, Outcome, Reply, ToolDef, Typed};
+use super::def::{typed_tool, ToolDef, Typed};
 use super::ids::{AgentIds, FRESH_IDS};
 use super::inspect_results::{
     EvaluateResult, FrameEntry, ScopeEntry, ScopesResult, StackTraceResult, ThreadEntry,
-    ThreadsResult,
+    ThreadsResult, VariableEntry, VariablesResult,
 };
-use super::render::{cut_value, variable_json, variables_text};
+use super::render::{cut_value, variables_text};
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
@@ -46,7 +45,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ToolAnnotations::READ_ONLY,
             scopes,
         ),
-        tool(
+        typed_tool(
             "debug.variables",
             "Variables of a `scope` (\"Locals\"; in `frame_id` or the top frame) or a \
              value's members (`variables_reference`), {max_variables} a page: when \
@@ -302,7 +301,10 @@ async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Result<Typed<ScopesResul
     Ok(Typed::new(result, text))
 }
 
-async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
+async fn variables(
+    ctx: Arc<Context>,
+    args: VariablesArgs,
+) -> Result<Typed<VariablesResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     let scope_id = match args.scope {
         Some(ScopeRef::Id(r)) => Some(r),
@@ -385,16 +387,16 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let budget = ctx.bounds.max_variables_chars;
     let mut used = 0usize;
     let mut budget_reached = false;
-    let mut page: Vec<Value> = Vec::new();
+    let mut page: Vec<VariableEntry> = Vec::new();
     for v in all.iter().skip(args.offset - first).take(max) {
-        let (json, _) = variable_json(v, max_chars);
-        let chars = json["value"].as_str().map_or(0, |s| s.chars().count());
+        let entry = VariableEntry::cut(v, max_chars);
+        let chars = entry.value.chars().count();
         if !page.is_empty() && used.saturating_add(chars) > budget {
             budget_reached = true;
             break;
         }
         used = used.saturating_add(chars);
-        page.push(json);
+        page.push(entry);
     }
     let end = args.offset.saturating_add(page.len());
     // A page the budget ended holds back a variable, so it is truncated too.
@@ -424,21 +426,17 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     } else if truncated {
         let _ = write!(text, "… more: pass offset {end}{again}");
     }
-    let mut json = json!({
-        "variables_reference": reference,
-        "variables": page,
-        "total": total_known.then_some(total),
-        "offset": args.offset,
-        "count": max,
-        "truncated": truncated,
-    });
-    if budget_reached {
-        json["budget_reached"] = json!(true);
-    }
-    if truncated {
-        json["next_offset"] = json!(end);
-    }
-    Ok(Reply::new(json, text.trim_end()))
+    let result = VariablesResult {
+        variables_reference: reference,
+        variables: page,
+        total: total_known.then_some(total),
+        offset: args.offset,
+        count: max,
+        truncated,
+        budget_reached: budget_reached.then_some(true),
+        next_offset: truncated.then_some(end),
+    };
+    Ok(Typed::new(result, text.trim_end()))
 }
 
 async fn evaluate(

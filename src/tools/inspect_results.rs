@@ -1,12 +1,13 @@
-//! The results of the inspection tools whose shape is fixed (`debug.threads`,
-//! `debug.stack_trace`, `debug.scopes`, `debug.evaluate`): each type here is the one
-//! home of its result's shape, serialized as the structured content and described by
-//! the tool's output schema.
+//! The results of the inspection tools, whose shape is fixed (`debug.threads`,
+//! `debug.stack_trace`, `debug.scopes`, `debug.variables`, `debug.evaluate`): each
+//! type here is the one home of its result's shape, serialized as the structured
+//! content and described by the tool's output schema. [`VariableEntry`] is also a
+//! stop's locals.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::wire::types::{Scope, StackFrame, Thread};
+use crate::wire::types::{Scope, StackFrame, Thread, Variable};
 
 /// The result of `debug.threads`: a page of the program's threads.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -139,4 +140,63 @@ pub(crate) struct EvaluateResult {
     /// How many characters were cut off `result`, when it was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result_truncated_chars: Option<usize>,
+}
+
+/// The result of `debug.variables`: a page of a scope's variables or a value's members.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct VariablesResult {
+    /// Whose variables these are.
+    pub variables_reference: i64,
+    /// The variables of this page.
+    pub variables: Vec<VariableEntry>,
+    /// How many there are in all; `null` when a filtered answer does not tell.
+    pub total: Option<usize>,
+    /// The index of the first variable of this page.
+    pub offset: usize,
+    /// The most variables a page holds.
+    pub count: usize,
+    /// Whether variables follow this page.
+    pub truncated: bool,
+    /// `true` when the page ended at the characters budget of its values (absent
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_reached: Option<bool>,
+    /// The `offset` of the next page, when `truncated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+}
+
+/// A variable as tools show it (in `debug.variables` and in a stop's locals).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct VariableEntry {
+    /// Its name.
+    pub name: String,
+    /// Its value, cut to the call's characters.
+    pub value: String,
+    /// Its type, when the adapter says.
+    #[serde(rename = "type")]
+    pub type_: Option<String>,
+    /// Above 0: what to pass debug.variables to expand it.
+    pub variables_reference: i64,
+    /// Where it is in memory, when the adapter says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_reference: Option<String>,
+    /// How many characters were cut off `value`, when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_truncated_chars: Option<usize>,
+}
+
+impl VariableEntry {
+    /// `var`, its value cut to `max_chars`.
+    pub fn cut(var: &Variable, max_chars: usize) -> Self {
+        let (value, cut) = super::render::cut_value(&var.value, max_chars);
+        Self {
+            name: var.name.clone(),
+            value,
+            type_: var.type_.clone(),
+            variables_reference: var.variables_reference,
+            memory_reference: var.memory_reference.clone(),
+            value_truncated_chars: (cut > 0).then_some(cut),
+        }
+    }
 }
