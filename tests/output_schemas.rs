@@ -51,6 +51,7 @@ async fn every_declared_output_schema_holds_for_real_results() {
         "debug.variables",
         "debug.evaluate",
         "debug.output",
+        "debug.trace",
     ] {
         assert!(declaring.contains(name), "{name} declares no output schema");
     }
@@ -183,9 +184,29 @@ async fn every_declared_output_schema_holds_for_real_results() {
         "{filtered}"
     );
 
+    ok(&tools, "debug.terminate", session(json!({}))).await;
+
+    // A tracepoint records a row at each hit and the program runs to its end.
+    let traced = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": file, "breakpoints": [{ "file": file, "line": line,
+                                                   "collect": ["line_cents"] }] }),
+    )
+    .await;
+    assert_eq!(traced["state"], "terminated", "{traced}");
+    let id = traced["session_id"].clone();
+    let rows = calls.call("debug.trace", json!({ "session_id": id })).await;
+    assert_eq!(rows["rows"][0]["values"]["line_cents"], "1000", "{rows}");
+    assert_eq!(rows["rows"].as_array().unwrap().len(), 3, "{rows}");
+    let first = calls
+        .call("debug.trace", json!({ "session_id": id, "max_rows": 1 }))
+        .await;
+    assert_eq!(first["more"], true, "{first}");
+    ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
+
     // Every tool that declares a schema was checked against a real result.
     assert_eq!(calls.seen, declaring);
-    ok(&tools, "debug.terminate", session(json!({}))).await;
     tools.runtime().shutdown().await;
 }
 

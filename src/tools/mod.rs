@@ -68,6 +68,7 @@ mod statement;
 mod statement_marks;
 mod test_launch;
 mod trace;
+mod trace_result;
 mod watches;
 
 use std::panic::AssertUnwindSafe;
