@@ -10,21 +10,22 @@ use std::collections::BTreeSet;
 use agent::schema_check::check;
 use agent::*;
 use dapvisor::tools::ToolCatalogue;
+use dapvisor::Owner;
 use serde_json::{json, Value};
 
 /// Calls tools and checks each successful result against its tool's output schema,
 /// remembering which tools it has checked.
-struct Checked<'a> {
-    tools: &'a ToolCatalogue,
+#[derive(Default)]
+struct Checked {
     seen: BTreeSet<String>,
 }
 
-impl Checked<'_> {
-    /// Call `tool`, insist that it succeeded and that its result conforms to the
-    /// tool's output schema; returns the result.
-    async fn call(&mut self, tool: &str, args: Value) -> Value {
-        let result = ok(self.tools, tool, args.clone()).await;
-        if let Some(schema) = &self.tools.spec(tool).unwrap().output_schema {
+impl Checked {
+    /// Call `tool` through `tools`, insist that it succeeded and that its result
+    /// conforms to the tool's output schema; returns the result.
+    async fn call(&mut self, tools: &ToolCatalogue, tool: &str, args: Value) -> Value {
+        let result = ok(tools, tool, args.clone()).await;
+        if let Some(schema) = &tools.spec(tool).unwrap().output_schema {
             let schema = Value::Object(schema.clone());
             if let Err(wrong) = check(&schema, &result) {
                 panic!("{tool} {args}: the result does not conform to its schema:\n  {}\nresult: {result}\nschema: {schema}", wrong.join("\n  "));
@@ -52,13 +53,11 @@ async fn every_declared_output_schema_holds_for_real_results() {
         "debug.evaluate",
         "debug.output",
         "debug.trace",
+        "debug.sessions",
     ] {
         assert!(declaring.contains(name), "{name} declares no output schema");
     }
-    let mut calls = Checked {
-        tools: &tools,
-        seen: BTreeSet::new(),
-    };
+    let mut calls = Checked::default();
     let file = discount();
     let (id, line) = launched(&tools, &file, &file, "discounted = apply_discount").await;
     let session = |more: Value| {
@@ -69,40 +68,56 @@ async fn every_declared_output_schema_holds_for_real_results() {
         args
     };
 
-    let threads = calls.call("debug.threads", session(json!({}))).await;
+    let listed = calls.call(&tools, "debug.sessions", json!({})).await;
+    assert_eq!(listed["sessions"][0]["state"], "stopped", "{listed}");
+
+    let threads = calls
+        .call(&tools, "debug.threads", session(json!({})))
+        .await;
     assert!(
         !threads["threads"].as_array().unwrap().is_empty(),
         "{threads}"
     );
     // Past the last thread: an empty page.
     let past = calls
-        .call("debug.threads", session(json!({ "offset": 50 })))
+        .call(&tools, "debug.threads", session(json!({ "offset": 50 })))
         .await;
     assert_eq!(past["threads"], json!([]), "{past}");
 
-    let stack = calls.call("debug.stack_trace", session(json!({}))).await;
+    let stack = calls
+        .call(&tools, "debug.stack_trace", session(json!({})))
+        .await;
     assert_eq!(stack["frames"][0]["line"], line, "{stack}");
     // A page cut short carries where the next one starts.
     let cut = calls
-        .call("debug.stack_trace", session(json!({ "levels": 1 })))
+        .call(&tools, "debug.stack_trace", session(json!({ "levels": 1 })))
         .await;
     assert_eq!(cut["truncated"], true, "{cut}");
     assert_eq!(cut["next_start_frame"], 1, "{cut}");
     let caller = stack["frames"][1]["id"].clone();
 
-    let scopes = calls.call("debug.scopes", session(json!({}))).await;
+    let scopes = calls.call(&tools, "debug.scopes", session(json!({}))).await;
     assert!(scopes["scopes"][0]["variables_reference"].as_i64().unwrap() > 0);
     calls
-        .call("debug.scopes", session(json!({ "frame_id": caller })))
+        .call(
+            &tools,
+            "debug.scopes",
+            session(json!({ "frame_id": caller })),
+        )
         .await;
 
     let locals = calls
-        .call("debug.variables", session(json!({ "scope": "Locals" })))
+        .call(
+            &tools,
+            "debug.variables",
+            session(json!({ "scope": "Locals" })),
+        )
         .await;
     assert_eq!(var(&locals["variables"], "line_cents")["value"], "1000");
     // A page cut short: `next_offset`.
     let globals = calls
         .call(
+            &tools,
             "debug.variables",
             session(json!({ "scope": "Globals", "count": 1 })),
         )
@@ -110,7 +125,11 @@ async fn every_declared_output_schema_holds_for_real_results() {
     assert_eq!(globals["truncated"], true, "{globals}");
     assert_eq!(globals["next_offset"], 1, "{globals}");
     let items = calls
-        .call("debug.evaluate", session(json!({ "expression": "ITEMS" })))
+        .call(
+            &tools,
+            "debug.evaluate",
+            session(json!({ "expression": "ITEMS" })),
+        )
         .await;
     let reference = items["variables_reference"].as_i64().unwrap();
     assert!(reference > 0, "{items}");
@@ -118,6 +137,7 @@ async fn every_declared_output_schema_holds_for_real_results() {
     // `max_chars` says by how much.
     let indexed = calls
         .call(
+            &tools,
             "debug.variables",
             session(json!({ "variables_reference": reference, "filter": "indexed", "count": 1 })),
         )
@@ -125,6 +145,7 @@ async fn every_declared_output_schema_holds_for_real_results() {
     assert_eq!(indexed["total"], Value::Null, "{indexed}");
     let cut = calls
         .call(
+            &tools,
             "debug.variables",
             session(json!({ "variables_reference": reference, "max_chars": 4 })),
         )
@@ -137,6 +158,7 @@ async fn every_declared_output_schema_holds_for_real_results() {
 
     let plain = calls
         .call(
+            &tools,
             "debug.evaluate",
             session(json!({ "expression": "line_cents" })),
         )
@@ -145,6 +167,7 @@ async fn every_declared_output_schema_holds_for_real_results() {
     // A value cut to `max_chars` says so, and by how much.
     let long = calls
         .call(
+            &tools,
             "debug.evaluate",
             session(json!({ "expression": "'x' * 200", "max_chars": 10 })),
         )
@@ -162,18 +185,19 @@ async fn every_declared_output_schema_holds_for_real_results() {
         }
     }
     assert_eq!(state, "terminated");
-    let all = calls.call("debug.output", session(json!({}))).await;
+    let all = calls.call(&tools, "debug.output", session(json!({}))).await;
     assert!(
         all["output"].as_str().unwrap().contains("Order total"),
         "{all}"
     );
     assert!(all["categories"]["stdout"].as_u64().unwrap() > 0, "{all}");
     let cut = calls
-        .call("debug.output", session(json!({ "max_bytes": 5 })))
+        .call(&tools, "debug.output", session(json!({ "max_bytes": 5 })))
         .await;
     assert_eq!(cut["truncated"], true, "{cut}");
     let filtered = calls
         .call(
+            &tools,
             "debug.output",
             session(json!({ "categories": ["no such category"] })),
         )
@@ -186,9 +210,13 @@ async fn every_declared_output_schema_holds_for_real_results() {
 
     ok(&tools, "debug.terminate", session(json!({}))).await;
 
-    // A tracepoint records a row at each hit and the program runs to its end.
+    // A tracepoint records a row at each hit and the program runs to its end. Its
+    // session is client c1's, shared with c2, then with every client: what
+    // debug.sessions says of owners and shares.
+    let c1 = tools.for_client(Owner::new("c1").unwrap());
+    let c2 = tools.for_client(Owner::new("c2").unwrap());
     let traced = ok(
-        &tools,
+        &c1,
         "debug.launch",
         json!({ "program": file, "breakpoints": [{ "file": file, "line": line,
                                                    "collect": ["line_cents"] }] }),
@@ -196,14 +224,34 @@ async fn every_declared_output_schema_holds_for_real_results() {
     .await;
     assert_eq!(traced["state"], "terminated", "{traced}");
     let id = traced["session_id"].clone();
-    let rows = calls.call("debug.trace", json!({ "session_id": id })).await;
+    let rows = calls
+        .call(&tools, "debug.trace", json!({ "session_id": id }))
+        .await;
     assert_eq!(rows["rows"][0]["values"]["line_cents"], "1000", "{rows}");
     assert_eq!(rows["rows"].as_array().unwrap().len(), 3, "{rows}");
     let first = calls
-        .call("debug.trace", json!({ "session_id": id, "max_rows": 1 }))
+        .call(
+            &tools,
+            "debug.trace",
+            json!({ "session_id": id, "max_rows": 1 }),
+        )
         .await;
     assert_eq!(first["more"], true, "{first}");
-    ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
+    for (with, shared_with) in [("c2", json!(["c2"])), ("*", json!("*"))] {
+        ok(
+            &c1,
+            "debug.share",
+            json!({ "session_id": id, "with": with }),
+        )
+        .await;
+        let seen = calls.call(&c2, "debug.sessions", json!({})).await;
+        assert_eq!(seen["you"], "c2", "{seen}");
+        let entry = &seen["sessions"][0];
+        assert_eq!(entry["owner"], "c1", "{seen}");
+        assert_eq!(entry["shared_with"], shared_with, "{seen}");
+        assert_eq!(entry["may_drive"], true, "{seen}");
+    }
+    ok(&c1, "debug.terminate", json!({ "session_id": id })).await;
 
     // Every tool that declares a schema was checked against a real result.
     assert_eq!(calls.seen, declaring);
