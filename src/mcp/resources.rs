@@ -5,8 +5,8 @@
 
 use serde_json::{json, Value};
 
-use crate::tools::Bounds;
 use crate::tools::ToolError;
+use crate::tools::{Bounds, SessionEntry};
 use crate::{Owner, Runtime, SessionHandle, SessionId};
 
 /// The URI of the session list.
@@ -63,9 +63,8 @@ pub async fn list(runtime: &Runtime, caller: Option<&Owner>) -> Vec<Value> {
     let mut out = Vec::new();
     for session in runtime.sessions() {
         if let Ok(snapshot) = session.snapshot().await {
-            let mut entry = crate::tools::session_json(&session, &snapshot);
-            crate::tools::for_caller(&mut entry, &session, caller);
-            out.push(entry);
+            let entry = SessionEntry::of(&session, &snapshot).for_caller(&session, caller);
+            out.push(json!(entry));
         }
     }
     out
@@ -86,8 +85,7 @@ async fn detail(
     })?;
     // The listing's fields (id, pid, idle time) and the snapshot's whole state, with
     // what it allows as the tools to call.
-    let mut summary = crate::tools::session_json(session, &snapshot);
-    crate::tools::for_caller(&mut summary, session, caller);
+    let summary = json!(SessionEntry::of(session, &snapshot).for_caller(session, caller));
     if let (Some(object), Value::Object(summary)) = (value.as_object_mut(), summary) {
         object.extend(summary);
         object.insert(

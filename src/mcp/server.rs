@@ -130,6 +130,9 @@ pub fn mcp_tool(spec: &ToolSpec) -> Tool {
         Arc::new(spec.input_schema.clone()),
     );
     tool.annotations = Some(annotations);
+    if let Some(schema) = &spec.output_schema {
+        tool = tool.with_raw_output_schema(Arc::new(schema.clone()));
+    }
     tool
 }
 

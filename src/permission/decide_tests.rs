@@ -20,6 +20,7 @@ fn spec(name: &'static str) -> ToolSpec {
         annotations: ToolAnnotations::READ_ONLY,
         effect: tool_effect(name).unwrap(),
         code_arguments: Vec::new(),
+        output_schema: None,
     }
 }
 

@@ -9,6 +9,7 @@ use futures::future::BoxFuture;
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::context::Context;
@@ -34,6 +35,35 @@ impl Reply {
 
 pub(crate) type Outcome = Result<Reply, ToolError>;
 
+/// What a handler of a [`typed_tool`] answers: its result as a Rust value, whose type
+/// is the one home of the result's shape (it gives the structured content and the
+/// tool's output schema both), and the text rendering.
+#[derive(Debug, Clone)]
+pub(crate) struct Typed<R> {
+    pub value: R,
+    pub text: String,
+}
+
+impl<R: Serialize> Typed<R> {
+    pub fn new(value: R, text: impl Into<String>) -> Self {
+        Self {
+            value,
+            text: text.into(),
+        }
+    }
+
+    fn into_reply(self) -> Outcome {
+        match serde_json::to_value(&self.value) {
+            Ok(structured) => Ok(Reply::new(structured, self.text)),
+            Err(e) => Err(ToolError::new(
+                500,
+                format!("the result could not be rendered as JSON: {e} (a bug in dapvisor)"),
+                "try again; if it repeats, report it",
+            )),
+        }
+    }
+}
+
 type Handler = Box<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + Send + Sync>;
 
 /// A tool: its spec and its handler.
@@ -48,6 +78,9 @@ impl ToolDef {
     /// (still accepted, and still gated: `code_arguments` keeps them).
     pub fn served(mut self, profile: ToolProfile, bounds: &Bounds) -> Self {
         self.spec.description = describe::render(&self.spec.description, bounds);
+        if !profile.serves_output_schemas() {
+            self.spec.output_schema = None;
+        }
         let mut schema = describe::render_schema(&self.spec.input_schema, bounds);
         for argument in profile.left_out(self.spec.name) {
             leave_out(&mut schema, argument);
@@ -124,9 +157,44 @@ where
             // A tool the permission table does not know is taken for the strongest
             // effect an allow rule could grant by name.
             effect: crate::permission::tool_effect(name).unwrap_or(crate::permission::Effect::Host),
+            output_schema: None,
         },
         run,
     }
+}
+
+/// Define a tool as [`tool`] does, whose result has a fixed shape: an `R`, which gives
+/// both the structured content of every successful call and the tool's output schema.
+pub(crate) fn typed_tool<A, R, F, Fut>(
+    name: &'static str,
+    description: &'static str,
+    annotations: ToolAnnotations,
+    handler: F,
+) -> ToolDef
+where
+    A: DeserializeOwned + JsonSchema + Send + 'static,
+    R: Serialize + JsonSchema + Send + 'static,
+    F: Fn(Arc<Context>, A) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Typed<R>, ToolError>> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    let mut def = tool(name, description, annotations, move |ctx, args: A| {
+        let answer = handler(ctx, args);
+        async move { answer.await.and_then(Typed::into_reply) }
+    });
+    def.spec.output_schema = Some(output_schema_of::<R>());
+    def
+}
+
+/// The JSON Schema of a result of type `R`, as serde serializes it, self-contained
+/// and compact (see [`schema::compact_output`](super::schema::compact_output)).
+pub(crate) fn output_schema_of<R: JsonSchema>() -> Map<String, Value> {
+    let mut settings = SchemaSettings::draft2020_12().for_serialize();
+    settings.inline_subschemas = true;
+    let schema = settings.into_generator().into_root_schema_for::<R>();
+    let mut object = schema.as_object().cloned().unwrap_or_default();
+    super::schema::compact_output(&mut object);
+    object
 }
 
 /// The JSON Schema of `A`, self-contained (no `$ref`s), as MCP clients expect, and

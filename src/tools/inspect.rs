@@ -6,27 +6,30 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::SessionError;
 
 use super::bounds::{adapter_int, page_size};
 use super::context::Context;
-use super::def::{tool, Outcome, Reply, ToolDef};
+use super::def::{typed_tool, ToolDef, Typed};
 use super::ids::{AgentIds, FRESH_IDS};
-use super::render::{cut_value, frame_json, variable_json, variables_text};
+use super::inspect_results::{
+    EvaluateResult, FrameEntry, ScopeEntry, ScopesResult, StackTraceResult, ThreadEntry,
+    ThreadsResult, VariableEntry, VariablesResult,
+};
+use super::render::{cut_value, variables_text};
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
-        tool(
+        typed_tool(
             "debug.threads",
             "List the program's threads (`id`, `name`), at most {max_threads} per call (a Go \
              program's goroutines can number thousands): pass `offset` for the next ones.",
             ToolAnnotations::READ_ONLY,
             threads,
         ),
-        tool(
+        typed_tool(
             "debug.stack_trace",
             "The call stack of the stopped thread (or `thread_id`), innermost first: `id` (a \
              frame_id), `name`, `file`, `line`; {max_frames} frames unless `levels` says. \
@@ -34,7 +37,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ToolAnnotations::READ_ONLY,
             stack_trace,
         ),
-        tool(
+        typed_tool(
             "debug.scopes",
             "The scopes of a frame (default: the top frame of the stopped thread), such as \
              Locals and Globals, each with the `variables_reference` to read it with \
@@ -42,7 +45,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ToolAnnotations::READ_ONLY,
             scopes,
         ),
-        tool(
+        typed_tool(
             "debug.variables",
             "Variables of a `scope` (\"Locals\"; in `frame_id` or the top frame) or a \
              value's members (`variables_reference`), {max_variables} a page: when \
@@ -50,7 +53,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ToolAnnotations::READ_ONLY,
             variables,
         ),
-        tool(
+        typed_tool(
             "debug.evaluate",
             "Evaluate an expression in the program's language, in `frame_id` (default: the \
              top frame). WARNING: can run arbitrary code; the `repl` context of lldb-dap \
@@ -165,37 +168,40 @@ pub(crate) struct EvaluateArgs {
     max_chars: Option<usize>,
 }
 
-async fn threads(ctx: Arc<Context>, args: ThreadsArgs) -> Outcome {
+async fn threads(ctx: Arc<Context>, args: ThreadsArgs) -> Result<Typed<ThreadsResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     // DAP's `threads` has no paging: the adapter's whole list, cut here.
     let threads = session.threads().await?;
     let total = threads.len();
-    let list: Vec<Value> = threads
+    let list: Vec<ThreadEntry> = threads
         .iter()
         .skip(args.offset)
         .take(ctx.bounds.max_threads)
-        .map(|t| json!({ "id": t.id, "name": t.name }))
+        .map(ThreadEntry::from)
         .collect();
     let end = args.offset.saturating_add(list.len());
     let truncated = end < total;
     let mut text = format!("threads {}..{end} of {total}", args.offset);
     for t in &list {
-        let _ = write!(text, "\n  {} {}", t["id"], t["name"].as_str().unwrap_or(""));
+        let _ = write!(text, "\n  {} {}", t.id, t.name);
     }
-    let mut json = json!({
-        "threads": list,
-        "total": total,
-        "offset": args.offset,
-        "truncated": truncated,
-    });
     if truncated {
-        json["next_offset"] = json!(end);
         let _ = write!(text, "\n  … {} more: pass offset {end}", total - end);
     }
-    Ok(Reply::new(json, text))
+    let result = ThreadsResult {
+        threads: list,
+        total,
+        offset: args.offset,
+        truncated,
+        next_offset: truncated.then_some(end),
+    };
+    Ok(Typed::new(result, text))
 }
 
-async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
+async fn stack_trace(
+    ctx: Arc<Context>,
+    args: StackArgs,
+) -> Result<Typed<StackTraceResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     let thread = ctx.thread(&session, args.thread_id).await?;
     let wanted = match args.levels {
@@ -244,18 +250,7 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
             f.id
         );
     }
-    let list: Vec<Value> = frames.iter().map(frame_json).collect();
-    let mut json = json!({
-        "thread_id": thread,
-        "frames": list,
-        "start_frame": start,
-        "truncated": truncated,
-    });
-    if let Some(t) = total {
-        json["total_frames"] = json!(t);
-    }
     if truncated {
-        json["next_start_frame"] = json!(end);
         let of = total.map_or(String::new(), |t| format!(" of {t}"));
         if wanted > cap {
             let _ = write!(
@@ -271,10 +266,18 @@ async fn stack_trace(ctx: Arc<Context>, args: StackArgs) -> Outcome {
             );
         }
     }
-    Ok(Reply::new(json, text))
+    let result = StackTraceResult {
+        thread_id: thread,
+        frames: frames.iter().map(FrameEntry::from).collect(),
+        start_frame: start,
+        truncated,
+        total_frames: total,
+        next_start_frame: truncated.then_some(end),
+    };
+    Ok(Typed::new(result, text))
 }
 
-async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
+async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Result<Typed<ScopesResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
     let scopes = session
@@ -291,23 +294,17 @@ async fn scopes(ctx: Arc<Context>, args: ScopesArgs) -> Outcome {
             if s.expensive { ", expensive" } else { "" }
         );
     }
-    let list: Vec<Value> = scopes
-        .iter()
-        .map(|s| {
-            json!({
-                "name": s.name,
-                "variables_reference": s.variables_reference,
-                "expensive": s.expensive,
-            })
-        })
-        .collect();
-    Ok(Reply::new(
-        json!({ "frame_id": frame_id, "scopes": list }),
-        text,
-    ))
+    let result = ScopesResult {
+        frame_id,
+        scopes: scopes.iter().map(ScopeEntry::from).collect(),
+    };
+    Ok(Typed::new(result, text))
 }
 
-async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
+async fn variables(
+    ctx: Arc<Context>,
+    args: VariablesArgs,
+) -> Result<Typed<VariablesResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     let scope_id = match args.scope {
         Some(ScopeRef::Id(r)) => Some(r),
@@ -390,16 +387,16 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     let budget = ctx.bounds.max_variables_chars;
     let mut used = 0usize;
     let mut budget_reached = false;
-    let mut page: Vec<Value> = Vec::new();
+    let mut page: Vec<VariableEntry> = Vec::new();
     for v in all.iter().skip(args.offset - first).take(max) {
-        let (json, _) = variable_json(v, max_chars);
-        let chars = json["value"].as_str().map_or(0, |s| s.chars().count());
+        let entry = VariableEntry::cut(v, max_chars);
+        let chars = entry.value.chars().count();
         if !page.is_empty() && used.saturating_add(chars) > budget {
             budget_reached = true;
             break;
         }
         used = used.saturating_add(chars);
-        page.push(json);
+        page.push(entry);
     }
     let end = args.offset.saturating_add(page.len());
     // A page the budget ended holds back a variable, so it is truncated too.
@@ -429,24 +426,23 @@ async fn variables(ctx: Arc<Context>, args: VariablesArgs) -> Outcome {
     } else if truncated {
         let _ = write!(text, "… more: pass offset {end}{again}");
     }
-    let mut json = json!({
-        "variables_reference": reference,
-        "variables": page,
-        "total": total_known.then_some(total),
-        "offset": args.offset,
-        "count": max,
-        "truncated": truncated,
-    });
-    if budget_reached {
-        json["budget_reached"] = json!(true);
-    }
-    if truncated {
-        json["next_offset"] = json!(end);
-    }
-    Ok(Reply::new(json, text.trim_end()))
+    let result = VariablesResult {
+        variables_reference: reference,
+        variables: page,
+        total: total_known.then_some(total),
+        offset: args.offset,
+        count: max,
+        truncated,
+        budget_reached: budget_reached.then_some(true),
+        next_offset: truncated.then_some(end),
+    };
+    Ok(Typed::new(result, text.trim_end()))
 }
 
-async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
+async fn evaluate(
+    ctx: Arc<Context>,
+    args: EvaluateArgs,
+) -> Result<Typed<EvaluateResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     if args.expression.trim().is_empty() {
         return Err(ToolError::invalid(
@@ -496,20 +492,16 @@ async fn evaluate(ctx: Arc<Context>, args: EvaluateArgs) -> Outcome {
             body.variables_reference
         );
     }
-    let mut json = json!({
-        "result": result,
-        "type": body.type_,
-        "variables_reference": body.variables_reference,
-        "frame_id": frame_id,
-    });
-    if let Some(m) = &body.memory_reference {
-        json["memory_reference"] = json!(m);
-    }
-    if cut > 0 {
-        json["truncated"] = json!(true);
-        json["result_truncated_chars"] = json!(cut);
-    }
-    Ok(Reply::new(json, text))
+    let result = EvaluateResult {
+        result,
+        type_: body.type_,
+        variables_reference: body.variables_reference,
+        frame_id,
+        memory_reference: body.memory_reference,
+        truncated: (cut > 0).then_some(true),
+        result_truncated_chars: (cut > 0).then_some(cut),
+    };
+    Ok(Typed::new(result, text))
 }
 
 /// Characters kept per value: the call's `max_chars` (at most the output bound), or

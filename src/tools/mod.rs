@@ -44,8 +44,10 @@ mod def;
 mod describe;
 mod ids;
 mod inspect;
+mod inspect_results;
 mod operations;
 mod output;
+mod output_result;
 mod output_tail;
 mod owners;
 mod paths;
@@ -58,6 +60,7 @@ mod reach;
 mod render;
 mod schema;
 mod session;
+mod session_result;
 mod share;
 mod spec;
 mod start_breakpoints;
@@ -66,6 +69,7 @@ mod statement;
 mod statement_marks;
 mod test_launch;
 mod trace;
+mod trace_result;
 mod watches;
 
 use std::panic::AssertUnwindSafe;
@@ -81,7 +85,7 @@ pub use profile::ToolProfile;
 pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
 
 pub(crate) use operations::allowed_tools;
-pub(crate) use session::{for_caller, session_json};
+pub(crate) use session_result::SessionEntry;
 
 use crate::permission::{
     classify, depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,

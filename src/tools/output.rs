@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 
 use super::context::Context;
-use super::def::{tool, Outcome, Reply, ToolDef};
+use super::def::{typed_tool, ToolDef, Typed};
+use super::output_result::OutputResult;
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
-    vec![tool(
+    vec![typed_tool(
         "debug.output",
         "What the program printed, from cursor `since` (0: the start), at most {max_output} a \
          call: when `truncated`, call again with `since` = `next`. Works in every state, also after the end.",
@@ -37,7 +37,7 @@ pub(crate) struct OutputArgs {
     categories: Option<Vec<String>>,
 }
 
-async fn output(ctx: Arc<Context>, args: OutputArgs) -> Outcome {
+async fn output(ctx: Arc<Context>, args: OutputArgs) -> Result<Typed<OutputResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     if args.categories.as_ref().is_some_and(|c| c.is_empty()) {
         return Err(ToolError::invalid(
@@ -101,15 +101,17 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Outcome {
     } else if text_out.is_empty() && left_out == 0 {
         text.push_str("(no new output)");
     }
-    Ok(Reply::new(
-        json!({
-            "output": text_out,
-            "next": slice.next,
-            "truncated": truncated,
-            "missed_bytes": slice.missed_bytes,
-            "categories": present,
-            "left_out_bytes": left_out,
-        }),
-        text,
-    ))
+    let categories = present
+        .into_iter()
+        .map(|(category, bytes)| (category.to_string(), bytes))
+        .collect();
+    let result = OutputResult {
+        output: text_out,
+        next: slice.next,
+        truncated,
+        missed_bytes: slice.missed_bytes,
+        categories,
+        left_out_bytes: left_out,
+    };
+    Ok(Typed::new(result, text))
 }

@@ -14,9 +14,10 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::permission::{classify, depends_on_target, Adapters, CallTarget, Effect};
-use crate::{Owner, Ownership, Runtime, SharedWith};
+use crate::{Owner, Ownership, Runtime};
 
 use super::context::Context;
+use super::session_result::SharedWithEntry;
 use super::spec::{ToolError, ToolSpec};
 use super::ToolCatalogue;
 
@@ -125,13 +126,7 @@ pub fn check(
 /// shared, `shared_with` (client ids, or `"*"`).
 pub(crate) fn ownership_json(ownership: &Ownership) -> (Value, Option<Value>) {
     let owner = json!(ownership.owner.as_ref().map(Owner::as_str));
-    let shared = match &ownership.shared_with {
-        SharedWith::Nobody => None,
-        SharedWith::Everyone => Some(json!("*")),
-        SharedWith::Clients(clients) => {
-            Some(json!(clients.iter().map(Owner::as_str).collect::<Vec<_>>()))
-        }
-    };
+    let shared = SharedWithEntry::of(&ownership.shared_with).map(|s| json!(s));
     (owner, shared)
 }
 

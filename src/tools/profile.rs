@@ -99,6 +99,13 @@ impl ToolProfile {
         }
     }
 
+    /// Whether this profile's tools declare the schema of their result (MCP's
+    /// `outputSchema`), where it has a fixed shape. Only `all` does: the core list's
+    /// budget has no room for them.
+    pub(crate) fn serves_output_schemas(self) -> bool {
+        matches!(self, ToolProfile::All)
+    }
+
     /// The profile's name, as `--tools` takes it.
     pub fn name(self) -> &'static str {
         match self {

@@ -13,40 +13,12 @@ use crate::{SessionHandle, StopInfo, StopOutcome};
 
 use super::bounds::{cut_chars, keep_ends, Bounds};
 use super::context::Context;
-
-/// A frame as tools show it: `id`, `name`, `file`, `line`, `column`.
-pub(crate) fn frame_json(frame: &StackFrame) -> Value {
-    json!({
-        "id": frame.id,
-        "name": frame.name,
-        "file": frame_file(frame),
-        "line": frame.line,
-        "column": frame.column,
-    })
-}
+use super::inspect_results::VariableEntry;
 
 /// The frame's source path (or name, for sources without a path).
 pub(crate) fn frame_file(frame: &StackFrame) -> Option<String> {
     let source = frame.source.as_ref()?;
     source.path.clone().or_else(|| source.name.clone())
-}
-
-/// A variable as tools show it, its value cut to `max_chars`. Returns whether it was cut.
-pub(crate) fn variable_json(var: &Variable, max_chars: usize) -> (Value, bool) {
-    let (value, cut) = cut_value(&var.value, max_chars);
-    let mut out = json!({
-        "name": var.name,
-        "value": value,
-        "type": var.type_,
-        "variables_reference": var.variables_reference,
-    });
-    if let Some(m) = &var.memory_reference {
-        out["memory_reference"] = json!(m);
-    }
-    if cut > 0 {
-        out["value_truncated_chars"] = json!(cut);
-    }
-    (out, cut > 0)
 }
 
 /// A value cut to `max` characters, marked with how much more there was.
@@ -59,23 +31,17 @@ pub(crate) fn cut_value(value: &str, max: usize) -> (String, usize) {
 }
 
 /// One line per variable: `name = value (type)`, with `[+]` for structured values.
-pub(crate) fn variables_text(vars: &[Value]) -> String {
+pub(crate) fn variables_text(vars: &[VariableEntry]) -> String {
     let mut text = String::new();
     for v in vars {
-        let _ = write!(
-            text,
-            "  {} = {}",
-            v["name"].as_str().unwrap_or(""),
-            v["value"].as_str().unwrap_or("")
-        );
-        if let Some(t) = v["type"].as_str().filter(|t| !t.is_empty()) {
+        let _ = write!(text, "  {} = {}", v.name, v.value);
+        if let Some(t) = v.type_.as_deref().filter(|t| !t.is_empty()) {
             let _ = write!(text, " ({t})");
         }
-        match v["variables_reference"].as_i64() {
-            Some(r) if r > 0 => {
-                let _ = writeln!(text, " [+ variables_reference {r}]");
-            }
-            _ => text.push('\n'),
+        if v.variables_reference > 0 {
+            let _ = writeln!(text, " [+ variables_reference {}]", v.variables_reference);
+        } else {
+            text.push('\n');
         }
     }
     text
@@ -288,7 +254,7 @@ pub(crate) async fn stop_summary(
             }
             json["locals_total"] = json!(total);
             json["locals_truncated"] = json!(total > locals.len());
-            json["locals"] = Value::Array(locals);
+            json["locals"] = json!(locals);
         }
         Err(e) => json["locals_error"] = json!(e),
     }
@@ -301,13 +267,13 @@ const RESERVED_BYTES: usize = 512;
 
 /// As many of `vars` as fit in `room` bytes (as JSON and as a text line together), in
 /// order, each value cut to `max_chars`; `room` is what is left after.
-fn within(vars: &[Variable], max_chars: usize, room: &mut usize) -> Vec<Value> {
+fn within(vars: &[Variable], max_chars: usize, room: &mut usize) -> Vec<VariableEntry> {
     let mut kept = Vec::new();
     for var in vars {
-        let (entry, _) = variable_json(var, max_chars);
+        let entry = VariableEntry::cut(var, max_chars);
         // A comma between entries.
-        let bytes =
-            entry.to_string().len() + 1 + variables_text(std::slice::from_ref(&entry)).len();
+        let json = serde_json::to_string(&entry).map_or(0, |j| j.len());
+        let bytes = json + 1 + variables_text(std::slice::from_ref(&entry)).len();
         if bytes > *room {
             break;
         }

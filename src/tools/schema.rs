@@ -46,25 +46,66 @@ pub(crate) fn compact(schema: &mut Map<String, Value>) {
     if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
         schema.remove("additionalProperties");
     }
+    for_each_subschema(schema, compact);
+}
+
+/// Keywords dropped from every result schema besides [`DROPPED`]: what a result holds
+/// is the tool's description's to explain, and its numbers' bounds tell a reader nothing
+/// it needs.
+const DROPPED_FROM_OUTPUT: &[&str] = &["description", "minimum"];
+
+/// Make `schema` (the JSON Schema of a tool's result, as serde serializes it) compact
+/// in place: what [`compact`] drops and [`DROPPED_FROM_OUTPUT`] go. A field that can
+/// be `null` keeps `null` where it is sent as `null` (a required field); one left out
+/// when empty (not required) is never `null`, and is its type alone.
+pub(crate) fn compact_output(schema: &mut Map<String, Value>) {
+    for key in DROPPED.iter().chain(DROPPED_FROM_OUTPUT) {
+        schema.remove(*key);
+    }
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        schema.remove("additionalProperties");
+    }
+    let required: Vec<String> = match schema.get("required") {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            if let (false, Value::Object(property)) = (required.contains(name), property) {
+                for key in ["anyOf", "oneOf"] {
+                    drop_null_branch(property, key);
+                }
+                drop_null_type(property);
+            }
+        }
+    }
+    for_each_subschema(schema, compact_output);
+}
+
+/// Apply `f` to each schema directly inside `schema` (a property's, the items', a
+/// branch's, ...), not to `schema` itself.
+fn for_each_subschema(schema: &mut Map<String, Value>, f: fn(&mut Map<String, Value>)) {
+    let mut apply = |value: &mut Value| {
+        if let Value::Object(inner) = value {
+            f(inner);
+        }
+    };
     for (key, value) in schema.iter_mut() {
         let key = key.as_str();
         if SCHEMA_MAPS.contains(&key) {
             if let Value::Object(named) = value {
-                named.values_mut().for_each(compact_value);
+                named.values_mut().for_each(&mut apply);
             }
         } else if SCHEMA_ONE.contains(&key) {
-            compact_value(value);
+            apply(value);
         } else if SCHEMA_LISTS.contains(&key) {
             if let Value::Array(list) = value {
-                list.iter_mut().for_each(compact_value);
+                list.iter_mut().for_each(&mut apply);
             }
         }
-    }
-}
-
-fn compact_value(value: &mut Value) {
-    if let Value::Object(schema) = value {
-        compact(schema);
     }
 }
 
@@ -184,6 +225,44 @@ mod tests {
                     "env": { "type": "object", "additionalProperties": { "type": "string" } }
                 },
                 "required": ["title"]
+            })
+        );
+    }
+
+    #[test]
+    fn a_result_schema_keeps_null_where_it_is_sent_and_drops_the_words() {
+        let mut schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "EvaluateResult",
+            "description": "The result",
+            "type": "object",
+            "properties": {
+                "type": { "description": "its type", "type": ["string", "null"] },
+                "description": { "type": "string" },
+                "cut": { "type": ["integer", "null"], "format": "uint", "minimum": 0 },
+                "items": { "type": "array", "items": { "type": "object", "title": "Item",
+                    "properties": { "file": { "type": ["string", "null"] } },
+                    "required": ["file"] } }
+            },
+            "required": ["type", "description", "items"]
+        });
+        let Value::Object(map) = &mut schema else {
+            unreachable!()
+        };
+        compact_output(map);
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "type": { "type": ["string", "null"] },
+                    "description": { "type": "string" },
+                    "cut": { "type": "integer" },
+                    "items": { "type": "array", "items": { "type": "object",
+                        "properties": { "file": { "type": ["string", "null"] } },
+                        "required": ["file"] } }
+                },
+                "required": ["type", "description", "items"]
             })
         );
     }

@@ -8,12 +8,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::{AttachSpec, LaunchSpec, RunTicket, SessionHandle, SessionSnapshot};
+use crate::{AttachSpec, LaunchSpec, RunTicket, SessionHandle};
 
 use super::breakpoint_report;
 use super::context::Context;
-use super::def::{tool, Outcome, Reply, ToolDef};
+use super::def::{tool, typed_tool, Outcome, Reply, ToolDef, Typed};
 use super::render;
+use super::session_result::{SessionEntry, SessionsResult};
 use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
 use super::start_defaults::uncaught_exception_filters;
@@ -40,7 +41,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ToolAnnotations::START,
             attach,
         ),
-        tool(
+        typed_tool(
             "debug.sessions",
             "List the debug sessions: session_id, state, adapter, program, owner, \
              adapter_pid, restarts, idle_seconds.",
@@ -361,55 +362,7 @@ async fn started(
     Ok(Reply::new(json, format!("{head}\n{unverified_text}{text}")))
 }
 
-/// A session as `debug.sessions` lists it.
-pub(crate) fn session_json(session: &SessionHandle, snapshot: &SessionSnapshot) -> Value {
-    let idle = snapshot.last_used.map(|used| {
-        tokio::time::Instant::now()
-            .into_std()
-            .saturating_duration_since(used)
-            .as_secs()
-    });
-    let traffic = session.traffic();
-    let (owner, shared_with) = super::owners::ownership_json(&session.ownership());
-    let mut entry = json!({
-        "session_id": session.id().to_string(),
-        "parent_id": snapshot.parent.map(|p| p.to_string()),
-        "state": snapshot.state.name(),
-        "adapter": snapshot.adapter,
-        "program": snapshot.program,
-        // The client it belongs to (null: anyone's).
-        "owner": owner,
-        "adapter_pid": session.adapter_pid(),
-        "restarts": snapshot.restarts,
-        "idle_seconds": idle,
-        "exit_code": snapshot.exit_code,
-        "failure": snapshot.failure,
-        // What passed between the session and its adapters, counted exactly.
-        "requests_sent": traffic.requests_sent,
-        "events_received": traffic.events_received,
-        "bytes_sent": traffic.bytes_sent,
-        "bytes_received": traffic.bytes_received,
-    });
-    if let Some(shared_with) = shared_with {
-        entry["shared_with"] = shared_with;
-    }
-    entry
-}
-
-/// `entry` (a session as [`session_json`] lists it) as `caller` sees it: whether it
-/// may drive the session (control it, evaluate in it, end it). Nothing added for the
-/// host's own calls, which may drive every session.
-pub(crate) fn for_caller(
-    entry: &mut Value,
-    session: &SessionHandle,
-    caller: Option<&crate::Owner>,
-) {
-    if caller.is_some() {
-        entry["may_drive"] = json!(session.ownership().may_drive(caller));
-    }
-}
-
-async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
+async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Result<Typed<SessionsResult>, ToolError> {
     let mut list = Vec::new();
     let mut text = String::new();
     for session in ctx.runtime.sessions() {
@@ -417,33 +370,34 @@ async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Outcome {
         let Ok(snapshot) = session.snapshot().await else {
             continue;
         };
-        let mut entry = session_json(&session, &snapshot);
-        for_caller(&mut entry, &session, ctx.caller.as_ref());
-        let owner = match (entry["owner"].as_str(), entry["may_drive"].as_bool()) {
+        let entry = SessionEntry::of(&session, &snapshot).for_caller(&session, ctx.caller.as_ref());
+        let owner = match (&entry.owner, entry.may_drive) {
             (Some(owner), Some(false)) => format!(", owner {owner} (read only for you)"),
             (Some(owner), _) => format!(", owner {owner}"),
             (None, _) => String::new(),
         };
         text.push_str(&format!(
             "{} {} {} ({}), idle {}s{owner}\n",
-            entry["session_id"].as_str().unwrap_or(""),
-            entry["state"].as_str().unwrap_or(""),
+            entry.session_id,
+            entry.state,
             snapshot.program.as_deref().unwrap_or("-"),
             snapshot.adapter.as_deref().unwrap_or("-"),
-            entry["idle_seconds"].as_u64().unwrap_or(0),
+            entry.idle_seconds.unwrap_or(0),
         ));
         list.push(entry);
     }
     if list.is_empty() {
         text = "no sessions; start one with debug.launch".into();
     }
-    let mut structured = json!({ "sessions": list });
     if let Some(caller) = &ctx.caller {
         // Other clients share with this id.
-        structured["you"] = json!(caller.as_str());
         text = format!("you are client {caller}\n{text}");
     }
-    Ok(Reply::new(structured, text.trim_end()))
+    let result = SessionsResult {
+        sessions: list,
+        you: ctx.caller.as_ref().map(|c| c.as_str().to_string()),
+    };
+    Ok(Typed::new(result, text.trim_end()))
 }
 
 async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {

@@ -95,6 +95,11 @@ pub struct ToolSpec {
     /// adapters whose expressions can), whatever the tool's own effect.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub code_arguments: Vec<&'static str>,
+    /// JSON Schema of the structured result of a successful call, for the tools whose
+    /// result has a fixed shape, generated from the Rust type that builds it; `None`
+    /// for the others, and where the [`ToolProfile`](super::ToolProfile) serves none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Map<String, Value>>,
 }
 
 impl ToolSpec {

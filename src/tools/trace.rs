@@ -9,15 +9,16 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
 
 use super::context::Context;
-use super::def::{tool, Outcome, Reply, ToolDef};
+use super::def::{typed_tool, ToolDef, Typed};
 use super::spec::ToolAnnotations;
+use super::spec::ToolError;
+use super::trace_result::{TraceResult, TraceRowEntry};
 use crate::{SessionHandle, TraceRoute, TraceRow};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
-    vec![tool(
+    vec![typed_tool(
         "debug.trace",
         "Rows recorded by tracepoints (breakpoints with `collect`): hit, file, line, values. \
          From cursor `since` (0: the first); when `more`, call again with `since` = `next`.",
@@ -38,7 +39,7 @@ pub(crate) struct TraceArgs {
     max_rows: Option<usize>,
 }
 
-async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Outcome {
+async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Result<Typed<TraceResult>, ToolError> {
     let session = ctx.session(&args.session_id)?;
     let limit = ctx.bounds.max_items;
     let max_rows = args.max_rows.unwrap_or(limit).clamp(1, limit);
@@ -54,7 +55,7 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Outcome {
             break;
         }
         text.push_str(&line);
-        rows.push(row_json(row));
+        rows.push(TraceRowEntry::from(row));
     }
     let more = slice.more || next < slice.next;
     // How the rows were recorded: the adapter's log points, or stops read and continued.
@@ -78,17 +79,15 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Outcome {
     } else if rows.is_empty() {
         text.push_str("(no new rows: a tracepoint records one each time the program passes it)");
     }
-    Ok(Reply::new(
-        json!({
-            "rows": rows,
-            "next": next,
-            "more": more,
-            "missed": slice.missed,
-            "dropped": slice.dropped,
-            "routes": routes,
-        }),
-        text.trim_end().to_string(),
-    ))
+    let result = TraceResult {
+        rows,
+        next,
+        more,
+        missed: slice.missed,
+        dropped: slice.dropped,
+        routes,
+    };
+    Ok(Typed::new(result, text.trim_end()))
 }
 
 /// `#3 loop.py:12 i=2 total=3`, one line.
@@ -104,24 +103,6 @@ fn row_text(row: &TraceRow) -> String {
     }
     line.push('\n');
     line
-}
-
-fn row_json(row: &TraceRow) -> Value {
-    let values: Map<String, Value> = row
-        .values
-        .iter()
-        .map(|v| (v.expression.clone(), Value::String(v.value.clone())))
-        .collect();
-    let mut json = json!({
-        "hit": row.hit,
-        "file": row.file,
-        "line": row.line,
-        "values": values,
-    });
-    if let Some(thread) = row.thread {
-        json["thread"] = json!(thread);
-    }
-    json
 }
 
 fn short(file: &std::path::Path) -> String {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod mcp_client;
+pub mod schema_check;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
