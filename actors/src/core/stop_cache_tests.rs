@@ -271,9 +271,12 @@ fn a_read_at_a_stop_reaches_the_adapter_once() {
     assert_eq!(h.core.stop_cache.hits(), 2);
 }
 
+/// Something done to a stopped session.
+type Change = Box<dyn Fn(&mut Harness) -> Effects>;
+
 #[test]
 fn whatever_moves_or_may_change_the_program_makes_the_next_read_go_to_the_adapter() {
-    let changes: Vec<(&str, Box<dyn Fn(&mut Harness) -> Effects>)> = vec![
+    let changes: Vec<(&str, Change)> = vec![
         (
             "evaluate in watch context",
             Box::new(|h| {
