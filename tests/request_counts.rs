@@ -33,7 +33,15 @@ async fn find_the_bug_loop(
     second: &str,
 ) -> Vec<(&'static str, u64)> {
     let tools = catalogue().await;
-    let (id, line) = launched(&tools, program, file, needle).await;
+    let line = line_of(file, needle);
+    let launch = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
+    )
+    .await;
+    assert_eq!(launch["state"], "stopped", "{launch}");
+    let id = launch["session_id"].as_str().unwrap().to_string();
     let session = json!({ "session_id": id });
     let mut counts = Vec::new();
     let mut before = requests_sent(&tools, &id).await;
@@ -65,6 +73,9 @@ async fn find_the_bug_loop(
     )
     .await;
     assert!(!value["result"].as_str().unwrap().is_empty(), "{value}");
+    // In the stop summary's top frame, from its answer kept: the same frame id (dlv
+    // numbers the frames of each `stackTrace` answer afresh, so the stack's may differ).
+    assert_eq!(value["frame_id"], launch["stop"]["frame_id"], "{value}");
     count("evaluate", requests_sent(&tools, &id).await, &mut counts);
 
     let stopped = ok(&tools, "debug.continue", session.clone()).await;
@@ -138,3 +149,43 @@ const PINNED_LLDB_DAP: &[(&str, u64)] = PINNED_DEBUGPY;
 
 /// As on debugpy.
 const PINNED_DLV: &[(&str, u64)] = PINNED_DEBUGPY;
+
+/// The Locals after `debug.set_variable` and after an evaluation that assigns: read
+/// again from the adapter (the stop's kept answers are forgotten), with the new value.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn values_changed_at_a_stop_are_read_again_from_the_adapter() {
+    let tools = catalogue().await;
+    let file = discount();
+    let (id, _) = launched(&tools, &file, &file, "total += discounted").await;
+    let locals = json!({ "session_id": id, "scope": "Locals" });
+    let before = requests_sent(&tools, &id).await;
+    let read = ok(&tools, "debug.variables", locals.clone()).await;
+    assert_eq!(var(&read["variables"], "total")["value"], "0", "{read}");
+    assert_eq!(
+        requests_sent(&tools, &id).await,
+        before,
+        "the stop's own Locals"
+    );
+
+    ok(
+        &tools,
+        "debug.set_variable",
+        json!({ "session_id": id, "scope": "Locals", "name": "total", "value": "7" }),
+    )
+    .await;
+    let before = requests_sent(&tools, &id).await;
+    let read = ok(&tools, "debug.variables", locals.clone()).await;
+    assert_eq!(var(&read["variables"], "total")["value"], "7", "{read}");
+    // The top frame, its scopes and the Locals, asked again.
+    assert_eq!(requests_sent(&tools, &id).await - before, 3);
+
+    ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "total = 11", "context": "repl" }),
+    )
+    .await;
+    let read = ok(&tools, "debug.variables", locals).await;
+    assert_eq!(var(&read["variables"], "total")["value"], "11", "{read}");
+    ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
+}
