@@ -8,7 +8,7 @@
 //! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
 //! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`restart.rs`),
 //! child sessions (`children.rs`) and programs in a session of their own
-//! (`bootstrap.rs`).
+//! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
