@@ -144,6 +144,11 @@ impl SessionCore {
                 return Ok(());
             }
         }
+        if let Some(key) = &cache_key {
+            if self.stop_cache.follow(key, token) {
+                return Ok(()); // answered with the same read's answer
+            }
+        }
         let moves = ticket || moves_the_program(&command);
         let purpose = if command == "threads" {
             Purpose::Threads
@@ -166,7 +171,7 @@ impl SessionCore {
             },
         );
         if let Some(key) = cache_key {
-            self.stop_cache.expect(tag, key);
+            self.stop_cache.expect(tag, key, token);
         }
         if moves {
             // As for `continue`: a `stopped` event may beat the response.

@@ -289,6 +289,13 @@ impl SessionCore {
     // ---- effects ----
 
     pub(super) fn reply(&mut self, token: Token, result: Result<Answer, SessionError>) {
+        // Agents who asked for the same read while it was on its way get its answer.
+        for follower in self.stop_cache.followers(token) {
+            self.effects.push(Effect::Reply {
+                token: follower,
+                result: result.clone(),
+            });
+        }
         self.effects.push(Effect::Reply { token, result });
     }
 

@@ -21,12 +21,14 @@
 //!   an answer whose request was sent since the last invalidation.
 //! - At most [`limits::MAX_STOP_CACHE_BYTES`] of answers are kept; larger ones are
 //!   answered and not kept.
+//! - A read asked while the same read is on its way (since the last invalidation)
+//!   is not sent again: it follows the first, and gets the same answer or error.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::core::command::Tag;
+use crate::core::command::{Tag, Token};
 use crate::limits;
 use crate::wire::RawJson;
 
@@ -119,8 +121,12 @@ pub(crate) struct StopCache {
     entries: HashMap<String, RawJson>,
     /// The bytes of the answers kept.
     bytes: usize,
-    /// Reads sent since the last invalidation, by tag, whose answer fills an entry.
-    expected: HashMap<Tag, String>,
+    /// Reads sent since the last invalidation, by tag, whose answer fills an entry;
+    /// with the agent who asked.
+    expected: HashMap<Tag, (String, Token)>,
+    /// Agents waiting for the answer another agent's read will get, by that agent.
+    /// Kept through invalidations: they are answered whatever happens to the read.
+    followers: HashMap<Token, Vec<Token>>,
     /// Answers served from memory so far (for tests and tracing).
     hits: u64,
 }
@@ -146,15 +152,48 @@ impl StopCache {
         self.hits
     }
 
-    /// The read `key` was sent as `tag`: its answer fills the entry.
-    pub(crate) fn expect(&mut self, tag: Tag, key: String) {
-        self.expected.insert(tag, key);
+    /// The read `key` was sent as `tag` for `token`: its answer fills the entry.
+    pub(crate) fn expect(&mut self, tag: Tag, key: String, token: Token) {
+        self.expected.insert(tag, (key, token));
+    }
+
+    /// Make `token` wait for the answer to the read `key` already on its way, if one
+    /// is; returns whether it does.
+    pub(crate) fn follow(&mut self, key: &str, token: Token) -> bool {
+        let leader = self
+            .expected
+            .values()
+            .find(|(k, _)| k == key)
+            .map(|(_, leader)| *leader);
+        if let Some(leader) = leader {
+            self.followers.entry(leader).or_default().push(token);
+        }
+        leader.is_some()
+    }
+
+    /// The agents to give the answer `token` gets.
+    pub(crate) fn followers(&mut self, token: Token) -> Vec<Token> {
+        self.followers.remove(&token).unwrap_or_default()
+    }
+
+    /// Whether agents wait for the answer `token` gets (its request must not be
+    /// cancelled when `token` gives up).
+    pub(crate) fn is_followed(&self, token: Token) -> bool {
+        self.followers.contains_key(&token)
+    }
+
+    /// `token` gave up: it no longer waits for another's answer.
+    pub(crate) fn withdraw(&mut self, token: Token) {
+        for tokens in self.followers.values_mut() {
+            tokens.retain(|t| *t != token);
+        }
+        self.followers.retain(|_, tokens| !tokens.is_empty());
     }
 
     /// The answer to request `tag` came: its body if it succeeded. Fills the entry
     /// when `tag` is a read sent since the last invalidation and the answer fits.
     pub(crate) fn answered(&mut self, tag: Tag, body: Option<RawJson>) {
-        let (Some(key), Some(body)) = (self.expected.remove(&tag), body) else {
+        let (Some((key, _)), Some(body)) = (self.expected.remove(&tag), body) else {
             return;
         };
         let size = key.len() + body.as_str().len();

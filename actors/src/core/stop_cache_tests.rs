@@ -15,7 +15,7 @@ fn raw(value: Value) -> RawJson {
 
 /// Fill `cache` with `body` as the answer to `command` with `arguments` sent as `tag`.
 fn fill(cache: &mut StopCache, tag: Tag, command: &str, arguments: Value, body: Value) {
-    cache.expect(tag, key(command, Some(&arguments)).unwrap());
+    cache.expect(tag, key(command, Some(&arguments)).unwrap(), 1);
     cache.answered(tag, Some(raw(body)));
 }
 
@@ -43,13 +43,13 @@ fn an_answer_is_kept_as_the_adapter_wrote_it_and_only_for_a_read_sent_as_expecte
     let mut cache = StopCache::default();
     let args = json!({ "frameId": 7 });
     let text = r#"{"scopes":[{"name":"Locals","variablesReference":12,"expensive":false}]}"#;
-    cache.expect(3, key("scopes", Some(&args)).unwrap());
+    cache.expect(3, key("scopes", Some(&args)).unwrap(), 1);
     cache.answered(3, Some(serde_json::from_str(text).unwrap()));
     assert_eq!(cache.get("scopes", Some(&args)).unwrap().as_str(), text);
     assert_eq!(cache.get("scopes", Some(&json!({ "frameId": 8 }))), None);
     // An answer no read expects, or a failed one, fills nothing.
     cache.answered(4, Some(raw(json!({ "scopes": [] }))));
-    cache.expect(5, key("scopes", Some(&json!({ "frameId": 9 }))).unwrap());
+    cache.expect(5, key("scopes", Some(&json!({ "frameId": 9 }))).unwrap(), 1);
     cache.answered(5, None);
     assert_eq!(cache.len(), 1);
 }
@@ -108,6 +108,7 @@ fn invalidation_forgets_the_answers_and_the_reads_on_their_way() {
     cache.expect(
         2,
         key("variables", Some(&json!({ "variablesReference": 4 }))).unwrap(),
+        1,
     );
     cache.on_send("evaluate");
     assert_eq!(cache.len(), 0);
@@ -235,6 +236,19 @@ fn stack_request() -> Command {
     )
 }
 
+/// Answer the `stackTrace` sent as `tag` with [`STACK`], as the adapter wrote it.
+fn answer_stack(h: &mut Harness, tag: Tag) -> Effects {
+    h.respond(
+        tag,
+        Ok(crate::wire::Response {
+            success: true,
+            command: "stackTrace".into(),
+            body: Some(serde_json::from_str(STACK).unwrap()),
+            ..Default::default()
+        }),
+    )
+}
+
 /// Ask for the top frame; when the adapter is asked, answer with [`STACK`]. Returns
 /// whether the adapter was asked.
 fn read_stack(h: &mut Harness) -> bool {
@@ -242,16 +256,7 @@ fn read_stack(h: &mut Harness) -> bool {
     let asked = !out.sends().is_empty();
     let answer = if asked {
         assert_eq!(out.commands(), ["stackTrace"]);
-        let tag = out.tag("stackTrace");
-        h.respond(
-            tag,
-            Ok(crate::wire::Response {
-                success: true,
-                command: "stackTrace".into(),
-                body: Some(serde_json::from_str(STACK).unwrap()),
-                ..Default::default()
-            }),
-        )
+        answer_stack(h, out.tag("stackTrace"))
     } else {
         out
     };
@@ -386,7 +391,7 @@ fn a_read_answered_after_a_change_fills_nothing() {
         "evaluate",
         json!({ "expression": "f()", "frameId": 1000 }),
     ));
-    h.ok(tag, serde_json::from_str(STACK).unwrap());
+    answer_stack(&mut h, tag);
     assert!(
         read_stack(&mut h),
         "the answer from before the evaluate was not kept"
@@ -408,5 +413,100 @@ fn a_failed_read_is_not_kept_and_reads_while_running_are_not_kept() {
             out.tag("threads"),
             json!({ "threads": [{ "id": 1, "name": "main" }] }),
         );
+    }
+}
+
+// ---- the same read asked twice while on its way ----
+
+/// The body of an answer.
+fn body_of(out: &Effects, token: crate::core::command::Token) -> String {
+    match out.reply(token) {
+        Ok(Answer::Body(body)) => body.as_str().to_string(),
+        other => panic!("want a body for {token}, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_read_asked_again_before_its_answer_follows_it_and_gets_the_same_answer() {
+    let mut h = stopped();
+    let (first, out) = h.command(stack_request());
+    let tag = out.tag("stackTrace");
+    let (second, out) = h.command(stack_request());
+    assert!(out.sends().is_empty(), "not sent twice: {out:?}");
+    assert_eq!(out.replies(), 0);
+    let answered = answer_stack(&mut h, tag);
+    assert_eq!(body_of(&answered, first), body_of(&answered, second));
+    assert!(!read_stack(&mut h), "and kept");
+
+    // An error is everyone's too.
+    let mut h = stopped();
+    let (first, out) = h.command(stack_request());
+    let (second, _) = h.command(stack_request());
+    let refused = h.refuse(out.tag("stackTrace"), "no such thread");
+    for token in [first, second] {
+        assert!(refused.reply(token).is_err(), "{token}");
+    }
+}
+
+#[test]
+fn a_read_asked_after_a_change_does_not_follow_one_sent_before_it() {
+    let mut h = stopped();
+    let (first, out) = h.command(stack_request());
+    let tag = out.tag("stackTrace");
+    h.command(request(
+        Operation::Evaluate,
+        "evaluate",
+        json!({ "expression": "f()", "frameId": 1000 }),
+    ));
+    let (second, out) = h.command(stack_request());
+    assert_eq!(out.commands(), ["stackTrace"], "asked afresh");
+    let answered = answer_stack(&mut h, tag);
+    assert!(answered.reply(first).is_ok());
+    assert!(
+        !answered.0.iter().any(|e| matches!(
+            e,
+            crate::core::command::Effect::Reply { token, .. } if *token == second
+        )),
+        "the second waits for its own read: {answered:?}"
+    );
+}
+
+#[test]
+fn giving_up_a_followed_read_keeps_it_for_the_followers_and_a_follower_can_give_up() {
+    let mut h = stopped();
+    let (first, out) = h.command(stack_request());
+    let tag = out.tag("stackTrace");
+    let (second, _) = h.command(stack_request());
+    let (third, _) = h.command(stack_request());
+    let withdrawn = Effects(
+        h.core
+            .handle(crate::core::command::Input::Withdraw { token: first }),
+    );
+    assert!(withdrawn.0.is_empty(), "not cancelled: {withdrawn:?}");
+    h.core
+        .handle(crate::core::command::Input::Withdraw { token: third });
+    let answered = answer_stack(&mut h, tag);
+    assert_eq!(body_of(&answered, second), STACK);
+    let answered_to = |token| {
+        answered.0.iter().any(
+            |e| matches!(e, crate::core::command::Effect::Reply { token: t, .. } if *t == token),
+        )
+    };
+    assert!(
+        !answered_to(third),
+        "the follower that gave up is not answered"
+    );
+}
+
+#[test]
+fn followers_are_answered_when_the_session_fails() {
+    let mut h = stopped();
+    let (first, _) = h.command(stack_request());
+    let (second, _) = h.command(stack_request());
+    let gone = Effects(h.core.handle(crate::core::command::Input::Fail {
+        reason: "the adapter is gone".into(),
+    }));
+    for token in [first, second] {
+        assert!(gone.reply(token).is_err(), "{token}: {gone:?}");
     }
 }
