@@ -26,6 +26,11 @@ pub const MIN_MAX_CONTENT_LENGTH: usize = 4 * 1024;
 /// `RuntimeConfig::max_header_bytes` below it.
 pub const MIN_MAX_HEADER_LENGTH: usize = 64;
 
+/// Bytes of answers a session keeps from one stop's reads (`threads`, `stackTrace`,
+/// `scopes`, `variables`) to answer them again without the adapter: 1 MiB. An answer
+/// that would go past it is given and not kept. Fixed.
+pub const MAX_STOP_CACHE_BYTES: usize = 1024 * 1024;
+
 /// Deadline for one DAP request when the caller gives none: 30 s.
 /// Set with `RuntimeConfig::request_timeout`, or per request.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);

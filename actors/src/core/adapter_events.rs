@@ -15,6 +15,7 @@ use crate::wire::{Event, RawJson};
 
 impl SessionCore {
     pub(super) fn on_event(&mut self, event: Event) {
+        self.stop_cache.on_event(&event.event);
         match event.event.as_str() {
             "initialized" => self.on_initialized(),
             "stopped" => match event.parse_body::<StoppedEventBody>() {

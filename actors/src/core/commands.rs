@@ -135,6 +135,20 @@ impl SessionCore {
         self.check_request(&command, arguments.as_ref())?;
         self.note_request(&command, arguments.as_ref())?;
         let arguments = self.with_default_context(&command, arguments);
+        // A read at a stop is answered from this stop's cache, or fills it.
+        let cache_key = crate::core::stop_cache::key(&command, arguments.as_ref())
+            .filter(|_| self.state == SessionState::Stopped);
+        if cache_key.is_some() {
+            if let Some(body) = self.stop_cache.get(&command, arguments.as_ref()) {
+                self.reply(token, Ok(Answer::Body(body)));
+                return Ok(());
+            }
+        }
+        if let Some(key) = &cache_key {
+            if self.stop_cache.follow(key, token) {
+                return Ok(()); // answered with the same read's answer
+            }
+        }
         let moves = ticket || moves_the_program(&command);
         let purpose = if command == "threads" {
             Purpose::Threads
@@ -146,7 +160,7 @@ impl SessionCore {
         } else {
             Purpose::Body
         };
-        self.send(
+        let tag = self.send(
             &command.clone(),
             arguments,
             timeout,
@@ -156,6 +170,9 @@ impl SessionCore {
                 purpose,
             },
         );
+        if let Some(key) = cache_key {
+            self.stop_cache.expect(tag, key, token);
+        }
         if moves {
             // As for `continue`: a `stopped` event may beat the response.
             self.set_state(SessionState::Running);

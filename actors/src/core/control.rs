@@ -90,6 +90,10 @@ impl SessionCore {
     /// on: its effect is the session's, whoever waits for the answer.
     pub(super) fn withdraw(&mut self, token: Token) {
         self.waiters.retain(|w| w.token != token);
+        self.stop_cache.withdraw(token);
+        if self.stop_cache.is_followed(token) {
+            return; // others wait for the answer to its read
+        }
         let abandoned: Vec<Tag> = self
             .pending
             .iter()

@@ -23,6 +23,7 @@ pub mod session;
 pub mod snapshot;
 pub mod startup;
 pub mod state;
+mod stop_cache;
 pub mod trace;
 mod trace_stops;
 

@@ -28,6 +28,9 @@ impl SessionCore {
             self.pending.insert(tag, pending);
             return;
         }
+        let body = result.as_ref().ok().filter(|r| r.success);
+        self.stop_cache
+            .answered(tag, body.map(Response::raw_body_or_empty));
         match pending {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),

@@ -8,7 +8,7 @@
 //! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
 //! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`restart.rs`),
 //! child sessions (`children.rs`) and programs in a session of their own
-//! (`bootstrap.rs`).
+//! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -143,6 +143,8 @@ pub struct SessionCore {
     pub(super) output: OutputRing,
     /// Tracepoints and the rows their hits recorded.
     pub(super) trace: crate::core::trace::TraceLog,
+    /// The answers of this stop's reads (`stop_cache.rs`).
+    pub(super) stop_cache: crate::core::stop_cache::StopCache,
     /// A stop at a tracepoint being read (where the adapter has no log points).
     pub(super) trace_stop: Option<crate::core::trace_stops::TraceStop>,
     pub(super) pending: HashMap<Tag, Pending>,
@@ -181,6 +183,7 @@ impl SessionCore {
             output: OutputRing::new(config.output_buffer_bytes),
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
             trace_stop: None,
+            stop_cache: Default::default(),
             config,
             state: SessionState::NotStarted,
             plan: None,
@@ -286,6 +289,13 @@ impl SessionCore {
     // ---- effects ----
 
     pub(super) fn reply(&mut self, token: Token, result: Result<Answer, SessionError>) {
+        // Agents who asked for the same read while it was on its way get its answer.
+        for follower in self.stop_cache.followers(token) {
+            self.effects.push(Effect::Reply {
+                token: follower,
+                result: result.clone(),
+            });
+        }
         self.effects.push(Effect::Reply { token, result });
     }
 
@@ -294,6 +304,10 @@ impl SessionCore {
     }
 
     pub(super) fn set_state(&mut self, to: SessionState) {
+        if to != SessionState::Stopped {
+            // What a stop's reads answered holds only while it lasts.
+            self.stop_cache.invalidate();
+        }
         if self.state != to {
             let from = std::mem::replace(&mut self.state, to);
             self.emit(EventKind::StateChanged { from, to });
@@ -328,6 +342,7 @@ impl SessionCore {
             _ => limits::clamp_request_timeout(timeout.unwrap_or(self.config.request_timeout)),
         };
         self.pending.insert(tag, pending);
+        self.stop_cache.on_send(command);
         self.effects.push(Effect::Send {
             tag,
             request: Request::new(command, arguments),

@@ -1,0 +1,191 @@
+//! The DAP requests the find-the-bug loop costs, pinned per real adapter (debugpy,
+//! lldb-dap, dlv): launch to a breakpoint, the stack, the locals, an evaluation,
+//! continue to the next stop, another evaluation. Request counts are exact (the
+//! session counts what it sends), so a regression shows as a number; timings are
+//! never asserted.
+
+mod agent;
+
+use agent::*;
+use dapvisor::tools::ToolCatalogue;
+use serde_json::json;
+
+/// The requests `id` has sent so far, as `debug.sessions` reports them.
+async fn requests_sent(tools: &ToolCatalogue, id: &str) -> u64 {
+    let sessions = ok(tools, "debug.sessions", json!({})).await;
+    let session = sessions["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["session_id"] == id)
+        .unwrap_or_else(|| panic!("no session {id} in {sessions}"));
+    session["requests_sent"].as_u64().unwrap()
+}
+
+/// The loop's steps after the launch, each with the requests it sent: the stack, the
+/// Locals, `first` evaluated, continue to the next stop, `second` evaluated. Ends the
+/// session. Each step's answer is checked, so a count is never of a failed step.
+async fn find_the_bug_loop(
+    program: &str,
+    file: &str,
+    needle: &str,
+    first: &str,
+    second: &str,
+) -> Vec<(&'static str, u64)> {
+    let tools = catalogue().await;
+    let line = line_of(file, needle);
+    let launch = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
+    )
+    .await;
+    assert_eq!(launch["state"], "stopped", "{launch}");
+    let id = launch["session_id"].as_str().unwrap().to_string();
+    let session = json!({ "session_id": id });
+    let mut counts = Vec::new();
+    let mut before = requests_sent(&tools, &id).await;
+    let mut count = |step: &'static str, after: u64, counts: &mut Vec<(&'static str, u64)>| {
+        counts.push((step, after - before));
+        before = after;
+    };
+
+    let stack = ok(&tools, "debug.stack_trace", session.clone()).await;
+    assert_eq!(stack["frames"][0]["line"], line, "{stack}");
+    count("stack_trace", requests_sent(&tools, &id).await, &mut counts);
+
+    let locals = ok(
+        &tools,
+        "debug.variables",
+        json!({ "session_id": id, "scope": "Locals" }),
+    )
+    .await;
+    assert!(
+        !locals["variables"].as_array().unwrap().is_empty(),
+        "{locals}"
+    );
+    count("variables", requests_sent(&tools, &id).await, &mut counts);
+
+    let value = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": first }),
+    )
+    .await;
+    assert!(!value["result"].as_str().unwrap().is_empty(), "{value}");
+    // In the stop summary's top frame, from its answer kept: the same frame id (dlv
+    // numbers the frames of each `stackTrace` answer afresh, so the stack's may differ).
+    assert_eq!(value["frame_id"], launch["stop"]["frame_id"], "{value}");
+    count("evaluate", requests_sent(&tools, &id).await, &mut counts);
+
+    let stopped = ok(&tools, "debug.continue", session.clone()).await;
+    assert_eq!(stopped["state"], "stopped", "{stopped}");
+    assert_eq!(stopped["stop"]["line"], line, "{stopped}");
+    count("continue", requests_sent(&tools, &id).await, &mut counts);
+
+    let value = ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": second }),
+    )
+    .await;
+    assert!(!value["result"].as_str().unwrap().is_empty(), "{value}");
+    count(
+        "evaluate again",
+        requests_sent(&tools, &id).await,
+        &mut counts,
+    );
+
+    ok(&tools, "debug.terminate", session).await;
+    counts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_on_debugpy_sends_a_pinned_number_of_requests() {
+    let file = discount();
+    let counts = find_the_bug_loop(&file, &file, "total += discounted", "total", "total").await;
+    assert_eq!(counts, PINNED_DEBUGPY, "debugpy");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_on_lldb_dap_sends_a_pinned_number_of_requests() {
+    let binary = c_binary().display().to_string();
+    let file = program("c/average.c").display().to_string();
+    let counts = find_the_bug_loop(&binary, &file, "s.sum += scores[i];", "s.sum", "s.sum").await;
+    assert_eq!(counts, PINNED_LLDB_DAP, "lldb-dap");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_on_dlv_sends_a_pinned_number_of_requests() {
+    let package = program("go/inventory").display().to_string();
+    let file = program("go/inventory/main.go").display().to_string();
+    let counts = find_the_bug_loop(
+        &package,
+        &file,
+        "due := needsRestock(item)",
+        "item.Stock",
+        "item.Stock",
+    )
+    .await;
+    assert_eq!(counts, PINNED_DLV, "dlv");
+}
+
+/// The requests per step on debugpy, 7 in all after the launch's stop (12 before the
+/// stop cache): the stack (`stackTrace`: the stop summary asked for the top frame
+/// only), the Locals (none: the top frame, its scopes and the Locals are the stop
+/// summary's, from the session's stop cache), an evaluation (`evaluate`; the top frame
+/// from the cache), continue to the next stop (`continue`, then the stop summary's
+/// `stackTrace`, `scopes`, `variables`), an evaluation (`evaluate`).
+const PINNED_DEBUGPY: &[(&str, u64)] = &[
+    ("stack_trace", 1),
+    ("variables", 0),
+    ("evaluate", 1),
+    ("continue", 4),
+    ("evaluate again", 1),
+];
+
+/// As on debugpy.
+const PINNED_LLDB_DAP: &[(&str, u64)] = PINNED_DEBUGPY;
+
+/// As on debugpy.
+const PINNED_DLV: &[(&str, u64)] = PINNED_DEBUGPY;
+
+/// The Locals after `debug.set_variable` and after an evaluation that assigns: read
+/// again from the adapter (the stop's kept answers are forgotten), with the new value.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn values_changed_at_a_stop_are_read_again_from_the_adapter() {
+    let tools = catalogue().await;
+    let file = discount();
+    let (id, _) = launched(&tools, &file, &file, "total += discounted").await;
+    let locals = json!({ "session_id": id, "scope": "Locals" });
+    let before = requests_sent(&tools, &id).await;
+    let read = ok(&tools, "debug.variables", locals.clone()).await;
+    assert_eq!(var(&read["variables"], "total")["value"], "0", "{read}");
+    assert_eq!(
+        requests_sent(&tools, &id).await,
+        before,
+        "the stop's own Locals"
+    );
+
+    ok(
+        &tools,
+        "debug.set_variable",
+        json!({ "session_id": id, "scope": "Locals", "name": "total", "value": "7" }),
+    )
+    .await;
+    let before = requests_sent(&tools, &id).await;
+    let read = ok(&tools, "debug.variables", locals.clone()).await;
+    assert_eq!(var(&read["variables"], "total")["value"], "7", "{read}");
+    // The top frame, its scopes and the Locals, asked again.
+    assert_eq!(requests_sent(&tools, &id).await - before, 3);
+
+    ok(
+        &tools,
+        "debug.evaluate",
+        json!({ "session_id": id, "expression": "total = 11", "context": "repl" }),
+    )
+    .await;
+    let read = ok(&tools, "debug.variables", locals).await;
+    assert_eq!(var(&read["variables"], "total")["value"], "11", "{read}");
+    ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
+}
