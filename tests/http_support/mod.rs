@@ -68,6 +68,16 @@ impl HttpServer {
         Self { child, addr }
     }
 
+    /// Send `request` on a connection of its own; the response, its body still to read.
+    async fn send(&self, request: Request<Full<Bytes>>) -> hyper::Response<hyper::body::Incoming> {
+        let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        sender.send_request(request).await.unwrap()
+    }
+
     /// POST `message` to /mcp (or `path`) with `token` and MCP session `session`; the
     /// status, the MCP session id the server gave, and the JSON-RPC messages of the
     /// answer (its SSE events, or its JSON body).
@@ -79,12 +89,6 @@ impl HttpServer {
         message: Value,
     ) -> (StatusCode, Option<String>, Vec<Value>) {
         let exchange = async {
-            let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
-            let (mut sender, connection) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                    .await
-                    .unwrap();
-            tokio::spawn(connection);
             let mut request = Request::post(path)
                 .header(header::HOST, self.addr.to_string())
                 .header(header::CONTENT_TYPE, "application/json")
@@ -96,10 +100,7 @@ impl HttpServer {
                 request = request.header("mcp-session-id", session);
             }
             let body = Full::new(Bytes::from(message.to_string()));
-            let response = sender
-                .send_request(request.body(body).unwrap())
-                .await
-                .unwrap();
+            let response = self.send(request.body(body).unwrap()).await;
             let status = response.status();
             let given = response
                 .headers()
@@ -177,12 +178,6 @@ impl HttpServer {
     /// End MCP session `session` as a client leaving does: `DELETE /mcp`.
     pub async fn delete(&self, session: &str) -> StatusCode {
         let exchange = async {
-            let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
-            let (mut sender, connection) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                    .await
-                    .unwrap();
-            tokio::spawn(connection);
             let request = Request::delete("/mcp")
                 .header(header::HOST, self.addr.to_string())
                 .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
@@ -190,7 +185,7 @@ impl HttpServer {
                 .header("mcp-protocol-version", "2025-06-18")
                 .body(Full::new(Bytes::new()))
                 .unwrap();
-            sender.send_request(request).await.unwrap().status()
+            self.send(request).await.status()
         };
         tokio::time::timeout(ANSWER_WAIT, exchange)
             .await
@@ -220,12 +215,6 @@ impl HttpServer {
     /// from now on.
     pub async fn listen(&self, session: &str) -> Notifications {
         let opened = async {
-            let stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
-            let (mut sender, connection) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                    .await
-                    .unwrap();
-            tokio::spawn(connection);
             let request = Request::get("/mcp")
                 .header(header::HOST, self.addr.to_string())
                 .header(header::ACCEPT, "text/event-stream")
@@ -234,7 +223,7 @@ impl HttpServer {
                 .header("mcp-protocol-version", "2025-06-18")
                 .body(Full::new(Bytes::new()))
                 .unwrap();
-            sender.send_request(request).await.unwrap()
+            self.send(request).await
         };
         let response = tokio::time::timeout(ANSWER_WAIT, opened)
             .await
