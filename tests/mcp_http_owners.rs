@@ -190,6 +190,26 @@ async fn clients_read_each_others_sessions_and_drive_them_only_when_shared() {
         .await;
     assert_eq!(qty["result"], "10", "the second item: {qty}");
 
+    // The share undone, B is refused again.
+    let unshared = server
+        .call(
+            &a,
+            60,
+            "debug_share",
+            json!({ "session_id": s1, "stop_sharing": "c2" }),
+        )
+        .await;
+    assert_eq!(unshared["shared_with"], json!([]), "{unshared}");
+    let refused = server
+        .refused(
+            &b,
+            60,
+            "debug_evaluate",
+            json!({ "session_id": s1, "expression": "qty" }),
+        )
+        .await;
+    assert_eq!(refused["kind"], "not_owner", "{refused}");
+
     // A client that is not connected cannot be given anything.
     let nobody = server
         .refused(

@@ -1,7 +1,7 @@
 //! `debug.share`: the owner of a session lets another client drive it too (`with` a
-//! client id, or `"*"` for every client), or hands it over (`hand_over_to`), its
-//! child sessions with it. Only the owner shares; only a connected client can be
-//! named.
+//! client id, or `"*"` for every client), stops letting it (`stop_sharing`), or hands
+//! it over (`hand_over_to`), its child sessions with it. Only the owner shares; only a
+//! connected client can be shared with or given a session.
 
 use std::sync::Arc;
 
@@ -19,9 +19,9 @@ use super::spec::{ToolAnnotations, ToolError};
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![tool(
         "debug.share",
-        "Let another client drive a session you own (control it, evaluate, end it): \
-         `with` a client id, or \"*\" for every client; or `hand_over_to` a client to make \
-         it the owner. Client ids: `you` and `owner` in debug.sessions.",
+        "Let another client drive a session you own (control, evaluate, end): `with` a \
+         client id, or \"*\" for all; `stop_sharing` undoes it; `hand_over_to` makes a \
+         client the owner. Client ids: `you`, `owner` in debug.sessions.",
         ToolAnnotations::SETTING,
         share,
     )]
@@ -37,28 +37,38 @@ struct ShareArgs {
     with: Option<String>,
     /// The client to give it to; you can no longer drive it after.
     hand_over_to: Option<String>,
+    /// A client (or "*") to share it with no longer.
+    stop_sharing: Option<String>,
 }
 
 /// What a share does.
 enum Change {
     Share(Option<Owner>),
+    StopSharing(Option<Owner>),
     HandOver(Owner),
 }
 
 async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let change = match (args.with.as_deref(), args.hand_over_to.as_deref()) {
-        (Some("*"), None) => Change::Share(None),
-        (Some(with), None) => Change::Share(Some(connected(&ctx, with)?)),
-        (None, Some(to)) => Change::HandOver(connected(&ctx, to)?),
-        _ => {
-            return Err(ToolError::invalid(
-                "debug.share takes one of `with` and `hand_over_to`",
-                "pass `with` (a client id, or \"*\") to share, or `hand_over_to` to give the \
-                 session away",
-            ))
-        }
-    };
+    let given = (
+        args.with.as_deref(),
+        args.stop_sharing.as_deref(),
+        args.hand_over_to.as_deref(),
+    );
+    let change =
+        match given {
+            (Some("*"), None, None) => Change::Share(None),
+            (Some(with), None, None) => Change::Share(Some(connected(&ctx, with)?)),
+            (None, Some("*"), None) => Change::StopSharing(None),
+            // A client that has left can still be dropped from the share.
+            (None, Some(with), None) => Change::StopSharing(Some(client_id(with)?)),
+            (None, None, Some(to)) => Change::HandOver(connected(&ctx, to)?),
+            _ => return Err(ToolError::invalid(
+                "debug.share takes one of `with`, `stop_sharing` and `hand_over_to`",
+                "pass `with` (a client id, or \"*\") to share, `stop_sharing` to undo a share, \
+                 or `hand_over_to` to give the session away",
+            )),
+        };
     let caller = ctx.caller.as_ref();
     let id = session.id().to_string();
     let ownership = session.update_ownership(|ownership| {
@@ -81,12 +91,13 @@ async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
             }
             _ => {}
         }
-        apply(ownership, &change);
+        apply(ownership, &change).map_err(|why| ToolError::invalid(why, "nothing was changed"))?;
         Ok(ownership.clone())
     })?;
-    // Its child sessions (a debuggee's subprocesses) go with it.
+    // Its child sessions (a debuggee's subprocesses) go with it; what the parent took,
+    // each takes.
     for child in descendants(&ctx.runtime, &session).await {
-        child.update_ownership(|o| apply(o, &change));
+        let _ = child.update_ownership(|o| apply(o, &change));
     }
     let (owner, shared) = ownership_json(&ownership);
     let text = match &change {
@@ -96,6 +107,10 @@ async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
         Change::HandOver(to) => format!("session {id} now belongs to client {to}"),
         Change::Share(None) => format!("every client may now drive session {id}"),
         Change::Share(Some(with)) => format!("client {with} may now drive session {id}"),
+        Change::StopSharing(None) => format!("only you may drive session {id} now"),
+        Change::StopSharing(Some(with)) => {
+            format!("client {with} may no longer drive session {id}")
+        }
     };
     Ok(Reply::new(
         json!({ "session_id": id, "owner": owner, "shared_with": shared.unwrap_or(json!([])) }),
@@ -103,20 +118,26 @@ async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
     ))
 }
 
-fn apply(ownership: &mut Ownership, change: &Change) {
+fn apply(ownership: &mut Ownership, change: &Change) -> Result<(), String> {
     match change {
         Change::Share(with) => ownership.share(with.clone()),
+        Change::StopSharing(with) => ownership.stop_sharing(with.as_ref())?,
         Change::HandOver(to) => ownership.hand_over(to.clone()),
     }
+    Ok(())
+}
+
+/// `id` as a client id.
+fn client_id(id: &str) -> Result<Owner, ToolError> {
+    id.parse::<Owner>()
+        .map_err(|e| ToolError::invalid(e, "pass a client id such as c2, or \"*\""))
 }
 
 /// The client called `id`, if it is connected now.
 fn connected(ctx: &Context, id: &str) -> Result<Owner, ToolError> {
     let clients = ctx.clients.list();
     let names = clients.iter().map(Owner::as_str).collect::<Vec<_>>();
-    let client = id
-        .parse::<Owner>()
-        .map_err(|e| ToolError::invalid(e, "pass a client id such as c2, or \"*\""))?;
+    let client = client_id(id)?;
     if !clients.contains(&client) {
         return Err(ToolError::invalid(
             format!("no client `{client}` is connected"),

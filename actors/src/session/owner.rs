@@ -124,6 +124,32 @@ impl Ownership {
         }
     }
 
+    /// Stop letting `with` drive the session: one client, or (`None`) everyone it was
+    /// shared with. A session shared with every client cannot stop for one of them
+    /// alone (who else should keep it is not known): that is refused, saying so.
+    pub fn stop_sharing(&mut self, with: Option<&Owner>) -> Result<(), String> {
+        match (with, &mut self.shared_with) {
+            (None, shared) => *shared = SharedWith::Nobody,
+            (Some(client), SharedWith::Everyone) => {
+                return Err(format!(
+                    "the session is shared with every client, so it cannot stop for {client} \
+                     alone: stop sharing it with \"*\", then share it with each client that \
+                     should keep it"
+                ))
+            }
+            (Some(client), shared @ SharedWith::Clients(_)) => {
+                if let SharedWith::Clients(clients) = shared {
+                    clients.remove(client);
+                    if clients.is_empty() {
+                        *shared = SharedWith::Nobody;
+                    }
+                }
+            }
+            (Some(_), SharedWith::Nobody) => {}
+        }
+        Ok(())
+    }
+
     /// Make `to` the owner. The sharing ends with the handover: the new owner decides
     /// whom to share with, and the old one keeps no access.
     pub fn hand_over(&mut self, to: Owner) {
@@ -160,6 +186,20 @@ mod tests {
         assert!(ownership.may_drive(Some(&b)) && !ownership.may_drive(Some(&c)));
         ownership.share(None);
         assert!(ownership.may_drive(Some(&c)));
+        // Stopped for one, then for everyone.
+        ownership.share(Some(c.clone()));
+        assert!(ownership
+            .stop_sharing(Some(&c))
+            .unwrap_err()
+            .contains("every client"));
+        ownership.stop_sharing(None).unwrap();
+        assert!(!ownership.may_drive(Some(&b)) && !ownership.may_drive(Some(&c)));
+        ownership.share(Some(b.clone()));
+        ownership.share(Some(c.clone()));
+        ownership.stop_sharing(Some(&b)).unwrap();
+        assert!(!ownership.may_drive(Some(&b)) && ownership.may_drive(Some(&c)));
+        ownership.stop_sharing(Some(&c)).unwrap();
+        assert_eq!(ownership.shared_with, SharedWith::Nobody);
         ownership.hand_over(b.clone());
         assert_eq!(ownership.owner, Some(b.clone()));
         assert!(!ownership.may_drive(Some(&a)) && !ownership.may_drive(Some(&c)));
