@@ -11,21 +11,6 @@ use serde_json::{json, Value};
 
 const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
 
-/// `rustc -g examples/programs/rust/orders.rs` into this test binary's own file.
-fn rust_orders() -> String {
-    let dir = root().join("target/agent-programs");
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(format!("orders-rs-{}", std::process::id()));
-    let status = std::process::Command::new("rustc")
-        .args(["-g", "-C", "opt-level=0", "-o"])
-        .arg(&out)
-        .arg(program("rust/orders.rs"))
-        .status()
-        .expect("rustc must be installed (it builds dapvisor itself)");
-    assert!(status.success(), "building orders.rs failed");
-    out.display().to_string()
-}
-
 /// The top frame of `id`'s stack: (function, line).
 async fn top(client: &McpClient, id: &str) -> (String, i64) {
     let stack = client
@@ -54,7 +39,7 @@ async fn js_debug_and_codelldb_sessions_find_their_bugs_side_by_side() {
     let cart = program("javascript/cart.js").display().to_string();
     let call = line_of(&cart, "const cents = lineCents(line);");
     let rust = program("rust/orders.rs").display().to_string();
-    let binary = rust_orders();
+    let binary = rust_orders_binary().display().to_string();
     let rust_line = line_of(&rust, "let total = order_total(&items, &prices, shipping)");
     let js_call = client
         .spawn(
@@ -230,7 +215,7 @@ async fn exception_stops_under_js_debug_and_codelldb() {
         .await;
     assert_eq!(end["exit_code"], 1, "{end}");
 
-    let rust = rust_orders();
+    let rust = rust_orders_binary().display().to_string();
     let rs = client
         .ok(
             "debug_launch",

@@ -98,6 +98,26 @@ pub fn c_binary() -> PathBuf {
         .clone()
 }
 
+/// `examples/programs/rust/orders.rs` built with `rustc -g` (once per test binary: the
+/// tests of one binary run at once, and a second build into the same file would
+/// replace it while another test's adapter starts it).
+pub fn rust_orders_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let out = build_dir().join(format!("orders-rs-{}", std::process::id()));
+            let status = Command::new("rustc")
+                .args(["-g", "-C", "opt-level=0", "-o"])
+                .arg(&out)
+                .arg(program("rust/orders.rs"))
+                .status()
+                .expect("rustc must be installed (it builds dapvisor itself)");
+            assert!(status.success(), "building orders.rs failed");
+            out
+        })
+        .clone()
+}
+
 /// A catalogue over a new runtime with `bounds`, asking no one's approval.
 pub async fn catalogue_with(bounds: Bounds) -> ToolCatalogue {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
