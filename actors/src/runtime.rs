@@ -339,7 +339,7 @@ impl Runtime {
         let removed = self
             .inner
             .supervisor
-            .call(|reply| SupervisorMsg::Remove { id, reply }, None)
+            .call(|reply| SupervisorMsg::EndSession { id, reply }, None)
             .await;
         match removed {
             Ok(CallResult::Success(_)) => Ok(()),

@@ -140,7 +140,7 @@ async fn a_sessions_stream_ends_with_its_close_once_the_session_is_ended() {
     runtime.end_session(session.id()).await.unwrap();
     let seen = until_the_end(&mut events).await;
     assert!(
-        matches!(seen.last(), Some(EventKind::SessionClosed { reason }) if reason == "removed"),
+        matches!(seen.last(), Some(EventKind::SessionClosed { reason }) if reason == "ended"),
         "{seen:?}"
     );
     // A late subscriber gets an ended stream, not one that waits for ever.

@@ -60,8 +60,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         ),
         tool(
             "debug.disconnect",
-            "Detach the debugger and leave the program running (a process you attached to, \
-             or one to let finish); the session is forgotten.",
+            "Detach from a process you attached to and leave it running (a program the \
+             session launched ends); the session is forgotten.",
             ToolAnnotations {
                 idempotent: true,
                 ..ToolAnnotations::CONTROL

@@ -36,8 +36,9 @@ pub enum SupervisorMsg {
         /// The new session's handle, or why not.
         reply: RpcReplyPort<Result<SessionHandle, SessionError>>,
     },
-    /// Stop a session and forget it.
-    Remove {
+    /// Stop a session's actor and forget it: the last step of
+    /// [`crate::Runtime::end_session`] (which first ends its adapter).
+    EndSession {
         /// Which.
         id: SessionId,
         /// Whether it existed, answered once its actor has stopped.
@@ -162,11 +163,11 @@ impl Actor for SupervisorActor {
                 if reply.send(result).is_err() {
                     // Its creator gave up before the answer: no one holds it.
                     if let Some(id) = id {
-                        state.remove(id, "its creator went away", None);
+                        state.end_session(id, "its creator went away", None);
                     }
                 }
             }
-            SupervisorMsg::Remove { id, reply } => state.remove(id, "removed", Some(reply)),
+            SupervisorMsg::EndSession { id, reply } => state.end_session(id, "ended", Some(reply)),
             SupervisorMsg::AdapterCrashed { session, exit } => {
                 state.on_adapter_crashed(&myself, session, exit);
             }
@@ -300,7 +301,12 @@ impl SupervisorState {
     /// with it, and the adapter's process group with the transport), from a task:
     /// once it has stopped, `SessionClosed` is published, the session's stream ends,
     /// and `reply` (if any) is answered. False at once if there is no such session.
-    pub(super) fn remove(&mut self, id: SessionId, why: &str, reply: Option<RpcReplyPort<bool>>) {
+    pub(super) fn end_session(
+        &mut self,
+        id: SessionId,
+        why: &str,
+        reply: Option<RpcReplyPort<bool>>,
+    ) {
         let Some(handle) = self.forget(id, why) else {
             if let Some(reply) = reply {
                 let _ = reply.send(false);

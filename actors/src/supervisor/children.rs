@@ -59,7 +59,7 @@ impl SupervisorState {
     /// End every child of `parent` (and theirs).
     pub(super) fn remove_children(&mut self, parent: SessionId, why: &str) {
         for child in self.children.remove(&parent).unwrap_or_default() {
-            self.remove(child, why, None);
+            self.end_session(child, why, None);
         }
     }
 }

@@ -4,7 +4,7 @@
 //! Its handlers never wait on the adapter: bytes move in the tasks of `io.rs`, which
 //! report back by message. Results go to a [`TransportSink`], a callback the owner
 //! (the session) gives it. The requests in flight are in `requests.rs` (pure), their
-//! handling in `state.rs`, reverse requests in `reverse.rs`, the end in `shutdown.rs`.
+//! handling in `state.rs`, reverse requests in `reverse.rs`, the end in `ending.rs`.
 
 use std::sync::Arc;
 
@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, Semaphore};
 use tracing::Instrument;
 
 use crate::registry::{ResolvedAdapter, TransportKind};
+use crate::transport::ending::Ending;
 use crate::transport::messages::{
     FrameCredit, TransportArgs, TransportMsg, TransportOutput, TransportSink,
 };
@@ -20,7 +21,6 @@ use crate::transport::output_order::{drain_in_order, OrderedForward, OutputOrder
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::ProcessGroup;
 use crate::transport::requests::RequestTable;
-use crate::transport::shutdown::Ending;
 use crate::transport::state::TransportState;
 use crate::transport::{connect_back, io, listen};
 use crate::wire::{Event, Message};
@@ -253,10 +253,10 @@ fn handle_message(
             detail,
         } => state.on_malformed(request_seq, detail),
         TransportMsg::Deadlines => state.on_deadlines(&myself),
-        TransportMsg::Shutdown => {
+        TransportMsg::StopAdapter => {
             // Closing the adapter's input asks it to exit.
             state.outgoing = None;
-            let next = state.ending.shutdown(&state.config);
+            let next = state.ending.stop_asked(&state.config);
             state.carry_out(&myself, next);
         }
         TransportMsg::Connected(host, port) => state.server = Some((host, port)),

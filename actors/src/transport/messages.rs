@@ -202,7 +202,7 @@ pub enum TransportMsg {
         tag: Tag,
     },
     /// End the adapter: close its input, kill its group after the grace period.
-    Shutdown,
+    StopAdapter,
     /// A message read from the adapter (from the reader task), with its place in the
     /// bound on unhandled events (an event's travels with it to the owner; a reverse
     /// request's to the answer, until written).
@@ -224,7 +224,7 @@ pub enum TransportMsg {
     ProcessExited(ExitInfo),
     /// The earliest deadline of the requests in flight has come.
     Deadlines,
-    /// The grace period after a shutdown or exit is over.
+    /// The grace period after a stop or exit is over.
     GraceOver,
     /// The adapter's stderr reached its end (everything it wrote is in the tail).
     StderrClosed,

@@ -6,7 +6,7 @@
 //! - `requests.rs`: the requests in flight, numbered and matched (pure);
 //! - `state.rs`: its state, and requests sent, answered and timed out;
 //! - `reverse.rs`: answers to the adapter's reverse requests;
-//! - `shutdown.rs`: how it ends, and the exit report;
+//! - `ending.rs`: how it ends, and the exit report;
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
 //! - `listen.rs`: finding the port of an adapter that picks its own;
 //! - `connect_back.rs`, `loopback_peer.rs`: a port of ours for an adapter that dials
@@ -20,6 +20,7 @@
 
 pub(crate) mod actor;
 pub(crate) mod connect_back;
+pub(crate) mod ending;
 pub(crate) mod in_process;
 pub(crate) mod io;
 pub(crate) mod listen;
@@ -35,7 +36,6 @@ pub(crate) mod requests;
 pub(crate) mod reverse;
 #[cfg(test)]
 mod scans_tests;
-pub(crate) mod shutdown;
 pub(crate) mod state;
 pub(crate) mod traffic;
 pub(crate) mod utf8_chunks;

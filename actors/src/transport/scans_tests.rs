@@ -53,7 +53,7 @@ async fn proc_is_read_off_the_transports_handlers() {
         other => panic!("want the process event, got {other:?}"),
     }
     let leader = pid.load(std::sync::atomic::Ordering::Relaxed);
-    let _ = transport.cast(TransportMsg::Shutdown);
+    let _ = transport.cast(TransportMsg::StopAdapter);
     loop {
         match tokio::time::timeout(wait, outputs.recv()).await {
             Ok(Some(TransportOutput::Closed(_))) => break,

@@ -11,13 +11,13 @@ use tokio::time::Instant;
 
 use crate::core::command::Tag;
 use crate::error::SessionError;
+use crate::transport::ending::Ending;
 use crate::transport::messages::{
     FrameCredit, Outgoing, TransportConfig, TransportMsg, TransportOutput, TransportSink,
 };
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::{self, ProcessGroup};
 use crate::transport::requests::RequestTable;
-use crate::transport::shutdown::Ending;
 use crate::wire::{Message, Request, Response};
 
 /// The transport's state.

@@ -1,4 +1,4 @@
-//! How a transport ends: asked to (shutdown), or because the stream ended or the
+//! How a transport ends: asked to (its owner stops the adapter), or because the stream ended or the
 //! process exited. It finishes once everything worth reporting is known (the end of
 //! the stream, the exit status, the last of stderr) or a grace period is over, then
 //! sweeps the process group, tells its owner, and stops.
@@ -28,7 +28,7 @@ pub struct Ending {
     /// The process's stderr may still hold words for the report.
     pub stderr_open: bool,
     /// The owner asked for the end.
-    pub shutdown_requested: bool,
+    pub stop_requested: bool,
     /// A grace period is running (only one runs; the first one set wins).
     pub waiting: bool,
     /// The end has been carried out.
@@ -49,11 +49,11 @@ pub enum Next {
 impl Ending {
     /// The owner asked for the end: a process gets the shutdown grace to exit (its
     /// input is closed, which asks it to); a socket is closed at once.
-    pub fn shutdown(&mut self, config: &TransportConfig) -> Next {
-        if self.shutdown_requested {
+    pub fn stop_asked(&mut self, config: &TransportConfig) -> Next {
+        if self.stop_requested {
             return Next::Nothing;
         }
-        self.shutdown_requested = true;
+        self.stop_requested = true;
         if self.is_process {
             self.wait(config.shutdown_grace)
         } else {
@@ -138,7 +138,7 @@ impl TransportState {
             reason,
             stderr_tail: self.stderr_tail.text(),
             stdout_tail: self.stdout_tail.text(),
-            requested: self.ending.shutdown_requested,
+            requested: self.ending.stop_requested,
         }
     }
 
@@ -240,17 +240,20 @@ mod tests {
     }
 
     #[test]
-    fn a_shutdown_gives_a_process_the_shutdown_grace_and_closes_a_socket_at_once() {
+    fn stopping_the_adapter_gives_a_process_the_grace_and_closes_a_socket_at_once() {
         let mut end = process();
-        assert_eq!(end.shutdown(&config()), Next::Wait(Duration::from_secs(2)));
-        assert_eq!(end.shutdown(&config()), Next::Nothing, "asked once");
+        assert_eq!(
+            end.stop_asked(&config()),
+            Next::Wait(Duration::from_secs(2))
+        );
+        assert_eq!(end.stop_asked(&config()), Next::Nothing, "asked once");
         assert_eq!(
             end.stream_ended("eof".into(), &config()),
             Next::Nothing,
             "the shutdown grace is already running"
         );
         let mut socket = Ending::default();
-        assert!(matches!(socket.shutdown(&config()), Next::Finish(_)));
+        assert!(matches!(socket.stop_asked(&config()), Next::Finish(_)));
     }
 
     #[test]
