@@ -331,7 +331,7 @@ impl SessionError {
                 SessionState::NotStarted | SessionState::Terminated => {
                     "launch or attach first".into()
                 }
-                SessionState::Restarting => {
+                SessionState::AdapterRestarting => {
                     "the adapter crashed and is being restarted: wait for the \
                      `adapter_restarted` event, then repeat the request"
                         .into()

@@ -172,7 +172,10 @@ async fn a_restart_replays_function_breakpoints_and_exception_filters_too() {
         .unwrap();
     session.evaluate("x", None, None).await.unwrap_err();
     // ...and while it is being replaced.
-    assert_eq!(session.state().await.unwrap(), SessionState::Restarting);
+    assert_eq!(
+        session.state().await.unwrap(),
+        SessionState::AdapterRestarting
+    );
     session
         .add_function_breakpoint(FunctionBreakpoint {
             name: "late".into(),
@@ -230,13 +233,16 @@ async fn a_request_in_restarting_state_says_to_wait_for_the_restart() {
     let first = stopped(&session, 0).await;
     let _ = session.evaluate("x", None, None).await.unwrap_err();
 
-    assert_eq!(session.state().await.unwrap(), SessionState::Restarting);
+    assert_eq!(
+        session.state().await.unwrap(),
+        SessionState::AdapterRestarting
+    );
     let err = session.stack_trace(None, None).await.unwrap_err();
     assert!(
         matches!(
             err,
             SessionError::InvalidState {
-                state: SessionState::Restarting,
+                state: SessionState::AdapterRestarting,
                 ..
             }
         ),

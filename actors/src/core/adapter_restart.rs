@@ -46,18 +46,18 @@ impl SessionCore {
         self.crash = Some(exit.clone());
         // Whatever restart was due answered an earlier crash.
         self.restart_due = None;
-        self.set_state(SessionState::Restarting);
+        self.set_state(SessionState::AdapterRestarting);
         self.effects.push(Effect::ReportCrash(exit));
     }
 
     /// The supervisor will restart the adapter after `after`, for its crash `crash`.
-    pub(super) fn on_restart_scheduled(
+    pub(super) fn on_adapter_restart_scheduled(
         &mut self,
         attempt: u32,
         after: std::time::Duration,
         crash: u64,
     ) {
-        if self.state != SessionState::Restarting {
+        if self.state != SessionState::AdapterRestarting {
             self.release_held();
             return;
         }
@@ -77,7 +77,7 @@ impl SessionCore {
     }
 
     /// The backoff of crash `crash` is over: a fresh adapter with the same plan.
-    pub(super) fn on_restart(&mut self, attempt: u32, crash: u64) {
+    pub(super) fn restart_adapter(&mut self, attempt: u32, crash: u64) {
         if !self.awaits_restart(crash) || self.plan.is_none() {
             // Ended by an agent in the meantime (nothing to restart), or a timer of an
             // earlier crash (the current one's backoff is not over).
@@ -91,7 +91,7 @@ impl SessionCore {
     /// Whether the restart for the supervisor's crash `crash` is the one this session
     /// waits for: it is restarting, and that crash's restart was the last scheduled.
     pub fn awaits_restart(&self, crash: u64) -> bool {
-        self.state == SessionState::Restarting && self.restart_due == Some(crash)
+        self.state == SessionState::AdapterRestarting && self.restart_due == Some(crash)
     }
 
     /// The session cannot go on.

@@ -324,7 +324,7 @@ pub enum Input {
     Timer(TimerId),
     /// The supervisor's answer to [`Effect::ReportCrash`]: a new adapter starts after
     /// `after` (restart `attempt` of the series).
-    RestartScheduled {
+    AdapterRestartScheduled {
         /// The restart's number in its series.
         attempt: u32,
         /// The backoff before it.
@@ -336,7 +336,7 @@ pub enum Input {
     /// The backoff is over: start the new adapter. Ignored unless `crash` is the
     /// crash whose restart was last scheduled: a timer left over from an earlier
     /// crash must not cut a later crash's backoff short.
-    Restart {
+    RestartAdapter {
         /// The restart's number in its series.
         attempt: u32,
         /// The supervisor's number for the crash this restart answers.
@@ -408,7 +408,7 @@ pub enum Effect {
     /// End the adapter: close its input, and kill its process group after a grace.
     StopAdapter,
     /// The adapter crashed while the session was live: ask the supervisor whether and
-    /// when to restart it (the answer comes back as [`Input::RestartScheduled`] or
+    /// when to restart it (the answer comes back as [`Input::AdapterRestartScheduled`] or
     /// [`Input::Fail`]).
     ReportCrash(AdapterExit),
     /// Start a child session with this plan (its parent is set).

@@ -1,5 +1,5 @@
 //! How a session's adapter ends: an agent's `terminate` or `disconnect`, and the
-//! adapter connection closing (asked for or not; a crash goes to `restart.rs`).
+//! adapter connection closing (asked for or not; a crash goes to `adapter_restart.rs`).
 
 use serde_json::json;
 
@@ -84,7 +84,10 @@ impl SessionCore {
     }
 
     pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
-        if matches!(self.state, SessionState::Restarting | SessionState::Failed) {
+        if matches!(
+            self.state,
+            SessionState::AdapterRestarting | SessionState::Failed
+        ) {
             // An adapter already given up on (a restart that did not come up).
             self.adapter = AdapterPhase::Down;
             return;

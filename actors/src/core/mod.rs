@@ -2,6 +2,7 @@
 
 mod adapter_events;
 mod adapter_phase;
+mod adapter_restart;
 pub mod attach_target;
 pub mod bootstrap;
 mod breakpoint_commands;
@@ -18,7 +19,6 @@ mod pid_injection;
 mod raw_requests;
 mod relaunch;
 mod responses;
-mod restart;
 pub mod session;
 pub mod snapshot;
 pub mod startup;
@@ -29,6 +29,10 @@ mod trace_stops;
 
 #[cfg(test)]
 mod session_tests;
+#[cfg(test)]
+mod session_tests_adapter_restart;
+#[cfg(test)]
+mod session_tests_adapter_restart_replay;
 #[cfg(test)]
 mod session_tests_arguments;
 #[cfg(test)]
@@ -53,8 +57,6 @@ mod session_tests_lifecycle;
 mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;
-#[cfg(test)]
-mod session_tests_restart;
 #[cfg(test)]
 mod session_tests_startup;
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! id, and the agent is answered with the stop epoch to wait from: the first stop of
 //! the new run is after it.
 //!
-//! (Restarts after an adapter crash are in `restart.rs`.)
+//! (Restarts after an adapter crash are in `adapter_restart.rs`.)
 
 use serde_json::json;
 

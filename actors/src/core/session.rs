@@ -6,7 +6,7 @@
 //! routing an agent's command (`commands.rs`), the breakpoint commands
 //! (`breakpoint_commands.rs`), execution control and stop waits (`control.rs`),
 //! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
-//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`restart.rs`),
+//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`adapter_restart.rs`),
 //! child sessions (`children.rs`) and programs in a session of their own
 //! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
 
@@ -223,12 +223,12 @@ impl SessionCore {
             Input::Event(event) => self.on_event(event),
             Input::Closed(exit) => self.on_closed(exit),
             Input::Timer(id) => self.on_timer(id),
-            Input::RestartScheduled {
+            Input::AdapterRestartScheduled {
                 attempt,
                 after,
                 crash,
-            } => self.on_restart_scheduled(attempt, after, crash),
-            Input::Restart { attempt, crash } => self.on_restart(attempt, crash),
+            } => self.on_adapter_restart_scheduled(attempt, after, crash),
+            Input::RestartAdapter { attempt, crash } => self.restart_adapter(attempt, crash),
             Input::Fail { reason } => self.on_fail(reason),
             Input::Withdraw { token } => self.withdraw(token),
             Input::StartDebugging {

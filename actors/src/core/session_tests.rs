@@ -6,7 +6,7 @@
 //! `session_tests_breakpoints.rs` (the cache and what reaches the adapter),
 //! `session_tests_control.rs` (continue, step, pause, waiting for stops),
 //! `session_tests_lifecycle.rs` (events, output, ending, requests, stray responses)
-//! `session_tests_restart.rs` (crashes, restarts) and `session_tests_failed.rs`
+//! `session_tests_adapter_restart*.rs` (crashes, adapter restarts) and `session_tests_failed.rs`
 //! (failure, and every request while restarting or failed).
 //!
 //! Each test feeds [`Input`]s and asserts on the [`Effect`]s that come back.

@@ -313,7 +313,7 @@ fn a_crash_is_reported_with_the_servers_end_and_ends_the_bootstrap() {
             .handle(Input::Bootstrap(BootstrapInput::Closed(killed_server()))),
     );
     assert_eq!(reported_crash(&closed).and_then(|e| e.signal), Some(9));
-    assert_eq!(h.state(), SessionState::Restarting);
+    assert_eq!(h.state(), SessionState::AdapterRestarting);
 
     // A server that does not end within the deadline: the crash as it was seen, and
     // the bootstrap ended.

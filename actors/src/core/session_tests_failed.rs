@@ -1,5 +1,5 @@
-//! Failure in the core (`restart.rs`): past the budget, or with a live adapter, and
-//! every request in `Restarting` (only breakpoints and ending are let through) and in
+//! Failure in the core (`adapter_restart.rs`): past the budget, or with a live adapter, and
+//! every request in `AdapterRestarting` (only breakpoints and ending are let through) and in
 //! `Failed` (nothing is, but the snapshot and output).
 
 use std::time::Duration;
@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::session_tests::{command_for, Harness, PROGRAM};
-use super::session_tests_restart::{killed, restart_handshake};
+use super::session_tests_adapter_restart::{killed, restart_handshake};
 use crate::core::command::{Answer, Command, Input};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
@@ -41,7 +41,7 @@ fn past_the_budget_the_session_fails_with_the_reason() {
                 restart_in_ms: None
             },
             &EventKind::StateChanged {
-                from: SessionState::Restarting,
+                from: SessionState::AdapterRestarting,
                 to: SessionState::Failed
             },
             &EventKind::SessionFailed {
@@ -94,7 +94,7 @@ fn failing_twice_or_after_the_end_changes_nothing() {
 
 #[test]
 fn restarting_refuses_all_but_breakpoints_and_ending_naming_what_it_allows() {
-    let allowed = SessionState::Restarting.allowed_operations();
+    let allowed = SessionState::AdapterRestarting.allowed_operations();
     assert_eq!(
         allowed,
         vec![
@@ -116,13 +116,13 @@ fn restarting_refuses_all_but_breakpoints_and_ending_naming_what_it_allows() {
                 state,
                 allowed: listed,
             } => {
-                assert_eq!((*operation, *state), (op, SessionState::Restarting));
+                assert_eq!((*operation, *state), (op, SessionState::AdapterRestarting));
                 assert_eq!(listed, &allowed);
             }
             other => panic!("{op}: want InvalidState, got {other:?}"),
         }
         assert!(out.sends().is_empty() && !out.starts_adapter(), "{op}");
-        assert_eq!(h.state(), SessionState::Restarting);
+        assert_eq!(h.state(), SessionState::AdapterRestarting);
     }
 }
 

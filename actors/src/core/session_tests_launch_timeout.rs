@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::session_tests::{full_caps, plan, Harness};
-use super::session_tests_restart::killed;
+use super::session_tests_adapter_restart::killed;
 use crate::core::command::{Command, Input, StartPlan};
 use crate::core::session::CoreConfig;
 use crate::error::SessionError;
@@ -109,12 +109,12 @@ fn a_restart_after_a_crash_keeps_the_plans_deadline() {
     let ten_min = Duration::from_secs(600);
     h.launch_with(plan_with(ten_min), full_caps());
     h.closed(killed());
-    h.input(Input::RestartScheduled {
+    h.input(Input::AdapterRestartScheduled {
         attempt: 1,
         after: Duration::from_millis(250),
         crash: 1,
     });
-    let out = h.input(Input::Restart {
+    let out = h.input(Input::RestartAdapter {
         attempt: 1,
         crash: 1,
     });

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 /// Running --stopped event--> Stopped
 /// Running | Stopped --exited/terminated event, terminate, disconnect--> Terminated
 /// Terminated --launch/attach--> Initializing   (a new adapter, same session)
-/// Initializing .. Stopped --adapter crashed--> Restarting --restart--> Initializing
-/// Restarting --restart budget spent--> Failed
+/// Initializing .. Stopped --adapter crashed--> AdapterRestarting --restart--> Initializing
+/// AdapterRestarting --restart budget spent--> Failed
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -33,7 +33,7 @@ pub enum SessionState {
     Terminated,
     /// The adapter crashed; the supervisor starts a new one with the same
     /// configuration and breakpoints after a backoff.
-    Restarting,
+    AdapterRestarting,
     /// The adapter crashed more often than the restart budget allows; the session's
     /// snapshot says why, and every request is refused with that reason.
     Failed,
@@ -164,7 +164,7 @@ impl SessionState {
             SessionState::Running => "running",
             SessionState::Stopped => "stopped",
             SessionState::Terminated => "terminated",
-            SessionState::Restarting => "restarting",
+            SessionState::AdapterRestarting => "adapter_restarting",
             SessionState::Failed => "failed",
         }
     }
@@ -178,7 +178,7 @@ impl SessionState {
                 | SessionState::Configured
                 | SessionState::Running
                 | SessionState::Stopped
-                | SessionState::Restarting
+                | SessionState::AdapterRestarting
         )
     }
 
@@ -247,7 +247,7 @@ mod tests {
     // transient, Stopped has every tool, a terminated session only starts again.
     // Beyond it, by design: breakpoints are cached in every live state (sent during
     // configuration, replayed on a restarted adapter), and an agent can always end a
-    // live session. Restarting is like a start under way; Failed allows nothing.
+    // live session. AdapterRestarting is like a start under way; Failed allows nothing.
 
     /// Breakpoints (cached for the adapter to come) and ending the session.
     fn breakpoints_and_ending() -> Vec<Operation> {
@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn initializing_configured_and_restarting_allow_only_breakpoints_and_ending() {
-        for state in [S::Initializing, S::Configured, S::Restarting] {
+        for state in [S::Initializing, S::Configured, S::AdapterRestarting] {
             assert_eq!(
                 state.allowed_operations(),
                 breakpoints_and_ending(),

@@ -264,7 +264,7 @@ impl SessionActorState {
                     attempt,
                     after,
                     crash,
-                } => Input::RestartScheduled {
+                } => Input::AdapterRestartScheduled {
                     attempt,
                     after,
                     crash,
@@ -358,7 +358,7 @@ impl SessionActorState {
             Effect::StartAdapter(adapter) => {
                 // A new run: the old one's bootstrap goes with its adapter.
                 if let Some((_, bootstrap)) = self.bootstrap.take() {
-                    let _ = bootstrap.cast(TransportMsg::Shutdown);
+                    let _ = bootstrap.cast(TransportMsg::StopAdapter);
                 }
                 return self.start_adapter(myself, *adapter).await;
             }
@@ -372,7 +372,7 @@ impl SessionActorState {
             Effect::StopBootstrap => {
                 // Kept until it says it closed, so its last words are still heard.
                 if let Some((_, bootstrap)) = &self.bootstrap {
-                    let _ = bootstrap.cast(TransportMsg::Shutdown);
+                    let _ = bootstrap.cast(TransportMsg::StopAdapter);
                 }
             }
             Effect::Send {
@@ -438,7 +438,7 @@ impl SessionActorState {
             }
             Effect::StopAdapter => {
                 if let Some(t) = &self.transport {
-                    let _ = t.cast(TransportMsg::Shutdown);
+                    let _ = t.cast(TransportMsg::StopAdapter);
                 }
             }
             Effect::EndChildren { terminate_debuggee } => self.end_children(terminate_debuggee),
@@ -498,7 +498,7 @@ impl SessionActorState {
         adapter: ResolvedAdapter,
     ) -> Option<Input> {
         if let Some(old) = self.transport.take() {
-            let _ = old.cast(TransportMsg::Shutdown);
+            let _ = old.cast(TransportMsg::StopAdapter);
         }
         self.generation += 1;
         let generation = self.generation;

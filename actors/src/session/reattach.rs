@@ -54,7 +54,7 @@ pub(crate) enum Check {
 /// which ignores it; so does a launch's.
 pub(crate) fn check(core: &SessionCore, attempt: u32, crash: u64) -> Check {
     if !core.awaits_restart(crash) {
-        return Check::Now(Input::Restart { attempt, crash });
+        return Check::Now(Input::RestartAdapter { attempt, crash });
     }
     match core.attach_target() {
         Some(AttachTarget::Process { pid, start }) => {
@@ -65,7 +65,7 @@ pub(crate) fn check(core: &SessionCore, attempt: u32, crash: u64) -> Check {
             host: host.clone(),
             port: *port,
         },
-        None => Check::Now(Input::Restart { attempt, crash }),
+        None => Check::Now(Input::RestartAdapter { attempt, crash }),
     }
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn restart_input(
 ) -> Input {
     match gone {
         Some(reason) if core.awaits_restart(crash) => Input::Fail { reason },
-        _ => Input::Restart { attempt, crash },
+        _ => Input::RestartAdapter { attempt, crash },
     }
 }
 

@@ -310,7 +310,9 @@ impl Driver {
         };
         matches!(
             session.snapshot().await.map(|s| s.state),
-            Ok(SessionState::Restarting | SessionState::Initializing | SessionState::Configured)
+            Ok(SessionState::AdapterRestarting
+                | SessionState::Initializing
+                | SessionState::Configured)
         )
     }
 
