@@ -1,22 +1,27 @@
 //! Where the session's adapter is in its life, as one value: none runs, one runs (and
-//! whether it takes breakpoints yet), or one is being ended (and whether a graceful
-//! `terminate` goes first). Each phase holds only what exists in it, so "being ended,
-//! with no adapter" or "taking breakpoints, with no adapter" cannot be written down.
+//! whether it takes breakpoints yet), one is being ended (and whether a graceful
+//! `terminate` goes first), or one crashed and the supervisor's restart is awaited
+//! (how it ended, and which restart is due). Each phase holds only what exists in it,
+//! so "being ended, with no adapter", "taking breakpoints, with no adapter" or "a
+//! restart due, with an adapter running" cannot be written down.
 //!
 //! What moves it:
 //! - a run starts an adapter: [`AdapterPhase::started`];
 //! - the adapter says `initialized`: [`AdapterPhase::initialized`];
 //! - an agent or the session's own end asks it to go: [`AdapterPhase::ending`], or
 //!   [`AdapterPhase::terminating`] for DAP's graceful `terminate` first;
-//! - it closes, crashes or is given up on: [`AdapterPhase::Down`].
+//! - it closes or is given up on: [`AdapterPhase::Down`];
+//! - it crashes: [`AdapterPhase::crashed`], then [`AdapterPhase::restart_scheduled`]
+//!   once the supervisor decided; the restart itself is a start.
 
 use crate::core::graceful::Graceful;
+use crate::error::AdapterExit;
 
 /// The adapter's phase.
 #[derive(Debug, Default)]
 pub(crate) enum AdapterPhase {
-    /// No adapter runs: before the first start, and after one closed, crashed or was
-    /// given up on.
+    /// No adapter runs: before the first start, and after one closed or was given up
+    /// on.
     #[default]
     Down,
     /// An adapter runs. `accepts_breakpoints`: it sent `initialized`, so breakpoint
@@ -25,6 +30,13 @@ pub(crate) enum AdapterPhase {
     /// An adapter runs and is being let go: a `disconnect` is on its way, or first the
     /// graceful `terminate` in `graceful` (see `graceful.rs`).
     Ending { graceful: Option<Graceful> },
+    /// No adapter runs: the last one crashed (`exit`, how), and the session waits for
+    /// the supervisor: for its decision while `restart_due` is `None`, then for the
+    /// backoff of the restart it scheduled for its crash number `restart_due`.
+    Crashed {
+        exit: AdapterExit,
+        restart_due: Option<u64>,
+    },
 }
 
 impl AdapterPhase {
@@ -37,7 +49,41 @@ impl AdapterPhase {
 
     /// An adapter runs (live or being ended).
     pub(crate) fn is_live(&self) -> bool {
-        !matches!(self, Self::Down)
+        matches!(self, Self::Live { .. } | Self::Ending { .. })
+    }
+
+    /// The adapter crashed: no adapter runs until the supervisor restarts one.
+    pub(crate) fn crashed(exit: AdapterExit) -> Self {
+        Self::Crashed {
+            exit,
+            restart_due: None,
+        }
+    }
+
+    /// How the last adapter crashed, while its restart is awaited.
+    pub(crate) fn crash(&self) -> Option<&AdapterExit> {
+        match self {
+            Self::Crashed { exit, .. } => Some(exit),
+            _ => None,
+        }
+    }
+
+    /// The supervisor scheduled the restart for its crash number `crash`. False (and
+    /// no change) when no crash awaits one.
+    pub(crate) fn restart_scheduled(&mut self, crash: u64) -> bool {
+        match self {
+            Self::Crashed { restart_due, .. } => {
+                *restart_due = Some(crash);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the restart for the supervisor's crash number `crash` is the one
+    /// awaited: a timer of an earlier crash is not.
+    pub(crate) fn awaits_restart(&self, crash: u64) -> bool {
+        matches!(self, Self::Crashed { restart_due: Some(due), .. } if *due == crash)
     }
 
     /// An adapter runs and nobody asked it to go.
@@ -135,6 +181,23 @@ mod tests {
         // A late `initialized` does not bring it back.
         phase.initialized();
         assert!(!phase.accepts_breakpoints() && phase.is_ending());
+    }
+
+    #[test]
+    fn a_crash_awaits_the_restart_scheduled_for_it_only() {
+        let mut phase = AdapterPhase::crashed(AdapterExit::default());
+        assert!(!phase.is_live() && phase.crash().is_some());
+        assert!(!phase.awaits_restart(1), "no restart scheduled yet");
+        assert!(phase.restart_scheduled(2));
+        assert!(phase.awaits_restart(2) && !phase.awaits_restart(1));
+        // A crashed adapter is not ended or told it is initialized.
+        phase.ending();
+        phase.initialized();
+        assert!(phase.awaits_restart(2) && !phase.accepts_breakpoints());
+        // The restart is a start: the crash is over.
+        phase = AdapterPhase::started();
+        assert!(phase.crash().is_none() && !phase.awaits_restart(2));
+        assert!(!phase.restart_scheduled(3), "no crash awaits a restart");
     }
 
     #[test]

@@ -40,12 +40,10 @@ impl SessionCore {
     pub(super) fn on_crash(&mut self, exit: AdapterExit) {
         // The bootstrap belongs to the run that crashed.
         self.stop_bootstrap();
-        self.adapter = AdapterPhase::Down;
+        // Whatever restart was due answered an earlier crash.
+        self.adapter = AdapterPhase::crashed(exit.clone());
         self.startup = None;
         self.failure = Some(format!("the adapter crashed: {exit}"));
-        self.crash = Some(exit.clone());
-        // Whatever restart was due answered an earlier crash.
-        self.restart_due = None;
         self.set_state(SessionState::AdapterRestarting);
         self.effects.push(Effect::ReportCrash(exit));
     }
@@ -57,12 +55,11 @@ impl SessionCore {
         after: std::time::Duration,
         crash: u64,
     ) {
-        if self.state != SessionState::AdapterRestarting {
+        if self.state != SessionState::AdapterRestarting || !self.adapter.restart_scheduled(crash) {
             self.release_held();
             return;
         }
-        self.restart_due = Some(crash);
-        let exit = self.crash.clone().unwrap_or_default();
+        let exit = self.adapter.crash().cloned().unwrap_or_default();
         self.emit(EventKind::AdapterCrashed {
             exit: exit.clone(),
             attempt: Some(attempt),
@@ -83,7 +80,6 @@ impl SessionCore {
             // earlier crash (the current one's backoff is not over).
             return;
         }
-        self.restart_due = None;
         self.restarts += 1;
         self.begin_run(None, Some(attempt));
     }
@@ -91,7 +87,7 @@ impl SessionCore {
     /// Whether the restart for the supervisor's crash `crash` is the one this session
     /// waits for: it is restarting, and that crash's restart was the last scheduled.
     pub fn awaits_restart(&self, crash: u64) -> bool {
-        self.state == SessionState::AdapterRestarting && self.restart_due == Some(crash)
+        self.state == SessionState::AdapterRestarting && self.adapter.awaits_restart(crash)
     }
 
     /// The session cannot go on.
@@ -100,7 +96,7 @@ impl SessionCore {
             self.release_held();
             return;
         }
-        if let Some(exit) = self.crash.clone() {
+        if let Some(exit) = self.adapter.crash().cloned() {
             self.emit(EventKind::AdapterCrashed {
                 exit,
                 attempt: None,
@@ -109,8 +105,8 @@ impl SessionCore {
         }
         if self.adapter.is_live() {
             self.effects.push(Effect::StopAdapter);
-            self.adapter = AdapterPhase::Down;
         }
+        self.adapter = AdapterPhase::Down;
         self.startup = None;
         self.failure = Some(reason.clone());
         self.set_state(SessionState::Failed);
@@ -132,11 +128,13 @@ impl SessionCore {
 
     /// The session was ended between a crash and the supervisor's decision: the agent
     /// requests the crash held will never get an adapter's answer, so they get the
-    /// crash. Only while no adapter runs (a new start's requests are its own).
+    /// crash, and the crash is over. Only while no adapter runs (a new start's requests
+    /// are its own).
     fn release_held(&mut self) {
-        let Some(exit) = self.crash.clone().filter(|_| !self.adapter.is_live()) else {
+        let Some(exit) = self.adapter.crash().cloned() else {
             return;
         };
+        self.adapter = AdapterPhase::Down;
         let held: Vec<_> = self
             .pending
             .iter()

@@ -167,11 +167,6 @@ pub struct SessionCore {
     pub(super) restarts: u32,
     /// Why the session failed, or why the adapter last crashed.
     pub(super) failure: Option<String>,
-    /// The crash awaiting the supervisor's decision (or the last one).
-    pub(super) crash: Option<crate::error::AdapterExit>,
-    /// The supervisor's number for the crash whose restart is scheduled and not yet
-    /// begun; a restart for any other crash is stale.
-    pub(super) restart_due: Option<u64>,
     pub(super) effects: Vec<Effect>,
 }
 
@@ -205,8 +200,6 @@ impl SessionCore {
             terminated_seen: false,
             restarts: 0,
             failure: None,
-            restart_due: None,
-            crash: None,
             effects: Vec::new(),
         }
     }
