@@ -88,8 +88,8 @@ impl SessionCore {
             self.state,
             SessionState::AdapterRestarting | SessionState::Failed
         ) {
-            // An adapter already given up on (a restart that did not come up).
-            self.adapter = AdapterPhase::Down;
+            // An adapter already given up on (a crash, or a restart that did not come
+            // up): the crash and the restart awaited stay as they are.
             return;
         }
         if self.is_crash(&exit) {

@@ -124,6 +124,20 @@ fn a_restart_whose_handshake_times_out_is_another_crash() {
         "{exit:?}"
     );
     assert_eq!(h.state(), SessionState::AdapterRestarting);
+
+    // The adapter given up on closes late; the next restart scheduled still comes.
+    assert!(h.closed(killed()).0.is_empty());
+    h.input(Input::AdapterRestartScheduled {
+        attempt: 2,
+        after: Duration::from_millis(500),
+        crash: 2,
+    });
+    let out = h.input(Input::RestartAdapter {
+        attempt: 2,
+        crash: 2,
+    });
+    assert!(out.starts_adapter(), "{out:?}");
+    assert_eq!(h.state(), SessionState::Initializing);
 }
 
 #[test]
