@@ -15,6 +15,7 @@
 //!   once the supervisor decided; the restart itself is a start.
 
 use crate::core::graceful::Graceful;
+use crate::core::relaunch::Relaunch;
 use crate::error::AdapterExit;
 
 /// The adapter's phase.
@@ -28,8 +29,13 @@ pub(crate) enum AdapterPhase {
     /// changes go to it at once rather than waiting in the cache for the handshake.
     Live { accepts_breakpoints: bool },
     /// An adapter runs and is being let go: a `disconnect` is on its way, or first the
-    /// graceful `terminate` in `graceful` (see `graceful.rs`).
-    Ending { graceful: Option<Graceful> },
+    /// graceful `terminate` in `graceful` (see `graceful.rs`); `relaunch`, an agent's
+    /// restart that starts the program again once this adapter has ended
+    /// (`relaunch.rs`).
+    Ending {
+        graceful: Option<Graceful>,
+        relaunch: Option<Relaunch>,
+    },
     /// No adapter runs: the last one crashed (`exit`, how), and the session waits for
     /// the supervisor: for its decision while `restart_due` is `None`, then for the
     /// backoff of the restart it scheduled for its crash number `restart_due`.
@@ -130,7 +136,10 @@ impl AdapterPhase {
     /// Let the adapter go (`disconnect`). No adapter, no change.
     pub(crate) fn ending(&mut self) {
         if self.is_live() {
-            *self = Self::Ending { graceful: None };
+            *self = Self::Ending {
+                graceful: None,
+                relaunch: None,
+            };
         }
     }
 
@@ -138,21 +147,42 @@ impl AdapterPhase {
     pub(crate) fn terminating(&mut self, graceful: Graceful) {
         *self = Self::Ending {
             graceful: Some(graceful),
+            relaunch: None,
         };
     }
 
     /// The graceful `terminate` under way, if any.
     pub(crate) fn graceful_mut(&mut self) -> Option<&mut Graceful> {
         match self {
-            Self::Ending { graceful } => graceful.as_mut(),
+            Self::Ending { graceful, .. } => graceful.as_mut(),
             _ => None,
         }
     }
 
     /// The graceful `terminate` under way is over: the adapter is still let go.
     pub(crate) fn graceful_done(&mut self) {
-        if let Self::Ending { graceful } = self {
+        if let Self::Ending { graceful, .. } = self {
             *graceful = None;
+        }
+    }
+
+    /// Start the program again once this adapter has ended: an agent's restart by
+    /// relaunch. False (and no change) when no adapter is being let go.
+    pub(crate) fn relaunch_after(&mut self, restart: Relaunch) -> bool {
+        match self {
+            Self::Ending { relaunch, .. } => {
+                *relaunch = Some(restart);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The relaunch waiting for this adapter's end, taken out.
+    pub(crate) fn take_relaunch(&mut self) -> Option<Relaunch> {
+        match self {
+            Self::Ending { relaunch, .. } => relaunch.take(),
+            _ => None,
         }
     }
 }
@@ -198,6 +228,22 @@ mod tests {
         phase = AdapterPhase::started();
         assert!(phase.crash().is_none() && !phase.awaits_restart(2));
         assert!(!phase.restart_scheduled(3), "no crash awaits a restart");
+    }
+
+    #[test]
+    fn a_relaunch_waits_only_on_an_adapter_being_let_go() {
+        let relaunch = || Relaunch { token: 1, epoch: 4 };
+        let mut phase = AdapterPhase::started();
+        assert!(
+            !phase.relaunch_after(relaunch()),
+            "a live adapter is not ending"
+        );
+        phase.ending();
+        assert!(phase.relaunch_after(relaunch()));
+        let taken = phase.take_relaunch().expect("the relaunch waits");
+        assert_eq!(taken.epoch, 4);
+        assert!(phase.take_relaunch().is_none(), "taken once");
+        assert!(!AdapterPhase::Down.relaunch_after(relaunch()));
     }
 
     #[test]

@@ -80,7 +80,8 @@ impl SessionCore {
         if let Some(token) = token {
             self.reply(token, Ok(Answer::Done));
         }
-        self.continue_relaunch();
+        let relaunch = self.adapter.take_relaunch();
+        self.continue_relaunch(relaunch);
     }
 
     pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
@@ -98,6 +99,7 @@ impl SessionCore {
             }
             return;
         }
+        let relaunch = self.adapter.take_relaunch();
         self.adapter = AdapterPhase::Down;
         self.fail_startup(format!("the adapter is gone: {exit}"));
         let error = SessionError::AdapterExited { exit: exit.clone() };
@@ -123,6 +125,6 @@ impl SessionCore {
         }
         self.wake_waiters();
         self.emit(EventKind::AdapterExited(exit));
-        self.continue_relaunch();
+        self.continue_relaunch(relaunch);
     }
 }

@@ -28,7 +28,8 @@ impl SessionCore {
     /// An agent's restart: the adapter's `restart` request, or a relaunch.
     pub(super) fn restart_debuggee(&mut self, token: Token) -> Result<(), SessionError> {
         self.check(Operation::Restart)?;
-        if self.relaunch.is_some() || self.adapter.is_ending() {
+        if !self.adapter.is_serving() {
+            // Being ended (a restart or an end under way), or already gone.
             return Err(SessionError::InvalidArgument(
                 "the debuggee is already being restarted or ended; wait for that to finish".into(),
             ));
@@ -66,18 +67,20 @@ impl SessionCore {
                  launched again: detach and attach anew",
             ));
         }
-        self.relaunch = Some(Relaunch { token, epoch });
         // The new run's adapter asks for new children.
         self.effects.push(Effect::EndChildren {
             terminate_debuggee: true,
         });
         self.let_adapter_go(None, true);
+        let waits = self.adapter.relaunch_after(Relaunch { token, epoch });
+        debug_assert!(waits, "a serving adapter is being let go");
         Ok(())
     }
 
-    /// The old adapter has ended: start the plan again if a relaunch waits for it.
-    pub(super) fn continue_relaunch(&mut self) {
-        let Some(relaunch) = self.relaunch.take() else {
+    /// The old adapter has ended: start the plan again if `relaunch` (taken from its
+    /// ending phase) waits for it.
+    pub(super) fn continue_relaunch(&mut self, relaunch: Option<Relaunch>) {
+        let Some(relaunch) = relaunch else {
             return;
         };
         self.begin_run(Some(relaunch.token), None);
@@ -88,7 +91,7 @@ impl SessionCore {
 
     /// An agent ended the session while a relaunch waited: it will not come.
     pub(super) fn abandon_relaunch(&mut self, why: &str) {
-        if let Some(relaunch) = self.relaunch.take() {
+        if let Some(relaunch) = self.adapter.take_relaunch() {
             self.reply(
                 relaunch.token,
                 Err(SessionError::InvalidArgument(format!(

@@ -155,8 +155,6 @@ pub struct SessionCore {
     /// The deadline an agent gave the command being handled
     /// ([`Command::WithTimeout`]), for the requests it sends.
     pub(super) command_timeout: Option<Duration>,
-    /// A restart by relaunch waiting for the old adapter to end.
-    pub(super) relaunch: Option<crate::core::relaunch::Relaunch>,
     /// The bootstrap of a run whose program has a session of its own (js-debug).
     pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
     /// Whether an adapter runs, takes breakpoints, or is being let go.
@@ -194,7 +192,6 @@ impl SessionCore {
             startup: None,
             waiters: Vec::new(),
             command_timeout: None,
-            relaunch: None,
             bootstrap: None,
             adapter: Default::default(),
             terminated_seen: false,
