@@ -13,13 +13,13 @@ use serde_json::{Map, Value};
 
 use crate::core::breakpoints::SourceBreakpointRecord;
 use crate::core::output::OutputSlice;
+use crate::core::session_id::SessionId;
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::Operation;
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
-use crate::session::SessionId;
 use crate::wire::types::{
     Breakpoint, FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint,
     SteppingGranularity,

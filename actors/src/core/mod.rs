@@ -20,6 +20,7 @@ mod raw_requests;
 mod relaunch;
 mod responses;
 pub mod session;
+pub mod session_id;
 pub mod snapshot;
 pub mod startup;
 pub mod state;

@@ -53,7 +53,7 @@ pub struct CoreConfig {
     /// [`limits::DEFAULT_DISCONNECT_TIMEOUT`]).
     pub disconnect_timeout: Duration,
     /// The session whose adapter asked for this one (`startDebugging`), if any.
-    pub parent: Option<crate::session::SessionId>,
+    pub parent: Option<crate::core::session_id::SessionId>,
 }
 
 impl Default for CoreConfig {

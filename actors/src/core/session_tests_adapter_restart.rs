@@ -11,10 +11,10 @@ use serde_json::json;
 use super::session_tests::{command_for, full_caps, plan, Effects, Harness};
 use crate::core::command::{Answer, Command, Effect, Input};
 use crate::core::session::CoreConfig;
+use crate::core::session_id::SessionId;
 use crate::core::state::{Operation, SessionState};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
-use crate::session::SessionId;
 
 /// The adapter ending on its own (not asked to): killed by SIGKILL.
 pub(super) fn killed() -> AdapterExit {

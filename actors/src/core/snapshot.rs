@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::core::breakpoints::BreakpointCache;
 use crate::core::command::StopInfo;
@@ -56,9 +56,9 @@ pub struct SessionSnapshot {
     ///
     /// [`SessionHandle::snapshot`]: crate::session::SessionHandle::snapshot
     #[serde(default)]
-    pub traffic: crate::transport::traffic::TrafficCounts,
+    pub traffic: TrafficCounts,
     /// The session that started this one with `startDebugging`, for a child.
-    pub parent: Option<crate::session::SessionId>,
+    pub parent: Option<crate::core::session_id::SessionId>,
     /// How many times the adapter was restarted after a crash.
     pub restarts: u32,
     /// Why the session failed (state `failed`), or why the adapter last crashed.
@@ -89,6 +89,21 @@ impl SessionSnapshot {
     pub fn default_thread(&self) -> Option<i64> {
         default_thread(self.last_stop.as_ref(), self.threads.iter().map(|t| t.id))
     }
+}
+
+/// What passed between a session and its adapters, counted at one moment by its
+/// transports (the counters live there; this is their reading).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct TrafficCounts {
+    /// DAP requests sent to the adapter (the session's own and the agents').
+    pub requests_sent: u64,
+    /// DAP events received from the adapter.
+    pub events_received: u64,
+    /// Bytes written to the adapter.
+    pub bytes_sent: u64,
+    /// Bytes read from the adapter's DAP stream.
+    pub bytes_received: u64,
 }
 
 #[cfg(test)]

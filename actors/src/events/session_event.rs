@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use crate::core::command::StopInfo;
+use crate::core::session_id::SessionId;
 use crate::core::state::SessionState;
 use crate::error::AdapterExit;
 use crate::events::Lossy;
-use crate::session::SessionId;
 use crate::wire::types::Breakpoint;
 
 /// An event of one session.

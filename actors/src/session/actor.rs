@@ -17,9 +17,9 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
 use crate::session::messages::{CrashDecision, SessionMsg};
+use crate::session::report::{SessionReport, Supervisor};
 use crate::session::shared::SessionShared;
 use crate::session::{SessionHandle, SessionId};
-use crate::supervisor::SupervisorMsg;
 use crate::transport::{
     FrameCredit, TransportActor, TransportArgs, TransportConfig, TransportMsg, TransportOutput,
 };
@@ -38,8 +38,8 @@ pub struct SessionArgs {
     pub runtime_hub: EventHub<SessionEvent>,
     /// Counters shared with handles.
     pub shared: Arc<SessionShared>,
-    /// The supervisor that decides about crashes.
-    pub supervisor: ActorRef<SupervisorMsg>,
+    /// The supervisor that decides about crashes and starts children.
+    pub supervisor: Supervisor,
 }
 
 /// The actor; see the module docs.
@@ -64,7 +64,7 @@ pub struct SessionActorState {
     hub: EventHub<SessionEvent>,
     runtime_hub: EventHub<SessionEvent>,
     shared: Arc<SessionShared>,
-    supervisor: ActorRef<SupervisorMsg>,
+    supervisor: Supervisor,
 }
 
 impl Actor for SessionActor {
@@ -422,7 +422,7 @@ impl SessionActorState {
                     let session = self.id;
                     let _ = self
                         .supervisor
-                        .cast(SupervisorMsg::AdapterRestarted { session });
+                        .send_message(SessionReport::AdapterRestarted { session });
                 }
                 if let EventKind::SessionFailed { reason } = &kind {
                     // Failed is final: handles and the runtime keep the reason after
@@ -444,14 +444,16 @@ impl SessionActorState {
             Effect::EndChildren { terminate_debuggee } => self.end_children(terminate_debuggee),
             Effect::SpawnChild(mut plan) => {
                 plan.parent = Some(self.id);
-                let _ = self.supervisor.cast(SupervisorMsg::SpawnChild { plan });
+                let _ = self
+                    .supervisor
+                    .send_message(SessionReport::SpawnChild { plan });
             }
             Effect::ReportCrash(exit) => {
-                let report = SupervisorMsg::AdapterCrashed {
+                let report = SessionReport::AdapterCrashed {
                     session: self.id,
                     exit,
                 };
-                if self.supervisor.cast(report).is_err() {
+                if self.supervisor.send_message(report).is_err() {
                     // No supervisor to decide (the runtime is stopping): fail.
                     return Some(Input::Fail {
                         reason: "the adapter crashed while the runtime was stopping".into(),

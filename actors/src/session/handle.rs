@@ -223,7 +223,7 @@ impl SessionHandle {
 
     /// What passed between the session and its adapters so far: DAP requests sent,
     /// events received, bytes each way (every adapter run of the session counted).
-    pub fn traffic(&self) -> crate::transport::traffic::TrafficCounts {
+    pub fn traffic(&self) -> crate::core::snapshot::TrafficCounts {
         self.shared.traffic.counts()
     }
 

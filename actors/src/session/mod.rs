@@ -10,10 +10,11 @@ mod handle_execution;
 mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
-pub mod id;
+
 pub mod messages;
 pub mod owner;
 pub(crate) mod reattach;
+pub(crate) mod report;
 mod requests;
 mod requests_disassemble;
 mod requests_execution;
@@ -25,10 +26,10 @@ pub mod shared;
 #[cfg(test)]
 mod test_support;
 
+pub use crate::core::session_id::SessionId;
 pub use actor::{SessionActor, SessionArgs};
 pub use handle::{RunTicket, SessionHandle};
 pub use handle_execution::StepKind;
-pub use id::SessionId;
 pub use messages::{CrashDecision, SessionMsg};
 pub use owner::{Owner, Ownership, SharedWith};
 pub use shared::SessionShared;

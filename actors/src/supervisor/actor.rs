@@ -18,10 +18,10 @@ use dashmap::DashMap;
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::config::RuntimeConfig;
-use crate::core::command::StartPlan;
 use crate::core::session::CoreConfig;
-use crate::error::{AdapterExit, SessionError};
+use crate::error::SessionError;
 use crate::events::{EventHub, EventKind, SessionEvent};
+use crate::session::report::SessionReport;
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
 use crate::supervisor::ended::EndedSessions;
 use crate::supervisor::shutdown::{announce_closed, end_sessions, stop_session};
@@ -51,13 +51,6 @@ pub enum SupervisorMsg {
     },
     /// Every session has ended (from the shutdown's task): stop.
     ShutdownDone,
-    /// A session's adapter crashed while the session was live.
-    AdapterCrashed {
-        /// Which session.
-        session: SessionId,
-        /// How the adapter ended.
-        exit: AdapterExit,
-    },
     /// A restart's backoff is over.
     RestartDue {
         /// Which session.
@@ -67,19 +60,10 @@ pub enum SupervisorMsg {
         /// The crash it answers (see [`crate::session::CrashDecision::Scheduled`]).
         crash: u64,
     },
-    /// A session's adapter, restarted after a crash, finished its handshake: the
-    /// period that proves it stable starts now.
-    AdapterRestarted {
-        /// Which session.
-        session: SessionId,
-    },
     /// Time to look for idle sessions.
     Sweep,
-    /// Start a child session (its plan names its parent).
-    SpawnChild {
-        /// The child's plan.
-        plan: Box<StartPlan>,
-    },
+    /// A session's report: a crash, a restart come up, a child to start.
+    Session(SessionReport),
 }
 
 /// What the supervisor is started with.
@@ -168,7 +152,7 @@ impl Actor for SupervisorActor {
                 }
             }
             SupervisorMsg::EndSession { id, reply } => state.end_session(id, "ended", Some(reply)),
-            SupervisorMsg::AdapterCrashed { session, exit } => {
+            SupervisorMsg::Session(SessionReport::AdapterCrashed { session, exit }) => {
                 state.on_adapter_crashed(&myself, session, exit);
             }
             SupervisorMsg::RestartDue {
@@ -176,8 +160,12 @@ impl Actor for SupervisorActor {
                 attempt,
                 crash,
             } => state.on_restart_due(session, attempt, crash),
-            SupervisorMsg::AdapterRestarted { session } => state.on_adapter_restarted(session),
-            SupervisorMsg::SpawnChild { plan } => state.spawn_child(&myself, *plan).await,
+            SupervisorMsg::Session(SessionReport::AdapterRestarted { session }) => {
+                state.on_adapter_restarted(session)
+            }
+            SupervisorMsg::Session(SessionReport::SpawnChild { plan }) => {
+                state.spawn_child(&myself, *plan).await
+            }
             SupervisorMsg::Sweep => {
                 if !state.shutting_down {
                     state.sweep(tokio::time::Instant::now());
@@ -283,7 +271,7 @@ impl SupervisorState {
             hub: hub.clone(),
             runtime_hub: self.hub.clone(),
             shared: shared.clone(),
-            supervisor: myself.clone(),
+            supervisor: myself.get_derived(),
         };
         // Session start-up does no I/O; awaiting it does not wait on any adapter.
         let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())
@@ -361,4 +349,23 @@ fn seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     (nanos ^ u64::from(std::process::id()).rotate_left(32)) | 1
+}
+
+impl From<SessionReport> for SupervisorMsg {
+    fn from(report: SessionReport) -> Self {
+        SupervisorMsg::Session(report)
+    }
+}
+
+/// Gives a report back to its session when the supervisor could not take it (it has
+/// stopped), as ractor's derived references need.
+impl TryFrom<SupervisorMsg> for SessionReport {
+    type Error = ();
+
+    fn try_from(message: SupervisorMsg) -> Result<Self, ()> {
+        match message {
+            SupervisorMsg::Session(report) => Ok(report),
+            _ => Err(()),
+        }
+    }
 }

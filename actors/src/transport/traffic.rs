@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use serde::{Deserialize, Serialize};
+pub use crate::core::snapshot::TrafficCounts;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 /// The counters, shared by a session and its transports.
@@ -18,20 +18,6 @@ pub struct Traffic {
     events_received: AtomicU64,
     bytes_sent: AtomicU64,
     bytes_received: AtomicU64,
-}
-
-/// The counts at one moment.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct TrafficCounts {
-    /// DAP requests sent to the adapter (the session's own and the agents').
-    pub requests_sent: u64,
-    /// DAP events received from the adapter.
-    pub events_received: u64,
-    /// Bytes written to the adapter.
-    pub bytes_sent: u64,
-    /// Bytes read from the adapter's DAP stream.
-    pub bytes_received: u64,
 }
 
 impl Traffic {

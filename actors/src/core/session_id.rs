@@ -1,4 +1,5 @@
-//! Session ids: unique within a runtime, shown as `s1`, `s2`, ...
+//! Session ids: unique within a runtime, shown as `s1`, `s2`, ... (in the core, which
+//! names its own session and its parent; the session layer re-exports it).
 
 use std::fmt;
 use std::str::FromStr;
