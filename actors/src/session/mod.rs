@@ -11,6 +11,7 @@ mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
 
+mod effects;
 pub mod messages;
 pub mod owner;
 pub(crate) mod reattach;
