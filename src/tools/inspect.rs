@@ -1,5 +1,6 @@
 //! Inspection of a stopped program: `debug.threads`, `debug.stack_trace`,
-//! `debug.scopes`, `debug.variables`, and `debug.evaluate` (which can run code).
+//! `debug.scopes` and `debug.variables` (`debug.evaluate`, which can run code, is in
+//! `evaluate.rs`).
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -7,17 +8,15 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::SessionError;
-
 use super::bounds::{adapter_int, page_size};
 use super::context::Context;
 use super::def::{typed_tool, ToolDef, Typed};
 use super::ids::{AgentIds, FRESH_IDS};
 use super::inspect_results::{
-    EvaluateResult, FrameEntry, ScopeEntry, ScopesResult, StackTraceResult, ThreadEntry,
-    ThreadsResult, VariableEntry, VariablesResult,
+    FrameEntry, ScopeEntry, ScopesResult, StackTraceResult, ThreadEntry, ThreadsResult,
+    VariableEntry, VariablesResult,
 };
-use super::render::{cut_value, variables_text};
+use super::render::variables_text;
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
@@ -52,15 +51,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `truncated`, pass `offset` = `next_offset`.",
             ToolAnnotations::READ_ONLY,
             variables,
-        ),
-        typed_tool(
-            "debug.evaluate",
-            "Evaluate an expression in the program's language, in `frame_id` (default: the \
-             top frame). WARNING: can run arbitrary code; the `repl` context of lldb-dap \
-             runs debugger commands on the host. Returns `result`, `type` and a \
-             `variables_reference` to expand.",
-            ToolAnnotations::ARBITRARY_CODE,
-            evaluate,
         ),
     ]
 }
@@ -137,35 +127,6 @@ pub(crate) enum ChildFilter {
     Named,
     /// Elements with indices.
     Indexed,
-}
-
-/// The context an expression is evaluated in.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum EvalContext {
-    /// As a watch expression: the plain value.
-    Watch,
-    /// As typed in a debug console (lldb-dap: a debugger command, run on the host).
-    Repl,
-    /// As a hover: a short value.
-    Hover,
-    /// For copying: the full value.
-    Clipboard,
-}
-
-/// Arguments of `debug.evaluate`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EvaluateArgs {
-    session_id: String,
-    /// The expression, in the program's language.
-    expression: String,
-    /// The frame to evaluate in.
-    frame_id: Option<i64>,
-    /// How the adapter should treat the expression (default: the plain value).
-    context: Option<EvalContext>,
-    /// Characters kept of the result (default {max_value_chars}).
-    max_chars: Option<usize>,
 }
 
 async fn threads(ctx: Arc<Context>, args: ThreadsArgs) -> Result<Typed<ThreadsResult>, ToolError> {
@@ -439,74 +400,9 @@ async fn variables(
     Ok(Typed::new(result, text.trim_end()))
 }
 
-async fn evaluate(
-    ctx: Arc<Context>,
-    args: EvaluateArgs,
-) -> Result<Typed<EvaluateResult>, ToolError> {
-    let session = ctx.session(&args.session_id)?;
-    if args.expression.trim().is_empty() {
-        return Err(ToolError::invalid(
-            "the expression is empty",
-            "pass an expression in the program's language",
-        ));
-    }
-    ctx.bounds
-        .check_expression("the expression", &args.expression)?;
-    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
-    let context = args.context.map(|c| match c {
-        EvalContext::Watch => "watch",
-        EvalContext::Repl => "repl",
-        EvalContext::Hover => "hover",
-        EvalContext::Clipboard => "clipboard",
-    });
-    let body = session
-        .evaluate(&args.expression, Some(frame_id), context)
-        .await
-        .map_err(|err| match err {
-            // The expression and the frame are both the agent's: a refusal is bad input.
-            SessionError::Adapter { message, .. } => ToolError::invalid(
-                format!(
-                    "the adapter could not evaluate `{}`: {message}",
-                    args.expression
-                ),
-                format!(
-                    "check the expression (the program's own language and names); {}",
-                    if args.frame_id.is_some() {
-                        FRESH_IDS
-                    } else {
-                        "it was evaluated in the top frame of the stopped thread"
-                    }
-                ),
-            ),
-            other => other.into(),
-        })?;
-    let (result, cut) = cut_value(&body.result, value_chars(&ctx, args.max_chars));
-    let mut text = format!("{} = {result}", args.expression);
-    if let Some(t) = body.type_.as_deref().filter(|t| !t.is_empty()) {
-        let _ = write!(text, " ({t})");
-    }
-    if body.variables_reference > 0 {
-        let _ = write!(
-            text,
-            " [+ variables_reference {}]",
-            body.variables_reference
-        );
-    }
-    let result = EvaluateResult {
-        result,
-        type_: body.type_,
-        variables_reference: body.variables_reference,
-        frame_id,
-        memory_reference: body.memory_reference,
-        truncated: (cut > 0).then_some(true),
-        result_truncated_chars: (cut > 0).then_some(cut),
-    };
-    Ok(Typed::new(result, text))
-}
-
 /// Characters kept per value: the call's `max_chars` (at most the output bound), or
 /// the default.
-fn value_chars(ctx: &Context, asked: Option<usize>) -> usize {
+pub(super) fn value_chars(ctx: &Context, asked: Option<usize>) -> usize {
     match asked {
         Some(n) => n.clamp(1, ctx.bounds.max_output_bytes),
         None => ctx.bounds.max_value_chars,

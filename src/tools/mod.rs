@@ -42,6 +42,7 @@ mod context;
 mod control;
 mod def;
 mod describe;
+mod evaluate;
 mod ids;
 mod inspect;
 mod inspect_results;
@@ -56,6 +57,7 @@ mod protocol_breakpoints;
 mod protocol_execution;
 mod protocol_inspect;
 mod protocol_memory;
+mod protocol_modify;
 mod reach;
 mod render;
 mod schema;
@@ -102,11 +104,13 @@ pub(crate) fn all_tools() -> Vec<ToolDef> {
         breakpoints::tools(),
         control::tools(),
         inspect::tools(),
+        evaluate::tools(),
         output::tools(),
         watches::tools(),
         trace::tools(),
         protocol_breakpoints::tools(),
         protocol_execution::tools(),
+        protocol_modify::tools(),
         protocol_inspect::tools(),
         protocol_memory::tools(),
     ]

@@ -1,6 +1,6 @@
-//! Inspection beyond threads, stacks, scopes and variables: `debug.set_variable`,
-//! `debug.set_expression`, `debug.completions`, `debug.exception_info`,
-//! `debug.source`, `debug.loaded_sources`, `debug.modules` and `debug.locations`.
+//! Inspection beyond threads, stacks, scopes and variables: `debug.completions`,
+//! `debug.exception_info`, `debug.source`, `debug.loaded_sources`, `debug.modules`
+//! and `debug.locations` (changing values is in `protocol_modify.rs`).
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -15,29 +15,11 @@ use super::bounds::{adapter_int, cut_chars, page_size};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::ids::AgentIds;
-use super::inspect::ScopeRef;
-use super::protocol_breakpoints::scope_reference;
 use super::render::cut_value;
 use super::spec::{ToolAnnotations, ToolError};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
-        tool(
-            "debug.set_variable",
-            "Set `name` in a `scope` (\"Locals\", in `frame_id` or the top frame) or under a \
-             `variables_reference` to `value`, an expression. WARNING: changes the \
-             program's state; the expression can run code. Returns `value` and `type`.",
-            ToolAnnotations::ARBITRARY_CODE,
-            set_variable,
-        ),
-        tool(
-            "debug.set_expression",
-            "Assign `value` to an assignable `expression` (such as `scores['CY']` or \
-             `item.Stock`) in `frame_id` (default: the top frame). WARNING: changes the \
-             program's state, and the expressions can run code. Returns the new `value`.",
-            ToolAnnotations::ARBITRARY_CODE,
-            set_expression,
-        ),
         tool(
             "debug.completions",
             "What could complete `text` at `column` (1-based; default: its end) in \
@@ -87,36 +69,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             locations,
         ),
     ]
-}
-
-/// Arguments of `debug.set_variable`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SetVariableArgs {
-    session_id: String,
-    /// The variable's name in its scope or container.
-    name: String,
-    /// The new value, an expression in the program's language.
-    value: String,
-    /// A scope: its name (`Locals`, ...) or its id.
-    scope: Option<ScopeRef>,
-    /// Or a container: the `variables_reference` of a structured value.
-    variables_reference: Option<i64>,
-    /// The frame whose scope is named; the top frame by default.
-    frame_id: Option<i64>,
-}
-
-/// Arguments of `debug.set_expression`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SetExpressionArgs {
-    session_id: String,
-    /// An assignable expression.
-    expression: String,
-    /// The new value, an expression in the program's language.
-    value: String,
-    /// The frame; the top frame of the stopped thread by default.
-    frame_id: Option<i64>,
 }
 
 /// Arguments of `debug.completions`.
@@ -174,68 +126,6 @@ pub(crate) struct LocationsArgs {
     session_id: String,
     /// A location reference the adapter gave.
     location_reference: i64,
-}
-
-async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
-    let session = ctx.session(&args.session_id)?;
-    ctx.bounds.check_expression("the value", &args.value)?;
-    let container = match (args.variables_reference, args.scope) {
-        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
-        (None, Some(ScopeRef::Name(name))) => {
-            scope_reference(&ctx, &session, &name, args.frame_id).await?
-        }
-        _ => {
-            return Err(ToolError::invalid(
-                "pass `scope` or `variables_reference`, not both and not neither",
-                "scope: \"Locals\" for a local of the top frame",
-            ))
-        }
-    };
-    let set = session
-        .set_variable(container, &args.name, &args.value)
-        .await
-        .ids(&[("variables_reference", args.variables_reference)])?;
-    let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
-    let mut json = json!({
-        "name": args.name,
-        "value": value,
-        "type": set.type_,
-        "variables_reference": set.variables_reference.unwrap_or(0),
-    });
-    if let Some(m) = set.memory_reference {
-        json["memory_reference"] = json!(m);
-    }
-    if cut > 0 {
-        json["value_truncated_chars"] = json!(cut);
-    }
-    Ok(Reply::new(json, format!("{} = {value}", args.name)))
-}
-
-async fn set_expression(ctx: Arc<Context>, args: SetExpressionArgs) -> Outcome {
-    let session = ctx.session(&args.session_id)?;
-    ctx.bounds
-        .check_expression("the expression", &args.expression)?;
-    ctx.bounds.check_expression("the value", &args.value)?;
-    let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
-    let set = session
-        .set_expression(&args.expression, &args.value, Some(frame_id))
-        .await
-        .ids(&[("frame_id", args.frame_id)])?;
-    let (value, cut) = cut_value(&set.value, ctx.bounds.max_value_chars);
-    let mut json = json!({
-        "expression": args.expression,
-        "value": value,
-        "type": set.type_,
-        "variables_reference": set.variables_reference.unwrap_or(0),
-        "frame_id": frame_id,
-    });
-    if let Some(m) = set.memory_reference {
-        json["memory_reference"] = json!(m);
-    }
-    if cut > 0 {
-        json["value_truncated_chars"] = json!(cut);
-    }
-    Ok(Reply::new(json, format!("{} = {value}", args.expression)))
 }
 
 async fn completions(ctx: Arc<Context>, args: CompletionsArgs) -> Outcome {
