@@ -2,6 +2,8 @@
 //! and what a refusal for a missing capability looks like.
 #![allow(dead_code)]
 
+pub mod debugpy;
+
 use dapvisor::signals::Signal;
 use std::fmt::Debug;
 
