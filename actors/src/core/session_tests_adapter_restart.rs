@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::session_tests::{command_for, full_caps, plan, Effects, Harness};
+use super::session_tests::{full_caps, plan, Effects, Harness};
+use super::session_tests_states::command_for;
 use crate::core::command::{Answer, Command, Effect, Input};
 use crate::core::session::CoreConfig;
 use crate::core::session_id::SessionId;

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::session_tests::{command_for, Harness, PROGRAM};
+use super::session_tests::{Harness, PROGRAM};
 use super::session_tests_adapter_restart::{killed, restart_handshake};
+use super::session_tests_states::command_for;
 use crate::core::command::{Answer, Command, Input};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
