@@ -61,6 +61,8 @@ mod session_tests_relaunch;
 #[cfg(test)]
 mod session_tests_startup;
 #[cfg(test)]
+mod session_tests_startup_failures;
+#[cfg(test)]
 mod session_tests_states;
 #[cfg(test)]
 mod session_tests_terminate;
