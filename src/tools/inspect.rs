@@ -310,6 +310,8 @@ async fn variables(
         Some(ScopeRef::Id(r)) => Some(r),
         _ => None,
     };
+    // The locals when they span several scopes (js-debug), gathered as one list.
+    let mut gathered = None;
     let reference = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
@@ -318,12 +320,13 @@ async fn variables(
                 .scopes(frame_id)
                 .await
                 .ids(&[("frame_id", args.frame_id)])?;
-            let found = scopes
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(name.trim()));
-            match found {
-                Some(s) => s.variables_reference,
-                None => {
+            match super::locals::by_name(&scopes, &name).as_slice() {
+                [one] => one.variables_reference,
+                several @ [first, ..] => {
+                    gathered = Some(super::locals::gather(&session, several).await?);
+                    first.variables_reference
+                }
+                [] => {
                     let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
                     return Err(ToolError::invalid(
                         format!("frame {frame_id} has no scope `{name}`"),
@@ -350,11 +353,18 @@ async fn variables(
     let max_chars = value_chars(&ctx, args.max_chars);
     let max = page_size(args.count, ctx.bounds.max_variables)?;
     // `all` holds the children from index `first` on.
-    let (all, first) = match args.filter {
-        None => (session.variables(reference).await.ids(&given)?, 0),
+    let (all, first) = match (args.filter, gathered) {
+        (None, Some(all)) => (all, 0),
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid(
+                "a `filter` picks one value's members, and this frame's locals span scopes",
+                "leave out `filter`, or name one scope (debug.scopes lists them)",
+            ))
+        }
+        (None, None) => (session.variables(reference).await.ids(&given)?, 0),
         // An adapter that pages indexed children is asked for the page and one more
         // (to know whether there is more), from where it begins.
-        Some(ChildFilter::Indexed) if session.snapshot().await?.pages_variables => {
+        (Some(ChildFilter::Indexed), None) if session.snapshot().await?.pages_variables => {
             let start = adapter_int(args.offset, "offset")?;
             let count = adapter_int(max.saturating_add(1), "the variables bound")?;
             let children = session
@@ -365,7 +375,7 @@ async fn variables(
         }
         // Otherwise from the first child to one past the page: right whether the
         // adapter pages or not (and dlv lists no elements at all without a count).
-        Some(filter) => {
+        (Some(filter), None) => {
             let filter = match filter {
                 ChildFilter::Named => "named",
                 ChildFilter::Indexed => "indexed",

@@ -45,6 +45,7 @@ mod describe;
 mod ids;
 mod inspect;
 mod inspect_results;
+mod locals;
 mod operations;
 mod output;
 mod output_result;
