@@ -1,4 +1,5 @@
-//! A frame's locals as agents mean them, whatever the adapter calls them: debugpy,
+//! A frame's scopes as agents name them, and above all its locals, whatever the
+//! adapter calls them: debugpy,
 //! lldb-dap and dlv name a scope `Locals`, CodeLLDB names it `Local`, and js-debug
 //! spreads a frame's locals over several scopes it marks as locals (`Block: f`, ...,
 //! `Local: f`, innermost first). The stop summary's locals and `debug.variables` with
@@ -7,6 +8,10 @@
 
 use crate::wire::types::{Scope, Variable};
 use crate::{SessionError, SessionHandle};
+
+use super::context::Context;
+use super::ids::AgentIds;
+use super::spec::ToolError;
 
 /// Whether a scope name an agent gave asks for the locals (`Locals` or `Local`, in
 /// any case), for a frame with no scope of that exact name.
@@ -64,6 +69,41 @@ pub(crate) async fn gather(
         }
     }
     Ok(vars)
+}
+
+/// The `variables_reference` of the scope named `name` in `frame_id` (the top frame
+/// by default) that holds `member`: where the locals span several scopes, the
+/// innermost one with a variable of that name (the first, if none has it); a 400
+/// listing the frame's scopes when there is no such scope.
+pub(crate) async fn scope_reference(
+    ctx: &Context,
+    session: &SessionHandle,
+    name: &str,
+    frame_id: Option<i64>,
+    member: &str,
+) -> Result<i64, ToolError> {
+    let given = frame_id;
+    let frame_id = ctx.frame_or_top(session, frame_id).await?;
+    let scopes = session.scopes(frame_id).await.ids(&[("frame_id", given)])?;
+    match by_name(&scopes, name).as_slice() {
+        [one] => Ok(one.variables_reference),
+        several @ [first, ..] => {
+            for scope in several {
+                let vars = session.variables(scope.variables_reference).await?;
+                if vars.iter().any(|v| v.name == member) {
+                    return Ok(scope.variables_reference);
+                }
+            }
+            Ok(first.variables_reference)
+        }
+        [] => {
+            let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
+            Err(ToolError::invalid(
+                format!("frame {frame_id} has no scope `{name}`"),
+                format!("its scopes are: {}", names.join(", ")),
+            ))
+        }
+    }
 }
 
 #[cfg(test)]
