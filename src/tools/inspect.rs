@@ -211,7 +211,8 @@ async fn stack_trace(
     let cap = ctx.bounds.max_frames_per_call;
     let limit = wanted.min(cap);
     let start = args.start_frame;
-    // One frame more than shown tells whether there are more.
+    // One frame more than shown tells whether there are more (by default, the stop
+    // summary's page: `Bounds::default_stack_levels`).
     let asked = adapter_int(limit.saturating_add(1), "levels")?;
     let first = adapter_int(start, "start_frame")?;
     let body = session

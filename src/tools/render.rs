@@ -179,7 +179,12 @@ pub(crate) async fn stop_summary(
             json["exception"] = json!({ "id": info.exception_id, "description": description });
         }
     }
-    let frame = match session.stack_trace(stop.thread_id, Some(1)).await {
+    // The page a `debug.stack_trace` asks for by default, not the top frame alone: the
+    // stop's cache then answers the agent's look at the stack too.
+    let levels = bounds
+        .default_stack_levels()
+        .min(super::bounds::MAX_ADAPTER_INT) as i64;
+    let frame = match session.stack_trace(stop.thread_id, Some(levels)).await {
         Ok(frames) => frames.into_iter().next(),
         Err(e) => {
             json["summary_error"] = json!(e.to_string());
