@@ -312,29 +312,10 @@ async fn variables(
         _ => None,
     };
     // The locals when they span several scopes (js-debug), gathered as one list.
-    let mut gathered = None;
-    let reference = match (args.variables_reference, args.scope) {
-        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
+    let (reference, gathered) = match (args.variables_reference, args.scope) {
+        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => (r, None),
         (None, Some(ScopeRef::Name(name))) => {
-            let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
-            let scopes = session
-                .scopes(frame_id)
-                .await
-                .ids(&[("frame_id", args.frame_id)])?;
-            match super::locals::by_name(&scopes, &name).as_slice() {
-                [one] => one.variables_reference,
-                several @ [first, ..] => {
-                    gathered = Some(super::locals::gather(&session, several).await?);
-                    first.variables_reference
-                }
-                [] => {
-                    let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
-                    return Err(ToolError::invalid(
-                        format!("frame {frame_id} has no scope `{name}`"),
-                        format!("its scopes are: {}", names.join(", ")),
-                    ));
-                }
-            }
+            super::locals::scope_variables(&ctx, &session, &name, args.frame_id).await?
         }
         (Some(_), Some(_)) | (None, None) => {
             return Err(ToolError::invalid(

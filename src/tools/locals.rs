@@ -71,6 +71,46 @@ pub(crate) async fn gather(
     Ok(vars)
 }
 
+/// The scopes of `frame_id` (the top frame by default) that `name` means
+/// ([`by_name`]), never none: a 400 listing the frame's scopes instead.
+async fn named(
+    ctx: &Context,
+    session: &SessionHandle,
+    name: &str,
+    frame_id: Option<i64>,
+) -> Result<Vec<Scope>, ToolError> {
+    let given = frame_id;
+    let frame_id = ctx.frame_or_top(session, frame_id).await?;
+    let scopes = session.scopes(frame_id).await.ids(&[("frame_id", given)])?;
+    let found: Vec<Scope> = by_name(&scopes, name).into_iter().cloned().collect();
+    if found.is_empty() {
+        let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
+        return Err(ToolError::invalid(
+            format!("frame {frame_id} has no scope `{name}`"),
+            format!("its scopes are: {}", names.join(", ")),
+        ));
+    }
+    Ok(found)
+}
+
+/// What reading scope `name` of `frame_id` lists: its `variables_reference`, and,
+/// where the name means locals spread over several scopes, their variables gathered
+/// (the reference is then the innermost scope's).
+pub(crate) async fn scope_variables(
+    ctx: &Context,
+    session: &SessionHandle,
+    name: &str,
+    frame_id: Option<i64>,
+) -> Result<(i64, Option<Vec<Variable>>), ToolError> {
+    let scopes = named(ctx, session, name, frame_id).await?;
+    let reference = scopes[0].variables_reference;
+    if scopes.len() == 1 {
+        return Ok((reference, None));
+    }
+    let all: Vec<&Scope> = scopes.iter().collect();
+    Ok((reference, Some(gather(session, &all).await?)))
+}
+
 /// The `variables_reference` of the scope named `name` in `frame_id` (the top frame
 /// by default) that holds `member`: where the locals span several scopes, the
 /// innermost one with a variable of that name (the first, if none has it); a 400
@@ -82,28 +122,16 @@ pub(crate) async fn scope_reference(
     frame_id: Option<i64>,
     member: &str,
 ) -> Result<i64, ToolError> {
-    let given = frame_id;
-    let frame_id = ctx.frame_or_top(session, frame_id).await?;
-    let scopes = session.scopes(frame_id).await.ids(&[("frame_id", given)])?;
-    match by_name(&scopes, name).as_slice() {
-        [one] => Ok(one.variables_reference),
-        several @ [first, ..] => {
-            for scope in several {
-                let vars = session.variables(scope.variables_reference).await?;
-                if vars.iter().any(|v| v.name == member) {
-                    return Ok(scope.variables_reference);
-                }
+    let scopes = named(ctx, session, name, frame_id).await?;
+    if scopes.len() > 1 {
+        for scope in &scopes {
+            let vars = session.variables(scope.variables_reference).await?;
+            if vars.iter().any(|v| v.name == member) {
+                return Ok(scope.variables_reference);
             }
-            Ok(first.variables_reference)
-        }
-        [] => {
-            let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
-            Err(ToolError::invalid(
-                format!("frame {frame_id} has no scope `{name}`"),
-                format!("its scopes are: {}", names.join(", ")),
-            ))
         }
     }
+    Ok(scopes[0].variables_reference)
 }
 
 #[cfg(test)]
