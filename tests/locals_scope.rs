@@ -42,8 +42,8 @@ async fn locals_on_js_debug_gather_its_block_and_function_scopes() {
     assert!(var(&vars, "line")["variables_reference"].as_i64().unwrap() > 0);
 
     // Written in the scope that holds it, the last of the three. Read back by an
-    // evaluation: V8's scope objects are copies taken at the pause, so js-debug lists
-    // a scope's values as they were when it stopped until the next stop.
+    // evaluation: js-debug lists the scopes' values as they were when it stopped until
+    // the next stop, even read afresh after the write.
     set(&tools, &id, "total", "11").await;
     let value = ok(
         &tools,
