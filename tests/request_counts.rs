@@ -1,5 +1,5 @@
 //! The DAP requests the find-the-bug loop costs, pinned per real adapter (debugpy,
-//! lldb-dap, dlv): launch to a breakpoint, the stack, the locals, an evaluation,
+//! lldb-dap, dlv, js-debug, CodeLLDB): launch to a breakpoint, the stack, the locals, an evaluation,
 //! continue to the next stop, another evaluation. Request counts are exact (the
 //! session counts what it sends), so a regression shows as a number; timings are
 //! never asserted.
@@ -25,8 +25,10 @@ async fn requests_sent(tools: &ToolCatalogue, id: &str) -> u64 {
 /// The loop's steps after the launch, each with the requests it sent: the stack, the
 /// Locals, `first` evaluated, continue to the next stop, `second` evaluated. Ends the
 /// session. Each step's answer is checked, so a count is never of a failed step.
+/// `adapter` names the adapter where the program's kind does not pick it.
 async fn find_the_bug_loop(
     program: &str,
+    adapter: Option<&str>,
     file: &str,
     needle: &str,
     first: &str,
@@ -34,12 +36,11 @@ async fn find_the_bug_loop(
 ) -> Vec<(&'static str, u64)> {
     let tools = catalogue().await;
     let line = line_of(file, needle);
-    let launch = ok(
-        &tools,
-        "debug.launch",
-        json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] }),
-    )
-    .await;
+    let mut args = json!({ "program": program, "breakpoints": [{ "file": file, "line": line }] });
+    if let Some(adapter) = adapter {
+        args["adapter"] = json!(adapter);
+    }
+    let launch = ok(&tools, "debug.launch", args).await;
     assert_eq!(launch["state"], "stopped", "{launch}");
     let id = launch["session_id"].as_str().unwrap().to_string();
     let session = json!({ "session_id": id });
@@ -60,8 +61,17 @@ async fn find_the_bug_loop(
         json!({ "session_id": id, "scope": "Locals" }),
     )
     .await;
+    // The stop summary's locals, and more if it had no room for them all: it says to
+    // read on with scope "Locals", whatever the adapter names the scopes that hold them.
+    let names = |vars: &serde_json::Value| -> Vec<String> {
+        let vars = vars.as_array().unwrap().iter();
+        vars.map(|v| v["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let summary = names(&launch["stop"]["locals"]);
+    assert!(!summary.is_empty(), "{launch}");
     assert!(
-        !locals["variables"].as_array().unwrap().is_empty(),
+        names(&locals["variables"]).starts_with(&summary),
         "{locals}"
     );
     count("variables", requests_sent(&tools, &id).await, &mut counts);
@@ -74,7 +84,7 @@ async fn find_the_bug_loop(
     .await;
     assert!(!value["result"].as_str().unwrap().is_empty(), "{value}");
     // In the stop summary's top frame, from its answer kept: the same frame id (dlv
-    // numbers the frames of each `stackTrace` answer afresh, so the stack's may differ).
+    // numbers the frames of each `stackTrace` answer afresh, so another's may differ).
     assert_eq!(value["frame_id"], launch["stop"]["frame_id"], "{value}");
     count("evaluate", requests_sent(&tools, &id).await, &mut counts);
 
@@ -103,7 +113,8 @@ async fn find_the_bug_loop(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_loop_on_debugpy_sends_a_pinned_number_of_requests() {
     let file = discount();
-    let counts = find_the_bug_loop(&file, &file, "total += discounted", "total", "total").await;
+    let counts =
+        find_the_bug_loop(&file, None, &file, "total += discounted", "total", "total").await;
     assert_eq!(counts, PINNED_DEBUGPY, "debugpy");
 }
 
@@ -111,7 +122,15 @@ async fn the_loop_on_debugpy_sends_a_pinned_number_of_requests() {
 async fn the_loop_on_lldb_dap_sends_a_pinned_number_of_requests() {
     let binary = c_binary().display().to_string();
     let file = program("c/average.c").display().to_string();
-    let counts = find_the_bug_loop(&binary, &file, "s.sum += scores[i];", "s.sum", "s.sum").await;
+    let counts = find_the_bug_loop(
+        &binary,
+        None,
+        &file,
+        "s.sum += scores[i];",
+        "s.sum",
+        "s.sum",
+    )
+    .await;
     assert_eq!(counts, PINNED_LLDB_DAP, "lldb-dap");
 }
 
@@ -121,6 +140,7 @@ async fn the_loop_on_dlv_sends_a_pinned_number_of_requests() {
     let file = program("go/inventory/main.go").display().to_string();
     let counts = find_the_bug_loop(
         &package,
+        None,
         &file,
         "due := needsRestock(item)",
         "item.Stock",
@@ -130,14 +150,52 @@ async fn the_loop_on_dlv_sends_a_pinned_number_of_requests() {
     assert_eq!(counts, PINNED_DLV, "dlv");
 }
 
-/// The requests per step on debugpy, 7 in all after the launch's stop (12 before the
-/// stop cache): the stack (`stackTrace`: the stop summary asked for the top frame
-/// only), the Locals (none: the top frame, its scopes and the Locals are the stop
-/// summary's, from the session's stop cache), an evaluation (`evaluate`; the top frame
-/// from the cache), continue to the next stop (`continue`, then the stop summary's
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_on_js_debug_sends_a_pinned_number_of_requests() {
+    let file = program("javascript/cart.js").display().to_string();
+    let counts = find_the_bug_loop(
+        &file,
+        None,
+        &file,
+        "total += cents + DELIVERY_CENTS;",
+        "total",
+        "total",
+    )
+    .await;
+    assert_eq!(counts, PINNED_JS_DEBUG, "js-debug");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_on_codelldb_sends_a_pinned_number_of_requests() {
+    let binary = rust_orders_binary().display().to_string();
+    let file = program("rust/orders.rs").display().to_string();
+    let counts = find_the_bug_loop(
+        &binary,
+        Some("codelldb"),
+        &file,
+        "total += prices[item];",
+        "total",
+        "total",
+    )
+    .await;
+    assert_eq!(counts, PINNED_CODELLDB, "codelldb");
+}
+
+/// The requests per step on debugpy, 6 in all after the launch returns (12 before the
+/// stop cache; 7 while the stop summary asked for the top frame alone): the stack
+/// (none: the stop summary asked for the page `debug.stack_trace` asks for by default,
+/// kept in the stop cache), the Locals (none: the scopes and the Locals are the stop
+/// summary's, from the cache), an evaluation (`evaluate`; the top frame from the
+/// cache), continue to the next stop (`continue`, then the stop summary's
 /// `stackTrace`, `scopes`, `variables`), an evaluation (`evaluate`).
+///
+/// Counted from the first stop, with the launch's stop summary (`stackTrace`,
+/// `scopes`, `variables`), that is 9 against a minimal direct client's 7 (stackTrace,
+/// scopes, variables, evaluate, continue, stackTrace, evaluate): the 2 more are the
+/// second stop's locals (`scopes`, `variables`), which the stop summary shows at every
+/// stop and that direct client does not read.
 const PINNED_DEBUGPY: &[(&str, u64)] = &[
-    ("stack_trace", 1),
+    ("stack_trace", 0),
     ("variables", 0),
     ("evaluate", 1),
     ("continue", 4),
@@ -149,6 +207,26 @@ const PINNED_LLDB_DAP: &[(&str, u64)] = PINNED_DEBUGPY;
 
 /// As on debugpy.
 const PINNED_DLV: &[(&str, u64)] = PINNED_DEBUGPY;
+
+/// As on debugpy, but for the locals: continue costs 6 (`continue`, `stackTrace`,
+/// `scopes`, then one `variables` per scope of the locals). js-debug spreads a frame's
+/// locals over several scopes (here `Block: cartTotal` with `cents`, `Block:
+/// cartTotal` with `line`, `Local: cartTotal` with `lines` and `total`), so reading
+/// the locals takes three `variables` requests, at every stop, from any client that
+/// shows them all: a direct client that does, once, sends 9 after the first stop.
+/// `debug.variables` with scope `"Locals"` gathers the same three from the stop's
+/// cache (none).
+const PINNED_JS_DEBUG: &[(&str, u64)] = &[
+    ("stack_trace", 0),
+    ("variables", 0),
+    ("evaluate", 1),
+    ("continue", 6),
+    ("evaluate again", 1),
+];
+
+/// As on debugpy: CodeLLDB names the locals' scope `Local`, which scope `"Locals"`
+/// finds (the first cheap scope, as the stop summary reads it).
+const PINNED_CODELLDB: &[(&str, u64)] = PINNED_DEBUGPY;
 
 /// The Locals after `debug.set_variable` and after an evaluation that assigns: read
 /// again from the adapter (the stop's kept answers are forgotten), with the new value.

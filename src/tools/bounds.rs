@@ -186,6 +186,16 @@ impl Default for Bounds {
 }
 
 impl Bounds {
+    /// The frames a `debug.stack_trace` without `levels` asks the adapter for: its
+    /// page and one more (which tells whether there are more). The stop summary asks
+    /// for the same, so that the agent's first look at the stack comes from the stop's
+    /// cache instead of a second `stackTrace`.
+    pub(crate) fn default_stack_levels(&self) -> usize {
+        self.max_frames
+            .min(self.max_frames_per_call)
+            .saturating_add(1)
+    }
+
     /// Set [`Self::max_frames`] (at least 1).
     pub fn max_frames(mut self, n: usize) -> Self {
         self.max_frames = n.max(1);

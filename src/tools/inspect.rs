@@ -172,7 +172,8 @@ async fn stack_trace(
     let cap = ctx.bounds.max_frames_per_call;
     let limit = wanted.min(cap);
     let start = args.start_frame;
-    // One frame more than shown tells whether there are more.
+    // One frame more than shown tells whether there are more (by default, the stop
+    // summary's page: `Bounds::default_stack_levels`).
     let asked = adapter_int(limit.saturating_add(1), "levels")?;
     let first = adapter_int(start, "start_frame")?;
     let body = session
@@ -271,27 +272,11 @@ async fn variables(
         Some(ScopeRef::Id(r)) => Some(r),
         _ => None,
     };
-    let reference = match (args.variables_reference, args.scope) {
-        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
+    // The locals when they span several scopes (js-debug), gathered as one list.
+    let (reference, gathered) = match (args.variables_reference, args.scope) {
+        (Some(r), None) | (None, Some(ScopeRef::Id(r))) => (r, None),
         (None, Some(ScopeRef::Name(name))) => {
-            let frame_id = ctx.frame_or_top(&session, args.frame_id).await?;
-            let scopes = session
-                .scopes(frame_id)
-                .await
-                .ids(&[("frame_id", args.frame_id)])?;
-            let found = scopes
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(name.trim()));
-            match found {
-                Some(s) => s.variables_reference,
-                None => {
-                    let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
-                    return Err(ToolError::invalid(
-                        format!("frame {frame_id} has no scope `{name}`"),
-                        format!("its scopes are: {}", names.join(", ")),
-                    ));
-                }
-            }
+            super::locals::scope_variables(&ctx, &session, &name, args.frame_id).await?
         }
         (Some(_), Some(_)) | (None, None) => {
             return Err(ToolError::invalid(
@@ -311,11 +296,18 @@ async fn variables(
     let max_chars = value_chars(&ctx, args.max_chars);
     let max = page_size(args.count, ctx.bounds.max_variables)?;
     // `all` holds the children from index `first` on.
-    let (all, first) = match args.filter {
-        None => (session.variables(reference).await.ids(&given)?, 0),
+    let (all, first) = match (args.filter, gathered) {
+        (None, Some(all)) => (all, 0),
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid(
+                "a `filter` picks one value's members, and this frame's locals span scopes",
+                "leave out `filter`, or name one scope (debug.scopes lists them)",
+            ))
+        }
+        (None, None) => (session.variables(reference).await.ids(&given)?, 0),
         // An adapter that pages indexed children is asked for the page and one more
         // (to know whether there is more), from where it begins.
-        Some(ChildFilter::Indexed) if session.snapshot().await?.pages_variables => {
+        (Some(ChildFilter::Indexed), None) if session.snapshot().await?.pages_variables => {
             let start = adapter_int(args.offset, "offset")?;
             let count = adapter_int(max.saturating_add(1), "the variables bound")?;
             let children = session
@@ -326,7 +318,7 @@ async fn variables(
         }
         // Otherwise from the first child to one past the page: right whether the
         // adapter pages or not (and dlv lists no elements at all without a count).
-        Some(filter) => {
+        (Some(filter), None) => {
             let filter = match filter {
                 ChildFilter::Named => "named",
                 ChildFilter::Indexed => "indexed",

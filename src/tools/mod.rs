@@ -46,6 +46,7 @@ mod evaluate;
 mod ids;
 mod inspect;
 mod inspect_results;
+mod locals;
 mod operations;
 mod output;
 mod output_result;

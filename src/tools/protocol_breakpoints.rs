@@ -20,6 +20,7 @@ use crate::SessionHandle;
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::ids::AgentIds;
+use super::locals::scope_reference;
 use super::session::check_line;
 use super::spec::{ToolAnnotations, ToolError};
 
@@ -245,7 +246,7 @@ async fn data_breakpoint_info(ctx: Arc<Context>, args: DataInfoArgs) -> Outcome 
     let (variables_reference, frame_id) = match (args.variables_reference, &args.scope) {
         (Some(r), None) => (Some(r), None),
         (None, Some(scope)) => (
-            Some(scope_reference(&ctx, &session, scope, args.frame_id).await?),
+            Some(scope_reference(&ctx, &session, scope, args.frame_id, &args.name).await?),
             None,
         ),
         (None, None) => {
@@ -362,32 +363,6 @@ pub(crate) async fn set_exception_options(
             exception_options,
         })
         .await?)
-}
-
-/// The `variables_reference` of the scope named `name` in `frame_id` (the top frame
-/// by default), or a 400 listing the frame's scopes.
-pub(crate) async fn scope_reference(
-    ctx: &Context,
-    session: &SessionHandle,
-    name: &str,
-    frame_id: Option<i64>,
-) -> Result<i64, ToolError> {
-    let given = frame_id;
-    let frame_id = ctx.frame_or_top(session, frame_id).await?;
-    let scopes = session.scopes(frame_id).await.ids(&[("frame_id", given)])?;
-    match scopes
-        .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-    {
-        Some(s) => Ok(s.variables_reference),
-        None => {
-            let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
-            Err(ToolError::invalid(
-                format!("frame {frame_id} has no scope `{name}`"),
-                format!("its scopes are: {}", names.join(", ")),
-            ))
-        }
-    }
 }
 
 fn access_name(access: DataBreakpointAccessType) -> &'static str {

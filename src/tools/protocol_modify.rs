@@ -12,7 +12,7 @@ use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::ids::AgentIds;
 use super::inspect::ScopeRef;
-use super::protocol_breakpoints::scope_reference;
+use super::locals::scope_reference;
 use super::render::cut_value;
 use super::spec::{ToolAnnotations, ToolError};
 
@@ -73,7 +73,7 @@ async fn set_variable(ctx: Arc<Context>, args: SetVariableArgs) -> Outcome {
     let container = match (args.variables_reference, args.scope) {
         (Some(r), None) | (None, Some(ScopeRef::Id(r))) => r,
         (None, Some(ScopeRef::Name(name))) => {
-            scope_reference(&ctx, &session, &name, args.frame_id).await?
+            scope_reference(&ctx, &session, &name, args.frame_id, &args.name).await?
         }
         _ => {
             return Err(ToolError::invalid(

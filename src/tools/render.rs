@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::wire::types::{Scope, StackFrame, Variable};
+use crate::wire::types::{StackFrame, Variable};
 use crate::{SessionHandle, StopInfo, StopOutcome};
 
 use super::bounds::{cut_chars, keep_ends, Bounds};
@@ -179,7 +179,12 @@ pub(crate) async fn stop_summary(
             json["exception"] = json!({ "id": info.exception_id, "description": description });
         }
     }
-    let frame = match session.stack_trace(stop.thread_id, Some(1)).await {
+    // The page a `debug.stack_trace` asks for by default, not the top frame alone: the
+    // stop's cache then answers the agent's look at the stack too.
+    let levels = bounds
+        .default_stack_levels()
+        .min(super::bounds::MAX_ADAPTER_INT) as i64;
+    let frame = match session.stack_trace(stop.thread_id, Some(levels)).await {
         Ok(frames) => frames.into_iter().next(),
         Err(e) => {
             json["summary_error"] = json!(e.to_string());
@@ -295,44 +300,17 @@ fn stop_reason(stop: &StopInfo) -> &str {
     }
 }
 
-/// The top frame's locals, bounded: the scope named Locals, else the first cheap
-/// scope (the locals, for debugpy, lldb-dap, dlv and CodeLLDB). js-debug spreads a
-/// frame's locals over several cheap scopes it marks as locals (a block's, then the
-/// function's, innermost first): all of those, a name shadowed further in shown once.
+/// The top frame's locals (see `locals.rs`), bounded.
 async fn top_locals(
     session: &SessionHandle,
     frame_id: i64,
     bounds: &Bounds,
 ) -> Result<(Vec<Variable>, usize), String> {
     let scopes = session.scopes(frame_id).await.map_err(|e| e.to_string())?;
-    let cheap = |s: &&Scope| !s.expensive && s.variables_reference > 0;
-    let marked: Vec<&Scope> = scopes
-        .iter()
-        .filter(cheap)
-        .filter(|s| s.presentation_hint.as_deref() == Some("locals"))
-        .collect();
-    let chosen: Vec<&Scope> = if marked.len() > 1 {
-        marked
-    } else {
-        scopes
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case("locals") && s.variables_reference > 0)
-            .or_else(|| scopes.iter().find(cheap))
-            .into_iter()
-            .collect()
-    };
-    let mut vars: Vec<Variable> = Vec::new();
-    for scope in chosen {
-        let more = session
-            .variables(scope.variables_reference)
-            .await
-            .map_err(|e| e.to_string())?;
-        for var in more {
-            if !vars.iter().any(|v| v.name == var.name) {
-                vars.push(var);
-            }
-        }
-    }
+    let chosen = super::locals::locals_scopes(&scopes);
+    let mut vars = super::locals::gather(session, &chosen)
+        .await
+        .map_err(|e| e.to_string())?;
     let total = vars.len();
     vars.truncate(bounds.stop_locals);
     Ok((vars, total))
