@@ -56,6 +56,8 @@ mod session_tests_relaunch;
 #[cfg(test)]
 mod session_tests_restart;
 #[cfg(test)]
+mod session_tests_run_end;
+#[cfg(test)]
 mod session_tests_startup;
 #[cfg(test)]
 mod session_tests_terminate;
