@@ -17,7 +17,8 @@ Clients:
                 installed into --deps when missing. Its continue_execution does not wait
                 for the stop, and it has no tool that waits: the script polls
                 list_debug_sessions back to back until the session is paused or gone,
-                the fastest a client can learn of the stop.
+                the fastest a client can learn of the stop (start_debugging itself
+                waits for the first stop).
 
 Usage (from the repository root):
   cargo build --release --bin dapvisor
@@ -293,16 +294,24 @@ class Mcp:
             self.proc.wait()
 
 
-def run_dapvisor(args, line, timings):
+def run_dapvisor(args, line, timings, binary=None, warm=False):
     env = dict(os.environ, DAPVISOR_PYTHON=args.python)
     level = env.pop("DAPVISOR_LOG", None) or "debug"
     if args.dapvisor_log:
         env["DAPVISOR_LOG"] = level
     start = time.perf_counter()
     stderr = open(args.dapvisor_log, "a") if args.dapvisor_log else subprocess.DEVNULL
-    mcp = Mcp([args.dapvisor, "mcp", "--permission-mode", "bypass_all"], env, stderr=stderr)
+    argv = [binary or args.dapvisor, "mcp", "--permission-mode", "bypass_all"]
+    mcp = Mcp(argv, env, stderr=stderr)
     try:
         mcp.start()
+        if warm:
+            # An earlier session in the same server, untimed: what a server that has
+            # launched before (an agent's second hunt) does differently.
+            first = mcp.call("debug_launch", {"program": str(PROGRAM),
+                                              "breakpoints": [{"file": str(PROGRAM), "line": line}]})
+            mcp.call("debug_terminate", {"session_id": first["session_id"]})
+            start = time.perf_counter()
         launched = mcp.call(
             "debug_launch",
             {"program": str(PROGRAM), "breakpoints": [{"file": str(PROGRAM), "line": line}]},
@@ -354,19 +363,25 @@ def mcp_debugger_cli(args):
     return cli
 
 
-def wait_mcp_debugger(mcp, sid, want):
-    """Poll list_debug_sessions back to back until `sid` is in state `want` (or gone,
-    for the end). Returns the number of polls."""
+def mcp_debugger_session(mcp, sid):
+    listed = mcp.call("list_debug_sessions", {})
+    return next((s for s in listed.get("sessions", []) if s.get("id") == sid), None)
+
+
+def wait_mcp_debugger(mcp, sid, want, previous_stop=None):
+    """Poll list_debug_sessions back to back until `sid` is paused at a stop other than
+    `previous_stop` (want "paused"), or has ended with an exit code or is gone (want
+    "ended"). Returns (polls, the stop's timestamp)."""
+    session = None
     for polls in range(1, MAX_POLLS + 1):
-        listed = mcp.call("list_debug_sessions", {})
-        sessions = {s.get("id"): s for s in listed.get("sessions", [])}
-        session = sessions.get(sid)
-        state = session and (session.get("state") or session.get("executionState"))
-        if want == "paused" and state in ("paused", "PAUSED"):
-            return polls
-        if want == "ended" and (session is None or state in ("stopped", "terminated", "exited", "STOPPED")):
-            return polls
-    raise Fail(f"mcp-debugger never reported {want}; last {listed}")
+        session = mcp_debugger_session(mcp, sid)
+        if want == "ended" and (session is None or "exitCode" in session):
+            return polls, None
+        if want == "paused" and session and session.get("state") == "paused":
+            stop = (session.get("lastStop") or {}).get("timestamp")
+            if stop is not None and stop != previous_stop:
+                return polls, stop
+    raise Fail(f"mcp-debugger never reported {want}; last {session}")
 
 
 def run_mcp_debugger(args, line, timings):
@@ -380,8 +395,9 @@ def run_mcp_debugger(args, line, timings):
         created = mcp.call("create_debug_session", {"language": "python", "executablePath": args.python})
         sid = created["sessionId"]
         mcp.call("set_breakpoint", {"sessionId": sid, "file": str(PROGRAM), "line": line})
-        mcp.call("start_debugging", {"sessionId": sid, "scriptPath": str(PROGRAM)})
-        polls += wait_mcp_debugger(mcp, sid, "paused")
+        started = mcp.call("start_debugging", {"sessionId": sid, "scriptPath": str(PROGRAM)})
+        expect(started.get("state") == "paused", f"start_debugging answered {started}")
+        stop = (mcp_debugger_session(mcp, sid).get("lastStop") or {}).get("timestamp")
         timings.add("launch to the first stop", time.perf_counter() - mark)
         mcp.call("get_stack_trace", {"sessionId": sid}, timings, "stack")
         local = mcp.call("get_local_variables", {"sessionId": sid}, timings, "locals")
@@ -392,7 +408,8 @@ def run_mcp_debugger(args, line, timings):
         expect(str(value.get("result")) == "-70", f"evaluate gave {value}")
         mark = time.perf_counter()
         mcp.call("continue_execution", {"sessionId": sid})
-        polls += wait_mcp_debugger(mcp, sid, "paused")
+        waited, stop = wait_mcp_debugger(mcp, sid, "paused", stop)
+        polls += waited
         timings.add("continue to the next stop", time.perf_counter() - mark)
         value = mcp.call("evaluate_expression", {"sessionId": sid, "expression": "total"},
                          timings, "evaluate (stack first)")
@@ -400,7 +417,7 @@ def run_mcp_debugger(args, line, timings):
         mcp.call("clear_breakpoints", {"sessionId": sid}, timings, "clear breakpoints")
         mark = time.perf_counter()
         mcp.call("continue_execution", {"sessionId": sid})
-        polls += wait_mcp_debugger(mcp, sid, "ended")
+        polls += wait_mcp_debugger(mcp, sid, "ended")[0]
         timings.add("continue to the end", time.perf_counter() - mark)
         output = mcp.call("get_output", {"sessionId": sid}, timings, "output")
         text = json.dumps(output)
@@ -415,7 +432,17 @@ def run_mcp_debugger(args, line, timings):
         mcp.close()
 
 
-CLIENTS = {"direct": run_direct, "dapvisor": run_dapvisor, "mcp-debugger": run_mcp_debugger}
+CLIENTS = {
+    "direct": run_direct,
+    "dapvisor": run_dapvisor,
+    # The same scenario in a server that ran one session before (untimed).
+    "dapvisor-warm": lambda args, line, timings: run_dapvisor(args, line, timings, warm=True),
+    # Another dapvisor binary (--dapvisor-before), to compare two builds in one run.
+    "dapvisor-before": lambda args, line, timings: run_dapvisor(args, line, timings, args.dapvisor_before),
+    "dapvisor-before-warm": lambda args, line, timings: run_dapvisor(
+        args, line, timings, args.dapvisor_before, warm=True),
+    "mcp-debugger": run_mcp_debugger,
+}
 
 
 def spread(values):
@@ -426,10 +453,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="runs of each client (default 5)")
     parser.add_argument("--clients", default="direct,dapvisor,mcp-debugger",
-                        help="comma-separated: direct, dapvisor, mcp-debugger")
+                        help="comma-separated: direct, dapvisor, dapvisor-warm, dapvisor-before, "
+                        "dapvisor-before-warm, mcp-debugger")
     parser.add_argument("--python", default=os.environ.get("DAPVISOR_PYTHON", str(REPO / ".venv/bin/python")),
                         help="the Python with debugpy, for every client")
     parser.add_argument("--dapvisor", default=str(Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "release/dapvisor"))
+    parser.add_argument("--dapvisor-before", help="another dapvisor binary, for the dapvisor-before clients")
     parser.add_argument("--deps", default="/work/bench-deps", help="where mcp-debugger is installed")
     parser.add_argument("--dapvisor-log", help="append dapvisor's log (DAPVISOR_LOG, default debug) to this file")
     parser.add_argument("--counts", action="store_true", help="read dapvisor's request counts after each run")
@@ -441,7 +470,9 @@ def main():
             parser.error(f"unknown client {c}: pick from {', '.join(CLIENTS)}")
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    if "dapvisor" in clients and not Path(args.dapvisor).exists():
+    if any(c.startswith("dapvisor-before") for c in clients) and not args.dapvisor_before:
+        parser.error("the dapvisor-before clients need --dapvisor-before PATH")
+    if any(c.startswith("dapvisor") for c in clients) and not Path(args.dapvisor).exists():
         parser.error(f"no dapvisor at {args.dapvisor}: run `cargo build --release --bin dapvisor` "
                      "or pass --dapvisor")
     if "mcp-debugger" in clients and not shutil.which("node"):
