@@ -16,9 +16,12 @@ Clients:
   mcp-debugger  @debugmcp/mcp-debugger 0.24.2 over MCP stdio under Debian's node,
                 installed into --deps when missing. Its continue_execution does not wait
                 for the stop, and it has no tool that waits: the script polls
-                list_debug_sessions back to back until the session is paused or gone,
-                the fastest a client can learn of the stop (start_debugging itself
-                waits for the first stop).
+                list_debug_sessions back to back until a new lastStop (or the exit
+                code) shows, the fastest a client can learn of it (start_debugging
+                itself waits for the first stop).
+  dapvisor-warm, dapvisor-before, dapvisor-before-warm
+                the same in a server that ran one session before (untimed), and with
+                another build (--dapvisor-before), to compare two builds in one run.
 
 Usage (from the repository root):
   cargo build --release --bin dapvisor

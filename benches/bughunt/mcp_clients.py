@@ -127,6 +127,8 @@ def run_dapvisor(args, line, timings, binary=None, warm=False):
         return whole, counts
     finally:
         mcp.close()
+        if stderr is not subprocess.DEVNULL:
+            stderr.close()
 
 
 def mcp_debugger_cli(args):
