@@ -59,6 +59,8 @@ mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;
 #[cfg(test)]
+mod session_tests_run_end;
+#[cfg(test)]
 mod session_tests_startup;
 #[cfg(test)]
 mod session_tests_startup_failures;

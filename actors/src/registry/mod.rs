@@ -11,6 +11,7 @@ mod arguments;
 pub(crate) use arguments::DEFAULT_ATTACH_HOST;
 mod banner;
 mod builtin;
+mod debugpy_probe;
 mod definition;
 mod detect;
 mod error;

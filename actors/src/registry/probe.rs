@@ -96,11 +96,6 @@ pub(crate) fn run_probe(program: &Path, args: &[&str], timeout: Duration) -> Pro
     })
 }
 
-/// Whether `python` can import debugpy.
-pub(crate) fn probe_debugpy(python: &Path, timeout: Duration) -> ProbeOutcome {
-    run_probe(python, &["-c", "import debugpy"], timeout)
-}
-
 /// The `major.minor` version in `gdb --version` output, such as 13.1 in
 /// `GNU gdb (Debian 13.1-3) 13.1` or 15.1 in `GNU gdb (GDB) 15.1`.
 pub fn parse_gdb_version(text: &str) -> Option<(u32, u32)> {

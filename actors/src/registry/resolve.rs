@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::debugpy_probe::probe_debugpy;
 use super::definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, TransportKind};
 use super::detect::{expand_candidate, find_executable, is_executable, Environment};
 use super::error::RegistryError;
 use super::install::{codelldb_adapter, js_debug_server};
-use super::probe::{parse_gdb_version, probe_debugpy, run_probe, ProbeOutcome, MIN_GDB_VERSION};
+use super::probe::{parse_gdb_version, run_probe, ProbeOutcome, MIN_GDB_VERSION};
 
 /// Find `def`'s executable in `env` and check it.
 pub(crate) fn resolve(
