@@ -49,8 +49,10 @@ fn adapter_def(name: &str, faults: &[&str]) -> AdapterDef {
 /// A runtime with adapter `healthy` (no faults) and `hostile` (these faults).
 async fn runtime_with(config: RuntimeConfig, faults: &[&str]) -> Runtime {
     let mut config = config;
-    config.registry.register(adapter_def("healthy", &[]));
-    config.registry.register(adapter_def("hostile", faults));
+    config.adapters_mut().register(adapter_def("healthy", &[]));
+    config
+        .adapters_mut()
+        .register(adapter_def("hostile", faults));
     Runtime::start(config).await.unwrap()
 }
 
@@ -475,7 +477,7 @@ async fn an_adapter_that_cannot_be_restarted_spends_the_budget_and_fails() {
         ..dapvisor::RestartPolicy::default()
     };
     let mut config = RuntimeConfig::default().restart_policy(policy);
-    config.registry.register(AdapterDef::generic(
+    config.adapters_mut().register(AdapterDef::generic(
         "vanishing",
         launcher.display().to_string(),
     ));

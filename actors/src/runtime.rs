@@ -134,6 +134,12 @@ impl Runtime {
         &self.inner.config
     }
 
+    /// How long a session may go without an agent request before it is reaped
+    /// (`None`: never), as [`RuntimeConfig::idle_limit`] set it.
+    pub fn idle_limit(&self) -> Option<std::time::Duration> {
+        self.inner.config.idle_limit
+    }
+
     /// The adapter registry in force.
     pub fn registry(&self) -> &AdapterRegistry {
         &self.inner.config.registry
