@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use crate::events::{EventKind, SessionEvent};
+use crate::{EventKind, SessionEvent};
 
 /// An event's name and payload as agents read them.
 pub trait Signal {
@@ -121,8 +121,8 @@ impl Signal for SessionEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::command::StopInfo;
     use crate::AdapterExit;
+    use crate::StopInfo;
 
     #[test]
     fn signals_and_payloads_follow_the_seed_table() {

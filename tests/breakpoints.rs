@@ -7,8 +7,8 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use dapvisor::core::breakpoints::SourceBreakpointRecord;
 use dapvisor::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+use dapvisor::SourceBreakpointRecord;
 use dapvisor::{
     InitialBreakpoint, LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StopOutcome,
 };

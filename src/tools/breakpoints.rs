@@ -9,9 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::core::breakpoints::{FunctionBreakpointRecord, SourceBreakpointRecord};
-use crate::core::trace::collected;
+use crate::tracepoint_expressions as collected;
 use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+use crate::{FunctionBreakpointRecord, SourceBreakpointRecord};
 use crate::{SessionHandle, Tracepoint};
 
 use super::context::Context;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::core::trace::collected;
+use crate::tracepoint_expressions as collected;
 use crate::wire::types::SourceBreakpoint;
 use crate::{SessionHandle, SessionId, Tracepoint};
 

@@ -75,7 +75,7 @@ pub enum TraceRoute {
     Stop,
 }
 
-/// The answer to [`TraceLog::read_since`].
+/// The answer to [`SessionHandle::trace`](crate::SessionHandle::trace).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceSlice {
     /// The rows read, oldest first.
@@ -313,6 +313,7 @@ impl TraceLog {
         }
     }
 
+    #[cfg(test)]
     /// Rows recorded in the whole session (kept or dropped).
     pub fn total(&self) -> u64 {
         self.next_index

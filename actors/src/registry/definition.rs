@@ -36,7 +36,7 @@ pub enum TransportKind {
         port: u16,
     },
     /// An adapter that runs as a task in this process, reached over an in-memory stream
-    /// (see [`crate::transport::InProcessAdapters`]): for tests and benchmarks that
+    /// (see [`crate::RuntimeConfig::in_process_adapter`]): for tests and benchmarks that
     /// measure the runtime without an adapter's start-up.
     InProcess {
         /// The name it was registered under.
@@ -46,7 +46,7 @@ pub enum TransportKind {
 
 /// Which adapter family a definition belongs to. The registry reads it for the
 /// family's argument dialect and how to find its executable; how the family departs
-/// from plain DAP at run time is its row in [`crate::quirks`] ([`AdapterFlavor::quirks`]).
+/// from plain DAP at run time is its row in the crate's quirks table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AdapterFlavor {
