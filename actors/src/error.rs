@@ -15,6 +15,7 @@ use crate::core::state::{Operation, SessionState};
 
 /// How an adapter connection ended, for errors and events.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AdapterExit {
     /// Exit code, if the adapter exited normally.
     pub code: Option<i32>,
@@ -83,6 +84,7 @@ impl std::fmt::Display for UnmatchedResponse {
 
 /// Errors from sessions, the adapter, and the runtime.
 #[derive(Debug, Clone, Error)]
+#[non_exhaustive]
 pub enum SessionError {
     /// The operation is not allowed in the session's current state.
     #[error(

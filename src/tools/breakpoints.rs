@@ -213,12 +213,11 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
                      prints a message",
                 ));
             }
-            let tracepoint = Tracepoint {
-                line,
-                condition: args.condition,
-                hit_condition: args.hit_condition,
-                collect: args.collect.unwrap_or_default(),
-            };
+            let mut tracepoint = Tracepoint::default();
+            tracepoint.line = line;
+            tracepoint.condition = args.condition;
+            tracepoint.hit_condition = args.hit_condition;
+            tracepoint.collect = args.collect.unwrap_or_default();
             let records = session.add_tracepoint(&file, tracepoint).await?;
             remember_statement(&ctx, &session, &args.statement, args.near_line, &file, line);
             Ok(source_reply(&file, &records))

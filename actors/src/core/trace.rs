@@ -22,6 +22,7 @@ const MARK: &str = "@@dvt-";
 
 /// A tracepoint as an agent asks for it: where, when, and what to record.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Tracepoint {
     /// 1-based line.
     pub line: i64,

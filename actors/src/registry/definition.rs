@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 /// How the runtime exchanges DAP messages with an adapter.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TransportKind {
     /// DAP over the adapter's stdin and stdout.
     Stdio,
@@ -49,6 +50,7 @@ pub enum TransportKind {
 /// from plain DAP at run time is its row in the crate's quirks table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum AdapterFlavor {
     /// debugpy (Python), started as `<python> -m debugpy.adapter`. Sends `initialized` only
     /// after `launch`, and answers `launch` only after `configurationDone`.
