@@ -351,7 +351,10 @@ async fn an_answer_without_a_body_is_a_protocol_error_naming_the_command() {
     let session = launch_stopped(&runtime, "hostile").await;
     let result = bounded("evaluate", session.evaluate("qty", Some(1), None)).await;
     match result {
-        Err(SessionError::Protocol(text)) => assert!(text.contains("`evaluate`"), "{text}"),
+        Err(SessionError::Protocol(err)) => {
+            let text = err.to_string();
+            assert!(text.contains("`evaluate`"), "{text}");
+        }
         other => panic!("expected a protocol error, got {other:?}"),
     }
     carries_on(&healthy).await;

@@ -52,7 +52,7 @@ pub use core::state::{Operation, SessionState};
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
-pub use error::{AdapterExit, SessionError, UnmatchedResponse};
+pub use error::{AdapterExit, ProtocolError, SessionError, UnmatchedResponse};
 pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;

@@ -85,9 +85,8 @@ impl Runtime {
             Some(host) => Actor::spawn_linked(None, SupervisorActor, args, host).await,
             None => Actor::spawn(None, SupervisorActor, args).await,
         };
-        let (supervisor, _) = spawned.map_err(|e| {
-            SessionError::Protocol(format!("could not start the runtime's supervisor: {e}"))
-        })?;
+        let (supervisor, _) =
+            spawned.map_err(|e| SessionError::internal("starting the runtime's supervisor", e))?;
         Ok(Self {
             inner: Arc::new(RuntimeInner {
                 supervisor,
@@ -259,7 +258,7 @@ impl Runtime {
             Ok::<_, RegistryError>((adapter, arguments, notes))
         })
         .await
-        .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+        .map_err(|e| SessionError::internal("looking up the adapter", e))?
         .map_err(registry_error)?;
         adapter.cwd = arguments
             .get("cwd")
@@ -300,7 +299,7 @@ impl Runtime {
                 registry.resolve_for_attach(def, &probe)
             })
             .await
-            .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+            .map_err(|e| SessionError::internal("looking up the adapter", e))?
             .map_err(registry_error)?;
         let arguments = adapter.attach_arguments(&spec);
         let attach_target = crate::session::reattach::attach_target(&spec);
