@@ -116,7 +116,11 @@ impl BreakpointCache {
     }
 
     /// Add one breakpoint to `file`, replacing one already at the same line and column.
-    pub(crate) fn add(&mut self, file: &Path, breakpoint: SourceBreakpoint) -> Result<(), SessionError> {
+    pub(crate) fn add(
+        &mut self,
+        file: &Path,
+        breakpoint: SourceBreakpoint,
+    ) -> Result<(), SessionError> {
         let list = self.sources.get(file);
         let replaces =
             list.is_some_and(|l| l.iter().any(|r| same_place(&r.requested, &breakpoint)));
@@ -225,7 +229,10 @@ impl BreakpointCache {
     }
 
     /// Replace the function breakpoints.
-    pub(crate) fn set_functions(&mut self, list: Vec<FunctionBreakpoint>) -> Result<(), SessionError> {
+    pub(crate) fn set_functions(
+        &mut self,
+        list: Vec<FunctionBreakpoint>,
+    ) -> Result<(), SessionError> {
         self.check_limit(self.functions.len(), list.len())?;
         self.functions = list
             .into_iter()
@@ -303,7 +310,10 @@ impl BreakpointCache {
 
     /// Replace the exception filters (and drop any filter or exception options, as a
     /// `setExceptionBreakpoints` without them does).
-    pub(crate) fn set_exception_filters(&mut self, filters: Vec<String>) -> Result<(), SessionError> {
+    pub(crate) fn set_exception_filters(
+        &mut self,
+        filters: Vec<String>,
+    ) -> Result<(), SessionError> {
         self.set_exceptions(SetExceptionBreakpointsArguments {
             filters,
             ..SetExceptionBreakpointsArguments::default()
