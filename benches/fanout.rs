@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use dapvisor::events::{EventHub, EventStream, Received};
+use dapvisor::testing::EventHub;
 use dapvisor::{EventKind, SessionEvent, SessionId, StopInfo};
+use dapvisor::{EventStream, Received};
 use tokio::sync::mpsc;
 
 /// Events published per iteration.

@@ -329,6 +329,7 @@ async fn drive(
             }
             StopOutcome::Terminated { exit_code } => break exit_code,
             StopOutcome::TimedOut => return Err("the program neither stopped nor ended".into()),
+            other => return Err(format!("an outcome this example does not know: {other:?}").into()),
         }
     };
     let output = session.output(0, 64 * 1024).await?.text();

@@ -84,6 +84,7 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
             StopOutcome::TimedOut => {
                 return Err("the program neither stopped nor ended in 60 s".into())
             }
+            other => return Err(format!("an outcome this example does not know: {other:?}").into()),
         }
     };
     let output = session.output(0, 64 * 1024).await?.text();

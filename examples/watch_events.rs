@@ -71,6 +71,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("-- still running after 30 s; ending it");
                 break;
             }
+            other => {
+                println!("-- {other:?}; ending it");
+                break;
+            }
         }
     }
     runtime.end_session(session.id()).await?;

@@ -33,8 +33,8 @@ fn debugpy_with_a_stderr_line(registry: &AdapterRegistry) -> AdapterDef {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pending_request_fails_at_once_when_the_adapter_is_killed() {
     let mut config = RuntimeConfig::default();
-    let marked = debugpy_with_a_stderr_line(&config.registry);
-    config.registry.register(marked);
+    let marked = debugpy_with_a_stderr_line(config.adapters());
+    config.adapters_mut().register(marked);
     let runtime = Runtime::start(config).await.unwrap();
     let file = program("python/discount.py");
     let line = line_of(&file, "total += discounted");
@@ -112,7 +112,7 @@ async fn an_adapter_that_dies_at_start_reports_its_exit_code_and_stderr() {
         "echo 'crashy: cannot start' >&2; exit 7".into(),
     ];
     let mut config = RuntimeConfig::default();
-    config.registry.register(crashy);
+    config.adapters_mut().register(crashy);
     let runtime = Runtime::start(config).await.unwrap();
 
     let err = runtime
@@ -135,7 +135,7 @@ async fn a_missing_adapter_names_itself_and_how_to_install_it() {
     let mut missing = AdapterDef::generic("nosuch", "dapvisor-no-such-adapter");
     missing.install_hint = "install nosuch with your package manager".into();
     let mut config = RuntimeConfig::default();
-    config.registry.register(missing);
+    config.adapters_mut().register(missing);
     let runtime = Runtime::start(config).await.unwrap();
     let err = runtime
         .launch(LaunchSpec::new(program("python/discount.py")).adapter("nosuch"))
@@ -158,7 +158,7 @@ async fn tcp_adapter_runtime(script: &str, config: RuntimeConfig) -> Runtime {
     def.transport = TransportKind::TcpListen;
     def.args = vec!["-c".into(), script.into()];
     let mut config = config;
-    config.registry.register(def);
+    config.adapters_mut().register(def);
     Runtime::start(config).await.unwrap()
 }
 

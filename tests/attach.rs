@@ -60,17 +60,12 @@ fn python() -> String {
 
 fn spec(adapter: &str, target: &Target, binary: PathBuf, source: PathBuf) -> AttachSpec {
     let line = line_of(&source, "return next");
-    AttachSpec {
-        pid: Some(target.0.id()),
-        program: Some(binary),
-        adapter: Some(adapter.into()),
-        breakpoints: vec![InitialBreakpoint {
-            file: source,
-            line,
-            ..InitialBreakpoint::default()
-        }],
-        ..AttachSpec::default()
-    }
+    let mut spec = AttachSpec::default();
+    spec.pid = Some(target.0.id());
+    spec.program = Some(binary);
+    spec.adapter = Some(adapter.into());
+    spec.breakpoints = vec![InitialBreakpoint::new(source, line)];
+    spec
 }
 
 /// Attach, stop in `tick`, read the count; returns the session and the line.
@@ -367,11 +362,9 @@ async fn the_disconnect_tool_detaches_and_the_terminate_tool_ends() {
 /// The refusal of a debugpy attach to `pid`: its message and output.
 async fn debugpy_attach_failure(config: RuntimeConfig, pid: u32) -> (String, String) {
     let runtime = Runtime::start(config).await.unwrap();
-    let spec = AttachSpec {
-        pid: Some(pid),
-        adapter: Some("debugpy".into()),
-        ..AttachSpec::default()
-    };
+    let mut spec = AttachSpec::default();
+    spec.pid = Some(pid);
+    spec.adapter = Some("debugpy".into());
     let result = runtime.attach(spec).await;
     runtime.shutdown().await;
     match result {

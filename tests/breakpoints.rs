@@ -7,8 +7,8 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use dapvisor::core::breakpoints::SourceBreakpointRecord;
 use dapvisor::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+use dapvisor::SourceBreakpointRecord;
 use dapvisor::{
     InitialBreakpoint, LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StopOutcome,
 };
@@ -33,6 +33,7 @@ async fn python_stops_until_exit(
             }
             StopOutcome::Terminated { exit_code } => return (stops, exit_code),
             StopOutcome::TimedOut => panic!("the program neither stopped nor ended; {stops:?}"),
+            other => panic!("an outcome this test does not know: {other:?}"),
         }
     }
     panic!("more than {MAX_STOPS} stops: {stops:?}");
@@ -157,11 +158,10 @@ async fn conditional_breakpoint_stops_only_on_the_backpack() {
     let file = program("python/discount.py");
     let line = line_of(&file, "line_cents = qty * price");
     let mut spec = LaunchSpec::new(&file);
-    spec.breakpoints.push(InitialBreakpoint {
-        file: file.clone(),
-        line,
-        condition: Some("qty == 1".into()),
-        ..InitialBreakpoint::default()
+    spec.breakpoints.push({
+        let mut value = InitialBreakpoint::new(file.clone(), line);
+        value.condition = Some("qty == 1".into());
+        value
     });
     let session = runtime.launch(spec).await.unwrap();
     let (stops, exit) = python_stops_until_exit(&session, RunTicket { epoch: 0 }).await;
@@ -179,11 +179,10 @@ async fn hit_condition_stops_on_the_second_hit() {
     let file = program("python/discount.py");
     let line = line_of(&file, "total += discounted");
     let mut spec = LaunchSpec::new(&file);
-    spec.breakpoints.push(InitialBreakpoint {
-        file: file.clone(),
-        line,
-        hit_condition: Some("2".into()),
-        ..InitialBreakpoint::default()
+    spec.breakpoints.push({
+        let mut value = InitialBreakpoint::new(file.clone(), line);
+        value.hit_condition = Some("2".into());
+        value
     });
     let session = runtime.launch(spec).await.unwrap();
 
@@ -205,11 +204,10 @@ async fn logpoint_logs_without_stopping() {
     let file = program("python/discount.py");
     let line = line_of(&file, "total += discounted");
     let mut spec = LaunchSpec::new(&file);
-    spec.breakpoints.push(InitialBreakpoint {
-        file: file.clone(),
-        line,
-        log_message: Some("logpoint {name}: {line_cents} -> {discounted}".into()),
-        ..InitialBreakpoint::default()
+    spec.breakpoints.push({
+        let mut value = InitialBreakpoint::new(file.clone(), line);
+        value.log_message = Some("logpoint {name}: {line_cents} -> {discounted}".into());
+        value
     });
     let session = runtime.launch(spec).await.unwrap();
 
@@ -442,6 +440,7 @@ async fn dlv_function_breakpoint_given_at_launch_holds() {
             }
             StopOutcome::Terminated { exit_code } => break exit_code,
             StopOutcome::TimedOut => panic!("no stop and no end; stops so far {names:?}"),
+            other => panic!("an outcome this test does not know: {other:?}"),
         }
     };
     assert_eq!(

@@ -38,7 +38,7 @@ async fn runtime(faults: &[&str]) -> Runtime {
         def.args.extend(["--fault".to_string(), fault.to_string()]);
     }
     let mut config = RuntimeConfig::default();
-    config.registry.register(def);
+    config.adapters_mut().register(def);
     Runtime::start(config).await.unwrap()
 }
 
@@ -178,7 +178,7 @@ async fn a_child_the_adapter_never_named_before_it_died_is_ended_too() {
         "--fault".into(),
         format!("mark={mark}"),
     ];
-    config.registry.register(def);
+    config.adapters_mut().register(def);
     let runtime = Runtime::start(config).await.unwrap();
     let file = program("python/discount.py");
     let spec = LaunchSpec::new(&file).adapter("hostile");

@@ -14,11 +14,10 @@ async fn finds_the_restock_bug_with_a_conditional_breakpoint() {
     let line = line_of(&source, "return item.Stock < item.Threshold");
     // No adapter named: a Go binary is recognised by its build-info section.
     let mut spec = LaunchSpec::new(go_binary());
-    spec.breakpoints.push(dapvisor::InitialBreakpoint {
-        file: source.clone(),
-        line,
-        condition: Some("item.Name == \"nuts\"".into()),
-        ..Default::default()
+    spec.breakpoints.push({
+        let mut value = dapvisor::InitialBreakpoint::new(source.clone(), line);
+        value.condition = Some("item.Name == \"nuts\"".into());
+        value
     });
     let session = runtime.launch(spec).await.unwrap();
     assert_eq!(

@@ -357,7 +357,7 @@ fn crash_on_continue() -> RuntimeConfig {
         initial_backoff: Duration::from_millis(10),
         ..RestartPolicy::default()
     });
-    config.registry.register(def);
+    config.adapters_mut().register(def);
     config
 }
 

@@ -49,8 +49,10 @@ fn adapter_def(name: &str, faults: &[&str]) -> AdapterDef {
 /// A runtime with adapter `healthy` (no faults) and `hostile` (these faults).
 async fn runtime_with(config: RuntimeConfig, faults: &[&str]) -> Runtime {
     let mut config = config;
-    config.registry.register(adapter_def("healthy", &[]));
-    config.registry.register(adapter_def("hostile", faults));
+    config.adapters_mut().register(adapter_def("healthy", &[]));
+    config
+        .adapters_mut()
+        .register(adapter_def("hostile", faults));
     Runtime::start(config).await.unwrap()
 }
 
@@ -349,7 +351,10 @@ async fn an_answer_without_a_body_is_a_protocol_error_naming_the_command() {
     let session = launch_stopped(&runtime, "hostile").await;
     let result = bounded("evaluate", session.evaluate("qty", Some(1), None)).await;
     match result {
-        Err(SessionError::Protocol(text)) => assert!(text.contains("`evaluate`"), "{text}"),
+        Err(SessionError::Protocol(err)) => {
+            let text = err.to_string();
+            assert!(text.contains("`evaluate`"), "{text}");
+        }
         other => panic!("expected a protocol error, got {other:?}"),
     }
     carries_on(&healthy).await;
@@ -475,7 +480,7 @@ async fn an_adapter_that_cannot_be_restarted_spends_the_budget_and_fails() {
         ..dapvisor::RestartPolicy::default()
     };
     let mut config = RuntimeConfig::default().restart_policy(policy);
-    config.registry.register(AdapterDef::generic(
+    config.adapters_mut().register(AdapterDef::generic(
         "vanishing",
         launcher.display().to_string(),
     ));

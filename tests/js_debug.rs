@@ -403,16 +403,11 @@ async fn attaches_to_node_inspect_by_port_and_detaches_leaving_it_running() {
 
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
     let line = line_of(&file, "console.log(`tick ${ticks}`);");
-    let mut spec = AttachSpec {
-        port: Some(port),
-        adapter: Some("js-debug".into()),
-        ..AttachSpec::default()
-    };
-    spec.breakpoints.push(dapvisor::InitialBreakpoint {
-        file: file.clone(),
-        line,
-        ..Default::default()
-    });
+    let mut spec = AttachSpec::default();
+    spec.port = Some(port);
+    spec.adapter = Some("js-debug".into());
+    spec.breakpoints
+        .push(dapvisor::InitialBreakpoint::new(file.clone(), line));
     let session = runtime.attach(spec).await.unwrap();
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");

@@ -193,10 +193,12 @@ async fn thirty_two_sessions_survive_adapters_killed_at_every_phase() {
     println!("DAPVISOR_STRESS_SEED={seed}");
 
     let mut config = RuntimeConfig::default();
-    config.registry.register(hostile("hostile", &[]));
-    config.registry.register(hostile("hostile-crash", &[CRASH]));
+    config.adapters_mut().register(hostile("hostile", &[]));
     config
-        .registry
+        .adapters_mut()
+        .register(hostile("hostile-crash", &[CRASH]));
+    config
+        .adapters_mut()
         .register(hostile("hostile-garbage", &[GARBAGE]));
     let runtime = Runtime::start(config).await.unwrap();
 

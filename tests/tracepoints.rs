@@ -18,11 +18,10 @@ async fn a_thousand_rows(adapter: Option<&str>, program: PathBuf, source: &Path)
     let line = line_of(source, "total += reading");
     let mut spec = LaunchSpec::new(program);
     spec.adapter = adapter.map(str::to_string);
-    spec.breakpoints.push(InitialBreakpoint {
-        file: source.to_path_buf(),
-        line,
-        collect: vec!["i".into(), "reading".into()],
-        ..InitialBreakpoint::default()
+    spec.breakpoints.push({
+        let mut value = InitialBreakpoint::new(source.to_path_buf(), line);
+        value.collect = vec!["i".into(), "reading".into()];
+        value
     });
     let session = runtime.launch(spec).await.unwrap();
     // Not one stop: the first thing to come is the end.

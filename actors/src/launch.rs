@@ -14,6 +14,7 @@ use crate::wire::types::FunctionBreakpoint;
 
 /// Start a program under a debug adapter.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LaunchSpec {
     /// The program: a script (`.py`), a Go source file or package folder, or a binary.
     pub program: PathBuf,
@@ -60,6 +61,7 @@ pub struct LaunchSpec {
 
 /// Attach to a running process, or to an adapter-side debug server.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AttachSpec {
     /// Process id of a local process to attach to.
     #[serde(default)]
@@ -103,6 +105,7 @@ pub struct AttachSpec {
 
 /// A source breakpoint given at launch or attach time.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct InitialBreakpoint {
     /// Source file.
     pub file: PathBuf,
@@ -121,6 +124,18 @@ pub struct InitialBreakpoint {
     /// tracepoint; read with `SessionHandle::trace`). Not with `log_message`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub collect: Vec<String>,
+}
+
+impl InitialBreakpoint {
+    /// A plain breakpoint at `line` of `file` (set `condition`, `hit_condition`,
+    /// `log_message` or `collect` on it for more).
+    pub fn new(file: impl Into<PathBuf>, line: i64) -> Self {
+        Self {
+            file: file.into(),
+            line,
+            ..Self::default()
+        }
+    }
 }
 
 impl LaunchSpec {

@@ -1,49 +1,63 @@
 //! dapvisor's runtime: Debug Adapter Protocol sessions as supervised ractor actors.
 //!
-//! - [`wire`]: framing, the message envelope and typed bodies (pure).
-//! - [`core`]: the session state machine, breakpoint cache and output ring (pure).
-//! - [`transport`]: one actor per adapter process or socket.
-//! - sessions: one actor per session, reached through the [`SessionHandle`] agents
-//!   hold; a supervisor actor owns a runtime's sessions, restarts crashed adapters
-//!   ([`RestartPolicy`]) and reaps idle sessions. Their actors and messages are the
-//!   runtime's own: a host monitors or links to them as `ActorCell`s
-//!   ([`Runtime::supervisor`], [`SessionHandle::actor`]).
+//! What an embedder uses:
+//!
+//! - [`Runtime`], started from a [`RuntimeConfig`] (a builder whose setters clamp,
+//!   checked as a whole at start), launches ([`LaunchSpec`]) or attaches
+//!   ([`AttachSpec`]) and hands back a [`SessionHandle`] to drive the session.
+//! - Events: [`SessionEvent`]s of an [`EventKind`], read from an [`EventStream`].
+//! - Errors: [`SessionError`], whose `code`, `kind` and `hint` say what to do next.
+//! - What a session holds: [`SessionSnapshot`], [`SessionState`], [`StopInfo`],
+//!   [`OutputSlice`], [`TraceSlice`], [`BreakpointCache`].
 //! - [`registry`]: the adapters dapvisor knows and how to start each.
-//! - [`quirks`]: how each adapter family departs from plain DAP, one file a family.
-//! - [`events`]: session events and the hub that fans them out.
-//! - [`test_run`]: one test, named as its runner names it, as the launch that runs it.
-//! - [`Runtime`]: the entry point.
-//! - [`clean_start`]: every process dapvisor starts gets default signal dispositions.
+//! - [`wire`]: DAP's framing, message envelope and typed bodies (pure).
+//! - [`limits`]: every limit, with its default.
+//! - `testing` (feature `testing`): a scripted adapter, injected faults and the
+//!   internals the crate's own tests drive; off for embedders.
+//!
+//! Inside (crate-private): the pure session core, one transport actor per adapter
+//! process or socket, one actor per session, and a supervisor that owns a runtime's
+//! sessions, restarts crashed adapters ([`RestartPolicy`]) and reaps idle sessions.
+//! Their actors are the runtime's own: a host monitors or links to them as
+//! `ActorCell`s ([`Runtime::supervisor`], [`SessionHandle::actor`]).
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
 
-pub mod clean_start;
+pub(crate) mod clean_start;
 pub(crate) mod config;
-pub mod core;
-pub mod error;
-pub mod events;
+pub(crate) mod core;
+pub(crate) mod error;
+pub(crate) mod events;
 pub(crate) mod launch;
 pub mod limits;
-pub mod quirks;
+pub(crate) mod quirks;
 pub mod registry;
 pub(crate) mod runtime;
 pub(crate) mod session;
 pub(crate) mod supervisor;
-pub mod test_run;
+pub(crate) mod test_run;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod transport;
+pub(crate) mod transport;
 pub mod wire;
 
 pub use config::RuntimeConfig;
-pub use core::command::{StopInfo, StopOutcome};
+pub use core::attach_target::AttachTarget;
+pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
+pub use core::command::{StartPlan, StopInfo, StopOutcome};
+pub use core::output::{OutputEntry, OutputSlice};
 pub use core::snapshot::SessionSnapshot;
 pub use core::snapshot::TrafficCounts;
 pub use core::state::{Operation, SessionState};
+/// The expressions a tracepoint's log message records (`None` when the message is
+/// not a tracepoint's).
+pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
-pub use error::{AdapterExit, SessionError};
-pub use events::{EventKind, EventStream, Received, SessionEvent};
+pub use error::{AdapterExit, ProtocolError, SessionError, UnmatchedResponse};
+pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;
 pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedWith, StepKind};
 pub use supervisor::RestartPolicy;
 pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};
+pub use transport::InProcessConnect;

@@ -228,6 +228,9 @@ pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)
 }
 
+/// The test runner's limits live beside it; named here with the rest.
+pub use crate::test_run::{MAX_BUILD_ERROR_BYTES, MAX_FAILURE_TEXT_BYTES};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,9 +85,8 @@ impl Runtime {
             Some(host) => Actor::spawn_linked(None, SupervisorActor, args, host).await,
             None => Actor::spawn(None, SupervisorActor, args).await,
         };
-        let (supervisor, _) = spawned.map_err(|e| {
-            SessionError::Protocol(format!("could not start the runtime's supervisor: {e}"))
-        })?;
+        let (supervisor, _) =
+            spawned.map_err(|e| SessionError::internal("starting the runtime's supervisor", e))?;
         Ok(Self {
             inner: Arc::new(RuntimeInner {
                 supervisor,
@@ -132,6 +131,12 @@ impl Runtime {
     /// The configuration in force.
     pub fn config(&self) -> &RuntimeConfig {
         &self.inner.config
+    }
+
+    /// How long a session may go without an agent request before it is reaped
+    /// (`None`: never), as [`RuntimeConfig::idle_limit`] set it.
+    pub fn idle_limit(&self) -> Option<std::time::Duration> {
+        self.inner.config.idle_limit
     }
 
     /// The adapter registry in force.
@@ -253,7 +258,7 @@ impl Runtime {
             Ok::<_, RegistryError>((adapter, arguments, notes))
         })
         .await
-        .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+        .map_err(|e| SessionError::internal("looking up the adapter", e))?
         .map_err(registry_error)?;
         adapter.cwd = arguments
             .get("cwd")
@@ -294,7 +299,7 @@ impl Runtime {
                 registry.resolve_for_attach(def, &probe)
             })
             .await
-            .map_err(|e| SessionError::Protocol(format!("adapter lookup panicked: {e}")))?
+            .map_err(|e| SessionError::internal("looking up the adapter", e))?
             .map_err(registry_error)?;
         let arguments = adapter.attach_arguments(&spec);
         let attach_target = crate::session::reattach::attach_target(&spec);

@@ -5,7 +5,7 @@
 //!
 //! This binary ignores SIGINT and SIGQUIT for its whole process: nothing else runs in it.
 
-use dapvisor_actors::clean_start;
+use dapvisor_actors::testing::clean_start;
 use dapvisor_actors::testing::{run_in_terminal, spawn_adapter};
 use dapvisor_actors::wire::Request;
 use serde_json::json;

@@ -409,16 +409,11 @@ async fn a_normal_end_is_not_a_crash() {
 }
 
 fn attach_to(pid: u32) -> dapvisor_actors::AttachSpec {
-    dapvisor_actors::AttachSpec {
-        pid: Some(pid),
-        adapter: Some("fake".into()),
-        breakpoints: vec![dapvisor_actors::InitialBreakpoint {
-            file: "src/lib.rs".into(),
-            line: 3,
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    let mut spec = dapvisor_actors::AttachSpec::default();
+    spec.pid = Some(pid);
+    spec.adapter = Some("fake".into());
+    spec.breakpoints = vec![dapvisor_actors::InitialBreakpoint::new("src/lib.rs", 3)];
+    spec
 }
 
 #[tokio::test(start_paused = true)]
@@ -480,11 +475,9 @@ async fn an_attach_whose_debug_server_is_gone_fails_naming_it() {
         RuntimeConfig::default(),
     )
     .await;
-    let spec = dapvisor_actors::AttachSpec {
-        pid: None,
-        port: Some(port),
-        ..attach_to(0)
-    };
+    let mut spec = attach_to(0);
+    spec.pid = None;
+    spec.port = Some(port);
     let session = runtime.attach(spec).await.unwrap();
     stopped(&session, 0).await;
     session.evaluate("x", None, None).await.unwrap_err();

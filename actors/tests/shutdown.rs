@@ -139,16 +139,10 @@ async fn the_supervisor_answers_at_once_while_it_shuts_down() {
 async fn an_attached_process_is_detached_from_not_ended() {
     let (runtime, probe) =
         runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
-    let spec = AttachSpec {
-        pid: Some(std::process::id()),
-        adapter: Some("fake".into()),
-        breakpoints: vec![InitialBreakpoint {
-            file: "src/lib.rs".into(),
-            line: 3,
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
+    let mut spec = AttachSpec::default();
+    spec.pid = Some(std::process::id());
+    spec.adapter = Some("fake".into());
+    spec.breakpoints = vec![InitialBreakpoint::new("src/lib.rs", 3)];
     runtime.attach(spec).await.unwrap();
     runtime.shutdown().await;
     let seen = disconnects(&probe);
@@ -170,11 +164,9 @@ fn ending_requests(probe: &FakeAdapterProbe) -> Vec<(String, serde_json::Value)>
 async fn ending_an_attached_session_detaches_from_its_program() {
     let (runtime, probe) =
         runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
-    let spec = AttachSpec {
-        pid: Some(std::process::id()),
-        adapter: Some("fake".into()),
-        ..Default::default()
-    };
+    let mut spec = AttachSpec::default();
+    spec.pid = Some(std::process::id());
+    spec.adapter = Some("fake".into());
     let session = runtime.attach(spec).await.unwrap();
     runtime.end_session(session.id()).await.unwrap();
     let seen = ending_requests(&probe);

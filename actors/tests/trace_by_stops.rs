@@ -22,11 +22,10 @@ async fn a_tracepoint_is_read_at_a_stop_no_one_sees() {
     let config = RuntimeConfig::default().in_process_adapter("fake", connect);
     let runtime = Runtime::start(config).await.unwrap();
     let mut spec = LaunchSpec::new("Cargo.toml").adapter("fake");
-    spec.breakpoints.push(InitialBreakpoint {
-        file: "src/lib.rs".into(),
-        line: 3,
-        collect: vec!["total".into(), "count".into()],
-        ..InitialBreakpoint::default()
+    spec.breakpoints.push({
+        let mut value = InitialBreakpoint::new("src/lib.rs", 3);
+        value.collect = vec!["total".into(), "count".into()];
+        value
     });
     let session = runtime.launch(spec).await.unwrap();
     let outcome = session

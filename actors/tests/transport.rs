@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
+use dapvisor_actors::testing::transport::{TransportConfig, TransportOutput};
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
-use dapvisor_actors::transport::{TransportConfig, TransportOutput};
 use dapvisor_actors::wire::Response;
 use dapvisor_actors::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome};
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use dapvisor_actors::testing::is_alive;
-use dapvisor_actors::transport::{TransportConfig, TransportOutput};
+use dapvisor_actors::testing::transport::{TransportConfig, TransportOutput};
 use dapvisor_actors::wire::{Message, Request};
 use dapvisor_actors::SessionError;
 use serde_json::json;
@@ -21,7 +21,9 @@ mod transport_support;
 const WAIT: Duration = Duration::from_secs(60);
 
 /// The next output event's text and its place in the bound, skipping anything else.
-async fn next_output(h: &mut Harness) -> Option<(usize, dapvisor_actors::transport::FrameCredit)> {
+async fn next_output(
+    h: &mut Harness,
+) -> Option<(usize, dapvisor_actors::testing::transport::FrameCredit)> {
     loop {
         match h.output.recv().await? {
             TransportOutput::Event(event, credit) if event.event == "output" => {

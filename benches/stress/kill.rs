@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dapvisor::transport::InProcessConnect;
+use dapvisor::InProcessConnect;
 use dapvisor::Runtime;
 use tokio::sync::oneshot;
 use tokio::task::{AbortHandle, JoinHandle};

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use dapvisor::testing::{FakeAdapter, FakeAdapterProbe};
-use dapvisor::transport::InProcessConnect;
+use dapvisor::InProcessConnect;
 use dapvisor::{LaunchSpec, Runtime, RuntimeConfig, SessionError, SessionHandle};
 
 /// The name the fake adapter is registered under.

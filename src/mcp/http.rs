@@ -134,7 +134,7 @@ pub async fn serve_http_until(
 /// 10 minutes by default).
 fn client_sessions(server: &DebugServer) -> LocalSessionManager {
     let mut sessions = LocalSessionManager::default();
-    let idle = server.catalogue().runtime().config().idle_limit;
+    let idle = server.catalogue().runtime().idle_limit();
     if let (Some(idle), Some(keep_alive)) = (idle, sessions.session_config.keep_alive) {
         sessions.session_config.keep_alive = Some(keep_alive.max(idle));
     }

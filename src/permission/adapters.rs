@@ -134,6 +134,7 @@ pub(crate) fn flavor_name(flavor: AdapterFlavor) -> &'static str {
         AdapterFlavor::CodeLldb => "codelldb",
         AdapterFlavor::JsDebug => "js-debug",
         AdapterFlavor::Generic => "a generic adapter",
+        _ => "an adapter",
     }
 }
 

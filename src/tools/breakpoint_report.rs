@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::core::trace::collected;
+use crate::tracepoint_expressions as collected;
 use crate::SessionSnapshot;
 
 /// The breakpoints of `snapshot` the adapter has not verified (its message says why),

@@ -9,9 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::core::breakpoints::{FunctionBreakpointRecord, SourceBreakpointRecord};
-use crate::core::trace::collected;
+use crate::tracepoint_expressions as collected;
 use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+use crate::{FunctionBreakpointRecord, SourceBreakpointRecord};
 use crate::{SessionHandle, Tracepoint};
 
 use super::context::Context;
@@ -213,12 +213,11 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
                      prints a message",
                 ));
             }
-            let tracepoint = Tracepoint {
-                line,
-                condition: args.condition,
-                hit_condition: args.hit_condition,
-                collect: args.collect.unwrap_or_default(),
-            };
+            let mut tracepoint = Tracepoint::default();
+            tracepoint.line = line;
+            tracepoint.condition = args.condition;
+            tracepoint.hit_condition = args.hit_condition;
+            tracepoint.collect = args.collect.unwrap_or_default();
             let records = session.add_tracepoint(&file, tracepoint).await?;
             remember_statement(&ctx, &session, &args.statement, args.near_line, &file, line);
             Ok(source_reply(&file, &records))

@@ -72,6 +72,8 @@ pub(crate) fn tools_for(op: Operation) -> &'static [&'static str] {
             "debug.terminate_threads",
         ],
         O::Restart => &["debug.restart"],
+        // An operation newer than this surface has no tool yet.
+        _ => &[],
     }
 }
 

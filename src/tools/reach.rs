@@ -122,17 +122,15 @@ async fn attach_adapters(ctx: &Context, arguments: &Value) -> Adapters {
         .get("program")
         .and_then(Value::as_str)
         .and_then(|p| ctx.paths.resolve(p, "program").ok());
-    let spec = AttachSpec {
-        pid: number("pid").and_then(|p| u32::try_from(p).ok()),
-        port: number("port").and_then(|p| u16::try_from(p).ok()),
-        host: arguments
-            .get("host")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        program,
-        adapter: adapter_name(arguments),
-        ..AttachSpec::default()
-    };
+    let mut spec = AttachSpec::default();
+    spec.pid = number("pid").and_then(|p| u32::try_from(p).ok());
+    spec.port = number("port").and_then(|p| u16::try_from(p).ok());
+    spec.host = arguments
+        .get("host")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    spec.program = program;
+    spec.adapter = adapter_name(arguments);
     let registry = ctx.runtime.registry().clone();
     let flavor = tokio::task::spawn_blocking(move || {
         registry.select_for_attach(&spec).map(|def| def.flavor)

@@ -105,6 +105,11 @@ pub(crate) async fn outcome(
                 waited.as_secs_f64()
             ),
         ),
+        // An outcome newer than this surface: say what it is rather than guess.
+        other => (
+            json!({ "state": "unknown", "timed_out": false }),
+            format!("the wait ended: {other:?}; call debug.sessions to see the state"),
+        ),
     }
 }
 

@@ -233,12 +233,9 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
                 ));
             };
             let cwd = cwd.or_else(|| default_cwd(&program));
-            let spec = LaunchSpec {
-                program,
-                cwd,
-                adapter: args.adapter.clone(),
-                ..LaunchSpec::default()
-            };
+            let mut spec = LaunchSpec::new(program);
+            spec.cwd = cwd;
+            spec.adapter = args.adapter.clone();
             (spec, None)
         }
     };
@@ -294,18 +291,16 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
         conditional,
         statements,
     } = start;
-    let mut spec = AttachSpec {
-        pid: args.pid,
-        host: args.host,
-        port: args.port,
-        program,
-        cwd,
-        adapter: args.adapter,
-        breakpoints,
-        function_breakpoints: functions,
-        conditional_function_breakpoints: conditional,
-        ..AttachSpec::default()
-    };
+    let mut spec = AttachSpec::default();
+    spec.pid = args.pid;
+    spec.host = args.host;
+    spec.port = args.port;
+    spec.program = program;
+    spec.cwd = cwd;
+    spec.adapter = args.adapter;
+    spec.breakpoints = breakpoints;
+    spec.function_breakpoints = functions;
+    spec.conditional_function_breakpoints = conditional;
     spec.exception_filters = match args.filters {
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),

@@ -100,14 +100,12 @@ pub(crate) fn split_breakpoints(
                         line,
                     });
                 }
-                sources.push(InitialBreakpoint {
-                    file,
-                    line,
-                    condition: bp.condition,
-                    hit_condition: bp.hit_condition,
-                    log_message: bp.log_message,
-                    collect,
-                });
+                let mut initial = InitialBreakpoint::new(file, line);
+                initial.condition = bp.condition;
+                initial.hit_condition = bp.hit_condition;
+                initial.log_message = bp.log_message;
+                initial.collect = collect;
+                sources.push(initial);
             }
             (None, false, Some(function)) => {
                 if bp.log_message.is_some() || bp.collect.is_some_and(|c| !c.is_empty()) {

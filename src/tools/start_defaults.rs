@@ -10,7 +10,7 @@ use crate::registry::AdapterDef;
 /// an unrecovered panic by itself).
 pub(crate) fn uncaught_exception_filters(adapter: Option<&AdapterDef>) -> Vec<String> {
     adapter.map_or_else(Vec::new, |def| {
-        let filters = def.flavor.quirks().uncaught_exception_filters;
+        let filters = def.flavor.uncaught_exception_filters();
         filters.iter().map(|f| f.to_string()).collect()
     })
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::core::trace::collected;
+use crate::tracepoint_expressions as collected;
 use crate::wire::types::SourceBreakpoint;
 use crate::{SessionHandle, SessionId, Tracepoint};
 
@@ -127,12 +127,11 @@ pub(crate) async fn rebind(
         session.remove_breakpoint(&mark.file, mark.line).await?;
         match requested.log_message.as_deref().and_then(collected) {
             Some(collect) => {
-                let tracepoint = Tracepoint {
-                    line,
-                    condition: requested.condition,
-                    hit_condition: requested.hit_condition,
-                    collect,
-                };
+                let mut tracepoint = Tracepoint::default();
+                tracepoint.line = line;
+                tracepoint.condition = requested.condition;
+                tracepoint.hit_condition = requested.hit_condition;
+                tracepoint.collect = collect;
                 session.add_tracepoint(&mark.file, tracepoint).await?;
             }
             None => {

@@ -1,5 +1,5 @@
 //! `debug.launch` with `test`: one test run under the debugger, named in its runner's
-//! spelling (see [`crate::test_run`]), and its outcome (passed or failed, the runner's
+//! spelling (see [`crate::TestRunner`]), and its outcome (passed or failed, the runner's
 //! failure text) in the result that reports the run's end.
 
 use std::collections::HashMap;

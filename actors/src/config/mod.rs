@@ -11,94 +11,97 @@ use crate::registry::{AdapterDef, AdapterRegistry};
 use crate::supervisor::RestartPolicy;
 use crate::transport::{InProcessAdapters, InProcessConnect, TransportConfig};
 
-/// How a [`Runtime`](crate::Runtime) is set up. `RuntimeConfig::default()` has every
-/// default of [`crate::limits`] and the built-in adapters. The fields are public;
-/// [`crate::Runtime::start`] refuses values out of range ([`RuntimeConfig::validate`]).
+/// How a [`Runtime`](crate::Runtime) is set up: a builder. `RuntimeConfig::default()`
+/// has every default of [`crate::limits`] and the built-in adapters; each setter
+/// changes one limit, clamping a deadline into its range, and
+/// [`crate::Runtime::start`] refuses what no clamp can fix (a 0 that would refuse
+/// everything, see [`RuntimeConfig::validate`]). The fields are private, so a value
+/// only ever arrives through its setter.
 #[derive(Clone)]
 pub struct RuntimeConfig {
     /// Sessions held at once (default [`limits::DEFAULT_MAX_SESSIONS`]).
-    pub max_sessions: usize,
+    pub(crate) max_sessions: usize,
     /// Deadline of a request that names none (default
     /// [`limits::DEFAULT_REQUEST_TIMEOUT`], clamped to 5..300 s).
-    pub request_timeout: Duration,
+    pub(crate) request_timeout: Duration,
     /// Deadline of a launch or attach handshake, and of each of its requests, when
     /// the start names none (default [`limits::DEFAULT_LAUNCH_TIMEOUT`], clamped to
     /// 5 s..30 min).
-    pub launch_timeout: Duration,
+    pub(crate) launch_timeout: Duration,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
-    pub max_breakpoints: usize,
+    pub(crate) max_breakpoints: usize,
     /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
-    pub output_buffer_bytes: usize,
+    pub(crate) output_buffer_bytes: usize,
     /// Tracepoint rows kept per session (default [`limits::DEFAULT_MAX_TRACE_ROWS`];
     /// at least 1).
-    pub max_trace_rows: usize,
+    pub(crate) max_trace_rows: usize,
     /// Largest frame accepted from an adapter (default
     /// [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
-    pub max_frame_bytes: usize,
+    pub(crate) max_frame_bytes: usize,
     /// Largest header block accepted from an adapter (default
     /// [`limits::DEFAULT_MAX_HEADER_LENGTH`]).
-    pub max_header_bytes: usize,
+    pub(crate) max_header_bytes: usize,
     /// Adapter stderr kept for errors (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
-    pub stderr_tail_bytes: usize,
+    pub(crate) stderr_tail_bytes: usize,
     /// TCP adapter start-up and connect limit (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
-    pub connect_timeout: Duration,
+    pub(crate) connect_timeout: Duration,
     /// How long a stopping adapter may take before it is killed, and how long a
     /// runtime's shutdown lets each adapter answer `disconnect` (default
     /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
-    pub shutdown_grace: Duration,
+    pub(crate) shutdown_grace: Duration,
     /// How long an adapter whose output ended may take to exit before it is killed
     /// (default [`limits::DEFAULT_EXIT_WAIT`]).
-    pub exit_wait: Duration,
+    pub(crate) exit_wait: Duration,
     /// How long an exited adapter's output may take to end before its connection is
     /// closed (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
-    pub output_drain_wait: Duration,
+    pub(crate) output_drain_wait: Duration,
     /// How long an agent's terminate gives the debuggee to end itself before
     /// `disconnect`, where the adapter takes DAP's `terminate` (default
     /// [`limits::DEFAULT_TERMINATE_GRACE`], clamped to 5..300 s).
-    pub terminate_grace: Duration,
+    pub(crate) terminate_grace: Duration,
     /// The deadline of the `disconnect` that lets an adapter go (default
     /// [`limits::DEFAULT_DISCONNECT_TIMEOUT`], clamped to 5..300 s).
-    pub disconnect_timeout: Duration,
+    pub(crate) disconnect_timeout: Duration,
     /// Responses matching no request kept to report in timeouts (default
     /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
-    pub unmatched_responses_kept: usize,
+    pub(crate) unmatched_responses_kept: usize,
     /// Adapter events read but not yet handled by their session before the transport
     /// stops reading (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
-    pub max_unhandled_events: usize,
+    pub(crate) max_unhandled_events: usize,
     /// Reads of forwarded debuggee output not yet handled by their session before
     /// the transport stops reading them (default
     /// [`limits::DEFAULT_MAX_UNHANDLED_OUTPUT`]).
-    pub max_unhandled_output: usize,
+    pub(crate) max_unhandled_output: usize,
     /// Messages waiting to be written to an adapter before a new request is refused
     /// (default [`limits::DEFAULT_MAX_UNWRITTEN_MESSAGES`]).
-    pub max_unwritten_messages: usize,
+    pub(crate) max_unwritten_messages: usize,
     /// Bulk events (output, modules, progress, ...) a subscriber may have unread
     /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
-    pub subscriber_output_backlog: usize,
+    pub(crate) subscriber_output_backlog: usize,
     /// Items that may wait unread for one subscriber before it is cut off
     /// (default [`limits::DEFAULT_SUBSCRIBER_MAX_WAITING`]).
-    pub subscriber_max_waiting: usize,
+    pub(crate) subscriber_max_waiting: usize,
     /// Agent requests queued per session (default [`limits::DEFAULT_MAX_QUEUED_REQUESTS`]).
-    pub max_queued_requests: usize,
+    pub(crate) max_queued_requests: usize,
     /// The adapters sessions can use (default: the built-ins).
-    pub registry: AdapterRegistry,
+    pub(crate) registry: AdapterRegistry,
     /// Adapters served in-process (default: none).
-    pub in_process: InProcessAdapters,
+    pub(crate) in_process: InProcessAdapters,
     /// How crashed adapters are restarted (default: 5 restarts in 60 s, backoff from
     /// 250 ms doubling to 30 s, with jitter).
-    pub restart_policy: RestartPolicy,
+    pub(crate) restart_policy: RestartPolicy,
     /// A session with no agent request for this long is ended and removed (default
     /// [`limits::DEFAULT_IDLE_LIMIT`]; `None` keeps idle sessions forever).
-    pub idle_limit: Option<Duration>,
+    pub(crate) idle_limit: Option<Duration>,
     /// Ended sessions remembered to say how they ended (default
     /// [`limits::DEFAULT_ENDED_SESSIONS_REMEMBERED`]).
-    pub ended_sessions_remembered: usize,
+    pub(crate) ended_sessions_remembered: usize,
 
     // ---- Supervision: shutdown waits ----
     /// How long a shutdown waits for the sessions (all at once) to stop after their
     /// adapters' `disconnect`, before killing those left (default
     /// [`limits::DEFAULT_SESSION_STOP_WAIT`]).
-    pub session_stop_wait: Duration,
+    pub(crate) session_stop_wait: Duration,
 }
 
 impl Default for RuntimeConfig {
@@ -137,145 +140,174 @@ impl Default for RuntimeConfig {
 }
 
 impl RuntimeConfig {
-    /// Set [`Self::max_sessions`].
+    /// Sessions held at once (default [`limits::DEFAULT_MAX_SESSIONS`]).
     pub fn max_sessions(mut self, n: usize) -> Self {
         self.max_sessions = n;
         self
     }
 
-    /// Set [`Self::request_timeout`] (clamped to 5..300 s).
+    /// Deadline of a request that names none (default
+    /// [`limits::DEFAULT_REQUEST_TIMEOUT`], clamped to 5..300 s).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = limits::clamp_request_timeout(timeout);
         self
     }
 
-    /// Set [`Self::launch_timeout`] (clamped to 5 s..30 min).
+    /// Deadline of a launch or attach handshake, and of each of its requests, when
+    /// the start names none (default [`limits::DEFAULT_LAUNCH_TIMEOUT`], clamped to
+    /// 5 s..30 min).
     pub fn launch_timeout(mut self, timeout: Duration) -> Self {
         self.launch_timeout = limits::clamp_launch_timeout(timeout);
         self
     }
 
-    /// Set [`Self::max_breakpoints`].
+    /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub fn max_breakpoints(mut self, n: usize) -> Self {
         self.max_breakpoints = n;
         self
     }
 
-    /// Set [`Self::output_buffer_bytes`].
+    /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
     pub fn output_buffer_bytes(mut self, bytes: usize) -> Self {
         self.output_buffer_bytes = bytes;
         self
     }
 
-    /// Set [`Self::max_trace_rows`].
+    /// Tracepoint rows kept per session (default [`limits::DEFAULT_MAX_TRACE_ROWS`];
+    /// at least 1).
     pub fn max_trace_rows(mut self, rows: usize) -> Self {
         self.max_trace_rows = rows;
         self
     }
 
-    /// Set [`Self::max_frame_bytes`].
+    /// Largest frame accepted from an adapter (default
+    /// [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
     pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
         self.max_frame_bytes = bytes;
         self
     }
 
-    /// Set [`Self::max_header_bytes`].
+    /// Largest header block accepted from an adapter (default
+    /// [`limits::DEFAULT_MAX_HEADER_LENGTH`]).
     pub fn max_header_bytes(mut self, bytes: usize) -> Self {
         self.max_header_bytes = bytes;
         self
     }
 
-    /// Set [`Self::stderr_tail_bytes`].
+    /// Adapter stderr kept for errors (default [`limits::DEFAULT_STDERR_TAIL_BYTES`]).
     pub fn stderr_tail_bytes(mut self, bytes: usize) -> Self {
         self.stderr_tail_bytes = bytes;
         self
     }
 
-    /// Set [`Self::connect_timeout`].
+    /// TCP adapter start-up and connect limit (default [`limits::DEFAULT_CONNECT_TIMEOUT`]).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
-    /// Set [`Self::shutdown_grace`].
+    /// How long a stopping adapter may take before it is killed, and how long a
+    /// runtime's shutdown lets each adapter answer `disconnect` (default
+    /// [`limits::DEFAULT_SHUTDOWN_GRACE`]).
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
         self.shutdown_grace = grace;
         self
     }
 
-    /// Set [`Self::exit_wait`].
+    /// How long an adapter whose output ended may take to exit before it is killed
+    /// (default [`limits::DEFAULT_EXIT_WAIT`]).
     pub fn exit_wait(mut self, wait: Duration) -> Self {
         self.exit_wait = wait;
         self
     }
 
-    /// Set [`Self::output_drain_wait`].
+    /// How long an exited adapter's output may take to end before its connection is
+    /// closed (default [`limits::DEFAULT_OUTPUT_DRAIN_WAIT`]).
     pub fn output_drain_wait(mut self, wait: Duration) -> Self {
         self.output_drain_wait = wait;
         self
     }
 
-    /// Set [`Self::unmatched_responses_kept`].
+    /// Responses matching no request kept to report in timeouts (default
+    /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub fn unmatched_responses_kept(mut self, n: usize) -> Self {
         self.unmatched_responses_kept = n;
         self
     }
 
-    /// Set [`Self::max_unhandled_events`] (at least 1: [`crate::Runtime::start`]
-    /// refuses 0).
+    /// Adapter events read but not yet handled by their session before the transport
+    /// stops reading (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
+    ///
+    /// At least 1: [`crate::Runtime::start`] refuses 0.
     pub fn max_unhandled_events(mut self, n: usize) -> Self {
         self.max_unhandled_events = n;
         self
     }
 
-    /// Set [`Self::max_unhandled_output`] (at least 1: [`crate::Runtime::start`]
-    /// refuses 0).
+    /// Reads of forwarded debuggee output not yet handled by their session before
+    /// the transport stops reading them (default
+    /// [`limits::DEFAULT_MAX_UNHANDLED_OUTPUT`]).
+    ///
+    /// At least 1: [`crate::Runtime::start`] refuses 0.
     pub fn max_unhandled_output(mut self, n: usize) -> Self {
         self.max_unhandled_output = n;
         self
     }
 
-    /// Set [`Self::max_unwritten_messages`] (at least 1: [`crate::Runtime::start`]
-    /// refuses 0).
+    /// Messages waiting to be written to an adapter before a new request is refused
+    /// (default [`limits::DEFAULT_MAX_UNWRITTEN_MESSAGES`]).
+    ///
+    /// At least 1: [`crate::Runtime::start`] refuses 0.
     pub fn max_unwritten_messages(mut self, n: usize) -> Self {
         self.max_unwritten_messages = n;
         self
     }
 
-    /// Set [`Self::subscriber_output_backlog`].
+    /// Bulk events (output, modules, progress, ...) a subscriber may have unread
+    /// before it misses some (default [`limits::DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG`]).
     pub fn subscriber_output_backlog(mut self, n: usize) -> Self {
         self.subscriber_output_backlog = n;
         self
     }
 
-    /// Set [`Self::subscriber_max_waiting`] (at least 1: [`crate::Runtime::start`]
-    /// refuses 0).
+    /// Items that may wait unread for one subscriber before it is cut off
+    /// (default [`limits::DEFAULT_SUBSCRIBER_MAX_WAITING`]).
+    ///
+    /// At least 1: [`crate::Runtime::start`] refuses 0.
     pub fn subscriber_max_waiting(mut self, n: usize) -> Self {
         self.subscriber_max_waiting = n;
         self
     }
 
-    /// Set [`Self::max_queued_requests`] (at least 1: [`crate::Runtime::start`]
-    /// refuses 0).
+    /// Agent requests queued per session (default [`limits::DEFAULT_MAX_QUEUED_REQUESTS`]).
+    ///
+    /// At least 1: [`crate::Runtime::start`] refuses 0.
     pub fn max_queued_requests(mut self, n: usize) -> Self {
         self.max_queued_requests = n;
         self
     }
 
-    /// Set [`Self::restart_policy`]. [`crate::Runtime::start`] refuses a policy that
-    /// [`RestartPolicy::validate`] refuses.
+    /// How crashed adapters are restarted (default: 5 restarts in 60 s, backoff from
+    /// 250 ms doubling to 30 s, with jitter).
+    ///
+    /// [`crate::Runtime::start`] refuses a policy that [`RestartPolicy::validate`]
+    /// refuses.
     pub fn restart_policy(mut self, policy: RestartPolicy) -> Self {
         self.restart_policy = policy;
         self
     }
 
-    /// Set [`Self::idle_limit`] (`None`: never reap).
+    /// A session with no agent request for this long is ended and removed (default
+    /// [`limits::DEFAULT_IDLE_LIMIT`]; `None` keeps idle sessions forever).
+    ///
+    /// `None` never reaps.
     pub fn idle_limit(mut self, limit: Option<Duration>) -> Self {
         self.idle_limit = limit;
         self
     }
 
-    /// Set [`Self::ended_sessions_remembered`].
+    /// Ended sessions remembered to say how they ended (default
+    /// [`limits::DEFAULT_ENDED_SESSIONS_REMEMBERED`]).
     pub fn ended_sessions_remembered(mut self, n: usize) -> Self {
         self.ended_sessions_remembered = n;
         self
@@ -298,6 +330,17 @@ impl RuntimeConfig {
         self
     }
 
+    /// The adapters sessions will be able to use.
+    pub fn adapters(&self) -> &AdapterRegistry {
+        &self.registry
+    }
+
+    /// The adapter registry, to add or override an adapter in place
+    /// ([`AdapterRegistry::register`]).
+    pub fn adapters_mut(&mut self) -> &mut AdapterRegistry {
+        &mut self.registry
+    }
+
     /// Serve adapter `name` in-process: `connect` starts an adapter task and returns
     /// the client's end of its stream. Sessions use it with `adapter: name`.
     pub fn in_process_adapter(mut self, name: &str, connect: InProcessConnect) -> Self {
@@ -308,19 +351,24 @@ impl RuntimeConfig {
 
     // ---- Supervision: shutdown waits ----
 
-    /// Set [`Self::terminate_grace`] (clamped to 5..300 s).
+    /// How long an agent's terminate gives the debuggee to end itself before
+    /// `disconnect`, where the adapter takes DAP's `terminate` (default
+    /// [`limits::DEFAULT_TERMINATE_GRACE`], clamped to 5..300 s).
     pub fn terminate_grace(mut self, grace: Duration) -> Self {
         self.terminate_grace = limits::clamp_request_timeout(grace);
         self
     }
 
-    /// Set [`Self::disconnect_timeout`] (clamped to 5..300 s).
+    /// The deadline of the `disconnect` that lets an adapter go (default
+    /// [`limits::DEFAULT_DISCONNECT_TIMEOUT`], clamped to 5..300 s).
     pub fn disconnect_timeout(mut self, timeout: Duration) -> Self {
         self.disconnect_timeout = limits::clamp_request_timeout(timeout);
         self
     }
 
-    /// Set [`Self::session_stop_wait`].
+    /// How long a shutdown waits for the sessions (all at once) to stop after their
+    /// adapters' `disconnect`, before killing those left (default
+    /// [`limits::DEFAULT_SESSION_STOP_WAIT`]).
     pub fn session_stop_wait(mut self, wait: Duration) -> Self {
         self.session_stop_wait = wait;
         self

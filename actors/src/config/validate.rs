@@ -1,8 +1,8 @@
 //! [`RuntimeConfig::validate`]: every limit in its range, checked once, when a runtime
-//! starts. The fields are public, so a value no setter would give (a 0 that refuses
-//! every request, a reader that can never read, a deadline outside the range its
-//! setter clamps to) must still be caught before it hangs or refuses everything at
-//! the first session.
+//! starts. A setter clamps a deadline into its range, but a count of 0 (that refuses
+//! every request, or a reader that can never read) has no sensible clamp: it is
+//! refused here before it hangs or refuses everything at the first session. The
+//! deadlines are checked too, so the crate's own code cannot bypass a clamp either.
 
 use std::time::Duration;
 
@@ -297,6 +297,24 @@ mod tests {
             ..Default::default()
         })
         .contains("every request would be refused as busy"));
+    }
+
+    #[test]
+    fn a_deadline_outside_its_setters_range_is_refused() {
+        let text = refused(RuntimeConfig {
+            request_timeout: Duration::from_millis(1),
+            ..Default::default()
+        });
+        assert!(
+            text.contains("RuntimeConfig::request_timeout is 1ms") && text.contains("5..=300 s"),
+            "{text}"
+        );
+        let text = refused(RuntimeConfig {
+            launch_timeout: Duration::from_secs(3 * 60 * 60),
+            ..Default::default()
+        });
+        assert!(text.contains("RuntimeConfig::launch_timeout"), "{text}");
+        assert!(text.contains("5..=1800 s"), "{text}");
     }
 
     #[test]

@@ -150,12 +150,12 @@ impl SessionCore {
     ) -> Result<(), SessionError> {
         self.check(Operation::SetExceptionBreakpoints)?;
         let wanted =
-            serde_json::to_value(&settings).map_err(|e| SessionError::Protocol(e.to_string()))?;
+            serde_json::to_value(&settings).map_err(|e| SessionError::internal("encoding", e))?;
         self.check_request("setExceptionBreakpoints", Some(&wanted))?;
         self.breakpoints.set_exceptions(settings)?;
         if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.exception_arguments())
-                .map_err(|e| SessionError::Protocol(e.to_string()))?;
+                .map_err(|e| SessionError::internal("encoding", e))?;
             self.send(
                 "setExceptionBreakpoints",
                 Some(args),

@@ -57,7 +57,7 @@ pub struct BreakpointCache {
 
 impl BreakpointCache {
     /// An empty cache that holds at most `limit` breakpoints and filters together.
-    pub fn new(limit: usize) -> Self {
+    pub(crate) fn new(limit: usize) -> Self {
         Self {
             limit,
             ..Self::default()
@@ -89,7 +89,7 @@ impl BreakpointCache {
     }
 
     /// Replace the whole list of `file` (an empty list clears it).
-    pub fn set_file(
+    pub(crate) fn set_file(
         &mut self,
         file: &Path,
         breakpoints: Vec<SourceBreakpoint>,
@@ -116,7 +116,11 @@ impl BreakpointCache {
     }
 
     /// Add one breakpoint to `file`, replacing one already at the same line and column.
-    pub fn add(&mut self, file: &Path, breakpoint: SourceBreakpoint) -> Result<(), SessionError> {
+    pub(crate) fn add(
+        &mut self,
+        file: &Path,
+        breakpoint: SourceBreakpoint,
+    ) -> Result<(), SessionError> {
         let list = self.sources.get(file);
         let replaces =
             list.is_some_and(|l| l.iter().any(|r| same_place(&r.requested, &breakpoint)));
@@ -141,7 +145,7 @@ impl BreakpointCache {
     /// the adapter moved to `line` (a breakpoint asked for on a blank line is known
     /// by where it landed). A breakpoint that only landed on `line` never goes in
     /// place of one asked for there. False if neither is found.
-    pub fn remove(&mut self, file: &Path, line: i64) -> bool {
+    pub(crate) fn remove(&mut self, file: &Path, line: i64) -> bool {
         let Some(list) = self.sources.get_mut(file) else {
             return false;
         };
@@ -159,7 +163,7 @@ impl BreakpointCache {
     }
 
     /// The DAP arguments that set `file`'s whole cached list.
-    pub fn arguments_for(&self, file: &Path) -> SetBreakpointsArguments {
+    pub(crate) fn arguments_for(&self, file: &Path) -> SetBreakpointsArguments {
         let list = self.sources.get(file).map(Vec::as_slice).unwrap_or(&[]);
         SetBreakpointsArguments {
             source: Source {
@@ -179,7 +183,7 @@ impl BreakpointCache {
 
     /// The breakpoints a request for `file` sends now, in order (as
     /// [`Self::arguments_for`] lists them): keep them to pair the answer with.
-    pub fn requested(&self, file: &Path) -> Vec<SourceBreakpoint> {
+    pub(crate) fn requested(&self, file: &Path) -> Vec<SourceBreakpoint> {
         self.file(file)
             .iter()
             .map(|r| r.requested.clone())
@@ -192,7 +196,7 @@ impl BreakpointCache {
     /// was out (another edit of the file, answered later, has its own list): a
     /// breakpoint no longer cached gets nothing, one added since waits for its own
     /// answer.
-    pub fn record_file_result(
+    pub(crate) fn record_file_result(
         &mut self,
         file: &Path,
         sent: &[SourceBreakpoint],
@@ -225,7 +229,10 @@ impl BreakpointCache {
     }
 
     /// Replace the function breakpoints.
-    pub fn set_functions(&mut self, list: Vec<FunctionBreakpoint>) -> Result<(), SessionError> {
+    pub(crate) fn set_functions(
+        &mut self,
+        list: Vec<FunctionBreakpoint>,
+    ) -> Result<(), SessionError> {
         self.check_limit(self.functions.len(), list.len())?;
         self.functions = list
             .into_iter()
@@ -239,7 +246,7 @@ impl BreakpointCache {
     }
 
     /// Add a function breakpoint, or replace the one on the same function.
-    pub fn add_function(&mut self, bp: FunctionBreakpoint) -> Result<(), SessionError> {
+    pub(crate) fn add_function(&mut self, bp: FunctionBreakpoint) -> Result<(), SessionError> {
         let record = FunctionBreakpointRecord {
             requested: bp,
             actual: None,
@@ -260,7 +267,7 @@ impl BreakpointCache {
     }
 
     /// Remove the function breakpoint on `name`; whether there was one.
-    pub fn remove_function(&mut self, name: &str) -> bool {
+    pub(crate) fn remove_function(&mut self, name: &str) -> bool {
         let before = self.functions.len();
         self.functions.retain(|r| r.requested.name != name);
         self.functions.len() != before
@@ -272,7 +279,7 @@ impl BreakpointCache {
     }
 
     /// The DAP arguments that set every function breakpoint.
-    pub fn function_arguments(&self) -> SetFunctionBreakpointsArguments {
+    pub(crate) fn function_arguments(&self) -> SetFunctionBreakpointsArguments {
         SetFunctionBreakpointsArguments {
             breakpoints: self.functions.iter().map(|r| r.requested.clone()).collect(),
         }
@@ -289,7 +296,7 @@ impl BreakpointCache {
     /// Record the adapter's answer for the function breakpoints a request listed as
     /// `sent` (the answer is in that order): each verdict goes to the function it is
     /// for, by name, even if the list changed while the request was out.
-    pub fn record_function_result(&mut self, sent: &[String], actual: Vec<Breakpoint>) {
+    pub(crate) fn record_function_result(&mut self, sent: &[String], actual: Vec<Breakpoint>) {
         for (name, bp) in sent.iter().zip(actual) {
             if let Some(record) = self
                 .functions
@@ -303,7 +310,10 @@ impl BreakpointCache {
 
     /// Replace the exception filters (and drop any filter or exception options, as a
     /// `setExceptionBreakpoints` without them does).
-    pub fn set_exception_filters(&mut self, filters: Vec<String>) -> Result<(), SessionError> {
+    pub(crate) fn set_exception_filters(
+        &mut self,
+        filters: Vec<String>,
+    ) -> Result<(), SessionError> {
         self.set_exceptions(SetExceptionBreakpointsArguments {
             filters,
             ..SetExceptionBreakpointsArguments::default()
@@ -312,7 +322,7 @@ impl BreakpointCache {
 
     /// Replace the exception settings: filters, filters with conditions, and options
     /// for selected exceptions. A restarted adapter gets them all again.
-    pub fn set_exceptions(
+    pub(crate) fn set_exceptions(
         &mut self,
         settings: SetExceptionBreakpointsArguments,
     ) -> Result<(), SessionError> {
@@ -335,7 +345,7 @@ impl BreakpointCache {
     }
 
     /// The DAP arguments that set the exception filters and options.
-    pub fn exception_arguments(&self) -> SetExceptionBreakpointsArguments {
+    pub(crate) fn exception_arguments(&self) -> SetExceptionBreakpointsArguments {
         SetExceptionBreakpointsArguments {
             filters: self.exception_filters.clone(),
             filter_options: self.exception_filter_options.clone(),
@@ -352,7 +362,7 @@ impl BreakpointCache {
 
     /// Whether the adapter gave `id` to one of the cached source or function
     /// breakpoints.
-    pub fn has_id(&self, id: i64) -> bool {
+    pub(crate) fn has_id(&self, id: i64) -> bool {
         self.sources
             .values()
             .flatten()
@@ -363,7 +373,7 @@ impl BreakpointCache {
 
     /// Follow a `breakpoint` event: the adapter changed one of its breakpoints (verified
     /// it later, moved it). Matched by id; returns whether a cached record changed.
-    pub fn apply_event(&mut self, reason: &str, bp: &Breakpoint) -> bool {
+    pub(crate) fn apply_event(&mut self, reason: &str, bp: &Breakpoint) -> bool {
         let Some(id) = bp.id else { return false };
         let records = self
             .sources
@@ -386,7 +396,7 @@ impl BreakpointCache {
 
     /// Count a stop that names `ids` (its `hitBreakpointIds`) as a hit of each cached
     /// breakpoint the adapter gave one of those ids.
-    pub fn record_hits(&mut self, ids: &[i64]) {
+    pub(crate) fn record_hits(&mut self, ids: &[i64]) {
         let hit = |actual: &Option<Breakpoint>| {
             actual
                 .as_ref()
@@ -406,7 +416,7 @@ impl BreakpointCache {
     }
 
     /// The template of the tracepoint the adapter gave `id`, if it is one.
-    pub fn template_of(&self, id: i64) -> Option<String> {
+    pub(crate) fn template_of(&self, id: i64) -> Option<String> {
         self.sources
             .values()
             .flatten()
@@ -417,7 +427,7 @@ impl BreakpointCache {
 
     /// Count a hit of the tracepoint asked for at `file:line` (a log point: no stop
     /// names it).
-    pub fn record_trace_hit(&mut self, file: &Path, line: i64) {
+    pub(crate) fn record_trace_hit(&mut self, file: &Path, line: i64) {
         if let Some(r) = self
             .sources
             .get_mut(file)
@@ -429,7 +439,7 @@ impl BreakpointCache {
 
     /// Forget the adapter's answers and the hits (a new adapter will answer afresh,
     /// in a new run) but keep what was asked for.
-    pub fn clear_results(&mut self) {
+    pub(crate) fn clear_results(&mut self) {
         for r in self.sources.values_mut().flatten() {
             r.actual = None;
             r.hits = 0;

@@ -260,6 +260,7 @@ pub struct StopInfo {
 /// How a wait for a stop ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum StopOutcome {
     /// The debuggee stopped.
     Stopped(StopInfo),

@@ -31,7 +31,7 @@ pub struct OutputEntry {
     pub text: String,
 }
 
-/// The answer to [`OutputRing::read_since`].
+/// The answer to [`SessionHandle::output`](crate::SessionHandle::output).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutputSlice {
     /// The output read, oldest first, one entry per run of a category.
@@ -204,6 +204,7 @@ impl OutputRing {
         self.start + self.bytes.len() as u64
     }
 
+    #[cfg(test)]
     /// The cursor of the oldest byte still held (equal to [`end`](Self::end) when empty).
     pub fn start(&self) -> u64 {
         self.start
@@ -214,16 +215,19 @@ impl OutputRing {
         self.truncated
     }
 
+    #[cfg(test)]
     /// Bytes of text held now; never more than [`capacity`](Self::capacity).
     pub fn bytes_held(&self) -> usize {
         self.bytes.len()
     }
 
+    #[cfg(test)]
     /// The most bytes of text the ring holds.
     pub fn capacity(&self) -> usize {
         self.capacity
     }
 
+    #[cfg(test)]
     /// Changes the capacity, trimming at once (and releasing memory) if it shrank.
     pub fn set_capacity(&mut self, bytes: usize) {
         self.capacity = bytes;

@@ -238,6 +238,7 @@ impl SessionCore {
             .map_or(&crate::quirks::Quirks::NONE, |p| p.adapter.flavor.quirks())
     }
 
+    #[cfg(test)]
     /// The state.
     pub fn state(&self) -> SessionState {
         self.state

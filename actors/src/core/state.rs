@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum SessionState {
     /// Created; no adapter yet.
     NotStarted,
@@ -42,6 +43,7 @@ pub enum SessionState {
 /// An operation an agent can ask a session for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Operation {
     /// Start the program under the adapter.
     Launch,

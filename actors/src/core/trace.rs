@@ -22,6 +22,7 @@ const MARK: &str = "@@dvt-";
 
 /// A tracepoint as an agent asks for it: where, when, and what to record.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Tracepoint {
     /// 1-based line.
     pub line: i64,
@@ -75,7 +76,7 @@ pub enum TraceRoute {
     Stop,
 }
 
-/// The answer to [`TraceLog::read_since`].
+/// The answer to [`SessionHandle::trace`](crate::SessionHandle::trace).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceSlice {
     /// The rows read, oldest first.
@@ -313,6 +314,7 @@ impl TraceLog {
         }
     }
 
+    #[cfg(test)]
     /// Rows recorded in the whole session (kept or dropped).
     pub fn total(&self) -> u64 {
         self.next_index

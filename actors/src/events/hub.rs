@@ -21,6 +21,7 @@ use std::task::{Context, Poll, Waker};
 
 use futures::Stream;
 
+#[cfg(any(test, feature = "testing"))]
 use crate::limits::DEFAULT_SUBSCRIBER_MAX_WAITING;
 
 /// Says whether an event may be dropped for a subscriber that falls behind.
@@ -234,6 +235,7 @@ impl<E> fmt::Debug for EventHub<E> {
 }
 
 impl<E: Lossy + Send + Sync + 'static> EventHub<E> {
+    #[cfg(any(test, feature = "testing"))]
     /// A hub where each subscriber may have up to `lossy_backlog` lossy events
     /// waiting before newer ones are dropped for it (0 drops every lossy event,
     /// counting each). Lifecycle events are not dropped; a subscriber with more than
@@ -290,6 +292,7 @@ impl<E: Lossy + Send + Sync + 'static> EventHub<E> {
         EventStream { queue }
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// How many streams are still alive (dropped ones are pruned here).
     pub fn subscriber_count(&self) -> usize {
         let mut subscribers = lock(&self.core.subscribers);
@@ -303,6 +306,7 @@ impl<E: Lossy + Send + Sync + 'static> EventHub<E> {
         self.core.close();
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// Whether [`EventHub::close`] has been called.
     pub fn is_closed(&self) -> bool {
         lock(&self.core.subscribers).closed

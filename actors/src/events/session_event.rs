@@ -22,6 +22,7 @@ pub struct SessionEvent {
 
 /// What happened in a session.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum EventKind {
     /// The session moved from one state to another.
     StateChanged {

@@ -67,8 +67,14 @@ impl Quirks {
 }
 
 impl AdapterFlavor {
+    /// The exception filters that stop on uncaught exceptions in this family's
+    /// adapter (empty where it has none).
+    pub fn uncaught_exception_filters(self) -> &'static [&'static str] {
+        self.quirks().uncaught_exception_filters
+    }
+
     /// This family's row.
-    pub fn quirks(self) -> &'static Quirks {
+    pub(crate) fn quirks(self) -> &'static Quirks {
         match self {
             AdapterFlavor::Debugpy => &debugpy::QUIRKS,
             AdapterFlavor::LldbDap => &lldb_dap::QUIRKS,

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 /// How the runtime exchanges DAP messages with an adapter.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TransportKind {
     /// DAP over the adapter's stdin and stdout.
     Stdio,
@@ -36,7 +37,7 @@ pub enum TransportKind {
         port: u16,
     },
     /// An adapter that runs as a task in this process, reached over an in-memory stream
-    /// (see [`crate::transport::InProcessAdapters`]): for tests and benchmarks that
+    /// (see [`crate::RuntimeConfig::in_process_adapter`]): for tests and benchmarks that
     /// measure the runtime without an adapter's start-up.
     InProcess {
         /// The name it was registered under.
@@ -46,9 +47,10 @@ pub enum TransportKind {
 
 /// Which adapter family a definition belongs to. The registry reads it for the
 /// family's argument dialect and how to find its executable; how the family departs
-/// from plain DAP at run time is its row in [`crate::quirks`] ([`AdapterFlavor::quirks`]).
+/// from plain DAP at run time is its row in the crate's quirks table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum AdapterFlavor {
     /// debugpy (Python), started as `<python> -m debugpy.adapter`. Sends `initialized` only
     /// after `launch`, and answers `launch` only after `configurationDone`.

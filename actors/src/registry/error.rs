@@ -7,6 +7,7 @@ use thiserror::Error;
 
 /// Errors from selecting or resolving an adapter.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// No adapter has this name, alias or language.
     #[error("{}", unknown_adapter(name, known))]

@@ -316,7 +316,7 @@ impl Drop for Call<'_> {
 }
 
 pub(super) fn unexpected(answer: Answer) -> SessionError {
-    SessionError::Protocol(format!("unexpected answer from the session: {answer:?}"))
+    SessionError::internal("reading the session's answer", format!("{answer:?}"))
 }
 
 /// Breakpoint files are keyed by absolute path, as adapters report them.

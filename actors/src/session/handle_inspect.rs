@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::core::command::{Answer, Command};
 use crate::core::state::Operation;
-use crate::error::SessionError;
+use crate::error::{ProtocolError, SessionError};
 use crate::session::handle::unexpected;
 use crate::session::SessionHandle;
 use crate::wire::types::{
@@ -85,16 +85,18 @@ impl SessionHandle {
         if let Some(field) = required_field(command) {
             let fields: Result<HashMap<String, IgnoredAny>, _> = body.parse();
             if !fields.is_ok_and(|f| f.contains_key(field)) {
-                return Err(SessionError::Protocol(format!(
-                    "the adapter answered `{command}` without `{field}`; its answer \
-                     cannot be used (body: {body})"
-                )));
+                return Err(SessionError::Protocol(ProtocolError::MissingField {
+                    command: command.to_string(),
+                    field,
+                    body: body.to_string(),
+                }));
             }
         }
         body.parse().map_err(|e| {
-            SessionError::Protocol(format!(
-                "the adapter's `{command}` answer is malformed: {e}"
-            ))
+            SessionError::Protocol(ProtocolError::Malformed {
+                command: command.to_string(),
+                detail: e.to_string(),
+            })
         })
     }
 

@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 use crate::core::command::{Answer, Command};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::{Operation, SessionState};
-use crate::error::SessionError;
+use crate::error::{ProtocolError, SessionError};
 use crate::session::handle::unexpected;
 use crate::session::{RunTicket, SessionHandle};
 use crate::wire::types::{
@@ -60,16 +60,18 @@ fn required_field(command: &str) -> Option<&'static str> {
 pub(super) fn parse<T: DeserializeOwned>(command: &str, body: Value) -> Result<T, SessionError> {
     if let Some(field) = required_field(command) {
         if body.get(field).is_none() {
-            return Err(SessionError::Protocol(format!(
-                "the adapter answered `{command}` without `{field}`; its answer cannot be \
-                 used (body: {body})"
-            )));
+            return Err(SessionError::Protocol(ProtocolError::MissingField {
+                command: command.to_string(),
+                field,
+                body: body.to_string(),
+            }));
         }
     }
     serde_json::from_value(body).map_err(|e| {
-        SessionError::Protocol(format!(
-            "the adapter's `{command}` answer is malformed: {e}"
-        ))
+        SessionError::Protocol(ProtocolError::Malformed {
+            command: command.to_string(),
+            detail: e.to_string(),
+        })
     })
 }
 

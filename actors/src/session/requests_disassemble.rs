@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::core::state::Operation;
-use crate::error::SessionError;
+use crate::error::{ProtocolError, SessionError};
 use crate::quirks::lldb_dap::reads_instruction_offset_as_bytes;
 use crate::session::requests::strip_nulls;
 use crate::session::SessionHandle;
@@ -126,10 +126,9 @@ impl SessionHandle {
             let first = here.saturating_sub(back as usize);
             return Ok(list.into_iter().skip(first).take(count as usize).collect());
         }
-        Err(SessionError::Protocol(format!(
-            "the adapter's disassembly from before {at:#x} never lined up with that \
-             address; disassemble from the address itself (instruction_offset 0)"
-        )))
+        Err(SessionError::Protocol(
+            ProtocolError::MisalignedDisassembly { address: at },
+        ))
     }
 }
 

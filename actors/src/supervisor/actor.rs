@@ -276,9 +276,7 @@ impl SupervisorState {
         // Session start-up does no I/O; awaiting it does not wait on any adapter.
         let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())
             .await
-            .map_err(|e| {
-                SessionError::Protocol(format!("could not start the session actor: {e}"))
-            })?;
+            .map_err(|e| SessionError::internal("starting the session actor", e))?;
         let handle = SessionHandle::new(id, actor, hub, shared, self.config.max_queued_requests);
         self.by_actor.insert(handle.actor().get_id(), id);
         self.sessions.insert(id, handle.clone());

@@ -38,3 +38,26 @@ pub use probe::{FakeAdapterProbe, ProbeLog, ReceivedRequest, ReceivedResponse, S
 pub use crate::transport::io::spawn_adapter;
 pub use crate::transport::procfs::is_alive;
 pub use crate::transport::reverse::run_in_terminal;
+
+/// How every process the runtime starts gets default signal dispositions, for the
+/// tests that check it.
+pub mod clean_start {
+    pub use crate::clean_start::{std_command, tokio_command};
+}
+
+/// The transport actor on its own, for the tests and benchmarks that drive one
+/// adapter connection without a session.
+pub mod transport {
+    pub use crate::core::command::Tag;
+    pub use crate::transport::io::ExitInfo;
+    pub use crate::transport::messages::FrameLimits;
+    pub use crate::transport::state::TransportState;
+    pub use crate::transport::traffic::Traffic;
+    pub use crate::transport::{
+        FrameCredit, InProcessAdapters, TransportActor, TransportArgs, TransportConfig,
+        TransportMsg, TransportOutput,
+    };
+}
+
+/// The event hub on its own, for the fan-out benchmark.
+pub use crate::events::{EventHub, Lossy};

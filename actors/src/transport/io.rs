@@ -70,7 +70,7 @@ impl ExitInfo {
 }
 
 /// Report when the adapter `pid` (a child of ours that nobody has waited on) exits,
-/// leaving it unreaped: its [`ProcessGroup`](super::ProcessGroup) reaps it after the
+/// leaving it unreaped: its [`ProcessGroup`](super::process::ProcessGroup) reaps it after the
 /// sweep, so that its pid and group id cannot be reused before then. Through a pidfd
 /// where the kernel has them; else a blocking `waitid(WNOWAIT)` on a worker thread.
 pub fn watch_exit(pid: u32, actor: ActorRef<TransportMsg>) {

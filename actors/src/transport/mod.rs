@@ -42,8 +42,4 @@ pub(crate) mod utf8_chunks;
 
 pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};
-pub use messages::{
-    FrameCredit, TransportArgs, TransportConfig, TransportMsg, TransportOutput, TransportSink,
-};
-pub use process::ProcessGroup;
-pub use state::TransportState;
+pub use messages::{FrameCredit, TransportArgs, TransportConfig, TransportMsg, TransportOutput};

@@ -261,7 +261,7 @@ mod tests {
         assert!(order.admit(out("output")).is_empty());
         let response = TransportOutput::Response {
             tag: 7,
-            result: Err(crate::error::SessionError::Protocol("x".into())),
+            result: Err(crate::error::SessionError::internal("testing", "x")),
         };
         assert!(order.admit(response).is_empty());
         assert!(order.admit(out("terminated")).is_empty());

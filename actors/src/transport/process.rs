@@ -111,6 +111,7 @@ impl ProcessGroup {
         self.leader
     }
 
+    #[cfg(test)]
     /// The descendants remembered so far.
     pub fn remembered(&self) -> Vec<ProcessId> {
         lock(&self.remembered).iter().copied().collect()

@@ -25,7 +25,7 @@ use tokio::time::Instant;
 use serde_json::json;
 
 use crate::core::command::Tag;
-use crate::error::{SessionError, UnmatchedResponse};
+use crate::error::{ProtocolError, SessionError, UnmatchedResponse};
 use crate::limits;
 use crate::wire::{Message, Request, Response};
 
@@ -268,10 +268,10 @@ impl RequestTable {
     /// (if it is in flight) with the error that fails it.
     pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight, SessionError)> {
         let request = self.take(seq)?;
-        let error = SessionError::Protocol(format!(
-            "the adapter answered `{}` with a message that is not DAP: {detail}",
-            request.command
-        ));
+        let error = SessionError::Protocol(ProtocolError::NotDap {
+            command: request.command.clone(),
+            detail: detail.to_string(),
+        });
         Some((request, error))
     }
 

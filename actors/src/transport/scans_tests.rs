@@ -9,10 +9,11 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use crate::registry::{AdapterDef, ResolvedAdapter};
+use crate::transport::messages::TransportSink;
 use crate::transport::pidfd::Pidfd;
 use crate::transport::procfs::{is_alive, SCANNED_ON};
+use crate::transport::TransportOutput;
 use crate::transport::{TransportActor, TransportArgs, TransportConfig, TransportMsg};
-use crate::transport::{TransportOutput, TransportSink};
 
 /// A stdio "adapter": a shell with a child, that sends one DAP `process` event (a
 /// moment to note the processes under it) and waits.

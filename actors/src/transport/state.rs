@@ -63,6 +63,7 @@ pub struct TransportState {
 }
 
 impl TransportState {
+    #[cfg(test)]
     /// The adapter's pid, when it is a process of ours.
     pub fn pid(&self) -> Option<u32> {
         self.group.as_ref().map(|g| g.pid())

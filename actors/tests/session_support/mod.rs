@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use dapvisor_actors::events::TryRecvError;
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
+use dapvisor_actors::TryRecvError;
 use dapvisor_actors::{
     EventKind, EventStream, LaunchSpec, Operation, Received, RunTicket, Runtime, RuntimeConfig,
     SessionError, SessionEvent, SessionHandle, StopOutcome,

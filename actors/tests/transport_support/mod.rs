@@ -5,9 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dapvisor_actors::core::command::Tag;
 use dapvisor_actors::registry::{AdapterDef, AdapterRegistry};
-use dapvisor_actors::transport::{
+use dapvisor_actors::testing::transport::Tag;
+use dapvisor_actors::testing::transport::{
     InProcessAdapters, TransportActor, TransportArgs, TransportConfig, TransportMsg,
     TransportOutput,
 };

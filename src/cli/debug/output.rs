@@ -15,9 +15,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::events::{EventKind, Received};
 use crate::tools::ToolCatalogue;
 use crate::SessionId;
+use crate::{EventKind, Received};
 
 /// After a stop (or the end), the program's output has settled once none has come for
 /// this long: 50 ms.

@@ -13,8 +13,13 @@ use thiserror::Error;
 
 use crate::core::state::{Operation, SessionState};
 
+mod protocol;
+
+pub use protocol::ProtocolError;
+
 /// How an adapter connection ended, for errors and events.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AdapterExit {
     /// Exit code, if the adapter exited normally.
     pub code: Option<i32>,
@@ -83,6 +88,7 @@ impl std::fmt::Display for UnmatchedResponse {
 
 /// Errors from sessions, the adapter, and the runtime.
 #[derive(Debug, Clone, Error)]
+#[non_exhaustive]
 pub enum SessionError {
     /// The operation is not allowed in the session's current state.
     #[error(
@@ -190,7 +196,16 @@ pub enum SessionError {
     },
     /// The adapter sent something that does not follow the protocol.
     #[error("protocol error: {0}")]
-    Protocol(String),
+    Protocol(ProtocolError),
+    /// Something inside the runtime failed that no agent request could cause (an
+    /// actor that would not start, a lookup that panicked): a bug to report.
+    #[error("internal error: {context}: {detail}")]
+    Internal {
+        /// What the runtime was doing.
+        context: &'static str,
+        /// What failed, in the failing part's words.
+        detail: String,
+    },
     /// The runtime is shutting down or gone.
     #[error("the runtime is shut down")]
     RuntimeStopped,
@@ -279,6 +294,14 @@ impl SessionError {
         }
     }
 
+    /// A [`SessionError::Internal`] while doing `context`.
+    pub fn internal(context: &'static str, detail: impl std::fmt::Display) -> Self {
+        SessionError::Internal {
+            context,
+            detail: detail.to_string(),
+        }
+    }
+
     /// HTTP-like code, as the second seed has them: 404 no such session, 400 invalid
     /// state or argument, 501 unsupported, 500 otherwise. [`kind`](Self::kind) says
     /// which 500 (or 404, or 400) it is.
@@ -297,7 +320,7 @@ impl SessionError {
     /// `session_ended`, `reaped` (404); `invalid_state`, `invalid_argument` (400);
     /// `unsupported` (501); `busy`, `limit`, `timeout`, `adapter_crashed`,
     /// `adapter_error`, `adapter_exited`, `adapter_start`, `start_failed`, `protocol`,
-    /// `runtime_stopped`, `session_failed` (500).
+    /// `internal`, `runtime_stopped`, `session_failed` (500).
     pub fn kind(&self) -> &'static str {
         match self {
             SessionError::NotFound(_) => "not_found",
@@ -315,6 +338,7 @@ impl SessionError {
             SessionError::AdapterStart { .. } => "adapter_start",
             SessionError::StartFailed { .. } => "start_failed",
             SessionError::Protocol(_) => "protocol",
+            SessionError::Internal { .. } => "internal",
             SessionError::RuntimeStopped => "runtime_stopped",
             SessionError::SessionFailed { .. } => "session_failed",
         }
@@ -391,6 +415,11 @@ impl SessionError {
                 "list the sessions to find a live one, or launch a new one".into()
             }
             SessionError::Protocol(_) => "the adapter misbehaved; try launching again".into(),
+            SessionError::Internal { .. } => {
+                "dapvisor itself failed (not the adapter, not the request): retry once, and \
+                 report it with the error if it happens again"
+                    .into()
+            }
             SessionError::RuntimeStopped => "start a new runtime".into(),
             SessionError::AdapterCrashed { .. } => {
                 "wait for the `adapter_restarted` event (or wait_for_stop: a launched program \
@@ -411,111 +440,4 @@ impl SessionError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_exit_names_each_stream_it_quotes() {
-        let exit = AdapterExit {
-            code: Some(4),
-            reason: "the adapter closed its output".into(),
-            stderr_tail: "warning: no port\n".into(),
-            stdout_tail: "API server listening soon\n".into(),
-            ..AdapterExit::default()
-        };
-        assert_eq!(
-            exit.to_string(),
-            "the adapter closed its output (exit code 4); \
-             adapter stderr ends with: warning: no port; \
-             adapter stdout ends with: API server listening soon"
-        );
-        let quiet = AdapterExit {
-            signal: Some(9),
-            reason: "gone".into(),
-            ..AdapterExit::default()
-        };
-        assert_eq!(quiet.to_string(), "gone (killed by signal 9)");
-    }
-
-    #[test]
-    fn an_exit_without_a_stdout_tail_still_deserializes() {
-        let json = r#"{"code":1,"signal":null,"reason":"r","stderr_tail":"e","requested":false}"#;
-        let exit: AdapterExit = serde_json::from_str(json).unwrap();
-        assert_eq!(
-            (exit.stderr_tail.as_str(), exit.stdout_tail.as_str()),
-            ("e", "")
-        );
-    }
-
-    #[test]
-    fn codes_are_the_seeds_and_the_kind_tells_the_rest_apart() {
-        let cases = [
-            (SessionError::NotFound("s1".into()), 404, "not_found"),
-            (
-                SessionError::InvalidArgument("x".into()),
-                400,
-                "invalid_argument",
-            ),
-            (
-                SessionError::Busy {
-                    queued: 3,
-                    limit: 2,
-                },
-                500,
-                "busy",
-            ),
-            (
-                SessionError::LimitExceeded {
-                    what: "sessions".into(),
-                    limit: 1,
-                },
-                500,
-                "limit",
-            ),
-            (
-                SessionError::timeout("next", Duration::from_secs(1)),
-                500,
-                "timeout",
-            ),
-            (
-                SessionError::AdapterCrashed {
-                    exit: AdapterExit::default(),
-                    attempt: 1,
-                    retry_in: Duration::ZERO,
-                },
-                500,
-                "adapter_crashed",
-            ),
-        ];
-        for (err, code, kind) in cases {
-            assert_eq!((err.code(), err.kind()), (code, kind), "{err}");
-        }
-    }
-
-    #[test]
-    fn attach_and_a_lost_debuggee_get_their_own_hints() {
-        let failed = |operation| SessionError::StartFailed {
-            operation,
-            message: "connection refused".into(),
-            output: String::new(),
-        };
-        let attach = failed(Operation::Attach).hint();
-        assert!(
-            attach.contains("pid") && attach.contains("listening"),
-            "{attach}"
-        );
-        assert!(!attach.contains("build"), "{attach}");
-        assert!(failed(Operation::Launch).hint().contains("build"));
-
-        let refusal = |message: &str| SessionError::Adapter {
-            command: "threads".into(),
-            message: message.into(),
-            body: None,
-        };
-        let gone = refusal("Server[pid=42] disconnected unexpectedly").hint();
-        assert!(gone.contains("ended") && gone.contains("launch"), "{gone}");
-        assert!(refusal("bad expression")
-            .hint()
-            .contains("check the arguments"));
-    }
-}
+mod tests;

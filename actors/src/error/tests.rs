@@ -1,0 +1,108 @@
+//! The error texts, codes, kinds and hints agents rely on.
+
+use super::*;
+
+#[test]
+fn an_exit_names_each_stream_it_quotes() {
+    let exit = AdapterExit {
+        code: Some(4),
+        reason: "the adapter closed its output".into(),
+        stderr_tail: "warning: no port\n".into(),
+        stdout_tail: "API server listening soon\n".into(),
+        ..AdapterExit::default()
+    };
+    assert_eq!(
+        exit.to_string(),
+        "the adapter closed its output (exit code 4); \
+         adapter stderr ends with: warning: no port; \
+         adapter stdout ends with: API server listening soon"
+    );
+    let quiet = AdapterExit {
+        signal: Some(9),
+        reason: "gone".into(),
+        ..AdapterExit::default()
+    };
+    assert_eq!(quiet.to_string(), "gone (killed by signal 9)");
+}
+
+#[test]
+fn an_exit_without_a_stdout_tail_still_deserializes() {
+    let json = r#"{"code":1,"signal":null,"reason":"r","stderr_tail":"e","requested":false}"#;
+    let exit: AdapterExit = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        (exit.stderr_tail.as_str(), exit.stdout_tail.as_str()),
+        ("e", "")
+    );
+}
+
+#[test]
+fn codes_are_the_seeds_and_the_kind_tells_the_rest_apart() {
+    let cases = [
+        (SessionError::NotFound("s1".into()), 404, "not_found"),
+        (
+            SessionError::InvalidArgument("x".into()),
+            400,
+            "invalid_argument",
+        ),
+        (
+            SessionError::Busy {
+                queued: 3,
+                limit: 2,
+            },
+            500,
+            "busy",
+        ),
+        (
+            SessionError::LimitExceeded {
+                what: "sessions".into(),
+                limit: 1,
+            },
+            500,
+            "limit",
+        ),
+        (
+            SessionError::timeout("next", Duration::from_secs(1)),
+            500,
+            "timeout",
+        ),
+        (
+            SessionError::AdapterCrashed {
+                exit: AdapterExit::default(),
+                attempt: 1,
+                retry_in: Duration::ZERO,
+            },
+            500,
+            "adapter_crashed",
+        ),
+    ];
+    for (err, code, kind) in cases {
+        assert_eq!((err.code(), err.kind()), (code, kind), "{err}");
+    }
+}
+
+#[test]
+fn attach_and_a_lost_debuggee_get_their_own_hints() {
+    let failed = |operation| SessionError::StartFailed {
+        operation,
+        message: "connection refused".into(),
+        output: String::new(),
+    };
+    let attach = failed(Operation::Attach).hint();
+    assert!(
+        attach.contains("pid") && attach.contains("listening"),
+        "{attach}"
+    );
+    assert!(!attach.contains("build"), "{attach}");
+    assert!(failed(Operation::Launch).hint().contains("build"));
+
+    let refusal = |message: &str| SessionError::Adapter {
+        command: "threads".into(),
+        message: message.into(),
+        body: None,
+    };
+    let gone = refusal("Server[pid=42] disconnected unexpectedly").hint();
+    assert!(gone.contains("ended") && gone.contains("launch"), "{gone}");
+    assert!(refusal("bad expression")
+        .hint()
+        .contains("check the arguments"));
+}
