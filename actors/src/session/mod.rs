@@ -13,6 +13,9 @@ mod handle_tests;
 pub mod id;
 pub mod messages;
 pub mod owner;
+pub mod published;
+#[cfg(test)]
+mod published_tests;
 pub(crate) mod reattach;
 mod requests;
 mod requests_disassemble;
