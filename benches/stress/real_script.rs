@@ -247,9 +247,9 @@ fn only_slow(err: &SessionError) -> bool {
     ];
     match err {
         SessionError::Timeout { .. } => true,
-        SessionError::StartFailed { message, .. } => {
-            START_DEADLINES.iter().any(|deadline| message.contains(deadline))
-        }
+        SessionError::StartFailed { message, .. } => START_DEADLINES
+            .iter()
+            .any(|deadline| message.contains(deadline)),
         _ => false,
     }
 }

@@ -111,11 +111,11 @@ impl Actor for SessionActor {
         // replies would be dropped before the supervisor had recorded the failure,
         // and they would hear only that the session ended.
         let span = state.span.clone();
-        // Any message may change the session: the published snapshot stops holding
-        // before anything is answered or published from it. A snapshot answered here
-        // is published again once the message is handled, for handles to read
-        // without a message while nothing changes.
-        state.shared.snapshot.invalidate();
+        // Any other message may change the session: the published snapshot stops
+        // holding before anything is answered or published from it. Answering a
+        // snapshot changes nothing; the first one after a change is published once
+        // the message is handled, for handles to read without a message while
+        // nothing changes.
         let answers_snapshot = matches!(
             &message,
             SessionMsg::Agent {
@@ -123,13 +123,16 @@ impl Actor for SessionActor {
                 ..
             }
         );
+        if !answers_snapshot {
+            state.shared.snapshot.invalidate();
+        }
         let handled = AssertUnwindSafe(state.handle_message(&myself, message))
             .catch_unwind()
             .instrument(span)
             .await;
         let err: ActorProcessingErr = match handled {
             Ok(Ok(())) => {
-                if answers_snapshot {
+                if answers_snapshot && state.shared.snapshot.current().is_none() {
                     state.shared.snapshot.publish(state.core.snapshot());
                 }
                 return Ok(());

@@ -2,8 +2,8 @@
 //! that handles read it without a message to the actor while nothing has changed.
 //!
 //! The actor is the only writer. It marks the copy stale ([`PublishedSnapshot::invalidate`])
-//! before it handles any message, and publishes a fresh copy after answering a
-//! snapshot through its mailbox. A handle takes the copy only while no message has
+//! before it handles any message but a snapshot (which changes nothing), and publishes
+//! a fresh copy after answering the first snapshot since. A handle takes the copy only while no message has
 //! been handled since it was made; otherwise it asks the actor as before. So a read
 //! never shows less than what its caller has already seen: every answer and event
 //! comes from a message whose handling began by marking the copy stale.
@@ -70,9 +70,15 @@ mod tests {
         published.publish(snapshot());
         let first = published.current().expect("fresh");
         let again = published.current().expect("still fresh");
-        assert!(Arc::ptr_eq(&first, &again), "read without copying the session");
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "read without copying the session"
+        );
         published.invalidate();
-        assert!(published.current().is_none(), "stale once a message is handled");
+        assert!(
+            published.current().is_none(),
+            "stale once a message is handled"
+        );
         published.publish(snapshot());
         assert!(published.current().is_some());
     }
