@@ -4,6 +4,7 @@
 
 use super::test_support::stopped_on;
 use crate::testing::FakeAdapter;
+use crate::wire::types::SourceBreakpoint;
 use crate::SessionState;
 
 #[tokio::test(start_paused = true)]
@@ -14,16 +15,24 @@ async fn the_published_copy_holds_until_the_session_handles_anything() {
     let first = session.snapshot().await.unwrap();
     assert_eq!(first.state, SessionState::Stopped);
     let copy = published().expect("a snapshot answered by the actor is published");
-    assert_eq!(copy.stop_epoch, first.stop_epoch);
+    assert_eq!(copy.breakpoints.count(), first.breakpoints.count());
+    session.snapshot().await.unwrap();
+    assert!(
+        published().is_some(),
+        "reading a snapshot leaves the copy standing"
+    );
 
     // A call that changes the session: the copy goes before the answer comes, so
     // the next snapshot shows what the call did.
-    session.continue_(None).await.unwrap();
+    let line = SourceBreakpoint {
+        line: 9,
+        ..Default::default()
+    };
+    let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    session.add_breakpoint(&file, line).await.unwrap();
     assert!(published().is_none(), "stale once a message was handled");
     let after = session.snapshot().await.unwrap();
-    assert_ne!(after.state, SessionState::Stopped, "the continue shows");
-    let again = published().expect("published again");
-    assert_eq!(again.state, after.state);
+    assert_eq!(after.breakpoints.count(), first.breakpoints.count() + 1);
     runtime.end_session(session.id()).await.unwrap();
     assert!(
         session.snapshot().await.is_err(),
