@@ -17,6 +17,14 @@
 //! request path (session actor, transport, framing, an in-memory stream, the fake's
 //! answer, and back), which bounds what dapvisor adds to any adapter's round trip.
 //!
+//! Then the cause of the many-agents p99, measured ([`queueing`]): the allocations one
+//! snapshot makes, and p50/p99 with 1, 10, 50 and 100 agents calling at once on 1 and
+//! 2 workers, for both routes a snapshot can take: the copy the session publishes
+//! (`snapshot`, what [`SessionHandle::snapshot`] reads while nothing changed) and a
+//! message through the session's mailbox (`snapshot_mailbox`, the route it takes
+//! after a change, and every time before the copy was published), side by side in one
+//! run.
+//!
 //! `cargo bench --bench session_call -- --warm-up-time 1 --measurement-time 3`
 
 mod support;
@@ -30,7 +38,13 @@ use dapvisor::{Runtime, SessionHandle};
 use futures::future::join_all;
 use serde_json::json;
 
+use support::allocations::{allocations, CountingAllocator};
 use support::{fake, stats::Summary};
+
+// Counts allocations for the allocations-per-call figures (a relaxed atomic add per
+// allocation, on every route alike).
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// Calls timed one by one for the percentiles.
 const SAMPLES: usize = 10_000;
@@ -38,10 +52,17 @@ const SAMPLES: usize = 10_000;
 /// Breakpoints each session holds (two files of ten), which a snapshot copies.
 const CACHED_BREAKPOINTS: usize = 20;
 
+/// Concurrent agents in the queueing figures.
+const AGENTS: [usize; 4] = [1, 10, 50, 100];
+
 /// A two-worker runtime, like the machines the figures are for.
 fn tokio_runtime() -> tokio::runtime::Runtime {
+    tokio_runtime_with(2)
+}
+
+fn tokio_runtime_with(workers: usize) -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(workers)
         .enable_all()
         .build()
         .expect("a tokio runtime")
@@ -71,10 +92,15 @@ async fn with_sessions(live: usize) -> (Runtime, Vec<SessionHandle>) {
     (runtime, sessions)
 }
 
-/// One call of `call` ("snapshot", "output", "tool_output" or "threads").
+/// One call of `call` ("snapshot", "snapshot_mailbox", "output", "tool_output" or
+/// "threads").
 async fn one_call(session: &SessionHandle, tools: &ToolCatalogue, call: &str) {
     match call {
         "snapshot" => drop(session.snapshot().await.expect("snapshot")),
+        "snapshot_mailbox" => {
+            let snapshot = session.snapshot_through_mailbox().await;
+            drop(snapshot.expect("snapshot"))
+        }
         "output" => drop(session.output(0, 4096).await.expect("output")),
         "tool_output" => {
             let args = json!({"session_id": session.id().to_string(), "since": 0});
@@ -105,16 +131,18 @@ async fn sample_call(
     samples
 }
 
-/// `agents` tasks at once, each calling its own session `SAMPLES / agents` times.
+/// `agents` tasks at once, each calling `call` on its own session `SAMPLES` times;
+/// the last `SAMPLES / agents` of each are kept.
 async fn sample_concurrent(
     sessions: &[SessionHandle],
     tools: &ToolCatalogue,
     agents: usize,
+    call: &'static str,
 ) -> Vec<Duration> {
     let tasks = sessions.iter().take(agents).cloned().map(|session| {
         let tools = tools.clone();
         tokio::spawn(async move {
-            sample(vec![session], tools)
+            sample_call(vec![session], tools, call)
                 .await
                 .split_off(SAMPLES - SAMPLES / agents)
         })
@@ -139,7 +167,14 @@ fn session_call(c: &mut Criterion) {
         let (runtime, sessions) = rt.block_on(with_sessions(live));
         let tools = ToolCatalogue::new(runtime.clone());
         let first = sessions[0].clone();
-        for call in ["snapshot", "output", "tool_output", "threads_via_fake"] {
+        let calls = [
+            "snapshot",
+            "snapshot_mailbox",
+            "output",
+            "tool_output",
+            "threads_via_fake",
+        ];
+        for call in calls {
             group.bench_function(BenchmarkId::new(call, format!("{live}_live")), |b| {
                 b.to_async(&rt).iter_custom(|iters| {
                     let (session, tools) = (first.clone(), tools.clone());
@@ -170,15 +205,52 @@ fn session_call(c: &mut Criterion) {
                 .block_on(rt.spawn(sample(sessions.clone(), tools.clone())))
                 .expect("no panic");
             print(&format!("snapshot, {live} live, round robin"), all);
-            let busy = rt.block_on(sample_concurrent(&sessions, &tools, live));
-            print(
-                &format!("snapshot, {live} live, {live} agents at once"),
-                busy,
-            );
+            for call in ["snapshot_mailbox", "snapshot"] {
+                let busy = rt.block_on(sample_concurrent(&sessions, &tools, live, call));
+                print(&format!("{call}, {live} live, {live} agents at once"), busy);
+            }
         }
         rt.block_on(runtime.shutdown());
     }
     group.finish();
+    queueing();
+}
+
+/// What the many-agents p99 is made of: the allocations per call, then p50/p99
+/// against the number of agents calling at once and the number of workers, for the
+/// published copy and the mailbox alike (see the module docs).
+fn queueing() {
+    let routes = ["snapshot_mailbox", "snapshot"];
+    let rt = tokio_runtime();
+    let (runtime, sessions) = rt.block_on(with_sessions(1));
+    let tools = ToolCatalogue::new(runtime.clone());
+    for call in routes {
+        let (session, tools) = (sessions[0].clone(), tools.clone());
+        let per_call = rt.block_on(rt.spawn(async move {
+            one_call(&session, &tools, call).await;
+            let before = allocations();
+            for _ in 0..SAMPLES {
+                one_call(&session, &tools, call).await;
+            }
+            (allocations() - before) as f64 / SAMPLES as f64
+        }));
+        let per_call = per_call.expect("no panic");
+        println!("session_call {call:<34} {per_call:.1} allocations a call");
+    }
+    rt.block_on(runtime.shutdown());
+    for workers in [1, 2] {
+        let rt = tokio_runtime_with(workers);
+        let (runtime, sessions) = rt.block_on(with_sessions(AGENTS[AGENTS.len() - 1]));
+        let tools = ToolCatalogue::new(runtime.clone());
+        for call in routes {
+            for agents in AGENTS {
+                let samples = rt.block_on(sample_concurrent(&sessions, &tools, agents, call));
+                let label = format!("{call}, {workers} workers, {agents} agents");
+                print(&label, samples);
+            }
+        }
+        rt.block_on(runtime.shutdown());
+    }
 }
 
 criterion_group!(benches, session_call);

@@ -30,6 +30,12 @@ pub const TARGETS: &[(&str, Duration)] = &[
     ("output", Duration::from_millis(10)),
 ];
 
+/// How long each adapter may take to start listening or to connect back (the
+/// runtime's `connect_timeout`; its default is 10 s): 120 s here, because the harness
+/// starts every adapter at once, and 32 js-debug adapters (a Node process each)
+/// starting together on 2 cores take longer than 10 s to print their ports.
+pub const ADAPTER_START_WAIT: Duration = Duration::from_secs(120);
+
 /// Run the real-session part; returns the failed checks.
 pub async fn run(args: &Args) -> Vec<String> {
     let n = args.sessions;
@@ -59,7 +65,9 @@ pub async fn run(args: &Args) -> Vec<String> {
                 .expect("scratch program")
         })
         .collect();
-    let config = RuntimeConfig::default().max_sessions(n + 1);
+    let config = RuntimeConfig::default()
+        .max_sessions(n + 1)
+        .connect_timeout(ADAPTER_START_WAIT);
     let context = Arc::new(Context {
         runtime: Runtime::start(config).await.expect("runtime"),
         ledger: Ledger::default(),

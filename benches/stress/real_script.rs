@@ -237,13 +237,19 @@ async fn expect_stop(
 }
 
 /// Whether `err` says only that a deadline passed (the machine was slow): a request's
-/// timeout, or an adapter that did not finish starting in time.
+/// timeout, or an adapter that did not finish starting, print its port or connect
+/// back in time.
 fn only_slow(err: &SessionError) -> bool {
+    const START_DEADLINES: [&str; 3] = [
+        "did not finish starting within",
+        "did not say which port it listens on within",
+        "did not connect back to",
+    ];
     match err {
         SessionError::Timeout { .. } => true,
-        SessionError::StartFailed { message, .. } => {
-            message.contains("did not finish starting within")
-        }
+        SessionError::StartFailed { message, .. } => START_DEADLINES
+            .iter()
+            .any(|deadline| message.contains(deadline)),
         _ => false,
     }
 }

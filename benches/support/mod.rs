@@ -4,6 +4,7 @@
 //! to compare dapvisor with.
 #![allow(dead_code)]
 
+pub mod allocations;
 pub mod counters;
 pub mod direct_client;
 pub mod fake;

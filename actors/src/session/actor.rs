@@ -108,12 +108,32 @@ impl Actor for SessionActor {
         // replies would be dropped before the supervisor had recorded the failure,
         // and they would hear only that the session ended.
         let span = state.span.clone();
+        // Any other message may change the session: the published snapshot stops
+        // holding before anything is answered or published from it. Answering a
+        // snapshot changes nothing; the first one after a change is published once
+        // the message is handled, for handles to read without a message while
+        // nothing changes.
+        let answers_snapshot = matches!(
+            &message,
+            SessionMsg::Agent {
+                command: Command::Snapshot,
+                ..
+            }
+        );
+        if !answers_snapshot {
+            state.shared.snapshot.invalidate();
+        }
         let handled = AssertUnwindSafe(state.handle_message(&myself, message))
             .catch_unwind()
             .instrument(span)
             .await;
         let err: ActorProcessingErr = match handled {
-            Ok(Ok(())) => return Ok(()),
+            Ok(Ok(())) => {
+                if answers_snapshot && state.shared.snapshot.current().is_none() {
+                    state.shared.snapshot.publish(state.core.snapshot());
+                }
+                return Ok(());
+            }
             Ok(Err(err)) => err,
             Err(panic) => panic_text(panic.as_ref()).into(),
         };
@@ -133,6 +153,7 @@ impl Actor for SessionActor {
         // The default would stop this session when its transport stops. A transport
         // that stops normally has already said so through its sink; only a failure
         // (a panic) needs turning into the adapter's end here.
+        state.shared.snapshot.invalidate();
         if let SupervisionEvent::ActorFailed(cell, err) = event {
             let current = state.transport.as_ref().map(|t| t.get_id());
             let bootstrap = state.bootstrap.as_ref().map(|(_, t)| t.get_id());
@@ -161,6 +182,7 @@ impl Actor for SessionActor {
         _myself: ActorRef<Self::Msg>,
         state: &mut Self::State,
     ) -> Result<(), ActorProcessingErr> {
+        state.shared.snapshot.invalidate();
         state.answer_waiting();
         // The transports (the bootstrap's too) are linked children: ractor kills
         // them, and their process group goes with their state.

@@ -4,8 +4,10 @@
 //! `handle_execution.rs`, `handle_inspect.rs`, and the rest of the protocol in the
 //! `requests*.rs` files.
 //!
-//! Every method is one message to the session's actor and one answer back. Calls that
-//! need no adapter I/O (snapshot, output, cached breakpoints) are answered at once;
+//! Every method is one message to the session's actor and one answer back, but for a
+//! snapshot while nothing has changed since the session last answered one: that is
+//! read from the copy the session published (see [`crate::session::published`]).
+//! Calls that need no adapter I/O (snapshot, output, cached breakpoints) are answered at once;
 //! the others when the adapter answers or the request's deadline passes. No call can
 //! hang: every request has a deadline. A call given up on (its future dropped) is
 //! withdrawn from the session at once: its place in the queue comes back, a wait for
@@ -236,15 +238,35 @@ impl SessionHandle {
         }
     }
 
-    /// The session's cached state, with no adapter round trip.
+    /// The session's cached state, with no adapter round trip. While the session has
+    /// handled no message since it last answered a snapshot, this is the copy it
+    /// published then, read without a message to its actor; otherwise the actor
+    /// answers (and publishes again).
     pub async fn snapshot(&self) -> Result<SessionSnapshot, SessionError> {
+        let running = self.actor.get_status() == ractor::ActorStatus::Running;
+        match running.then(|| self.shared.snapshot.current()).flatten() {
+            Some(published) => Ok(self.filled_in(SessionSnapshot::clone(&published))),
+            None => self.snapshot_through_mailbox().await,
+        }
+    }
+
+    /// The snapshot as the session's actor answers it, never the published copy:
+    /// [`Self::snapshot`]'s route after a change. Public for the benchmarks that
+    /// compare the two routes.
+    #[doc(hidden)]
+    pub async fn snapshot_through_mailbox(&self) -> Result<SessionSnapshot, SessionError> {
         match self.ask(Command::Snapshot).await? {
-            Answer::Snapshot(s) => Ok(SessionSnapshot {
-                traffic: self.traffic(),
-                last_used: Some(self.shared.last_used().into_std()),
-                ..*s
-            }),
+            Answer::Snapshot(s) => Ok(self.filled_in(*s)),
             other => Err(unexpected(other)),
+        }
+    }
+
+    /// `snapshot` with what the session's shared record holds (the core leaves it out).
+    fn filled_in(&self, snapshot: SessionSnapshot) -> SessionSnapshot {
+        SessionSnapshot {
+            traffic: self.traffic(),
+            last_used: Some(self.shared.last_used().into_std()),
+            ..snapshot
         }
     }
 

@@ -14,6 +14,9 @@ mod handle_tests;
 mod effects;
 pub mod messages;
 pub mod owner;
+pub mod published;
+#[cfg(test)]
+mod published_tests;
 pub(crate) mod reattach;
 pub(crate) mod report;
 mod requests;

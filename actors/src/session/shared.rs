@@ -28,6 +28,8 @@ pub struct SessionShared {
     pub traffic: Arc<crate::transport::traffic::Traffic>,
     /// Who the session belongs to and who else may drive it.
     pub ownership: Mutex<super::owner::Ownership>,
+    /// The snapshot as the actor last published it (the actor is its only writer).
+    pub snapshot: super::published::PublishedSnapshot,
 }
 
 impl Default for SessionShared {
@@ -40,6 +42,7 @@ impl Default for SessionShared {
             ended: Mutex::new(None),
             traffic: Arc::default(),
             ownership: Mutex::default(),
+            snapshot: Default::default(),
         }
     }
 }
