@@ -3,6 +3,11 @@
 //! (comments aside) names no layer above it, so the picture a newcomer draws from the
 //! folder names is the code's. Modules beside the chain (registry, quirks, events,
 //! errors, limits) are not ranked.
+//!
+//! An arrow is a path to the layer's module (`crate::supervisor::...`) or to an item
+//! the crate root re-exports from it (`crate::Runtime`, `crate::{Runtime, ...}`).
+//! Test-only files (`*_tests.rs`, `test_support.rs`) may drive the crate from its
+//! root, as its users do.
 
 use std::path::{Path, PathBuf};
 
@@ -39,31 +44,128 @@ fn files_of(name: &str) -> Vec<PathBuf> {
     files
 }
 
-/// The lines of `path` that name `crate::<above>`, comments left out.
-fn arrows_up(path: &Path, above: &str) -> Vec<String> {
+/// Whether `path` is compiled only for the crate's tests.
+fn test_only(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy();
+    name.ends_with("_tests.rs") || name == "tests.rs" || name == "test_support.rs"
+}
+
+/// Whether `text` names `word` at `at`, as a whole path segment: `crate::session`
+/// but not `crate::session_id`.
+fn whole_word_at(text: &str, at: usize, word: &str) -> bool {
+    let next = text[at + word.len()..].chars().next();
+    !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The items the crate root (`lib.rs`) re-exports, each with the module it comes
+/// from: `pub use runtime::Runtime;` gives `("Runtime", "runtime")`.
+fn root_exports(lib: &str) -> Vec<(String, String)> {
+    let code: String = lib
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = Vec::new();
+    for statement in code.split(';') {
+        let Some((_, path)) = statement.split_once("pub use ") else {
+            continue;
+        };
+        let path = path.trim();
+        let Some((module, rest)) = path.split_once("::") else {
+            continue;
+        };
+        // The names it brings in: the last segment, or each name of a `{...}` list,
+        // renamed where `as` says so.
+        let names = match rest.split_once('{') {
+            Some((_, list)) => list
+                .trim_end_matches('}')
+                .split(',')
+                .map(str::to_string)
+                .collect(),
+            None => vec![rest.rsplit("::").next().unwrap_or(rest).to_string()],
+        };
+        for name in names {
+            let name = name
+                .rsplit(" as ")
+                .next()
+                .unwrap_or(&name)
+                .trim()
+                .to_string();
+            if !name.is_empty() {
+                out.push((name, module.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The lines of `path` that name `crate::<above>`, or an item the root re-exports
+/// from it (`exports`, see [`root_exports`]), comments left out.
+fn arrows_up(path: &Path, above: &str, exports: &[(String, String)]) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let needle = format!("crate::{above}");
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim_start().starts_with("//"))
-        .filter(|(_, line)| {
-            line.match_indices(&needle).any(|(at, _)| {
-                let next = line[at + needle.len()..].chars().next();
-                // `crate::session` but not `crate::session_id`.
-                !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    let from_above: Vec<&str> = exports
+        .iter()
+        .filter(|(_, module)| module == above)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    // A grouped root import may run over several lines: `crate::{` up to its `}`.
+    let mut in_group = false;
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        let direct = line
+            .match_indices(&needle)
+            .any(|(at, _)| whole_word_at(line, at, &needle));
+        let mut names = String::new();
+        for (at, _) in line.match_indices("crate::") {
+            let rest = &line[at + "crate::".len()..];
+            if rest.starts_with('{') {
+                in_group = true;
+            } else {
+                names.push_str(
+                    rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .next()
+                        .unwrap_or(""),
+                );
+                names.push(' ');
+            }
+        }
+        if in_group {
+            names.push_str(line);
+            if line.contains('}') {
+                in_group = false;
+            }
+        }
+        let via_root = from_above.iter().any(|name| {
+            names.match_indices(name).any(|(at, _)| {
+                let before = names[..at].chars().next_back();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    && whole_word_at(&names, at, name)
             })
-        })
-        .map(|(n, line)| format!("{}:{}: {}", path.display(), n + 1, line.trim()))
-        .collect()
+        });
+        if direct || via_root {
+            found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+        }
+    }
+    found
+}
+
+fn exports() -> Vec<(String, String)> {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+    root_exports(&std::fs::read_to_string(lib).unwrap())
 }
 
 #[test]
 fn no_layer_names_a_layer_above_it() {
+    let exports = exports();
     let mut found = Vec::new();
     for (rank, layer) in LAYERS.iter().enumerate() {
-        for file in files_of(layer) {
+        for file in files_of(layer).into_iter().filter(|f| !test_only(f)) {
             for above in &LAYERS[rank + 1..] {
-                found.extend(arrows_up(&file, above));
+                found.extend(arrows_up(&file, above, &exports));
             }
         }
     }
@@ -85,7 +187,48 @@ fn an_arrow_up_would_be_found() {
         "// crate::supervisor in a comment is not one\nuse crate::supervisor::SupervisorMsg;\nuse crate::session_id::SessionId;\n",
     )
     .unwrap();
-    assert_eq!(arrows_up(&file, "supervisor").len(), 1);
-    assert!(arrows_up(&file, "session").is_empty());
+    assert_eq!(arrows_up(&file, "supervisor", &[]).len(), 1);
+    assert!(arrows_up(&file, "session", &[]).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_arrow_up_through_the_crate_root_would_be_found() {
+    let exports = root_exports(
+        "//! pub use nothing::Here;\npub use runtime::Runtime;\npub use session::{Owner, SessionHandle as Handle};\n",
+    );
+    assert_eq!(
+        exports,
+        [
+            ("Runtime".to_string(), "runtime".to_string()),
+            ("Owner".to_string(), "session".to_string()),
+            ("Handle".to_string(), "session".to_string()),
+        ]
+    );
+    let dir = std::env::temp_dir().join(format!("dapvisor-layers-root-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("probe.rs");
+    std::fs::write(
+        &file,
+        "// crate::Runtime in a comment is not one\nlet r = crate::Runtime::start;\nuse crate::{\n    Handle,\n    RuntimeConfig,\n};\nuse crate::Owners;\n",
+    )
+    .unwrap();
+    let runtime = arrows_up(&file, "runtime", &exports);
+    assert_eq!(runtime.len(), 1, "{runtime:?}");
+    assert!(runtime[0].ends_with("crate::Runtime::start;"));
+    let session = arrows_up(&file, "session", &exports);
+    assert_eq!(session.len(), 1, "{session:?}");
+    assert!(session[0].ends_with("Handle,"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_root_exports_are_read_from_lib_rs() {
+    let exports = exports();
+    for (name, module) in [("Runtime", "runtime"), ("SessionHandle", "session")] {
+        assert!(
+            exports.iter().any(|(n, m)| n == name && m == module),
+            "{name} from {module} not among {exports:?}"
+        );
+    }
 }
