@@ -116,16 +116,6 @@ impl SessionCore {
         self.fail_pending(SessionError::SessionFailed { reason });
     }
 
-    /// The error every request gets in a failed session.
-    pub(super) fn failed_error(&self) -> SessionError {
-        SessionError::SessionFailed {
-            reason: self
-                .failure
-                .clone()
-                .unwrap_or_else(|| "the adapter kept crashing".into()),
-        }
-    }
-
     /// The session was ended between a crash and the supervisor's decision: the agent
     /// requests the crash held will never get an adapter's answer, so they get the
     /// crash, and the crash is over. Only while no adapter runs (a new start's requests

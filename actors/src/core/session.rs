@@ -342,18 +342,9 @@ impl SessionCore {
         tag
     }
 
+    /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
-        if self.state == SessionState::Failed {
-            Err(self.failed_error())
-        } else if self.state.allows(op) {
-            Ok(())
-        } else {
-            Err(SessionError::InvalidState {
-                operation: op,
-                state: self.state,
-                allowed: self.state.allowed_operations(),
-            })
-        }
+        crate::core::state::check(self.state, self.failure.as_deref(), op)
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a

@@ -100,21 +100,7 @@ impl SessionHandle {
         operation: Operation,
     ) -> Result<SessionSnapshot, SessionError> {
         let snapshot = self.snapshot().await?;
-        if snapshot.state == SessionState::Failed {
-            return Err(SessionError::SessionFailed {
-                reason: snapshot
-                    .failure
-                    .clone()
-                    .unwrap_or_else(|| "the adapter kept crashing".into()),
-            });
-        }
-        if !snapshot.state.allows(operation) {
-            return Err(SessionError::InvalidState {
-                operation,
-                state: snapshot.state,
-                allowed: snapshot.state.allowed_operations(),
-            });
-        }
+        crate::core::state::check(snapshot.state, snapshot.failure.as_deref(), operation)?;
         Ok(snapshot)
     }
 

@@ -214,24 +214,20 @@ impl Actor for SupervisorActor {
         };
         if let Some(id) = state.by_actor.remove(&cell.get_id()) {
             let reason = reason.unwrap_or_else(|| "stopped".into());
-            let handle = state.sessions.remove(&id).map(|(_, handle)| handle);
-            state.restarts.remove(&id);
-            state.remove_children(id, &format!("its parent session {id} ended"));
             let announce = failed.then(|| {
                 // A bug in the session's own code, not the adapter's: not restarted
                 // (its state is gone), but its handles and the runtime say why, and
                 // the transport's process group went with the actor.
-                let why = SessionError::SessionFailed {
-                    reason: reason.clone(),
-                };
-                if let Some(handle) = &handle {
-                    handle.shared().set_ended(why.clone());
+                if let Some(handle) = state.sessions.get(&id) {
+                    handle.shared().set_ended(SessionError::SessionFailed {
+                        reason: reason.clone(),
+                    });
                 }
-                state.ended.record(id, why);
                 EventKind::SessionFailed {
                     reason: reason.clone(),
                 }
             });
+            let handle = state.forget(id, &format!("its parent session {id} ended"));
             // The actor has stopped: nothing of the session's can follow this.
             announce_closed(id, handle.as_ref(), &state.hub, &reason, announce);
         }

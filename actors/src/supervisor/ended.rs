@@ -1,6 +1,15 @@
 //! [`EndedSessions`]: how recently ended sessions ended, so that a request to one gets
 //! "reaped after 612s idle" rather than a bare "no such session". Bounded: the oldest
 //! are forgotten first.
+//!
+//! Why a session ended has one record, its [`SessionShared`]'s `ended`, which its
+//! handles read. Each cause writes it once, where it is known: the core's failure
+//! (its `SessionFailed` event) through the session actor, a reap through the reaper,
+//! a crash of the actor itself through the supervisor. When the supervisor forgets
+//! the session (`SupervisorState::forget`, the one place), it copies that record
+//! here, keyed by id, for the runtime to answer by id once no handle is left.
+//!
+//! [`SessionShared`]: crate::session::shared::SessionShared
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
