@@ -1,6 +1,7 @@
 //! A log of several sessions reads one session at a time: everything a session and its
-//! adapter's transport log sits under `session{id, adapter, program}`, down to each
-//! request and response (`DAPVISOR_LOG=debug`). Two debugpy sessions at once, with
+//! adapter's transport log sits under `session{id, adapter, program}`, and a request's
+//! sending and its answer under `request{command, seq}` within it
+//! (`DAPVISOR_LOG=debug`). Two debugpy sessions at once, with
 //! the log captured as `dapvisor`'s own subscriber formats it.
 
 mod common;
@@ -63,17 +64,28 @@ async fn each_request_and_response_is_logged_under_its_session() {
         );
         let own: Vec<&&str> = traffic.iter().filter(|l| l.contains(&prefix)).collect();
         for command in ["initialize", "launch", "setBreakpoints", "stackTrace"] {
-            let sent = format!("command={command} seq=");
+            // The request's span, with its seq: `...:request{command=launch seq=2}:`.
+            let span = format!("{prefix}:request{{command={command} seq=");
+            let sent: Vec<&str> = own
+                .iter()
+                .filter(|l| l.contains("request sent"))
+                .filter_map(|l| l.split_once(&span))
+                .filter_map(|(_, rest)| rest.split_once('}'))
+                .map(|(seq, _)| seq)
+                .collect();
             assert!(
-                own.iter()
-                    .any(|l| l.contains("request sent") && l.contains(&sent)),
-                "no `{command}` sent under {prefix}:\n{log}"
+                !sent.is_empty(),
+                "no `{command}` sent in its span under {prefix}:\n{log}"
             );
-            assert!(
-                own.iter()
-                    .any(|l| l.contains(" response ") && l.contains(&sent)),
-                "no `{command}` answer under {prefix}:\n{log}"
-            );
+            // Its answer is logged in the same span: the same command and seq.
+            for seq in sent {
+                let same = format!("{span}{seq}}}");
+                assert!(
+                    own.iter()
+                        .any(|l| l.contains(" response ") && l.contains(&same)),
+                    "no answer to `{command}` seq {seq} in its span under {prefix}:\n{log}"
+                );
+            }
         }
     }
     let unplaced: Vec<&&str> = traffic

@@ -42,6 +42,10 @@ pub struct InFlight {
     pub deadline: Instant,
     /// How many unmatched responses had come before it was sent.
     unmatched_before: u64,
+    /// `request{command, seq}`: what is logged of it, from sending to its answer or
+    /// deadline, is logged in this span (under the session's and the adapter's), so a
+    /// log can be followed one request at a time.
+    pub span: tracing::Span,
 }
 
 /// A request whose deadline passed.
@@ -159,10 +163,16 @@ impl RequestTable {
             timeout,
             deadline,
             unmatched_before: self.unmatched_seen,
+            span: tracing::debug_span!("request", command = %request.command, seq),
         };
         self.pending.insert(seq, entry);
         self.deadlines.insert((deadline, seq));
         seq
+    }
+
+    /// The span of request `seq`, while it is in flight.
+    pub fn span(&self, seq: i64) -> Option<&tracing::Span> {
+        self.pending.get(&seq).map(|request| &request.span)
     }
 
     /// The earliest deadline of the requests in flight.

@@ -136,7 +136,9 @@ impl TransportState {
             .requests
             .send(&mut request, tag, timeout, Instant::now());
         self.traffic.request_sent();
-        tracing::debug!(command = %request.command, seq, "request sent");
+        if let Some(span) = self.requests.span(seq) {
+            span.in_scope(|| tracing::debug!("request sent"));
+        }
         self.arm_deadline_timer(myself);
         if outgoing
             .send((Message::Request(request), FrameCredit::held(place)))
@@ -195,13 +197,13 @@ impl TransportState {
         match self.requests.answer(&response) {
             Some(request) => {
                 let sent = request.deadline - request.timeout;
-                tracing::debug!(
-                    command = %request.command,
-                    seq = response.request_seq,
-                    success = response.success,
-                    ms = sent.elapsed().as_secs_f64() * 1000.0,
-                    "response"
-                );
+                request.span.in_scope(|| {
+                    tracing::debug!(
+                        success = response.success,
+                        ms = sent.elapsed().as_secs_f64() * 1000.0,
+                        "response"
+                    )
+                });
                 self.pass_on(TransportOutput::Response {
                     tag: request.tag,
                     result: Ok(response),
@@ -234,6 +236,13 @@ impl TransportState {
             if let SessionError::Timeout { cancel_sent, .. } = &mut expired.error {
                 *cancel_sent = sent;
             }
+            expired.request.span.in_scope(|| {
+                tracing::debug!(
+                    after_ms = expired.request.timeout.as_millis() as u64,
+                    cancel_sent = sent,
+                    "deadline passed; failed"
+                )
+            });
             (self.sink)(TransportOutput::Response {
                 tag: expired.request.tag,
                 result: Err(expired.error),
@@ -250,6 +259,9 @@ impl TransportState {
         else {
             return;
         };
+        request
+            .span
+            .in_scope(|| tracing::debug!(%detail, "answered by a malformed frame; failed"));
         self.pass_on(TransportOutput::Response {
             tag: request.tag,
             result: Err(error),
