@@ -87,7 +87,7 @@ fn a_refusal_message_names_the_operation_the_state_and_each_allowed_operation() 
     let (token, out) = h.command(control(ControlAction::Next));
     let message = out.error(token).to_string();
     assert!(
-        message.starts_with("cannot step_over while the session is running; allowed now: "),
+        message.starts_with("`next` is not allowed while the session is running; allowed now: "),
         "{message}"
     );
     for op in SessionState::Running.allowed_operations() {

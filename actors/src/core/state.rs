@@ -97,7 +97,9 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// The operation's name as agents see it.
+    /// The operation's name: its variant in snake_case, as it serializes (`next`,
+    /// `stack_trace`). It names the runtime's operation, not a tool: the agent
+    /// surface says which of its tools an operation is.
     pub fn name(self) -> &'static str {
         match self {
             Operation::Launch => "launch",
@@ -105,7 +107,7 @@ impl Operation {
             Operation::SetBreakpoints => "set_breakpoints",
             Operation::SetExceptionBreakpoints => "set_exception_breakpoints",
             Operation::Continue => "continue",
-            Operation::Next => "step_over",
+            Operation::Next => "next",
             Operation::StepIn => "step_in",
             Operation::StepOut => "step_out",
             Operation::Pause => "pause",
@@ -159,7 +161,7 @@ impl fmt::Display for Operation {
 }
 
 impl SessionState {
-    /// The state's name as agents see it.
+    /// The state's name: its variant in snake_case, as it serializes.
     pub fn name(self) -> &'static str {
         match self {
             SessionState::NotStarted => "not_started",

@@ -92,7 +92,7 @@ impl std::fmt::Display for UnmatchedResponse {
 pub enum SessionError {
     /// The operation is not allowed in the session's current state.
     #[error(
-        "cannot {operation} while the session is {state}; allowed now: {}",
+        "`{operation}` is not allowed while the session is {state}; allowed now: {}",
         list(allowed)
     )]
     InvalidState {
