@@ -34,7 +34,15 @@ pub type Tag = u64;
 pub type TimerId = u64;
 
 /// Everything needed to start (or start again) the adapter and the debuggee.
+///
+/// An embedder gets one from [`Runtime::plan_launch`](crate::Runtime::plan_launch) or
+/// [`Runtime::plan_attach`](crate::Runtime::plan_attach), and starts it with
+/// [`SessionHandle::start`](crate::SessionHandle::start) on a session it created and
+/// subscribed to first, so it sees every event from the first. Its fields may be read
+/// and adjusted; it is not built from scratch outside the runtime (`non_exhaustive`),
+/// so its adapter has always been found and checked.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct StartPlan {
     /// [`Operation::Launch`] or [`Operation::Attach`].
     pub operation: Operation,
