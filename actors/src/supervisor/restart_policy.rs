@@ -100,7 +100,11 @@ pub enum RestartDecision {
     },
 }
 
-/// One session's crash history (`default()`: a session that has not crashed).
+/// One session's crash history (`default()`: a session that has not crashed), as far
+/// as the restart budget needs it: the restarts granted within the window, the
+/// current series' attempt, and each crash's number. How many restarts a session
+/// has had in all is not kept here: the session core counts the restarts it carried
+/// out (its snapshot's `restarts`), which is what agents see.
 #[derive(Debug, Clone, Default)]
 pub struct RestartTracker {
     /// When each restart within the window was granted.
