@@ -23,7 +23,7 @@ pub struct SessionShared {
     last_used: Mutex<tokio::time::Instant>,
     /// Why the session ended, once its actor is gone for a reason worth telling
     /// (reaped, failed); handles answer with it.
-    pub ended: Mutex<Option<SessionError>>,
+    ended: Mutex<Option<SessionError>>,
     /// What passed between the session and its adapters; its transports count.
     pub traffic: Arc<crate::transport::traffic::Traffic>,
     /// Who the session belongs to and who else may drive it.
