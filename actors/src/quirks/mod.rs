@@ -157,20 +157,17 @@ mod tests {
     fn own_dialect(flavor: AdapterFlavor) -> Vec<&'static str> {
         use std::ptr::fn_addr_eq;
         let (own, plain) = (flavor.quirks().dialect, Dialect::PLAIN);
-        let parts = [
-            ("launch", !fn_addr_eq(own.launch, plain.launch)),
-            ("after_extra", !fn_addr_eq(own.after_extra, plain.after_extra)),
-            ("attach", !fn_addr_eq(own.attach, plain.attach)),
-            (
-                "launch_with_adapter",
-                !fn_addr_eq(own.launch_with_adapter, plain.launch_with_adapter),
-            ),
-            (
-                "attach_with_adapter",
-                !fn_addr_eq(own.attach_with_adapter, plain.attach_with_adapter),
-            ),
-            ("launch_notes", !fn_addr_eq(own.launch_notes, plain.launch_notes)),
-        ];
+        macro_rules! own {
+            ($($part:ident),*) => { [$((stringify!($part), !fn_addr_eq(own.$part, plain.$part))),*] };
+        }
+        let parts = own!(
+            launch,
+            after_extra,
+            attach,
+            launch_with_adapter,
+            attach_with_adapter,
+            launch_notes
+        );
         parts
             .into_iter()
             .filter_map(|(name, own)| own.then_some(name))

@@ -87,13 +87,13 @@ impl AdapterDef {
 }
 
 impl ResolvedAdapter {
-    /// The definition's launch arguments plus what depends on the resolved executable
-    /// (see [`Dialect::launch_with_adapter`](crate::quirks::Dialect::launch_with_adapter)): debugpy gets `python` (the interpreter
-    /// that has debugpy, so the program runs under it) and js-debug `runtimeExecutable`
-    /// (the node found), unless the definition's defaults or `spec.extra` name one;
-    /// lldb-dap gets its `initCommands` first (for a Rust program, loading the
-    /// toolchain's Rust formatters: see [`Self::launch_notes`] for when there are none).
-    /// Blocking: it may run `rustc --print sysroot` once per process.
+    /// The definition's launch arguments plus what depends on the resolved executable,
+    /// as the family's dialect says: debugpy gets `python` (the interpreter that has
+    /// debugpy, so the program runs under it) and js-debug `runtimeExecutable` (the node
+    /// found), unless the definition's defaults or `spec.extra` name one; lldb-dap gets
+    /// its `initCommands` first (for a Rust program, loading the toolchain's Rust
+    /// formatters: see [`Self::launch_notes`] for when there are none). Blocking: it may
+    /// run `rustc --print sysroot` once per process.
     pub fn launch_arguments(&self, spec: &LaunchSpec) -> Map<String, Value> {
         let mut out = self.def.launch_arguments(spec);
         (self.flavor.quirks().dialect.launch_with_adapter)(&mut out, &self.program, spec);
