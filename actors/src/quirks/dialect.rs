@@ -5,7 +5,8 @@
 //! (`registry/arguments.rs`): the definition's `launch_defaults`; [`Dialect::launch`]
 //! on a [`LaunchDraft`]; the spec's fields, as the draft now spells them; `spec.extra`
 //! merged last, so an agent can override anything; then [`Dialect::after_extra`]. An
-//! attach is the same with an [`AttachDraft`]. What needs the executable found
+//! attach is the same with an [`AttachDraft`] and [`Dialect::attach`], and nothing
+//! after `spec.extra`. What needs the executable found
 //! ([`Dialect::launch_with_adapter`], [`Dialect::attach_with_adapter`]) and what
 //! dapvisor says before the adapter does ([`Dialect::launch_notes`]) come after.
 //!
