@@ -3,11 +3,36 @@
 //!   `rust_panic`) as a `breakpoint` stop that hits a breakpoint it set for the
 //!   filter, which is none of the session's: the core reads it as an exception stop.
 //! - `rust_panic` stops a Rust program where it panics, so it is set by default.
+//! - Its dialect: it loads the toolchain's Rust formatters only when told the program
+//!   is Rust (`sourceLanguages`); then a `Vec<String>` reads `size=2`, an `Option`
+//!   `Some(15)`. An attach names its `type` and `request`, and attaches by pid.
 
+use serde_json::json;
+
+use super::dialect::{is_rust_program, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exception_stops_look_like_breakpoints: true,
     uncaught_exception_filters: &["rust_panic"],
+    dialect: Dialect {
+        launch,
+        attach,
+        ..Dialect::PLAIN
+    },
     ..Quirks::NONE
 };
+
+fn launch(draft: &mut LaunchDraft<'_>) {
+    if is_rust_program(draft.spec) {
+        draft.put("sourceLanguages", json!(["rust"]));
+    }
+}
+
+fn attach(draft: &mut AttachDraft<'_>) {
+    draft.put("type", json!("lldb"));
+    draft.put("request", json!("attach"));
+    if let Some(pid) = draft.spec.pid {
+        draft.put("pid", json!(pid));
+    }
+}

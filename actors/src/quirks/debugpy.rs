@@ -7,11 +7,56 @@
 //!
 //! (That it sends `initialized` only after `launch`, and answers `launch` only after
 //! `configurationDone`, the launch handshake handles for every adapter alike.)
+//!
+//! Its dialect: a launch runs the program under the Python found (`python`), or runs
+//! a `module` instead of the program. An attach to a port is to a debug server that
+//! speaks DAP itself (`connect`), reached directly; by pid it injects itself. Either
+//! way it names no program, debugs library code too, and does not stop at a
+//! `SystemExit`.
 
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+
+use super::dialect::{default_to_adapter, AttachDraft, Dialect};
 use super::Quirks;
+use crate::launch::LaunchSpec;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     injection_failed_marker: Some("Code injection into PID="),
     uncaught_exception_filters: &["uncaught"],
+    attach_port_speaks_dap: true,
+    dialect: Dialect {
+        after_extra,
+        attach,
+        launch_with_adapter,
+        ..Dialect::PLAIN
+    },
     ..Quirks::NONE
 };
+
+/// debugpy runs a module (`module: pytest`) instead of a program, and refuses both; the
+/// program then only chose the adapter.
+fn after_extra(out: &mut Map<String, Value>) {
+    if out.contains_key("module") {
+        out.remove("program");
+    }
+}
+
+fn attach(draft: &mut AttachDraft<'_>) {
+    if let Some(port) = draft.spec.port {
+        draft.put("connect", json!({"host": draft.host, "port": port}));
+    } else if let Some(pid) = draft.spec.pid {
+        draft.put("processId", json!(pid));
+    }
+    draft.put("justMyCode", json!(false));
+    // As for a launch (see the debugpy definition's defaults): a SystemExit ends a
+    // program; it is no exception to stop at.
+    draft.put("breakOnSystemExit", json!([]));
+    draft.program = None;
+}
+
+/// The program runs under the Python that has debugpy, unless the launch names another.
+fn launch_with_adapter(out: &mut Map<String, Value>, python: &Path, _spec: &LaunchSpec) {
+    default_to_adapter(out, "python", python);
+}

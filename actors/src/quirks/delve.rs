@@ -6,14 +6,72 @@
 //!   the program's output as events: the transport forwards those pipes, in order with
 //!   dlv's own events (`transport/output_order.rs`).
 //! - dlv stops on an unrecovered panic by itself: no exception filter is set for it.
+//! - Its dialect: a launch's `mode` is `debug` for Go source (a `.go` file or a package
+//!   folder), which dlv builds, and `exec` for a binary. An attach's is `local` for a
+//!   pid and `remote` for a port, where dlv is itself the debug server and is reached
+//!   directly.
 
+use std::path::Path;
+
+use serde_json::json;
+
+use super::dialect::{AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
+use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exit_status_in_console: Some(exit_status_in),
     debuggee_output_on_adapter_pipes: true,
+    attach_port_speaks_dap: true,
+    dialect: Dialect {
+        launch,
+        attach,
+        ..Dialect::PLAIN
+    },
     ..Quirks::NONE
 };
+
+fn launch(draft: &mut LaunchDraft<'_>) {
+    let program = &draft.program;
+    let is_dir = program.is_dir();
+    let from_source = is_dir
+        || program
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("go"));
+    // `dlv` builds from source in the working directory: it must sit in the module, or
+    // the build fails with "go.mod file not found".
+    if from_source && draft.cwd.is_none() {
+        let folder = if is_dir {
+            Some(program.as_path())
+        } else {
+            program.parent()
+        };
+        draft.cwd = folder.map(Path::to_path_buf);
+    }
+    draft.put("mode", json!(if from_source { "debug" } else { "exec" }));
+    if from_source {
+        // dlv's build output would otherwise land in the user's folder.
+        draft.put("output", path_value(&build_output_path()));
+    }
+}
+
+fn attach(draft: &mut AttachDraft<'_>) {
+    match (draft.spec.port, draft.spec.pid) {
+        (Some(_), _) => draft.put("mode", json!("remote")),
+        (None, Some(pid)) => {
+            draft.put("mode", json!("local"));
+            draft.put("processId", json!(pid));
+        }
+        (None, None) => {}
+    }
+}
+
+/// A fresh path in the temp folder for a binary dlv builds from source.
+fn build_output_path() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("dapvisor-dlv-{}-{n}", std::process::id()))
+}
 
 /// The exit status in a console line such as `Process 18664 has exited with status 5`.
 fn exit_status_in(text: &str) -> Option<i64> {

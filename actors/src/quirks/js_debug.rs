@@ -6,16 +6,62 @@
 //! - The program's exit code comes as the launcher's line on the bootstrap
 //!   connection, `Process exited with code 3`, read by [`launcher_exit_code`].
 //! - Its `uncaught` filter stops where an exception nothing catches is thrown.
+//! - Its dialect: a launch names the workspace folder (`__workspaceFolder`) and the
+//!   node found (`runtimeExecutable`); an attach names its `type` and `request`, and a
+//!   Node inspector's `address` and `port`, or a `processId` as a string.
 
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+
+use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
+use crate::launch::LaunchSpec;
+use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     program_has_a_session_of_its_own: true,
     children_on_the_same_server: true,
     launcher_exit_code: Some(launcher_exit_code),
     uncaught_exception_filters: &["uncaught"],
+    dialect: Dialect {
+        launch,
+        attach,
+        launch_with_adapter,
+        ..Dialect::PLAIN
+    },
     ..Quirks::NONE
 };
+
+/// js-debug resolves `outFiles` and source-map locations against the workspace folder
+/// (without one, breakpoints in TypeScript sources never bind): the working directory,
+/// else the program's own folder.
+fn launch(draft: &mut LaunchDraft<'_>) {
+    let folder = draft
+        .cwd
+        .clone()
+        .or_else(|| draft.program.parent().map(Path::to_path_buf));
+    if let Some(folder) = folder {
+        draft.put("__workspaceFolder", path_value(&folder));
+    }
+}
+
+fn attach(draft: &mut AttachDraft<'_>) {
+    draft.put("type", json!("pwa-node"));
+    draft.put("request", json!("attach"));
+    if let Some(port) = draft.spec.port {
+        draft.put("address", json!(draft.host));
+        draft.put("port", json!(port));
+    } else if let Some(pid) = draft.spec.pid {
+        // js-debug takes the process id as a string.
+        draft.put("processId", json!(pid.to_string()));
+    }
+}
+
+/// The program runs under the node found, unless the launch names another.
+fn launch_with_adapter(out: &mut Map<String, Value>, node: &Path, _spec: &LaunchSpec) {
+    default_to_adapter(out, "runtimeExecutable", node);
+}
 
 /// The exit code in js-debug's launcher line `Process exited with code 3`.
 fn launcher_exit_code(text: &str) -> Option<i64> {

@@ -6,14 +6,101 @@
 //!   ignore `offset` ([`reads_instruction_offset_as_bytes`]).
 //! - lldb has only throw and catch exception filters (a C++ throw may well be
 //!   caught): none is set by default.
+//! - Its dialect: `env` is a list of `K=V` strings (lldb-dap 19); an attach to a port
+//!   is to a gdb-remote server (`gdb-remote-port`); with neither pid nor port it
+//!   attaches by the program's name. Every session first keeps lldb off debuginfod
+//!   ([`NO_DEBUGINFOD`]), and a Rust program's gets the toolchain's Rust formatters.
 
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+
+use super::dialect::{is_rust_program, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
+use crate::launch::LaunchSpec;
+use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note};
 use crate::wire::types::Capabilities;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     plain_evaluate_context: "watch",
+    dialect: Dialect {
+        launch,
+        attach,
+        launch_with_adapter,
+        attach_with_adapter,
+        launch_notes,
+        ..Dialect::PLAIN
+    },
     ..Quirks::NONE
 };
+
+/// The lldb command that keeps lldb-dap from asking debuginfod servers for the symbols
+/// of every library the program loads. Debian's LLDB names one by default; without a
+/// network each lookup waits out a DNS timeout (a `runInTerminal` launch, which loads
+/// lldb-dap's own libraries, took 16 s instead of 1), and with one it fetches from the
+/// network unasked. An `initCommands` of the caller's, run after it, can set servers.
+pub(crate) const NO_DEBUGINFOD: &str =
+    "settings clear plugin.symbol-locator.debuginfod.server-urls";
+
+/// lldb-dap 19 takes the environment as a list of `K=V` strings.
+fn launch(draft: &mut LaunchDraft<'_>) {
+    let env = &draft.spec.env;
+    draft.env = (!env.is_empty()).then(|| {
+        json!(env
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>())
+    });
+}
+
+/// A port is a gdb-remote server's; else a pid.
+fn attach(draft: &mut AttachDraft<'_>) {
+    if let Some(port) = draft.spec.port {
+        draft.put("gdb-remote-port", json!(port));
+        draft.put("gdb-remote-hostname", json!(draft.host));
+    } else if let Some(pid) = draft.spec.pid {
+        draft.put("pid", json!(pid));
+    }
+}
+
+/// Keep lldb off debuginfod; for a Rust program, load the toolchain's Rust formatters
+/// next (see [`launch_notes`] for when there are none). Blocking: it may run
+/// `rustc --print sysroot` once per process.
+fn launch_with_adapter(out: &mut Map<String, Value>, _adapter: &Path, spec: &LaunchSpec) {
+    let mut first = vec![NO_DEBUGINFOD.to_string()];
+    if is_rust_program(spec) {
+        if let Ok(commands) = lldb_rust_formatters() {
+            first.extend(commands.iter().cloned());
+        }
+    }
+    prepend_init_commands(out, first);
+}
+
+/// Keep lldb off debuginfod, as for a launch.
+fn attach_with_adapter(out: &mut Map<String, Value>) {
+    prepend_init_commands(out, vec![NO_DEBUGINFOD.to_string()]);
+}
+
+/// For a Rust program with no toolchain formatters to load: that its values show raw,
+/// and why.
+fn launch_notes(spec: &LaunchSpec) -> Vec<String> {
+    if !is_rust_program(spec) {
+        return Vec::new();
+    }
+    match lldb_rust_formatters() {
+        Ok(_) => Vec::new(),
+        Err(why) => vec![missing_rust_formatters_note(why)],
+    }
+}
+
+/// Put `first` before the `initCommands` already in `out` (the caller's own).
+fn prepend_init_commands(out: &mut Map<String, Value>, first: Vec<String>) {
+    let mut init: Vec<Value> = first.into_iter().map(Value::String).collect();
+    if let Some(Value::Array(own)) = out.get("initCommands") {
+        init.extend(own.iter().cloned());
+    }
+    out.insert("initCommands".into(), Value::Array(init));
+}
 
 /// Whether the adapter is an lldb-dap that reads `instructionOffset` as bytes and
 /// ignores `offset`: 19 and older, as its version in the `__lldb` capability says.

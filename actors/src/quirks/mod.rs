@@ -1,17 +1,21 @@
 //! What the runtime must know about each adapter family beyond DAP itself, in one
-//! place: a file per family, each holding that family's row of [`Quirks`] and the
-//! readers of its own texts. The session core, the transport and the session handle
-//! consult a family's row through [`AdapterFlavor::quirks`] and never name a family
-//! themselves, so adding an adapter touches its file here (beside its definition in
-//! the registry, which says how to find it and how its launch arguments are spelt,
-//! and the permission gate's row of what it evaluates).
+//! place: a file per family, each holding that family's row of [`Quirks`], the
+//! readers of its own texts, and its [`Dialect`]: how it spells its `launch` and
+//! `attach` arguments. The session core, the transport, the session handle and the
+//! registry's argument writer consult a family's row through
+//! [`AdapterFlavor::quirks`] and never name a family themselves, so adding an adapter
+//! touches its file here (beside its definition in the registry, which says how to
+//! find and start it, and the permission gate's row of what it evaluates).
 
 mod codelldb;
 mod debugpy;
 mod delve;
+pub(crate) mod dialect;
 mod gdb;
 mod js_debug;
 pub(crate) mod lldb_dap;
+
+pub use dialect::Dialect;
 
 use crate::registry::AdapterFlavor;
 
@@ -49,6 +53,12 @@ pub struct Quirks {
     /// at a start that names none; empty where there is no such filter, or the adapter
     /// stops there by itself.
     pub uncaught_exception_filters: &'static [&'static str],
+    /// An attach to a port is to a debug server that speaks DAP itself, so it is
+    /// connected to directly and nothing is run here (debugpy, dlv); elsewhere the
+    /// adapter is started and told the port.
+    pub attach_port_speaks_dap: bool,
+    /// How the family spells its `launch` and `attach` arguments.
+    pub dialect: Dialect,
 }
 
 impl Quirks {
@@ -63,6 +73,8 @@ impl Quirks {
         injection_failed_marker: None,
         debuggee_output_on_adapter_pipes: false,
         uncaught_exception_filters: &[],
+        attach_port_speaks_dap: false,
+        dialect: Dialect::PLAIN,
     };
 }
 
@@ -94,10 +106,14 @@ mod tests {
     #[test]
     fn each_family_departs_from_plain_dap_only_where_its_row_says() {
         let quirks = |f: AdapterFlavor| f.quirks();
-        // No function in either row, so their Debug forms compare every field.
+        // Debug forms compare every field (a function by its address).
         let plain = format!("{:?}", Quirks::NONE);
         assert_eq!(format!("{:?}", quirks(AdapterFlavor::Generic)), plain);
-        assert_eq!(format!("{:?}", quirks(AdapterFlavor::Gdb)), plain);
+        let gdb = Quirks {
+            dialect: Dialect::PLAIN,
+            ..*quirks(AdapterFlavor::Gdb)
+        };
+        assert_eq!(format!("{gdb:?}"), plain, "gdb departs only in its dialect");
         assert_eq!(
             quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
             "watch"
@@ -119,5 +135,69 @@ mod tests {
         assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
         assert!(filters(AdapterFlavor::LldbDap).is_empty());
         assert!(filters(AdapterFlavor::Delve).is_empty());
+        let direct: Vec<_> = FAMILIES
+            .into_iter()
+            .filter(|f| quirks(*f).attach_port_speaks_dap)
+            .collect();
+        assert_eq!(direct, [AdapterFlavor::Debugpy, AdapterFlavor::Delve]);
+    }
+
+    const FAMILIES: [AdapterFlavor; 7] = [
+        AdapterFlavor::Debugpy,
+        AdapterFlavor::LldbDap,
+        AdapterFlavor::Delve,
+        AdapterFlavor::Gdb,
+        AdapterFlavor::CodeLldb,
+        AdapterFlavor::JsDebug,
+        AdapterFlavor::Generic,
+    ];
+
+    /// The parts of `flavor`'s dialect that are its own rather than plain DAP's (what
+    /// each part writes is pinned in `registry/tests_arguments.rs`).
+    fn own_dialect(flavor: AdapterFlavor) -> Vec<&'static str> {
+        use std::ptr::fn_addr_eq;
+        let (own, plain) = (flavor.quirks().dialect, Dialect::PLAIN);
+        macro_rules! own {
+            ($($part:ident),*) => { [$((stringify!($part), !fn_addr_eq(own.$part, plain.$part))),*] };
+        }
+        let parts = own!(
+            launch,
+            after_extra,
+            attach,
+            launch_with_adapter,
+            attach_with_adapter,
+            launch_notes
+        );
+        parts
+            .into_iter()
+            .filter_map(|(name, own)| own.then_some(name))
+            .collect()
+    }
+
+    #[test]
+    fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
+        use AdapterFlavor::*;
+        let expected: [(AdapterFlavor, &[&str]); 7] = [
+            (Debugpy, &["after_extra", "attach", "launch_with_adapter"]),
+            (
+                LldbDap,
+                &[
+                    "launch",
+                    "attach",
+                    "launch_with_adapter",
+                    "attach_with_adapter",
+                    "launch_notes",
+                ],
+            ),
+            (Delve, &["launch", "attach"]),
+            (Gdb, &["launch", "attach"]),
+            (CodeLldb, &["launch", "attach"]),
+            (JsDebug, &["launch", "attach", "launch_with_adapter"]),
+            (Generic, &[]),
+        ];
+        assert_eq!(expected.map(|(f, _)| f), FAMILIES);
+        for (flavor, parts) in expected {
+            assert_eq!(own_dialect(flavor), parts, "{flavor:?}");
+        }
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! An [`AdapterDef`] is data: the registry holds them, selects one for a program, and
 //! resolves it into a [`ResolvedAdapter`] (an executable that exists and works). The
-//! launch and attach arguments each flavor expects are built in `arguments.rs`.
+//! launch and attach arguments are written in `arguments.rs`, each flavor's way as its
+//! row in the crate's quirks table spells them.
 
 use std::path::PathBuf;
 
@@ -45,9 +46,9 @@ pub enum TransportKind {
     },
 }
 
-/// Which adapter family a definition belongs to. The registry reads it for the
-/// family's argument dialect and how to find its executable; how the family departs
-/// from plain DAP at run time is its row in the crate's quirks table.
+/// Which adapter family a definition belongs to. The registry reads it for how to find
+/// the family's executable; how the family departs from plain DAP, its argument
+/// dialect included, is its row in the crate's quirks table (`quirks/<family>.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]

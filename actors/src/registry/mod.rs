@@ -8,7 +8,7 @@
 //! executable and checks that it works; it blocks on short probe subprocesses.
 
 mod arguments;
-pub(crate) use arguments::DEFAULT_ATTACH_HOST;
+pub(crate) use arguments::{absolute, path_value, DEFAULT_ATTACH_HOST};
 mod banner;
 mod builtin;
 mod debugpy_probe;
@@ -21,6 +21,11 @@ mod resolve;
 mod rust_binary;
 mod rust_formatters;
 mod select;
+
+pub(crate) use rust_binary::is_rust_binary;
+pub(crate) use rust_formatters::{
+    lldb_init_commands as lldb_rust_formatters, missing_note as missing_rust_formatters_note,
+};
 
 pub mod install;
 #[cfg(test)]
@@ -201,8 +206,8 @@ impl AdapterRegistry {
         spec: &AttachSpec,
         env: &Environment,
     ) -> Result<ResolvedAdapter, RegistryError> {
-        match (def.flavor, spec.port) {
-            (AdapterFlavor::Debugpy | AdapterFlavor::Delve, Some(port)) => {
+        match spec.port {
+            Some(port) if def.flavor.quirks().attach_port_speaks_dap => {
                 let host = spec.host.clone().unwrap_or_else(|| "127.0.0.1".to_string());
                 Ok(ResolvedAdapter::connecting(def, host, port))
             }

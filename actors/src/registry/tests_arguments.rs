@@ -334,3 +334,103 @@ fn debugpy_and_dlv_attach_by_port_connect_directly() {
         assert_eq!(resolved.program, PathBuf::new());
     }
 }
+
+#[test]
+fn attach_by_port_by_pid_and_by_name_in_each_remaining_dialect() {
+    // lldb-dap attaches to a gdb-remote server by port, and by name with neither.
+    assert_eq!(
+        attach("lldb-dap", &by_port(1234)),
+        json!({"gdb-remote-port": 1234, "gdb-remote-hostname": "127.0.0.1"})
+    );
+    let by_name = AttachSpec {
+        program: Some("/srv/app/prog".into()),
+        ..AttachSpec::default()
+    };
+    assert_eq!(
+        attach("lldb-dap", &by_name),
+        json!({"program": "/srv/app/prog"})
+    );
+    // js-debug takes a pid as a string.
+    assert_eq!(
+        attach("js-debug", &by_pid(42)),
+        json!({"type": "pwa-node", "request": "attach", "processId": "42"})
+    );
+    // debugpy has no `program` to attach to; the port wins over the pid.
+    let both = AttachSpec {
+        program: Some("/srv/app/main.py".into()),
+        pid: Some(42),
+        ..by_port(5678)
+    };
+    assert_eq!(
+        attach("debugpy", &both),
+        json!({"connect": {"host": "127.0.0.1", "port": 5678}, "justMyCode": false,
+               "breakOnSystemExit": []})
+    );
+}
+
+#[test]
+fn a_generic_adapter_gets_plain_dap_arguments() {
+    let generic = super::AdapterDef::generic("mydbg", "mydbg-adapter");
+    assert_eq!(
+        Value::Object(generic.launch_arguments(&spec("/srv/app/prog"))),
+        json!({
+            "program": "/srv/app/prog", "args": ["--n", "3"], "cwd": "/srv/work",
+            "env": {"MODE": "test"}, "stopOnEntry": true,
+        })
+    );
+    let remote = AttachSpec {
+        host: Some("10.0.0.2".into()),
+        program: Some("/srv/app/prog".into()),
+        ..by_port(4711)
+    };
+    assert_eq!(
+        Value::Object(generic.attach_arguments(&remote)),
+        json!({"host": "10.0.0.2", "port": 4711, "program": "/srv/app/prog"})
+    );
+    assert_eq!(
+        Value::Object(generic.attach_arguments(&by_pid(42))),
+        json!({"processId": 42})
+    );
+    let resolved = ResolvedAdapter::running(&generic, PathBuf::from("/usr/bin/mydbg"), vec![]);
+    let me = std::env::current_exe().unwrap();
+    let rust = LaunchSpec::new(&me);
+    assert_eq!(
+        resolved.launch_arguments(&rust),
+        generic.launch_arguments(&rust),
+        "nothing depends on the executable"
+    );
+    assert!(resolved.launch_notes(&rust).is_empty());
+}
+
+#[test]
+fn js_debug_runs_the_program_under_the_node_found_unless_told_otherwise() {
+    let def = def("js-debug");
+    let resolved = ResolvedAdapter::running(&def, PathBuf::from("/usr/bin/node"), vec![]);
+    let args = resolved.launch_arguments(&LaunchSpec::new("/srv/app/index.js"));
+    assert_eq!(args["runtimeExecutable"], json!("/usr/bin/node"));
+    assert!(args.get("python").is_none(), "{args:?}");
+    let mut spec = LaunchSpec::new("/srv/app/index.js");
+    spec.extra
+        .insert("runtimeExecutable".into(), json!("/opt/node22/bin/node"));
+    assert_eq!(
+        resolved.launch_arguments(&spec)["runtimeExecutable"],
+        json!("/opt/node22/bin/node")
+    );
+    // Attached to a server found elsewhere, nothing is run here: no executable to name.
+    let connected = ResolvedAdapter::connecting(&def, "127.0.0.1".into(), 4711);
+    let args = connected.launch_arguments(&LaunchSpec::new("/srv/app/index.js"));
+    assert!(args.get("runtimeExecutable").is_none(), "{args:?}");
+}
+
+#[test]
+fn debugpy_drops_the_program_for_a_module_even_one_passed_in_extra() {
+    let mut spec = LaunchSpec::new("/srv/app/tests/test_cart.py");
+    spec.extra.insert("module".into(), json!("pytest"));
+    spec.extra
+        .insert("program".into(), json!("/srv/app/other.py"));
+    let args = launch("debugpy", &spec);
+    assert!(args.get("program").is_none(), "{args}");
+    // Only debugpy knows `module`: another adapter keeps its program.
+    let args = launch("lldb-dap", &spec);
+    assert_eq!(args["program"], json!("/srv/app/other.py"));
+}
