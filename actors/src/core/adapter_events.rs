@@ -150,8 +150,13 @@ impl SessionCore {
                 body: event.body_or_empty(),
             }),
             "capabilities" => {
-                if let Ok(body) = event.parse_body::<CapabilitiesEventBody>() {
-                    self.capabilities.merge(body.capabilities);
+                // Before the `initialize` answer there is nothing to change: that
+                // answer says all.
+                if let (Ok(body), Some(known)) = (
+                    event.parse_body::<CapabilitiesEventBody>(),
+                    self.capabilities.as_mut(),
+                ) {
+                    known.merge(body.capabilities);
                 }
                 self.emit(EventKind::Adapter {
                     body: event.body.as_ref().map(RawJson::to_value),

@@ -150,8 +150,7 @@ impl SessionCore {
         self.effects.push(Effect::AdoptTarget(Box::new(adapter)));
         // A new connection: what the bootstrap said does not hold for it.
         self.threads.clear();
-        self.capabilities = Default::default();
-        self.capabilities_known = false;
+        self.capabilities = None;
         self.adapter.reconnected();
         self.breakpoints.clear_results();
         let timer = self.timer(self.config.request_timeout);

@@ -35,7 +35,7 @@ impl SessionCore {
             return Ok(());
         }
         if op == Operation::Terminate
-            && has_capability(&self.capabilities, "supportsTerminateRequest")
+            && has_capability(self.advertised(), "supportsTerminateRequest")
         {
             // The graceful way first (see `graceful.rs`); `disconnect` follows.
             self.terminate_gracefully(token);

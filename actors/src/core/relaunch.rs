@@ -38,7 +38,7 @@ impl SessionCore {
         // js-debug restarts a program by asking for a new session for it, which would
         // be another session: it is relaunched instead.
         let own_restart = self.bootstrap.is_none();
-        if own_restart && has_capability(&self.capabilities, "supportsRestartRequest") {
+        if own_restart && has_capability(self.advertised(), "supportsRestartRequest") {
             // The configuration goes along, as DAP has it: CodeLLDB 1.11 dies on a
             // `restart` without one.
             let arguments = self

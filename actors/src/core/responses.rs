@@ -118,7 +118,7 @@ impl SessionCore {
                 .startup
                 .as_ref()
                 .is_some_and(|s| s.configured && s.start_result.is_some());
-            let waiting_for = if !self.capabilities_known {
+            let waiting_for = if self.capabilities.is_none() {
                 "the answer to `initialize`"
             } else if configured && self.awaiting_target() {
                 "the adapter's `startDebugging` for the program's own session"

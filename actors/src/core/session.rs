@@ -133,8 +133,9 @@ pub struct SessionCore {
     pub(super) config: CoreConfig,
     pub(super) state: SessionState,
     pub(super) plan: Option<StartPlan>,
-    pub(super) capabilities: Capabilities,
-    pub(super) capabilities_known: bool,
+    /// What the current adapter advertised: `None` until its `initialize` answer came,
+    /// and while nothing is known nothing is refused for want of a capability.
+    pub(super) capabilities: Option<Capabilities>,
     pub(super) breakpoints: BreakpointCache,
     pub(super) threads: BTreeMap<i64, Thread>,
     pub(super) last_stop: Option<StopInfo>,
@@ -180,8 +181,7 @@ impl SessionCore {
             config,
             state: SessionState::NotStarted,
             plan: None,
-            capabilities: Capabilities::default(),
-            capabilities_known: false,
+            capabilities: None,
             threads: BTreeMap::new(),
             last_stop: None,
             stop_epoch: 0,
@@ -259,7 +259,7 @@ impl SessionCore {
                 .plan
                 .as_ref()
                 .is_some_and(|p| p.adapter.def.pages_variables),
-            capabilities: self.capabilities.clone(),
+            capabilities: self.capabilities.clone().unwrap_or_default(),
             breakpoints: self.breakpoints.clone(),
             threads: self.threads.values().cloned().collect(),
             last_stop: self.last_stop.clone(),
@@ -342,6 +342,14 @@ impl SessionCore {
         tag
     }
 
+    /// What the current adapter advertised, or nothing (plain DAP) while that is not
+    /// known.
+    pub(super) fn advertised(&self) -> &Capabilities {
+        static NOTHING: std::sync::LazyLock<Capabilities> =
+            std::sync::LazyLock::new(Capabilities::default);
+        self.capabilities.as_ref().unwrap_or(&NOTHING)
+    }
+
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
         crate::core::state::check(self.state, self.failure.as_deref(), op)
@@ -357,10 +365,9 @@ impl SessionCore {
         command: &str,
         arguments: Option<&Value>,
     ) -> Result<(), SessionError> {
-        if !self.capabilities_known {
+        let Some(caps) = &self.capabilities else {
             return Ok(());
-        }
-        let caps = &self.capabilities;
+        };
         let flag = capability::required_capability(command);
         if let Some(flag) = flag {
             if !capability::has_capability(caps, flag) {

@@ -23,7 +23,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{Capabilities, SetBreakpointsResponseBody, SourceBreakpoint};
+use crate::wire::types::{SetBreakpointsResponseBody, SourceBreakpoint};
 use crate::wire::Response;
 
 /// One request of the handshake.
@@ -158,8 +158,7 @@ impl SessionCore {
         self.threads.clear();
         self.last_stop = None;
         self.exit_code = None;
-        self.capabilities = Capabilities::default();
-        self.capabilities_known = false;
+        self.capabilities = None;
         self.terminated_seen = false;
         self.breakpoints.clear_results();
 
@@ -212,8 +211,7 @@ impl SessionCore {
         let result = result.and_then(|r| success_or_error(command, r));
         match (step, result) {
             (StartupStep::Initialize, Ok(response)) => {
-                self.capabilities = response.parse_body().unwrap_or_default();
-                self.capabilities_known = true;
+                self.capabilities = Some(response.parse_body().unwrap_or_default());
                 let target = self.startup.as_ref().and_then(|s| s.target.clone());
                 let arguments = target
                     .or_else(|| self.plan.as_ref().map(|p| p.arguments.clone()))
@@ -303,7 +301,7 @@ impl SessionCore {
             );
         }
         if !self.breakpoints.functions().is_empty()
-            && self.capabilities.supports_function_breakpoints == Some(true)
+            && self.advertised().supports_function_breakpoints == Some(true)
         {
             let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
             self.send(
@@ -316,7 +314,7 @@ impl SessionCore {
             );
         }
         let adapter_has_filters = self
-            .capabilities
+            .advertised()
             .exception_breakpoint_filters
             .as_ref()
             .is_some_and(|f| !f.is_empty());
@@ -324,10 +322,10 @@ impl SessionCore {
             // Options go to an adapter that says it takes them (a restarted one may be
             // another version); the plain filters go either way.
             let mut settings = self.breakpoints.exception_arguments();
-            if self.capabilities.supports_exception_filter_options != Some(true) {
+            if self.advertised().supports_exception_filter_options != Some(true) {
                 settings.filter_options = None;
             }
-            if self.capabilities.supports_exception_options != Some(true) {
+            if self.advertised().supports_exception_options != Some(true) {
                 settings.exception_options = None;
             }
             let args = serde_json::to_value(settings).ok();
@@ -338,7 +336,7 @@ impl SessionCore {
                 Pending::Startup(StartupStep::ConfigExceptions),
             );
         }
-        if self.capabilities.supports_configuration_done_request == Some(true) {
+        if self.advertised().supports_configuration_done_request == Some(true) {
             self.send(
                 "configurationDone",
                 Some(json!({})),

@@ -36,7 +36,9 @@ pub(super) enum TraceStep {
 impl SessionCore {
     /// The adapter is known to have no log points: tracepoints go by stops.
     pub(super) fn traces_by_stops(&self) -> bool {
-        self.capabilities_known && self.capabilities.supports_log_points != Some(true)
+        self.capabilities
+            .as_ref()
+            .is_some_and(|caps| caps.supports_log_points != Some(true))
     }
 
     /// The `setBreakpoints` arguments for `file`: a tracepoint's template goes out only

@@ -208,7 +208,10 @@ impl AdapterRegistry {
     ) -> Result<ResolvedAdapter, RegistryError> {
         match spec.port {
             Some(port) if def.flavor.quirks().attach_port_speaks_dap => {
-                let host = spec.host.clone().unwrap_or_else(|| DEFAULT_ATTACH_HOST.to_string());
+                let host = spec
+                    .host
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_ATTACH_HOST.to_string());
                 Ok(ResolvedAdapter::connecting(def, host, port))
             }
             _ => self.resolve_in(def, env),
