@@ -34,7 +34,7 @@ impl SessionCore {
             }
             "exited" => {
                 let body: ExitedEventBody = event.parse_body().unwrap_or_default();
-                self.exit_code = Some(body.exit_code);
+                self.run.exit_code = Some(body.exit_code);
                 self.emit(EventKind::Exited {
                     exit_code: body.exit_code,
                 });
@@ -42,10 +42,10 @@ impl SessionCore {
             }
             "terminated" => {
                 // dlv sends a second `terminated` after the disconnect; one per run.
-                if self.terminated_seen {
+                if self.run.terminated_seen {
                     return;
                 }
-                self.terminated_seen = true;
+                self.run.terminated_seen = true;
                 let body: TerminatedEventBody = event.parse_body().unwrap_or_default();
                 self.emit(EventKind::Terminated {
                     restart: body.restart,
@@ -62,7 +62,7 @@ impl SessionCore {
                 } else {
                     self.release_adapter()
                 };
-                if !(releasing && self.exit_code.is_none()) {
+                if !(releasing && self.run.exit_code.is_none()) {
                     self.wake_waiters();
                 }
             }
@@ -84,10 +84,10 @@ impl SessionCore {
                 let read_status = self
                     .quirks()
                     .exit_status_in_console
-                    .filter(|_| category == "console" && self.exit_code.is_none());
+                    .filter(|_| category == "console" && self.run.exit_code.is_none());
                 if let Some(read_status) = read_status {
                     if let Some(code) = read_status(&body.output) {
-                        self.exit_code = Some(code);
+                        self.run.exit_code = Some(code);
                         self.emit(EventKind::Exited { exit_code: code });
                     }
                 }
@@ -109,9 +109,10 @@ impl SessionCore {
             "thread" => {
                 let body: ThreadEventBody = event.parse_body().unwrap_or_default();
                 if body.reason == "exited" {
-                    self.threads.remove(&body.thread_id);
+                    self.run.threads.remove(&body.thread_id);
                 } else {
-                    self.threads
+                    self.run
+                        .threads
                         .entry(body.thread_id)
                         .or_insert_with(|| Thread {
                             id: body.thread_id,
@@ -154,7 +155,7 @@ impl SessionCore {
                 // answer says all.
                 if let (Ok(body), Some(known)) = (
                     event.parse_body::<CapabilitiesEventBody>(),
-                    self.capabilities.as_mut(),
+                    self.run.capabilities.as_mut(),
                 ) {
                     known.merge(body.capabilities);
                 }
@@ -190,13 +191,13 @@ impl SessionCore {
             epoch: self.stop_epoch,
         };
         if let Some(id) = stop.thread_id {
-            self.threads.entry(id).or_insert_with(|| Thread {
+            self.run.threads.entry(id).or_insert_with(|| Thread {
                 id,
                 name: String::new(),
             });
         }
         self.breakpoints.record_hits(&stop.hit_breakpoint_ids);
-        self.last_stop = Some(stop.clone());
+        self.run.last_stop = Some(stop.clone());
         self.set_state(SessionState::Stopped);
         self.emit(EventKind::Stopped(stop));
         self.wake_waiters();

@@ -31,7 +31,7 @@ impl SessionCore {
         let child = self.config.parent.is_some();
         live && !exit.requested
             && !self.adapter.is_ending()
-            && !self.terminated_seen
+            && !self.run.terminated_seen
             && !agent_start
             && !child
     }

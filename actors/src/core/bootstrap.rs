@@ -149,8 +149,8 @@ impl SessionCore {
             .retain(|_, pending| !matches!(pending, Pending::Startup(_)));
         self.effects.push(Effect::AdoptTarget(Box::new(adapter)));
         // A new connection: what the bootstrap said does not hold for it.
-        self.threads.clear();
-        self.capabilities = None;
+        self.run.threads.clear();
+        self.run.capabilities = None;
         self.adapter.reconnected();
         self.breakpoints.clear_results();
         let timer = self.timer(self.config.request_timeout);
@@ -241,8 +241,8 @@ impl SessionCore {
             (None, true) => None,
         };
         let launched = self.plan.as_ref().map(|p| p.operation) == Some(Operation::Launch);
-        if let (Some(exit_code), true, None) = (code, launched, self.exit_code) {
-            self.exit_code = Some(exit_code);
+        if let (Some(exit_code), true, None) = (code, launched, self.run.exit_code) {
+            self.run.exit_code = Some(exit_code);
             self.emit(EventKind::Exited { exit_code });
         }
         self.after_report(gone);
@@ -251,7 +251,7 @@ impl SessionCore {
     /// The report is in (or, `gone`, no longer awaited): carry on with the program's
     /// end.
     fn after_report(&mut self, gone: bool) {
-        if !self.terminated_seen && self.adapter.is_serving() {
+        if !self.run.terminated_seen && self.adapter.is_serving() {
             if !gone {
                 // The launcher saw the program end before its own connection said so.
                 self.on_event(Event::new("terminated", None));
@@ -260,7 +260,7 @@ impl SessionCore {
             // end says whether that is a crash.
             return;
         }
-        if self.terminated_seen {
+        if self.run.terminated_seen {
             self.release_adapter();
         }
         if !self.adapter.is_live() {

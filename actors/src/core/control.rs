@@ -14,7 +14,10 @@ use crate::wire::types::SteppingGranularity;
 
 impl SessionCore {
     fn default_thread(&self) -> Option<i64> {
-        crate::core::snapshot::default_thread(self.last_stop.as_ref(), self.threads.keys().copied())
+        crate::core::snapshot::default_thread(
+            self.run.last_stop.as_ref(),
+            self.run.threads.keys().copied(),
+        )
     }
 
     pub(super) fn control(
@@ -56,15 +59,16 @@ impl SessionCore {
 
     pub(super) fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
         // dlv tells the exit status only while it is being let go: wait for that.
-        let exit_status_coming = self.exit_code.is_none() && self.adapter.is_ending();
+        let exit_status_coming = self.run.exit_code.is_none() && self.adapter.is_ending();
         // js-debug tells the exit status on the bootstrap connection, a moment later.
         let exit_status_coming = exit_status_coming || self.end_report_pending();
         let ready = if self.state == SessionState::Terminated {
             (!exit_status_coming).then_some(StopOutcome::Terminated {
-                exit_code: self.exit_code,
+                exit_code: self.run.exit_code,
             })
         } else {
-            self.last_stop
+            self.run
+                .last_stop
                 .as_ref()
                 .filter(|s| s.epoch > after)
                 .map(|s| StopOutcome::Stopped(s.clone()))
@@ -115,9 +119,9 @@ impl SessionCore {
         }
         let outcome = if self.state == SessionState::Terminated {
             StopOutcome::Terminated {
-                exit_code: self.exit_code,
+                exit_code: self.run.exit_code,
             }
-        } else if let Some(stop) = &self.last_stop {
+        } else if let Some(stop) = &self.run.last_stop {
             StopOutcome::Stopped(stop.clone())
         } else {
             return;

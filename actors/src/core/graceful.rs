@@ -52,7 +52,7 @@ impl SessionCore {
     /// The adapter answered `terminate`: disconnect now if the debuggee already ended
     /// (or its time is up), else once it has.
     pub(super) fn terminate_answered(&mut self, token: Token, success: bool) {
-        let terminated_seen = self.terminated_seen;
+        let terminated_seen = self.run.terminated_seen;
         let Some(graceful) = self.adapter.graceful_mut() else {
             return self.let_adapter_go(Some(token), true);
         };

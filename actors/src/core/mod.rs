@@ -19,6 +19,7 @@ mod pid_injection;
 mod raw_requests;
 mod relaunch;
 mod responses;
+mod run;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;

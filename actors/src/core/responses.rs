@@ -63,7 +63,7 @@ impl SessionCore {
             Purpose::Body | Purpose::Moving { .. } => Answer::Body(response.raw_body_or_empty()),
             Purpose::Threads => {
                 if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
-                    self.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
+                    self.run.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
                 }
                 Answer::Body(response.raw_body_or_empty())
             }
@@ -118,7 +118,7 @@ impl SessionCore {
                 .startup
                 .as_ref()
                 .is_some_and(|s| s.configured && s.start_result.is_some());
-            let waiting_for = if self.capabilities.is_none() {
+            let waiting_for = if self.run.capabilities.is_none() {
                 "the answer to `initialize`"
             } else if configured && self.awaiting_target() {
                 "the adapter's `startDebugging` for the program's own session"

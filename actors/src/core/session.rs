@@ -9,8 +9,13 @@
 //! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`adapter_restart.rs`),
 //! child sessions (`children.rs`) and programs in a session of their own
 //! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
+//!
+//! Beside the agent-facing [`SessionState`], the state is held in typed parts, each
+//! with only its own data: where the adapter is in its life (`adapter_phase.rs`),
+//! what the current adapter run has said (`run.rs`, replaced whole at each start),
+//! and the handshake under way (`startup.rs`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -18,9 +23,7 @@ use serde_json::Value;
 
 use crate::core::breakpoints::BreakpointCache;
 use crate::core::capability;
-use crate::core::command::{
-    Answer, ControlAction, Effect, Input, StartPlan, StopInfo, Tag, TimerId, Token,
-};
+use crate::core::command::{Answer, ControlAction, Effect, Input, StartPlan, Tag, TimerId, Token};
 use crate::core::output::OutputRing;
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::startup::{Startup, StartupStep};
@@ -28,7 +31,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint, Thread};
+use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint};
 use crate::wire::{RawJson, Request, Response};
 
 /// The limits a session core enforces.
@@ -133,14 +136,8 @@ pub struct SessionCore {
     pub(super) config: CoreConfig,
     pub(super) state: SessionState,
     pub(super) plan: Option<StartPlan>,
-    /// What the current adapter advertised: `None` until its `initialize` answer came,
-    /// and while nothing is known nothing is refused for want of a capability.
-    pub(super) capabilities: Option<Capabilities>,
     pub(super) breakpoints: BreakpointCache,
-    pub(super) threads: BTreeMap<i64, Thread>,
-    pub(super) last_stop: Option<StopInfo>,
     pub(super) stop_epoch: u64,
-    pub(super) exit_code: Option<i64>,
     pub(super) output: OutputRing,
     /// Tracepoints and the rows their hits recorded.
     pub(super) trace: crate::core::trace::TraceLog,
@@ -160,8 +157,8 @@ pub struct SessionCore {
     pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
     /// Whether an adapter runs, takes breakpoints, or is being let go.
     pub(super) adapter: crate::core::adapter_phase::AdapterPhase,
-    /// This run's `terminated` event came.
-    pub(super) terminated_seen: bool,
+    /// What the current adapter run has said (`run.rs`).
+    pub(super) run: crate::core::run::Run,
     /// Adapter restarts after crashes so far.
     pub(super) restarts: u32,
     /// Why the session failed, or why the adapter last crashed.
@@ -181,11 +178,7 @@ impl SessionCore {
             config,
             state: SessionState::NotStarted,
             plan: None,
-            capabilities: None,
-            threads: BTreeMap::new(),
-            last_stop: None,
             stop_epoch: 0,
-            exit_code: None,
             pending: HashMap::new(),
             next_tag: 1,
             next_timer: 1,
@@ -194,7 +187,7 @@ impl SessionCore {
             command_timeout: None,
             bootstrap: None,
             adapter: Default::default(),
-            terminated_seen: false,
+            run: Default::default(),
             restarts: 0,
             failure: None,
             effects: Vec::new(),
@@ -259,12 +252,12 @@ impl SessionCore {
                 .plan
                 .as_ref()
                 .is_some_and(|p| p.adapter.def.pages_variables),
-            capabilities: self.capabilities.clone().unwrap_or_default(),
+            capabilities: self.run.capabilities.clone().unwrap_or_default(),
             breakpoints: self.breakpoints.clone(),
-            threads: self.threads.values().cloned().collect(),
-            last_stop: self.last_stop.clone(),
+            threads: self.run.threads.values().cloned().collect(),
+            last_stop: self.run.last_stop.clone(),
             stop_epoch: self.stop_epoch,
-            exit_code: self.exit_code,
+            exit_code: self.run.exit_code,
             output_end: self.output.end(),
             output_truncated: self.output.truncated(),
             pending_requests: self.pending.len(),
@@ -347,7 +340,7 @@ impl SessionCore {
     pub(super) fn advertised(&self) -> &Capabilities {
         static NOTHING: std::sync::LazyLock<Capabilities> =
             std::sync::LazyLock::new(Capabilities::default);
-        self.capabilities.as_ref().unwrap_or(&NOTHING)
+        self.run.capabilities.as_ref().unwrap_or(&NOTHING)
     }
 
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
@@ -365,7 +358,7 @@ impl SessionCore {
         command: &str,
         arguments: Option<&Value>,
     ) -> Result<(), SessionError> {
-        let Some(caps) = &self.capabilities else {
+        let Some(caps) = &self.run.capabilities else {
             return Ok(());
         };
         let flag = capability::required_capability(command);

@@ -155,11 +155,7 @@ impl SessionCore {
         };
         let op = plan.operation;
         // A new run: what the old adapter said no longer holds.
-        self.threads.clear();
-        self.last_stop = None;
-        self.exit_code = None;
-        self.capabilities = None;
-        self.terminated_seen = false;
+        self.run = Default::default();
         self.breakpoints.clear_results();
 
         self.effects
@@ -211,7 +207,7 @@ impl SessionCore {
         let result = result.and_then(|r| success_or_error(command, r));
         match (step, result) {
             (StartupStep::Initialize, Ok(response)) => {
-                self.capabilities = Some(response.parse_body().unwrap_or_default());
+                self.run.capabilities = Some(response.parse_body().unwrap_or_default());
                 let target = self.startup.as_ref().and_then(|s| s.target.clone());
                 let arguments = target
                     .or_else(|| self.plan.as_ref().map(|p| p.arguments.clone()))

@@ -36,7 +36,8 @@ pub(super) enum TraceStep {
 impl SessionCore {
     /// The adapter is known to have no log points: tracepoints go by stops.
     pub(super) fn traces_by_stops(&self) -> bool {
-        self.capabilities
+        self.run
+            .capabilities
             .as_ref()
             .is_some_and(|caps| caps.supports_log_points != Some(true))
     }
