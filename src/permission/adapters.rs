@@ -209,19 +209,9 @@ impl Adapters {
 mod tests {
     use super::*;
 
-    const FLAVORS: [AdapterFlavor; 7] = [
-        AdapterFlavor::Debugpy,
-        AdapterFlavor::LldbDap,
-        AdapterFlavor::Delve,
-        AdapterFlavor::Gdb,
-        AdapterFlavor::CodeLldb,
-        AdapterFlavor::JsDebug,
-        AdapterFlavor::Generic,
-    ];
-
     #[test]
     fn every_family_has_its_own_row_and_each_phrase_says_its_effect() {
-        for flavor in FLAVORS {
+        for flavor in AdapterFlavor::ALL {
             let row = traits(flavor);
             assert_eq!(row.flavor, flavor);
             for (effect, what) in [row.expressions, row.console, row.completions] {
@@ -237,7 +227,7 @@ mod tests {
 
     #[test]
     fn consoles_that_take_debugger_commands_run_them_on_the_host() {
-        let host: Vec<AdapterFlavor> = FLAVORS
+        let host: Vec<AdapterFlavor> = AdapterFlavor::ALL
             .into_iter()
             .filter(|f| traits(*f).console.0 == Effect::Host)
             .collect();
@@ -280,7 +270,7 @@ mod tests {
         assert_eq!(effect, Effect::Host, "{what}");
         assert!(what.contains("not known"), "{what}");
         // Every row's value is at most what "any adapter" says.
-        for flavor in FLAVORS {
+        for flavor in AdapterFlavor::ALL {
             let one = Adapters::Some(vec![flavor]);
             for pick in [
                 |t: &AdapterTraits| t.expressions,

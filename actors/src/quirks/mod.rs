@@ -135,22 +135,12 @@ mod tests {
         assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
         assert!(filters(AdapterFlavor::LldbDap).is_empty());
         assert!(filters(AdapterFlavor::Delve).is_empty());
-        let direct: Vec<_> = FAMILIES
+        let direct: Vec<_> = AdapterFlavor::ALL
             .into_iter()
             .filter(|f| quirks(*f).attach_port_speaks_dap)
             .collect();
         assert_eq!(direct, [AdapterFlavor::Debugpy, AdapterFlavor::Delve]);
     }
-
-    const FAMILIES: [AdapterFlavor; 7] = [
-        AdapterFlavor::Debugpy,
-        AdapterFlavor::LldbDap,
-        AdapterFlavor::Delve,
-        AdapterFlavor::Gdb,
-        AdapterFlavor::CodeLldb,
-        AdapterFlavor::JsDebug,
-        AdapterFlavor::Generic,
-    ];
 
     /// The parts of `flavor`'s dialect that are its own rather than plain DAP's (what
     /// each part writes is pinned in `registry/tests_arguments.rs`).
@@ -195,7 +185,7 @@ mod tests {
             (JsDebug, &["launch", "attach", "launch_with_adapter"]),
             (Generic, &[]),
         ];
-        assert_eq!(expected.map(|(f, _)| f), FAMILIES);
+        assert_eq!(expected.map(|(f, _)| f), AdapterFlavor::ALL);
         for (flavor, parts) in expected {
             assert_eq!(own_dialect(flavor), parts, "{flavor:?}");
         }

@@ -79,6 +79,19 @@ pub enum AdapterFlavor {
     Generic,
 }
 
+impl AdapterFlavor {
+    /// Every family, in a stable order (for tables that must cover each one).
+    pub const ALL: [AdapterFlavor; 7] = [
+        AdapterFlavor::Debugpy,
+        AdapterFlavor::LldbDap,
+        AdapterFlavor::Delve,
+        AdapterFlavor::Gdb,
+        AdapterFlavor::CodeLldb,
+        AdapterFlavor::JsDebug,
+        AdapterFlavor::Generic,
+    ];
+}
+
 /// A debug adapter the registry knows: where to find it, how to start it, which programs
 /// it serves.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

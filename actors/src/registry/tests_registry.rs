@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::detect::tests::TempDir;
-use super::{AdapterDef, AdapterRegistry, Environment, RegistryError};
+use super::{AdapterDef, AdapterFlavor, AdapterRegistry, Environment, RegistryError};
 use crate::launch::{AttachSpec, LaunchSpec};
 
 fn select(program: &str) -> Result<String, RegistryError> {
@@ -354,4 +354,23 @@ fn installed_codelldb_and_js_debug_are_found_in_dapvisor_home_after_path() {
         registry.resolve_in(codelldb, &env).unwrap().program,
         on_path
     );
+}
+
+#[test]
+fn adapter_flavor_all_lists_every_family_once_in_order() {
+    // Exhaustive: a new family does not compile here until it has its place in ALL.
+    fn place(flavor: AdapterFlavor) -> usize {
+        match flavor {
+            AdapterFlavor::Debugpy => 0,
+            AdapterFlavor::LldbDap => 1,
+            AdapterFlavor::Delve => 2,
+            AdapterFlavor::Gdb => 3,
+            AdapterFlavor::CodeLldb => 4,
+            AdapterFlavor::JsDebug => 5,
+            AdapterFlavor::Generic => 6,
+        }
+    }
+    for (at, flavor) in AdapterFlavor::ALL.into_iter().enumerate() {
+        assert_eq!(place(flavor), at, "{flavor:?}");
+    }
 }
