@@ -41,7 +41,7 @@ async fn a_deadline_outside_its_setters_range_is_clamped_and_starts() {
 async fn a_config_that_would_hang_or_refuse_everything_is_refused_at_start() {
     let (err, text) = refused(RuntimeConfig::default().max_unhandled_events(0)).await;
     assert_eq!(
-        (err.field, err.rule),
+        (err.field(), err.rule()),
         ("max_unhandled_events", ConfigRule::AtLeast { min: 1 })
     );
     assert!(

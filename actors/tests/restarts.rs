@@ -509,7 +509,7 @@ async fn a_runtime_with_a_bad_restart_policy_is_refused_saying_why() {
         .expect("a NaN jitter is refused");
     match &err {
         SessionError::Config(config) => {
-            assert_eq!(config.field, "restart_policy.jitter");
+            assert_eq!(config.field(), "restart_policy.jitter");
             let text = config.to_string();
             assert!(text.contains("jitter is NaN"), "{text}");
             assert!(text.contains("from 0 to 1"), "{text}");

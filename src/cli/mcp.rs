@@ -124,8 +124,8 @@ fn runtime_config(args: &McpArgs) -> Result<RuntimeConfig, String> {
 /// timeout is clamped, and an idle timeout of 0 means never.
 fn start_refused(err: SessionError) -> String {
     match &err {
-        SessionError::Config(config) if config.field == "max_sessions" => {
-            format!("--max-sessions {}: {err}", config.value)
+        SessionError::Config(config) if config.field() == "max_sessions" => {
+            format!("--max-sessions {}: {err}", config.value())
         }
         _ => err.to_string(),
     }

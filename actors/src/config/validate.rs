@@ -128,7 +128,7 @@ fn within(
         return Ok(());
     }
     Err(
-        ConfigError::new(field, format!("{value:?}"), ConfigRule::Within { min, max }).why(
+        ConfigError::new(field, format!("{value:?}"), ConfigRule::Within { min, max }).because(
             format!("its setter, RuntimeConfig::{field}(..), clamps a value into that range"),
         ),
     )
@@ -145,8 +145,8 @@ fn at_least(
         return Ok(());
     }
     Err(ConfigError::new(field, value, ConfigRule::AtLeast { min })
-        .why(format!("with {value}, {otherwise}"))
-        .default(default))
+        .because(format!("with {value}, {otherwise}"))
+        .with_default(default))
 }
 
 fn not_zero(
@@ -157,8 +157,8 @@ fn not_zero(
 ) -> Result<(), ConfigError> {
     match value {
         Some(value) if value.is_zero() => Err(ConfigError::new(field, "0s", ConfigRule::NotZero)
-            .why(format!("with 0, {otherwise}"))
-            .default(format!("{}s", default.as_secs_f64()))),
+            .because(format!("with 0, {otherwise}"))
+            .with_default(format!("{}s", default.as_secs_f64()))),
         _ => Ok(()),
     }
 }
@@ -301,8 +301,8 @@ mod tests {
         ];
         for (field, rule, range, config) in cases {
             let err = refused(config);
-            assert_eq!((err.field, err.rule), (field, rule), "{err}");
-            assert!(err.default.is_some(), "{err:?}");
+            assert_eq!((err.field(), err.rule()), (field, rule), "{err}");
+            assert!(err.default_value().is_some(), "{err:?}");
             let text = err.to_string();
             assert!(
                 text.contains(&format!("RuntimeConfig::{field} is ")) && text.contains(range),
@@ -314,7 +314,7 @@ mod tests {
             max_queued_requests: 0,
             ..Default::default()
         });
-        assert_eq!(busy.value, "0");
+        assert_eq!(busy.value(), "0");
         assert_eq!(
             busy.to_string(),
             format!(
@@ -332,7 +332,7 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(
-            (err.field, err.value.as_str(), err.rule),
+            (err.field(), err.value(), err.rule()),
             (
                 "request_timeout",
                 "1ms",
@@ -351,9 +351,9 @@ mod tests {
             launch_timeout: Duration::from_secs(3 * 60 * 60),
             ..Default::default()
         });
-        assert_eq!(err.field, "launch_timeout");
+        assert_eq!(err.field(), "launch_timeout");
         assert!(
-            matches!(err.rule, ConfigRule::Within { max, .. } if max == limits::MAX_LAUNCH_TIMEOUT)
+            matches!(err.rule(), ConfigRule::Within { max, .. } if max == limits::MAX_LAUNCH_TIMEOUT)
         );
         let text = err.to_string();
         assert!(text.contains("RuntimeConfig::launch_timeout"), "{text}");
@@ -368,10 +368,7 @@ mod tests {
                 ..Default::default()
             },
         ));
-        assert_eq!(
-            (err.field, err.value.as_str()),
-            ("restart_policy.jitter", "2")
-        );
+        assert_eq!((err.field(), err.value()), ("restart_policy.jitter", "2"));
         assert!(
             err.to_string().starts_with(
                 "RuntimeConfig::restart_policy.jitter is 2; it must be a number from 0 to 1"

@@ -13,22 +13,19 @@ use std::time::Duration;
 /// Its text names the field, its value, the rule, what the value would have done,
 /// and the default: `RuntimeConfig::max_sessions is 0; it must be at least 1 (with 0,
 /// no session could be started); the default is 1000`.
+///
+/// Its parts are read through methods; it is one pointer wide, so that a `Result`
+/// carrying it (or a [`SessionError`](crate::SessionError) wrapping it) stays small.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ConfigError {
-    /// The field refused, named as its path from `RuntimeConfig`: a setter's name
-    /// (`request_timeout`), or a field of the restart policy
-    /// (`restart_policy.jitter`).
-    pub field: &'static str,
-    /// The value refused, as text (`0`, `1ms`, `NaN`).
-    pub value: String,
-    /// The rule the value broke.
-    pub rule: ConfigRule,
-    /// Why the rule holds or how to meet it, in words: what the value would have
-    /// done (`with 0, every request would be refused as busy`), or what else fixes it.
-    pub why: Option<String>,
-    /// The field's default, as text (`1000`, `60s`), where one helps.
-    pub default: Option<String>,
+pub struct ConfigError(Box<Refusal>);
+
+#[derive(Debug, Clone, PartialEq)]
+struct Refusal {
+    field: &'static str,
+    value: String,
+    rule: ConfigRule,
+    why: Option<String>,
+    default: Option<String>,
 }
 
 /// The rule a refused configuration value broke.
@@ -93,42 +90,73 @@ impl fmt::Display for ConfigRule {
 }
 
 impl ConfigError {
-    /// `field` is `value`, which breaks `rule`; [`why`](Self::why) and
-    /// [`default`](Self::default) are added with their setters.
+    /// `field` is `value`, which breaks `rule`; the why and the default are added
+    /// with [`because`](Self::because) and [`with_default`](Self::with_default).
     pub(crate) fn new(field: &'static str, value: impl fmt::Display, rule: ConfigRule) -> Self {
-        Self {
+        Self(Box::new(Refusal {
             field,
             value: value.to_string(),
             rule,
             why: None,
             default: None,
-        }
+        }))
     }
 
     /// The same error, saying why the rule holds or how to meet it.
-    pub(crate) fn why(mut self, why: impl Into<String>) -> Self {
-        self.why = Some(why.into());
+    pub(crate) fn because(mut self, why: impl Into<String>) -> Self {
+        self.0.why = Some(why.into());
         self
     }
 
     /// The same error, naming the field's default.
-    pub(crate) fn default(mut self, default: impl fmt::Display) -> Self {
-        self.default = Some(default.to_string());
+    pub(crate) fn with_default(mut self, default: impl fmt::Display) -> Self {
+        self.0.default = Some(default.to_string());
         self
+    }
+
+    /// The field refused, named as its path from `RuntimeConfig`: a setter's name
+    /// (`request_timeout`), or a field of the restart policy
+    /// (`restart_policy.jitter`).
+    pub fn field(&self) -> &'static str {
+        self.0.field
+    }
+
+    /// The value refused, as text (`0`, `1ms`, `NaN`).
+    pub fn value(&self) -> &str {
+        &self.0.value
+    }
+
+    /// The rule the value broke.
+    pub fn rule(&self) -> ConfigRule {
+        self.0.rule
+    }
+
+    /// Why the rule holds or how to meet it, in words: what the value would have
+    /// done (`with 0, every request would be refused as busy`), or what else fixes it.
+    pub fn why(&self) -> Option<&str> {
+        self.0.why.as_deref()
+    }
+
+    /// The field's default, as text (`1000`, `60s`), where one helps.
+    pub fn default_value(&self) -> Option<&str> {
+        self.0.default.as_deref()
     }
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "RuntimeConfig::{} is {}; it must be {}",
-            self.field, self.value, self.rule
-        )?;
-        if let Some(why) = &self.why {
+        let Refusal {
+            field,
+            value,
+            rule,
+            why,
+            default,
+        } = &*self.0;
+        write!(f, "RuntimeConfig::{field} is {value}; it must be {rule}")?;
+        if let Some(why) = why {
             write!(f, " ({why})")?;
         }
-        if let Some(default) = &self.default {
+        if let Some(default) = default {
             write!(f, "; the default is {default}")?;
         }
         Ok(())

@@ -115,8 +115,8 @@ fn attach_and_a_lost_debuggee_get_their_own_hints() {
 #[test]
 fn a_config_refusal_reads_and_hints_as_an_invalid_argument() {
     let config = ConfigError::new("max_sessions", 0, ConfigRule::AtLeast { min: 1 })
-        .why("with 0, no session could be started")
-        .default(1000);
+        .because("with 0, no session could be started")
+        .with_default(1000);
     let err = SessionError::from(config.clone());
     assert_eq!(
         err.to_string(),

@@ -61,8 +61,8 @@ impl RestartPolicy {
                 self.jitter,
                 ConfigRule::Between { min: 0.0, max: 1.0 },
             )
-            .why("the backoff is scaled by 1 ± jitter")
-            .default(limits::DEFAULT_RESTART_JITTER));
+            .because("the backoff is scaled by 1 ± jitter")
+            .with_default(limits::DEFAULT_RESTART_JITTER));
         }
         if self.initial_backoff > self.max_backoff {
             return Err(ConfigError::new(
@@ -73,7 +73,7 @@ impl RestartPolicy {
                     max: self.max_backoff,
                 },
             )
-            .why("make max_backoff at least as long"));
+            .because("make max_backoff at least as long"));
         }
         if self.max_restarts > 0 && self.window.is_zero() {
             return Err(ConfigError::new(
@@ -83,12 +83,12 @@ impl RestartPolicy {
                     other: "restart_policy.max_restarts",
                 },
             )
-            .why(format!(
+            .because(format!(
                 "with 0, the budget of {} restarts would never be spent; set max_restarts \
                  to 0 to turn restarting off",
                 self.max_restarts
             ))
-            .default(format!("{}s", limits::DEFAULT_RESTART_WINDOW.as_secs())));
+            .with_default(format!("{}s", limits::DEFAULT_RESTART_WINDOW.as_secs())));
         }
         Ok(())
     }
@@ -396,7 +396,7 @@ mod tests {
             };
             let err = policy.validate().unwrap_err();
             assert_eq!(
-                (err.field, err.rule),
+                (err.field(), err.rule()),
                 (
                     "restart_policy.jitter",
                     ConfigRule::Between { min: 0.0, max: 1.0 }
@@ -428,7 +428,7 @@ mod tests {
         };
         let err = inverted.validate().unwrap_err();
         assert_eq!(
-            (err.field, err.value.as_str(), err.rule),
+            (err.field(), err.value(), err.rule()),
             (
                 "restart_policy.initial_backoff",
                 "60s",
@@ -449,7 +449,7 @@ mod tests {
         };
         let err = no_window.validate().unwrap_err();
         assert_eq!(
-            (err.field, err.rule),
+            (err.field(), err.rule()),
             (
                 "restart_policy.window",
                 ConfigRule::NotZeroWhile {
