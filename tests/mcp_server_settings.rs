@@ -129,6 +129,23 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/adapters.toml"));
+
+    // So does a session limit of 0, naming the flag, the rule and the default.
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(["mcp", "--max-sessions", "0"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--max-sessions 0: invalid argument: RuntimeConfig::max_sessions is 0")
+            && stderr.contains("at least 1")
+            && stderr.contains("the default is"),
+        "{stderr}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

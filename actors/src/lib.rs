@@ -6,7 +6,8 @@
 //!   checked as a whole at start), launches ([`LaunchSpec`]) or attaches
 //!   ([`AttachSpec`]) and hands back a [`SessionHandle`] to drive the session.
 //! - Events: [`SessionEvent`]s of an [`EventKind`], read from an [`EventStream`].
-//! - Errors: [`SessionError`], whose `code`, `kind` and `hint` say what to do next.
+//! - Errors: [`SessionError`], whose `code`, `kind` and `hint` say what to do next;
+//!   a configuration [`Runtime::start`] refuses is a [`ConfigError`] inside it.
 //! - What a session holds: [`SessionSnapshot`], [`SessionState`], [`StopInfo`],
 //!   [`OutputSlice`], [`TraceSlice`], [`BreakpointCache`].
 //! - [`registry`]: the adapters dapvisor knows and how to start each.
@@ -53,7 +54,9 @@ pub use core::state::{Operation, SessionState};
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
-pub use error::{AdapterExit, ProtocolError, SessionError, UnmatchedResponse};
+pub use error::{
+    AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
+};
 pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;

@@ -53,8 +53,9 @@ impl Drop for RuntimeInner {
 impl Runtime {
     /// Start a runtime with its own, unlinked supervisor. A configuration that
     /// [`RuntimeConfig::validate`] refuses (a limit out of its range, a restart policy
-    /// that is not valid) is refused with [`SessionError::InvalidArgument`] naming the
-    /// field and its range.
+    /// that is not valid) is refused with [`SessionError::Config`], whose
+    /// [`ConfigError`](crate::ConfigError) names the field, its value and the rule it
+    /// broke.
     pub async fn start(config: RuntimeConfig) -> Result<Self, SessionError> {
         Self::spawn(config, None).await
     }

@@ -4,14 +4,26 @@
 //! never comes) or refuse every request (`max_queued_requests: 0`). A deadline out of
 //! range cannot get in at all: its setter clamps it, and the fields are private.
 
-use dapvisor_actors::{Runtime, RuntimeConfig, SessionError};
+use dapvisor_actors::{ConfigError, ConfigRule, Runtime, RuntimeConfig, SessionError};
 
-async fn refusal(config: RuntimeConfig) -> String {
+/// The refusal, and its text as an agent reads it.
+async fn refused(config: RuntimeConfig) -> (ConfigError, String) {
     match Runtime::start(config).await {
-        Err(SessionError::InvalidArgument(text)) => text,
+        Err(err @ SessionError::Config(_)) => {
+            assert_eq!((err.code(), err.kind()), (400, "invalid_argument"));
+            let text = err.to_string();
+            let SessionError::Config(config) = err else {
+                unreachable!()
+            };
+            (config, text)
+        }
         Err(other) => panic!("want a refusal naming the field, got {other:?}"),
         Ok(_) => panic!("the runtime started with a configuration that cannot work"),
     }
+}
+
+async fn refusal(config: RuntimeConfig) -> String {
+    refused(config).await.1
 }
 
 #[tokio::test]
@@ -27,7 +39,11 @@ async fn a_deadline_outside_its_setters_range_is_clamped_and_starts() {
 
 #[tokio::test]
 async fn a_config_that_would_hang_or_refuse_everything_is_refused_at_start() {
-    let text = refusal(RuntimeConfig::default().max_unhandled_events(0)).await;
+    let (err, text) = refused(RuntimeConfig::default().max_unhandled_events(0)).await;
+    assert_eq!(
+        (err.field(), err.rule()),
+        ("max_unhandled_events", ConfigRule::AtLeast { min: 1 })
+    );
     assert!(
         text.contains("RuntimeConfig::max_unhandled_events is 0"),
         "{text}"

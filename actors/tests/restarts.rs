@@ -508,13 +508,15 @@ async fn a_runtime_with_a_bad_restart_policy_is_refused_saying_why() {
         .err()
         .expect("a NaN jitter is refused");
     match &err {
-        SessionError::InvalidArgument(text) => {
+        SessionError::Config(config) => {
+            assert_eq!(config.field(), "restart_policy.jitter");
+            let text = config.to_string();
             assert!(text.contains("jitter is NaN"), "{text}");
             assert!(text.contains("from 0 to 1"), "{text}");
         }
-        other => panic!("want InvalidArgument, got {other:?}"),
+        other => panic!("want a configuration refusal, got {other:?}"),
     }
-    assert_eq!(err.code(), 400);
+    assert_eq!((err.code(), err.kind()), (400, "invalid_argument"));
 }
 
 #[tokio::test(start_paused = true)]

@@ -11,7 +11,7 @@ use crate::mcp::{serve_http_until, serve_stdio_until, DebugServer, MCP_PATH};
 use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue, ToolProfile};
-use crate::{Runtime, RuntimeConfig};
+use crate::{Runtime, RuntimeConfig, SessionError};
 
 /// Flags of `dapvisor mcp`.
 #[derive(Debug, Args)]
@@ -118,6 +118,19 @@ fn runtime_config(args: &McpArgs) -> Result<RuntimeConfig, String> {
     Ok(config)
 }
 
+/// Why the runtime would not start; a refused configuration value is named by the
+/// flag that set it, which the person at the shell typed (the runtime's text names
+/// its `RuntimeConfig` field). Only `--max-sessions` can be refused: the request
+/// timeout is clamped, and an idle timeout of 0 means never.
+fn start_refused(err: SessionError) -> String {
+    match &err {
+        SessionError::Config(config) if config.field() == "max_sessions" => {
+            format!("--max-sessions {}: {err}", config.value())
+        }
+        _ => err.to_string(),
+    }
+}
+
 /// Run the server until the client goes away, or SIGINT or SIGTERM asks it to stop;
 /// either way the sessions end in order (attached programs are detached from).
 pub async fn run(args: McpArgs) -> Result<(), String> {
@@ -126,7 +139,7 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         None => PathPolicy::unrestricted(),
     };
     let config = runtime_config(&args)?;
-    let runtime = Runtime::start(config).await.map_err(|e| e.to_string())?;
+    let runtime = Runtime::start(config).await.map_err(start_refused)?;
     let mut catalogue = ToolCatalogue::new(runtime)
         .with_profile(args.tools)
         .with_paths(paths)

@@ -7,14 +7,14 @@
 use std::time::Duration;
 
 use crate::config::RuntimeConfig;
-use crate::error::SessionError;
+use crate::error::{ConfigError, ConfigRule};
 use crate::limits;
 
 impl RuntimeConfig {
     /// Check every limit is in its range: [`crate::Runtime::start`] refuses a
-    /// configuration that is not, with an error naming the field, its value, the
-    /// range and what the value would have done.
-    pub fn validate(&self) -> Result<(), SessionError> {
+    /// configuration that is not, with a [`ConfigError`] naming the field, its value,
+    /// the rule it broke and what the value would have done.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         self.restart_policy.validate()?;
         at_least(
             "max_sessions",
@@ -120,50 +120,45 @@ impl RuntimeConfig {
 
 /// `value` within `min..=max`, as the field's setter would have clamped it.
 fn within(
-    field: &str,
+    field: &'static str,
     value: Duration,
     (min, max): (Duration, Duration),
-) -> Result<(), SessionError> {
+) -> Result<(), ConfigError> {
     if (min..=max).contains(&value) {
         return Ok(());
     }
-    Err(SessionError::InvalidArgument(format!(
-        "RuntimeConfig::{field} is {:?}; it must be within {}..={} s (its setter, \
-         RuntimeConfig::{field}(..), clamps a value into that range)",
-        value,
-        min.as_secs(),
-        max.as_secs()
-    )))
+    Err(
+        ConfigError::new(field, format!("{value:?}"), ConfigRule::Within { min, max }).because(
+            format!("its setter, RuntimeConfig::{field}(..), clamps a value into that range"),
+        ),
+    )
 }
 
 fn at_least(
-    field: &str,
+    field: &'static str,
     value: usize,
     min: usize,
     otherwise: &str,
     default: usize,
-) -> Result<(), SessionError> {
+) -> Result<(), ConfigError> {
     if value >= min {
         return Ok(());
     }
-    Err(SessionError::InvalidArgument(format!(
-        "RuntimeConfig::{field} is {value}; it must be at least {min} (with {value}, \
-         {otherwise}); the default is {default}"
-    )))
+    Err(ConfigError::new(field, value, ConfigRule::AtLeast { min })
+        .because(format!("with {value}, {otherwise}"))
+        .with_default(default))
 }
 
 fn not_zero(
-    field: &str,
+    field: &'static str,
     value: Option<Duration>,
     otherwise: &str,
     default: Duration,
-) -> Result<(), SessionError> {
+) -> Result<(), ConfigError> {
     match value {
-        Some(value) if value.is_zero() => Err(SessionError::InvalidArgument(format!(
-            "RuntimeConfig::{field} is 0s; it must be longer than 0 (with 0, {otherwise}); \
-             the default is {}s",
-            default.as_secs_f64()
-        ))),
+        Some(value) if value.is_zero() => Err(ConfigError::new(field, "0s", ConfigRule::NotZero)
+            .because(format!("with 0, {otherwise}"))
+            .with_default(format!("{}s", default.as_secs_f64()))),
         _ => Ok(()),
     }
 }
@@ -172,12 +167,14 @@ fn not_zero(
 mod tests {
     use super::*;
 
-    fn refused(config: RuntimeConfig) -> String {
+    fn refused(config: RuntimeConfig) -> ConfigError {
         match config.validate() {
-            Err(SessionError::InvalidArgument(text)) => text,
-            other => panic!("want a refusal, got {other:?}"),
+            Err(err) => err,
+            Ok(()) => panic!("want a refusal, got none"),
         }
     }
+
+    const AT_LEAST_1: ConfigRule = ConfigRule::AtLeast { min: 1 };
 
     #[test]
     fn the_defaults_are_valid() {
@@ -186,9 +183,10 @@ mod tests {
 
     #[test]
     fn each_value_that_would_hang_or_refuse_everything_is_refused_naming_its_field() {
-        let cases: Vec<(&str, &str, RuntimeConfig)> = vec![
+        let cases: Vec<(&str, ConfigRule, &str, RuntimeConfig)> = vec![
             (
                 "max_sessions",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     max_sessions: 0,
@@ -197,6 +195,7 @@ mod tests {
             ),
             (
                 "max_queued_requests",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     max_queued_requests: 0,
@@ -205,6 +204,7 @@ mod tests {
             ),
             (
                 "max_unhandled_events",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     max_unhandled_events: 0,
@@ -213,6 +213,7 @@ mod tests {
             ),
             (
                 "max_unhandled_output",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     max_unhandled_output: 0,
@@ -221,6 +222,7 @@ mod tests {
             ),
             (
                 "max_unwritten_messages",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     max_unwritten_messages: 0,
@@ -229,6 +231,7 @@ mod tests {
             ),
             (
                 "subscriber_max_waiting",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     subscriber_max_waiting: 0,
@@ -237,6 +240,7 @@ mod tests {
             ),
             (
                 "max_breakpoints",
+                AT_LEAST_1,
                 "at least 1",
                 RuntimeConfig {
                     max_breakpoints: 0,
@@ -245,6 +249,9 @@ mod tests {
             ),
             (
                 "max_frame_bytes",
+                ConfigRule::AtLeast {
+                    min: limits::MIN_MAX_CONTENT_LENGTH,
+                },
                 "at least 4096",
                 RuntimeConfig {
                     max_frame_bytes: 100,
@@ -253,6 +260,9 @@ mod tests {
             ),
             (
                 "max_header_bytes",
+                ConfigRule::AtLeast {
+                    min: limits::MIN_MAX_HEADER_LENGTH,
+                },
                 "at least 64",
                 RuntimeConfig {
                     max_header_bytes: 10,
@@ -261,6 +271,9 @@ mod tests {
             ),
             (
                 "stderr_tail_bytes",
+                ConfigRule::AtLeast {
+                    min: limits::MIN_STDERR_TAIL_BYTES,
+                },
                 "at least 256",
                 RuntimeConfig {
                     stderr_tail_bytes: 0,
@@ -269,6 +282,7 @@ mod tests {
             ),
             (
                 "connect_timeout",
+                ConfigRule::NotZero,
                 "longer than 0",
                 RuntimeConfig {
                     connect_timeout: Duration::ZERO,
@@ -277,6 +291,7 @@ mod tests {
             ),
             (
                 "idle_limit",
+                ConfigRule::NotZero,
                 "longer than 0",
                 RuntimeConfig {
                     idle_limit: Some(Duration::ZERO),
@@ -284,37 +299,82 @@ mod tests {
                 },
             ),
         ];
-        for (field, range, config) in cases {
-            let text = refused(config);
+        for (field, rule, range, config) in cases {
+            let err = refused(config);
+            assert_eq!((err.field(), err.rule()), (field, rule), "{err}");
+            assert!(err.default_value().is_some(), "{err:?}");
+            let text = err.to_string();
             assert!(
                 text.contains(&format!("RuntimeConfig::{field} is ")) && text.contains(range),
                 "{field}: {text}"
             );
             assert!(text.contains("the default is"), "{text}");
         }
-        assert!(refused(RuntimeConfig {
+        let busy = refused(RuntimeConfig {
             max_queued_requests: 0,
             ..Default::default()
-        })
-        .contains("every request would be refused as busy"));
+        });
+        assert_eq!(busy.value(), "0");
+        assert_eq!(
+            busy.to_string(),
+            format!(
+                "RuntimeConfig::max_queued_requests is 0; it must be at least 1 (with 0, every \
+                 request would be refused as busy); the default is {}",
+                limits::DEFAULT_MAX_QUEUED_REQUESTS
+            )
+        );
     }
 
     #[test]
     fn a_deadline_outside_its_setters_range_is_refused() {
-        let text = refused(RuntimeConfig {
+        let err = refused(RuntimeConfig {
             request_timeout: Duration::from_millis(1),
             ..Default::default()
         });
-        assert!(
-            text.contains("RuntimeConfig::request_timeout is 1ms") && text.contains("5..=300 s"),
-            "{text}"
+        assert_eq!(
+            (err.field(), err.value(), err.rule()),
+            (
+                "request_timeout",
+                "1ms",
+                ConfigRule::Within {
+                    min: limits::MIN_REQUEST_TIMEOUT,
+                    max: limits::MAX_REQUEST_TIMEOUT
+                }
+            )
         );
-        let text = refused(RuntimeConfig {
+        assert_eq!(
+            err.to_string(),
+            "RuntimeConfig::request_timeout is 1ms; it must be within 5..=300 s (its setter, \
+             RuntimeConfig::request_timeout(..), clamps a value into that range)"
+        );
+        let err = refused(RuntimeConfig {
             launch_timeout: Duration::from_secs(3 * 60 * 60),
             ..Default::default()
         });
+        assert_eq!(err.field(), "launch_timeout");
+        assert!(
+            matches!(err.rule(), ConfigRule::Within { max, .. } if max == limits::MAX_LAUNCH_TIMEOUT)
+        );
+        let text = err.to_string();
         assert!(text.contains("RuntimeConfig::launch_timeout"), "{text}");
         assert!(text.contains("5..=1800 s"), "{text}");
+    }
+
+    #[test]
+    fn a_restart_policy_refusal_names_its_field_under_restart_policy() {
+        let err = refused(RuntimeConfig::default().restart_policy(
+            crate::supervisor::RestartPolicy {
+                jitter: 2.0,
+                ..Default::default()
+            },
+        ));
+        assert_eq!((err.field(), err.value()), ("restart_policy.jitter", "2"));
+        assert!(
+            err.to_string().starts_with(
+                "RuntimeConfig::restart_policy.jitter is 2; it must be a number from 0 to 1"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -13,8 +13,10 @@ use thiserror::Error;
 
 use crate::core::state::{Operation, SessionState};
 
+mod config;
 mod protocol;
 
+pub use config::{ConfigError, ConfigRule};
 pub use protocol::ProtocolError;
 
 /// How an adapter connection ended, for errors and events.
@@ -180,6 +182,12 @@ pub enum SessionError {
     /// An argument is missing or malformed.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// The runtime's configuration holds a value it cannot work with (the runtime
+    /// refused to start): which field, its value and the rule it broke. An argument
+    /// error to clients: the same code, kind and hint as
+    /// [`InvalidArgument`](Self::InvalidArgument).
+    #[error("invalid argument: {0}")]
+    Config(#[from] ConfigError),
     /// No session has this id.
     #[error("no session `{0}`")]
     NotFound(String),
@@ -310,7 +318,9 @@ impl SessionError {
             SessionError::NotFound(_)
             | SessionError::SessionEnded(_)
             | SessionError::Reaped { .. } => 404,
-            SessionError::InvalidState { .. } | SessionError::InvalidArgument(_) => 400,
+            SessionError::InvalidState { .. }
+            | SessionError::InvalidArgument(_)
+            | SessionError::Config(_) => 400,
             SessionError::Unsupported { .. } => 501,
             _ => 500,
         }
@@ -327,7 +337,7 @@ impl SessionError {
             SessionError::SessionEnded(_) => "session_ended",
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",
-            SessionError::InvalidArgument(_) => "invalid_argument",
+            SessionError::InvalidArgument(_) | SessionError::Config(_) => "invalid_argument",
             SessionError::Unsupported { .. } => "unsupported",
             SessionError::Busy { .. } => "busy",
             SessionError::LimitExceeded { .. } => "limit",
@@ -410,7 +420,9 @@ impl SessionError {
             SessionError::LimitExceeded { .. } | SessionError::Busy { .. } => {
                 "end sessions or requests you no longer need, or raise the limit".into()
             }
-            SessionError::InvalidArgument(_) => "fix the argument and try again".into(),
+            SessionError::InvalidArgument(_) | SessionError::Config(_) => {
+                "fix the argument and try again".into()
+            }
             SessionError::NotFound(_) | SessionError::SessionEnded(_) => {
                 "list the sessions to find a live one, or launch a new one".into()
             }

@@ -45,6 +45,11 @@ fn codes_are_the_seeds_and_the_kind_tells_the_rest_apart() {
             "invalid_argument",
         ),
         (
+            SessionError::Config(ConfigError::new("max_sessions", 0, ConfigRule::NotZero)),
+            400,
+            "invalid_argument",
+        ),
+        (
             SessionError::Busy {
                 queued: 3,
                 limit: 2,
@@ -105,4 +110,22 @@ fn attach_and_a_lost_debuggee_get_their_own_hints() {
     assert!(refusal("bad expression")
         .hint()
         .contains("check the arguments"));
+}
+
+#[test]
+fn a_config_refusal_reads_and_hints_as_an_invalid_argument() {
+    let config = ConfigError::new("max_sessions", 0, ConfigRule::AtLeast { min: 1 })
+        .because("with 0, no session could be started")
+        .with_default(1000);
+    let err = SessionError::from(config.clone());
+    assert_eq!(
+        err.to_string(),
+        "invalid argument: RuntimeConfig::max_sessions is 0; it must be at least 1 (with 0, \
+         no session could be started); the default is 1000"
+    );
+    assert_eq!(
+        err.hint(),
+        SessionError::InvalidArgument(String::new()).hint()
+    );
+    assert!(matches!(err, SessionError::Config(inner) if inner == config));
 }

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use crate::error::SessionError;
+use crate::error::{ConfigError, ConfigRule};
 use crate::limits;
 
 /// How a session's adapter is restarted after crashes.
@@ -54,32 +54,43 @@ impl RestartPolicy {
     ///   forget every restart at once, so the budget would never be spent).
     ///
     /// [`crate::Runtime::start`] refuses a runtime whose policy fails this.
-    pub fn validate(&self) -> Result<(), SessionError> {
-        let problem = if !(0.0..=1.0).contains(&self.jitter) {
-            format!(
-                "restart_policy.jitter is {}; it must be a number from 0 to 1 (the backoff \
-                 is scaled by 1 ± jitter; the default is {})",
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(0.0..=1.0).contains(&self.jitter) {
+            return Err(ConfigError::new(
+                "restart_policy.jitter",
                 self.jitter,
-                limits::DEFAULT_RESTART_JITTER
+                ConfigRule::Between { min: 0.0, max: 1.0 },
             )
-        } else if self.initial_backoff > self.max_backoff {
-            format!(
-                "restart_policy.initial_backoff ({:?}) is longer than max_backoff ({:?}); \
-                 make max_backoff at least as long",
-                self.initial_backoff, self.max_backoff
+            .because("the backoff is scaled by 1 ± jitter")
+            .with_default(limits::DEFAULT_RESTART_JITTER));
+        }
+        if self.initial_backoff > self.max_backoff {
+            return Err(ConfigError::new(
+                "restart_policy.initial_backoff",
+                format!("{:?}", self.initial_backoff),
+                ConfigRule::NoLongerThan {
+                    other: "restart_policy.max_backoff",
+                    max: self.max_backoff,
+                },
             )
-        } else if self.max_restarts > 0 && self.window.is_zero() {
-            format!(
-                "restart_policy.window is zero, so the budget of {} restarts would never be \
-                 spent; give a window (the default is {}s), or set max_restarts to 0 to \
-                 turn restarting off",
-                self.max_restarts,
-                limits::DEFAULT_RESTART_WINDOW.as_secs()
+            .because("make max_backoff at least as long"));
+        }
+        if self.max_restarts > 0 && self.window.is_zero() {
+            return Err(ConfigError::new(
+                "restart_policy.window",
+                "0s",
+                ConfigRule::NotZeroWhile {
+                    other: "restart_policy.max_restarts",
+                },
             )
-        } else {
-            return Ok(());
-        };
-        Err(SessionError::InvalidArgument(problem))
+            .because(format!(
+                "with 0, the budget of {} restarts would never be spent; set max_restarts \
+                 to 0 to turn restarting off",
+                self.max_restarts
+            ))
+            .with_default(format!("{}s", limits::DEFAULT_RESTART_WINDOW.as_secs())));
+        }
+        Ok(())
     }
 }
 
@@ -384,7 +395,8 @@ mod tests {
                 ..RestartPolicy::default()
             };
             let err = policy.validate().unwrap_err();
-            assert!(matches!(err, SessionError::InvalidArgument(_)), "{err:?}");
+            assert_eq!(err.field(), "restart_policy.jitter");
+            assert_eq!(err.rule(), ConfigRule::Between { min: 0.0, max: 1.0 });
             let text = err.to_string();
             assert!(
                 text.contains(&format!("jitter is {jitter}"))
@@ -408,14 +420,29 @@ mod tests {
             initial_backoff: Duration::from_secs(60),
             ..RestartPolicy::default()
         };
-        let text = inverted.validate().unwrap_err().to_string();
-        assert!(text.contains("initial_backoff (60s) is longer than max_backoff (30s)"));
+        let err = inverted.validate().unwrap_err();
+        let field = (err.field(), err.value());
+        assert_eq!(field, ("restart_policy.initial_backoff", "60s"));
+        let max = Duration::from_secs(30);
+        assert!(matches!(err.rule(), ConfigRule::NoLongerThan { max: m, .. } if m == max));
+        let text = err.to_string();
+        assert!(
+            text.contains("no longer than restart_policy.max_backoff (30s)"),
+            "{text}"
+        );
         let no_window = RestartPolicy {
             window: Duration::ZERO,
             ..RestartPolicy::default()
         };
-        let text = no_window.validate().unwrap_err().to_string();
-        assert!(text.contains("window is zero"), "{text}");
+        let err = no_window.validate().unwrap_err();
+        assert_eq!(err.field(), "restart_policy.window");
+        let other = "restart_policy.max_restarts";
+        assert_eq!(err.rule(), ConfigRule::NotZeroWhile { other });
+        let text = err.to_string();
+        assert!(
+            text.contains("window is 0s") && text.contains("max_restarts to 0"),
+            "{text}"
+        );
         let off = RestartPolicy {
             max_restarts: 0,
             window: Duration::ZERO,
