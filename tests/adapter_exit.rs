@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use dapvisor::registry::{AdapterDef, AdapterRegistry, TransportKind};
+use dapvisor::registry::{AdapterDef, AdapterRegistry, RegistryError, TransportKind};
 use dapvisor::{EventKind, LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig, SessionError};
 
 /// debugpy, started by a wrapper that first writes one line on its stderr (debugpy
@@ -142,7 +142,20 @@ async fn a_missing_adapter_names_itself_and_how_to_install_it() {
         .await
         .unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, SessionError::AdapterStart { .. }), "{err:?}");
+    // Typed: an embedder can tell a missing adapter from a bad argument, and read
+    // what was tried.
+    match &err {
+        SessionError::Registry(RegistryError::NotInstalled { adapter, tried, .. }) => {
+            assert_eq!(adapter, "nosuch");
+            assert!(!tried.is_empty(), "{err:?}");
+        }
+        other => panic!("not a missing adapter: {other:?}"),
+    }
+    assert_eq!((err.code(), err.kind()), (500, "adapter_start"));
+    assert!(
+        text.starts_with("could not start adapter `nosuch`: "),
+        "{text}"
+    );
     assert!(text.contains("nosuch"), "{text}");
     assert!(
         text.contains("install nosuch with your package manager"),

@@ -260,7 +260,7 @@ impl Runtime {
         })
         .await
         .map_err(|e| SessionError::internal("looking up the adapter", e))?
-        .map_err(registry_error)?;
+        .map_err(SessionError::Registry)?;
         adapter.cwd = arguments
             .get("cwd")
             .and_then(|c| c.as_str())
@@ -301,7 +301,7 @@ impl Runtime {
             })
             .await
             .map_err(|e| SessionError::internal("looking up the adapter", e))?
-            .map_err(registry_error)?;
+            .map_err(SessionError::Registry)?;
         let arguments = adapter.attach_arguments(&spec);
         let attach_target = crate::session::reattach::attach_target(&spec);
         Ok(StartPlan {
@@ -392,25 +392,6 @@ impl Drop for EndOnDrop {
         tokio.spawn(async move {
             let _ = runtime.end_session(id).await;
         });
-    }
-}
-
-/// A registry refusal as a session error: a 400 where the agent's arguments chose no
-/// adapter (no adapter serves the program, an unknown adapter name, an attach without
-/// a target), an adapter start failure where the chosen adapter is missing or too old.
-fn registry_error(err: RegistryError) -> SessionError {
-    let adapter = match &err {
-        RegistryError::NotInstalled { adapter, .. }
-        | RegistryError::VersionTooOld { adapter, .. } => adapter.clone(),
-        RegistryError::UnknownAdapter { .. }
-        | RegistryError::NoAdapterForProgram { .. }
-        | RegistryError::MissingAttachTarget => {
-            return SessionError::InvalidArgument(err.to_string());
-        }
-    };
-    SessionError::AdapterStart {
-        adapter,
-        message: err.to_string(),
     }
 }
 

@@ -145,14 +145,19 @@ pub enum SessionError {
         /// How it ended.
         exit: AdapterExit,
     },
-    /// The adapter could not be started.
-    #[error("could not start adapter `{adapter}`: {message}")]
-    AdapterStart {
-        /// The adapter's name.
-        adapter: String,
-        /// What failed, including how to install it where it is missing.
-        message: String,
-    },
+    /// The registry gave no adapter: the caller's arguments chose none (an unknown
+    /// name, a program no adapter serves, an attach with no target: an argument
+    /// error, kind `invalid_argument`), or the adapter chosen is missing or too old
+    /// (kind `adapter_start`; [`RegistryError::adapter`] names it).
+    #[error("{}", registry_text(.0))]
+    Registry(#[from] crate::registry::RegistryError),
+    /// A test could not be started: the test asked for is not found (an argument
+    /// error, kind `invalid_argument`) or did not build or list in time (kind
+    /// `start_failed`); [`TestRunError::is_argument_error`] tells which.
+    ///
+    /// [`TestRunError::is_argument_error`]: crate::TestRunError::is_argument_error
+    #[error("{}", test_run_text(.0))]
+    TestRun(#[from] crate::test_run::TestRunError),
     /// Launching or attaching failed; `message` is the adapter's own launch error.
     #[error("{operation} failed: {message}")]
     StartFailed {
@@ -281,6 +286,24 @@ fn timeout_text(
     text
 }
 
+/// A registry refusal as it always read: an argument error, or the adapter that could
+/// not be started.
+fn registry_text(err: &crate::registry::RegistryError) -> String {
+    match err.adapter() {
+        Some(adapter) => format!("could not start adapter `{adapter}`: {err}"),
+        None => format!("invalid argument: {err}"),
+    }
+}
+
+/// A test-run refusal as it always read: an argument error, or a failed launch.
+fn test_run_text(err: &crate::test_run::TestRunError) -> String {
+    if err.is_argument_error() {
+        format!("invalid argument: {err}")
+    } else {
+        format!("{} failed: {err}", Operation::Launch)
+    }
+}
+
 fn list(ops: &[Operation]) -> String {
     if ops.is_empty() {
         return "nothing until it changes state".to_string();
@@ -321,6 +344,8 @@ impl SessionError {
             SessionError::InvalidState { .. }
             | SessionError::InvalidArgument(_)
             | SessionError::Config(_) => 400,
+            SessionError::Registry(err) if err.adapter().is_none() => 400,
+            SessionError::TestRun(err) if err.is_argument_error() => 400,
             SessionError::Unsupported { .. } => 501,
             _ => 500,
         }
@@ -338,6 +363,10 @@ impl SessionError {
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",
             SessionError::InvalidArgument(_) | SessionError::Config(_) => "invalid_argument",
+            SessionError::Registry(err) if err.adapter().is_none() => "invalid_argument",
+            SessionError::Registry(_) => "adapter_start",
+            SessionError::TestRun(err) if err.is_argument_error() => "invalid_argument",
+            SessionError::TestRun(_) => "start_failed",
             SessionError::Unsupported { .. } => "unsupported",
             SessionError::Busy { .. } => "busy",
             SessionError::LimitExceeded { .. } => "limit",
@@ -345,7 +374,6 @@ impl SessionError {
             SessionError::AdapterCrashed { .. } => "adapter_crashed",
             SessionError::Adapter { .. } => "adapter_error",
             SessionError::AdapterExited { .. } => "adapter_exited",
-            SessionError::AdapterStart { .. } => "adapter_start",
             SessionError::StartFailed { .. } => "start_failed",
             SessionError::Protocol(_) => "protocol",
             SessionError::Internal { .. } => "internal",
@@ -402,8 +430,13 @@ impl SessionError {
             SessionError::AdapterExited { .. } => {
                 "the adapter ended; read its stderr above, then launch again".into()
             }
-            SessionError::AdapterStart { .. } => {
+            SessionError::Registry(err) if err.adapter().is_some() => {
                 "install the adapter as the message says, or name another adapter".into()
+            }
+            SessionError::TestRun(err) if !err.is_argument_error() => {
+                "fix the build (its errors are shown), or raise the launch timeout if it \
+                 only took too long"
+                    .into()
             }
             SessionError::StartFailed {
                 operation: Operation::Attach,
@@ -420,9 +453,10 @@ impl SessionError {
             SessionError::LimitExceeded { .. } | SessionError::Busy { .. } => {
                 "end sessions or requests you no longer need, or raise the limit".into()
             }
-            SessionError::InvalidArgument(_) | SessionError::Config(_) => {
-                "fix the argument and try again".into()
-            }
+            SessionError::InvalidArgument(_)
+            | SessionError::Config(_)
+            | SessionError::Registry(_)
+            | SessionError::TestRun(_) => "fix the argument and try again".into(),
             SessionError::NotFound(_) | SessionError::SessionEnded(_) => {
                 "list the sessions to find a live one, or launch a new one".into()
             }

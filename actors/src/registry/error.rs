@@ -61,6 +61,20 @@ pub enum RegistryError {
     MissingAttachTarget,
 }
 
+impl RegistryError {
+    /// The adapter that was chosen and could not be started (missing, too old); `None`
+    /// where the caller's arguments chose none (an argument error).
+    pub fn adapter(&self) -> Option<&str> {
+        match self {
+            RegistryError::NotInstalled { adapter, .. }
+            | RegistryError::VersionTooOld { adapter, .. } => Some(adapter),
+            RegistryError::UnknownAdapter { .. }
+            | RegistryError::NoAdapterForProgram { .. }
+            | RegistryError::MissingAttachTarget => None,
+        }
+    }
+}
+
 fn unknown_adapter(name: &str, known: &[String]) -> String {
     if known.is_empty() {
         return format!(

@@ -25,8 +25,6 @@ pub use cargo::MAX_BUILD_ERROR_BYTES;
 pub use outcome::{TestOutcome, MAX_FAILURE_TEXT_BYTES};
 pub use runner::TestRunner;
 
-use crate::core::state::Operation;
-use crate::error::SessionError;
 use crate::launch::LaunchSpec;
 
 /// A test to run under the debugger.
@@ -235,20 +233,18 @@ fn near_tests(near: &[String]) -> String {
     format!("; tests with that name: {}", near.join(", "))
 }
 
-impl From<TestRunError> for SessionError {
-    fn from(err: TestRunError) -> Self {
-        match err {
+impl TestRunError {
+    /// Whether the test asked for is the fault (no runner, crate, file or test of that
+    /// name), rather than building or running it.
+    pub fn is_argument_error(&self) -> bool {
+        match self {
             TestRunError::UnknownRunner { .. }
             | TestRunError::NoCrate { .. }
             | TestRunError::NoTestFile { .. }
-            | TestRunError::NoSuchTest { .. } => SessionError::InvalidArgument(err.to_string()),
+            | TestRunError::NoSuchTest { .. } => true,
             TestRunError::BuildFailed { .. }
             | TestRunError::Io { .. }
-            | TestRunError::TimedOut { .. } => SessionError::StartFailed {
-                operation: Operation::Launch,
-                message: err.to_string(),
-                output: String::new(),
-            },
+            | TestRunError::TimedOut { .. } => false,
         }
     }
 }
@@ -297,7 +293,24 @@ mod tests {
         assert!(err
             .to_string()
             .contains("name the runner (pytest, go, cargo, node)"));
-        let session: SessionError = err.into();
-        assert!(matches!(session, SessionError::InvalidArgument(_)));
+        let session: crate::SessionError = err.into();
+        assert_eq!((session.code(), session.kind()), (400, "invalid_argument"));
+        assert!(session
+            .to_string()
+            .starts_with("invalid argument: cannot tell which runner"));
+    }
+
+    #[test]
+    fn a_test_that_did_not_build_is_a_failed_launch_with_the_compilers_words() {
+        let err: crate::SessionError = TestRunError::BuildFailed {
+            message: "error[E0425]: cannot find value `x`".into(),
+        }
+        .into();
+        assert_eq!((err.code(), err.kind()), (500, "start_failed"));
+        assert_eq!(
+            err.to_string(),
+            "launch failed: the tests did not build:\nerror[E0425]: cannot find value `x`"
+        );
+        assert!(err.hint().contains("fix the build"), "{}", err.hint());
     }
 }
