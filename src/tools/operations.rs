@@ -126,6 +126,23 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_raw_request_names_the_tools_for_its_operations() {
+        let err = crate::SessionError::ReservedCommand {
+            command: "disconnect".into(),
+            why: "it lets the adapter go",
+            instead: "detach with SessionHandle::disconnect",
+            operations: vec![Operation::Disconnect, Operation::Terminate],
+        };
+        let tool = super::super::spec::ToolError::from(err);
+        assert_eq!(
+            tool.error,
+            "`disconnect` cannot be sent as a raw request: it lets the adapter go; instead, \
+             use debug.disconnect, debug.terminate"
+        );
+        assert_eq!((tool.code, tool.kind.as_str()), (400, "invalid_argument"));
+    }
+
+    #[test]
     fn a_running_program_allows_pause_and_reading_but_not_stepping() {
         let tools = allowed_tools(SessionState::Running);
         assert!(tools.contains(&"debug.pause") && tools.contains(&"debug.modules"));

@@ -311,6 +311,28 @@ impl From<SessionError> for ToolError {
                 hint: err.hint(),
             };
         }
+        // A raw request the session keeps to itself names the tools that do its job.
+        if let SessionError::ReservedCommand {
+            command,
+            why,
+            operations,
+            ..
+        } = &err
+        {
+            let tools: Vec<&str> = operations
+                .iter()
+                .flat_map(|op| super::operations::tools_for(*op).iter().copied())
+                .collect();
+            return Self {
+                code: err.code(),
+                kind: err.kind().to_string(),
+                error: format!(
+                    "`{command}` cannot be sent as a raw request: {why}; instead, use {}",
+                    tools.join(", ")
+                ),
+                hint: err.hint(),
+            };
+        }
         let mut error = err.to_string();
         // A failed start carries the program's output so far (a build error, say).
         if let SessionError::StartFailed { output, .. } = &err {

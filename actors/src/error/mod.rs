@@ -193,6 +193,21 @@ pub enum SessionError {
     /// [`InvalidArgument`](Self::InvalidArgument).
     #[error("invalid argument: {0}")]
     Config(#[from] ConfigError),
+    /// A DAP command the session sends itself as part of an operation, asked for by
+    /// name (`SessionHandle::request`, `custom_request`): sent raw, it would put the
+    /// session out of step with its adapter. An argument error (400,
+    /// `invalid_argument`).
+    #[error("`{command}` cannot be sent as a raw request: {why}; instead, {instead}")]
+    ReservedCommand {
+        /// The DAP command.
+        command: String,
+        /// Why the session keeps it to itself.
+        why: &'static str,
+        /// What does its job, in the runtime's API.
+        instead: &'static str,
+        /// The operations that do its job, for a caller to name in its own terms.
+        operations: Vec<Operation>,
+    },
     /// No session has this id.
     #[error("no session `{0}`")]
     NotFound(String),
@@ -343,7 +358,8 @@ impl SessionError {
             | SessionError::Reaped { .. } => 404,
             SessionError::InvalidState { .. }
             | SessionError::InvalidArgument(_)
-            | SessionError::Config(_) => 400,
+            | SessionError::Config(_)
+            | SessionError::ReservedCommand { .. } => 400,
             SessionError::Registry(err) if err.adapter().is_none() => 400,
             SessionError::TestRun(err) if err.is_argument_error() => 400,
             SessionError::Unsupported { .. } => 501,
@@ -362,7 +378,9 @@ impl SessionError {
             SessionError::SessionEnded(_) => "session_ended",
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",
-            SessionError::InvalidArgument(_) | SessionError::Config(_) => "invalid_argument",
+            SessionError::InvalidArgument(_)
+            | SessionError::Config(_)
+            | SessionError::ReservedCommand { .. } => "invalid_argument",
             SessionError::Registry(err) if err.adapter().is_none() => "invalid_argument",
             SessionError::Registry(_) => "adapter_start",
             SessionError::TestRun(err) if err.is_argument_error() => "invalid_argument",
@@ -409,7 +427,7 @@ impl SessionError {
                 if message.to_ascii_lowercase().contains("disconnected") =>
             {
                 "the debug session has ended (the adapter lost the debuggee): check \
-                 debug.sessions, then launch (or attach) again"
+                 the session's state, then launch (or attach) again"
                     .into()
             }
             SessionError::Adapter { .. } => {
@@ -457,6 +475,9 @@ impl SessionError {
             | SessionError::Config(_)
             | SessionError::Registry(_)
             | SessionError::TestRun(_) => "fix the argument and try again".into(),
+            SessionError::ReservedCommand { .. } => {
+                "use what the error names instead of the raw request".into()
+            }
             SessionError::NotFound(_) | SessionError::SessionEnded(_) => {
                 "list the sessions to find a live one, or launch a new one".into()
             }
