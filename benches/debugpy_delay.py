@@ -3,10 +3,11 @@
 
     $DAPVISOR_PYTHON benches/debugpy_delay.py [--rounds 10] [--per-round 10]
 
-Drives `python -m debugpy.adapter` over its stdio with the standard library only: launches a
-generated program to a breakpoint, then times request round trips (`threads`, `stackTrace`,
-`scopes`, `variables`, `evaluate`) in alternating rounds, as shipped and with `TCP_NODELAY` set
-on pydevd's socket to the adapter (one `evaluate` in the debuggee sets it, another clears it).
+Drives `python -m debugpy.adapter` over its stdio with the standard library only (the client
+is benches/dap_client.py): launches a generated program to a breakpoint, then times request
+round trips (`threads`, `stackTrace`, `scopes`, `variables`, `evaluate`) in alternating
+rounds, as shipped and with `TCP_NODELAY` set on pydevd's socket to the adapter (one
+`evaluate` in the debuggee sets it, another clears it).
 A control does the same two-write pattern on a loopback socket of its own, with no debugpy at
 all, to show what the kernel alone does to it.
 
@@ -18,15 +19,17 @@ state: it is for measuring only, not something dapvisor does to a user's program
 """
 
 import argparse
-import json
 import os
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+
+from dap_client import Dap  # noqa: E402
 
 # Sets (1) or clears (0) TCP_NODELAY on pydevd's socket to the adapter, from inside the
 # debuggee: the same expression as `PYDEVD_NODELAY` in benches/support/python.rs.
@@ -44,72 +47,6 @@ def work(n):
 
 print(work(3))
 """
-
-
-class Adapter:
-    """One debugpy adapter over stdio: Content-Length framing, requests answered in order."""
-
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "debugpy.adapter"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-        self.seq = 0
-        self.events = []
-
-    def send(self, command, arguments=None):
-        self.seq += 1
-        message = {"seq": self.seq, "type": "request", "command": command}
-        if arguments is not None:
-            message["arguments"] = arguments
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-        return self.seq
-
-    def read(self):
-        length = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("the adapter closed its output")
-            line = line.strip()
-            if not line:
-                break
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value)
-        return json.loads(self.proc.stdout.read(length))
-
-    def response(self, seq):
-        while True:
-            message = self.read()
-            if message["type"] == "response" and message["request_seq"] == seq:
-                if not message["success"]:
-                    raise SystemExit(f"{message['command']} failed: {message.get('message')}")
-                return message.get("body", {})
-            if message["type"] == "event":
-                self.events.append(message)
-
-    def request(self, command, arguments=None):
-        return self.response(self.send(command, arguments))
-
-    def event(self, name):
-        while True:
-            for i, message in enumerate(self.events):
-                if message["event"] == name:
-                    return self.events.pop(i)
-            message = self.read()
-            if message["type"] == "event":
-                self.events.append(message)
-
-    def close(self):
-        try:
-            self.request("disconnect", {"terminateDebuggee": True})
-        finally:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=10)
 
 
 def launch(adapter, program):
@@ -182,7 +119,7 @@ def main():
         program = os.path.join(folder, "work.py")
         with open(program, "w") as f:
             f.write(PROGRAM)
-        adapter = Adapter()
+        adapter = Dap([sys.executable, "-m", "debugpy.adapter"])
         thread = launch(adapter, program)
         frame = adapter.request("stackTrace", {"threadId": thread, "levels": 1})["stackFrames"][0]
         scopes = adapter.request("scopes", {"frameId": frame["id"]})["scopes"]
@@ -201,7 +138,7 @@ def main():
                 for command, arguments in requests.items():
                     for _ in range(args.per_round):
                         times[(command, mode)].append(timed(adapter, command, arguments))
-        adapter.close()
+        adapter.close(answered=True)
 
     n = args.rounds * args.per_round
     print(f"debugpy {sys.modules['debugpy'].__version__}, Python {sys.version.split()[0]}; "

@@ -5,18 +5,23 @@
 
 The stop summary asks for the page of frames `debug.stack_trace` asks for by default (21)
 instead of the top frame alone, so that the agent's look at the stack comes from the stop's
-cache. This times that price with the standard library only: it builds a C program that
-recurses `--depth` calls deep (`cc -g -O0`), stops it at the bottom under the adapter, and times
-`stackTrace` with `levels` 1 and 21, in 20 alternating rounds of 10.
+cache. This times that price with the standard library only (the client is
+benches/dap_client.py): it builds a C program that recurses `--depth` calls deep
+(`cc -g -O0`), stops it at the bottom under the adapter, and times `stackTrace` with `levels`
+1 and 21, in 20 alternating rounds of 10.
 """
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+
+from dap_client import Dap  # noqa: E402
 
 PROGRAM = """\
 #include <stdio.h>
@@ -28,57 +33,6 @@ int down(int n) {
 }
 int main(void) { printf("%d\\n", down(DEPTH)); return 0; }
 """
-
-
-class Adapter:
-    """A DAP adapter over stdio: Content-Length framing, requests answered in order."""
-
-    def __init__(self, command):
-        self.proc = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.seq = 0
-        self.events = []
-
-    def send(self, command, arguments=None):
-        self.seq += 1
-        message = {"seq": self.seq, "type": "request", "command": command}
-        if arguments is not None:
-            message["arguments"] = arguments
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-        return self.seq
-
-    def read(self):
-        length = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("the adapter closed its output")
-            if not line.strip():
-                break
-            name, _, value = line.strip().partition(b":")
-            if name.lower() == b"content-length":
-                length = int(value)
-        return json.loads(self.proc.stdout.read(length))
-
-    def response(self, seq):
-        while True:
-            message = self.read()
-            if message["type"] == "response" and message["request_seq"] == seq:
-                if not message["success"]:
-                    raise SystemExit(f"{message['command']} failed: {message.get('message')}")
-                return message.get("body", {})
-            if message["type"] == "event":
-                self.events.append(message)
-
-    def event(self, name):
-        while True:
-            for i, message in enumerate(self.events):
-                if message["event"] == name:
-                    return self.events.pop(i)
-            message = self.read()
-            if message["type"] == "event":
-                self.events.append(message)
 
 
 def main():
@@ -94,7 +48,7 @@ def main():
         subprocess.run(["cc", "-g", "-O0", "-o", binary, source], check=True)
         line = PROGRAM.splitlines().index("        return 7; /* stop here */") + 1
 
-        adapter = Adapter(args.adapter)
+        adapter = Dap([args.adapter])
         adapter.response(adapter.send("initialize", {"adapterID": "lldb-dap",
                                                      "linesStartAt1": True, "pathFormat": "path"}))
         # lldb-dap 22 answers `launch` after `configurationDone`.
@@ -115,8 +69,7 @@ def main():
                         "stackTrace", {"threadId": thread, "startFrame": 0, "levels": levels}))
                     times[levels].append((time.perf_counter() - start) * 1000.0)
                     assert len(body["stackFrames"]) == levels, body
-        adapter.response(adapter.send("disconnect", {"terminateDebuggee": True}))
-        adapter.proc.wait(timeout=10)
+        adapter.close(answered=True)
 
     print(f"{args.adapter}, a stack {args.depth + 2} frames deep; load average "
           f"{os.getloadavg()[0]:.2f}")

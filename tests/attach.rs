@@ -266,7 +266,7 @@ async fn dlv_reaping_detaches_and_leaves_the_program_running() {
 /// Kill the adapter of an attached session. lldb-server and dlv trace the target
 /// so that it dies with them: there is nothing to re-attach to, and the session
 /// fails saying so (re-attaching to a live target is proven on the in-process
-/// adapter, in actors/tests/restarts.rs).
+/// adapter, in actors/tests/restarts_attach.rs).
 async fn attach_fails_when_its_target_died_with_the_adapter(
     adapter: &str,
     binary: PathBuf,

@@ -1,99 +1,23 @@
-"""The direct client of the bughunt scenario: a minimal DAP client of debugpy's adapter,
-Content-Length framing over its stdio and each request by hand; done once `exited`
-arrives."""
+"""The direct client of the bughunt scenario: a minimal DAP client of debugpy's adapter
+(benches/dap_client.py), Content-Length framing over its stdio and each request by hand;
+done once `exited` arrives."""
 
-import json
 import os
 import subprocess
+import sys
 import time
 
 from scenario import HERE, PROGRAM, Fail, expect
 
-class Dap:
-    """Content-Length framed DAP over a child's stdio, one request at a time."""
-
-    def __init__(self, argv, env):
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
-        )
-        self.seq = 0
-        self.events = []
-        self.requests = 0
-
-    def send(self, command, arguments=None):
-        self.seq += 1
-        message = {"seq": self.seq, "type": "request", "command": command}
-        if arguments is not None:
-            message["arguments"] = arguments
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-        self.requests += 1
-        return self.seq
-
-    def read(self):
-        length = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise Fail("the adapter closed its output")
-            line = line.strip()
-            if not line:
-                if length is not None:
-                    break
-                continue
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value)
-        return json.loads(self.proc.stdout.read(length))
-
-    def response(self, seq):
-        while True:
-            message = self.read()
-            if message["type"] == "response" and message["request_seq"] == seq:
-                expect(message["success"], f"{message['command']} failed: {message.get('message')}")
-                return message.get("body") or {}
-            if message["type"] == "event":
-                self.events.append(message)
-
-    def request(self, command, arguments=None):
-        return self.response(self.send(command, arguments))
-
-    def event(self, name):
-        for i, message in enumerate(self.events):
-            if message["event"] == name:
-                return self.events.pop(i)
-        while True:
-            message = self.read()
-            if message["type"] == "event":
-                if message["event"] == name:
-                    return message
-                self.events.append(message)
-
-    def output(self):
-        return "".join(
-            e["body"]["output"]
-            for e in self.events
-            if e["event"] == "output" and e["body"].get("category") in ("stdout", "stderr")
-        )
-
-    def close(self):
-        try:
-            self.send("disconnect", {"terminateDebuggee": True})
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+# The DAP client the benches share, in benches/.
+sys.path.insert(0, str(HERE.parent))
+from dap_client import Dap  # noqa: E402
 
 
 def run_direct(args, line, timings):
     env = dict(os.environ)
     start = time.perf_counter()
-    dap = Dap([args.python, "-m", "debugpy.adapter"], env)
+    dap = Dap([args.python, "-m", "debugpy.adapter"], env, stderr=subprocess.DEVNULL, error=Fail)
     try:
         mark = time.perf_counter()
         dap.request(

@@ -1,5 +1,6 @@
 //! Helpers shared by the agent-surface tests (tools, permissions, MCP, CLI): the
-//! example programs, finding a line by its text, and reading tool results.
+//! example programs, finding a line by its text, building tool arguments, and reading
+//! tool results.
 #![allow(dead_code)]
 
 pub mod mcp_client;
@@ -63,6 +64,25 @@ pub async fn fails(catalogue: &ToolCatalogue, tool: &str, args: Value, code: u16
     assert_eq!(err.code, code, "{tool}: {}", result.text);
     assert!(!err.error.is_empty() && !err.hint.is_empty(), "{err:?}");
     result
+}
+
+/// `{"session_id": id}` with `extra`'s fields.
+pub fn with(id: &str, extra: Value) -> Value {
+    let mut args = json!({ "session_id": id });
+    args.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    args
+}
+
+/// `tool` is refused with a 501 that names `capability`.
+pub async fn lacks(tools: &ToolCatalogue, tool: &str, args: Value, capability: &str) {
+    let refused = fails(tools, tool, args, 501).await;
+    assert!(
+        refused.text.contains(capability),
+        "{tool}: {}",
+        refused.text
+    );
 }
 
 /// The value of variable `name` in a list of variables as tools return them.

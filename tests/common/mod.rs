@@ -20,6 +20,9 @@ use dapvisor::{
 /// bound: real adapters on a loaded 2-core machine are slow to start.
 pub const STOP_WAIT: Duration = Duration::from_secs(60);
 
+/// How long an actor may take to stop.
+pub const ACTOR_WAIT: Duration = Duration::from_secs(30);
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A debug adapter that misbehaves on purpose, for dapvisor's fault tests (tests/hostile.rs).
+"""A debug adapter that misbehaves on purpose, for dapvisor's fault tests (tests/hostile*.rs).
 
 It speaks DAP over stdin and stdout with Content-Length framing. With no flags it is a
 small, well-behaved fake: `launch` is answered and followed by `initialized`; every

@@ -40,6 +40,8 @@ mod session_tests_arguments;
 #[cfg(test)]
 mod session_tests_bootstrap;
 #[cfg(test)]
+mod session_tests_breakpoint_features;
+#[cfg(test)]
 mod session_tests_breakpoints;
 #[cfg(test)]
 mod session_tests_children;
@@ -51,6 +53,8 @@ mod session_tests_control;
 mod session_tests_events;
 #[cfg(test)]
 mod session_tests_failed;
+#[cfg(test)]
+mod session_tests_function_breakpoints;
 #[cfg(test)]
 mod session_tests_launch_timeout;
 #[cfg(test)]

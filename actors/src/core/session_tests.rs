@@ -4,6 +4,9 @@
 //! that does not allow it, naming what is allowed; every allowed one let through),
 //! `session_tests_startup.rs` (the launch handshake),
 //! `session_tests_breakpoints.rs` (the cache and what reaches the adapter),
+//! `session_tests_breakpoint_features.rs` (conditions, logpoints and the like, refused
+//! where not advertised), `session_tests_function_breakpoints.rs` (function breakpoints
+//! and exception filters),
 //! `session_tests_control.rs` (continue, step, pause, waiting for stops),
 //! `session_tests_lifecycle.rs` (events, output, ending, requests, stray responses)
 //! `session_tests_adapter_restart*.rs` (crashes, adapter restarts) and `session_tests_failed.rs`

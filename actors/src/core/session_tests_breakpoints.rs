@@ -1,7 +1,10 @@
-//! Breakpoints in the session core: cached before the adapter is ready and sent during
-//! configuration; once it is, every change sends the file's full list (DAP's
-//! `setBreakpoints` replaces the list); removing a missing breakpoint names the file's
-//! lines; features the adapter lacks are refused once its capabilities are known.
+//! Source breakpoints in the session core: cached before the adapter is ready and sent
+//! during configuration; once it is, every change sends the file's full list (DAP's
+//! `setBreakpoints` replaces the list), and overlapping edits each get the verdicts of
+//! the list they sent; removing a missing breakpoint names the file's lines; the
+//! adapter's `breakpoint` events update the cache. Features the adapter lacks:
+//! `session_tests_breakpoint_features.rs`; function breakpoints and exception filters:
+//! `session_tests_function_breakpoints.rs`.
 
 use std::path::Path;
 
@@ -9,19 +12,19 @@ use serde_json::json;
 
 use super::session_tests::{bp, full_caps, lines, plan, with_breakpoints, Harness};
 use crate::core::command::{Answer, Command};
-use crate::core::session::{function_breakpoint, CoreConfig};
+use crate::core::session::CoreConfig;
 use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::wire::types::SourceBreakpoint;
 
-const FILE: &str = "/src/a.py";
+pub(super) const FILE: &str = "/src/a.py";
 
 fn add(line: i64) -> Command {
     add_bp(bp(line))
 }
 
-fn add_bp(breakpoint: SourceBreakpoint) -> Command {
+pub(super) fn add_bp(breakpoint: SourceBreakpoint) -> Command {
     Command::AddBreakpoint {
         file: FILE.into(),
         breakpoint,
@@ -40,24 +43,11 @@ fn answered(result: &Result<Answer, SessionError>) -> Vec<(i64, Option<bool>)> {
 }
 
 /// Running with breakpoints at `FILE`'s `lines`, all verified.
-fn running_with(at: &[i64]) -> Harness {
+pub(super) fn running_with(at: &[i64]) -> Harness {
     let mut h = Harness::new();
     let places: Vec<_> = at.iter().map(|l| (FILE, *l)).collect();
     h.launch_with(with_breakpoints(plan(), &places), full_caps());
     h
-}
-
-fn unsupported(err: &SessionError) -> &str {
-    match err {
-        SessionError::Unsupported {
-            adapter,
-            capability,
-        } => {
-            assert_eq!(adapter, "fake");
-            capability
-        }
-        other => panic!("want Unsupported, got {other:?}"),
-    }
 }
 
 #[test]
@@ -202,150 +192,6 @@ fn the_breakpoint_limit_refuses_one_too_many() {
 }
 
 #[test]
-fn conditional_breakpoints_are_refused_by_an_adapter_without_them() {
-    let mut h = Harness::new();
-    h.launch_with(plan(), json!({ "supportsConfigurationDoneRequest": true }));
-    let (token, out) = h.command(add_bp(SourceBreakpoint {
-        condition: Some("x > 1".into()),
-        ..bp(3)
-    }));
-    assert!(unsupported(out.error(token)).contains("supportsConditionalBreakpoints"));
-    assert!(out.sends().is_empty());
-}
-
-#[test]
-fn hit_count_breakpoints_are_refused_by_an_adapter_without_them() {
-    let mut h = Harness::new();
-    h.launch_with(plan(), json!({ "supportsConfigurationDoneRequest": true }));
-    let (token, out) = h.command(Command::SetBreakpoints {
-        file: FILE.into(),
-        breakpoints: vec![
-            bp(2),
-            SourceBreakpoint {
-                hit_condition: Some(">= 3".into()),
-                ..bp(3)
-            },
-        ],
-    });
-    assert!(unsupported(out.error(token)).contains("supportsHitConditionalBreakpoints"));
-}
-
-#[test]
-fn logpoints_are_refused_by_an_adapter_without_them() {
-    let mut h = Harness::new();
-    h.launch_with(plan(), json!({ "supportsConfigurationDoneRequest": true }));
-    let (token, out) = h.command(add_bp(SourceBreakpoint {
-        log_message: Some("x is {x}".into()),
-        ..bp(3)
-    }));
-    assert!(unsupported(out.error(token)).contains("supportsLogPoints"));
-    // Refused means not cached either.
-    assert!(h
-        .core
-        .snapshot()
-        .breakpoints
-        .file(Path::new(FILE))
-        .is_empty());
-}
-
-#[test]
-fn function_breakpoints_are_refused_by_an_adapter_without_them() {
-    let mut h = Harness::new();
-    h.launch_with(plan(), json!({ "supportsConfigurationDoneRequest": true }));
-    let (token, out) = h.command(Command::SetFunctionBreakpoints(vec![function_breakpoint(
-        "main",
-    )]));
-    assert_eq!(
-        unsupported(out.error(token)),
-        "`setFunctionBreakpoints` (supportsFunctionBreakpoints)"
-    );
-}
-
-#[test]
-fn feature_checks_wait_until_the_capabilities_are_known() {
-    let mut h = Harness::new();
-    let (token, out) = h.command(add_bp(SourceBreakpoint {
-        condition: Some("x > 1".into()),
-        log_message: Some("{x}".into()),
-        ..bp(3)
-    }));
-    assert!(out.reply(token).is_ok());
-    let (token, out) = h.command(Command::SetFunctionBreakpoints(vec![function_breakpoint(
-        "main",
-    )]));
-    assert!(out.reply(token).is_ok());
-}
-
-#[test]
-fn supported_features_pass_once_the_capabilities_are_known() {
-    let mut h = running_with(&[]);
-    let (_, out) = h.command(add_bp(SourceBreakpoint {
-        condition: Some("x > 1".into()),
-        hit_condition: Some("2".into()),
-        log_message: Some("{x}".into()),
-        ..bp(3)
-    }));
-    let sent = &out.args("setBreakpoints")["breakpoints"][0];
-    assert_eq!(
-        (
-            &sent["condition"],
-            &sent["hitCondition"],
-            &sent["logMessage"]
-        ),
-        (&json!("x > 1"), &json!("2"), &json!("{x}"))
-    );
-}
-
-#[test]
-fn function_breakpoints_are_sent_while_running_and_answered_as_the_adapter_says() {
-    let mut h = running_with(&[]);
-    let (token, out) = h.command(Command::SetFunctionBreakpoints(vec![
-        function_breakpoint("main"),
-        function_breakpoint("helper"),
-    ]));
-    let names: Vec<_> = out.args("setFunctionBreakpoints")["breakpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["name"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(names, vec!["main", "helper"]);
-    let body = json!({ "breakpoints": [{ "id": 5, "verified": true }, { "verified": false }] });
-    let out = h.ok(out.tag("setFunctionBreakpoints"), body);
-    match out.reply(token) {
-        Ok(Answer::Breakpoints(list)) => {
-            let verified: Vec<_> = list.iter().map(|b| b.verified).collect();
-            assert_eq!(verified, vec![true, false]);
-        }
-        other => panic!("want breakpoints, got {other:?}"),
-    }
-}
-
-#[test]
-fn exception_filters_are_cached_before_start_and_sent_once_the_adapter_is_ready() {
-    let mut h = Harness::new();
-    let (token, out) = h.command(Command::SetExceptionBreakpoints(vec!["uncaught".into()]));
-    assert!(out.sends().is_empty());
-    assert!(matches!(out.reply(token), Ok(Answer::Done)));
-    let (_, out) = h.command(Command::Start(Box::new(plan())));
-    h.ok(out.tag("initialize"), full_caps());
-    let out = h.event("initialized", json!({}));
-    assert_eq!(
-        out.args("setExceptionBreakpoints")["filters"],
-        json!(["uncaught"])
-    );
-
-    let mut h = Harness::stopped();
-    let (token, out) = h.command(Command::SetExceptionBreakpoints(vec!["raised".into()]));
-    assert_eq!(
-        out.args("setExceptionBreakpoints")["filters"],
-        json!(["raised"])
-    );
-    let out = h.ok(out.tag("setExceptionBreakpoints"), json!({}));
-    assert!(out.reply(token).is_ok());
-}
-
-#[test]
 fn a_breakpoint_event_updates_the_cached_verdict_and_is_published() {
     let mut h = Harness::new();
     let (_, out) = h.command(Command::Start(Box::new(with_breakpoints(
@@ -383,64 +229,6 @@ fn breakpoints_set_after_the_debuggee_ended_are_cached_for_the_next_start() {
         "sent to an adapter on its way out: {out:?}"
     );
     assert_eq!(answered(out.reply(token)), vec![(4, None)]);
-}
-
-/// The function names a `setFunctionBreakpoints` in `out` sends.
-fn sent_functions(out: &super::session_tests::Effects) -> Vec<String> {
-    out.args("setFunctionBreakpoints")["breakpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["name"].as_str().unwrap().to_string())
-        .collect()
-}
-
-#[test]
-fn adding_and_removing_one_function_breakpoint_sends_the_whole_list() {
-    let mut h = running_with(&[]);
-    let (_, out) = h.command(Command::AddFunctionBreakpoint(function_breakpoint("main")));
-    assert_eq!(sent_functions(&out), ["main"]);
-    h.ok(
-        out.tag("setFunctionBreakpoints"),
-        json!({ "breakpoints": [{ "verified": true }] }),
-    );
-    let (_, out) = h.command(Command::AddFunctionBreakpoint(function_breakpoint(
-        "helper",
-    )));
-    assert_eq!(sent_functions(&out), ["main", "helper"]);
-    h.ok(
-        out.tag("setFunctionBreakpoints"),
-        json!({ "breakpoints": [] }),
-    );
-    // The same function again replaces it rather than adding a second.
-    let mut conditional = function_breakpoint("main");
-    conditional.condition = Some("n > 2".into());
-    let (_, out) = h.command(Command::AddFunctionBreakpoint(conditional));
-    assert_eq!(sent_functions(&out), ["main", "helper"]);
-    h.ok(
-        out.tag("setFunctionBreakpoints"),
-        json!({ "breakpoints": [] }),
-    );
-    let (_, out) = h.command(Command::RemoveFunctionBreakpoint("main".into()));
-    assert_eq!(sent_functions(&out), ["helper"]);
-}
-
-#[test]
-fn removing_a_function_breakpoint_that_is_not_there_names_those_that_are() {
-    let mut h = running_with(&[]);
-    let (_, out) = h.command(Command::AddFunctionBreakpoint(function_breakpoint("main")));
-    h.ok(
-        out.tag("setFunctionBreakpoints"),
-        json!({ "breakpoints": [] }),
-    );
-    let (token, out) = h.command(Command::RemoveFunctionBreakpoint("nope".into()));
-    match out.error(token) {
-        SessionError::InvalidArgument(text) => {
-            assert!(text.contains("`nope`") && text.contains("[main]"), "{text}")
-        }
-        other => panic!("{other:?}"),
-    }
-    assert!(out.sends().is_empty());
 }
 
 /// Each cached breakpoint of an answer: the line asked for, and the adapter's id and

@@ -1,7 +1,9 @@
 //! What the session-actor tests share: a runtime on the scripted in-process adapter,
 //! sessions stopped at a breakpoint or run to their end, and readers of event streams
-//! and timeouts.
+//! and timeouts; `restarts` holds what the restart tests add.
 #![allow(dead_code)]
+
+pub mod restarts;
 
 use std::path::PathBuf;
 use std::time::Duration;
