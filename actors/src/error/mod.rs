@@ -149,7 +149,7 @@ pub enum SessionError {
     /// The registry gave no adapter: the caller's arguments chose none (an unknown
     /// name, a program no adapter serves, an attach with no target: an argument
     /// error, kind `invalid_argument`), or the adapter chosen is missing or too old
-    /// (kind `adapter_start`; [`RegistryError::adapter`] names it).
+    /// (kind `adapter_start`; [`RegistryError::adapter`](crate::registry::RegistryError::adapter) names it).
     #[error("{}", registry_text(.0))]
     Registry(#[from] crate::registry::RegistryError),
     /// A test could not be started: the test asked for is not found (an argument
