@@ -25,8 +25,9 @@ async fn crash_on_evaluate(how: &str) -> AdapterExit {
     let runtime = runtime(&[&fault]).await;
     let healthy = launch_stopped(&runtime, "healthy").await;
     let session = launch_stopped(&runtime, "hostile").await;
-    let (result, took) = timed_evaluate(&session, None).await;
-    assert!(took < PROMPT, "the failure took {took:?}");
+    // The adapter's end, not the request's deadline (which would be a Timeout), is
+    // what failed it: it failed at once, whatever the machine's load.
+    let (result, _) = timed_evaluate(&session, None).await;
     let exit = adapter_end(result);
     assert!(!exit.requested, "{exit:?}");
     assert!(
@@ -63,8 +64,9 @@ async fn garbage_for_a_response_ends_the_adapter_with_the_codec_error() {
     let runtime = runtime(&["garbage-on=evaluate"]).await;
     let healthy = launch_stopped(&runtime, "healthy").await;
     let session = launch_stopped(&runtime, "hostile").await;
-    let (result, took) = timed_evaluate(&session, None).await;
-    assert!(took < PROMPT, "the failure took {took:?}");
+    // The adapter's end, not the request's deadline (which would be a Timeout), is
+    // what failed it: it failed at once, whatever the machine's load.
+    let (result, _) = timed_evaluate(&session, None).await;
     let exit = adapter_end(result);
     assert!(
         exit.reason.contains("no end of DAP header found"),
@@ -81,11 +83,8 @@ async fn a_frame_that_is_not_json_ends_the_adapter_and_is_named_in_the_error() {
     let runtime = runtime(&["invalid-json-on=evaluate"]).await;
     let healthy = launch_stopped(&runtime, "healthy").await;
     let session = launch_stopped(&runtime, "hostile").await;
-    let (result, took) = timed_evaluate(&session, Some(SHORT)).await;
-    assert!(
-        took < SHORT,
-        "failed at once, not at the deadline: {took:?}"
-    );
+    // Failed by the adapter's end, not at the deadline (which would be a Timeout).
+    let (result, _) = timed_evaluate(&session, Some(SHORT)).await;
     match result {
         Err(SessionError::AdapterCrashed { exit, .. }) => {
             assert!(exit.reason.contains("this is not JSON"), "{exit:?}")
@@ -102,8 +101,9 @@ async fn an_oversized_frame_for_a_response_ends_the_adapter_and_the_session_come
     let runtime = runtime(&["oversized-on=evaluate"]).await;
     let healthy = launch_stopped(&runtime, "healthy").await;
     let session = launch_stopped(&runtime, "hostile").await;
-    let (result, took) = timed_evaluate(&session, None).await;
-    assert!(took < PROMPT, "the failure took {took:?}");
+    // The adapter's end, not the request's deadline (which would be a Timeout), is
+    // what failed it: it failed at once, whatever the machine's load.
+    let (result, _) = timed_evaluate(&session, None).await;
     let exit = adapter_end(result);
     let limit = "Content-Length 16777217, above the limit of 16777216 bytes";
     assert!(exit.reason.contains(limit), "{exit:?}");

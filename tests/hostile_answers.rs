@@ -28,7 +28,9 @@ async fn unanswered_evaluate_times_out(fault: &str) -> SessionError {
         }
         other => panic!("expected a timeout, got {other:?}"),
     }
-    assert!(took >= SHORT && took < SHORT + PROMPT, "took {took:?}");
+    // Not before its deadline. (How soon after is load's business: a timed test
+    // would not say more.)
+    assert!(took >= SHORT, "took {took:?}");
     let threads = bounded("threads", session.threads()).await.unwrap();
     assert_eq!(threads[0].name, "main", "the session must still answer");
     shut_down(runtime).await;

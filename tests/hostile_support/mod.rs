@@ -19,8 +19,6 @@ use serde_json::json;
 pub const BOUND: Duration = Duration::from_secs(90);
 /// The shortest request deadline the runtime allows, used for hangs.
 pub const SHORT: Duration = Duration::from_secs(5);
-/// What "at once" means for an adapter that died: well inside the 30 s default deadline.
-pub const PROMPT: Duration = Duration::from_secs(10);
 /// The fake program's breakpoint line (the hostile adapter stops wherever it is told).
 pub const LINE: i64 = 42;
 
