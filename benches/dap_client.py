@@ -106,12 +106,17 @@ class Dap:
                 except OSError:
                     pass  # the adapter is gone already
         finally:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            end_process(self.proc)
+
+
+def end_process(proc, wait=10):
+    """Close a child's stdin (its cue to end), wait up to `wait` seconds, then kill it."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

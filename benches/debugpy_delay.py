@@ -83,7 +83,8 @@ def control(rounds, per_round):
             answering.sendall(b"Content-Length: 20\r\n\r\n")
             answering.sendall(b'{"type":"response"}\n')
 
-    threading.Thread(target=answer, daemon=True).start()
+    answerer = threading.Thread(target=answer, daemon=True)
+    answerer.start()
     times = {"shipped": [], "nodelay": []}
     for _ in range(rounds):
         for mode, flag in (("shipped", 0), ("nodelay", 1)):
@@ -95,7 +96,10 @@ def control(rounds, per_round):
                 while not got.endswith(b"}\n"):
                     got += client.recv(64)
                 times[mode].append((time.perf_counter() - start) * 1000.0)
+    # The client's close ends the answerer's recv; its socket is closed after, so the
+    # thread never reads a closed descriptor.
     client.close()
+    answerer.join(timeout=10)
     answering.close()
     server.close()
     return times

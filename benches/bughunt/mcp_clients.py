@@ -4,10 +4,14 @@ both over MCP stdio (newline-delimited JSON-RPC)."""
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from scenario import HERE, PROGRAM, Fail, expect
+
+sys.path.insert(0, str(HERE.parent))
+from dap_client import end_process  # noqa: E402
 
 MCP_DEBUGGER_VERSION = "0.24.2"
 # How many list_debug_sessions polls one wait of mcp-debugger may make.
@@ -61,15 +65,7 @@ class Mcp:
             return {"text": text}
 
     def close(self):
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end_process(self.proc)
 
 
 def run_dapvisor(args, line, timings, binary=None, warm=False):
