@@ -120,32 +120,30 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 
     // A config file that cannot be read stops the server before it serves, saying why.
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
-        .args(["mcp", "--config", "/nonexistent/adapters.toml"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .await
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/adapters.toml"));
+    let stderr = refused_at_start(&["mcp", "--config", "/nonexistent/adapters.toml"]).await;
+    assert!(stderr.contains("/nonexistent/adapters.toml"), "{stderr}");
 
     // So does a session limit of 0, naming the flag, the rule and the default.
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
-        .args(["mcp", "--max-sessions", "0"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .await
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(out.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused_at_start(&["mcp", "--max-sessions", "0"]).await;
     assert!(
         stderr.contains("--max-sessions 0: invalid argument: RuntimeConfig::max_sessions is 0")
             && stderr.contains("at least 1")
             && stderr.contains("the default is"),
         "{stderr}"
     );
+}
+
+/// `dapvisor ARGS` fails before it serves: nothing on stdout; what it said on stderr.
+async fn refused_at_start(args: &[&str]) -> String {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert!(!out.status.success(), "{args:?} was not refused");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
