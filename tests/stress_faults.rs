@@ -288,12 +288,15 @@ async fn thirty_two_sessions_survive_adapters_killed_at_every_phase() {
             *by_phase.entry(*phase).or_default() += 1;
         }
     }
-    let requests = ledger.all_answered();
+    // Each session made at least its launch, a wait for its stop, a stack trace and an
+    // evaluation: a driver that skipped its calls would answer for fewer.
+    let requests = ledger.answered();
+    assert!(requests >= 4 * 32, "only {requests} requests were answered");
     let failed_starts: usize = outcomes.iter().map(|(_, _, o)| o.failed_starts).sum();
     let crashes: usize = outcomes.iter().map(|(_, _, o)| o.crashes_seen).sum();
     println!(
         "kills by phase: {by_phase:?} ({failed_starts} failed a start, {crashes} were \
-         crashes restarted); requests answered, each once: {requests}"
+         crashes restarted); requests answered: {requests}"
     );
     for phase in [
         Phase::Handshake,
