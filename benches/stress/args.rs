@@ -37,7 +37,7 @@ usage: cargo run --release --example stress -- [--sessions N] [--adapter A] [--f
   --fake M      concurrent sessions on the in-process fake adapter (default 100; 0 skips)
   --kill        SIGKILL adapters (cut fake connections) at random moments, and report
                 how the sessions fared; every request must still get an answer
-  --hang        the fake adapter never answers `evaluate` (with a 2 s request deadline):
+  --hang        the fake adapter never answers `evaluate` (with a 5 s request deadline):
                 shows that the harness fails when sessions hang
   --seed S      seed for the random kills (default: from the clock, printed)
   --pydevd-nodelay

@@ -22,8 +22,9 @@ use crate::support::{fake, procs, stats::human};
 const STOP_WAIT: Duration = Duration::from_secs(60);
 
 /// The request deadline of a `--hang` run: any will do, since the fake never answers
-/// what hangs; a short one makes the run that shows the harness failing quick.
-pub const HANG_DEADLINE: Duration = Duration::from_secs(2);
+/// what hangs; the shortest the runtime takes (`MIN_REQUEST_TIMEOUT`) keeps the run
+/// that shows the harness failing quick.
+pub const HANG_DEADLINE: Duration = dapvisor::limits::MIN_REQUEST_TIMEOUT;
 
 /// Run the fake-adapter part; returns the failed checks.
 pub async fn run(args: &Args) -> Vec<String> {
