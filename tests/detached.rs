@@ -183,7 +183,21 @@ async fn a_child_the_adapter_never_named_before_it_died_is_ended_too() {
     let file = program("python/discount.py");
     let spec = LaunchSpec::new(&file).adapter("hostile");
     let failed = bounded("launch", runtime.launch(spec)).await;
-    assert!(failed.is_err(), "the adapter died during the launch");
+    let err = failed.expect_err("the adapter died during the launch");
+    // The positive control: the adapter did start the orphan (its stderr, which the
+    // failure quotes, names it), so that "none left" below is about a real process.
+    let said = err.to_string();
+    let orphan: u32 = said
+        .split("started a detached debuggee, pid ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|pid| pid.parse().ok())
+        .unwrap_or_else(|| panic!("the adapter never said it started its orphan: {said}"));
+    let left = wait_gone(vec![orphan]).await;
+    assert!(
+        left.is_empty(),
+        "the adapter's orphan {orphan} is still alive"
+    );
     let left = wait_gone(orphans()).await;
     assert!(
         left.is_empty(),
