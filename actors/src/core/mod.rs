@@ -26,6 +26,7 @@ pub mod snapshot;
 pub mod startup;
 pub mod state;
 mod stop_cache;
+mod stop_ids;
 pub mod trace;
 mod trace_stops;
 
