@@ -20,34 +20,11 @@ use protocol_support::*;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = stopped_at(&discount(), "total += discounted").await;
-    assert_eq!(
-        advertised(&session.snapshot().await.unwrap()),
-        [
-            "supportsClipboardContext",
-            "supportsCompletionsRequest",
-            "supportsConditionalBreakpoints",
-            "supportsConfigurationDoneRequest",
-            "supportsDebuggerProperties",
-            "supportsDelayedStackTraceLoading",
-            "supportsEvaluateForHovers",
-            "supportsExceptionInfoRequest",
-            "supportsExceptionOptions",
-            "supportsFunctionBreakpoints",
-            "supportsGotoTargetsRequest",
-            "supportsHitConditionalBreakpoints",
-            "supportsLogPoints",
-            "supportsModulesRequest",
-            "supportsSetExpression",
-            "supportsSetVariable",
-            "supportsStepInTargetsRequest",
-            "supportsTerminateDebuggee",
-            "supportsTerminateRequest",
-            "supportsValueFormattingOptions",
-        ]
-    );
+    let (capabilities, filters) = recorded("debugpy");
+    assert_eq!(advertised(&session.snapshot().await.unwrap()), capabilities);
     assert_eq!(
         exception_filters(&session.snapshot().await.unwrap()),
-        ["raised", "uncaught", "userUnhandled"]
+        filters
     );
     runtime.shutdown().await;
 }

@@ -41,26 +41,11 @@ async fn item_name(session: &SessionHandle) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_advertises_what_docs_protocol_md_records() {
     let (runtime, session, _) = stopped_in_needs_restock().await;
-    assert_eq!(
-        advertised(&session.snapshot().await.unwrap()),
-        [
-            "supportsClipboardContext",
-            "supportsConditionalBreakpoints",
-            "supportsConfigurationDoneRequest",
-            "supportsDelayedStackTraceLoading",
-            "supportsDisassembleRequest",
-            "supportsEvaluateForHovers",
-            "supportsExceptionInfoRequest",
-            "supportsFunctionBreakpoints",
-            "supportsInstructionBreakpoints",
-            "supportsLogPoints",
-            "supportsSetVariable",
-            "supportsSteppingGranularity",
-        ]
-    );
+    let (capabilities, filters) = recorded("dlv");
+    assert_eq!(advertised(&session.snapshot().await.unwrap()), capabilities);
     assert_eq!(
         exception_filters(&session.snapshot().await.unwrap()),
-        Vec::<String>::new()
+        filters
     );
     runtime.shutdown().await;
 }
