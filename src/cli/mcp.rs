@@ -49,9 +49,10 @@ pub struct McpArgs {
     #[arg(long, default_value = "core", value_name = "PROFILE")]
     pub tools: ToolProfile,
     /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio, to every
-    /// client that shows the token, on one runtime. ADDR is `IP:PORT`, or a PORT on
-    /// 127.0.0.1 (0: any free port; the address is printed on stderr).
-    #[arg(long, value_name = "ADDR", value_parser = http_addr)]
+    /// client that shows the token, on one runtime. ADDR is `IP:PORT`,
+    /// `localhost:PORT`, or a PORT on 127.0.0.1 (0: any free port; the address is
+    /// printed on stderr).
+    #[arg(long, value_name = "ADDR", value_parser = super::http_flags::http_addr)]
     pub http: Option<SocketAddr>,
     /// With --http: the file holding the token clients must send as `Authorization:
     /// Bearer TOKEN`. Without it, DAPVISOR_TOKEN; without that, a new token is written
@@ -66,15 +67,9 @@ pub struct McpArgs {
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-}
-
-/// `IP:PORT`, or a port on loopback.
-fn http_addr(text: &str) -> Result<SocketAddr, String> {
-    if let Ok(port) = text.parse::<u16>() {
-        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
-    }
-    text.parse()
-        .map_err(|_| format!("`{text}` is not IP:PORT (such as 127.0.0.1:7000) or a port"))
+    /// With --http: allowed origins and connection limits.
+    #[command(flatten)]
+    pub http_limits: super::http_flags::HttpFlags,
 }
 
 fn allow_rule(pattern: &str) -> Result<PermissionRule, String> {
@@ -166,10 +161,12 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
             .map_err(|e| format!("the MCP connection failed: {e}"));
     };
     let (token, made_up) = super::http_token::resolve(args.token_file.as_deref())?;
+    let settings = args.http_limits.settings()?;
     let listener = crate::mcp::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
+    super::http_flags::warn_if_exposed(local);
     // What a user starting the server needs, whatever the log level.
     eprintln!("dapvisor: MCP over HTTP at http://{local}{MCP_PATH}");
     if let Some(path) = made_up {
@@ -182,7 +179,7 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         %local,
         "dapvisor MCP server on HTTP"
     );
-    serve_http_until(listener, server, token, stop)
+    serve_http_until(listener, server, token, settings, stop)
         .await
         .map_err(|e| format!("the MCP server failed: {e}"))
 }

@@ -11,6 +11,7 @@
 pub mod adapters;
 pub mod config;
 pub mod debug;
+pub mod http_flags;
 pub mod http_token;
 pub mod mcp;
 pub mod signals;

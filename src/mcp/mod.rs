@@ -10,7 +10,12 @@
 //!   subscriptions and notifications when a session stops, ends or restarts.
 
 mod approval;
+mod bearer;
 mod http;
+mod http_connections;
+mod http_gate;
+mod http_origin;
+mod http_settings;
 mod logging;
 mod notify;
 mod progress;
@@ -18,7 +23,14 @@ mod resources;
 mod server;
 
 pub use approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
-pub use http::{bind, serve_http_until, BearerToken, ACCEPT_RETRY, MCP_PATH};
+pub use bearer::{BearerToken, MIN_TOKEN_CHARS};
+pub use http::{bind, serve_http_until, ACCEPT_RETRY};
+pub use http_gate::MCP_PATH;
+pub use http_origin::Origin;
+pub use http_settings::{
+    HttpSettings, DEFAULT_CONNECTION_IDLE_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS, MAX_CONNECTION_IDLE_TIMEOUT, MAX_HEADER_READ_TIMEOUT,
+};
 pub use progress::PROGRESS_INTERVAL;
 pub use resources::{session_uri, SESSIONS_URI, SESSION_URI_TEMPLATE};
 pub use server::{mcp_result, mcp_tool, DebugServer};
