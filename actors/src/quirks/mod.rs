@@ -141,8 +141,14 @@ mod tests {
         );
         let named = json!({ "expression": "x", "context": "hover" });
         let unnamed = json!({ "expression": "x", "context": null });
-        assert_eq!(AdapterFlavor::LldbDap.evaluate_context(Some(&named)), "hover");
-        assert_eq!(AdapterFlavor::LldbDap.evaluate_context(Some(&unnamed)), "watch");
+        assert_eq!(
+            AdapterFlavor::LldbDap.evaluate_context(Some(&named)),
+            "hover"
+        );
+        assert_eq!(
+            AdapterFlavor::LldbDap.evaluate_context(Some(&unnamed)),
+            "watch"
+        );
         assert_eq!(AdapterFlavor::Generic.evaluate_context(None), "repl");
         assert!(quirks(AdapterFlavor::Delve)
             .exit_status_in_console
