@@ -256,7 +256,12 @@ pub(super) fn evaluation(adapters: &Adapters, arguments: &Value) -> Found {
                 named.as_str().map_or(named.to_string(), str::to_string)
             )
         }
-        None if adapters.rows().into_iter().any(in_console) => {
+        // Said where it changes what the call does: the console is not the expressions.
+        None if adapters
+            .rows()
+            .into_iter()
+            .any(|t| in_console(t) && t.console != t.expressions) =>
+        {
             "expression, in the repl context the adapter gets when none is named".to_string()
         }
         _ => "expression".to_string(),

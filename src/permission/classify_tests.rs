@@ -179,7 +179,7 @@ pub(super) fn routes() -> Vec<Case> {
             "debug.evaluate",
             json!({ "expression": "x" }),
             on(JsDebug),
-            want(&[(Code, DEFAULT_REPL)]),
+            want(&[(Code, "expression")]),
         ),
         (
             "debug.evaluate",
@@ -211,7 +211,7 @@ pub(super) fn routes() -> Vec<Case> {
             "debug.evaluate",
             json!({ "expression": "qty" }),
             on(Debugpy),
-            want(&[(Code, DEFAULT_REPL)]),
+            want(&[(Code, "expression")]),
         ),
         // New values are expressions.
         (
