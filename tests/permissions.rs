@@ -325,7 +325,7 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("hots") && err.contains("read, control, start, code, host, foreign"),
+        err.contains("hots") && err.contains("read, control, start, code, foreign, host"),
         "{err}"
     );
 }

@@ -8,7 +8,9 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::mcp::{serve_http_until, serve_stdio_until, DebugServer, MCP_PATH};
-use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
+use crate::permission::{
+    EnvAllowlist, PermissionGate, PermissionMode, PermissionRule, RuleBehavior,
+};
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue, ToolProfile};
 use crate::{Runtime, RuntimeConfig, SessionError};
@@ -32,6 +34,11 @@ pub struct McpArgs {
     /// (`effect:host`). Wins over --allow.
     #[arg(long = "deny", value_name = "PATTERN", value_parser = deny_rule)]
     pub deny: Vec<PermissionRule>,
+    /// Take the environment variables matching PATTERN (`MYAPP_*`) for inert: a launch
+    /// may set them without its call counting as code. Only locale, time zone,
+    /// terminal and colour settings are inert without it (`permission::INERT_ENV`).
+    #[arg(long = "allow-env", value_name = "PATTERN", value_parser = env_pattern)]
+    pub allow_env: Vec<String>,
     /// End sessions no tool has used for this many seconds (0: never) [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub idle_timeout: Option<u64>,
@@ -78,6 +85,18 @@ fn allow_rule(pattern: &str) -> Result<PermissionRule, String> {
 
 fn deny_rule(pattern: &str) -> Result<PermissionRule, String> {
     PermissionRule::parse(RuleBehavior::Deny, pattern)
+}
+
+fn env_pattern(pattern: &str) -> Result<String, String> {
+    crate::permission::check_env_pattern(pattern)
+}
+
+/// The inert environment variables the `--allow-env` patterns add.
+fn inert_env(patterns: &[String]) -> Result<EnvAllowlist, String> {
+    patterns
+        .iter()
+        .try_fold(EnvAllowlist::default(), |env, p| env.allow(p))
+        .map_err(|e| format!("--allow-env: {e}"))
 }
 
 /// The permission gate the flags describe.
@@ -133,12 +152,14 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         Some(root) => PathPolicy::rooted(root).map_err(|e| e.to_string())?,
         None => PathPolicy::unrestricted(),
     };
+    let gate =
+        gate(args.permission_mode, &args.allow, &args.deny).inert_env(inert_env(&args.allow_env)?);
     let config = runtime_config(&args)?;
     let runtime = Runtime::start(config).await.map_err(start_refused)?;
     let mut catalogue = ToolCatalogue::new(runtime)
         .with_profile(args.tools)
         .with_paths(paths)
-        .with_permissions(gate(args.permission_mode, &args.allow, &args.deny));
+        .with_permissions(gate);
     if let Some(secs) = args.owner_grace {
         catalogue = catalogue
             .with_owner_grace(Duration::from_secs(secs))

@@ -4,7 +4,7 @@
 //! description, JSON Schema of the arguments, annotations) and calls them by name with
 //! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
 //! Every call passes the [`PermissionGate`] first, with the effects
-//! [`classify`] finds in it on the adapter it reaches
+//! [`classify`](crate::permission::classify) finds in it on the adapter it reaches
 //! (`reach.rs`). The MCP server serves this same catalogue; an agent framework can
 //! register it directly.
 //!
@@ -91,7 +91,7 @@ pub(crate) use operations::allowed_tools;
 pub(crate) use session_result::SessionEntry;
 
 use crate::permission::{
-    classify, depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
+    depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
 };
 use crate::Runtime;
 use context::Context;
@@ -309,7 +309,7 @@ impl ToolCatalogue {
                     ..CallTarget::reaching(Adapters::Some(Vec::new()))
                 }
             };
-            (classify(spec, arguments, &target), target.session)
+            (self.gate.classify(spec, arguments, &target), target.session)
         };
         let call = Call {
             tool: spec,

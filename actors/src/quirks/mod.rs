@@ -17,6 +17,8 @@ pub(crate) mod lldb_dap;
 
 pub use dialect::Dialect;
 
+use serde_json::{json, Value};
+
 use crate::registry::AdapterFlavor;
 
 /// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
@@ -78,7 +80,26 @@ impl Quirks {
     };
 }
 
+impl Quirks {
+    /// The `context` an `evaluate` with `arguments` is sent in: the one they name,
+    /// else (absent or `null`) [`plain_evaluate_context`](Self::plain_evaluate_context).
+    /// The session core sends this, and the permission gate rates the request by it.
+    pub fn evaluate_context(&self, arguments: Option<&Value>) -> Value {
+        match arguments.and_then(|a| a.get("context")) {
+            Some(named) if !named.is_null() => named.clone(),
+            _ => json!(self.plain_evaluate_context),
+        }
+    }
+}
+
 impl AdapterFlavor {
+    /// The `context` an `evaluate` with `arguments` is sent in to this family's
+    /// adapter ([`Quirks::evaluate_context`]): an evaluation that names none gets
+    /// `repl` on most adapters (a generic one too), `watch` on lldb-dap.
+    pub fn evaluate_context(self, arguments: Option<&Value>) -> Value {
+        self.quirks().evaluate_context(arguments)
+    }
+
     /// The exception filters that stop on uncaught exceptions in this family's
     /// adapter (empty where it has none).
     pub fn uncaught_exception_filters(self) -> &'static [&'static str] {
@@ -118,6 +139,17 @@ mod tests {
             quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
             "watch"
         );
+        let named = json!({ "expression": "x", "context": "hover" });
+        let unnamed = json!({ "expression": "x", "context": null });
+        assert_eq!(
+            AdapterFlavor::LldbDap.evaluate_context(Some(&named)),
+            "hover"
+        );
+        assert_eq!(
+            AdapterFlavor::LldbDap.evaluate_context(Some(&unnamed)),
+            "watch"
+        );
+        assert_eq!(AdapterFlavor::Generic.evaluate_context(None), "repl");
         assert!(quirks(AdapterFlavor::Delve)
             .exit_status_in_console
             .is_some());
