@@ -17,6 +17,8 @@ pub(crate) mod lldb_dap;
 
 pub use dialect::Dialect;
 
+use std::time::Duration;
+
 use crate::registry::AdapterFlavor;
 
 /// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
@@ -57,6 +59,10 @@ pub struct Quirks {
     /// connected to directly and nothing is run here (debugpy, dlv); elsewhere the
     /// adapter is started and told the port.
     pub attach_port_speaks_dap: bool,
+    /// The deadline of a launch or attach handshake where neither the start nor the
+    /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
+    /// needs longer: a build, a large symbol load).
+    pub launch_timeout: Duration,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -74,11 +80,18 @@ impl Quirks {
         debuggee_output_on_adapter_pipes: false,
         uncaught_exception_filters: &[],
         attach_port_speaks_dap: false,
+        launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
 }
 
 impl AdapterFlavor {
+    /// The deadline of this family's launch or attach handshake where neither the
+    /// start nor the runtime names one (see [`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub fn launch_timeout(self) -> Duration {
+        self.quirks().launch_timeout
+    }
+
     /// The exception filters that stop on uncaught exceptions in this family's
     /// adapter (empty where it has none).
     pub fn uncaught_exception_filters(self) -> &'static [&'static str] {
@@ -111,9 +124,14 @@ mod tests {
         assert_eq!(format!("{:?}", quirks(AdapterFlavor::Generic)), plain);
         let gdb = Quirks {
             dialect: Dialect::PLAIN,
+            launch_timeout: Quirks::NONE.launch_timeout,
             ..*quirks(AdapterFlavor::Gdb)
         };
-        assert_eq!(format!("{gdb:?}"), plain, "gdb departs only in its dialect");
+        assert_eq!(
+            format!("{gdb:?}"),
+            plain,
+            "gdb departs only in its dialect and its deadline"
+        );
         assert_eq!(
             quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
             "watch"
