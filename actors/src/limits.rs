@@ -120,7 +120,9 @@ pub const DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG: usize = 1024;
 pub const DEFAULT_SUBSCRIBER_MAX_WAITING: usize = 262_144;
 
 /// How many agent requests one session may have waiting in its mailbox or in flight
-/// before new ones are refused as busy: 256. Set with `RuntimeConfig::max_queued_requests`.
+/// before new ones are refused as busy: 256. A call given up on keeps its place while
+/// a request of it is still with the adapter. Set with
+/// `RuntimeConfig::max_queued_requests`.
 pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
 
 /// How long a TCP adapter may take to print its listening banner, or to accept the
