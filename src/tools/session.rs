@@ -109,7 +109,8 @@ pub(crate) struct LaunchArgs {
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
     watch: Vec<String>,
-    /// Seconds to wait for the first stop.
+    /// Seconds to wait for the first stop (and for the debugger to start, where
+    /// that is longer than its own start-up deadline: a slow build).
     timeout: Option<f64>,
 }
 
@@ -241,6 +242,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     };
     spec.args.extend(args.args);
     spec.env.extend(args.env);
+    spec.launch_timeout = longer_handshake(&ctx, &spec, args.timeout);
     if args.adapter.is_some() {
         spec.adapter = args.adapter;
     }
@@ -309,6 +311,21 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
     watches::add(&ctx, &session, &args.watch)?;
     statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "attached", expects_stop, args.timeout).await
+}
+
+/// The launch handshake's deadline when the agent's `timeout` is longer than the
+/// one its adapter family has (a build, a symbol load the agent knows to be slow):
+/// the wait for the first stop then covers the handshake too. `None` (the usual
+/// deadline) otherwise.
+fn longer_handshake(
+    ctx: &Context,
+    spec: &LaunchSpec,
+    timeout: Option<f64>,
+) -> Option<std::time::Duration> {
+    timeout?;
+    let wait = ctx.bounds.wait_for(timeout);
+    let flavor = ctx.runtime.registry().select_for_launch(spec).ok()?.flavor;
+    (wait > ctx.runtime.config().launch_timeout_for(flavor)).then_some(wait)
 }
 
 /// The answer to a launch or attach: the session, and its first stop if one came

@@ -414,6 +414,19 @@ pub enum Effect {
         /// When.
         after: Duration,
     },
+    /// The timer [`Effect::StartTimer`] started is no longer waited on (what it was
+    /// for ended first): stop it, so that nothing sleeps on for its whole period.
+    CancelTimer {
+        /// The timer's id.
+        id: TimerId,
+    },
+    /// The call `token`, withdrawn by its agent ([`Input::Withdraw`]), holds nothing
+    /// in the session any more (no request of it is pending): its place in the
+    /// session's request queue comes back.
+    Release {
+        /// The withdrawn call.
+        token: Token,
+    },
     /// End the adapter: close its input, and kill its process group after a grace.
     StopAdapter,
     /// The adapter crashed while the session was live: ask the supervisor whether and

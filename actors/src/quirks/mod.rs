@@ -17,6 +17,8 @@ pub(crate) mod lldb_dap;
 
 pub use dialect::Dialect;
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
 use crate::registry::AdapterFlavor;
@@ -59,6 +61,10 @@ pub struct Quirks {
     /// connected to directly and nothing is run here (debugpy, dlv); elsewhere the
     /// adapter is started and told the port.
     pub attach_port_speaks_dap: bool,
+    /// The deadline of a launch or attach handshake where neither the start nor the
+    /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
+    /// needs longer: a build, a large symbol load).
+    pub launch_timeout: Duration,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -76,6 +82,7 @@ impl Quirks {
         debuggee_output_on_adapter_pipes: false,
         uncaught_exception_filters: &[],
         attach_port_speaks_dap: false,
+        launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
 }
@@ -98,6 +105,12 @@ impl AdapterFlavor {
     /// `repl` on most adapters (a generic one too), `watch` on lldb-dap.
     pub fn evaluate_context(self, arguments: Option<&Value>) -> Value {
         self.quirks().evaluate_context(arguments)
+    }
+
+    /// The deadline of this family's launch or attach handshake where neither the
+    /// start nor the runtime names one (see [`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub fn launch_timeout(self) -> Duration {
+        self.quirks().launch_timeout
     }
 
     /// The exception filters that stop on uncaught exceptions in this family's
@@ -132,9 +145,14 @@ mod tests {
         assert_eq!(format!("{:?}", quirks(AdapterFlavor::Generic)), plain);
         let gdb = Quirks {
             dialect: Dialect::PLAIN,
+            launch_timeout: Quirks::NONE.launch_timeout,
             ..*quirks(AdapterFlavor::Gdb)
         };
-        assert_eq!(format!("{gdb:?}"), plain, "gdb departs only in its dialect");
+        assert_eq!(
+            format!("{gdb:?}"),
+            plain,
+            "gdb departs only in its dialect and its deadline"
+        );
         assert_eq!(
             quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
             "watch"

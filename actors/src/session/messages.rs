@@ -23,10 +23,14 @@ pub enum SessionMsg {
         reply: RpcReplyPort<Result<Answer, SessionError>>,
     },
     /// The agent gave up on call `token` (its future was dropped before the answer):
-    /// its place in the queue is given back, and the session forgets it.
+    /// the session forgets it, and gives its place in the queue back once no request
+    /// of it is pending.
     Withdraw {
         /// The call's number.
         token: Token,
+        /// Its place is the session's to give back (a call that sends requests); a
+        /// call that sends none (a wait for a stop) gave it back itself.
+        place: bool,
     },
     /// Output of the transport of adapter `generation` (older generations are ignored).
     Transport {

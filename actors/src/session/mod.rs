@@ -10,6 +10,7 @@ mod handle_execution;
 mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
+mod held;
 
 mod effects;
 pub mod messages;

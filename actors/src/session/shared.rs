@@ -30,6 +30,9 @@ pub struct SessionShared {
     pub ownership: Mutex<super::owner::Ownership>,
     /// The snapshot as the actor last published it (the actor is its only writer).
     pub snapshot: super::published::PublishedSnapshot,
+    /// The places for child sessions of the session's tree, shared with its parent
+    /// and children (see [`crate::transport::ChildSlots`]).
+    pub child_slots: crate::transport::ChildSlots,
 }
 
 impl Default for SessionShared {
@@ -43,11 +46,21 @@ impl Default for SessionShared {
             traffic: Arc::default(),
             ownership: Mutex::default(),
             snapshot: Default::default(),
+            child_slots: Default::default(),
         }
     }
 }
 
 impl SessionShared {
+    /// The record of a session whose tree's child sessions take places in
+    /// `child_slots`.
+    pub(crate) fn in_tree(child_slots: crate::transport::ChildSlots) -> Self {
+        Self {
+            child_slots,
+            ..Self::default()
+        }
+    }
+
     /// A number for a new agent call, unique in the session: the session answers it
     /// by that number, and the call withdraws it by that number if given up on.
     pub fn new_token(&self) -> crate::core::command::Token {

@@ -26,6 +26,7 @@ use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, Sessio
 use crate::supervisor::ended::EndedSessions;
 use crate::supervisor::shutdown::{announce_closed, end_sessions, stop_session};
 use crate::supervisor::RestartTracker;
+use crate::transport::{ChildSlot, ChildSlots};
 
 /// Messages the supervisor handles.
 pub enum SupervisorMsg {
@@ -142,7 +143,7 @@ impl Actor for SupervisorActor {
         match message {
             SupervisorMsg::Spawn { owner, reply } => {
                 let ownership = crate::session::Ownership::new(owner);
-                let result = state.spawn_session(&myself, None, ownership).await;
+                let result = state.spawn_session(&myself, ownership).await;
                 let id = result.as_ref().ok().map(SessionHandle::id);
                 if reply.send(result).is_err() {
                     // Its creator gave up before the answer: no one holds it.
@@ -163,8 +164,8 @@ impl Actor for SupervisorActor {
             SupervisorMsg::Session(SessionReport::AdapterRestarted { session }) => {
                 state.on_adapter_restarted(session)
             }
-            SupervisorMsg::Session(SessionReport::SpawnChild { plan }) => {
-                state.spawn_child(&myself, *plan).await
+            SupervisorMsg::Session(SessionReport::SpawnChild { plan, slot }) => {
+                state.spawn_child(&myself, *plan, slot).await
             }
             SupervisorMsg::Sweep => {
                 if !state.shutting_down {
@@ -236,12 +237,26 @@ impl Actor for SupervisorActor {
 }
 
 impl SupervisorState {
-    /// Create a session (a child of `parent`, if given).
+    /// Create a session with no parent.
     pub(super) async fn spawn_session(
+        &mut self,
+        myself: &ActorRef<SupervisorMsg>,
+        ownership: crate::session::Ownership,
+    ) -> Result<SessionHandle, SessionError> {
+        let tree = ChildSlots::new(self.config.max_child_sessions);
+        self.spawn_in_tree(myself, None, ownership, tree, None)
+            .await
+    }
+
+    /// Create a session in the tree whose child places are `tree` (a child of
+    /// `parent`, holding `slot`, if given).
+    pub(super) async fn spawn_in_tree(
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
         parent: Option<SessionId>,
         ownership: crate::session::Ownership,
+        tree: ChildSlots,
+        slot: Option<ChildSlot>,
     ) -> Result<SessionHandle, SessionError> {
         if self.shutting_down {
             return Err(SessionError::RuntimeStopped);
@@ -255,7 +270,7 @@ impl SupervisorState {
         let id = SessionId(self.next_id);
         self.next_id += 1;
         let hub = self.config.event_hub();
-        let shared = Arc::new(SessionShared::default());
+        let shared = Arc::new(SessionShared::in_tree(tree));
         shared.update_ownership(|o| *o = ownership);
         let args = SessionArgs {
             id,
@@ -268,6 +283,7 @@ impl SupervisorState {
             runtime_hub: self.hub.clone(),
             shared: shared.clone(),
             supervisor: myself.get_derived(),
+            slot,
         };
         // Session start-up does no I/O; awaiting it does not wait on any adapter.
         let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())
