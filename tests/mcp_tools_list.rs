@@ -4,6 +4,7 @@
 //! bounds in force, and a call outside the profile refused saying how to get it.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use serde_json::json;

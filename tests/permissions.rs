@@ -9,6 +9,7 @@
 //! tests/permissions_session.rs.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use std::sync::Arc;

@@ -3,6 +3,7 @@
 //! and over MCP, on a real debugpy session whose condition would write a file.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use std::sync::Arc;

@@ -6,7 +6,6 @@
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
@@ -23,8 +22,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 
-/// How long one answer may take: generous, adapters on a loaded 2-core machine are slow.
-pub const ANSWER_WAIT: Duration = Duration::from_secs(120);
+pub use crate::common::ANSWER_WAIT;
 
 /// What the client does when the server asks the user to approve a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
