@@ -56,7 +56,7 @@ pub fn check(r: &AdapterReading) -> Check {
     let optional = if r.needed {
         ""
     } else {
-        " (not needed: name it with --adapter to need it)"
+        " (not needed unless named with --adapter)"
     };
     let checked = match &r.found {
         Found::Missing { problem, install } => Check::fail_if(
@@ -139,16 +139,15 @@ pub fn missing(def: &AdapterDef, err: RegistryError) -> Found {
     Found::Missing { problem, install }
 }
 
-/// Find and try every adapter of `registry`, at once; `needed` says which the main
-/// job needs. Each start and answer is bounded by `timeout`, and so is each probe
-/// that finds an executable or asks its version.
+/// Find and try each of `chosen` (an adapter, and whether the main job needs it), at
+/// once. Each start and answer is bounded by `timeout`, and so is each probe that
+/// finds an executable or asks its version.
 pub async fn read_all(
     registry: &AdapterRegistry,
-    needed: impl Fn(&AdapterDef) -> bool,
+    chosen: Vec<(AdapterDef, bool)>,
     timeout: Duration,
 ) -> Vec<AdapterReading> {
-    let tries = registry.list().map(|def| {
-        let (def, needed) = (def.clone(), needed(def));
+    let tries = chosen.into_iter().map(|(def, needed)| {
         let registry = registry.clone();
         async move {
             AdapterReading {

@@ -45,9 +45,9 @@ pub struct DoctorArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// An adapter you debug with (name, alias or language; repeatable): only these
-    /// fail the check when missing or broken. Default: every adapter but gdb (whose
-    /// DAP mode is unproven), and every adapter --config adds.
+    /// An adapter you debug with (name, alias or language; repeatable): only these are
+    /// checked, and each must work. Default: every adapter, each needed but gdb
+    /// (whose DAP mode is unproven) unless --config names it.
     #[arg(long = "adapter", value_name = "NAME")]
     pub adapters: Vec<String>,
     /// Check that `dapvisor mcp --http ADDR` could listen at ADDR.
@@ -85,15 +85,16 @@ pub async fn examine(args: &DoctorArgs) -> Report {
         .min(MAX_ADAPTER_TIMEOUT);
     let mut checks = Vec::new();
     let mut registry = AdapterRegistry::builtin();
-    let mut added: Vec<String> = Vec::new();
+    // The adapters the config file adds or changes: it names them, so they count.
+    let mut configured: Vec<String> = Vec::new();
     if let Some(path) = &args.config {
-        let before = registry.names();
+        let before = registry.clone();
         match super::config::apply_file(path, &mut registry) {
             Ok(()) => {
-                added = registry
-                    .names()
-                    .into_iter()
-                    .filter(|n| !before.contains(n))
+                configured = registry
+                    .list()
+                    .filter(|def| before.get(&def.name) != Some(*def))
+                    .map(|def| def.name.clone())
                     .collect();
                 checks.push(Check::ok("config", format!("{} read", path.display())));
             }
@@ -112,14 +113,22 @@ pub async fn examine(args: &DoctorArgs) -> Report {
             format!("name one of: {}", registry.names().join(", ")),
         ));
     }
-    let needed = |def: &AdapterDef| match &named {
-        Some(names) => names.contains(&def.name),
-        None => def.flavor != AdapterFlavor::Gdb || added.contains(&def.name),
-    };
-    let launch_traces = registry
+    // Named adapters are the only ones checked, and each is needed; by default every
+    // adapter is, and each is needed but gdb (unless --config adds or changes it).
+    let chosen: Vec<(AdapterDef, bool)> = registry
         .list()
-        .any(|def| needed(def) && traces_its_launch(def));
-    let readings = adapters::read_all(&registry, needed, timeout).await;
+        .filter_map(|def| match &named {
+            Some(names) => names.contains(&def.name).then_some((def.clone(), true)),
+            None => {
+                let needed = def.flavor != AdapterFlavor::Gdb || configured.contains(&def.name);
+                Some((def.clone(), needed))
+            }
+        })
+        .collect();
+    let launch_traces = chosen
+        .iter()
+        .any(|(def, needed)| *needed && traces_its_launch(def));
+    let readings = adapters::read_all(&registry, chosen, timeout).await;
     checks.extend(readings.iter().map(adapters::check));
     checks.push(ptrace::check(&ptrace::read(launch_traces)));
     let cores = cores::read();
