@@ -232,18 +232,17 @@ impl McpClient {
             .collect()
     }
 
-    /// The size of the last `tools/list` answer, in bytes as the client received it
-    /// (the whole JSON-RPC message, without the line's end).
+    /// The size of the last `tools/list` answer, as [`Self::list_bytes`] counts it.
     pub fn tools_list_bytes(&self) -> usize {
         self.list_bytes("tools")
     }
 
-    /// The size of the last `{list}/list` answer (`tools`, `prompts`), counted so.
+    /// The size of the last `{list}/list` answer (`tools`, `prompts`) in bytes as the
+    /// client received it: the whole JSON-RPC message, without the line's end.
     pub fn list_bytes(&self, list: &str) -> usize {
         let sizes = lock(&self.seen.list_bytes);
         let last = sizes.iter().rev().find(|(name, _)| *name == list);
-        last.unwrap_or_else(|| panic!("no {list}/list answer came"))
-            .1
+        last.map_or_else(|| panic!("no {list}/list answer came"), |(_, n)| *n)
     }
 
     /// Every resource the server lists, as JSON.

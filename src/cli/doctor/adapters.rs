@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(optional.status, Status::Warn);
         assert!(optional
             .detail
-            .ends_with("name it with --adapter to need it)"));
+            .ends_with("(not needed unless named with --adapter)"));
 
         let silent = check(&reading(
             true,
