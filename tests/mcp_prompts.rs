@@ -7,6 +7,7 @@
 //! tools.
 
 mod agent;
+mod common;
 
 use std::collections::BTreeSet;
 
