@@ -49,6 +49,8 @@ pub async fn check_initialize(
         pid_slot: None,
         traffic: Default::default(),
         span: tracing::Span::none(),
+        // `initialize` starts no program, so no child session can come.
+        child_slots: Default::default(),
     };
     let (transport, handle) = match Actor::spawn(None, TransportActor, args).await {
         Ok(spawned) => spawned,
