@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::permission::{classify, depends_on_target, Adapters, CallTarget, Effect};
+use crate::permission::{classify, CallTarget, Effect};
 use crate::{Owner, Ownership, Runtime};
 
 use super::context::Context;
@@ -202,56 +202,23 @@ impl ToolCatalogue {
         self.ctx.owner_grace
     }
 
-    /// Whether the caller may make this call on the session it names: any client may
-    /// read any session; driving one takes being its owner or a share (`owners.rs`).
-    pub(super) async fn check_owner(
-        &self,
-        spec: &ToolSpec,
-        arguments: &Value,
-    ) -> Result<(), ToolError> {
-        let Some(caller) = self.ctx.caller.as_ref() else {
-            return Ok(());
-        };
-        let Some(named) = super::reach::session_named(arguments) else {
-            return Ok(());
-        };
-        // A session that is not there: the tool says so.
-        let Some(session) = named
-            .parse()
-            .ok()
-            .and_then(|id| self.ctx.runtime.session(id))
-        else {
-            return Ok(());
-        };
-        let ownership = session.ownership();
-        if ownership.may_drive(Some(caller)) {
-            return Ok(());
+    /// `refusal` with a note when this catalogue's profile lacks `debug.share`, which
+    /// the owner needs to let the caller in.
+    pub(super) fn with_share_hint(&self, mut refusal: ToolError) -> ToolError {
+        if !self.profile.serves("debug.share") {
+            refusal.hint.push_str(
+                "; debug.share is in the `all` tool profile: the owner's server must run \
+                 with `--tools all`",
+            );
         }
-        // What the call does on this session's adapter, found as the gate finds it.
-        let target = if depends_on_target(spec, arguments) {
-            super::reach::target_of(&self.ctx, spec.name, arguments).await
-        } else {
-            CallTarget {
-                session: Some(named.clone()),
-                ..CallTarget::reaching(Adapters::Some(Vec::new()))
-            }
-        };
-        let effect = strongest_effect(spec, arguments, &target);
-        check(&ownership, Some(caller), spec.name, effect, &named).map_err(|mut refusal| {
-            if !self.profile.serves("debug.share") {
-                refusal.hint.push_str(
-                    "; debug.share is in the `all` tool profile: the owner's server must \
-                         run with `--tools all`",
-                );
-            }
-            refusal
-        })
+        refusal
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::permission::Adapters;
     use crate::SessionHandle;
 
     fn client(id: &str) -> Owner {

@@ -404,6 +404,8 @@ async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
         .and_then(|s| s.program)
         .unwrap_or_else(|| "the program".into());
     session.disconnect(false).await?;
+    // Ending it goes past the session's queue: checked here, as it happens.
+    ctx.may_act(&session)?;
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({
@@ -429,6 +431,8 @@ async fn terminate(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
         Ok(now) => now.exit_code,
         Err(_) => snapshot.and_then(|s| s.exit_code),
     };
+    // Ending it goes past the session's queue: checked here, as it happens.
+    ctx.may_act(&session)?;
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({

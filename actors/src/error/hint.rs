@@ -82,6 +82,10 @@ impl SessionError {
             SessionError::ReservedCommand { .. } => {
                 "use what the error names instead of the raw request".into()
             }
+            SessionError::NotOwner { owner, client, .. } => format!(
+                "reading the session needs no share; to drive it, ask client {owner} to share \
+                 it with {client} (or hand it over), or start a session of your own"
+            ),
             SessionError::NotFound(_) | SessionError::SessionEnded(_) => {
                 "list the sessions to find a live one, or launch a new one".into()
             }

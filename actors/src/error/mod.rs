@@ -212,6 +212,24 @@ pub enum SessionError {
     /// No session has this id.
     #[error("no session `{0}`")]
     NotFound(String),
+    /// A call made for a client ([`SessionHandle::acting_as`]) that may not drive the
+    /// session at the moment the session took the call: another client owns it and
+    /// does not share it with this one (ownership may have changed since the call was
+    /// made).
+    ///
+    /// [`SessionHandle::acting_as`]: crate::SessionHandle::acting_as
+    #[error(
+        "session `{session}` belongs to client {owner}, and client {client}, for whom \
+         the call was made, may not drive it"
+    )]
+    NotOwner {
+        /// The session.
+        session: String,
+        /// Its owner when the session took the call.
+        owner: String,
+        /// The client the call was made for.
+        client: String,
+    },
     /// The session has ended and its actor is gone.
     #[error("session `{0}` has ended")]
     SessionEnded(String),
@@ -350,7 +368,8 @@ impl SessionError {
     }
 
     /// HTTP-like code, as the second seed has them: 404 no such session, 400 invalid
-    /// state or argument, 501 unsupported, 500 otherwise. [`kind`](Self::kind) says
+    /// state or argument, 501 unsupported, 500 otherwise (a call for a client that
+    /// may not drive the session too). [`kind`](Self::kind) says
     /// which 500 (or 404, or 400) it is.
     pub fn code(&self) -> u16 {
         match self {
@@ -372,10 +391,11 @@ impl SessionError {
     /// `session_ended`, `reaped` (404); `invalid_state`, `invalid_argument` (400);
     /// `unsupported` (501); `busy`, `limit`, `timeout`, `adapter_crashed`,
     /// `adapter_error`, `adapter_exited`, `adapter_start`, `start_failed`, `protocol`,
-    /// `internal`, `runtime_stopped`, `session_failed` (500).
+    /// `internal`, `runtime_stopped`, `session_failed`, `not_owner` (500).
     pub fn kind(&self) -> &'static str {
         match self {
             SessionError::NotFound(_) => "not_found",
+            SessionError::NotOwner { .. } => "not_owner",
             SessionError::SessionEnded(_) => "session_ended",
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",
