@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+pub(crate) mod attach_claims;
 pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;

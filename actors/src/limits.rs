@@ -259,3 +259,8 @@ mod tests {
         assert_eq!(clamp(Duration::from_secs(600)), Duration::from_secs(600));
     }
 }
+
+/// How many parents of a process an attach looks at to tell whether it descends from
+/// a live session's adapter (a launched debuggee), which holds it: 64, deeper than
+/// any debuggee's tree under its adapter. Fixed.
+pub const MAX_ATTACH_ANCESTRY: usize = 64;

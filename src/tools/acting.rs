@@ -7,7 +7,8 @@
 //! - before the gate: a call that does more than read, on an id no session has, is
 //!   refused at once ([`UNKNOWN_SESSION`]), never approved and then run on whatever
 //!   session starts under that id later; one on another client's session is refused
-//!   (`owners.rs`), so that no one is asked to approve a call that cannot run;
+//!   (`owners.rs`), and so is an attach to a process or debug server a live session
+//!   holds (`target_held`), so that no one is asked to approve a call that cannot run;
 //! - after the gate, right before the handler: the session must still be there and
 //!   still be the caller's to drive;
 //! - in the handler: the session it looks up is the caller's to drive at that moment,
@@ -58,6 +59,9 @@ impl ToolCatalogue {
         spec: &ToolSpec,
         arguments: &Value,
     ) -> Result<Option<SessionCall>, ToolError> {
+        if spec.name == "debug.attach" {
+            self.attach_target_free(arguments).await?;
+        }
         let Some(id) = super::reach::session_named(arguments) else {
             return Ok(None);
         };
@@ -119,6 +123,33 @@ impl ToolCatalogue {
             acting: Some(acting),
             ..self.context()
         })
+    }
+}
+
+impl ToolCatalogue {
+    /// Refuse an attach to a target a live session holds before anyone is asked to
+    /// approve it; the runtime checks again as it attaches (`Runtime::attach`).
+    async fn attach_target_free(&self, arguments: &Value) -> Result<(), ToolError> {
+        let number = |field| arguments.get(field).and_then(Value::as_u64);
+        let mut spec = crate::AttachSpec::default();
+        spec.pid = number("pid").and_then(|p| u32::try_from(p).ok());
+        spec.port = number("port").and_then(|p| u16::try_from(p).ok());
+        spec.host = arguments
+            .get("host")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let Some(target) = spec.target() else {
+            return Ok(()); // the tool says what an attach needs
+        };
+        match self.ctx.runtime.holder_of(&target).await {
+            None => Ok(()),
+            Some(holder) => Err(crate::SessionError::TargetHeld {
+                target: target.to_string(),
+                session: Some(holder.id().to_string()),
+                owner: holder.owner().map(|o| o.to_string()),
+            }
+            .into()),
+        }
     }
 }
 
