@@ -62,6 +62,7 @@ mod protocol_memory;
 mod protocol_modify;
 mod reach;
 mod render;
+mod rooted_launch;
 mod schema;
 mod session;
 mod session_result;
