@@ -142,6 +142,7 @@ impl Actor for SupervisorActor {
         match message {
             SupervisorMsg::Spawn { owner, reply } => {
                 let ownership = crate::session::Ownership::new(owner);
+                let ownership = Arc::new(std::sync::Mutex::new(ownership));
                 let result = state.spawn_session(&myself, None, ownership).await;
                 let id = result.as_ref().ok().map(SessionHandle::id);
                 if reply.send(result).is_err() {
@@ -236,12 +237,13 @@ impl Actor for SupervisorActor {
 }
 
 impl SupervisorState {
-    /// Create a session (a child of `parent`, if given).
+    /// Create a session (a child of `parent`, if given) whose ownership is `ownership`
+    /// (a child's is its parent's own record).
     pub(super) async fn spawn_session(
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
         parent: Option<SessionId>,
-        ownership: crate::session::Ownership,
+        ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
     ) -> Result<SessionHandle, SessionError> {
         if self.shutting_down {
             return Err(SessionError::RuntimeStopped);
@@ -255,8 +257,7 @@ impl SupervisorState {
         let id = SessionId(self.next_id);
         self.next_id += 1;
         let hub = self.config.event_hub();
-        let shared = Arc::new(SessionShared::default());
-        shared.update_ownership(|o| *o = ownership);
+        let shared = Arc::new(SessionShared::owned(ownership));
         let args = SessionArgs {
             id,
             core: CoreConfig {

@@ -16,9 +16,14 @@ impl SupervisorState {
         let Some(parent) = plan.parent else {
             return;
         };
-        // A child is part of its parent's debugging: it belongs to the same client,
-        // shared with the same ones.
-        let Some(ownership) = self.sessions.get(&parent).map(|h| h.ownership()) else {
+        // A child is part of its parent's debugging: it has the parent's ownership,
+        // the same record, so a share or handover of either is of both at once (no
+        // child started meanwhile keeps what the parent had).
+        let Some(ownership) = self
+            .sessions
+            .get(&parent)
+            .map(|h| h.shared().ownership.clone())
+        else {
             return; // the parent ended meanwhile
         };
         let child = match self.spawn_session(myself, Some(parent), ownership).await {
