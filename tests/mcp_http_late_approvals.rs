@@ -7,7 +7,9 @@
 //!   once (`unknown_session`): never asked, so never approved and then run in the
 //!   session another client starts under that id meanwhile;
 //! - a call approved after its session stopped being shared with its client runs
-//!   nothing.
+//!   nothing;
+//! - what one client's user approved for the rest of a session lets no other client's
+//!   call through: a client the session is shared with is asked its own user.
 
 mod agent;
 mod common;
@@ -47,6 +49,19 @@ async fn answer_approving(
     id: u64,
     during: impl std::future::Future<Output = ()>,
 ) -> (Value, bool) {
+    let approve = json!({"action": "accept", "content": {"approve": true}});
+    answer_with(server, client, stream, id, during, approve).await
+}
+
+/// As [`answer_approving`], the user's answer being `answer` (an elicitation result).
+async fn answer_with(
+    server: &HttpServer,
+    client: &str,
+    stream: &mut Notifications,
+    id: u64,
+    during: impl std::future::Future<Output = ()>,
+    answer: Value,
+) -> (Value, bool) {
     let first = stream
         .until(|m| is_elicitation(m) || m["id"] == id)
         .await
@@ -56,10 +71,9 @@ async fn answer_approving(
         return (first["result"].clone(), false);
     }
     during.await;
-    let approve = json!({"action": "accept", "content": {"approve": true}});
-    server.answer(client, &first["id"], approve).await;
-    let answer = stream.until(|m| m["id"] == id).await.pop().unwrap();
-    (answer["result"].clone(), true)
+    server.answer(client, &first["id"], answer).await;
+    let result = stream.until(|m| m["id"] == id).await.pop().unwrap();
+    (result["result"].clone(), true)
 }
 
 /// Client `a` launches the discount example, stopped at its first line; its session id.
@@ -220,6 +234,56 @@ async fn an_approval_that_comes_after_the_share_ended_runs_nothing() {
         .await;
     let over = server
         .call(&a, 5, "debug_terminate", json!({ "session_id": s1 }))
+        .await;
+    assert_eq!(over["state"], "terminated", "{over}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_for_the_session_is_its_users_alone() {
+    let server = HttpServer::start_in_mode("default", &["--tools", "all"]).await;
+    let a = server.initialize_eliciting().await;
+    let b = server.initialize_eliciting().await;
+    let s1 = launch_stopped(&server, &a, 2).await;
+
+    // A's user approves evaluations in s1 for the rest of the session.
+    let two = json!({ "session_id": s1, "expression": "1 + 1" });
+    let mut stream = server.start_call(&a, 3, "debug_evaluate", two).await;
+    let for_session =
+        json!({"action": "accept", "content": {"approve": true, "for_session": true}});
+    let (result, asked) = answer_with(&server, &a, &mut stream, 3, async {}, for_session).await;
+    assert!(asked, "code in the debuggee asks A's user");
+    assert_eq!(result["structuredContent"]["result"], "2", "{result}");
+    let four = json!({ "session_id": s1, "expression": "2 + 2" });
+    let again = server.call(&a, 4, "debug_evaluate", four).await;
+    assert_eq!(again["result"], "4", "A is not asked again: {again}");
+
+    // Shared with B, B's code in s1 is still put to B's user, who says no.
+    server
+        .call(
+            &a,
+            5,
+            "debug_share",
+            json!({ "session_id": s1, "with": "c2" }),
+        )
+        .await;
+    let file = marker("for-session");
+    let evaluate = json!({ "session_id": s1, "expression": writes(&file) });
+    let mut stream = server.start_call(&b, 2, "debug_evaluate", evaluate).await;
+    let no = json!({"action": "accept", "content": {"approve": false}});
+    let (result, asked) = answer_with(&server, &b, &mut stream, 2, async {}, no).await;
+    assert!(
+        asked,
+        "B's user was not asked: A's approval let B's code run"
+    );
+    assert_eq!(result["structuredContent"]["kind"], "forbidden", "{result}");
+    assert!(
+        !file.exists(),
+        "B's expression ran unasked: {:?}",
+        std::fs::read_to_string(&file).ok()
+    );
+
+    let over = server
+        .call(&a, 6, "debug_terminate", json!({ "session_id": s1 }))
         .await;
     assert_eq!(over["state"], "terminated", "{over}");
 }

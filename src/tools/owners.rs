@@ -145,13 +145,17 @@ pub(crate) async fn end_after_grace(runtime: Runtime, client: Owner, grace: Dura
 /// The catalogue's side of owners: a catalogue per client, and what happens when one
 /// leaves.
 impl ToolCatalogue {
-    /// The catalogue as client `client` calls it: the same runtime, tools and gate;
-    /// the sessions it starts belong to `client`, and it may drive only those and the
+    /// The catalogue as client `client` calls it: the same runtime, tools and gate
+    /// (but for approvals given for a session, which are the client's own); the
+    /// sessions it starts belong to `client`, and it may drive only those and the
     /// ones shared with it (reading any session needs no share). Call
     /// [`Self::client_left`] on it when the client goes.
     pub fn for_client(&self, client: Owner) -> Self {
         self.ctx.clients.joined(client.clone());
         let mut catalogue = self.clone();
+        // A user's approval for a session is theirs: another client the session is
+        // shared with is asked its own.
+        catalogue.gate = self.gate.with_own_grants();
         catalogue.ctx = Arc::new(Context {
             runtime: self.ctx.runtime.owned_by(client.clone()),
             caller: Some(client),
