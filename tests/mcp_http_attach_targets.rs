@@ -1,7 +1,7 @@
 //! One debugger per attach target, over MCP's streamable HTTP with two clients: a
 //! process or debug server that one client's session holds is not attached to again,
 //! by the other client or by the same one, and the refusal names the session and its
-//! owner. Real adapters: debugpy (a debug server by port, and a launched debuggee by
+//! owner. Nor is the server's own process attached to. Real adapters: debugpy (a debug server by port, and a launched debuggee by
 //! pid) and lldb-dap (a C program attached to by pid).
 
 mod agent;
@@ -173,4 +173,30 @@ async fn a_process_one_client_attached_to_or_launched_is_refused_to_the_other() 
             .call(&a, call, "debug_terminate", json!({ "session_id": id }))
             .await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_does_not_attach_to_itself() {
+    let server = HttpServer::start_with(&["--tools", "all"]).await;
+    let a = server.initialize().await;
+    let own = server.child.id().expect("the server runs");
+    let binary = env!("CARGO_BIN_EXE_dapvisor");
+    let refused = server
+        .refused(
+            &a,
+            2,
+            "debug_attach",
+            json!({ "pid": own, "adapter": "lldb-dap", "program": binary }),
+        )
+        .await;
+    assert_eq!(refused["code"], 400, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("dapvisor's own process"),
+        "{refused}"
+    );
+    let listed = server.call(&a, 3, "debug_sessions", json!({})).await;
+    assert_eq!(listed["sessions"], json!([]), "{listed}");
 }

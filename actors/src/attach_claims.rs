@@ -5,6 +5,8 @@
 //! another client's session holds without its owner sharing it. The refusal
 //! ([`SessionError::TargetHeld`]) names the session and its owner.
 //!
+//! Nor is dapvisor's own process attached to.
+//!
 //! Two attaches to one target at once are told apart by a claim each takes before it
 //! looks at the sessions and holds until its own session is started (or the attach
 //! failed): the second finds the first's claim.
@@ -68,14 +70,29 @@ impl Runtime {
     /// or a live session holds it ([`Self::holder_of`]).
     pub(crate) async fn claim_target(&self, target: &AttachTarget) -> Result<Claim, SessionError> {
         let claim = self.attach_claims().take(target)?;
-        if let Some(holder) = self.holder_of(target).await {
-            return Err(SessionError::TargetHeld {
+        self.target_free(target).await?;
+        Ok(claim)
+    }
+
+    /// Whether an attach may reach `target` now: not this process itself (whose
+    /// memory holds every session and the server's secrets), and no live session
+    /// holds it ([`Self::holder_of`]; [`SessionError::TargetHeld`] names it).
+    pub async fn target_free(&self, target: &AttachTarget) -> Result<(), SessionError> {
+        if let AttachTarget::Process { pid, .. } = target {
+            if *pid == std::process::id() {
+                return Err(SessionError::InvalidArgument(format!(
+                    "pid {pid} is dapvisor's own process: it does not debug itself"
+                )));
+            }
+        }
+        match self.holder_of(target).await {
+            None => Ok(()),
+            Some(holder) => Err(SessionError::TargetHeld {
                 target: target.to_string(),
                 session: Some(holder.id().to_string()),
                 owner: holder.owner().map(|o| o.to_string()),
-            });
+            }),
         }
-        Ok(claim)
     }
 
     /// The live session that holds `target`: the one attached to it, or, for a

@@ -127,8 +127,9 @@ impl ToolCatalogue {
 }
 
 impl ToolCatalogue {
-    /// Refuse an attach to a target a live session holds before anyone is asked to
-    /// approve it; the runtime checks again as it attaches (`Runtime::attach`).
+    /// Refuse an attach to a target a live session holds (or to dapvisor itself)
+    /// before anyone is asked to approve it; the runtime checks again as it attaches
+    /// (`Runtime::attach`).
     async fn attach_target_free(&self, arguments: &Value) -> Result<(), ToolError> {
         let number = |field| arguments.get(field).and_then(Value::as_u64);
         let mut spec = crate::AttachSpec::default();
@@ -141,15 +142,7 @@ impl ToolCatalogue {
         let Some(target) = spec.target() else {
             return Ok(()); // the tool says what an attach needs
         };
-        match self.ctx.runtime.holder_of(&target).await {
-            None => Ok(()),
-            Some(holder) => Err(crate::SessionError::TargetHeld {
-                target: target.to_string(),
-                session: Some(holder.id().to_string()),
-                owner: holder.owner().map(|o| o.to_string()),
-            }
-            .into()),
-        }
+        Ok(self.ctx.runtime.target_free(&target).await?)
     }
 }
 
