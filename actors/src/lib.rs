@@ -26,6 +26,7 @@
 #![warn(unnameable_types)]
 
 pub(crate) mod adapter_check;
+pub(crate) mod attach_claims;
 pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;

@@ -265,6 +265,11 @@ pub fn clamp_request_timeout(requested: Duration) -> Duration {
 /// The test runner's limits live beside it; named here with the rest.
 pub use crate::test_run::{MAX_BUILD_ERROR_BYTES, MAX_FAILURE_TEXT_BYTES};
 
+/// How many parents of a process an attach looks at to tell whether it descends from
+/// a live session's adapter (a launched debuggee), which holds it: 64, deeper than
+/// any debuggee's tree under its adapter. Fixed.
+pub const MAX_ATTACH_ANCESTRY: usize = 64;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use super::breakpoint_report;
 use super::context::Context;
 use super::def::{tool, typed_tool, Outcome, Reply, ToolDef, Typed};
 use super::render;
+use super::rooted_launch;
 use super::session_result::{SessionEntry, SessionsResult};
 use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
@@ -215,12 +216,13 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     } = start;
     let (mut spec, runner) = match &args.test {
         Some(test) => {
+            rooted_launch::test_args(&ctx.paths, &args.args)?;
             let (spec, runner) = test_launch::test_launch(
                 ctx.bounds.test_build_timeout,
                 test,
                 args.runner.as_deref(),
-                program,
-                cwd,
+                (program, cwd),
+                ctx.paths.root(),
             )
             .await?;
             // The runner's own working folder (the crate, the project) stays.
@@ -254,10 +256,18 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_launch(&spec).ok()),
     };
+    // Under a root, only what resolves inside it (`rooted_launch.rs`).
+    let given = args.launch_args.unwrap_or_default();
+    let launch_args = rooted_launch::launch_args(&ctx.paths, given, spec.cwd.as_deref())?;
     if let Some(module) = args.module {
+        let cwd = match launch_args.get("cwd").and_then(Value::as_str) {
+            Some(dir) => Some(std::path::PathBuf::from(dir)),
+            None => spec.cwd.clone(),
+        };
+        rooted_launch::module(&ctx.paths, &module, cwd.as_deref())?;
         spec.extra.insert("module".into(), json!(module));
     }
-    for (key, value) in args.launch_args.unwrap_or_default() {
+    for (key, value) in launch_args {
         spec.extra.insert(key, value);
     }
     let session = ctx.runtime.launch(spec).await?;
@@ -421,6 +431,8 @@ async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
         .and_then(|s| s.program)
         .unwrap_or_else(|| "the program".into());
     session.disconnect(false).await?;
+    // Ending it goes past the session's queue: checked here, as it happens.
+    ctx.may_act(&session)?;
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({
@@ -446,6 +458,8 @@ async fn terminate(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
         Ok(now) => now.exit_code,
         Err(_) => snapshot.and_then(|s| s.exit_code),
     };
+    // Ending it goes past the session's queue: checked here, as it happens.
+    ctx.may_act(&session)?;
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({

@@ -204,6 +204,15 @@ impl Command {
     pub fn counts_as_use(&self) -> bool {
         !matches!(self, Command::Snapshot)
     }
+
+    /// Whether this only reads what the session holds (its state, output, trace
+    /// rows), sending nothing to the adapter.
+    pub fn reads_state(&self) -> bool {
+        matches!(
+            self,
+            Command::Snapshot | Command::Output { .. } | Command::Trace { .. }
+        )
+    }
 }
 
 /// The execution controls.

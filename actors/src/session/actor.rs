@@ -221,9 +221,17 @@ impl SessionActorState {
         let input = match message {
             SessionMsg::Agent {
                 token,
+                client,
                 command,
                 reply,
             } => {
+                // Checked as the call is taken, after whatever it waited behind;
+                // reading what the session holds acts on nothing.
+                let acts = !command.reads_state();
+                if let Some(refusal) = state.refusal_for(client.as_ref().filter(|_| acts)) {
+                    let _ = reply.send(Err(refusal));
+                    return Ok(());
+                }
                 if let Command::Start(plan) = &command {
                     let display = tracing::field::display;
                     state.span.record("adapter", display(&plan.adapter.name));
@@ -356,6 +364,21 @@ impl SessionActorState {
         drop(handling);
         state.child_slot = None;
         Ok(())
+    }
+
+    /// Why a call made for `client` may not act on this session now: another client
+    /// owns it and does not share it with `client`. `None`: the call may act.
+    fn refusal_for(&self, client: Option<&crate::session::Owner>) -> Option<SessionError> {
+        let client = client?;
+        let ownership = self.shared.ownership();
+        if ownership.may_drive(Some(client)) {
+            return None;
+        }
+        Some(SessionError::NotOwner {
+            session: self.id.to_string(),
+            owner: ownership.owner.map(|o| o.to_string()).unwrap_or_default(),
+            client: client.to_string(),
+        })
     }
 
     /// The bootstrap connection ended (closed, or failed): the adapter process it held

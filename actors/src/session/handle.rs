@@ -55,6 +55,8 @@ pub struct SessionHandle {
     /// The deadline of the adapter requests this view's calls send; the session's
     /// default when `None`.
     timeout: Option<Duration>,
+    /// The client this view's calls are made for (see [`Self::acting_as`]).
+    acting_as: Option<crate::session::Owner>,
 }
 
 impl std::fmt::Debug for SessionHandle {
@@ -80,6 +82,7 @@ impl SessionHandle {
             shared,
             max_queued,
             timeout: None,
+            acting_as: None,
         }
     }
 
@@ -104,6 +107,26 @@ impl SessionHandle {
     /// [`Self::with_timeout`]).
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// A view of this session whose calls are made for client `client`: the session
+    /// refuses each one ([`SessionError::NotOwner`]) unless `client` may drive it
+    /// ([`Ownership::may_drive`](crate::Ownership::may_drive)) at the moment the
+    /// session takes the call from its queue, not when the view was made: a call that
+    /// waited behind others while the session was handed over or stopped being shared
+    /// does nothing. Reading what the session holds (its snapshot, output, trace rows)
+    /// acts on nothing and is not checked. A host that serves several clients drives a
+    /// session through such a view for every call that does more than read.
+    pub fn acting_as(&self, client: crate::session::Owner) -> SessionHandle {
+        SessionHandle {
+            acting_as: Some(client),
+            ..self.clone()
+        }
+    }
+
+    /// The client this view's calls are made for, if any (see [`Self::acting_as`]).
+    pub fn acting_for(&self) -> Option<&crate::session::Owner> {
+        self.acting_as.as_ref()
     }
 
     /// The session's id.
@@ -170,10 +193,7 @@ impl SessionHandle {
 
     pub(super) async fn ask(&self, command: Command) -> Result<Answer, SessionError> {
         // Reading the cached state sends nothing, and is not use of the session.
-        let reads_state = matches!(
-            command,
-            Command::Snapshot | Command::Output { .. } | Command::Trace { .. }
-        );
+        let reads_state = command.reads_state();
         // A call that sends the adapter nothing holds nothing once given up on: its
         // place comes back at once. Others keep it until their requests are gone.
         let sends_requests = !reads_state && !matches!(command, Command::WaitForStop { .. });
@@ -212,6 +232,7 @@ impl SessionHandle {
             .call(
                 |reply| SessionMsg::Agent {
                     token,
+                    client: self.acting_as.clone(),
                     command,
                     reply,
                 },

@@ -17,6 +17,10 @@ pub enum SessionMsg {
         /// The call's number, unique in the session (the handle draws it from
         /// [`SessionShared::new_token`](crate::session::SessionShared::new_token)).
         token: Token,
+        /// The client the call is made for ([`SessionHandle::acting_as`]): the
+        /// session refuses the call unless that client may drive it when the call is
+        /// taken. `None`: no check (the host's own calls, and reads).
+        client: Option<crate::session::Owner>,
         /// What is asked.
         command: Command,
         /// Where the answer goes.

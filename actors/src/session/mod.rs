@@ -1,5 +1,7 @@
 //! Sessions: the actor shell around the core, the handle agents hold, and ids.
 
+#[cfg(test)]
+mod acting_tests;
 pub mod actor;
 mod bootstrap;
 #[cfg(test)]

@@ -143,6 +143,7 @@ impl Actor for SupervisorActor {
         match message {
             SupervisorMsg::Spawn { owner, reply } => {
                 let ownership = crate::session::Ownership::new(owner);
+                let ownership = Arc::new(std::sync::Mutex::new(ownership));
                 let result = state.spawn_session(&myself, ownership).await;
                 let id = result.as_ref().ok().map(SessionHandle::id);
                 if reply.send(result).is_err() {
@@ -237,11 +238,11 @@ impl Actor for SupervisorActor {
 }
 
 impl SupervisorState {
-    /// Create a session with no parent.
+    /// Create a session with no parent, whose ownership record is `ownership`.
     pub(super) async fn spawn_session(
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
-        ownership: crate::session::Ownership,
+        ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
     ) -> Result<SessionHandle, SessionError> {
         let tree = ChildSlots::new(self.config.max_child_sessions);
         self.spawn_in_tree(myself, None, ownership, tree, None)
@@ -249,12 +250,13 @@ impl SupervisorState {
     }
 
     /// Create a session in the tree whose child places are `tree` (a child of
-    /// `parent`, holding `slot`, if given).
+    /// `parent`, holding `slot`, if given), whose ownership record is `ownership` (a
+    /// child's is its parent's own record).
     pub(super) async fn spawn_in_tree(
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
         parent: Option<SessionId>,
-        ownership: crate::session::Ownership,
+        ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
         tree: ChildSlots,
         slot: Option<ChildSlot>,
     ) -> Result<SessionHandle, SessionError> {
@@ -270,8 +272,7 @@ impl SupervisorState {
         let id = SessionId(self.next_id);
         self.next_id += 1;
         let hub = self.config.event_hub();
-        let shared = Arc::new(SessionShared::in_tree(tree));
-        shared.update_ownership(|o| *o = ownership);
+        let shared = Arc::new(SessionShared::new(ownership, tree));
         let args = SessionArgs {
             id,
             core: CoreConfig {

@@ -22,12 +22,14 @@ impl SupervisorState {
         let Some(parent) = plan.parent else {
             return;
         };
-        // A child is part of its parent's debugging: it belongs to the same client,
-        // shared with the same ones, and counts in the same tree's child places.
+        // A child is part of its parent's debugging: it has the parent's ownership,
+        // the same record, so a share or handover of either is of both at once (no
+        // child started meanwhile keeps what the parent had), and counts in the same
+        // tree's child places.
         let Some((ownership, tree)) = self
             .sessions
             .get(&parent)
-            .map(|h| (h.ownership(), h.shared().child_slots.clone()))
+            .map(|h| (h.shared().ownership.clone(), h.shared().child_slots.clone()))
         else {
             return; // the parent ended meanwhile
         };
