@@ -27,7 +27,6 @@ pub mod snapshot;
 pub mod startup;
 pub mod state;
 mod stop_cache;
-mod stop_ids;
 pub mod trace;
 mod trace_stops;
 

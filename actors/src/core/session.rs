@@ -143,8 +143,6 @@ pub struct SessionCore {
     pub(super) trace: crate::core::trace::TraceLog,
     /// The answers of this stop's reads (`stop_cache.rs`).
     pub(super) stop_cache: crate::core::stop_cache::StopCache,
-    /// The frame ids and variables references handed out at this stop (`stop_ids.rs`).
-    pub(super) stop_ids: crate::core::stop_ids::StopIds,
     /// A stop at a tracepoint being read (where the adapter has no log points).
     pub(super) trace_stop: Option<crate::core::trace_stops::TraceStop>,
     pub(super) pending: HashMap<Tag, Pending>,
@@ -179,7 +177,6 @@ impl SessionCore {
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
             trace_stop: None,
             stop_cache: Default::default(),
-            stop_ids: Default::default(),
             config,
             state: SessionState::NotStarted,
             plan: None,

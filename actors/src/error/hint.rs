@@ -79,11 +79,6 @@ impl SessionError {
             | SessionError::Config(_)
             | SessionError::Registry(_)
             | SessionError::TestRun(_) => "fix the argument and try again".into(),
-            SessionError::StaleId { .. } => {
-                "read the stack again (stackTrace) and take the frame ids and variables \
-                 references of this stop"
-                    .into()
-            }
             SessionError::ReservedCommand { .. } => {
                 "use what the error names instead of the raw request".into()
             }

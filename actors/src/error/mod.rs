@@ -188,20 +188,6 @@ pub enum SessionError {
     /// An argument is missing or malformed.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
-    /// A frame id or variables reference that the adapter did not hand out at the
-    /// current stop: one from an earlier stop, or one never handed out. DAP's ids hold
-    /// only while the program stays stopped, and some adapters would answer about a
-    /// frame that is gone.
-    #[error(
-        "`{argument}` {id} was not handed out at this stop (ids hold only while the \
-         program stays stopped)"
-    )]
-    StaleId {
-        /// The DAP argument that carried it: `frameId` or `variablesReference`.
-        argument: &'static str,
-        /// The id.
-        id: i64,
-    },
     /// The runtime's configuration holds a value it cannot work with (the runtime
     /// refused to start): which field, its value and the rule it broke. An argument
     /// error to clients: the same code, kind and hint as
@@ -419,7 +405,6 @@ impl SessionError {
             | SessionError::Reaped { .. } => 404,
             SessionError::InvalidState { .. }
             | SessionError::InvalidArgument(_)
-            | SessionError::StaleId { .. }
             | SessionError::Config(_)
             | SessionError::ReservedCommand { .. } => 400,
             SessionError::Registry(err) if err.adapter().is_none() => 400,
@@ -444,7 +429,6 @@ impl SessionError {
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",
             SessionError::InvalidArgument(_)
-            | SessionError::StaleId { .. }
             | SessionError::Config(_)
             | SessionError::ReservedCommand { .. } => "invalid_argument",
             SessionError::Registry(err) if err.adapter().is_none() => "invalid_argument",
