@@ -191,3 +191,52 @@ async fn a_restart_does_not_follow_a_link_put_in_the_programs_place() {
         .await;
     assert!(client.close().await.success());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_restart_does_not_follow_a_link_put_in_the_programs_place() {
+    let tree = Tree::new("crash");
+    let client = rooted_server(&tree.root()).await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": "prog.py", "stop_on_entry": true }),
+        )
+        .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let uri = format!("debugger://sessions/{id}");
+    client.subscribe(&uri).await;
+    let listed = client.ok("debug_sessions", json!({})).await["sessions"][0].clone();
+    let adapter = listed["adapter_pid"].as_u64().unwrap() as i32;
+
+    // The program becomes a link to code outside the root; then its adapter dies, and
+    // the runtime would launch the program again on its own.
+    let program = tree.root().join("prog.py");
+    std::fs::remove_file(&program).unwrap();
+    std::os::unix::fs::symlink(tree.outside("test_evil.py"), &program).unwrap();
+    unsafe { libc::kill(adapter, libc::SIGKILL) };
+    let signal = |wanted: &'static str| {
+        let uri = uri.clone();
+        move |n: &Value| {
+            n["params"]["uri"] == uri.as_str()
+                && n["params"]["_meta"]["dapvisor/event"]["signal"] == wanted
+        }
+    };
+    let failed = client.notification(signal("dap_session_failed")).await;
+    let reason = failed["params"]["_meta"]["dapvisor/event"]["payload"].to_string();
+    assert!(
+        reason.contains("not started again") && reason.contains("prog.py"),
+        "{failed}"
+    );
+    let restarted = client
+        .notifications()
+        .iter()
+        .any(signal("dap_adapter_restarted"));
+    assert!(
+        !restarted,
+        "the launch ran again: {:?}",
+        client.notifications()
+    );
+    assert_eq!(tree.ran_outside(), None);
+    assert!(client.close().await.success());
+}

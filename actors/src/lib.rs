@@ -51,6 +51,7 @@ pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
 pub use core::command::{StartPlan, StopInfo, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
+pub use core::replay_check::ReplayCheck;
 pub use core::snapshot::SessionSnapshot;
 pub use core::snapshot::TrafficCounts;
 pub use core::state::{Operation, SessionState};

@@ -231,6 +231,18 @@ impl Runtime {
         &self.inner.attach_claims
     }
 
+    /// Start a launch planned by [`Self::plan_launch`] (and perhaps adjusted, such as
+    /// given a [`StartPlan::replay_check`]) in a new session, as [`Self::launch`] does.
+    /// An attach's plan is refused: [`Self::attach`] holds its target while it starts.
+    pub async fn start_launch_plan(&self, plan: StartPlan) -> Result<SessionHandle, SessionError> {
+        if plan.operation != Operation::Launch {
+            return Err(SessionError::InvalidArgument(
+                "start_launch_plan starts launches only: attach with Runtime::attach".into(),
+            ));
+        }
+        self.start_plan(plan).await
+    }
+
     async fn start_plan(&self, plan: StartPlan) -> Result<SessionHandle, SessionError> {
         let handle = self.new_session().await?;
         // Given up on (this future dropped) before the start is answered, the session
@@ -296,6 +308,7 @@ impl Runtime {
             attach_target: None,
             launch_timeout: spec.launch_timeout,
             notes,
+            replay_check: None,
         })
     }
 
@@ -340,6 +353,7 @@ impl Runtime {
             attach_target,
             launch_timeout: spec.launch_timeout,
             notes: Vec::new(),
+            replay_check: None,
         })
     }
 

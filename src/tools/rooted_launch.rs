@@ -13,7 +13,10 @@
 //!   it would be an installed module, code from outside the root.
 //! - a test takes no runner arguments (they name files, plugins and configuration);
 //!   the test's own paths are the runner's (`TestRequest::within`).
-//! - a restart runs the program again only while it still resolves inside the root.
+//! - a restart runs the program again only while it still resolves inside the root:
+//!   an agent's (`debug.restart`, [`restart_inside`]) and the runtime's own after an
+//!   adapter crashed ([`replay_check`]), whose program and working folder are
+//!   resolved again when the restart is due.
 
 use std::path::Path;
 
@@ -207,6 +210,23 @@ pub(crate) async fn restart_inside(
         (None, Some(program)) => ctx.paths.resolve(program, "program").map(|_| ()),
         _ => Ok(()),
     }
+}
+
+/// The check a launch under the root makes again before the runtime restarts it after
+/// its adapter crashed: its program and working folder still resolve inside the root
+/// (a link put in their place since the launch does not). `None` without a root.
+pub(crate) fn replay_check(paths: &PathPolicy) -> Option<crate::ReplayCheck> {
+    paths.root()?;
+    let paths = paths.clone();
+    Some(crate::ReplayCheck::new(move |plan| {
+        let cwd = plan.arguments.get("cwd").and_then(Value::as_str);
+        for (path, what) in [(plan.program.as_deref(), "program"), (cwd, "cwd")] {
+            if let Some(path) = path {
+                paths.resolve(path, what).map_err(|refused| refused.error)?;
+            }
+        }
+        Ok(())
+    }))
 }
 
 /// A path argument resolved inside the root.

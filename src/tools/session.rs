@@ -270,7 +270,9 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     for (key, value) in launch_args {
         spec.extra.insert(key, value);
     }
-    let session = ctx.runtime.launch(spec).await?;
+    let mut plan = ctx.runtime.plan_launch(spec).await?;
+    plan.replay_check = rooted_launch::replay_check(&ctx.paths);
+    let session = ctx.runtime.start_launch_plan(plan).await?;
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
     }

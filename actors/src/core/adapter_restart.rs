@@ -17,6 +17,18 @@ impl SessionCore {
         self.plan.as_ref()?.attach_target.as_ref()
     }
 
+    /// A launch's plan with the check it must pass before its adapter is restarted
+    /// (`replay_check.rs`); `None` when it has none.
+    pub(crate) fn replay_check(
+        &self,
+    ) -> Option<(
+        crate::core::replay_check::ReplayCheck,
+        crate::core::command::StartPlan,
+    )> {
+        let plan = self.plan.as_ref()?;
+        Some((plan.replay_check.clone()?, plan.clone()))
+    }
+
     /// Whether the adapter's end is a crash: it ended on its own while the session was
     /// live, outside a start an agent is waiting for (that start fails instead).
     pub(super) fn is_crash(&self, exit: &AdapterExit) -> bool {

@@ -84,6 +84,7 @@ impl SessionCore {
             // Not restarted after a crash: nothing to check.
             attach_target: None,
             notes: Vec::new(),
+            replay_check: None,
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

@@ -72,6 +72,9 @@ pub struct StartPlan {
     /// Lines dapvisor says in the session's output (category `console`) once, when the
     /// session starts: what the agent should know about how it was set up.
     pub notes: Vec<String>,
+    /// What a launch must still satisfy before the runtime starts it again after its
+    /// adapter crashed (`replay_check.rs`); `None` restarts it as it is.
+    pub replay_check: Option<crate::core::replay_check::ReplayCheck>,
 }
 
 /// A request from an agent.

@@ -19,6 +19,7 @@ mod pid_injection;
 mod raw_requests;
 mod relaunch;
 mod releases;
+pub mod replay_check;
 mod responses;
 mod run;
 pub mod session;
@@ -31,7 +32,7 @@ pub mod trace;
 mod trace_stops;
 
 #[cfg(test)]
-mod session_tests;
+pub(crate) mod session_tests;
 #[cfg(test)]
 mod session_tests_adapter_restart;
 #[cfg(test)]

@@ -292,7 +292,7 @@ impl Effects {
 pub(super) const PROGRAM: &str = "/src/app.py";
 
 /// A launch of [`PROGRAM`] under an in-process adapter named `fake`.
-pub(super) fn plan() -> StartPlan {
+pub(crate) fn plan() -> StartPlan {
     let def = AdapterDef::in_process("fake");
     let mut arguments = serde_json::Map::new();
     arguments.insert("program".into(), json!(PROGRAM));
@@ -308,6 +308,7 @@ pub(super) fn plan() -> StartPlan {
         attach_target: None,
         launch_timeout: None,
         notes: Vec::new(),
+        replay_check: None,
     }
 }
 

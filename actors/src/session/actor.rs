@@ -350,6 +350,19 @@ impl SessionActorState {
                             });
                             return Ok(());
                         }
+                        crate::session::reattach::Check::Replay { check, plan } => {
+                            let me = myself.clone();
+                            tokio::task::spawn_blocking(move || {
+                                let gone = crate::session::reattach::replay_refused(&check, &plan);
+                                let verdict = SessionMsg::Reattach {
+                                    attempt,
+                                    crash,
+                                    gone,
+                                };
+                                let _ = me.cast(verdict);
+                            });
+                            return Ok(());
+                        }
                     }
                 }
                 CrashDecision::GiveUp { reason } => Input::Fail { reason },

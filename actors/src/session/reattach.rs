@@ -3,12 +3,14 @@
 //! that reuses the pid is not it), a debug server by whether its port still accepts a
 //! TCP connection. Connecting takes a round trip, so that check runs in a task of its
 //! own whose verdict comes back to the session as a message; the session's handler
-//! never waits on it.
+//! never waits on it. A launch with a [`ReplayCheck`] is checked again the same way,
+//! on a blocking thread (the check reads the file system).
 
 use std::time::Duration;
 
 use crate::core::attach_target::AttachTarget;
-use crate::core::command::Input;
+use crate::core::command::{Input, StartPlan};
+use crate::core::replay_check::ReplayCheck;
 use crate::core::session::SessionCore;
 use crate::launch::AttachSpec;
 use crate::registry::DEFAULT_ATTACH_HOST;
@@ -47,6 +49,14 @@ pub(crate) enum Check {
         /// The server's port.
         port: u16,
     },
+    /// Check the launch's `plan` with `check` first (with [`replay_refused`], on a
+    /// blocking thread), then feed [`restart_input`]'s answer.
+    Replay {
+        /// The check.
+        check: ReplayCheck,
+        /// The plan the restart would start.
+        plan: Box<StartPlan>,
+    },
 }
 
 /// What restart `attempt` for the supervisor's crash `crash` needs before it starts.
@@ -65,8 +75,25 @@ pub(crate) fn check(core: &SessionCore, attempt: u32, crash: u64) -> Check {
             host: host.clone(),
             port: *port,
         },
-        None => Check::Now(Input::RestartAdapter { attempt, crash }),
+        None => match core.replay_check() {
+            Some((check, plan)) => Check::Replay {
+                check,
+                plan: Box::new(plan),
+            },
+            None => Check::Now(Input::RestartAdapter { attempt, crash }),
+        },
     }
+}
+
+/// Why `plan` may not be started again after its adapter crashed: what `check` says
+/// of it now; `None` when it passes.
+pub(crate) fn replay_refused(check: &ReplayCheck, plan: &StartPlan) -> Option<String> {
+    check.check(plan).err().map(|why| {
+        format!(
+            "the adapter crashed, and the launch was not started again: {why}; launch the \
+             program anew once it passes"
+        )
+    })
 }
 
 /// The restart, or the session's failure when the target is `gone` (only while the
@@ -176,6 +203,22 @@ mod tests {
                 port: 5678
             })
         );
+    }
+
+    #[test]
+    fn a_replay_check_refuses_with_its_reason_and_passes_what_it_passes() {
+        let plan = crate::core::session_tests::plan();
+        let passes = ReplayCheck::new(|_| Ok(()));
+        assert_eq!(replay_refused(&passes, &plan), None);
+        let refuses = ReplayCheck::new(|plan| {
+            Err(format!(
+                "{} resolves outside the root",
+                plan.program.as_deref().unwrap_or("?")
+            ))
+        });
+        let why = replay_refused(&refuses, &plan).unwrap();
+        assert!(why.contains("not started again"), "{why}");
+        assert!(why.contains("resolves outside the root"), "{why}");
     }
 
     // Real time: the deadline is only a ceiling, and a paused clock could jump past it
