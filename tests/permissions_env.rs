@@ -3,7 +3,8 @@
 //! adds more; any other name is code, which a default-mode server asks about, naming
 //! the variables. The variables that once went through are replayed: pytest's
 //! `PYTEST_ADDOPTS` writing a report where it says, debugpy's `DEBUGPY_LOG_DIR`
-//! writing logs; so is a test run's own runner arguments (`--junitxml`).
+//! writing logs; so is a test run's own runner arguments (`--junitxml`). A restart,
+//! which runs the launch again with its environment, asks again.
 
 mod agent;
 mod common;
@@ -172,4 +173,53 @@ async fn allow_env_adds_the_names_a_user_knows_to_be_inert() {
         err.contains("MYAPP=1") && err.contains("name alone"),
         "{err}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_asks_again_for_what_its_launch_asked() {
+    let client = McpClient::start_all_tools(&[], Elicitation::Answer(true)).await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "env": { "DISCOUNT_MODE": "bulk" },
+                    "stop_on_entry": true, "timeout": 120 }),
+        )
+        .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    assert_eq!(client.elicitations().len(), 1);
+    let id = launched["session_id"].clone();
+
+    // The restart runs the program again with DISCOUNT_MODE: the user is asked again,
+    // and told that it is the launch's environment.
+    let again = client
+        .ok("debug_restart", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(again["state"], "stopped", "{again}");
+    let asked = client.elicitations();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    let question = asked[1]["message"].as_str().unwrap();
+    assert!(
+        question.contains("the launch it runs again: env: DISCOUNT_MODE"),
+        "{question}"
+    );
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+
+    // A launch that asked nothing restarts without a question.
+    let plain = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true, "timeout": 120 }),
+        )
+        .await;
+    let id = plain["session_id"].clone();
+    client
+        .ok("debug_restart", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(client.elicitations().len(), 2);
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+    assert!(client.close().await.success());
 }

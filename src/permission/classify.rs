@@ -86,6 +86,10 @@ pub struct CallTarget {
     /// The process dapvisor did not start that the session attached to, said for a
     /// person (`pid 1234`); for a session not known yet, why it may be one.
     pub attached_to: Option<String>,
+    /// For `debug.restart`: what the session's launch did beyond starting its program
+    /// (its environment, a module, runner or launch arguments), which the restart does
+    /// again; empty otherwise.
+    pub replays: Vec<Found>,
 }
 
 impl CallTarget {
@@ -95,6 +99,7 @@ impl CallTarget {
             adapters,
             session: None,
             attached_to: None,
+            replays: Vec::new(),
         }
     }
 
@@ -108,6 +113,7 @@ impl CallTarget {
             adapters: Adapters::Any,
             session,
             attached_to,
+            replays: Vec::new(),
         }
     }
 }
@@ -177,9 +183,11 @@ pub(super) fn classify_with(
             Effect::Foreign.meaning(),
             attach_carrier(arguments),
         )),
-        "debug.restart" | "debug.terminate" | "debug.terminate_threads" => {
-            found.push(ending(base, target))
+        "debug.restart" => {
+            found.push(ending(base, target));
+            found.extend(target.replays.iter().cloned());
         }
+        "debug.terminate" | "debug.terminate_threads" => found.push(ending(base, target)),
         "debug.data_breakpoint_info" => {
             found.push(Found::new(base, base.meaning(), ""));
             if !names_a_container(arguments) {

@@ -10,6 +10,7 @@ use super::adapters::Adapters;
 use super::classify::CallTarget;
 use super::classify_tests::{attached, effects_of, on, want, Case};
 use super::effect::Effect::*;
+use super::effect::Found;
 
 #[test]
 fn starting_and_ending_have_the_effects_of_their_arguments_and_adapter() {
@@ -107,6 +108,23 @@ pub(super) fn start_routes() -> Vec<Case> {
             json!({}),
             on(Debugpy),
             want(&[(Start, "")]),
+        ),
+        // A restart runs its launch again, with what made the launch more than a start.
+        (
+            "debug.restart",
+            json!({}),
+            CallTarget {
+                replays: vec![Found::new(
+                    Code,
+                    "sets variables that change what the program runs",
+                    "the launch it runs again: env: PYTHONSTARTUP",
+                )],
+                ..on(Debugpy)
+            },
+            want(&[
+                (Start, ""),
+                (Code, "the launch it runs again: env: PYTHONSTARTUP"),
+            ]),
         ),
         // Processes dapvisor did not start.
         (

@@ -16,6 +16,8 @@ pub(crate) struct Context {
     pub paths: PathPolicy,
     /// The sessions that run a test, and its runner.
     pub test_runs: std::sync::Arc<super::test_launch::TestRuns>,
+    /// What each session's launch did beyond starting it, for `debug.restart`.
+    pub launch_effects: std::sync::Arc<super::launch_effects::LaunchEffects>,
     /// Where each session's output was last shown in a stop or end result.
     pub output_marks: std::sync::Arc<super::output_tail::OutputMarks>,
     /// Each session's watch expressions.

@@ -47,6 +47,7 @@ mod evaluate;
 mod ids;
 mod inspect;
 mod inspect_results;
+mod launch_effects;
 mod locals;
 mod operations;
 mod output;
@@ -156,6 +157,7 @@ impl ToolCatalogue {
                 bounds: Bounds::default(),
                 paths: PathPolicy::unrestricted(),
                 test_runs: Arc::default(),
+                launch_effects: Arc::default(),
                 output_marks: Arc::default(),
                 watches: Arc::default(),
                 statements: Arc::default(),
@@ -208,6 +210,7 @@ impl ToolCatalogue {
             bounds: self.ctx.bounds.clone(),
             paths: self.ctx.paths.clone(),
             test_runs: self.ctx.test_runs.clone(),
+            launch_effects: self.ctx.launch_effects.clone(),
             output_marks: self.ctx.output_marks.clone(),
             watches: self.ctx.watches.clone(),
             statements: self.ctx.statements.clone(),
@@ -302,7 +305,7 @@ impl ToolCatalogue {
         spec: &ToolSpec,
         arguments: &Value,
         approver: Option<&dyn Approver>,
-    ) -> Result<(), ToolError> {
+    ) -> Result<Effects, ToolError> {
         let (effects, session) = if self.gate.decides_without_effects() {
             (Effects::default(), None)
         } else {
@@ -331,7 +334,18 @@ impl ToolCatalogue {
                     .is_ok_and(|id: crate::SessionId| runtime.session(id).is_some())
             });
         }
-        Ok(())
+        Ok(effects)
+    }
+
+    /// Remember what the launch that answered `reply` did beyond starting its program,
+    /// for a restart of its session to be rated alike (`launch_effects.rs`).
+    fn remember_launch(&self, reply: &Value, effects: &Effects) {
+        let Some(id) = reply["session_id"].as_str().and_then(|id| id.parse().ok()) else {
+            return;
+        };
+        let live: Vec<crate::SessionId> =
+            self.ctx.runtime.sessions().iter().map(|s| s.id()).collect();
+        self.ctx.launch_effects.remember(id, effects, &live);
     }
 
     async fn run(
@@ -350,9 +364,10 @@ impl ToolCatalogue {
             Ok(call) => call,
             Err(refusal) => return refusal.into(),
         };
-        if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
-            return refusal.into();
-        }
+        let effects = match self.pass_gate(&tool.spec, &arguments, approver).await {
+            Ok(effects) => effects,
+            Err(refusal) => return refusal.into(),
+        };
         // The gate may have waited on the user for minutes: the session may have ended
         // or changed hands since. Checked again now, and by the handler as it acts.
         if let Some(Err(refusal)) = session_call.as_ref().map(|c| self.may_act_on(c)) {
@@ -363,7 +378,12 @@ impl ToolCatalogue {
         // caller (or the MCP server's request task) down with it.
         let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
-            Ok(Ok(reply)) => ToolResult::ok(reply.structured, reply.text),
+            Ok(Ok(reply)) => {
+                if tool.spec.name == "debug.launch" {
+                    self.remember_launch(&reply.structured, &effects);
+                }
+                ToolResult::ok(reply.structured, reply.text)
+            }
             Ok(Err(mut err)) => {
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()

@@ -28,7 +28,13 @@ pub(crate) fn session_named(arguments: &Value) -> Option<String> {
 /// Where a call of `tool` with `arguments` lands.
 pub(crate) async fn target_of(ctx: &Context, tool: &str, arguments: &Value) -> CallTarget {
     if let Some(id) = session_named(arguments) {
-        return session_target(ctx, &id).await;
+        let mut target = session_target(ctx, &id).await;
+        if tool == "debug.restart" {
+            if let Ok(parsed) = id.parse::<SessionId>() {
+                target.replays = ctx.launch_effects.replayed(parsed);
+            }
+        }
+        return target;
     }
     match tool {
         "debug.launch" => CallTarget::reaching(launch_adapters(ctx, arguments).await),
@@ -71,6 +77,7 @@ async fn session_target(ctx: &Context, id: &str) -> CallTarget {
         adapters,
         session: named,
         attached_to,
+        replays: Vec::new(),
     }
 }
 
