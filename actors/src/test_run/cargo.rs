@@ -109,7 +109,7 @@ pub(crate) fn listed_tests(list: &str) -> Vec<&str> {
 
 /// `text` cut to [`MAX_BUILD_ERROR_BYTES`] (the start: the first error is the one to
 /// fix), saying so.
-fn bounded(text: String) -> String {
+pub(super) fn bounded(text: String) -> String {
     if text.len() <= MAX_BUILD_ERROR_BYTES {
         return text;
     }
@@ -124,7 +124,7 @@ fn bounded(text: String) -> String {
     )
 }
 
-async fn run(
+pub(super) async fn run(
     mut command: tokio::process::Command,
     deadline: Duration,
     what: &str,

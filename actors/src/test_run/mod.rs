@@ -10,11 +10,12 @@
 //! [`TestRequest::launch_spec`] turns a request into the [`LaunchSpec`] that runs it;
 //! breakpoints and the rest are the caller's. [`TestOutcome::read`] reads the run's
 //! end. A request [`within`](TestRequest::within) a root runs only what lies under it
-//! (`rooted.rs`).
+//! (`rooted.rs`), and builds only sources that do (`rooted_builds.rs`).
 
 mod cargo;
 mod outcome;
 mod rooted;
+mod rooted_builds;
 mod runner;
 
 use std::path::{Path, PathBuf};
@@ -143,7 +144,8 @@ impl TestRequest {
                     place
                 };
                 spec.program = confine(package, "the Go package")?;
-                if root.is_some() {
+                if let Some(root) = root {
+                    rooted_builds::go_sources(&spec.program, root, build_deadline).await?;
                     spec.cwd = Some(spec.program.clone());
                 }
                 spec.adapter = Some("dlv".into());
@@ -160,6 +162,9 @@ impl TestRequest {
                     runner::crate_root(&from).ok_or(TestRunError::NoCrate { path: from })?;
                 // Its build runs the crate's build scripts: checked first.
                 let krate = confine(krate, "the crate")?;
+                if let Some(root) = root {
+                    rooted_builds::cargo_sources(&krate, root, build_deadline).await?;
+                }
                 let binaries = cargo::build(&krate, build_deadline).await?;
                 spec.program = cargo::binary_holding(&binaries, &self.id, build_deadline).await?;
                 spec.args = vec![
