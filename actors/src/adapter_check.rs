@@ -51,6 +51,7 @@ pub async fn check_initialize(
         span: tracing::Span::none(),
         // `initialize` starts no program, so no child session can come.
         child_slots: Default::default(),
+        tree_owner: None,
     };
     let (transport, handle) = match Actor::spawn(None, TransportActor, args).await {
         Ok(spawned) => spawned,

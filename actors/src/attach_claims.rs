@@ -19,7 +19,8 @@ use crate::error::SessionError;
 use crate::limits::MAX_ATTACH_ANCESTRY;
 use crate::runtime::Runtime;
 use crate::session::SessionHandle;
-use crate::transport::procfs::Stat;
+use crate::transport::process::{tag_owner, TREE_ENV};
+use crate::transport::procfs::{env_var, Stat};
 
 /// The attaches under way, each with its target.
 #[derive(Debug, Default)]
@@ -97,7 +98,8 @@ impl Runtime {
 
     /// The live session that holds `target`: the one attached to it, or, for a
     /// process, the one whose adapter it descends from (a launched debuggee, or a
-    /// process it started). `None` when no session holds it.
+    /// process it started), or whose tree tag it carries (one that daemonized and
+    /// left the tree). `None` when no session holds it.
     pub async fn holder_of(&self, target: &AttachTarget) -> Option<SessionHandle> {
         let sessions = self.sessions();
         for session in &sessions {
@@ -113,15 +115,19 @@ impl Runtime {
         };
         let pid = *pid;
         // Reading /proc blocks: off the async threads.
-        let lineage = tokio::task::spawn_blocking(move || ancestry(pid))
-            .await
-            .unwrap_or_default();
-        lineage.iter().find_map(|ancestor| {
+        let (lineage, tagged) = tokio::task::spawn_blocking(move || {
+            let tag = env_var(pid, TREE_ENV);
+            (ancestry(pid), tag.as_deref().and_then(tag_owner))
+        })
+        .await
+        .unwrap_or_default();
+        let by_lineage = lineage.iter().find_map(|ancestor| {
             sessions
                 .iter()
                 .find(|s| s.adapter_pid() == Some(*ancestor))
                 .cloned()
-        })
+        });
+        by_lineage.or_else(|| sessions.into_iter().find(|s| Some(s.id()) == tagged))
     }
 }
 

@@ -82,6 +82,7 @@ async fn start(
         traffic,
         span: _,
         child_slots,
+        tree_owner,
     } = args;
     let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
     let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
@@ -133,7 +134,7 @@ async fn start(
             };
             // Spawning is quick and synchronous; only a missing binary fails here,
             // which reaches the owner as a spawn error.
-            let tag = crate::transport::process::new_tree_tag();
+            let tag = crate::transport::process::new_tree_tag(tree_owner);
             let mut child =
                 io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag)
                     .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
@@ -217,6 +218,7 @@ async fn start(
         output_credits,
         terminal_processes: Vec::new(),
         child_slots,
+        tree_owner,
         stopped_once: false,
         output_order,
         ending: Ending {

@@ -196,6 +196,9 @@ pub struct TransportArgs {
     pub span: tracing::Span,
     /// The places for child sessions of its session's tree (`startDebugging`).
     pub child_slots: crate::transport::ChildSlots,
+    /// The session whose processes the transport starts, written into their
+    /// [`TREE_ENV`](crate::transport::process::TREE_ENV) tag; `None` outside a session.
+    pub tree_owner: Option<crate::SessionId>,
 }
 
 /// Messages a transport handles.

@@ -108,6 +108,16 @@ pub fn scan() -> Vec<Stat> {
         .collect()
 }
 
+/// The value of the environment variable `name` that process `pid` was started with
+/// (this user's processes only: another's cannot be read).
+pub fn env_var(pid: u32, name: &str) -> Option<String> {
+    let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{name}=");
+    env.split(|b| *b == 0)
+        .find_map(|entry| entry.strip_prefix(prefix.as_bytes()))
+        .map(|value| String::from_utf8_lossy(value).into_owned())
+}
+
 /// The processes in `stats` whose environment holds `name=value` (those of this user:
 /// another's cannot be read), this process aside.
 pub fn carrying(stats: &[Stat], name: &str, value: &str) -> Vec<ProcessId> {

@@ -45,6 +45,7 @@ async fn proc_is_read_off_the_transports_handlers() {
         traffic: Default::default(),
         span: tracing::Span::none(),
         child_slots: Default::default(),
+        tree_owner: None,
     };
     let (transport, _) = ractor::Actor::spawn(None, TransportActor, args)
         .await

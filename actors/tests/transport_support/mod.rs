@@ -96,6 +96,7 @@ pub async fn spawn_transport(
         traffic: Default::default(),
         span: tracing::Span::none(),
         child_slots: Default::default(),
+        tree_owner: None,
     };
     let (transport, _) = Actor::spawn(None, TransportActor, args).await.unwrap();
     (transport, output)
