@@ -1,8 +1,9 @@
 //! One debugger per attach target, over MCP's streamable HTTP with two clients: a
 //! process or debug server that one client's session holds is not attached to again,
 //! by the other client or by the same one, and the refusal names the session and its
-//! owner. Nor is the server's own process attached to. Real adapters: debugpy (a debug server by port, and a launched debuggee by
-//! pid) and lldb-dap (a C program attached to by pid).
+//! owner. Nor is the server's own process attached to. Real adapters: debugpy (a
+//! debug server by port, and a launched debuggee by pid, also one that daemonized and
+//! left its adapter's tree) and lldb-dap (a C program attached to by pid).
 
 mod agent;
 mod common;
@@ -87,6 +88,23 @@ async fn a_debug_server_one_client_attached_to_is_refused_to_every_other_attach(
         let refused = server
             .refused(
                 client,
+                call,
+                "debug_attach",
+                json!({ "host": host, "port": port }),
+            )
+            .await;
+        names_the_holder(&refused, &s1, "c1");
+    }
+    // Nor by the machine's own addresses and name, which reach the same server.
+    let own = Command::new("hostname").arg("-I").output().unwrap();
+    let name = Command::new("hostname").output().unwrap();
+    let others = String::from_utf8_lossy(&own.stdout).to_string()
+        + " "
+        + &String::from_utf8_lossy(&name.stdout);
+    for (call, host) in (10..).zip(others.split_whitespace()) {
+        let refused = server
+            .refused(
+                &b,
                 call,
                 "debug_attach",
                 json!({ "host": host, "port": port }),
@@ -199,4 +217,76 @@ async fn the_server_does_not_attach_to_itself() {
     );
     let listed = server.call(&a, 3, "debug_sessions", json!({})).await;
     assert_eq!(listed["sessions"], json!([]), "{listed}");
+}
+
+/// Kill process `pid` when dropped.
+struct Kill(u32);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daemon_a_session_started_is_refused_to_the_other_client() {
+    let server = HttpServer::start_with(&["--tools", "all"]).await;
+    let a = server.initialize().await;
+    let b = server.initialize().await;
+
+    // A's program starts a daemon (`setsid -f`: it leaves the tree of A's adapter for
+    // init's) that says its pid through a pipe, then runs on.
+    let dir = std::env::temp_dir().join(format!("dapvisor-daemon-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pid");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let starter = dir.join("starter.py");
+    std::fs::write(
+        &starter,
+        "import subprocess, sys, time\n\
+         subprocess.run(['setsid', '-f', 'sh', '-c', 'echo $$ > \"$0\"; exec sleep 600', sys.argv[1]])\n\
+         while True:\n    time.sleep(1)\n",
+    )
+    .unwrap();
+    let launched = server
+        .call(
+            &a,
+            2,
+            "debug_launch",
+            json!({ "program": starter, "args": [fifo] }),
+        )
+        .await;
+    let s1 = launched["session_id"].as_str().unwrap().to_string();
+    let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(fifo).unwrap());
+    let said = tokio::time::timeout(std::time::Duration::from_secs(60), read)
+        .await
+        .expect("the daemon says its pid")
+        .unwrap();
+    let daemon: u32 = said.trim().parse().unwrap();
+    let _daemon = Kill(daemon);
+    let listed = server.call(&a, 3, "debug_sessions", json!({})).await;
+    let adapter = listed["sessions"][0]["adapter_pid"].as_u64().unwrap() as u32;
+    assert!(
+        !common::procs::descendants(adapter).contains(&daemon),
+        "the daemon left the adapter's tree"
+    );
+
+    let refused = server
+        .refused(
+            &b,
+            2,
+            "debug_attach",
+            json!({ "pid": daemon, "adapter": "lldb-dap" }),
+        )
+        .await;
+    names_the_holder(&refused, &s1, "c1");
+    server
+        .call(&a, 4, "debug_terminate", json!({ "session_id": s1 }))
+        .await;
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -215,7 +215,16 @@ impl Runtime {
     /// from) and removed. A target a live session holds ([`Self::holder_of`]), or that
     /// another attach is reaching right now, is refused with
     /// [`SessionError::TargetHeld`], naming the session and its owner.
-    pub async fn attach(&self, spec: AttachSpec) -> Result<SessionHandle, SessionError> {
+    pub async fn attach(&self, mut spec: AttachSpec) -> Result<SessionHandle, SessionError> {
+        // The machine's own name is held as its address, which other names share.
+        if let (Some(host), Some(port)) = (&spec.host, spec.port) {
+            let deadline = self.inner.config.transport().connect_timeout;
+            if let Some(address) =
+                crate::core::attach_target::this_host_address(host, port, deadline).await
+            {
+                spec.host = Some(address);
+            }
+        }
         // Held until the session is started (its snapshot then names the target) or
         // the attach failed.
         let _claim = match crate::session::reattach::attach_target(&spec) {

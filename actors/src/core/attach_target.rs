@@ -3,6 +3,9 @@
 //! that a second attach to it is refused while the session holds it
 //! (`attach_claims.rs`).
 
+use std::net::{IpAddr, UdpSocket};
+use std::time::Duration;
+
 /// The process or debug server an attach reached.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -65,17 +68,48 @@ impl AttachTarget {
     }
 }
 
-/// A host as [`AttachTarget::same_as`] compares it: this host's own names as one.
+/// A host as [`AttachTarget::same_as`] compares it: this host's own names and
+/// addresses as one.
 fn host_key(host: &str) -> String {
-    let host = host.trim().trim_start_matches('[').trim_end_matches(']');
-    let local = host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified());
+    let host = bare(host);
+    let local =
+        host.eq_ignore_ascii_case("localhost") || host.parse::<IpAddr>().is_ok_and(is_this_host);
     if local {
         return "this host".to_string();
     }
     host.to_ascii_lowercase()
+}
+
+/// A host without the brackets of an IPv6 literal.
+fn bare(host: &str) -> &str {
+    host.trim().trim_start_matches('[').trim_end_matches(']')
+}
+
+/// Whether `ip` is this machine's: loopback, the wildcard, or an address of one of
+/// its interfaces (only those can be bound; binding a UDP socket sends nothing).
+fn is_this_host(ip: IpAddr) -> bool {
+    ip.is_loopback() || ip.is_unspecified() || UdpSocket::bind((ip, 0)).is_ok()
+}
+
+/// The address of this machine that `host`, a name other than `localhost`, resolves
+/// to (within `deadline`), so that an attach by the machine's own name is held as one
+/// by its address; `None` for an address, `localhost`, or a host elsewhere.
+pub(crate) async fn this_host_address(host: &str, port: u16, deadline: Duration) -> Option<String> {
+    let host = bare(host);
+    if host.eq_ignore_ascii_case("localhost") || host.parse::<IpAddr>().is_ok() {
+        return None;
+    }
+    let resolved = tokio::time::timeout(deadline, tokio::net::lookup_host((host, port)))
+        .await
+        .ok()?
+        .ok()?;
+    let mut local: Vec<IpAddr> = resolved
+        .map(|a| a.ip())
+        .filter(|ip| is_this_host(*ip))
+        .collect();
+    // An IPv4 address first: debug servers listen on it more often.
+    local.sort_by_key(|ip| !ip.is_ipv4());
+    local.first().map(IpAddr::to_string)
 }
 
 #[cfg(test)]
@@ -116,5 +150,41 @@ mod tests {
         assert!(!server("10.0.0.2", 5678).same_as(&server("127.0.0.1", 5678)));
         assert!(server("Build.Example", 1).same_as(&server("build.example", 1)));
         assert!(!process(5678, None).same_as(&server("127.0.0.1", 5678)));
+        // The machine's own addresses are this host too.
+        let own = std::process::Command::new("hostname")
+            .arg("-I")
+            .output()
+            .unwrap();
+        for address in String::from_utf8_lossy(&own.stdout).split_whitespace() {
+            assert!(
+                server(address, 5678).same_as(&server("127.0.0.1", 5678)),
+                "{address}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_name_of_this_machine_resolves_to_its_address_and_others_do_not() {
+        let wait = Duration::from_secs(10);
+        for literal in ["127.0.0.1", "localhost", "[::1]"] {
+            assert_eq!(this_host_address(literal, 1, wait).await, None, "{literal}");
+        }
+        let name = std::process::Command::new("hostname").output().unwrap();
+        let name = String::from_utf8_lossy(&name.stdout).trim().to_string();
+        // Where the machine's name resolves to one of its addresses, it is held as that.
+        let resolves_here = std::net::ToSocketAddrs::to_socket_addrs(&(name.as_str(), 1))
+            .is_ok_and(|mut all| all.any(|a| is_this_host(a.ip())));
+        let address = this_host_address(&name, 1, wait).await;
+        assert_eq!(address.is_some(), resolves_here, "{name}: {address:?}");
+        if let Some(address) = address {
+            assert!(
+                server(&address, 1).same_as(&server("localhost", 1)),
+                "{address}"
+            );
+        }
+        assert_eq!(
+            this_host_address("no-such-host.invalid", 1, wait).await,
+            None
+        );
     }
 }
