@@ -14,6 +14,7 @@ pub(crate) mod dialect;
 mod gdb;
 mod js_debug;
 pub(crate) mod lldb_dap;
+mod ruby;
 
 pub use dialect::Dialect;
 
@@ -59,6 +60,12 @@ pub struct Quirks {
     /// connected to directly and nothing is run here (debugpy, dlv); elsewhere the
     /// adapter is started and told the port.
     pub attach_port_speaks_dap: bool,
+    /// A listening adapter names its port on stderr rather than stdout (rdbg).
+    pub listen_banner_on_stderr: bool,
+    /// The adapter's process is the program itself (rdbg runs the program with a DAP
+    /// server inside): its exit is the program's end and its exit status the
+    /// program's, where it sends no `exited` or `terminated` of its own.
+    pub adapter_process_is_the_program: bool,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -76,6 +83,8 @@ impl Quirks {
         debuggee_output_on_adapter_pipes: false,
         uncaught_exception_filters: &[],
         attach_port_speaks_dap: false,
+        listen_banner_on_stderr: false,
+        adapter_process_is_the_program: false,
         dialect: Dialect::PLAIN,
     };
 }
@@ -115,6 +124,7 @@ impl AdapterFlavor {
             AdapterFlavor::Gdb => &gdb::QUIRKS,
             AdapterFlavor::CodeLldb => &codelldb::QUIRKS,
             AdapterFlavor::JsDebug => &js_debug::QUIRKS,
+            AdapterFlavor::Rdbg => &ruby::QUIRKS,
             AdapterFlavor::Generic => &Quirks::NONE,
         }
     }
@@ -171,7 +181,18 @@ mod tests {
             .into_iter()
             .filter(|f| quirks(*f).attach_port_speaks_dap)
             .collect();
-        assert_eq!(direct, [AdapterFlavor::Debugpy, AdapterFlavor::Delve]);
+        assert_eq!(
+            direct,
+            [
+                AdapterFlavor::Debugpy,
+                AdapterFlavor::Delve,
+                AdapterFlavor::Rdbg
+            ]
+        );
+        let rdbg = quirks(AdapterFlavor::Rdbg);
+        assert!(rdbg.listen_banner_on_stderr && rdbg.adapter_process_is_the_program);
+        assert!(rdbg.debuggee_output_on_adapter_pipes);
+        assert!(filters(AdapterFlavor::Rdbg).is_empty());
     }
 
     /// The parts of `flavor`'s dialect that are its own rather than plain DAP's (what
@@ -188,7 +209,8 @@ mod tests {
             attach,
             launch_with_adapter,
             attach_with_adapter,
-            launch_notes
+            launch_notes,
+            adapter_args
         );
         parts
             .into_iter()
@@ -199,7 +221,7 @@ mod tests {
     #[test]
     fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
         use AdapterFlavor::*;
-        let expected: [(AdapterFlavor, &[&str]); 7] = [
+        let expected: [(AdapterFlavor, &[&str]); 8] = [
             (Debugpy, &["after_extra", "attach", "launch_with_adapter"]),
             (
                 LldbDap,
@@ -215,6 +237,7 @@ mod tests {
             (Gdb, &["launch", "attach"]),
             (CodeLldb, &["launch", "attach"]),
             (JsDebug, &["launch", "attach", "launch_with_adapter"]),
+            (Rdbg, &["launch", "adapter_args"]),
             (Generic, &[]),
         ];
         assert_eq!(expected.map(|(f, _)| f), AdapterFlavor::ALL);

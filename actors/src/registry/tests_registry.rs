@@ -367,7 +367,8 @@ fn adapter_flavor_all_lists_every_family_once_in_order() {
             AdapterFlavor::Gdb => 3,
             AdapterFlavor::CodeLldb => 4,
             AdapterFlavor::JsDebug => 5,
-            AdapterFlavor::Generic => 6,
+            AdapterFlavor::Rdbg => 6,
+            AdapterFlavor::Generic => 7,
         }
     }
     for (at, flavor) in AdapterFlavor::ALL.into_iter().enumerate() {

@@ -6,43 +6,48 @@
 
 use std::time::Duration;
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, BufReader};
-use tokio::process::ChildStdout;
+use std::os::fd::AsFd;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, BufReader};
 
 use crate::registry::parse_listen_banner;
-use crate::transport::io::{connect_tcp, drain_into_tail, StreamEnds};
+use crate::transport::io::{connect_tcp, drain_then, StreamEnds};
 use crate::transport::messages::TransportMsg;
 use crate::transport::output_order::{drain_in_order, OrderedForward};
 use crate::transport::output_tail::OutputTail;
 
-/// Read the adapter's stdout until the banner names the address, connect, then start
-/// the I/O tasks; keep draining its stdout into `stdout_tail` (and to `forward`, in
-/// order with the events).
-/// Failing that, the stream ends with the reason.
-pub fn connect_from_banner(
-    stdout: ChildStdout,
-    stdout_tail: OutputTail,
+/// Read the adapter's stdout (or stderr, for an adapter that names its port there)
+/// until the banner names the address, connect, then start the I/O tasks; keep
+/// draining the pipe into `tail` (and to `forward`, in order with the events), and
+/// call `at_end` once it is exhausted. Failing that, the stream ends with the reason.
+pub fn connect_from_banner<R>(
+    output: R,
+    tail: OutputTail,
     forward: Option<OrderedForward>,
     ends: StreamEnds,
     connect_timeout: Duration,
-) {
+    at_end: impl FnOnce() + Send + 'static,
+) where
+    R: AsyncRead + AsFd + Unpin + Send + 'static,
+{
     tokio::spawn(async move {
-        let mut stdout = BufReader::new(stdout);
-        match wait_for_banner(&mut stdout, &stdout_tail, connect_timeout).await {
+        let mut output = BufReader::new(output);
+        match wait_for_banner(&mut output, &tail, connect_timeout).await {
             Ok((host, port)) => {
                 connect_tcp(host, port, ends, connect_timeout).await;
-                // Keep draining stdout so the adapter never blocks on a full pipe.
+                // Keep draining so the adapter never blocks on a full pipe.
                 match forward {
                     Some(forward) => {
-                        let already_read = stdout.buffer().to_vec();
-                        let stdout = stdout.into_inner();
-                        drain_in_order(stdout, already_read, stdout_tail, forward, || {});
+                        let already_read = output.buffer().to_vec();
+                        let output = output.into_inner();
+                        drain_in_order(output, already_read, tail, forward, at_end);
                     }
-                    None => drain_into_tail(stdout, stdout_tail),
+                    None => drain_then(output, tail, at_end),
                 }
             }
             Err(reason) => {
                 let _ = ends.actor.cast(TransportMsg::StreamEnded(reason));
+                drain_then(output, tail, at_end);
             }
         }
     });
