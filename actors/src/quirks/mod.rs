@@ -62,6 +62,10 @@ pub struct Quirks {
     pub attach_port_speaks_dap: bool,
     /// A listening adapter names its port on stderr rather than stdout (rdbg).
     pub listen_banner_on_stderr: bool,
+    /// What a listening adapter prints once it is ready for its client, where it
+    /// accepts one earlier than that and fails it (rdbg): the address is connected to
+    /// only once a line has held this too.
+    pub listen_ready_line: Option<&'static str>,
     /// The adapter's process is the program itself (rdbg runs the program with a DAP
     /// server inside): its exit is the program's end and its exit status the
     /// program's, where it sends no `exited` or `terminated` of its own.
@@ -84,6 +88,7 @@ impl Quirks {
         uncaught_exception_filters: &[],
         attach_port_speaks_dap: false,
         listen_banner_on_stderr: false,
+        listen_ready_line: None,
         adapter_process_is_the_program: false,
         dialect: Dialect::PLAIN,
     };

@@ -6,13 +6,20 @@
 //!   `exited` nor `terminated`, so the core reads the exit status of the process.
 //! - `--port 0` lets the program's DAP server pick a free port; rdbg names it on
 //!   stderr, not stdout (`DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)`).
+//! - rdbg accepts a client as soon as it listens, but one that comes before the
+//!   program has reached its first stop is failed (`ReaderThreadError: uninitialized
+//!   constant`, and the program runs on alone): it is connected to only once rdbg has
+//!   also printed `DEBUGGER: wait for debugger connection...`, in either order.
 //! - The program writes to the pipes it inherited; the transport forwards them as
 //!   `output` events, with rdbg's own `DEBUGGER: ` lines among the stderr.
 //! - rdbg has no filter for uncaught exceptions (`any` stops at every raise, rescued or
 //!   not; `RuntimeError` at every RuntimeError). Its postmortem mode stops where an
 //!   exception nothing rescued was raised, as the program ends: it is turned on with
-//!   the debug command `config set postmortem true` at the first stop. That stop comes
-//!   as a `step` stop, with no exception named; `continue` then ends the program.
+//!   the debug command `config set postmortem true` at the first stop. `exit` raises
+//!   SystemExit, which it would stop at too: a second command adds an `at_exit` hook,
+//!   run before rdbg's, that turns postmortem off when the program is exiting. The
+//!   stop comes as a `step` stop, with no exception named; `continue` then ends the
+//!   program.
 //! - rdbg 1.4 raises on a request it does not know, on the thread that reads the
 //!   socket, which ends the program: the requests it serves are listed in its
 //!   definition, and any other is refused before it is sent.
@@ -26,6 +33,7 @@ use crate::launch::LaunchSpec;
 pub(super) const QUIRKS: Quirks = Quirks {
     debuggee_output_on_adapter_pipes: true,
     listen_banner_on_stderr: true,
+    listen_ready_line: Some("wait for debugger connection"),
     adapter_process_is_the_program: true,
     attach_port_speaks_dap: true,
     dialect: Dialect {

@@ -263,7 +263,8 @@ fn js_debug() -> AdapterDef {
 /// rdbg, the `debug` gem's debugger: Ruby runs `exe/rdbg` (found in resolve.rs; it is
 /// not on PATH where the gem came with Ruby, as on Debian), which runs the program with
 /// a DAP server in it on a port it picks and names on stderr. Postmortem mode makes it
-/// stop where an exception nothing rescued was raised (see `quirks/ruby.rs`).
+/// stop where an exception nothing rescued was raised, but for an `exit` (see
+/// `quirks/ruby.rs`). The `-e` debug commands run at rdbg's first stop.
 fn rdbg() -> AdapterDef {
     AdapterDef {
         name: "rdbg".into(),
@@ -279,6 +280,14 @@ fn rdbg() -> AdapterDef {
             "0",
             "-e",
             "config set postmortem true",
+            // An `exit` raises SystemExit, which postmortem mode would stop at: a hook
+            // that runs before rdbg's own turns it off for that one.
+            "-e",
+            "p at_exit { DEBUGGER__::CONFIG[:postmortem] = false if $!.is_a?(SystemExit) }",
+            // Ruby buffers a pipe's output until exit: written at once, what the program
+            // printed is there at the stop that follows.
+            "-e",
+            "p $stdout.sync = true",
         ]),
         transport: TransportKind::TcpListen,
         launch_defaults: Map::new(),

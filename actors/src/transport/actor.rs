@@ -158,7 +158,8 @@ async fn start(
             };
             let listens = matches!(kind, TransportKind::TcpListen);
             // rdbg names its port on stderr: the banner is read there instead.
-            let banner_on_stderr = listens && adapter.flavor.quirks().listen_banner_on_stderr;
+            let quirks = adapter.flavor.quirks();
+            let banner_on_stderr = listens && quirks.listen_banner_on_stderr;
             let mut ends = Some(ends);
             if let Some(stderr) = child.stderr.take() {
                 let me = myself.clone();
@@ -171,7 +172,7 @@ async fn start(
                         stderr_tail.clone(),
                         forward,
                         ends,
-                        config.connect_timeout,
+                        (config.connect_timeout, quirks.listen_ready_line),
                         at_end,
                     ),
                     (Some(ordered), None) => {
@@ -199,7 +200,7 @@ async fn start(
                         stdout_tail.clone(),
                         ordered("stdout"),
                         ends,
-                        config.connect_timeout,
+                        (config.connect_timeout, quirks.listen_ready_line),
                         || {},
                     );
                 }

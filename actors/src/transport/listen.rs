@@ -25,14 +25,14 @@ pub fn connect_from_banner<R>(
     tail: OutputTail,
     forward: Option<OrderedForward>,
     ends: StreamEnds,
-    connect_timeout: Duration,
+    (connect_timeout, ready): (Duration, Option<&'static str>),
     at_end: impl FnOnce() + Send + 'static,
 ) where
     R: AsyncRead + AsFd + Unpin + Send + 'static,
 {
     tokio::spawn(async move {
         let mut output = BufReader::new(output);
-        match wait_for_banner(&mut output, &tail, connect_timeout).await {
+        match wait_for_banner(&mut output, &tail, connect_timeout, ready).await {
             Ok((host, port)) => {
                 connect_tcp(host, port, ends, connect_timeout).await;
                 // Keep draining so the adapter never blocks on a full pipe.
@@ -54,16 +54,21 @@ pub fn connect_from_banner<R>(
 }
 
 /// Read `stdout` line by line, each byte into `tail`, until a line names the address
-/// the adapter listens on; or say why none did within `timeout`. A line is held up to
-/// the tail's capacity (a longer one is no banner), so memory stays bounded whatever
-/// the adapter prints.
+/// the adapter listens on and, where `ready` names one, a line (before or after it)
+/// has contained that text: the adapter is ready for its client then (rdbg accepts
+/// earlier, but fails a client that comes before the program waits for it). Or say
+/// why not within `timeout`. A line is held up to the tail's capacity (a longer one is
+/// no banner), so memory stays bounded whatever the adapter prints.
 pub async fn wait_for_banner<R: AsyncBufRead + Unpin>(
     stdout: &mut R,
     tail: &OutputTail,
     timeout: Duration,
+    ready: Option<&str>,
 ) -> Result<(String, u16), String> {
     let read = async {
         let mut line = Vec::new();
+        let mut address = None;
+        let mut is_ready = ready.is_none();
         loop {
             line.clear();
             match next_line(stdout, tail, &mut line).await {
@@ -81,8 +86,11 @@ pub async fn wait_for_banner<R: AsyncBufRead + Unpin>(
                     ))
                 }
             }
-            if let Some(addr) = parse_listen_banner(&String::from_utf8_lossy(&line)) {
-                break Ok(addr);
+            let text = String::from_utf8_lossy(&line);
+            is_ready |= ready.is_some_and(|ready| text.contains(ready));
+            address = address.or_else(|| parse_listen_banner(&text));
+            if let (Some(address), true) = (&address, is_ready) {
+                break Ok(address.clone());
             }
         }
     };
@@ -144,7 +152,7 @@ mod tests {
             .write_all(b"starting\nDAP server listening at: 127.0.0.1:40123\nmore")
             .await
             .unwrap();
-        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, None).await;
         assert_eq!(found, Ok(("127.0.0.1".to_string(), 40123)));
         assert_eq!(
             tail.text(),
@@ -167,7 +175,7 @@ mod tests {
             .await
             .unwrap();
         drop(adapter);
-        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT)
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT, None)
             .await
             .unwrap_err();
         assert!(
@@ -182,7 +190,7 @@ mod tests {
         let (mut adapter, mut stdout, tail) = pipe();
         adapter.write_all(b"thinking...\n").await.unwrap();
         let began = tokio::time::Instant::now();
-        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT)
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT, None)
             .await
             .unwrap_err();
         assert!(
@@ -207,9 +215,33 @@ mod tests {
             .write_all(b"\nlistening on 127.0.0.1:5000\n")
             .await
             .unwrap();
-        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, None).await;
         assert_eq!(found, Ok(("127.0.0.1".to_string(), 5000)));
         assert!(tail.text().ends_with("listening on 127.0.0.1:5000\n"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_adapter_that_says_when_it_is_ready_is_connected_to_only_then() {
+        const READY: &str = "wait for debugger connection";
+        let address = "DEBUGGER: can attach via TCP/IP (127.0.0.1:4100)\n";
+        let ready = "DEBUGGER: wait for debugger connection...\n";
+        // Either order: both lines are read before the address is given.
+        for said in [format!("{address}{ready}"), format!("{ready}{address}")] {
+            let (mut adapter, mut stdout, tail) = pipe();
+            adapter.write_all(said.as_bytes()).await.unwrap();
+            adapter.write_all(b"more").await.unwrap();
+            let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, Some(READY)).await;
+            assert_eq!(found, Ok(("127.0.0.1".to_string(), 4100)), "{said}");
+            assert_eq!(tail.text(), said);
+        }
+        // The address alone is not enough.
+        let (mut adapter, mut stdout, tail) = pipe();
+        adapter.write_all(address.as_bytes()).await.unwrap();
+        drop(adapter);
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT, Some(READY))
+            .await
+            .unwrap_err();
+        assert!(err.contains("ended its output"), "{err}");
     }
 
     #[tokio::test(start_paused = true)]
@@ -221,7 +253,7 @@ mod tests {
             adapter.write_all(b".0.1:7000\n").await.unwrap();
             adapter
         });
-        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, None).await;
         assert_eq!(found, Ok(("127.0.0.1".to_string(), 7000)));
         drop(task.await.unwrap());
     }
