@@ -70,6 +70,9 @@ pub struct Quirks {
     /// server inside): its exit is the program's end and its exit status the
     /// program's, where it sends no `exited` or `terminated` of its own.
     pub adapter_process_is_the_program: bool,
+    /// The adapter only adds source breakpoints: a `setBreakpoints` that drops or
+    /// changes one leaves it in place (rdbg 1.4), so such a change is refused.
+    pub breakpoints_are_only_added: bool,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -90,6 +93,7 @@ impl Quirks {
         listen_banner_on_stderr: false,
         listen_ready_line: None,
         adapter_process_is_the_program: false,
+        breakpoints_are_only_added: false,
         dialect: Dialect::PLAIN,
     };
 }
@@ -196,6 +200,7 @@ mod tests {
         );
         let rdbg = quirks(AdapterFlavor::Rdbg);
         assert!(rdbg.listen_banner_on_stderr && rdbg.adapter_process_is_the_program);
+        assert!(rdbg.breakpoints_are_only_added && rdbg.listen_ready_line.is_some());
         assert!(rdbg.debuggee_output_on_adapter_pipes);
         assert!(filters(AdapterFlavor::Rdbg).is_empty());
     }

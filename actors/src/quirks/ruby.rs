@@ -23,6 +23,9 @@
 //! - rdbg 1.4 raises on a request it does not know, on the thread that reads the
 //!   socket, which ends the program: the requests it serves are listed in its
 //!   definition, and any other is refused before it is sent.
+//! - `setBreakpoints` only adds: rdbg 1.4 keeps each line it was ever sent, with the
+//!   first condition given there, whatever later lists say. A change that drops or
+//!   changes a breakpoint is refused rather than left to stop where it was.
 //! - An attach to a port is to a program started with `rdbg --open --port N`, whose
 //!   server speaks DAP itself.
 
@@ -35,6 +38,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
     listen_banner_on_stderr: true,
     listen_ready_line: Some("wait for debugger connection"),
     adapter_process_is_the_program: true,
+    breakpoints_are_only_added: true,
     attach_port_speaks_dap: true,
     dialect: Dialect {
         launch,
