@@ -33,7 +33,10 @@ async fn an_agent_finds_the_late_fee_bug_and_checks_the_fix() {
     // The locals: `self` is the loan, its instance variables its children.
     let locals = &launched["stop"]["locals"];
     let me = var(locals, "%self");
-    assert!(me["value"].as_str().unwrap().contains("@title=\"Emma\""), "{me}");
+    assert!(
+        me["value"].as_str().unwrap().contains("@title=\"Emma\""),
+        "{me}"
+    );
     let fields = client
         .ok(
             "debug_variables",
@@ -60,7 +63,10 @@ async fn an_agent_finds_the_late_fee_bug_and_checks_the_fix() {
     assert_eq!(fixed["result"], "650", "{fixed}");
 
     let end = client
-        .ok("debug_continue", json!({ "session_id": id, "timeout": 120 }))
+        .ok(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 120 }),
+        )
         .await;
     assert_eq!(end["state"], "terminated", "{end}");
     assert_eq!(end["exit_code"], 13, "{end}");

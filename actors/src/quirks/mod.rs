@@ -21,6 +21,7 @@ pub use dialect::Dialect;
 use serde_json::{json, Value};
 
 use crate::registry::AdapterFlavor;
+use crate::wire::types::Capabilities;
 
 /// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
 /// [`Quirks::NONE`] is plain DAP.
@@ -73,6 +74,10 @@ pub struct Quirks {
     /// The adapter only adds source breakpoints: a `setBreakpoints` that drops or
     /// changes one leaves it in place (rdbg 1.4), so such a change is refused.
     pub breakpoints_are_only_added: bool,
+    /// Capabilities the adapter claims but does not honour over DAP, taken out of its
+    /// `initialize` answer so that what needs them is refused (rdbg answers
+    /// `setFunctionBreakpoints` and sets none).
+    pub unhonoured_capabilities: &'static [&'static str],
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -94,6 +99,7 @@ impl Quirks {
         listen_ready_line: None,
         adapter_process_is_the_program: false,
         breakpoints_are_only_added: false,
+        unhonoured_capabilities: &[],
         dialect: Dialect::PLAIN,
     };
 }
@@ -107,6 +113,22 @@ impl Quirks {
             Some(named) if !named.is_null() => named.clone(),
             _ => json!(self.plain_evaluate_context),
         }
+    }
+}
+
+impl Quirks {
+    /// `capabilities` without the ones the adapter claims and does not honour.
+    pub(crate) fn honoured(&self, capabilities: Capabilities) -> Capabilities {
+        if self.unhonoured_capabilities.is_empty() {
+            return capabilities;
+        }
+        let Ok(Value::Object(mut all)) = serde_json::to_value(&capabilities) else {
+            return capabilities;
+        };
+        for name in self.unhonoured_capabilities {
+            all.remove(*name);
+        }
+        serde_json::from_value(Value::Object(all)).unwrap_or(capabilities)
     }
 }
 
@@ -203,6 +225,17 @@ mod tests {
         assert!(rdbg.breakpoints_are_only_added && rdbg.listen_ready_line.is_some());
         assert!(rdbg.debuggee_output_on_adapter_pipes);
         assert!(filters(AdapterFlavor::Rdbg).is_empty());
+        let claimed: Capabilities = serde_json::from_value(json!({
+            "supportsFunctionBreakpoints": true,
+            "supportsStepBack": true,
+            "supportsConditionalBreakpoints": true,
+        }))
+        .unwrap();
+        let kept = rdbg.honoured(claimed.clone());
+        assert_eq!(kept.supports_function_breakpoints, None);
+        assert_eq!(kept.supports_conditional_breakpoints, Some(true));
+        let plain = quirks(AdapterFlavor::Delve).honoured(claimed);
+        assert_eq!(plain.supports_function_breakpoints, Some(true));
     }
 
     /// The parts of `flavor`'s dialect that are its own rather than plain DAP's (what

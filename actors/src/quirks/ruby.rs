@@ -26,6 +26,15 @@
 //! - `setBreakpoints` only adds: rdbg 1.4 keeps each line it was ever sent, with the
 //!   first condition given there, whatever later lists say. A change that drops or
 //!   changes a breakpoint is refused rather than left to stop where it was.
+//! - It claims `supportsFunctionBreakpoints`, but answers `setFunctionBreakpoints`
+//!   and sets none; and `supportsStepBack`, which needs the `record on` debug command,
+//!   which nothing sent over DAP can give; and `supportsTerminateRequest`, whose
+//!   `exit` runs on the thread that reads the socket and ends that thread alone,
+//!   leaving the program stopped with no one to talk to. These claims are dropped:
+//!   the first two requests are refused, and a terminate is a `disconnect` with
+//!   `terminateDebuggee`, which rdbg serves (`kill!`).
+//! - `evaluate` needs a `frameId` from a stack trace it gave: with none it answers
+//!   "can't evaluate" (the MCP tool passes the top frame).
 //! - An attach to a port is to a program started with `rdbg --open --port N`, whose
 //!   server speaks DAP itself.
 
@@ -39,6 +48,11 @@ pub(super) const QUIRKS: Quirks = Quirks {
     listen_ready_line: Some("wait for debugger connection"),
     adapter_process_is_the_program: true,
     breakpoints_are_only_added: true,
+    unhonoured_capabilities: &[
+        "supportsFunctionBreakpoints",
+        "supportsStepBack",
+        "supportsTerminateRequest",
+    ],
     attach_port_speaks_dap: true,
     dialect: Dialect {
         launch,
