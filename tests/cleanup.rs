@@ -14,9 +14,6 @@ use dapvisor::{
     SessionState,
 };
 
-/// How long the runtime's supervisor may take to stop once the runtime is dropped.
-const ACTOR_WAIT: Duration = Duration::from_secs(30);
-
 /// A way for a session to end.
 #[derive(Debug, Clone, Copy)]
 enum Ending {

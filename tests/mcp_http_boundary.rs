@@ -8,6 +8,7 @@
 //! ends with the `DELETE` answered 204, as the SDKs expect.
 
 mod agent;
+mod common;
 mod http_support;
 
 use std::net::{IpAddr, Ipv4Addr};

@@ -6,6 +6,7 @@
 //! cap allows has shown the token, a new one is told so (503) rather than evicting them.
 
 mod agent;
+mod common;
 mod http_support;
 
 use std::time::Instant;

@@ -4,6 +4,7 @@
 //! (it reports any answer but 200 and 204 as "Session termination failed").
 
 mod agent;
+mod common;
 mod http_support;
 
 use std::process::Stdio;

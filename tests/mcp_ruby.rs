@@ -3,6 +3,7 @@
 //! fix's expression, and continue to the end with the exit code and the output.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;

@@ -6,6 +6,7 @@
 //! dotted name before the cursor, as reading a variable does, so it stays a read.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use std::sync::Arc;

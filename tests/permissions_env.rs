@@ -6,6 +6,7 @@
 //! writing logs; so is a test run's own runner arguments (`--junitxml`).
 
 mod agent;
+mod common;
 mod permission_support;
 
 use agent::mcp_client::{Elicitation, McpClient};

@@ -6,6 +6,7 @@
 //! catalogue that asks nothing, over the same runtime) shows that it does.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use std::sync::Arc;

@@ -6,6 +6,7 @@
 //! variables that a launch's program, test runner or build reads (debugpy, pytest).
 
 mod agent;
+mod common;
 mod permission_support;
 
 use agent::mcp_client::{Elicitation, McpClient};

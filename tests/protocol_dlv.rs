@@ -20,7 +20,7 @@ fn main_go() -> std::path::PathBuf {
 /// "bolts"), by a breakpoint on its only line.
 async fn stopped_in_needs_restock() -> (Runtime, SessionHandle, i64) {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let line = line_of(&main_go(), "return item.Stock < item.Threshold");
+    let line = line_of(main_go(), "return item.Stock < item.Threshold");
     let session = runtime
         .launch(LaunchSpec::new(go_binary()).breakpoint(main_go(), line))
         .await
@@ -394,7 +394,7 @@ async fn a_panic_stops_the_program_and_exception_info_names_it() {
         .unwrap_or_else(|| panic!("no main.shelfFor in {frames:?}"));
     assert_eq!(
         shelf_for.line,
-        line_of(&shelves_go(), "return shelves[position]")
+        line_of(shelves_go(), "return shelves[position]")
     );
     assert!(frames[0].name.starts_with("runtime."), "{:?}", frames[0]);
 

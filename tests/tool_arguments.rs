@@ -10,6 +10,7 @@
 //! that holds only the Python examples.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;

@@ -34,14 +34,10 @@ impl Cause {
                 Cause::Deadline
             }
             SessionError::AdapterExited { .. } => Cause::AdapterGone,
-            SessionError::InvalidState { state, .. }
-                if matches!(
-                    state,
-                    SessionState::AdapterRestarting | SessionState::Failed
-                ) =>
-            {
-                Cause::AdapterGone
-            }
+            SessionError::InvalidState {
+                state: SessionState::AdapterRestarting | SessionState::Failed,
+                ..
+            } => Cause::AdapterGone,
             _ => Cause::Wrong,
         }
     }

@@ -158,7 +158,7 @@ async fn list(as_json: bool) -> ExitCode {
 }
 
 /// The record of the install that `resolved` runs, when dapvisor installed it.
-fn dapvisor_installed(
+pub(crate) fn dapvisor_installed(
     home: &std::path::Path,
     name: &str,
     resolved: &crate::registry::ResolvedAdapter,

@@ -250,6 +250,16 @@ impl PermissionGate {
                 .any(|r| r.behavior == RuleBehavior::Deny && r.effect_pattern().is_some())
     }
 
+    /// The same gate with approvals for sessions of its own, none yet: for one client
+    /// of a host that serves several, so that what one client's user approved for a
+    /// session lets no other client's calls through.
+    pub fn with_own_grants(&self) -> Self {
+        Self {
+            grants: Arc::default(),
+            ..self.clone()
+        }
+    }
+
     /// Forget the approvals given for sessions for which `live` says no.
     pub fn forget_sessions_except(&self, live: impl Fn(&str) -> bool) {
         self.grants.retain_sessions(live);

@@ -98,9 +98,6 @@ async fn evaluate(
                     }
                 ),
             ),
-            stale @ SessionError::StaleId { .. } => {
-                super::ids::refused(stale, &[("frame_id", Some(frame_id))])
-            }
             other => other.into(),
         })?;
     let (result, cut) = cut_value(&body.result, value_chars(&ctx, args.max_chars));

@@ -42,16 +42,6 @@ pub(crate) fn refused(err: SessionError, given: &[(&str, Option<i64>)]) -> ToolE
             ),
             FRESH_IDS,
         ),
-        SessionError::StaleId { id, .. } => {
-            let name = given
-                .iter()
-                .find(|(_, given)| *given == Some(id))
-                .map_or("id", |(name, _)| *name);
-            ToolError::invalid(
-                format!("{name} {id} is not one of this stop's ids: it is from an earlier stop, or was never handed out"),
-                FRESH_IDS,
-            )
-        }
         other => other.into(),
     }
 }
@@ -76,22 +66,6 @@ mod tests {
         );
         assert_eq!(err.code, 400);
         assert!(err.error.contains("frame_id 7") && !err.error.contains("thread_id"));
-        assert!(err.hint.contains("debug.stack_trace"), "{err}");
-    }
-
-    #[test]
-    fn a_stale_id_is_a_400_naming_it_as_the_agent_called_it() {
-        let stale = SessionError::StaleId {
-            argument: "frameId",
-            id: 10,
-        };
-        let err = refused(stale, &[("thread_id", Some(1)), ("frame_id", Some(10))]);
-        assert_eq!((err.code, err.kind.as_str()), (400, "invalid_argument"));
-        assert!(
-            err.error
-                .starts_with("frame_id 10 is not one of this stop's ids"),
-            "{err}"
-        );
         assert!(err.hint.contains("debug.stack_trace"), "{err}");
     }
 

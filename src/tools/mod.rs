@@ -35,6 +35,7 @@ macro_rules! waits {
     };
 }
 
+mod acting;
 mod bounds;
 mod breakpoint_report;
 mod breakpoints;
@@ -61,6 +62,7 @@ mod protocol_memory;
 mod protocol_modify;
 mod reach;
 mod render;
+mod rooted_launch;
 mod schema;
 mod session;
 mod session_result;
@@ -81,6 +83,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use serde_json::Value;
 
+pub use acting::UNKNOWN_SESSION;
 pub use bounds::*;
 pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
 pub use paths::PathPolicy;
@@ -159,6 +162,7 @@ impl ToolCatalogue {
                 caller: None,
                 clients: Arc::default(),
                 owner_grace: owners::OWNER_GRACE,
+                acting: None,
             }),
             tools: Arc::new(tools),
             profile,
@@ -210,6 +214,7 @@ impl ToolCatalogue {
             caller: self.ctx.caller.clone(),
             clients: self.ctx.clients.clone(),
             owner_grace: self.ctx.owner_grace,
+            acting: self.ctx.acting.clone(),
         }
     }
 
@@ -338,16 +343,25 @@ impl ToolCatalogue {
         let Some(tool) = self.find(name) else {
             return self.not_served(name).into();
         };
-        // Before the gate, so that no one is asked to approve a call that is refused.
-        if let Err(refusal) = self.check_owner(&tool.spec, &arguments).await {
-            return refusal.into();
-        }
+        // Before the gate, so that no one is asked to approve a call that is refused:
+        // one on another client's session, or one that would change a session no one
+        // has started yet (`acting.rs`).
+        let session_call = match self.session_call(&tool.spec, &arguments).await {
+            Ok(call) => call,
+            Err(refusal) => return refusal.into(),
+        };
         if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
             return refusal.into();
         }
+        // The gate may have waited on the user for minutes: the session may have ended
+        // or changed hands since. Checked again now, and by the handler as it acts.
+        if let Some(Err(refusal)) = session_call.as_ref().map(|c| self.may_act_on(c)) {
+            return refusal.into();
+        }
+        let ctx = self.acting_context(session_call.as_ref());
         // A bug in one handler must answer this call with an error, not take the
         // caller (or the MCP server's request task) down with it.
-        let call = AssertUnwindSafe((tool.run)(self.ctx.clone(), arguments)).catch_unwind();
+        let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => ToolResult::ok(reply.structured, reply.text),
             Ok(Err(mut err)) => {

@@ -61,25 +61,31 @@ impl HttpServer {
 
     /// A server that lets every call run, with `flags` besides.
     pub async fn start_with(flags: &[&str]) -> Self {
-        Self::start_on("0", flags).await
+        Self::start_in_mode("bypass_all", flags).await
+    }
+
+    /// A server in permission mode `mode` (`default` asks each client's user through
+    /// elicitation), with `flags` besides.
+    pub async fn start_in_mode(mode: &str, flags: &[&str]) -> Self {
+        Self::spawn("0", mode, flags, None).await
     }
 
     /// A server listening on `listen` (the `--http` value) that lets every call run,
     /// with `flags` besides.
     pub async fn start_on(listen: &str, flags: &[&str]) -> Self {
-        Self::spawn(listen, flags, None).await
+        Self::spawn(listen, "bypass_all", flags, None).await
     }
 
     /// A server on a free loopback port that may open only `files` descriptors
     /// (RLIMIT_NOFILE), with `flags` besides.
     pub async fn start_with_files(files: u64, flags: &[&str]) -> Self {
-        Self::spawn("0", flags, Some(files)).await
+        Self::spawn("0", "bypass_all", flags, Some(files)).await
     }
 
-    async fn spawn(listen: &str, flags: &[&str], files: Option<u64>) -> Self {
+    async fn spawn(listen: &str, mode: &str, flags: &[&str], files: Option<u64>) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_dapvisor"));
         command
-            .args(["mcp", "--http", listen, "--permission-mode", "bypass_all"])
+            .args(["mcp", "--http", listen, "--permission-mode", mode])
             .args(flags)
             .env("DAPVISOR_TOKEN", TOKEN)
             .stdin(Stdio::null())
@@ -171,7 +177,7 @@ impl HttpServer {
 
     /// The body of an MCP `initialize`.
     pub fn initialize_body() -> Full<Bytes> {
-        Full::new(Bytes::from(initialize_message().to_string()))
+        Full::new(Bytes::from(initialize_message(json!({})).to_string()))
     }
 
     /// POST `message` to /mcp (or `path`) with `token` and MCP session `session`; the
@@ -229,10 +235,29 @@ impl HttpServer {
         self.initialize_on(&mut self.connect().await).await
     }
 
+    /// Initialize an MCP session as a client whose user can be asked to approve a
+    /// call (it declares elicitation); its id.
+    pub async fn initialize_eliciting(&self) -> String {
+        let capabilities = json!({ "elicitation": {} });
+        self.initialize_with(&mut self.connect().await, capabilities)
+            .await
+    }
+
     /// Initialize an MCP session as a client on `connection`; its id.
     pub async fn initialize_on(&self, connection: &mut Connection) -> String {
+        self.initialize_with(connection, json!({})).await
+    }
+
+    /// Initialize an MCP session as a client with `capabilities` on `connection`; its id.
+    async fn initialize_with(&self, connection: &mut Connection, capabilities: Value) -> String {
         let (status, session, answer) = self
-            .post_on(connection, "/mcp", Some(TOKEN), None, initialize_message())
+            .post_on(
+                connection,
+                "/mcp",
+                Some(TOKEN),
+                None,
+                initialize_message(capabilities),
+            )
             .await;
         assert_eq!(status, StatusCode::OK, "{answer:?}");
         assert_eq!(answer[0]["result"]["serverInfo"]["name"], "dapvisor");
@@ -282,6 +307,48 @@ impl HttpServer {
             .find(|m| m["id"] == id)
             .unwrap_or_else(|| panic!("no answer to {tool}: {answer:?}"));
         result["result"].clone()
+    }
+
+    /// Call `tool` in MCP session `session` and read its answer as it streams: the
+    /// server's requests made for the call (an elicitation asking the user to approve
+    /// it), then the answer. Returns once the request is sent and the answer's stream
+    /// has opened.
+    pub async fn start_call(
+        &self,
+        session: &str,
+        id: u64,
+        tool: &str,
+        arguments: Value,
+    ) -> Notifications {
+        let request = Request::post("/mcp")
+            .header(header::HOST, self.addr.to_string())
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json, text/event-stream")
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18");
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                             "params": {"name": tool, "arguments": arguments}});
+        let body = Full::new(Bytes::from(message.to_string()));
+        let response = tokio::time::timeout(ANSWER_WAIT, self.send(request.body(body).unwrap()))
+            .await
+            .expect("the server answers");
+        assert_eq!(response.status(), StatusCode::OK);
+        read_events(response.into_body())
+    }
+
+    /// Send MCP session `session`'s answer `result` to the server's request `id` (such
+    /// as an elicitation's).
+    pub async fn answer(&self, session: &str, id: &Value, result: Value) {
+        let (status, _, answer) = self
+            .post(
+                "/mcp",
+                Some(TOKEN),
+                Some(session),
+                json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{answer:?}");
     }
 
     /// End MCP session `session` as a client leaving does: `DELETE /mcp`.
@@ -343,28 +410,7 @@ impl HttpServer {
             .await
             .expect("the server answers");
         assert_eq!(response.status(), StatusCode::OK);
-        let (to_test, messages) = mpsc::unbounded_channel();
-        let mut body = response.into_body();
-        tokio::spawn(async move {
-            let mut pending = String::new();
-            while let Some(Ok(frame)) = body.frame().await {
-                let Ok(data) = frame.into_data() else {
-                    continue;
-                };
-                pending.push_str(&String::from_utf8_lossy(&data).replace("\r\n", "\n"));
-                // An SSE event ends at a blank line; its `data:` lines are the message.
-                while let Some(end) = pending.find("\n\n") {
-                    let event: String = pending.drain(..end + 2).collect();
-                    let Some(message) = message_of_event(&event) else {
-                        continue;
-                    };
-                    if to_test.send(message).is_err() {
-                        return;
-                    }
-                }
-            }
-        });
-        Notifications { messages }
+        read_events(response.into_body())
     }
 
     /// End the server as a service manager does, with SIGTERM; insists that it exits,
@@ -381,11 +427,37 @@ impl HttpServer {
     }
 }
 
-/// An MCP `initialize` request.
-fn initialize_message() -> Value {
+/// An MCP `initialize` request from a client with `capabilities`.
+fn initialize_message(capabilities: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
+        "protocolVersion": "2025-06-18", "capabilities": capabilities,
         "clientInfo": {"name": "dapvisor-tests", "version": "0"}}})
+}
+
+/// Read an SSE body (a stream of events) as it comes, from a task of its own, so the
+/// server never waits on a full stream; the messages pile up until the test looks.
+fn read_events(mut body: hyper::body::Incoming) -> Notifications {
+    let (to_test, messages) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut pending = String::new();
+        while let Some(Ok(frame)) = body.frame().await {
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            pending.push_str(&String::from_utf8_lossy(&data).replace("\r\n", "\n"));
+            // An SSE event ends at a blank line; its `data:` lines are the message.
+            while let Some(end) = pending.find("\n\n") {
+                let event: String = pending.drain(..end + 2).collect();
+                let Some(message) = message_of_event(&event) else {
+                    continue;
+                };
+                if to_test.send(message).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Notifications { messages }
 }
 
 /// The JSON message of one SSE event (none for a priming event or a comment).

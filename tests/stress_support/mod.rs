@@ -13,8 +13,7 @@ use dapvisor::{
 
 use crate::common::procs::descendants;
 
-/// A bound on any one request, wait or event; past it, something hung.
-pub const ANSWER_WAIT: Duration = Duration::from_secs(120);
+pub use crate::common::ANSWER_WAIT;
 /// Where a planned kill lands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {

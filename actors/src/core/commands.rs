@@ -131,10 +131,6 @@ impl SessionCore {
         }
         self.check(operation)?;
         self.check_request(&command, arguments.as_ref())?;
-        if self.state == SessionState::Stopped {
-            self.stop_ids
-                .check(self.stop_epoch, &command, arguments.as_ref())?;
-        }
         self.note_request(&command, arguments.as_ref())?;
         let arguments = self.with_default_context(&command, arguments);
         // A read at a stop is answered from this stop's cache, or fills it.
@@ -162,22 +158,18 @@ impl SessionCore {
         } else {
             Purpose::Body
         };
-        let stopped = self.state == SessionState::Stopped;
         let tag = self.send(
             &command.clone(),
             arguments,
             timeout,
             Pending::Agent {
                 token,
-                command: command.clone(),
+                command,
                 purpose,
             },
         );
         if let Some(key) = cache_key {
             self.stop_cache.expect(tag, key, token);
-        }
-        if stopped {
-            self.stop_ids.sent(tag, self.stop_epoch, &command);
         }
         if moves {
             // As for `continue`: a `stopped` event may beat the response.

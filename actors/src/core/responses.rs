@@ -31,9 +31,6 @@ impl SessionCore {
         let body = result.as_ref().ok().filter(|r| r.success);
         self.stop_cache
             .answered(tag, body.map(Response::raw_body_or_empty));
-        if let Pending::Agent { command, .. } = &pending {
-            self.stop_ids.answered(tag, command, body);
-        }
         match pending {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),

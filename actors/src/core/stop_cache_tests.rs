@@ -8,7 +8,6 @@ use super::*;
 use crate::core::command::{Answer, Command, ControlAction};
 use crate::core::session_tests::{control, full_caps, plan, request, Effects, Harness};
 use crate::core::state::{Operation, SessionState};
-use crate::wire::Response;
 
 fn raw(value: Value) -> RawJson {
     RawJson::from_value(&value)
@@ -293,11 +292,6 @@ fn whatever_moves_or_may_change_the_program_makes_the_next_read_go_to_the_adapte
         (
             "setVariable",
             Box::new(|h| {
-                // The reference it sets in is one this stop handed out.
-                let scopes = request(Operation::Scopes, "scopes", json!({ "frameId": 1000 }));
-                let tag = h.command(scopes).1.tag("scopes");
-                let body = json!({ "scopes": [{ "name": "Locals", "variablesReference": 5 }] });
-                h.respond(tag, Ok(Response::new(1, "scopes", Ok(Some(body)))));
                 let args = json!({ "variablesReference": 5, "name": "x", "value": "1" });
                 h.command(request(Operation::Modify, "setVariable", args)).1
             }),
@@ -395,7 +389,7 @@ fn a_read_answered_after_a_change_fills_nothing() {
     h.command(request(
         Operation::Evaluate,
         "evaluate",
-        json!({ "expression": "f()" }),
+        json!({ "expression": "f()", "frameId": 1000 }),
     ));
     answer_stack(&mut h, tag);
     assert!(

@@ -42,7 +42,7 @@ fn a_read_asked_after_a_change_does_not_follow_one_sent_before_it() {
     h.command(request(
         Operation::Evaluate,
         "evaluate",
-        json!({ "expression": "f()" }),
+        json!({ "expression": "f()", "frameId": 1000 }),
     ));
     let (second, out) = h.command(stack_request());
     assert_eq!(out.commands(), ["stackTrace"], "asked afresh");

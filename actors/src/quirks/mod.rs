@@ -18,6 +18,8 @@ mod ruby;
 
 pub use dialect::Dialect;
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
 use crate::registry::AdapterFlavor;
@@ -78,6 +80,10 @@ pub struct Quirks {
     /// `initialize` answer so that what needs them is refused (rdbg answers
     /// `setFunctionBreakpoints` and sets none).
     pub unhonoured_capabilities: &'static [&'static str],
+    /// The deadline of a launch or attach handshake where neither the start nor the
+    /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
+    /// needs longer: a build, a large symbol load).
+    pub launch_timeout: Duration,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -100,6 +106,7 @@ impl Quirks {
         adapter_process_is_the_program: false,
         breakpoints_are_only_added: false,
         unhonoured_capabilities: &[],
+        launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
 }
@@ -140,6 +147,12 @@ impl AdapterFlavor {
         self.quirks().evaluate_context(arguments)
     }
 
+    /// The deadline of this family's launch or attach handshake where neither the
+    /// start nor the runtime names one (see [`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub fn launch_timeout(self) -> Duration {
+        self.quirks().launch_timeout
+    }
+
     /// The exception filters that stop on uncaught exceptions in this family's
     /// adapter (empty where it has none).
     pub fn uncaught_exception_filters(self) -> &'static [&'static str] {
@@ -173,9 +186,14 @@ mod tests {
         assert_eq!(format!("{:?}", quirks(AdapterFlavor::Generic)), plain);
         let gdb = Quirks {
             dialect: Dialect::PLAIN,
+            launch_timeout: Quirks::NONE.launch_timeout,
             ..*quirks(AdapterFlavor::Gdb)
         };
-        assert_eq!(format!("{gdb:?}"), plain, "gdb departs only in its dialect");
+        assert_eq!(
+            format!("{gdb:?}"),
+            plain,
+            "gdb departs only in its dialect and its deadline"
+        );
         assert_eq!(
             quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
             "watch"

@@ -30,7 +30,8 @@ pub fn connect_from_banner<R>(
 ) where
     R: AsyncRead + AsFd + Unpin + Send + 'static,
 {
-    tokio::spawn(async move {
+    let tasks = ends.tasks.clone();
+    tasks.spawn(async move {
         let mut output = BufReader::new(output);
         match wait_for_banner(&mut output, &tail, connect_timeout, ready).await {
             Ok((host, port)) => {

@@ -1,22 +1,27 @@
 //! Answers to the requests an adapter sends us (reverse requests).
 //!
 //! `runInTerminal` runs the command headless, with the cwd and environment it names
-//! and clean signals ([`crate::clean_start`]), in the adapter's process group (so ending the session ends it), and answers with
-//! its process id; its stdout and stderr come back as `output` events.
-//! `startDebugging` is told yes and passed to the owner, which starts the child
-//! session. Anything else is refused with a proper error response, numbered in the
-//! same sequence as our requests.
+//! and clean signals ([`crate::clean_start`]), in the adapter's process group (so
+//! ending the session ends it), killed by the kernel if dapvisor dies (as the adapter
+//! is, `parent_death.rs`), and answers with its process id; its stdout and stderr come
+//! back as `output` events. It is reaped when it exits (and whatever it left running
+//! is ended then), and at most `max_terminal_processes` run at once.
+//! `startDebugging` is told yes, while its session tree has a place for one more
+//! child (`child_slots.rs`), and passed to the owner, which starts the child session.
+//! Anything else, and a request past a bound, is refused with a proper error
+//! response, numbered in the same sequence as our requests.
 
 use std::process::Stdio;
 use std::sync::Arc;
 
+use ractor::ActorRef;
 use serde_json::{json, Value};
 use tokio::io::AsyncRead;
 use tokio::process::Child;
 use tokio::sync::Semaphore;
 
 use crate::transport::io::read_text;
-use crate::transport::messages::{FrameCredit, TransportOutput};
+use crate::transport::messages::{FrameCredit, TransportMsg, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
 use crate::wire::types::RunInTerminalRequestArguments;
@@ -84,6 +89,7 @@ pub fn run_in_terminal(
         };
     }
     command.env(super::process::TREE_ENV, tag);
+    super::parent_death::die_with_parent(&mut command);
     let mut child = command
         .spawn()
         .map_err(|e| format!("could not run `{program}`: {e}"))?;
@@ -116,31 +122,23 @@ impl TransportState {
     /// Serve a reverse request and send its response, which keeps the request's
     /// place (`credit`) until it is written: an adapter that does not read its answers
     /// is no longer read.
-    pub(super) fn on_reverse_request(&mut self, request: Request, credit: FrameCredit) {
+    pub(super) fn on_reverse_request(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        request: Request,
+        credit: FrameCredit,
+    ) {
         let result = match request.command.as_str() {
-            "runInTerminal" => {
-                let sink = self.sink.clone();
-                let pgid = self.group.as_ref().map(|g| g.pid());
-                let credits = self.output_credits.clone();
-                let tag = crate::transport::process::new_tree_tag();
-                run_in_terminal(&request, pgid, &tag, credits, move |ev, held| {
-                    sink(TransportOutput::Event(ev, held))
-                })
-                .map(|(child, body)| {
-                    let leads_group = pgid.is_none();
-                    let group = ProcessGroup::adopt(child, leads_group);
-                    self.terminal_processes
-                        .extend(group.map(|g| Arc::new(g.tagged(tag))));
-                    body
-                })
-            }
-            "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
+            "runInTerminal" => self.run_terminal_command(myself, &request),
+            "startDebugging" => start_debugging(&request).and_then(|(kind, configuration)| {
+                let slot = self.child_slots.take()?;
                 self.pass_on(TransportOutput::StartDebugging {
                     request: kind,
                     configuration,
                     server: self.server.clone(),
+                    slot,
                 });
-                json!({})
+                Ok(json!({}))
             }),
             other => Err(format!(
                 "dapvisor does not handle the reverse request `{other}`"
@@ -153,9 +151,86 @@ impl TransportState {
     }
 }
 
+impl TransportState {
+    /// Run a `runInTerminal` command, if fewer than `max_terminal_processes` run.
+    fn run_terminal_command(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        request: &Request,
+    ) -> ReverseResult {
+        let limit = self.config.max_terminal_processes;
+        if self.terminal_processes.len() >= limit {
+            return Err(format!(
+                "{limit} processes started by runInTerminal still run, as many as dapvisor \
+                 runs for one adapter (max_terminal_processes); wait for one to end"
+            ));
+        }
+        let sink = self.sink.clone();
+        let pgid = self.group.as_ref().map(|g| g.pid());
+        let credits = self.output_credits.clone();
+        let tag = crate::transport::process::new_tree_tag();
+        let (child, body) = run_in_terminal(request, pgid, &tag, credits, move |ev, held| {
+            sink(TransportOutput::Event(ev, held))
+        })?;
+        let Some(group) = ProcessGroup::adopt(child, pgid.is_none()) else {
+            return Ok(body); // reaped already: nothing left to hold
+        };
+        let pid = group.pid();
+        // Reaped as soon as it exits, not held until the session ends.
+        let me = myself.clone();
+        crate::transport::io::watch_exit(pid, move |_| {
+            let _ = me.cast(TransportMsg::TerminalExited(pid));
+        });
+        self.terminal_processes.push(Arc::new(group.tagged(tag)));
+        Ok(body)
+    }
+
+    /// A `runInTerminal` process exited: sweep what it left and reap it (off this
+    /// handler), and forget it.
+    pub(super) fn terminal_exited(&mut self, pid: u32) {
+        let Some(at) = self.terminal_processes.iter().position(|g| g.pid() == pid) else {
+            return; // swept with the connection already
+        };
+        let group = self.terminal_processes.swap_remove(at);
+        crate::transport::process::kill_all(vec![group], || {});
+    }
+}
+
 /// Our response to the reverse request `request`, numbered `seq`.
 fn response_to(request: &Request, seq: i64, result: ReverseResult) -> Response {
     let mut response = Response::new(request.seq, request.command.clone(), result.map(Some));
     response.seq = seq;
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::parent_death::test_support::*;
+
+    /// In the helper run only: run `sleep` as an adapter's `runInTerminal` asks, print
+    /// its pid, and wait to be killed. In a normal run it does nothing.
+    #[tokio::test]
+    async fn helper_runs_a_terminal_command_and_waits() {
+        let arguments = json!({ "kind": "integrated", "cwd": "", "args": ["sleep", "300"] });
+        let request = Request::new("runInTerminal", Some(arguments));
+        let credits = Arc::new(Semaphore::new(4));
+        let mut child = None;
+        in_helper_report_and_wait(|| {
+            let (started, _) = run_in_terminal(&request, None, "test", credits, |_, _| {})
+                .expect("the command runs");
+            let pid = started.id().unwrap();
+            child = Some(started);
+            pid
+        })
+        .await;
+    }
+
+    /// Issue 27, item 4: a `runInTerminal` process lacked the parent-death signal the
+    /// adapter has, and outlived a SIGKILLed dapvisor.
+    #[tokio::test]
+    async fn a_terminal_command_dies_when_dapvisor_is_killed() {
+        let helper = "transport::reverse::tests::helper_runs_a_terminal_command_and_waits";
+        assert!(child_dies_with_its_killed_parent(helper).await);
+    }
 }
