@@ -1,6 +1,8 @@
 //! `dapvisor mcp` driving rdbg, as an agent would on the Ruby example with a bug:
 //! stop at the bug, read the locals and the object's instance variables, evaluate the
-//! fix's expression, and continue to the end with the exit code and the output.
+//! fix's expression, and continue to the end with the exit code and the output; and a
+//! minitest test run by its id, stopped in the code under test, ending with
+//! minitest's own words on the failure.
 
 mod agent;
 mod common;
@@ -79,5 +81,86 @@ async fn an_agent_finds_the_late_fee_bug_and_checks_the_fix() {
         .await;
     let out = out["output"].as_str().unwrap();
     assert!(out.contains("fees: 725 cents (expected 650)"), "{out}");
+    assert!(client.close().await.success());
+}
+
+/// The end of minitest test `test` of the Ruby cart project, run without a stop.
+async fn run_to_end(client: &McpClient, test: &str) -> serde_json::Value {
+    let project = program("ruby/cart");
+    let ended = client
+        .ok(
+            "debug_launch",
+            json!({ "test": test, "program": project, "timeout": 120 }),
+        )
+        .await;
+    assert_eq!(ended["state"], "terminated", "{test}: {ended}");
+    ended["test"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_minitest_test_by_id_stops_in_the_code_under_test_and_ends_with_its_failure() {
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
+    let project = program("ruby/cart");
+    let source = project.join("lib/cart.rb");
+    let line = line_of(&source, "return subtotal");
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "test": "test/test_cart.rb::TestCart#test_total", "program": project,
+                    "timeout": 120,
+                    "breakpoints": [{ "file": source, "line": line,
+                                      "condition": "subtotal == 20" }] }),
+        )
+        .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    assert_eq!(launched["adapter"], "rdbg");
+    assert_eq!(launched["stop"]["line"], line, "{launched}");
+    let id = launched["session_id"].clone();
+    assert_eq!(var(&launched["stop"]["locals"], "subtotal")["value"], "20");
+    let eval = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "subtotal + 1" }),
+        )
+        .await;
+    assert_eq!(eval["result"], "21", "{eval}");
+    let end = client
+        .ok(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 120 }),
+        )
+        .await;
+    assert_eq!(end["state"], "terminated", "{end}");
+    let test = &end["test"];
+    assert_eq!(
+        (&test["runner"], &test["passed"], &test["exit_code"]),
+        (&json!("minitest"), &json!(false), &json!(1)),
+        "{test}"
+    );
+    let failure = test["failure"].as_str().unwrap();
+    assert!(
+        failure.contains("TestCart#test_total") && failure.contains("Expected: 42"),
+        "{failure}"
+    );
+    assert!(failure.contains("Actual: 41"), "{failure}");
+
+    // A test that passes says so; a name that matches none is no pass, though
+    // minitest exits 0 for it.
+    let passed = run_to_end(&client, "test/test_cart.rb::test_line_total").await;
+    assert_eq!(
+        (&passed["passed"], &passed["exit_code"]),
+        (&json!(true), &json!(0)),
+        "{passed}"
+    );
+    let none = run_to_end(&client, "test/test_cart.rb::TestCart#test_nothing").await;
+    assert_eq!(
+        (&none["passed"], &none["exit_code"]),
+        (&json!(false), &json!(0)),
+        "{none}"
+    );
+    assert!(
+        none["failure"].as_str().unwrap().contains("no test ran"),
+        "{none}"
+    );
     assert!(client.close().await.success());
 }
