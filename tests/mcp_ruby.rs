@@ -2,7 +2,8 @@
 //! stop at the bug, read the locals and the object's instance variables, evaluate the
 //! fix's expression, and continue to the end with the exit code and the output; and a
 //! minitest test run by its id, stopped in the code under test, ending with
-//! minitest's own words on the failure.
+//! minitest's own words on the failure; an attach by pid, which rdbg 1.4 cannot
+//! make, refused saying what to do instead.
 
 mod agent;
 mod common;
@@ -162,5 +163,31 @@ async fn a_minitest_test_by_id_stops_in_the_code_under_test_and_ends_with_its_fa
         none["failure"].as_str().unwrap().contains("no test ran"),
         "{none}"
     );
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attach_by_pid_to_ruby_is_refused_saying_to_start_under_rdbg_and_attach_by_port() {
+    let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
+    let mut running = std::process::Command::new("sleep")
+        .arg("120")
+        .spawn()
+        .unwrap();
+    let library = program("ruby/library.rb");
+    let refused = client
+        .fails(
+            "debug_attach",
+            json!({ "pid": running.id(), "program": library }),
+            400,
+        )
+        .await;
+    running.kill().unwrap();
+    running.wait().unwrap();
+    let error = refused["error"].as_str().unwrap();
+    assert!(
+        error.contains("`rdbg` debug adapter cannot attach to a running process by pid"),
+        "{refused}"
+    );
+    assert!(error.contains("attach by `port`"), "{refused}");
     assert!(client.close().await.success());
 }

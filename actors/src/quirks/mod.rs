@@ -80,6 +80,9 @@ pub struct Quirks {
     /// `initialize` answer so that what needs them is refused (rdbg answers
     /// `setFunctionBreakpoints` and sets none).
     pub unhonoured_capabilities: &'static [&'static str],
+    /// Why the family cannot attach to a running process by pid, and what to do
+    /// instead (rdbg only serves a program started under it); `None` where it can.
+    pub no_pid_attach: Option<&'static str>,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -106,6 +109,7 @@ impl Quirks {
         adapter_process_is_the_program: false,
         breakpoints_are_only_added: false,
         unhonoured_capabilities: &[],
+        no_pid_attach: None,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };

@@ -36,7 +36,8 @@
 //! - `evaluate` needs a `frameId` from a stack trace it gave: with none it answers
 //!   "can't evaluate" (the MCP tool passes the top frame).
 //! - An attach to a port is to a program started with `rdbg --open --port N`, whose
-//!   server speaks DAP itself.
+//!   server speaks DAP itself. rdbg 1.4 cannot attach to a process by pid (its server
+//!   is loaded as the program starts): such an attach is refused, saying so.
 
 use super::dialect::{Dialect, LaunchDraft};
 use super::Quirks;
@@ -54,6 +55,13 @@ pub(super) const QUIRKS: Quirks = Quirks {
         "supportsTerminateRequest",
     ],
     attach_port_speaks_dap: true,
+    no_pid_attach: Some(
+        "rdbg 1.4 serves only a program started under it (its DAP server is loaded as \
+         the program starts). Start the program with `rdbg --open --host 127.0.0.1 \
+         --port N PROGRAM.rb` (Debian's rdbg is `ruby $(ruby -e 'print \
+         Gem.bin_path(\"debug\", \"rdbg\")')`) and attach by `port` N, or launch it \
+         under the debugger instead",
+    ),
     dialect: Dialect {
         launch,
         adapter_args,

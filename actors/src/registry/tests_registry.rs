@@ -138,6 +138,37 @@ fn attach_selection() {
 }
 
 #[test]
+fn rdbg_refuses_an_attach_by_pid_saying_to_start_under_it_and_attach_by_port() {
+    let registry = AdapterRegistry::builtin();
+    let spec = AttachSpec {
+        program: Some("/srv/app/worker.rb".into()),
+        pid: Some(4242),
+        ..AttachSpec::default()
+    };
+    let def = registry.select_for_attach(&spec).unwrap();
+    assert_eq!(def.name, "rdbg");
+    // Refused before anything is looked for: an empty PATH would fail otherwise.
+    let dir = TempDir::new("rdbg-pid");
+    let err = registry
+        .resolve_for_attach_in(def, &spec, &fake_env(&dir))
+        .unwrap_err();
+    assert!(matches!(err, RegistryError::NoPidAttach { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("cannot attach to a running process by pid"), "{text}");
+    assert!(text.contains("--open") && text.contains("attach by `port`"), "{text}");
+    assert_eq!(err.adapter(), None, "an argument error");
+    let by_port = AttachSpec {
+        port: Some(12345),
+        pid: None,
+        ..spec
+    };
+    let resolved = registry
+        .resolve_for_attach_in(def, &by_port, &fake_env(&dir))
+        .unwrap();
+    assert_eq!(resolved.name, "rdbg");
+}
+
+#[test]
 fn register_adds_or_replaces_by_name() {
     let mut registry = AdapterRegistry::empty();
     assert!(registry.get("debugpy").is_none());
