@@ -182,3 +182,43 @@ async fn an_exit_is_no_exception_stop_and_the_environment_reaches_the_program() 
     assert!(out.contains("hello from the launch"), "{out:?}");
     runtime.shutdown().await;
 }
+
+/// An rdbg that stops answering (its process stopped, as a program holding Ruby's lock
+/// would leave it), or whose program runs on (rdbg only acts on a kill at a stop), is
+/// still ended by a terminate: the `disconnect` that stands for it has its deadline,
+/// and then the program's process is killed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminate_ends_an_rdbg_that_stopped_answering_or_runs_on() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = program("ruby/library.rb");
+    let line = line_of(&source, "late = kept - LOAN_DAYS + 1");
+    let session = runtime
+        .launch(LaunchSpec::new(&source).breakpoint(&source, line))
+        .await
+        .unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    let pid = session.adapter_pid().expect("rdbg's process");
+    let stopped = std::process::Command::new("kill")
+        .args(["-STOP", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    let ended = tokio::time::timeout(ACTOR_WAIT, session.terminate())
+        .await
+        .expect("a terminate is bounded by its disconnect's deadline");
+    assert!(ended.is_ok(), "{ended:?}");
+    assert_eq!(wait_gone(vec![pid]).await, Vec::<u32>::new(), "left behind");
+
+    // A running program: rdbg queues the kill for its next stop, which never comes.
+    let session = runtime
+        .launch(LaunchSpec::new(root().join("tests/support/ticks.rb")))
+        .await
+        .unwrap();
+    let pid = session.adapter_pid().expect("rdbg's process");
+    let ended = tokio::time::timeout(ACTOR_WAIT, session.terminate())
+        .await
+        .expect("a terminate is bounded by its disconnect's deadline");
+    assert!(ended.is_ok(), "{ended:?}");
+    assert_eq!(wait_gone(vec![pid]).await, Vec::<u32>::new(), "left behind");
+    runtime.shutdown().await;
+}
