@@ -184,8 +184,8 @@ async fn an_exit_is_no_exception_stop_and_the_environment_reaches_the_program() 
 }
 
 /// An rdbg that stops answering (its process stopped, as a program holding Ruby's lock
-/// would leave it), or whose program runs on (rdbg only acts on a kill at a stop), is
-/// still ended by a terminate: the `disconnect` that stands for it has its deadline,
+/// would leave it), or whose program is running rather than stopped, is still
+/// ended by a terminate: the `disconnect` that stands for it has its deadline,
 /// and then the program's process is killed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_terminate_ends_an_rdbg_that_stopped_answering_or_runs_on() {
@@ -209,7 +209,7 @@ async fn a_terminate_ends_an_rdbg_that_stopped_answering_or_runs_on() {
     assert!(ended.is_ok(), "{ended:?}");
     assert_eq!(wait_gone(vec![pid]).await, Vec::<u32>::new(), "left behind");
 
-    // A running program: rdbg queues the kill for its next stop, which never comes.
+    // A program running, not stopped, that would run until it is ended.
     let session = runtime
         .launch(LaunchSpec::new(root().join("tests/support/ticks.rb")))
         .await
