@@ -154,8 +154,14 @@ fn rdbg_refuses_an_attach_by_pid_saying_to_start_under_it_and_attach_by_port() {
         .unwrap_err();
     assert!(matches!(err, RegistryError::NoPidAttach { .. }), "{err:?}");
     let text = err.to_string();
-    assert!(text.contains("cannot attach to a running process by pid"), "{text}");
-    assert!(text.contains("--open") && text.contains("attach by `port`"), "{text}");
+    assert!(
+        text.contains("cannot attach to a running process by pid"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--open") && text.contains("attach by `port`"),
+        "{text}"
+    );
     assert_eq!(err.adapter(), None, "an argument error");
     let by_port = AttachSpec {
         port: Some(12345),

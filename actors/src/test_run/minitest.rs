@@ -134,7 +134,10 @@ mod tests {
         assert_eq!(minitest_file(id), Some("test/test_cart.rb"));
         assert_eq!(filter_of(id), "TestCart#test_total");
         assert_eq!(filter_of("test/t.rb::test_total"), "test_total");
-        assert_eq!(filter_of("Shop::TestCart::test_total"), "Shop::TestCart#test_total");
+        assert_eq!(
+            filter_of("Shop::TestCart::test_total"),
+            "Shop::TestCart#test_total"
+        );
         assert_eq!(filter_of("/total/"), "/total/");
         assert_eq!(minitest_file("cart::tests::total"), None);
         assert_eq!(minitest_file("test_cart.rb"), None, "a file alone is no id");
@@ -190,10 +193,17 @@ Expected: 42
         assert_eq!(project_of(&file, None), root.join("shop"));
         let mut spec = LaunchSpec::default();
         let id = "test/models/test_cart.rb::TestCart#test_total";
-        launch(&mut spec, id, (None, &root.join("shop"), None), |p, _| Ok(p)).unwrap();
+        launch(&mut spec, id, (None, &root.join("shop"), None), |p, _| {
+            Ok(p)
+        })
+        .unwrap();
         assert_eq!(spec.program, file);
         assert_eq!(spec.cwd.as_deref(), Some(root.join("shop").as_path()));
-        let load_path = format!("{}:{}", root.join("shop/lib").display(), root.join("shop/test").display());
+        let load_path = format!(
+            "{}:{}",
+            root.join("shop/lib").display(),
+            root.join("shop/test").display()
+        );
         assert_eq!(spec.env["RUBYLIB"], load_path);
         assert_eq!(spec.args, ["-n", "TestCart#test_total", "-v"]);
         assert_eq!(spec.adapter.as_deref(), Some("rdbg"));
