@@ -38,10 +38,10 @@ fn filter_of(id: &str) -> String {
 /// The project a test file belongs to: the nearest folder at or above the file's own
 /// that holds a `test` or `lib` folder (rake's layout), looking no higher than
 /// `highest`; else the file's own folder.
-fn project_of(file: &Path, highest: Option<&Path>) -> PathBuf {
+fn project_of(file: &Path, highest: &Path) -> PathBuf {
     let own = file.parent().unwrap_or(file);
     own.ancestors()
-        .take_while(|dir| highest.is_none_or(|top| dir.starts_with(top)))
+        .take_while(|dir| dir.starts_with(highest))
         .find(|dir| dir.join("test").is_dir() || dir.join("lib").is_dir())
         .unwrap_or(own)
         .to_path_buf()
@@ -63,7 +63,15 @@ pub(crate) fn launch(
         }
     };
     spec.program = confine(file, "the test file")?;
-    let project = confine(project_of(&spec.program, root), "the test's project")?;
+    // Looked for no higher than the root, else the working folder where the file is in
+    // it, else the folder above the file's own (`test/`'s project): never `/`'s `lib`.
+    let own = spec.program.parent().unwrap_or(&spec.program);
+    let highest = match root {
+        Some(root) => root,
+        None if spec.program.starts_with(base) => base,
+        None => own.parent().unwrap_or(own),
+    };
+    let project = confine(project_of(&spec.program, highest), "the test's project")?;
     let mut load_path = Vec::new();
     for folder in ["lib", "test"] {
         let dir = project.join(folder);
@@ -190,7 +198,7 @@ Expected: 42
         std::fs::create_dir_all(root.join("shop/lib")).unwrap();
         let file = root.join("shop/test/models/test_cart.rb");
         std::fs::write(&file, "").unwrap();
-        assert_eq!(project_of(&file, None), root.join("shop"));
+        assert_eq!(project_of(&file, &root), root.join("shop"));
         let mut spec = LaunchSpec::default();
         let id = "test/models/test_cart.rb::TestCart#test_total";
         launch(&mut spec, id, (None, &root.join("shop"), None), |p, _| {
@@ -209,7 +217,12 @@ Expected: 42
         assert_eq!(spec.adapter.as_deref(), Some("rdbg"));
         // No higher than the root: a file alone in it is its own project.
         let alone = root.join("shop/test/models");
-        assert_eq!(project_of(&file, Some(&alone)), alone);
+        assert_eq!(project_of(&file, &alone), alone);
+        // Outside the working folder, no higher than the folder above the file's.
+        let mut spec = LaunchSpec::default();
+        let elsewhere = (Some(file.as_path()), Path::new("/nowhere"), None);
+        launch(&mut spec, "test_total", elsewhere, |p, _| Ok(p)).unwrap();
+        assert_eq!(spec.cwd.as_deref(), Some(alone.as_path()));
         std::fs::remove_dir_all(&root).unwrap();
     }
 }
