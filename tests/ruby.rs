@@ -222,3 +222,58 @@ async fn a_terminate_ends_an_rdbg_that_stopped_answering_or_runs_on() {
     assert_eq!(wait_gone(vec![pid]).await, Vec::<u32>::new(), "left behind");
     runtime.shutdown().await;
 }
+
+/// A program started under `rdbg --open` by someone else is attached to by the port
+/// rdbg names: the attach stops it where it is (rdbg pauses it), and a detach lets it
+/// run on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attaches_by_port_to_a_program_started_under_rdbg_open() {
+    use std::io::BufRead;
+    let rdbg = std::process::Command::new("ruby")
+        .args(["-e", "print Gem.bin_path('debug', 'rdbg')"])
+        .output()
+        .unwrap();
+    let rdbg = String::from_utf8(rdbg.stdout).unwrap();
+    let mut started = std::process::Command::new("ruby")
+        .arg(&rdbg)
+        .args(["--open", "--host", "127.0.0.1", "--port", "0", "--"])
+        .arg(root().join("tests/support/ticks.rb"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)`, then it waits.
+    let mut stderr = std::io::BufReader::new(started.stderr.take().unwrap());
+    let mut port = None;
+    let mut line = String::new();
+    while port.is_none() && stderr.read_line(&mut line).unwrap() > 0 {
+        port = line
+            .trim_end()
+            .strip_suffix(')')
+            .and_then(|l| l.rsplit_once(':'))
+            .and_then(|(_, p)| p.parse::<u16>().ok());
+        line.clear();
+    }
+    let port = port.expect("rdbg names its port");
+    // Its stderr is drained so that rdbg never blocks on it.
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut spec = dapvisor::AttachSpec::default();
+    spec.adapter = Some("rdbg".into());
+    spec.port = Some(port);
+    let session = runtime.attach(spec).await.unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "pause");
+    let frames = session.stack_trace(None, None).await.unwrap();
+    let file = frames[0].source.as_ref().and_then(|s| s.path.clone());
+    assert_eq!(
+        file,
+        Some(root().join("tests/support/ticks.rb").display().to_string())
+    );
+    session.disconnect(false).await.unwrap();
+    runtime.shutdown().await;
+    assert!(is_alive(started.id()), "a detach lets the program run on");
+    started.kill().unwrap();
+    started.wait().unwrap();
+}
