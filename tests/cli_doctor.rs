@@ -14,7 +14,7 @@ use tokio::process::Command;
 
 /// The adapters this machine has (scripts/provision installs them), each of which
 /// must be found and answer.
-const INSTALLED: [&str; 5] = ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug"];
+const INSTALLED: [&str; 6] = ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg"];
 
 /// `dapvisor doctor ARGS --json`, parsed, with the exit code.
 async fn doctor_json(command: &mut Command, args: &[&str]) -> (Option<i32>, Value) {
@@ -63,7 +63,7 @@ async fn on_this_machine_every_adapter_answers_and_it_exits_0() {
     }
     // Those asked by their own flag name a version (the others' is dapvisor's
     // install record, absent for one given by DAPVISOR_JS_DEBUG).
-    for name in ["debugpy", "lldb-dap", "dlv"] {
+    for name in ["debugpy", "lldb-dap", "dlv", "rdbg"] {
         let version = &check(&report, &format!("adapter {name}"))["version"];
         let version = version
             .as_str()

@@ -28,9 +28,18 @@ const INITIALIZE: u64 = 1;
 /// bounds the start, a TCP adapter's banner and connection included, and the answer
 /// each). Every process the adapter started is ended before this returns.
 pub async fn check_initialize(
-    adapter: ResolvedAdapter,
+    mut adapter: ResolvedAdapter,
     timeout: Duration,
 ) -> Result<Value, String> {
+    let quirks = adapter.flavor.quirks();
+    if quirks.adapter_process_is_the_program {
+        // rdbg is the program's own process and starts only with one: Ruby's `-e nil`,
+        // which has a first line to wait for its client at (an empty file has none,
+        // and ends before rdbg listens for anyone).
+        let mut nothing = crate::launch::LaunchSpec::new("-e");
+        nothing.args = vec!["nil".into()];
+        (quirks.dialect.adapter_args)(&mut adapter.args, &nothing);
+    }
     let adapter_id = adapter.adapter_id.clone();
     let config = TransportConfig {
         connect_timeout: timeout,

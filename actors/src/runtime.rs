@@ -290,7 +290,8 @@ impl Runtime {
         // Finding the adapter and its arguments may run probes (an interpreter, rustc):
         // off the async threads.
         let (mut adapter, arguments, notes) = tokio::task::spawn_blocking(move || {
-            let adapter = registry.select_installed_for_launch(&probe)?;
+            let mut adapter = registry.select_installed_for_launch(&probe)?;
+            adapter.prepare_for_launch(&probe);
             let arguments = adapter.launch_arguments(&probe);
             let notes = adapter.launch_notes(&probe);
             Ok::<_, RegistryError>((adapter, arguments, notes))

@@ -46,9 +46,12 @@ const READS_NAMES: (Effect, &str) = (Effect::Read, "reads the debuggee");
 /// - CodeLLDB: any expression may be Python run inside the adapter (`/py ...`), and
 ///   its console takes lldb commands by default.
 /// - js-debug: expressions and console input are JavaScript run in the program.
+/// - rdbg: expressions are Ruby `eval`ed in the program, in every context it serves
+///   (its `repl` runs no debugger commands over DAP); its completions are IRB's, which
+///   `eval` the text before a dot to find the receiver's methods.
 /// - Generic: expressions in the debuggee, console input a debugger's commands, and
 ///   every argument DAP lets an adapter read as an expression is assumed to be one.
-const TABLE: [AdapterTraits; 7] = [
+const TABLE: [AdapterTraits; 8] = [
     AdapterTraits {
         flavor: AdapterFlavor::Debugpy,
         expressions: (Effect::Code, "runs Python code in the debuggee"),
@@ -104,6 +107,14 @@ const TABLE: [AdapterTraits; 7] = [
         completions: READS_NAMES,
     },
     AdapterTraits {
+        flavor: AdapterFlavor::Rdbg,
+        expressions: (Effect::Code, "runs Ruby code in the debuggee"),
+        console: (Effect::Code, "runs Ruby code in the debuggee"),
+        evaluates_exception_names: false,
+        evaluates_instruction_references: false,
+        completions: (Effect::Code, "may run Ruby code in the debuggee"),
+    },
+    AdapterTraits {
         flavor: AdapterFlavor::Generic,
         expressions: (Effect::Code, "runs code in the debuggee"),
         console: (
@@ -133,6 +144,7 @@ pub(crate) fn flavor_name(flavor: AdapterFlavor) -> &'static str {
         AdapterFlavor::Gdb => "gdb",
         AdapterFlavor::CodeLldb => "codelldb",
         AdapterFlavor::JsDebug => "js-debug",
+        AdapterFlavor::Rdbg => "rdbg",
         AdapterFlavor::Generic => "a generic adapter",
         _ => "an adapter",
     }

@@ -76,13 +76,13 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LaunchArgs {
-    /// The program: a script (.py, .js, .mjs, .cjs), a Go source file or package
+    /// The program: a script (.py, .js, .mjs, .cjs, .rb), a Go source file or package
     /// folder, or a binary; with `test`, the test's file or folder.
     program: Option<String>,
     /// One test to run instead (pytest node id, Go test, Rust test path, node:test
-    /// name); the end says if it passed, with the runner's words.
+    /// name, `file.rb::Class#test_x`); the end says if it passed, with the runner's words.
     test: Option<String>,
-    /// pytest, go, cargo or node, if `test` does not tell.
+    /// pytest, go, cargo, node or minitest, if `test` does not tell.
     runner: Option<String>,
     /// Arguments passed to the program.
     #[serde(default)]
@@ -92,7 +92,7 @@ pub(crate) struct LaunchArgs {
     /// Added to the program's environment.
     #[serde(default)]
     env: BTreeMap<String, String>,
-    /// `debugpy`, `lldb-dap`, `dlv`, `js-debug` or `codelldb`, or a language.
+    /// `debugpy`, `lldb-dap`, `dlv`, `js-debug`, `codelldb` or `rdbg`, or a language.
     adapter: Option<String>,
     /// debugpy: run this module (-m) instead.
     module: Option<String>,

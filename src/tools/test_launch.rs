@@ -57,7 +57,7 @@ pub(crate) async fn test_launch(
         request = request.runner(TestRunner::parse(name).ok_or_else(|| {
             ToolError::invalid(
                 format!("no test runner `{name}`"),
-                "pass runner: pytest, go, cargo or node, or leave it out to tell from the test",
+                "pass runner: pytest, go, cargo, node or minitest, or leave it out to tell from the test",
             )
         })?);
     }
@@ -117,8 +117,8 @@ fn test_error(err: TestRunError) -> ToolError {
     match err {
         TestRunError::UnknownRunner { .. } => ToolError::invalid(
             text,
-            "pass `runner` (pytest, go, cargo, node) or `program` (the test file, package \
-             folder or crate folder)",
+            "pass `runner` (pytest, go, cargo, node, minitest) or `program` (the test file, \
+             package folder or crate folder)",
         ),
         TestRunError::NoCrate { .. } | TestRunError::NoTestFile { .. } => {
             ToolError::invalid(text, "pass `program`: the crate folder or test file")
@@ -144,7 +144,7 @@ fn test_error(err: TestRunError) -> ToolError {
         _ => ToolError::new(
             500,
             text,
-            "check that the test's toolchain (cargo, go, python, node) is installed and \
+            "check that the test's toolchain (cargo, go, python, node, ruby) is installed and \
              works, then launch the test again",
         ),
     }

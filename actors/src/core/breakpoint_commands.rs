@@ -25,6 +25,7 @@ impl SessionCore {
     ) -> Result<(), SessionError> {
         self.check(Operation::SetBreakpoints)?;
         self.check_source_features(&breakpoints)?;
+        self.check_only_added(&file, &breakpoints)?;
         self.breakpoints.set_file(&file, breakpoints)?;
         self.sync_file(token, file);
         Ok(())
@@ -39,6 +40,10 @@ impl SessionCore {
     ) -> Result<(), SessionError> {
         self.check(Operation::SetBreakpoints)?;
         self.check_source_features(std::slice::from_ref(&breakpoint))?;
+        let mut next: Vec<SourceBreakpoint> = self.breakpoints.requested(&file);
+        next.retain(|b| b.line != breakpoint.line);
+        next.push(breakpoint.clone());
+        self.check_only_added(&file, &next)?;
         self.breakpoints.add(&file, breakpoint)?;
         self.sync_file(token, file);
         Ok(())
@@ -74,6 +79,9 @@ impl SessionCore {
         line: i64,
     ) -> Result<(), SessionError> {
         self.check(Operation::SetBreakpoints)?;
+        let mut next: Vec<SourceBreakpoint> = self.breakpoints.requested(&file);
+        next.retain(|b| b.line != line);
+        self.check_only_added(&file, &next)?;
         if !self.breakpoints.remove(&file, line) {
             let lines: Vec<String> = self
                 .breakpoints
@@ -189,6 +197,34 @@ impl SessionCore {
 
     /// Lines count from 1; conditions, hit conditions and log messages need their
     /// capabilities.
+    /// Refuse a new list for `file` that drops or changes one of its breakpoints, for an
+    /// adapter that can only add them (rdbg 1.4 keeps every line it was ever given, and
+    /// the first condition at each): the adapter would go on stopping there.
+    fn check_only_added(
+        &self,
+        file: &std::path::Path,
+        next: &[SourceBreakpoint],
+    ) -> Result<(), SessionError> {
+        if !self.quirks().breakpoints_are_only_added {
+            return Ok(());
+        }
+        let kept = |old: &SourceBreakpoint| next.iter().any(|b| b == old);
+        match self
+            .breakpoints
+            .requested(file)
+            .into_iter()
+            .find(|old| !kept(old))
+        {
+            None => Ok(()),
+            Some(old) => Err(self.unsupported(&format!(
+                "removing or changing a breakpoint (it only adds them, so the one at {}:{} \
+                 stays as it is until the program ends; relaunch without it instead)",
+                file.display(),
+                old.line
+            ))),
+        }
+    }
+
     fn check_source_features(&self, list: &[SourceBreakpoint]) -> Result<(), SessionError> {
         if let Some(bad) = list.iter().find(|b| b.line < 1) {
             return Err(SessionError::InvalidArgument(format!(

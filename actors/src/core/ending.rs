@@ -93,6 +93,9 @@ impl SessionCore {
             // up): the crash and the restart awaited stay as they are.
             return;
         }
+        if self.quirks().adapter_process_is_the_program && self.is_crash(&exit) {
+            self.program_ended_with_its_process(&exit);
+        }
         if self.is_crash(&exit) {
             if !self.defer_crash_to_bootstrap(&exit) {
                 self.on_crash(exit);
@@ -126,5 +129,22 @@ impl SessionCore {
         self.wake_waiters();
         self.emit(EventKind::AdapterExited(exit));
         self.continue_relaunch(relaunch);
+    }
+
+    /// rdbg's process is the program, and it says nothing of the program's end: its
+    /// process ending unasked is that end, with the process's exit status (128 plus the
+    /// signal that ended it) as the program's exit code, as if the adapter had sent
+    /// `exited` and `terminated`. Nothing is sent to the adapter that is gone.
+    fn program_ended_with_its_process(&mut self, exit: &crate::error::AdapterExit) {
+        self.adapter = AdapterPhase::Down;
+        let code = exit
+            .code
+            .map(i64::from)
+            .or(exit.signal.map(|signal| 128 + i64::from(signal)));
+        if let Some(code) = code {
+            let body = json!({ "exitCode": code });
+            self.on_event(crate::wire::Event::new("exited", Some(body)));
+        }
+        self.on_event(crate::wire::Event::new("terminated", None));
     }
 }

@@ -209,7 +209,8 @@ impl SessionCore {
         let result = result.and_then(|r| success_or_error(command, r));
         match (step, result) {
             (StartupStep::Initialize, Ok(response)) => {
-                self.run.capabilities = Some(response.parse_body().unwrap_or_default());
+                let claimed = response.parse_body().unwrap_or_default();
+                self.run.capabilities = Some(self.quirks().honoured(claimed));
                 let target = self.startup.as_ref().and_then(|s| s.target.clone());
                 let arguments = target
                     .or_else(|| self.plan.as_ref().map(|p| p.arguments.clone()))

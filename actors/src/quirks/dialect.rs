@@ -8,7 +8,8 @@
 //! attach is the same with an [`AttachDraft`] and [`Dialect::attach`], and nothing
 //! after `spec.extra`. What needs the executable found
 //! ([`Dialect::launch_with_adapter`], [`Dialect::attach_with_adapter`]) and what
-//! dapvisor says before the adapter does ([`Dialect::launch_notes`]) come after.
+//! dapvisor says before the adapter does ([`Dialect::launch_notes`]) come after, and
+//! last what a launch adds to the adapter's own command line ([`Dialect::adapter_args`]).
 //!
 //! Each function writes only where its family departs from plain DAP, which
 //! [`Dialect::PLAIN`] spells.
@@ -75,6 +76,9 @@ pub struct Dialect {
     pub attach_with_adapter: fn(&mut Map<String, Value>),
     /// What dapvisor says in a launched session's output before the adapter does.
     pub launch_notes: fn(&LaunchSpec) -> Vec<String>,
+    /// Write a launch's program onto the adapter's command line (`args`, as resolved),
+    /// for an adapter that runs the program as its own process (rdbg).
+    pub adapter_args: fn(&mut Vec<String>, &LaunchSpec),
 }
 
 impl Dialect {
@@ -87,6 +91,7 @@ impl Dialect {
         launch_with_adapter: |_, _, _| {},
         attach_with_adapter: |_| {},
         launch_notes: |_| Vec::new(),
+        adapter_args: |_, _| {},
     };
 }
 

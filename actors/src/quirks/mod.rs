@@ -14,6 +14,7 @@ pub(crate) mod dialect;
 mod gdb;
 mod js_debug;
 pub(crate) mod lldb_dap;
+mod ruby;
 
 pub use dialect::Dialect;
 
@@ -22,6 +23,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::registry::AdapterFlavor;
+use crate::wire::types::Capabilities;
 
 /// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
 /// [`Quirks::NONE`] is plain DAP.
@@ -61,6 +63,26 @@ pub struct Quirks {
     /// connected to directly and nothing is run here (debugpy, dlv); elsewhere the
     /// adapter is started and told the port.
     pub attach_port_speaks_dap: bool,
+    /// A listening adapter names its port on stderr rather than stdout (rdbg).
+    pub listen_banner_on_stderr: bool,
+    /// What a listening adapter prints once it is ready for its client, where it
+    /// accepts one earlier than that and fails it (rdbg): the address is connected to
+    /// only once a line has held this too.
+    pub listen_ready_line: Option<&'static str>,
+    /// The adapter's process is the program itself (rdbg runs the program with a DAP
+    /// server inside): its exit is the program's end and its exit status the
+    /// program's, where it sends no `exited` or `terminated` of its own.
+    pub adapter_process_is_the_program: bool,
+    /// The adapter only adds source breakpoints: a `setBreakpoints` that drops or
+    /// changes one leaves it in place (rdbg 1.4), so such a change is refused.
+    pub breakpoints_are_only_added: bool,
+    /// Capabilities the adapter claims but does not honour over DAP, taken out of its
+    /// `initialize` answer so that what needs them is refused (rdbg answers
+    /// `setFunctionBreakpoints` and sets none).
+    pub unhonoured_capabilities: &'static [&'static str],
+    /// Why the family cannot attach to a running process by pid, and what to do
+    /// instead (rdbg only serves a program started under it); `None` where it can.
+    pub no_pid_attach: Option<&'static str>,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -82,6 +104,12 @@ impl Quirks {
         debuggee_output_on_adapter_pipes: false,
         uncaught_exception_filters: &[],
         attach_port_speaks_dap: false,
+        listen_banner_on_stderr: false,
+        listen_ready_line: None,
+        adapter_process_is_the_program: false,
+        breakpoints_are_only_added: false,
+        unhonoured_capabilities: &[],
+        no_pid_attach: None,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
@@ -96,6 +124,22 @@ impl Quirks {
             Some(named) if !named.is_null() => named.clone(),
             _ => json!(self.plain_evaluate_context),
         }
+    }
+}
+
+impl Quirks {
+    /// `capabilities` without the ones the adapter claims and does not honour.
+    pub(crate) fn honoured(&self, capabilities: Capabilities) -> Capabilities {
+        if self.unhonoured_capabilities.is_empty() {
+            return capabilities;
+        }
+        let Ok(Value::Object(mut all)) = serde_json::to_value(&capabilities) else {
+            return capabilities;
+        };
+        for name in self.unhonoured_capabilities {
+            all.remove(*name);
+        }
+        serde_json::from_value(Value::Object(all)).unwrap_or(capabilities)
     }
 }
 
@@ -128,6 +172,7 @@ impl AdapterFlavor {
             AdapterFlavor::Gdb => &gdb::QUIRKS,
             AdapterFlavor::CodeLldb => &codelldb::QUIRKS,
             AdapterFlavor::JsDebug => &js_debug::QUIRKS,
+            AdapterFlavor::Rdbg => &ruby::QUIRKS,
             AdapterFlavor::Generic => &Quirks::NONE,
         }
     }
@@ -189,7 +234,30 @@ mod tests {
             .into_iter()
             .filter(|f| quirks(*f).attach_port_speaks_dap)
             .collect();
-        assert_eq!(direct, [AdapterFlavor::Debugpy, AdapterFlavor::Delve]);
+        assert_eq!(
+            direct,
+            [
+                AdapterFlavor::Debugpy,
+                AdapterFlavor::Delve,
+                AdapterFlavor::Rdbg
+            ]
+        );
+        let rdbg = quirks(AdapterFlavor::Rdbg);
+        assert!(rdbg.listen_banner_on_stderr && rdbg.adapter_process_is_the_program);
+        assert!(rdbg.breakpoints_are_only_added && rdbg.listen_ready_line.is_some());
+        assert!(rdbg.debuggee_output_on_adapter_pipes);
+        assert!(filters(AdapterFlavor::Rdbg).is_empty());
+        let claimed: Capabilities = serde_json::from_value(json!({
+            "supportsFunctionBreakpoints": true,
+            "supportsStepBack": true,
+            "supportsConditionalBreakpoints": true,
+        }))
+        .unwrap();
+        let kept = rdbg.honoured(claimed.clone());
+        assert_eq!(kept.supports_function_breakpoints, None);
+        assert_eq!(kept.supports_conditional_breakpoints, Some(true));
+        let plain = quirks(AdapterFlavor::Delve).honoured(claimed);
+        assert_eq!(plain.supports_function_breakpoints, Some(true));
     }
 
     /// The parts of `flavor`'s dialect that are its own rather than plain DAP's (what
@@ -206,7 +274,8 @@ mod tests {
             attach,
             launch_with_adapter,
             attach_with_adapter,
-            launch_notes
+            launch_notes,
+            adapter_args
         );
         parts
             .into_iter()
@@ -217,7 +286,7 @@ mod tests {
     #[test]
     fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
         use AdapterFlavor::*;
-        let expected: [(AdapterFlavor, &[&str]); 7] = [
+        let expected: [(AdapterFlavor, &[&str]); 8] = [
             (Debugpy, &["after_extra", "attach", "launch_with_adapter"]),
             (
                 LldbDap,
@@ -233,6 +302,7 @@ mod tests {
             (Gdb, &["launch", "attach"]),
             (CodeLldb, &["launch", "attach"]),
             (JsDebug, &["launch", "attach", "launch_with_adapter"]),
+            (Rdbg, &["launch", "adapter_args"]),
             (Generic, &[]),
         ];
         assert_eq!(expected.map(|(f, _)| f), AdapterFlavor::ALL);

@@ -107,6 +107,13 @@ impl ResolvedAdapter {
         (self.flavor.quirks().dialect.launch_notes)(spec)
     }
 
+    /// Put what a launch of `spec` adds to the adapter's own command line into its
+    /// arguments: the program, its arguments and its environment, for an adapter that
+    /// runs the program as its own process (rdbg); nothing for any other.
+    pub fn prepare_for_launch(&mut self, spec: &LaunchSpec) {
+        (self.flavor.quirks().dialect.adapter_args)(&mut self.args, spec);
+    }
+
     /// The definition's attach arguments (see [`AdapterDef::attach_arguments`]) plus
     /// what the adapter needs whatever is attached to (lldb-dap is kept off the network
     /// as for a launch).

@@ -1,4 +1,4 @@
-//! The six built-in adapters, in preference order: where several serve one extension
+//! The seven built-in adapters, in preference order: where several serve one extension
 //! (C: lldb-dap, gdb, CodeLLDB), the earlier one is chosen first.
 
 use serde_json::{json, Map, Value};
@@ -6,9 +6,17 @@ use serde_json::{json, Map, Value};
 use super::definition::{AdapterDef, AdapterFlavor, ServedCommands, TransportKind};
 
 /// The built-in adapter definitions, in preference order: debugpy, lldb-dap, dlv, gdb,
-/// codelldb, js-debug.
+/// codelldb, js-debug, rdbg.
 pub fn builtin_adapters() -> Vec<AdapterDef> {
-    vec![debugpy(), lldb_dap(), dlv(), gdb(), codelldb(), js_debug()]
+    vec![
+        debugpy(),
+        lldb_dap(),
+        dlv(),
+        gdb(),
+        codelldb(),
+        js_debug(),
+        rdbg(),
+    ]
 }
 
 /// Other names the built-ins answer to: `(alias, adapter name)`.
@@ -25,6 +33,9 @@ pub(crate) const BUILTIN_ALIASES: &[(&str, &str)] = &[
     ("pwa-node", "js-debug"),
     ("javascript", "js-debug"),
     ("typescript", "js-debug"),
+    ("ruby", "rdbg"),
+    ("rb", "rdbg"),
+    ("debug", "rdbg"),
 ];
 
 /// Extensions of native programs' sources and binaries; "" is a file without extension.
@@ -248,6 +259,78 @@ fn js_debug() -> AdapterDef {
         adapter_id: "pwa-node".into(),
         served_commands: None,
         pages_variables: false,
+    }
+}
+
+/// rdbg, the `debug` gem's debugger: Ruby runs `exe/rdbg` (found in resolve.rs; it is
+/// not on PATH where the gem came with Ruby, as on Debian), which runs the program with
+/// a DAP server in it on a port it picks and names on stderr. Postmortem mode makes it
+/// stop where an exception nothing rescued was raised, but for an `exit` (see
+/// `quirks/ruby.rs`). The `-e` debug commands run at rdbg's first stop.
+fn rdbg() -> AdapterDef {
+    AdapterDef {
+        name: "rdbg".into(),
+        flavor: AdapterFlavor::Rdbg,
+        languages: strings(&["ruby"]),
+        extensions: strings(&["rb"]),
+        commands: strings(&["ruby"]),
+        args: strings(&[
+            "--open",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "-e",
+            "config set postmortem true",
+            // An `exit` raises SystemExit, which postmortem mode would stop at: a hook
+            // that runs before rdbg's own turns it off for that one.
+            "-e",
+            "p at_exit { DEBUGGER__::CONFIG[:postmortem] = false if $!.is_a?(SystemExit) }",
+            // Ruby buffers a pipe's output until exit: written at once, what the program
+            // printed is there at the stop that follows.
+            "-e",
+            "p $stdout.sync = true",
+        ]),
+        transport: TransportKind::TcpListen,
+        launch_defaults: Map::new(),
+        install_hint: "Install Ruby, whose `debug` gem has rdbg (`apt-get install ruby` on \
+                       Debian 12), or `gem install debug`; `ruby` must be on PATH"
+            .into(),
+        adapter_id: "rdbg".into(),
+        served_commands: Some(rdbg_commands()),
+        pages_variables: false,
+    }
+}
+
+/// The requests rdbg 1.4 serves (`lib/debug/server_dap.rb`). Sent any other, it raises
+/// on the thread that reads its socket, which ends the program.
+fn rdbg_commands() -> ServedCommands {
+    ServedCommands {
+        commands: strings(&[
+            "initialize",
+            "launch",
+            "attach",
+            "setBreakpoints",
+            "setExceptionBreakpoints",
+            "configurationDone",
+            "disconnect",
+            "continue",
+            "next",
+            "stepIn",
+            "stepOut",
+            "terminate",
+            "pause",
+            "stepBack",
+            "threads",
+            "stackTrace",
+            "scopes",
+            "variables",
+            "evaluate",
+            "source",
+            "completions",
+        ]),
+        reason: "rdbg 1.4 ends the program on a request it does not serve, so it is not sent"
+            .into(),
     }
 }
 

@@ -76,19 +76,24 @@ pub enum AdapterFlavor {
     /// (see `core/bootstrap.rs`); later children (workers, subprocesses) are child
     /// sessions on the same server.
     JsDebug,
+    /// rdbg, the `debug` gem's debugger (Ruby). It is no separate adapter: `rdbg --open`
+    /// runs the program with a DAP server inside it, so a launch puts the program on
+    /// its command line and the process's exit is the program's (see `quirks/ruby.rs`).
+    Rdbg,
     /// Any other adapter: standard DAP arguments, no special handling.
     Generic,
 }
 
 impl AdapterFlavor {
     /// Every family, in a stable order (for tables that must cover each one).
-    pub const ALL: [AdapterFlavor; 7] = [
+    pub const ALL: [AdapterFlavor; 8] = [
         AdapterFlavor::Debugpy,
         AdapterFlavor::LldbDap,
         AdapterFlavor::Delve,
         AdapterFlavor::Gdb,
         AdapterFlavor::CodeLldb,
         AdapterFlavor::JsDebug,
+        AdapterFlavor::Rdbg,
         AdapterFlavor::Generic,
     ];
 }

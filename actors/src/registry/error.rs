@@ -59,6 +59,14 @@ pub enum RegistryError {
          to attach to a running debug server; give `program` or `adapter` to choose the adapter"
     )]
     MissingAttachTarget,
+    /// An attach by pid to a family that cannot attach to a running process.
+    #[error("the `{adapter}` debug adapter cannot attach to a running process by pid: {instead}")]
+    NoPidAttach {
+        /// The adapter's name.
+        adapter: String,
+        /// Why not, and what to do instead.
+        instead: String,
+    },
 }
 
 impl RegistryError {
@@ -70,7 +78,8 @@ impl RegistryError {
             | RegistryError::VersionTooOld { adapter, .. } => Some(adapter),
             RegistryError::UnknownAdapter { .. }
             | RegistryError::NoAdapterForProgram { .. }
-            | RegistryError::MissingAttachTarget => None,
+            | RegistryError::MissingAttachTarget
+            | RegistryError::NoPidAttach { .. } => None,
         }
     }
 }

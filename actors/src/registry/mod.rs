@@ -190,9 +190,11 @@ impl AdapterRegistry {
         resolve::resolve(def, env)
     }
 
-    /// Like [`resolve`](Self::resolve), for an attach: debugpy and dlv given a `port` are
-    /// debug servers already speaking DAP, so they are connected to directly
-    /// ([`TransportKind::TcpConnect`]) and need nothing installed here.
+    /// Like [`resolve`](Self::resolve), for an attach: debugpy, dlv and rdbg given a
+    /// `port` are debug servers already speaking DAP, so they are connected to directly
+    /// ([`TransportKind::TcpConnect`]) and need nothing installed here. An attach by pid
+    /// to a family that cannot attach to a running process (rdbg) is refused
+    /// ([`RegistryError::NoPidAttach`]), saying what to do instead.
     pub fn resolve_for_attach(
         &self,
         def: &AdapterDef,
@@ -216,6 +218,13 @@ impl AdapterRegistry {
                     .unwrap_or_else(|| DEFAULT_ATTACH_HOST.to_string());
                 Ok(ResolvedAdapter::connecting(def, host, port))
             }
+            None if spec.pid.is_some() => match def.flavor.quirks().no_pid_attach {
+                Some(instead) => Err(RegistryError::NoPidAttach {
+                    adapter: def.name.clone(),
+                    instead: instead.to_string(),
+                }),
+                None => self.resolve_in(def, env),
+            },
             _ => self.resolve_in(def, env),
         }
     }

@@ -28,6 +28,7 @@ pub(crate) fn resolve(
         AdapterFlavor::Debugpy => resolve_debugpy(def, env),
         AdapterFlavor::JsDebug => resolve_js_debug(def, env),
         AdapterFlavor::CodeLldb => resolve_codelldb(def, env),
+        AdapterFlavor::Rdbg => resolve_rdbg(def, env),
         AdapterFlavor::Gdb => {
             let resolved = resolve_command(def, env)?;
             check_gdb(def, &resolved.program, env)?;
@@ -209,6 +210,35 @@ fn resolve_codelldb(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapt
     }
     tried.push(format!("`{}` (not installed there)", installed.display()));
     Err(not_installed(def, tried, def.install_hint.clone()))
+}
+
+/// rdbg is Ruby running the `debug` gem's `exe/rdbg`, which Ruby's gems say where to
+/// find (Debian's Ruby bundles the gem without putting `rdbg` on PATH).
+fn resolve_rdbg(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapter, RegistryError> {
+    let (ruby, tried) = first_command(def, env);
+    let Some(ruby) = ruby else {
+        return Err(not_installed(def, tried, def.install_hint.clone()));
+    };
+    let finding = r#"print Gem.bin_path("debug", "rdbg")"#;
+    match run_probe(&ruby, &["-e", finding], env.probe_timeout) {
+        ProbeOutcome::Success(rdbg) if Path::new(rdbg.trim()).is_file() => {
+            let mut args = vec![rdbg.trim().to_string()];
+            args.extend(def.args.iter().cloned());
+            Ok(ResolvedAdapter::running(def, ruby, args))
+        }
+        ProbeOutcome::Success(rdbg) => {
+            let tried = vec![format!("`{}` (no such file)", rdbg.trim())];
+            Err(not_installed(def, tried, def.install_hint.clone()))
+        }
+        failed => {
+            let tried = vec![format!(
+                "`{}` has no `debug` gem ({})",
+                ruby.display(),
+                failed.describe(env.probe_timeout)
+            )];
+            Err(not_installed(def, tried, def.install_hint.clone()))
+        }
+    }
 }
 
 /// gdb speaks DAP from version 14 on.

@@ -102,7 +102,7 @@ fn unknown_adapter_lists_known_ones() {
     assert_eq!(name, "pdb");
     assert_eq!(
         known,
-        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug"]
+        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug", "rdbg"]
     );
     assert!(err.to_string().contains("debugpy, lldb-dap, dlv"), "{err}");
 }
@@ -135,6 +135,43 @@ fn attach_selection() {
         pick(AttachSpec::default()),
         Err(RegistryError::MissingAttachTarget)
     );
+}
+
+#[test]
+fn rdbg_refuses_an_attach_by_pid_saying_to_start_under_it_and_attach_by_port() {
+    let registry = AdapterRegistry::builtin();
+    let spec = AttachSpec {
+        program: Some("/srv/app/worker.rb".into()),
+        pid: Some(4242),
+        ..AttachSpec::default()
+    };
+    let def = registry.select_for_attach(&spec).unwrap();
+    assert_eq!(def.name, "rdbg");
+    // Refused before anything is looked for: an empty PATH would fail otherwise.
+    let dir = TempDir::new("rdbg-pid");
+    let err = registry
+        .resolve_for_attach_in(def, &spec, &fake_env(&dir))
+        .unwrap_err();
+    assert!(matches!(err, RegistryError::NoPidAttach { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("cannot attach to a running process by pid"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--open") && text.contains("attach by `port`"),
+        "{text}"
+    );
+    assert_eq!(err.adapter(), None, "an argument error");
+    let by_port = AttachSpec {
+        port: Some(12345),
+        pid: None,
+        ..spec
+    };
+    let resolved = registry
+        .resolve_for_attach_in(def, &by_port, &fake_env(&dir))
+        .unwrap();
+    assert_eq!(resolved.name, "rdbg");
 }
 
 #[test]
@@ -367,7 +404,8 @@ fn adapter_flavor_all_lists_every_family_once_in_order() {
             AdapterFlavor::Gdb => 3,
             AdapterFlavor::CodeLldb => 4,
             AdapterFlavor::JsDebug => 5,
-            AdapterFlavor::Generic => 6,
+            AdapterFlavor::Rdbg => 6,
+            AdapterFlavor::Generic => 7,
         }
     }
     for (at, flavor) in AdapterFlavor::ALL.into_iter().enumerate() {

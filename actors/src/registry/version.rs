@@ -16,6 +16,8 @@ fn version_arguments(flavor: AdapterFlavor) -> Option<&'static [&'static str]> {
         AdapterFlavor::Debugpy => Some(&["-c", "import debugpy; print(debugpy.__version__)"]),
         AdapterFlavor::LldbDap | AdapterFlavor::Gdb => Some(&["--version"]),
         AdapterFlavor::Delve => Some(&["version"]),
+        // The program is Ruby; the `debug` gem says its own version.
+        AdapterFlavor::Rdbg => Some(&["-e", "require 'debug/version'; print DEBUGGER__::VERSION"]),
         _ => None,
     }
 }

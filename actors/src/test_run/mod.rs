@@ -6,6 +6,7 @@
 //! | go | `TestTotal` (`TestTotal/case` for a subtest), in a package folder | dlv's test mode, `-test.run '^TestTotal$' -test.v` |
 //! | cargo | `cart::tests::total`, in a crate | the test binary holding it (`cargo test --no-run`), `ID --exact --nocapture --include-ignored` |
 //! | node | a name pattern (or none), in a test file | the file under js-debug, `--test-name-pattern ID` |
+//! | minitest | `test/test_cart.rb::TestCart#test_total` (or `test_total`, in any class), or the name with the file as the path | the file under rdbg, `-n NAME -v`, the project's `lib` and `test` on `RUBYLIB` |
 //!
 //! [`TestRequest::launch_spec`] turns a request into the [`LaunchSpec`] that runs it;
 //! breakpoints and the rest are the caller's. [`TestOutcome::read`] reads the run's
@@ -13,6 +14,7 @@
 //! (`rooted.rs`), and builds only sources that do (`rooted_builds.rs`).
 
 mod cargo;
+mod minitest;
 mod outcome;
 mod rooted;
 mod rooted_builds;
@@ -176,6 +178,10 @@ impl TestRequest {
                 ];
                 spec.cwd = Some(krate);
             }
+            TestRunner::Minitest => {
+                let found = (self.path.as_deref(), base.as_path(), root);
+                minitest::launch(&mut spec, &self.id, found, confine)?;
+            }
             TestRunner::NodeTest => {
                 let file = place.ok_or(TestRunError::NoTestFile {
                     id: self.id.clone(),
@@ -224,7 +230,7 @@ pub enum TestRunError {
     /// Neither the id nor the path says which runner the test belongs to.
     #[error(
         "cannot tell which runner test `{id}` belongs to: name the runner (pytest, go, \
-         cargo, node), or give the test file, package folder or crate folder it is in"
+         cargo, node, minitest), or give the test file, package folder or crate folder it is in"
     )]
     UnknownRunner {
         /// The test asked for.
@@ -236,8 +242,8 @@ pub enum TestRunError {
         /// Where the crate was looked for.
         path: PathBuf,
     },
-    /// A Node test without its file.
-    #[error("a Node test runs from its file: give the test file for `{id}`")]
+    /// A Node or minitest test without its file.
+    #[error("a Node or minitest test runs from its file: give the test file for `{id}`")]
     NoTestFile {
         /// The test asked for.
         id: String,
@@ -354,7 +360,7 @@ mod tests {
             .unwrap_err();
         assert!(err
             .to_string()
-            .contains("name the runner (pytest, go, cargo, node)"));
+            .contains("name the runner (pytest, go, cargo, node, minitest)"));
         let session: crate::SessionError = err.into();
         assert_eq!((session.code(), session.kind()), (400, "invalid_argument"));
         assert!(session

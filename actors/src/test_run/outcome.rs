@@ -29,6 +29,10 @@ impl TestOutcome {
     /// a node:test run passed if its summary counts no failure; any other did not.
     pub fn read(runner: TestRunner, exit_code: Option<i32>, output: &str) -> Self {
         let passed = match exit_code {
+            // minitest exits 0 when its name filter matched no test.
+            Some(0) if runner == TestRunner::Minitest => {
+                super::minitest::runs(output).is_some_and(|n| n > 0)
+            }
             Some(code) => code == 0,
             None => runner == TestRunner::NodeTest && node_summary_passed(output),
         };
@@ -40,6 +44,7 @@ impl TestOutcome {
                 TestRunner::GoTest => go_failure(output),
                 TestRunner::Cargo => cargo_failure(output),
                 TestRunner::NodeTest => node_failure(output),
+                TestRunner::Minitest => super::minitest::failure(output),
             }
         };
         let failure = (!lines.is_empty()).then(|| bounded(lines.join("\n")));

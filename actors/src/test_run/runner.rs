@@ -21,26 +21,31 @@ pub enum TestRunner {
     /// Node's built-in runner (`node:test`), under js-debug: a test file, with an
     /// optional name pattern as the id.
     NodeTest,
+    /// minitest, under rdbg: a test file and a test in it, such as
+    /// `test/test_cart.rb::TestCart#test_total`.
+    Minitest,
 }
 
 impl TestRunner {
-    /// Its name as a caller spells it (`pytest`, `go`, `cargo`, `node`).
+    /// Its name as a caller spells it (`pytest`, `go`, `cargo`, `node`, `minitest`).
     pub fn name(self) -> &'static str {
         match self {
             TestRunner::Pytest => "pytest",
             TestRunner::GoTest => "go",
             TestRunner::Cargo => "cargo",
             TestRunner::NodeTest => "node",
+            TestRunner::Minitest => "minitest",
         }
     }
 
-    /// The runner named `name` (`pytest`, `go`, `cargo`, `node`).
+    /// The runner named `name` (`pytest`, `go`, `cargo`, `node`, `minitest`).
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "pytest" | "python" => Some(TestRunner::Pytest),
             "go" | "go_test" | "gotest" => Some(TestRunner::GoTest),
             "cargo" | "rust" => Some(TestRunner::Cargo),
             "node" | "node_test" | "javascript" => Some(TestRunner::NodeTest),
+            "minitest" | "ruby" => Some(TestRunner::Minitest),
             _ => None,
         }
     }
@@ -52,6 +57,9 @@ impl TestRunner {
         if pytest_file(id).is_some() {
             return Some(TestRunner::Pytest);
         }
+        if super::minitest::minitest_file(id).is_some() {
+            return Some(TestRunner::Minitest);
+        }
         let place = path.map(|p| base.join(p)).unwrap_or_else(|| base.into());
         let ext = place.extension().and_then(|e| e.to_str()).unwrap_or("");
         match ext {
@@ -59,6 +67,7 @@ impl TestRunner {
             "go" => return Some(TestRunner::GoTest),
             "rs" => return Some(TestRunner::Cargo),
             "js" | "mjs" | "cjs" => return Some(TestRunner::NodeTest),
+            "rb" => return Some(TestRunner::Minitest),
             _ => {}
         }
         if place.is_dir() {
@@ -120,6 +129,10 @@ mod tests {
             assert_eq!(TestRunner::detect(id, None, base), Some(TestRunner::Pytest));
             assert_eq!(pytest_file(id), Some("tests/test_cart.py"));
         }
+        assert_eq!(
+            TestRunner::detect("test/test_cart.rb::TestCart#test_total", None, base),
+            Some(TestRunner::Minitest)
+        );
         assert_eq!(pytest_file("cart::tests::total"), None);
         assert_eq!(
             pytest_file("test_cart.py"),
@@ -136,6 +149,7 @@ mod tests {
             ("test_cart.py", TestRunner::Pytest),
             ("src/lib.rs", TestRunner::Cargo),
             ("cart.test.mjs", TestRunner::NodeTest),
+            ("test/test_cart.rb", TestRunner::Minitest),
         ];
         for (file, runner) in cases {
             let found = TestRunner::detect("total", Some(Path::new(file)), base);
@@ -172,6 +186,7 @@ mod tests {
             TestRunner::GoTest,
             TestRunner::Cargo,
             TestRunner::NodeTest,
+            TestRunner::Minitest,
         ] {
             assert_eq!(TestRunner::parse(runner.name()), Some(runner));
         }

@@ -165,41 +165,73 @@ async fn start(
                     flushed,
                 ))
             };
+            let listens = matches!(kind, TransportKind::TcpListen);
+            // rdbg names its port on stderr: the banner is read there instead.
+            let quirks = adapter.flavor.quirks();
+            let banner_on_stderr = listens && quirks.listen_banner_on_stderr;
+            let mut ends = Some(ends);
             if let Some(stderr) = child.stderr.take() {
                 let me = myself.clone();
                 let at_end = move || {
                     let _ = me.cast(TransportMsg::StderrClosed);
                 };
-                match ordered("stderr") {
-                    Some(ordered) => {
+                match (ordered("stderr"), ends.take_if(|_| banner_on_stderr)) {
+                    (forward, Some(ends)) => listen::connect_from_banner(
+                        stderr,
+                        stderr_tail.clone(),
+                        forward,
+                        ends,
+                        (config.connect_timeout, quirks.listen_ready_line),
+                        at_end,
+                    ),
+                    (Some(ordered), None) => {
                         drain_in_order(stderr, Vec::new(), stderr_tail.clone(), ordered, at_end)
                     }
-                    None => io::drain_then(stderr, stderr_tail.clone(), at_end),
+                    (None, None) => io::drain_then(stderr, stderr_tail.clone(), at_end),
                 }
                 stderr_open = true;
             }
-            if matches!(kind, TransportKind::TcpListen) {
-                drop(stdin);
-                listen::connect_from_banner(
-                    stdout,
-                    stdout_tail.clone(),
-                    ordered("stdout"),
-                    ends,
-                    config.connect_timeout,
-                );
-            } else if let Some(dial_back) = dial_back {
-                // DAP comes over the socket; stdout is kept for reports, and is the
-                // debuggee's output where the adapter lets it inherit its own (dlv).
-                drop(stdin);
-                match ordered("stdout") {
-                    Some(ordered) => {
-                        drain_in_order(stdout, Vec::new(), stdout_tail.clone(), ordered, || {})
+            match ends {
+                // The banner was on stderr: stdout is the program's alone.
+                None => {
+                    drop(stdin);
+                    match ordered("stdout") {
+                        Some(ordered) => {
+                            drain_in_order(stdout, Vec::new(), stdout_tail.clone(), ordered, || {})
+                        }
+                        None => io::drain_into_tail(stdout, stdout_tail.clone()),
                     }
-                    None => io::drain_into_tail(stdout, stdout_tail.clone()),
                 }
-                dial_back.accept(ends, config.connect_timeout);
-            } else {
-                io::start_io(stdout, stdin, ends);
+                Some(ends) if listens => {
+                    drop(stdin);
+                    listen::connect_from_banner(
+                        stdout,
+                        stdout_tail.clone(),
+                        ordered("stdout"),
+                        ends,
+                        (config.connect_timeout, quirks.listen_ready_line),
+                        || {},
+                    );
+                }
+                Some(ends) => match dial_back {
+                    // DAP comes over the socket; stdout is kept for reports, and is the
+                    // debuggee's output where the adapter lets it inherit its own (dlv).
+                    Some(dial_back) => {
+                        drop(stdin);
+                        match ordered("stdout") {
+                            Some(ordered) => drain_in_order(
+                                stdout,
+                                Vec::new(),
+                                stdout_tail.clone(),
+                                ordered,
+                                || {},
+                            ),
+                            None => io::drain_into_tail(stdout, stdout_tail.clone()),
+                        }
+                        dial_back.accept(ends, config.connect_timeout);
+                    }
+                    None => io::start_io(stdout, stdin, ends),
+                },
             }
             group = Some(Arc::new(
                 ProcessGroup::adopt(child, true)

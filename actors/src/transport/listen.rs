@@ -6,60 +6,70 @@
 
 use std::time::Duration;
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, BufReader};
-use tokio::process::ChildStdout;
+use std::os::fd::AsFd;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, BufReader};
 
 use crate::registry::parse_listen_banner;
-use crate::transport::io::{connect_tcp, drain_into_tail, StreamEnds};
+use crate::transport::io::{connect_tcp, drain_then, StreamEnds};
 use crate::transport::messages::TransportMsg;
 use crate::transport::output_order::{drain_in_order, OrderedForward};
 use crate::transport::output_tail::OutputTail;
 
-/// Read the adapter's stdout until the banner names the address, connect, then start
-/// the I/O tasks; keep draining its stdout into `stdout_tail` (and to `forward`, in
-/// order with the events).
-/// Failing that, the stream ends with the reason.
-pub fn connect_from_banner(
-    stdout: ChildStdout,
-    stdout_tail: OutputTail,
+/// Read the adapter's stdout (or stderr, for an adapter that names its port there)
+/// until the banner names the address, connect, then start the I/O tasks; keep
+/// draining the pipe into `tail` (and to `forward`, in order with the events), and
+/// call `at_end` once it is exhausted. Failing that, the stream ends with the reason.
+pub fn connect_from_banner<R>(
+    output: R,
+    tail: OutputTail,
     forward: Option<OrderedForward>,
     ends: StreamEnds,
-    connect_timeout: Duration,
-) {
+    (connect_timeout, ready): (Duration, Option<&'static str>),
+    at_end: impl FnOnce() + Send + 'static,
+) where
+    R: AsyncRead + AsFd + Unpin + Send + 'static,
+{
     let tasks = ends.tasks.clone();
     tasks.spawn(async move {
-        let mut stdout = BufReader::new(stdout);
-        match wait_for_banner(&mut stdout, &stdout_tail, connect_timeout).await {
+        let mut output = BufReader::new(output);
+        match wait_for_banner(&mut output, &tail, connect_timeout, ready).await {
             Ok((host, port)) => {
                 connect_tcp(host, port, ends, connect_timeout).await;
-                // Keep draining stdout so the adapter never blocks on a full pipe.
+                // Keep draining so the adapter never blocks on a full pipe.
                 match forward {
                     Some(forward) => {
-                        let already_read = stdout.buffer().to_vec();
-                        let stdout = stdout.into_inner();
-                        drain_in_order(stdout, already_read, stdout_tail, forward, || {});
+                        let already_read = output.buffer().to_vec();
+                        let output = output.into_inner();
+                        drain_in_order(output, already_read, tail, forward, at_end);
                     }
-                    None => drain_into_tail(stdout, stdout_tail),
+                    None => drain_then(output, tail, at_end),
                 }
             }
             Err(reason) => {
                 let _ = ends.actor.cast(TransportMsg::StreamEnded(reason));
+                drain_then(output, tail, at_end);
             }
         }
     });
 }
 
 /// Read `stdout` line by line, each byte into `tail`, until a line names the address
-/// the adapter listens on; or say why none did within `timeout`. A line is held up to
-/// the tail's capacity (a longer one is no banner), so memory stays bounded whatever
-/// the adapter prints.
+/// the adapter listens on and, where `ready` names one, a line (before or after it)
+/// has contained that text: the adapter is ready for its client then (rdbg accepts
+/// earlier, but fails a client that comes before the program waits for it). Or say
+/// why not within `timeout`. A line is held up to the tail's capacity (a longer one is
+/// no banner), so memory stays bounded whatever the adapter prints.
 pub async fn wait_for_banner<R: AsyncBufRead + Unpin>(
     stdout: &mut R,
     tail: &OutputTail,
     timeout: Duration,
+    ready: Option<&str>,
 ) -> Result<(String, u16), String> {
     let read = async {
         let mut line = Vec::new();
+        let mut address = None;
+        let mut is_ready = ready.is_none();
         loop {
             line.clear();
             match next_line(stdout, tail, &mut line).await {
@@ -77,8 +87,11 @@ pub async fn wait_for_banner<R: AsyncBufRead + Unpin>(
                     ))
                 }
             }
-            if let Some(addr) = parse_listen_banner(&String::from_utf8_lossy(&line)) {
-                break Ok(addr);
+            let text = String::from_utf8_lossy(&line);
+            is_ready |= ready.is_some_and(|ready| text.contains(ready));
+            address = address.or_else(|| parse_listen_banner(&text));
+            if let (Some(address), true) = (&address, is_ready) {
+                break Ok(address.clone());
             }
         }
     };
@@ -140,7 +153,7 @@ mod tests {
             .write_all(b"starting\nDAP server listening at: 127.0.0.1:40123\nmore")
             .await
             .unwrap();
-        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, None).await;
         assert_eq!(found, Ok(("127.0.0.1".to_string(), 40123)));
         assert_eq!(
             tail.text(),
@@ -163,7 +176,7 @@ mod tests {
             .await
             .unwrap();
         drop(adapter);
-        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT)
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT, None)
             .await
             .unwrap_err();
         assert!(
@@ -178,7 +191,7 @@ mod tests {
         let (mut adapter, mut stdout, tail) = pipe();
         adapter.write_all(b"thinking...\n").await.unwrap();
         let began = tokio::time::Instant::now();
-        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT)
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT, None)
             .await
             .unwrap_err();
         assert!(
@@ -203,9 +216,33 @@ mod tests {
             .write_all(b"\nlistening on 127.0.0.1:5000\n")
             .await
             .unwrap();
-        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, None).await;
         assert_eq!(found, Ok(("127.0.0.1".to_string(), 5000)));
         assert!(tail.text().ends_with("listening on 127.0.0.1:5000\n"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_adapter_that_says_when_it_is_ready_is_connected_to_only_then() {
+        const READY: &str = "wait for debugger connection";
+        let address = "DEBUGGER: can attach via TCP/IP (127.0.0.1:4100)\n";
+        let ready = "DEBUGGER: wait for debugger connection...\n";
+        // Either order: both lines are read before the address is given.
+        for said in [format!("{address}{ready}"), format!("{ready}{address}")] {
+            let (mut adapter, mut stdout, tail) = pipe();
+            adapter.write_all(said.as_bytes()).await.unwrap();
+            adapter.write_all(b"more").await.unwrap();
+            let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, Some(READY)).await;
+            assert_eq!(found, Ok(("127.0.0.1".to_string(), 4100)), "{said}");
+            assert_eq!(tail.text(), said);
+        }
+        // The address alone is not enough.
+        let (mut adapter, mut stdout, tail) = pipe();
+        adapter.write_all(address.as_bytes()).await.unwrap();
+        drop(adapter);
+        let err = wait_for_banner(&mut stdout, &tail, TIMEOUT, Some(READY))
+            .await
+            .unwrap_err();
+        assert!(err.contains("ended its output"), "{err}");
     }
 
     #[tokio::test(start_paused = true)]
@@ -217,7 +254,7 @@ mod tests {
             adapter.write_all(b".0.1:7000\n").await.unwrap();
             adapter
         });
-        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT).await;
+        let found = wait_for_banner(&mut stdout, &tail, TIMEOUT, None).await;
         assert_eq!(found, Ok(("127.0.0.1".to_string(), 7000)));
         drop(task.await.unwrap());
     }

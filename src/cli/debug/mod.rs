@@ -53,11 +53,12 @@ pub struct DebugArgs {
     pub program: Option<PathBuf>,
     /// Run one test instead, as its runner names it: a pytest node id
     /// (`tests/test_cart.py::test_total`), a Go test (`TestTotal`), a Rust test path
-    /// (`cart::tests::total`) or a node:test name. The end says whether it passed, with
+    /// (`cart::tests::total`), a node:test name or a minitest test
+    /// (`test/test_cart.rb::TestCart#test_total`). The end says whether it passed, with
     /// the runner's failure text; the exit code is the runner's.
     #[arg(long, value_name = "ID")]
     pub test: Option<String>,
-    /// The test's runner (pytest, go, cargo, node), when the id and program do not tell.
+    /// The test's runner (pytest, go, cargo, node, minitest), when the id and program do not tell.
     #[arg(long, value_name = "NAME", requires = "test")]
     pub runner: Option<String>,
     /// The adapter (debugpy, lldb-dap, dlv, ...); chosen from the program by default.
