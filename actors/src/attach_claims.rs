@@ -18,7 +18,7 @@ use crate::core::attach_target::AttachTarget;
 use crate::error::SessionError;
 use crate::limits::MAX_ATTACH_ANCESTRY;
 use crate::runtime::Runtime;
-use crate::session::SessionHandle;
+use crate::session::{SessionHandle, SessionId};
 use crate::transport::process::{tag_owner, TREE_ENV};
 use crate::transport::procfs::{env_var, Stat};
 
@@ -117,7 +117,11 @@ impl Runtime {
         // Reading /proc blocks: off the async threads.
         let (lineage, tagged) = tokio::task::spawn_blocking(move || {
             let tag = env_var(pid, TREE_ENV);
-            (ancestry(pid), tag.as_deref().and_then(tag_owner))
+            let owner = tag.as_deref().and_then(tag_owner);
+            (
+                ancestry(pid),
+                owner.and_then(|id| id.parse::<SessionId>().ok()),
+            )
         })
         .await
         .unwrap_or_default();

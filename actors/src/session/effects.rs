@@ -199,7 +199,7 @@ impl SessionActorState {
             traffic: self.shared.traffic.clone(),
             span: self.span.clone(),
             child_slots: self.shared.child_slots.clone(),
-            tree_owner: Some(self.id),
+            tree_owner: Some(self.id.to_string()),
         };
         // Spawning only starts the process (no adapter I/O), so awaiting it here
         // does not wait on the adapter.

@@ -134,7 +134,7 @@ async fn start(
             };
             // Spawning is quick and synchronous; only a missing binary fails here,
             // which reaches the owner as a spawn error.
-            let tag = crate::transport::process::new_tree_tag(tree_owner);
+            let tag = crate::transport::process::new_tree_tag(tree_owner.as_deref());
             let mut child =
                 io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag)
                     .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;

@@ -198,7 +198,7 @@ pub struct TransportArgs {
     pub child_slots: crate::transport::ChildSlots,
     /// The session whose processes the transport starts, written into their
     /// [`TREE_ENV`](crate::transport::process::TREE_ENV) tag; `None` outside a session.
-    pub tree_owner: Option<crate::SessionId>,
+    pub tree_owner: Option<String>,
 }
 
 /// Messages a transport handles.

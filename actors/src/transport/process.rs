@@ -51,10 +51,10 @@ use crate::transport::procfs::{carrying, scan, trees};
 pub const TREE_ENV: &str = "DAPVISOR_PROCESS_TREE";
 
 /// A value for [`TREE_ENV`] that no other group of any dapvisor on this machine has:
-/// this process's pid, the session whose processes these are (when one is), and a
-/// count: `4242-s3-17`. A process that left the tree (a daemon) still tells whose it
-/// is ([`tag_owner`]).
-pub fn new_tree_tag(owner: Option<crate::SessionId>) -> String {
+/// this process's pid, who the processes are for (a session's id, when they are a
+/// session's), and a count: `4242-s3-17`. A process that left the tree (a daemon)
+/// still tells whose it is ([`tag_owner`]).
+pub fn new_tree_tag(owner: Option<&str>) -> String {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let count = NEXT.fetch_add(1, Ordering::Relaxed);
     match owner {
@@ -63,16 +63,13 @@ pub fn new_tree_tag(owner: Option<crate::SessionId>) -> String {
     }
 }
 
-/// The session of this process whose tree a [`TREE_ENV`] value `tag` marks; `None` for
-/// another dapvisor's tag, or one no session owns.
-pub fn tag_owner(tag: &str) -> Option<crate::SessionId> {
+/// Who the processes a [`TREE_ENV`] value `tag` marks are for, when this process made
+/// the tag for someone; `None` for another dapvisor's tag, or one made for no one.
+pub fn tag_owner(tag: &str) -> Option<&str> {
     let mut parts = tag.split('-');
     let (pid, owner) = (parts.next()?, parts.next()?);
     parts.next()?;
-    if pid != std::process::id().to_string() {
-        return None;
-    }
-    owner.parse().ok()
+    (pid == std::process::id().to_string()).then_some(owner)
 }
 
 /// A process we started (the adapter, or a `runInTerminal` command), held unreaped
@@ -264,18 +261,18 @@ mod tests {
 
     #[test]
     fn a_tag_names_the_session_of_this_process_only() {
-        let session: crate::SessionId = "s3".parse().unwrap();
-        let tag = new_tree_tag(Some(session));
+        let tag = new_tree_tag(Some("s3"));
         assert!(
             tag.starts_with(&format!("{}-s3-", std::process::id())),
             "{tag}"
         );
-        assert_eq!(tag_owner(&tag), Some(session));
+        assert_eq!(tag_owner(&tag), Some("s3"));
         assert_eq!(tag_owner(&new_tree_tag(None)), None);
         let elsewhere = format!("{}-s3-1", std::process::id() + 1);
         assert_eq!(tag_owner(&elsewhere), None, "another dapvisor's session");
         assert_eq!(tag_owner("garbage"), None);
     }
+
     use std::process::Stdio;
     use std::time::Duration;
     use tokio::io::{AsyncBufReadExt, BufReader};

@@ -168,7 +168,7 @@ impl TransportState {
         let sink = self.sink.clone();
         let pgid = self.group.as_ref().map(|g| g.pid());
         let credits = self.output_credits.clone();
-        let tag = crate::transport::process::new_tree_tag(self.tree_owner);
+        let tag = crate::transport::process::new_tree_tag(self.tree_owner.as_deref());
         let (child, body) = run_in_terminal(request, pgid, &tag, credits, move |ev, held| {
             sink(TransportOutput::Event(ev, held))
         })?;

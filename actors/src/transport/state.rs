@@ -41,7 +41,7 @@ pub struct TransportState {
     /// The adapter's process and its group, when it is a process of ours.
     pub(super) group: Option<Arc<ProcessGroup>>,
     /// The session whose processes these are, for their tree tags.
-    pub(super) tree_owner: Option<crate::SessionId>,
+    pub(super) tree_owner: Option<String>,
     /// The processes `runInTerminal` started that still run.
     pub(super) terminal_processes: Vec<Arc<ProcessGroup>>,
     /// The places for child sessions of its session's tree.
