@@ -154,6 +154,7 @@ impl SessionCore {
             Purpose::Moving {
                 epoch: self.stop_epoch,
                 ticket,
+                was: self.state,
             }
         } else {
             Purpose::Body

@@ -38,7 +38,7 @@ impl SessionCore {
             args["granularity"] = serde_json::to_value(g).unwrap_or(Value::Null);
         }
         self.check_request(action.command(), Some(&args))?;
-        let epoch = self.stop_epoch;
+        let (epoch, was) = (self.stop_epoch, self.state);
         self.send(
             action.command(),
             Some(args),
@@ -46,7 +46,7 @@ impl SessionCore {
             Pending::Agent {
                 token,
                 command: action.command().into(),
-                purpose: Purpose::Control { action, epoch },
+                purpose: Purpose::Control { action, epoch, was },
             },
         );
         if action != ControlAction::Pause {

@@ -59,6 +59,7 @@ impl SessionCore {
             Purpose::Moving {
                 epoch,
                 ticket: true,
+                ..
             } => Answer::Resumed { epoch },
             Purpose::Body | Purpose::Moving { .. } => Answer::Body(response.raw_body_or_empty()),
             Purpose::Threads => {
@@ -93,17 +94,23 @@ impl SessionCore {
             return self.terminate_answered(token, false);
         }
         let resumed_at = match purpose {
-            Purpose::Control { action, epoch } if action != ControlAction::Pause => Some(epoch),
-            Purpose::Moving { epoch, .. } => Some(epoch),
+            Purpose::Control {
+                action, epoch, was, ..
+            } if action != ControlAction::Pause => Some((epoch, was)),
+            Purpose::Moving { epoch, was, .. } => Some((epoch, was)),
             _ => None,
         };
-        if let Some(epoch) = resumed_at {
-            // The adapter did not move the program: undo the optimistic Running.
+        // Only a refusal says the adapter did not move the program: then the state
+        // the request left comes back (a raw `continue` refused while running stays
+        // running). Unanswered, it may have moved: the session stays running until
+        // the adapter says otherwise (a `stopped` event; a pause asks for one).
+        let refused = matches!(err, SessionError::Adapter { .. });
+        if let Some((epoch, was)) = resumed_at.filter(|_| refused) {
             if self.state == SessionState::Running
                 && self.stop_epoch == epoch
                 && self.adapter.is_live()
             {
-                self.set_state(SessionState::Stopped);
+                self.set_state(was);
             }
         }
         self.reply(token, Err(err));

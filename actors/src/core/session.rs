@@ -104,6 +104,8 @@ pub(super) enum Purpose {
     Control {
         action: ControlAction,
         epoch: u64,
+        /// The state before the request, which a refusal puts back.
+        was: SessionState,
     },
     /// A request that moves the program outside the control actions (`goto`,
     /// `stepBack`, a step into a chosen call, ...): answered with its body, and the
@@ -112,6 +114,8 @@ pub(super) enum Purpose {
         epoch: u64,
         /// Answer [`Answer::Resumed`] with `epoch` instead of the body.
         ticket: bool,
+        /// The state before the request, which a refusal puts back.
+        was: SessionState,
     },
     /// The adapter's `restart`: answered with the stop epoch before it.
     Restart {

@@ -81,14 +81,42 @@ fn a_refused_continue_goes_back_to_stopped() {
     ));
 }
 
+// Issue 27, item 1: an unanswered move may have moved the program.
 #[test]
-fn a_continue_that_times_out_goes_back_to_stopped() {
+fn a_step_that_times_out_stays_running_until_the_adapter_says_it_stopped() {
     let mut h = Harness::stopped();
     let (token, out) = h.command(control(ControlAction::Next));
     let timeout = SessionError::timeout("next", Duration::from_secs(30));
     let out = h.respond(out.tag("next"), Err(timeout));
-    assert_eq!(h.state(), SessionState::Stopped);
+    assert_eq!(h.state(), SessionState::Running);
     assert!(matches!(out.error(token), SessionError::Timeout { .. }));
+    // A pause is allowed, and the stop it brings settles the state.
+    let (_, out) = h.command(control(ControlAction::Pause));
+    out.tag("pause");
+    h.stop("pause");
+    assert_eq!(h.state(), SessionState::Stopped);
+}
+
+// Issue 27, item 1: a refusal puts back the state the request left, not Stopped.
+#[test]
+fn a_raw_continue_refused_while_running_leaves_the_session_running() {
+    let mut h = Harness::stopped();
+    let (_, out) = h.command(control(ControlAction::Continue));
+    h.ok(out.tag("continue"), json!({}));
+    assert_eq!(h.state(), SessionState::Running);
+    let raw = Command::Request {
+        operation: crate::core::state::Operation::CustomRequest,
+        command: "continue".into(),
+        arguments: Some(json!({ "threadId": 1 })),
+        timeout: None,
+    };
+    let (token, out) = h.command(raw);
+    let out = h.refuse(out.tag("continue"), "the thread is not stopped");
+    assert!(out.transitions().is_empty(), "{:?}", out.transitions());
+    assert_eq!(h.state(), SessionState::Running);
+    assert!(matches!(out.error(token), SessionError::Adapter { .. }));
+    let (_, out) = h.command(control(ControlAction::Pause));
+    out.tag("pause");
 }
 
 #[test]
