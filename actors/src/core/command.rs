@@ -149,7 +149,8 @@ pub enum Command {
     },
     /// Any DAP request, checked against the state as `operation`; the answer is the body.
     Request {
-        /// The operation it counts as, for the state check.
+        /// The operation the caller takes it for; the state is checked as the
+        /// command's own ([`Operation::of_command`]).
         operation: Operation,
         /// The DAP command.
         command: String,

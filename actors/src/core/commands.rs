@@ -67,16 +67,14 @@ impl SessionCore {
                 Ok(())
             }
             Command::Request {
-                operation,
                 command,
                 arguments,
                 timeout,
-            } => self.request(token, operation, command, arguments, timeout, false),
+                ..
+            } => self.request(token, command, arguments, timeout, false),
             Command::Move {
-                operation,
-                command,
-                arguments,
-            } => self.request(token, operation, command, Some(arguments), None, true),
+                command, arguments, ..
+            } => self.request(token, command, Some(arguments), None, true),
             Command::Output { since, max_bytes } => {
                 let slice = self.output.read_since(since, max_bytes);
                 self.reply(token, Ok(Answer::Output(slice)));
@@ -120,7 +118,6 @@ impl SessionCore {
     fn request(
         &mut self,
         token: Token,
-        operation: Operation,
         command: String,
         arguments: Option<Value>,
         timeout: Option<Duration>,
@@ -129,7 +126,9 @@ impl SessionCore {
         if let Some(refused) = crate::core::raw_requests::refusal(&command) {
             return Err(refused);
         }
-        self.check(operation)?;
+        // The state is checked as what the command does, not as what the caller says
+        // it is: a `continue` sent "as a query" is still a continue.
+        self.check(Operation::of_command(&command).unwrap_or(Operation::CustomRequest))?;
         self.check_request(&command, arguments.as_ref())?;
         self.note_request(&command, arguments.as_ref())?;
         let arguments = self.with_default_context(&command, arguments);

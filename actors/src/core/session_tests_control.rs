@@ -97,26 +97,51 @@ fn a_step_that_times_out_stays_running_until_the_adapter_says_it_stopped() {
     assert_eq!(h.state(), SessionState::Stopped);
 }
 
-// Issue 27, item 1: a refusal puts back the state the request left, not Stopped.
+/// `continue` sent by name, as the caller says it counts (issue 27, item 2).
+fn raw_continue(counts_as: crate::core::state::Operation) -> Command {
+    Command::Request {
+        operation: counts_as,
+        command: "continue".into(),
+        arguments: Some(json!({ "threadId": 1 })),
+        timeout: None,
+    }
+}
+
+// Issue 27, items 1 and 2: a continue by name is checked as a continue, whatever the
+// caller calls it, and a refused one puts back the state it left.
 #[test]
-fn a_raw_continue_refused_while_running_leaves_the_session_running() {
+fn a_continue_by_name_is_checked_as_a_continue_and_a_refusal_puts_back_its_state() {
+    use crate::core::state::Operation;
     let mut h = Harness::stopped();
     let (_, out) = h.command(control(ControlAction::Continue));
     h.ok(out.tag("continue"), json!({}));
     assert_eq!(h.state(), SessionState::Running);
-    let raw = Command::Request {
-        operation: crate::core::state::Operation::CustomRequest,
-        command: "continue".into(),
-        arguments: Some(json!({ "threadId": 1 })),
-        timeout: None,
-    };
-    let (token, out) = h.command(raw);
-    let out = h.refuse(out.tag("continue"), "the thread is not stopped");
-    assert!(out.transitions().is_empty(), "{:?}", out.transitions());
+    for counts_as in [
+        Operation::CustomRequest,
+        Operation::Query,
+        Operation::SetBreakpoints,
+    ] {
+        let (token, out) = h.command(raw_continue(counts_as));
+        assert!(
+            matches!(
+                out.error(token),
+                SessionError::InvalidState {
+                    operation: Operation::Continue,
+                    ..
+                }
+            ),
+            "{counts_as:?}"
+        );
+    }
     assert_eq!(h.state(), SessionState::Running);
+    h.stop("pause");
+    let (token, out) = h.command(raw_continue(Operation::CustomRequest));
+    let out = h.refuse(out.tag("continue"), "the thread is gone");
+    assert_eq!(
+        out.transitions(),
+        vec![(SessionState::Running, SessionState::Stopped)]
+    );
     assert!(matches!(out.error(token), SessionError::Adapter { .. }));
-    let (_, out) = h.command(control(ControlAction::Pause));
-    out.tag("pause");
 }
 
 #[test]

@@ -43,7 +43,8 @@ pub(super) fn command_for(op: Operation) -> Command {
         O::Scopes => request(op, "scopes", json!({ "frameId": 1 })),
         O::Variables => request(op, "variables", json!({ "variablesReference": 7 })),
         O::Evaluate => request(op, "evaluate", json!({ "expression": "x" })),
-        O::CustomRequest => request(op, "loadedSources", json!({})),
+        // An adapter's own command, which the runtime knows nothing of.
+        O::CustomRequest => request(op, "_adapterOwnThing", json!({})),
         O::Terminate => Command::Terminate,
         O::Disconnect => Command::Disconnect {
             terminate_debuggee: false,

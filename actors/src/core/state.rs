@@ -127,6 +127,46 @@ impl Operation {
         }
     }
 
+    /// The operation the DAP request `command` carries out, by which the session's
+    /// state allows it or not; `None` for a command this runtime does not know (an
+    /// adapter's own), which is a [`Operation::CustomRequest`].
+    pub fn of_command(command: &str) -> Option<Operation> {
+        use Operation as O;
+        Some(match command {
+            "initialize" | "launch" | "configurationDone" => O::Launch,
+            "attach" => O::Attach,
+            "setBreakpoints"
+            | "setFunctionBreakpoints"
+            | "setDataBreakpoints"
+            | "setInstructionBreakpoints" => O::SetBreakpoints,
+            "setExceptionBreakpoints" => O::SetExceptionBreakpoints,
+            "continue" => O::Continue,
+            "next" => O::Next,
+            "stepIn" => O::StepIn,
+            "stepOut" => O::StepOut,
+            "pause" => O::Pause,
+            "threads" => O::Threads,
+            "stackTrace" => O::StackTrace,
+            "scopes" => O::Scopes,
+            "variables" => O::Variables,
+            "evaluate" => O::Evaluate,
+            "terminate" => O::Terminate,
+            "disconnect" => O::Disconnect,
+            "restart" => O::Restart,
+            "exceptionInfo" | "completions" | "stepInTargets" | "gotoTargets" | "disassemble"
+            | "readMemory" | "locations" | "dataBreakpointInfo" => O::Inspect,
+            "setVariable" | "setExpression" | "writeMemory" => O::Modify,
+            "goto" | "restartFrame" | "stepBack" | "reverseContinue" => O::Navigate,
+            "modules"
+            | "loadedSources"
+            | "source"
+            | "breakpointLocations"
+            | "cancel"
+            | "terminateThreads" => O::Query,
+            _ => return None,
+        })
+    }
+
     /// Every operation, in a stable order.
     pub const ALL: [Operation; 22] = [
         Operation::Launch,

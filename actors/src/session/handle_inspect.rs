@@ -33,8 +33,11 @@ fn required_field(command: &str) -> Option<&'static str> {
 }
 
 impl SessionHandle {
-    /// Send a DAP request checked against the state as `operation`, and return the
-    /// response body.
+    /// Send a DAP request and return the response body. The state is checked as the
+    /// operation the command carries out ([`Operation::of_command`]; a command the
+    /// runtime does not know as [`Operation::CustomRequest`]), whatever `operation`
+    /// the caller names: a `continue` asked for as a query is still refused while the
+    /// program runs.
     pub async fn request(
         &self,
         operation: Operation,
