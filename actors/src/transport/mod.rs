@@ -16,6 +16,7 @@
 //! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
 //! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`;
+//! - `sweeps.rs`: the groups not yet swept, waited for before the binary exits;
 //! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
 pub(crate) mod actor;
@@ -37,9 +38,11 @@ pub(crate) mod reverse;
 #[cfg(test)]
 mod scans_tests;
 pub(crate) mod state;
+pub(crate) mod sweeps;
 pub(crate) mod traffic;
 pub(crate) mod utf8_chunks;
 
 pub use actor::TransportActor;
 pub use in_process::{InProcessAdapters, InProcessConnect};
 pub use messages::{FrameCredit, TransportArgs, TransportConfig, TransportMsg, TransportOutput};
+pub use sweeps::{all_process_groups_swept, unswept_process_groups};
