@@ -43,6 +43,7 @@ mod control;
 mod def;
 mod describe;
 mod evaluate;
+mod exit_signal;
 mod ids;
 mod inspect;
 mod inspect_results;
