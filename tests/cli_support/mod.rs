@@ -57,3 +57,35 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `dapvisor ARGS` started as a shell starts a command (every signal at its default
+/// disposition, whatever this test binary ignores), its stdout and stderr piped.
+pub fn spawn_dapvisor(args: &[&str]) -> tokio::process::Child {
+    dapvisor::testing::clean_start::tokio_command(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap()
+}
+
+/// Send `signal` to `pid` (a process of this test's own).
+pub fn send(signal: i32, pid: u32) {
+    // SAFETY: kill only sends a signal.
+    unsafe { libc::kill(pid as i32, signal) };
+}
+
+/// Wait for `child` to end within `RUN_WAIT`: what it left.
+pub async fn finished(child: tokio::process::Child, args: &[&str]) -> Run {
+    let out = tokio::time::timeout(RUN_WAIT, child.wait_with_output())
+        .await
+        .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
