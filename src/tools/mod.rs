@@ -71,6 +71,7 @@ mod start_breakpoints;
 mod start_defaults;
 mod statement;
 mod statement_marks;
+mod stdin;
 mod test_launch;
 mod trace;
 mod trace_result;
@@ -87,6 +88,7 @@ pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
 pub use paths::PathPolicy;
 pub use profile::ToolProfile;
 pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
+pub use stdin::MAX_STDIN_TEXT_BYTES;
 
 pub(crate) use operations::allowed_tools;
 pub(crate) use session_result::SessionEntry;

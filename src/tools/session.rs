@@ -19,6 +19,7 @@ use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
 use super::start_defaults::uncaught_exception_filters;
 use super::statement_marks;
+use super::stdin::StdinText;
 use super::test_launch;
 use super::watches;
 
@@ -111,6 +112,10 @@ pub(crate) struct LaunchArgs {
     watch: Vec<String>,
     /// Seconds to wait for the first stop.
     timeout: Option<f64>,
+    /// Text the program reads as its stdin (default: none, an empty input).
+    stdin: Option<String>,
+    /// A file the program reads as its stdin.
+    stdin_file: Option<String>,
 }
 
 /// Arguments of `debug.attach`.
@@ -204,6 +209,20 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
         None => None,
     };
+    let stdin_file = match &args.stdin_file {
+        Some(file) => Some(ctx.paths.resolve(file, "stdin_file")?),
+        None => None,
+    };
+    let stdin_text = match (&args.stdin, &stdin_file) {
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid(
+                "both stdin and stdin_file were given",
+                "pass the input as text (stdin) or as a file (stdin_file), not both",
+            ))
+        }
+        (Some(text), None) => Some(StdinText::write(text)?),
+        (None, _) => None,
+    };
     let start = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = args.stop_on_entry || start.stop();
     let StartBreakpoints {
@@ -258,7 +277,11 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     for (key, value) in args.launch_args.unwrap_or_default() {
         spec.extra.insert(key, value);
     }
+    spec.stdin = stdin_file.or_else(|| stdin_text.as_ref().map(|t| t.path().to_path_buf()));
     let session = ctx.runtime.launch(spec).await?;
+    if let Some(text) = stdin_text {
+        text.keep_for(&session);
+    }
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
     }

@@ -66,9 +66,11 @@ pub(crate) struct Bootstrap {
     adopted: bool,
     /// The exit code the launcher reported (`Process exited with code N`).
     exit_line: Option<i64>,
-    /// Whether the launcher reports a failing exit code at all: only while it
-    /// discards the program's stdio (`outputCapture: console`, js-debug's default).
-    /// Capturing it (`std`), it says nothing of the exit, so its silence is no 0.
+    /// Whether the launcher reports a failing exit code at all: while it discards
+    /// the program's stdio (`outputCapture: console`), or when dapvisor starts the
+    /// program (`console: integratedTerminal`) and says it in the launcher's words.
+    /// Capturing the stdio of a program it starts (`std`), js-debug says nothing of
+    /// the exit, so its silence is no 0.
     reports_exit_code: bool,
     /// The launcher's word on the program's end is in (its `terminated`), or no
     /// longer awaited (it closed, it was stopped, the wait ran out).
@@ -86,10 +88,12 @@ pub(crate) struct Bootstrap {
 /// Whether `plan` runs its program in a session the adapter asks for: js-debug's
 /// own launch or attach, not one of its child sessions (which is such a session).
 pub(super) fn bootstrap_for(plan: &StartPlan) -> Option<Bootstrap> {
-    let capture = plan.arguments.get("outputCapture").and_then(Value::as_str);
+    let said = |key| plan.arguments.get(key).and_then(Value::as_str);
+    let ours = said("console") == Some("integratedTerminal")
+        && plan.adapter.flavor.quirks().terminal_exit_line.is_some();
     let quirks = plan.adapter.flavor.quirks();
     (quirks.program_has_a_session_of_its_own && plan.parent.is_none()).then(|| Bootstrap {
-        reports_exit_code: capture.is_none_or(|c| c == "console"),
+        reports_exit_code: ours || said("outputCapture").is_none_or(|c| c == "console"),
         ..Bootstrap::default()
     })
 }

@@ -57,6 +57,15 @@ pub struct Quirks {
     /// connected to directly and nothing is run here (debugpy, dlv); elsewhere the
     /// adapter is started and told the port.
     pub attach_port_speaks_dap: bool,
+    /// Whole lines the program's runtime prints on stderr about the debugger itself,
+    /// left out of the output of a program run for the adapter (`runInTerminal`):
+    /// node's `Debugger attached.` (js-debug).
+    pub terminal_noise: &'static [&'static str],
+    /// The adapter cannot tell how a program it had us run (`runInTerminal`) ended
+    /// (js-debug): once it exits, the transport says it in this line, as the adapter's
+    /// launcher would (none for exit 0; read back by [`Self::launcher_exit_code`]),
+    /// then `terminated` on that connection. Given the exit code, or the signal.
+    pub terminal_exit_line: Option<fn(Option<i32>, Option<i32>) -> Option<String>>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -74,6 +83,8 @@ impl Quirks {
         debuggee_output_on_adapter_pipes: false,
         uncaught_exception_filters: &[],
         attach_port_speaks_dap: false,
+        terminal_noise: &[],
+        terminal_exit_line: None,
         dialect: Dialect::PLAIN,
     };
 }

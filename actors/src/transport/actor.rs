@@ -6,6 +6,7 @@
 //! (the session) gives it. The requests in flight are in `requests.rs` (pure), their
 //! handling in `state.rs`, reverse requests in `reverse.rs`, the end in `ending.rs`.
 
+use std::process::Stdio;
 use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
@@ -81,6 +82,7 @@ async fn start(
         traffic,
         span: _,
     } = args;
+    let terminal = crate::transport::terminal::Terminal::of(&adapter);
     let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
     let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
     // Every message in the channel holds a place: a request one of the
@@ -129,8 +131,14 @@ async fn start(
             // Spawning is quick and synchronous; only a missing binary fails here,
             // which reaches the owner as a spawn error.
             let tag = crate::transport::process::new_tree_tag();
+            // An adapter reached over a socket has stdin to spare: its debuggee
+            // inherits it (dlv's), so it is the program's input.
+            let stdin = match kind {
+                TransportKind::Stdio => Stdio::piped(),
+                _ => terminal.stdin()?,
+            };
             let mut child =
-                io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag)
+                io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag, stdin)
                     .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
             let pid = child
                 .id()
@@ -140,7 +148,7 @@ async fn start(
             if let Some(slot) = &pid_slot {
                 slot.store(pid, std::sync::atomic::Ordering::Relaxed);
             }
-            let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
+            let stdin = child.stdin.take();
             let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
             let forward = debuggee_output_forward(&adapter, &sink, &output_credits);
             let mut ordered = |category| {
@@ -170,7 +178,6 @@ async fn start(
                 stderr_open = true;
             }
             if matches!(kind, TransportKind::TcpListen) {
-                drop(stdin);
                 listen::connect_from_banner(
                     stdout,
                     stdout_tail.clone(),
@@ -180,10 +187,10 @@ async fn start(
                 );
             } else if let Some(dial_back) = dial_back {
                 // DAP comes over the socket; stdout is only kept for reports.
-                drop(stdin);
                 io::drain_into_tail(stdout, stdout_tail.clone());
                 dial_back.accept(ends, config.connect_timeout);
             } else {
+                let stdin = stdin.ok_or("adapter stdin missing")?;
                 io::start_io(stdout, stdin, ends);
             }
             group = Some(Arc::new(
@@ -202,6 +209,7 @@ async fn start(
         unwritten,
         output_credits,
         terminal_processes: Vec::new(),
+        terminal,
         stopped_once: false,
         output_order,
         ending: Ending {

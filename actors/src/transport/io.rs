@@ -36,7 +36,7 @@ pub struct ExitInfo {
 }
 
 /// Spawn `program args` in `cwd` as the leader of a new process group, marked with
-/// `tag` (`process::TREE_ENV`), with piped stdio
+/// `tag` (`process::TREE_ENV`), with `stdin` and piped stdout and stderr
 /// and clean signals ([`crate::clean_start`]), killed by the kernel if dapvisor dies (see
 /// `parent_death.rs`).
 pub fn spawn_adapter(
@@ -44,6 +44,7 @@ pub fn spawn_adapter(
     args: &[String],
     cwd: Option<&std::path::Path>,
     tag: &str,
+    stdin: Stdio,
 ) -> std::io::Result<Child> {
     let mut command = crate::clean_start::tokio_command(program);
     command.env(super::process::TREE_ENV, tag);
@@ -52,7 +53,7 @@ pub fn spawn_adapter(
     }
     command
         .args(args)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)

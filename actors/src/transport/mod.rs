@@ -6,6 +6,7 @@
 //! - `requests.rs`: the requests in flight, numbered and matched (pure);
 //! - `state.rs`: its state, and requests sent, answered and timed out;
 //! - `reverse.rs`: answers to the adapter's reverse requests;
+//! - `terminal.rs`: how a `runInTerminal` command runs: its stdin, its end;
 //! - `ending.rs`: how it ends, and the exit report;
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
 //! - `listen.rs`: finding the port of an adapter that picks its own;
@@ -39,6 +40,7 @@ pub(crate) mod reverse;
 mod scans_tests;
 pub(crate) mod state;
 pub(crate) mod sweeps;
+pub(crate) mod terminal;
 pub(crate) mod traffic;
 pub(crate) mod utf8_chunks;
 

@@ -19,6 +19,7 @@ use crate::transport::io::read_text;
 use crate::transport::messages::{FrameCredit, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
+use crate::transport::terminal::Terminal;
 use crate::wire::types::RunInTerminalRequestArguments;
 use crate::wire::{Event, Message, Request, Response};
 
@@ -57,6 +58,7 @@ pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
     tag: &str,
+    terminal: &Terminal,
     credits: Arc<Semaphore>,
     on_output: impl Fn(Event, FrameCredit) + Clone + Send + Sync + 'static,
 ) -> Result<(Child, Value), String> {
@@ -70,7 +72,7 @@ pub fn run_in_terminal(
     let mut command = crate::clean_start::tokio_command(program);
     command
         .args(rest)
-        .stdin(Stdio::null())
+        .stdin(terminal.stdin()?)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(pgid.unwrap_or(0) as i32);
@@ -90,26 +92,41 @@ pub fn run_in_terminal(
     let pid = child
         .id()
         .ok_or_else(|| "the process ended before its id was read".to_string())?;
+    let mut readers = Vec::new();
     if let Some(out) = child.stdout.take() {
-        forward(out, "stdout", credits.clone(), on_output.clone());
+        let forwarded = (terminal, credits.clone(), on_output.clone());
+        readers.push(forward(out, "stdout", forwarded));
     }
     if let Some(err) = child.stderr.take() {
-        forward(err, "stderr", credits, on_output);
+        readers.push(forward(
+            err,
+            "stderr",
+            (terminal, credits, on_output.clone()),
+        ));
     }
+    terminal.say_end(pid, readers, on_output);
     Ok((child, json!({ "processId": pid })))
 }
 
 fn forward<R: AsyncRead + Unpin + Send + 'static>(
     reader: R,
     category: &'static str,
-    credits: Arc<Semaphore>,
-    on_output: impl Fn(Event, FrameCredit) + Send + Sync + 'static,
-) {
+    (terminal, credits, on_output): (
+        &Terminal,
+        Arc<Semaphore>,
+        impl Fn(Event, FrameCredit) + Send + Sync + 'static,
+    ),
+) -> tokio::task::JoinHandle<()> {
+    let terminal = terminal.clone();
     let emit = move |text: String, credit: FrameCredit| {
+        let text = terminal.clean(category, text);
+        if text.is_empty() {
+            return;
+        }
         let body = json!({ "category": category, "output": text });
         on_output(Event::new("output", Some(body)), credit);
     };
-    tokio::spawn(read_text(reader, Some(credits), |_| {}, emit));
+    tokio::spawn(read_text(reader, Some(credits), |_| {}, emit))
 }
 
 impl TransportState {
@@ -123,7 +140,8 @@ impl TransportState {
                 let pgid = self.group.as_ref().map(|g| g.pid());
                 let credits = self.output_credits.clone();
                 let tag = crate::transport::process::new_tree_tag();
-                run_in_terminal(&request, pgid, &tag, credits, move |ev, held| {
+                let terminal = &self.terminal;
+                run_in_terminal(&request, pgid, &tag, terminal, credits, move |ev, held| {
                     sink(TransportOutput::Event(ev, held))
                 })
                 .map(|(child, body)| {

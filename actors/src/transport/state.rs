@@ -42,6 +42,8 @@ pub struct TransportState {
     pub(super) group: Option<Arc<ProcessGroup>>,
     /// The processes `runInTerminal` started.
     pub(super) terminal_processes: Vec<Arc<ProcessGroup>>,
+    /// How `runInTerminal` commands are run (their stdin, their end).
+    pub(super) terminal: crate::transport::terminal::Terminal,
     /// Whether the program has stopped yet (the first stop is a moment to note the
     /// processes under the adapter).
     pub(super) stopped_once: bool,

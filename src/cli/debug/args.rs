@@ -42,6 +42,11 @@ pub struct DebugArgs {
     /// folder: itself), as for debug.launch].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// The program reads FILE as its stdin [default: dapvisor's own stdin where that
+    /// is a pipe or a file (`echo bob | dapvisor debug ...`); at a terminal, an empty
+    /// input: the terminal stays dapvisor's].
+    #[arg(long, value_name = "FILE")]
+    pub stdin: Option<PathBuf>,
     /// Give up when the program neither stops nor ends for this many seconds
     /// [default: wait as long as it runs].
     #[arg(long, value_name = "SECONDS")]

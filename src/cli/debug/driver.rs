@@ -3,6 +3,7 @@
 //! was printed (its output with it) before the run ends, so that a hung program shows
 //! where it hangs.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -224,6 +225,9 @@ impl Driver {
         if let Some(cwd) = &self.args.cwd {
             launch["cwd"] = json!(cwd);
         }
+        if let Some(stdin) = self.args.stdin.clone().or_else(own_stdin) {
+            launch["stdin_file"] = json!(stdin);
+        }
         // Answer once the program runs (a stop or the end already there included).
         launch["timeout"] = json!(0);
         launch
@@ -313,4 +317,19 @@ impl Driver {
             .unwrap_or(crate::tools::MAX_WAIT.as_secs_f64());
         json!({ "session_id": id, "timeout": timeout })
     }
+}
+
+/// dapvisor's own stdin, as a path the program's stdin can be opened from, where it is
+/// a pipe or a file: the program reads what is piped or redirected into dapvisor. Not
+/// a terminal (it stays dapvisor's: the program reads an empty input), and not
+/// `/dev/null` (the default anyway).
+fn own_stdin() -> Option<PathBuf> {
+    use std::io::IsTerminal as _;
+    use std::os::unix::fs::FileTypeExt as _;
+    if std::io::stdin().is_terminal() {
+        return None;
+    }
+    let path = PathBuf::from(format!("/proc/{}/fd/0", std::process::id()));
+    let kind = std::fs::metadata(&path).ok()?.file_type();
+    (kind.is_fifo() || kind.is_file()).then_some(path)
 }
