@@ -285,3 +285,100 @@ async fn a_second_sigint_while_the_first_waits_for_a_pause_ends_at_once() {
     assert!(rest.contains("SIGINT again: ending at once"), "{rest}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test]
+async fn ctrl_c_at_a_terminal_reaches_dapvisor_not_the_program() {
+    // debugpy's launcher makes its program the terminal's foreground group where it
+    // can: Ctrl-C then raised KeyboardInterrupt in the program instead of pausing it.
+    let dir = scratch("giving-up-tty");
+    let script = dir.join("ticks.py");
+    std::fs::write(
+        &script,
+        "import sys, time\nprint('spinning', flush=True)\n\
+         open(sys.argv[1], 'w').write('started')\nwhile True:\n    time.sleep(0.05)\n",
+    )
+    .unwrap();
+    let mut ticks = Spinner::new(&dir, script.clone(), &script);
+    let fifo = ticks.fifo.display().to_string();
+    let (mut run, terminal) = at_a_terminal(&["debug", script.to_str().unwrap(), "--", &fifo]);
+    ticks.spinning().await;
+    terminal.type_ctrl_c();
+    let screen = terminal.read_to_end().await;
+    let status = tokio::task::spawn_blocking(move || run.wait().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{screen}");
+    assert!(screen.contains("stopped (pause)"), "{screen}");
+    assert!(!screen.contains("KeyboardInterrupt"), "{screen}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The controlling side of a pseudo-terminal a `dapvisor` runs in.
+struct Terminal(std::fs::File);
+
+impl Terminal {
+    /// Type Ctrl-C, which the terminal turns into SIGINT for its foreground group.
+    fn type_ctrl_c(&self) {
+        use std::io::Write as _;
+        (&self.0).write_all(b"\x03").unwrap();
+    }
+
+    /// Everything shown until the last process on the terminal closes it.
+    async fn read_to_end(self) -> String {
+        let read = tokio::task::spawn_blocking(move || {
+            use std::io::Read as _;
+            let mut screen = Vec::new();
+            let mut file = self.0;
+            let mut buf = [0u8; 4096];
+            // EIO once no process holds the terminal any more.
+            while let Ok(n) = file.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen.extend_from_slice(&buf[..n]);
+            }
+            String::from_utf8_lossy(&screen).into_owned()
+        });
+        tokio::time::timeout(RUN_WAIT, read).await.unwrap().unwrap()
+    }
+}
+
+/// `dapvisor ARGS` on a new pseudo-terminal, as a shell at a terminal runs it: its
+/// session leader and foreground group.
+fn at_a_terminal(args: &[&str]) -> (std::process::Child, Terminal) {
+    use std::os::fd::{FromRawFd as _, OwnedFd};
+    use std::os::unix::process::CommandExt as _;
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new fds into the given ints; the rest may be null.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "openpty");
+    // SAFETY: both fds were just opened for us and are owned by nobody else.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut command = dapvisor::testing::clean_start::std_command(env!("CARGO_BIN_EXE_dapvisor"));
+    command
+        .args(args)
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave);
+    // SAFETY: setsid and ioctl are async-signal-safe; nothing is allocated.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = command.spawn().unwrap();
+    // The command's copies are the only ones left: the terminal closes with them.
+    drop(command);
+    (child, Terminal(std::fs::File::from(master)))
+}

@@ -1,8 +1,10 @@
 //! Answers to the requests an adapter sends us (reverse requests).
 //!
 //! `runInTerminal` runs the command headless, with the cwd and environment it names
-//! and clean signals ([`crate::clean_start`]), in the adapter's process group (so ending the session ends it), and answers with
-//! its process id; its stdout and stderr come back as `output` events.
+//! and clean signals ([`crate::clean_start`]), in a session of its own (no terminal;
+//! see `terminal.rs` for its stdin and end), swept with the adapter's processes when
+//! the session ends, and answers with its process id; its stdout and stderr come back
+//! as `output` events.
 //! `startDebugging` is told yes and passed to the owner, which starts the child
 //! session. Anything else is refused with a proper error response, numbered in the
 //! same sequence as our requests.
@@ -47,8 +49,8 @@ pub fn start_debugging(
 /// The outcome of a reverse request: the response body, or the error message.
 pub type ReverseResult = Result<Value, String>;
 
-/// Run a `runInTerminal` request. `pgid` is the adapter's process group to join;
-/// `None` starts a new group. `on_output` receives the process's output as `output`
+/// Run a `runInTerminal` request. `pgid` is a process group to join; `None` starts a
+/// new session (and group), with no controlling terminal. `on_output` receives the process's output as `output`
 /// events, each read holding a place in `credits` until the event is handled (the
 /// reading waits while every place is held, and the process blocks on its output).
 /// The child is returned unreaped, for the caller to adopt as a [`ProcessGroup`]:
@@ -74,8 +76,11 @@ pub fn run_in_terminal(
         .args(rest)
         .stdin(terminal.stdin()?)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(pgid.unwrap_or(0) as i32);
+        .stderr(Stdio::piped());
+    match pgid {
+        Some(pgid) => drop(command.process_group(pgid as i32)),
+        None => crate::transport::io::in_a_session_of_its_own(&mut command),
+    }
     if !args.cwd.is_empty() {
         command.current_dir(&args.cwd);
     }
@@ -137,7 +142,10 @@ impl TransportState {
         let result = match request.command.as_str() {
             "runInTerminal" => {
                 let sink = self.sink.clone();
-                let pgid = self.group.as_ref().map(|g| g.pid());
+                // Not the adapter's group, which is in a session of its own (out of
+                // reach from here): a session of the command's own, swept as the
+                // adapter's is.
+                let pgid = None;
                 let credits = self.output_credits.clone();
                 let tag = crate::transport::process::new_tree_tag();
                 let terminal = &self.terminal;
