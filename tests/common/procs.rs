@@ -134,3 +134,30 @@ pub async fn left_behind_by(pid: u32) -> Vec<(u32, String)> {
     .await
     .unwrap()
 }
+
+/// The programs dapvisor started for the js-debug server `adapter` (`runInTerminal`:
+/// they are dapvisor's children, not the server's), known by the inspector socket the
+/// server gave them (`VSCODE_INSPECTOR_OPTIONS` names `node-cdp.<adapter>-...`), and
+/// everything under them.
+pub fn started_for_js_debug(adapter: u32) -> Vec<u32> {
+    let socket = format!("node-cdp.{adapter}-");
+    let programs: Vec<u32> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
+                env.split(|b| *b == 0).any(|e| {
+                    e.starts_with(b"VSCODE_INSPECTOR_OPTIONS=")
+                        && String::from_utf8_lossy(e).contains(&socket)
+                })
+            })
+        })
+        .collect();
+    let mut all = programs.clone();
+    for program in programs {
+        all.extend(descendants(program));
+    }
+    all
+}
