@@ -35,6 +35,7 @@ macro_rules! waits {
     };
 }
 
+mod bound_lines;
 mod bounds;
 mod breakpoint_report;
 mod breakpoints;

@@ -112,9 +112,9 @@ pub(crate) struct LaunchArgs {
     watch: Vec<String>,
     /// Seconds to wait for the first stop.
     timeout: Option<f64>,
-    /// Text the program reads as its stdin (default: none, an empty input).
+    /// The program's stdin, as text (default: empty).
     stdin: Option<String>,
-    /// A file the program reads as its stdin.
+    /// The program's stdin, as a file.
     stdin_file: Option<String>,
 }
 
@@ -371,6 +371,11 @@ async fn started(
     if !unverified.is_empty() {
         json["unverified_breakpoints"] = json!(unverified);
     }
+    let (moved, moved_text) = super::bound_lines::moved(&snapshot);
+    if !moved.is_empty() {
+        json["moved_breakpoints"] = json!(moved);
+    }
+    let unverified_text = format!("{unverified_text}{moved_text}");
     let head = format!(
         "session {}: {verb} {} under {}",
         session.id(),

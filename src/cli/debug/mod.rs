@@ -12,6 +12,7 @@
 //! printing, the driver waits a moment for it (`output.rs`).
 
 mod args;
+mod breakpoint_notes;
 mod driver;
 mod interrupts;
 mod output;

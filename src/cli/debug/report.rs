@@ -57,7 +57,7 @@ impl Driver {
     }
 
     /// The launch in words, on stdout (nothing with `--json`): the program and its
-    /// adapter.
+    /// adapter, and what it says of the breakpoints (`breakpoint_notes.rs`).
     pub(super) fn print_launched(&self, launched: &ToolResult) -> std::io::Result<()> {
         if self.args.json {
             return Ok(());
@@ -70,6 +70,9 @@ impl Driver {
             said("program"),
             said("adapter")
         )?;
+        for note in self.launch_notes(&launched.structured) {
+            writeln!(out, "{note}")?;
+        }
         out.flush()
     }
 
@@ -93,6 +96,7 @@ impl Driver {
         let signal_name = result.structured["signal"].as_str();
         let test = &result.structured["test"];
         let output = self.new_output(id).await;
+        let unhit = self.unhit_breakpoints(id).await;
         let printed = (|| {
             let mut out = std::io::stdout().lock();
             if self.args.json {
@@ -101,10 +105,14 @@ impl Driver {
                     "{}",
                     json!({ "event": "exit", "exit_code": exit_code, "signal": signal_name,
                             "output": output.text,
-                            "output_dropped_bytes": output.dropped_bytes, "test": test })
+                            "output_dropped_bytes": output.dropped_bytes, "test": test,
+                            "unhit_breakpoints": unhit })
                 )?;
             } else {
                 output.write_text(&mut out)?;
+                for bp in &unhit {
+                    writeln!(out, "{}", super::breakpoint_notes::unhit_text(bp))?;
+                }
                 match (signal_name, exit_code) {
                     (Some(name), _) => writeln!(out, "[the program was killed by {name}]")?,
                     (None, Some(code)) => writeln!(out, "[the program exited with code {code}]")?,
