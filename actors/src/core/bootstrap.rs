@@ -189,17 +189,15 @@ impl SessionCore {
             BootstrapInput::Event(event) => match event.event.as_str() {
                 "output" => {
                     let body: OutputEventBody = event.parse_body().unwrap_or_default();
-                    if let Some(code) = self
+                    let code = self
                         .quirks()
                         .launcher_exit_code
-                        .and_then(|read| read(&body.output))
-                    {
-                        if let Some(b) = self.bootstrap.as_mut() {
-                            b.exit_line = Some(code);
-                        }
-                    }
+                        .and_then(|read| read(&body.output));
                     // The launcher's lines are output like any other.
                     self.on_event(event);
+                    if let Some(code) = code {
+                        self.on_exit_line(code);
+                    }
                 }
                 "terminated" => self.on_launcher_report(false),
                 other => tracing::debug!(event = other, "bootstrap event; not the program's"),
@@ -223,6 +221,26 @@ impl SessionCore {
                 }
                 self.on_launcher_report(true);
             }
+        }
+    }
+
+    /// The launcher said the program's exit code: that is its report. Once the
+    /// program's connection has ended too, the end is carried on with; before, the
+    /// code is only kept: that connection still ends on its own, after what it still
+    /// has to say (the last of a tracepoint's rows).
+    fn on_exit_line(&mut self, code: i64) {
+        let Some(b) = self.bootstrap.as_mut() else {
+            return;
+        };
+        b.exit_line = Some(code);
+        if self.run.terminated_seen || b.reported {
+            return self.on_launcher_report(false);
+        }
+        b.reported = true;
+        let launched = self.plan.as_ref().map(|p| p.operation) == Some(Operation::Launch);
+        if launched && self.run.exit_code.is_none() {
+            self.run.exit_code = Some(code);
+            self.emit(EventKind::Exited { exit_code: code });
         }
     }
 

@@ -83,14 +83,14 @@ fn launcher_exit_code(text: &str) -> Option<i64> {
 /// How dapvisor's line for a program a signal ended begins.
 const KILLED_BY: &str = "Process killed by signal ";
 
-/// The line js-debug's launcher says when a program it started exits (none for 0),
-/// for a program it had dapvisor start, whose exit it cannot see; a death by a
-/// signal, which js-debug never reports, said too.
+/// The line js-debug's launcher says when a program it started exits, for a program
+/// it had dapvisor start, whose exit it cannot see: for 0 too (js-debug's own says
+/// nothing then), and a death by a signal, which js-debug never reports.
 fn terminal_exit_line(code: Option<i32>, signal: Option<i32>) -> Option<String> {
     match (code, signal) {
         (_, Some(signal)) => Some(format!("{KILLED_BY}{signal}\r\n")),
-        (Some(0) | None, None) => None,
         (Some(code), None) => Some(format!("Process exited with code {code}\r\n")),
+        (None, None) => None,
     }
 }
 
@@ -114,7 +114,10 @@ mod tests {
 
     #[test]
     fn dapvisor_says_a_programs_end_as_the_launcher_would() {
-        assert_eq!(terminal_exit_line(Some(0), None), None);
+        assert_eq!(
+            launcher_exit_code(&terminal_exit_line(Some(0), None).unwrap()),
+            Some(0)
+        );
         let three = terminal_exit_line(Some(3), None).unwrap();
         assert_eq!(launcher_exit_code(&three), Some(3));
         let killed = terminal_exit_line(None, Some(9)).unwrap();

@@ -62,9 +62,9 @@ pub struct Quirks {
     /// node's `Debugger attached.` (js-debug).
     pub terminal_noise: &'static [&'static str],
     /// The adapter cannot tell how a program it had us run (`runInTerminal`) ended
-    /// (js-debug): once it exits, the transport says it in this line, as the adapter's
-    /// launcher would (none for exit 0; read back by [`Self::launcher_exit_code`]),
-    /// then `terminated` on that connection. Given the exit code, or the signal.
+    /// (js-debug): once it exits, the transport says it on that connection in this
+    /// line, as the adapter's launcher would (read back by
+    /// [`Self::launcher_exit_code`]). Given the exit code, or the signal.
     pub terminal_exit_line: Option<fn(Option<i32>, Option<i32>) -> Option<String>>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,

@@ -1,7 +1,7 @@
 //! How a program an adapter asks us to run (`runInTerminal`) is run: what it reads as
 //! stdin, which of its runtime's lines about the debugger are left out of its output,
 //! and, for an adapter that cannot tell how such a program ended (js-debug), the
-//! words its launcher would have said, once the program has exited and its output is
+//! line its launcher would have said, once the program has exited and its output is
 //! all in.
 //!
 //! Nothing is run in a terminal: stdin is a file (`/dev/null` unless the launch names
@@ -68,8 +68,8 @@ impl Terminal {
 
     /// Once the command `pid` (a child of ours) has exited and its output readers
     /// (`readers`) are done, or [`OUTPUT_AFTER_EXIT`] later, say how it ended through
-    /// `on_output`: the launcher's line (none for exit 0), then `terminated`. Nothing
-    /// for an adapter that tells this itself.
+    /// `on_output`, in the launcher's line. Nothing for an adapter that tells this
+    /// itself.
     pub fn say_end(
         &self,
         pid: u32,
@@ -90,7 +90,6 @@ impl Terminal {
                 let body = json!({ "category": "stderr", "output": line });
                 on_output(Event::new("output", Some(body)), FrameCredit::none());
             }
-            on_output(Event::new("terminated", None), FrameCredit::none());
         });
     }
 }
