@@ -13,8 +13,10 @@
 //!   code.
 //! - js-debug reports no exit code for a program a signal ended.
 
+use super::context::Context;
+use super::spec::ToolError;
 use crate::registry::AdapterFlavor;
-use crate::StopInfo;
+use crate::{SessionSnapshot, StopInfo};
 
 /// Linux's signals by number (`signal(7)`), 1 to 31.
 const NAMES: [&str; 31] = [
@@ -92,6 +94,55 @@ pub(crate) fn ending_signal(
         }
         _ => None,
     }
+}
+
+/// How the program of an ended session ended, in words: `the program exited with
+/// code 3`, `the program was killed by SIGSEGV`.
+pub(crate) fn how_it_ended(snapshot: &SessionSnapshot) -> String {
+    let signal = ending_signal(
+        snapshot.adapter_flavor,
+        snapshot.exit_code,
+        snapshot.last_stop.as_ref(),
+    );
+    match (signal, snapshot.exit_code) {
+        (Some(signal), _) => format!("the program was killed by {}", signal_name(signal)),
+        (None, Some(code)) => format!("the program exited with code {code}"),
+        (None, None) => "the program ended (no exit code reported)".to_string(),
+    }
+}
+
+/// A call that needs a live program, on a session whose program has ended: one kind,
+/// `session_ended`, whatever the call, saying how it ended.
+pub(crate) fn session_ended(snapshot: &SessionSnapshot) -> ToolError {
+    ended_error(format!("the session has ended: {}", how_it_ended(snapshot)))
+}
+
+/// [`session_ended`] where how it ended is not at hand ([`say_how_it_ended`] adds it).
+pub(crate) fn ended_error(error: String) -> ToolError {
+    ToolError::invalid(
+        error,
+        "read what it printed with debug.output, or launch it again with debug.launch",
+    )
+    .with_kind("session_ended")
+}
+
+/// `err`, where it is a [`session_ended`] refusal that does not say how the program
+/// ended, with how, from the session `session_id` names (a call's `session_id`).
+pub(crate) async fn say_how_it_ended(
+    ctx: &Context,
+    session_id: Option<String>,
+    mut err: ToolError,
+) -> ToolError {
+    if err.kind != "session_ended" || err.code != 400 || err.error.contains(": the program") {
+        return err;
+    }
+    let Some(session) = session_id.and_then(|id| ctx.session(&id).ok()) else {
+        return err;
+    };
+    if let Ok(snapshot) = session.snapshot().await {
+        err.error = format!("{}: {}", err.error, how_it_ended(&snapshot));
+    }
+    err
 }
 
 #[cfg(test)]

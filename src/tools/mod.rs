@@ -351,10 +351,12 @@ impl ToolCatalogue {
         }
         // A bug in one handler must answer this call with an error, not take the
         // caller (or the MCP server's request task) down with it.
+        let session_id = reach::session_named(&arguments);
         let call = AssertUnwindSafe((tool.run)(self.ctx.clone(), arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => ToolResult::ok(reply.structured, reply.text),
-            Ok(Err(mut err)) => {
+            Ok(Err(err)) => {
+                let mut err = exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()
             }
