@@ -166,7 +166,8 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
     assert_eq!(end["exit_code"], 3);
     let r = fails(&tools, "debug.step_over", json!({ "session_id": id }), 400).await;
     let err = r.error().unwrap();
-    assert!(err.error.contains("terminated"), "{err:?}");
+    assert_eq!(err.kind, "session_ended", "{err:?}");
+    assert!(err.error.contains("exited with code 3"), "{err:?}");
     assert!(err.hint.contains("launch"), "{err:?}");
     fails(
         &tools,
