@@ -72,9 +72,13 @@ pub(crate) struct Bootstrap {
     /// Capturing the stdio of a program it starts (`std`), js-debug says nothing of
     /// the exit, so its silence is no 0.
     reports_exit_code: bool,
-    /// The launcher's word on the program's end is in (its `terminated`), or no
-    /// longer awaited (it closed, it was stopped, the wait ran out).
+    /// The launcher's word on the program's end is in (its exit line, or its
+    /// `terminated`), or no longer awaited (it closed, it was stopped, the wait ran
+    /// out).
     reported: bool,
+    /// The launcher's `terminated` has been carried on with (the program's end, where
+    /// its own connection had not said it yet).
+    end_carried: bool,
     /// The bootstrap was asked to end.
     stopped: bool,
     /// The wait for the report, once the program's connection ended.
@@ -199,7 +203,7 @@ impl SessionCore {
                         self.on_exit_line(code);
                     }
                 }
-                "terminated" => self.on_launcher_report(false),
+                "terminated" => self.on_launcher_terminated(),
                 other => tracing::debug!(event = other, "bootstrap event; not the program's"),
             },
             BootstrapInput::Response { tag, result } => self.on_response(tag, result),
@@ -221,6 +225,20 @@ impl SessionCore {
                 }
                 self.on_launcher_report(true);
             }
+        }
+    }
+
+    /// The launcher said the program ended: its report, if its exit line was not
+    /// (then the end is carried on with now).
+    fn on_launcher_terminated(&mut self) {
+        let Some(b) = self.bootstrap.as_mut() else {
+            return;
+        };
+        if !b.reported {
+            return self.on_launcher_report(false);
+        }
+        if !std::mem::replace(&mut b.end_carried, true) {
+            self.after_report(false);
         }
     }
 
@@ -255,6 +273,7 @@ impl SessionCore {
             return;
         }
         b.reported = true;
+        b.end_carried = true;
         // No line: exit code 0 (or a signal, which the launcher does not tell),
         // where the launcher would have said otherwise.
         let code = match (b.exit_line, gone || !b.reports_exit_code) {

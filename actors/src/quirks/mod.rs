@@ -179,7 +179,10 @@ mod tests {
     fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
         use AdapterFlavor::*;
         let expected: [(AdapterFlavor, &[&str]); 7] = [
-            (Debugpy, &["after_extra", "attach", "launch_with_adapter"]),
+            (
+                Debugpy,
+                &["launch", "after_extra", "attach", "launch_with_adapter"],
+            ),
             (
                 LldbDap,
                 &[
