@@ -19,6 +19,10 @@ pub use dialect::Dialect;
 
 use crate::registry::AdapterFlavor;
 
+/// Says how a program ended, given its exit code or the signal that killed it, in the
+/// words of an adapter's launcher ([`Quirks::terminal_exit_line`]).
+pub type ExitLine = fn(Option<i32>, Option<i32>) -> Option<String>;
+
 /// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
 /// [`Quirks::NONE`] is plain DAP.
 #[derive(Debug, Clone, Copy)]
@@ -65,7 +69,7 @@ pub struct Quirks {
     /// (js-debug): once it exits, the transport says it on that connection in this
     /// line, as the adapter's launcher would (read back by
     /// [`Self::launcher_exit_code`]). Given the exit code, or the signal.
-    pub terminal_exit_line: Option<fn(Option<i32>, Option<i32>) -> Option<String>>,
+    pub terminal_exit_line: Option<ExitLine>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }

@@ -13,7 +13,6 @@
 //! The count is process-wide (every runtime's groups), which is what a process about
 //! to exit needs; a runtime that ends while others run on should not wait on it.
 
-use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::Notify;
@@ -51,18 +50,16 @@ pub fn unswept_process_groups() -> usize {
 /// Resolves once every process group of this process has been swept: each adapter
 /// and everything it started ended. For a process about to exit, after its runtimes
 /// have shut down (a group whose session still runs is not swept until it ends).
-pub fn all_process_groups_swept() -> impl Future<Output = ()> + Send {
-    async {
-        loop {
-            let swept = SWEPT.notified();
-            tokio::pin!(swept);
-            // Registered before the count is read: a sweep that ends in between
-            // still wakes this wait.
-            swept.as_mut().enable();
-            if unswept_process_groups() == 0 {
-                return;
-            }
-            swept.await;
+pub async fn all_process_groups_swept() {
+    loop {
+        let swept = SWEPT.notified();
+        tokio::pin!(swept);
+        // Registered before the count is read: a sweep that ends in between still
+        // wakes this wait.
+        swept.as_mut().enable();
+        if unswept_process_groups() == 0 {
+            return;
         }
+        swept.await;
     }
 }

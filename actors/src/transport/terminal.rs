@@ -32,7 +32,7 @@ pub struct Terminal {
     pub noise: &'static [&'static str],
     /// Says how the command ended, as the adapter's launcher would (see
     /// [`Quirks::terminal_exit_line`](crate::quirks::Quirks::terminal_exit_line)).
-    pub exit_line: Option<fn(Option<i32>, Option<i32>) -> Option<String>>,
+    pub exit_line: Option<crate::quirks::ExitLine>,
 }
 
 impl Terminal {

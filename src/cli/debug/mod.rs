@@ -10,6 +10,12 @@
 //! `output_dropped_bytes` in the stop's or the end's object). Output can reach the
 //! session after the stop it came before (debugpy sends it on another path): before
 //! printing, the driver waits a moment for it (`output.rs`).
+//!
+//! A run that gives up on a running program (past `--timeout`, at the first SIGINT or
+//! SIGTERM) first pauses it and prints where it was (`driver.rs`); a second signal
+//! ends the run at once (`interrupts.rs`). The launch and the end say what became of
+//! the breakpoints (`breakpoint_notes.rs`); the end how the program ended
+//! (`report.rs`).
 
 mod args;
 mod breakpoint_notes;
