@@ -36,9 +36,14 @@ pub async fn dapvisor_in(home: &Path, args: &[&str]) -> Run {
     run(&mut command, args).await
 }
 
-/// Run `command` to its end, within `RUN_WAIT`.
+/// Run `command` to its end, within `RUN_WAIT`, with nothing on its stdin (the
+/// program it debugs reads dapvisor's own stdin where that is a pipe or a file: not
+/// whatever the test runner was given).
 pub async fn run(command: &mut Command, args: &[&str]) -> Run {
-    let child = command.kill_on_drop(true).output();
+    let child = command
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
     let out = tokio::time::timeout(RUN_WAIT, child)
         .await
         .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
