@@ -4,6 +4,7 @@
 //! hit", while a breakpoint that was hit is not named.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use serde_json::json;

@@ -76,6 +76,13 @@ async fn each_subprocess_is_a_child_session_that_stops_at_the_parents_breakpoint
             owned.contains(&parent.id()) && owned.contains(&id),
             "{owned:?}"
         );
+        // They share one ownership: a share of the parent is one of the child, at
+        // once, with nothing to pass it on (a child started meanwhile misses none).
+        let other = Owner::new("c2").unwrap();
+        parent.update_ownership(|o| o.share(Some(other.clone())));
+        assert!(child.ownership().may_drive(Some(&other)), "shared with c2");
+        child.update_ownership(|o| o.stop_sharing(None)).unwrap();
+        assert!(!parent.ownership().may_drive(Some(&other)), "unshared");
         let mut child_events = child.subscribe();
 
         let stop = expect_stop(&child, RunTicket { epoch: 0 }).await;

@@ -10,11 +10,9 @@ use std::time::Duration;
 
 use common::*;
 use dapvisor::{
-    EventKind, Received, RunTicket, Runtime, RuntimeConfig, SessionHandle, SessionState,
+    EventKind, Received, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle,
+    SessionState,
 };
-
-/// How long the runtime's supervisor may take to stop once the runtime is dropped.
-const ACTOR_WAIT: Duration = Duration::from_secs(30);
 
 /// A way for a session to end.
 #[derive(Debug, Clone, Copy)]
@@ -87,7 +85,11 @@ async fn no_process_left(example: Example, ending: Ending) {
         Ending::Shutdown => {
             runtime.shutdown().await;
             assert!(runtime.sessions().is_empty());
-            assert!(session.state().await.is_err(), "the session should be gone");
+            let state = session.state().await;
+            assert!(
+                matches!(state, Err(SessionError::SessionEnded(_))),
+                "the session should be gone: {state:?}"
+            );
             assert_eq!(
                 session.adapter_pid(),
                 None,

@@ -5,6 +5,7 @@
 
 mod agent;
 mod cli_support;
+mod common;
 
 use agent::{line_of, program};
 use cli_support::*;

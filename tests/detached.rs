@@ -11,7 +11,6 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use dapvisor::registry::AdapterDef;
 use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle};
 
 /// Longest any one call may take here; a hang fails the test instead of stalling it.
@@ -28,15 +27,11 @@ async fn bounded<T>(what: &str, call: impl std::future::Future<Output = T>) -> T
 
 /// A runtime whose adapter `hostile` starts a detached debuggee, with `faults` more.
 async fn runtime(faults: &[&str]) -> Runtime {
-    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut def = AdapterDef::generic("hostile", python);
-    def.args = vec![root()
-        .join("tests/support/hostile_adapter.py")
-        .display()
-        .to_string()];
-    for fault in ["detached-child"].iter().chain(faults) {
-        def.args.extend(["--fault".to_string(), fault.to_string()]);
-    }
+    let faults: Vec<&str> = ["detached-child"]
+        .into_iter()
+        .chain(faults.iter().copied())
+        .collect();
+    let def = hostile_adapter("hostile", &faults);
     let mut config = RuntimeConfig::default();
     config.adapters_mut().register(def);
     Runtime::start(config).await.unwrap()
@@ -166,24 +161,27 @@ async fn a_child_the_adapter_never_named_before_it_died_is_ended_too() {
     let mark = format!("hostile-orphan-{}", std::process::id());
     let orphans = || procs_with_cmdline_ending(&mark);
     let mut config = RuntimeConfig::default();
-    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut def = AdapterDef::generic("hostile", python);
-    def.args = vec![
-        root()
-            .join("tests/support/hostile_adapter.py")
-            .display()
-            .to_string(),
-        "--fault".into(),
-        "orphan-on=launch".into(),
-        "--fault".into(),
-        format!("mark={mark}"),
-    ];
+    let def = hostile_adapter("hostile", &["orphan-on=launch", &format!("mark={mark}")]);
     config.adapters_mut().register(def);
     let runtime = Runtime::start(config).await.unwrap();
     let file = program("python/discount.py");
     let spec = LaunchSpec::new(&file).adapter("hostile");
     let failed = bounded("launch", runtime.launch(spec)).await;
-    assert!(failed.is_err(), "the adapter died during the launch");
+    let err = failed.expect_err("the adapter died during the launch");
+    // The positive control: the adapter did start the orphan (its stderr, which the
+    // failure quotes, names it), so that "none left" below is about a real process.
+    let said = err.to_string();
+    let orphan: u32 = said
+        .split("started a detached debuggee, pid ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|pid| pid.parse().ok())
+        .unwrap_or_else(|| panic!("the adapter never said it started its orphan: {said}"));
+    let left = wait_gone(vec![orphan]).await;
+    assert!(
+        left.is_empty(),
+        "the adapter's orphan {orphan} is still alive"
+    );
     let left = wait_gone(orphans()).await;
     assert!(
         left.is_empty(),

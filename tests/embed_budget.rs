@@ -9,7 +9,6 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use dapvisor::registry::AdapterDef;
 use dapvisor::{
     EventKind, LaunchSpec, Received, RestartPolicy, RunTicket, Runtime, RuntimeConfig,
     SessionError, SessionId, StopOutcome,
@@ -51,14 +50,7 @@ struct BudgetState {
 
 /// The hostile adapter, crashing on `continue`, registered as `hostile`.
 fn crash_on_continue() -> RuntimeConfig {
-    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut def = AdapterDef::generic("hostile", python);
-    let script = root().join("tests/support/hostile_adapter.py");
-    def.args = vec![
-        script.display().to_string(),
-        "--fault".into(),
-        "crash-on=continue".into(),
-    ];
+    let def = hostile_adapter("hostile", &["crash-on=continue"]);
     let mut config = RuntimeConfig::default().restart_policy(RestartPolicy {
         max_restarts: 1,
         initial_backoff: Duration::from_millis(10),

@@ -123,8 +123,7 @@ async fn an_adapter_that_cannot_be_restarted_spends_the_budget_and_fails() {
     let dir = std::env::temp_dir().join(format!("dapvisor-vanishing-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let launcher = dir.join("adapter.sh");
-    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let script = root().join("tests/support/hostile_adapter.py");
+    let (python, script) = (python(), hostile_script());
     std::fs::write(
         &launcher,
         format!(

@@ -4,6 +4,7 @@
 //! `debug.set_variable`, each value written read back from the program.
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::tools::ToolCatalogue;

@@ -5,6 +5,7 @@
 //! mcp_tools_list.rs; longer runs: mcp_runs.rs.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{ok_result, Elicitation, McpClient};
 use agent::*;

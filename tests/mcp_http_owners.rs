@@ -262,7 +262,7 @@ async fn clients_read_each_others_sessions_and_drive_them_only_when_shared() {
     let uri = format!("debugger://sessions/{s3}");
     let mut heard = server.listen(&b).await;
     server.subscribe(&b, 15, &uri).await;
-    assert_eq!(server.delete(&a).await, StatusCode::ACCEPTED);
+    assert_eq!(server.delete(&a).await, StatusCode::NO_CONTENT);
     let left = Instant::now();
     let listed = server.call(&b, 14, "debug_sessions", json!({})).await;
     assert!(entry(&listed, &s3).is_some(), "within the grace: {listed}");

@@ -4,6 +4,7 @@
 //! two adapters' sessions run side by side in one server.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;

@@ -5,6 +5,7 @@
 //! nothing. Given a progress token, a call reports progress while it waits.
 
 mod agent;
+mod common;
 
 use std::path::PathBuf;
 

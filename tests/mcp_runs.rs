@@ -3,6 +3,7 @@
 //! restart notified to a subscriber, and what --request-timeout does.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{ok_result, Elicitation, McpClient};
 use agent::*;

@@ -4,6 +4,7 @@
 //! adapter serves.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;

@@ -6,6 +6,7 @@
 //! and launching a module or the adapter's own arguments asks for approval.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;

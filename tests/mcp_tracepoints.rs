@@ -4,6 +4,7 @@
 //! collecting runs code in the program, Default mode with no one to ask refuses it.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use serde_json::json;

@@ -4,6 +4,7 @@
 //! each structured result must conform to the schema the tool declares.
 
 mod agent;
+mod common;
 
 use std::collections::BTreeSet;
 

@@ -5,6 +5,7 @@
 //! printed is shown once, in order, or counted as cut, and a cut one is readable.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use serde_json::{json, Value};

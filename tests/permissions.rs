@@ -9,6 +9,7 @@
 //! tests/permissions_session.rs.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use std::sync::Arc;
@@ -23,7 +24,8 @@ use serde_json::json;
 async fn default_mode_asks_the_approver_before_destructive_tools_only() {
     let no = Recording::new(false);
     let tools =
-        gated_catalogue(PermissionGate::new(PermissionMode::Default).approver(no.clone())).await;
+        gated_with_blank_session(PermissionGate::new(PermissionMode::Default).approver(no.clone()))
+            .await;
 
     let said_no = refused(&tools, "debug.evaluate", eval_args()).await;
     assert!(
@@ -60,32 +62,37 @@ async fn default_mode_asks_the_approver_before_destructive_tools_only() {
     let r = tools
         .call_with_approver("debug.evaluate", eval_args(), yes.as_ref())
         .await;
-    assert_eq!(r.error().unwrap().code, 404, "past the gate: {}", r.text);
+    assert_eq!(
+        r.error().unwrap().code,
+        PAST_THE_GATE,
+        "past the gate: {}",
+        r.text
+    );
     assert_eq!(yes.asked().len(), 1);
     tools.runtime().shutdown().await;
 
     // Without an approver set, destructive tools are refused, saying why.
-    let tools = gated_catalogue(PermissionGate::default()).await;
+    let tools = gated_with_blank_session(PermissionGate::default()).await;
     let r = refused(&tools, "debug.evaluate", eval_args()).await;
     assert!(r.text.contains("no approval gate"), "{}", r.text);
     tools.runtime().shutdown().await;
 
     // An allow rule pre-approves the tool's own effect, code in the debuggee; a
-    // session not known yet may start under any adapter, one whose expressions run on
-    // the host, so that is still asked (a real session: tests/permissions_lldb.rs).
+    // session not started yet may start under any adapter, one whose expressions run
+    // on the host, so that is still asked (a real session: tests/permissions_lldb.rs).
     let no = Recording::new(false);
     let gate = PermissionGate::new(PermissionMode::Default)
         .approver(no.clone())
         .rule(PermissionRule::allow("debug.evaluate"))
         .rule(PermissionRule::allow("effect:host"));
-    let tools = gated_catalogue(gate).await;
-    fails(&tools, "debug.evaluate", eval_args(), 404).await;
+    let tools = gated_with_blank_session(gate).await;
+    fails(&tools, "debug.evaluate", eval_args(), PAST_THE_GATE).await;
     assert!(no.asked().is_empty());
     tools.runtime().shutdown().await;
     let gate = PermissionGate::new(PermissionMode::Default)
         .approver(no.clone())
         .rule(PermissionRule::allow("debug.evaluate"));
-    let tools = gated_catalogue(gate).await;
+    let tools = gated_with_blank_session(gate).await;
     let r = refused(&tools, "debug.evaluate", eval_args()).await;
     assert!(r.text.contains("the reviewer said no"), "{}", r.text);
     let asked = no.asked();
@@ -99,9 +106,10 @@ async fn default_mode_asks_the_approver_before_destructive_tools_only() {
 
 #[tokio::test]
 async fn plan_only_runs_read_only_tools_and_refuses_the_rest_with_a_reason() {
-    let tools =
-        gated_catalogue(PermissionGate::new(PermissionMode::PlanOnly).approver(Arc::new(AllowAll)))
-            .await;
+    let tools = gated_with_blank_session(
+        PermissionGate::new(PermissionMode::PlanOnly).approver(Arc::new(AllowAll)),
+    )
+    .await;
     for tool in [
         "debug.launch",
         "debug.continue",
@@ -114,11 +122,11 @@ async fn plan_only_runs_read_only_tools_and_refuses_the_rest_with_a_reason() {
         assert!(err.error.contains("read the debuggee"), "{err:?}");
     }
     ok(&tools, "debug.sessions", json!({})).await;
-    fails(&tools, "debug.output", json!({ "session_id": "s1" }), 404).await;
+    fails(&tools, "debug.output", json!({ "session_id": "s77" }), 404).await;
     fails(
         &tools,
         "debug.variables",
-        json!({ "session_id": "s1", "scope": "Locals" }),
+        json!({ "session_id": "s77", "scope": "Locals" }),
         404,
     )
     .await;
@@ -128,16 +136,17 @@ async fn plan_only_runs_read_only_tools_and_refuses_the_rest_with_a_reason() {
 #[tokio::test]
 async fn bypass_all_asks_nothing_but_a_deny_rule_still_wins() {
     let never = Recording::new(false);
-    let tools =
-        gated_catalogue(PermissionGate::new(PermissionMode::BypassAll).approver(never.clone()))
-            .await;
-    fails(&tools, "debug.evaluate", eval_args(), 404).await;
+    let tools = gated_with_blank_session(
+        PermissionGate::new(PermissionMode::BypassAll).approver(never.clone()),
+    )
+    .await;
+    fails(&tools, "debug.evaluate", eval_args(), PAST_THE_GATE).await;
     assert!(never.asked().is_empty());
     tools.runtime().shutdown().await;
 
     let gate =
         PermissionGate::new(PermissionMode::BypassAll).rule(PermissionRule::deny("debug.eval*"));
-    let tools = gated_catalogue(gate).await;
+    let tools = gated_with_blank_session(gate).await;
     let r = refused(&tools, "debug.evaluate", eval_args()).await;
     assert!(r.text.contains("debug.eval*"), "{}", r.text);
     fails(&tools, "debug.threads", json!({ "session_id": "s77" }), 404).await;
@@ -146,7 +155,8 @@ async fn bypass_all_asks_nothing_but_a_deny_rule_still_wins() {
 
 #[tokio::test]
 async fn deny_unauthorized_runs_only_what_an_allow_rule_names() {
-    let tools = gated_catalogue(PermissionGate::new(PermissionMode::DenyUnauthorized)).await;
+    let tools =
+        gated_with_blank_session(PermissionGate::new(PermissionMode::DenyUnauthorized)).await;
     let r = refused(&tools, "debug.sessions", json!({})).await;
     assert!(r.text.contains("deny_unauthorized"), "{}", r.text);
     tools.runtime().shutdown().await;
@@ -154,7 +164,7 @@ async fn deny_unauthorized_runs_only_what_an_allow_rule_names() {
     let gate = PermissionGate::new(PermissionMode::DenyUnauthorized)
         .rule(PermissionRule::allow("debug.*"))
         .rule(PermissionRule::deny("debug_evaluate"));
-    let tools = gated_catalogue(gate).await;
+    let tools = gated_with_blank_session(gate).await;
     ok(&tools, "debug.sessions", json!({})).await;
     fails(
         &tools,
@@ -169,7 +179,7 @@ async fn deny_unauthorized_runs_only_what_an_allow_rule_names() {
 
     let gate = PermissionGate::new(PermissionMode::DenyUnauthorized)
         .rule(PermissionRule::allow("debug.s*"));
-    let tools = gated_catalogue(gate).await;
+    let tools = gated_with_blank_session(gate).await;
     ok(&tools, "debug.sessions", json!({})).await;
     refused(&tools, "debug.threads", json!({ "session_id": "s1" })).await;
     tools.runtime().shutdown().await;
@@ -221,9 +231,16 @@ async fn an_approved_evaluation_runs_and_a_refused_one_changes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
-    // The user approves: the call passes the gate (and finds no such session).
+    // The user approves: the call passes the gate and runs.
     let client = McpClient::start_all_tools(&[], Elicitation::Answer(true)).await;
-    client.fails("debug_evaluate", eval_args(), 404).await;
+    let id = stopped_session(&client).await;
+    let two = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "1 + 1" }),
+        )
+        .await;
+    assert_eq!(two["result"], "2", "{two}");
     let asked = client.elicitations();
     assert_eq!(asked.len(), 1);
     let message = asked[0]["message"].as_str().unwrap();
@@ -239,6 +256,12 @@ async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
     // Read-only tools ask nothing.
     client.ok("debug_sessions", json!({})).await;
     assert_eq!(client.elicitations().len(), 1);
+    // Nor does code on an id no session has: refused at once, so that no approval
+    // given meanwhile runs it in a session started under that id later.
+    let unknown = json!({ "session_id": "s77", "expression": "1 + 1" });
+    let err = client.fails("debug_evaluate", unknown, 404).await;
+    assert_eq!(err["kind"], "unknown_session", "{err}");
+    assert_eq!(client.elicitations().len(), 1);
     assert!(client.close().await.success());
 
     // The user says no, or declines.
@@ -247,14 +270,18 @@ async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
         (Elicitation::Decline, "declined"),
     ] {
         let client = McpClient::start_all_tools(&[], answer).await;
-        let err = refused_over_mcp(&client, "debug_evaluate", eval_args()).await;
+        let id = stopped_session(&client).await;
+        let args = json!({ "session_id": id, "expression": "1 + 1" });
+        let err = refused_over_mcp(&client, "debug_evaluate", args).await;
         assert!(err["error"].as_str().unwrap().contains(why), "{err}");
         assert!(client.close().await.success());
     }
 
     // A client that cannot ask: refused, saying so and what to do.
     let client = McpClient::start_all_tools(&[], Elicitation::Unsupported).await;
-    let err = refused_over_mcp(&client, "debug_evaluate", eval_args()).await;
+    let id = stopped_session(&client).await;
+    let args = json!({ "session_id": id, "expression": "1 + 1" });
+    let err = refused_over_mcp(&client, "debug_evaluate", args).await;
     let text = err["error"].as_str().unwrap();
     assert!(
         text.contains("elicitation") && text.contains("--allow"),
@@ -292,7 +319,9 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     )
     .await;
     client.ok("debug_sessions", json!({})).await;
-    refused_over_mcp(&client, "debug_evaluate", eval_args()).await;
+    let id = stopped_session(&client).await;
+    let args = json!({ "session_id": id, "expression": "1 + 1" });
+    refused_over_mcp(&client, "debug_evaluate", args).await;
     assert!(client.elicitations().is_empty(), "a deny is not a question");
     assert!(client.close().await.success());
 
@@ -325,7 +354,7 @@ async fn over_mcp_the_mode_and_rules_come_from_the_flags() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("hots") && err.contains("read, control, start, code, host, foreign"),
+        err.contains("hots") && err.contains("read, control, start, code, foreign, host"),
         "{err}"
     );
 }
@@ -389,8 +418,8 @@ async fn plan_only_admits_what_an_allow_rule_names_but_a_deny_rule_still_wins() 
     let gate = PermissionGate::new(PermissionMode::PlanOnly)
         .rule(PermissionRule::allow("debug.*"))
         .rule(PermissionRule::deny("debug.evaluate"));
-    let tools = gated_catalogue(gate).await;
-    fails(&tools, "debug.continue", json!({ "session_id": "s1" }), 404).await;
+    let tools = gated_with_blank_session(gate).await;
+    fails(&tools, "debug.continue", json!({ "session_id": "s1" }), 400).await;
     let r = refused(&tools, "debug.evaluate", eval_args()).await;
     assert!(r.text.contains("denied by the rule"), "{}", r.text);
     tools.runtime().shutdown().await;

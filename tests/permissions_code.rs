@@ -3,6 +3,7 @@
 //! and over MCP, on a real debugpy session whose condition would write a file.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use std::sync::Arc;
@@ -71,22 +72,22 @@ async fn the_tools_that_take_code_in_their_arguments_say_so() {
 async fn a_call_carrying_a_condition_or_log_message_is_gated_as_destructive() {
     let no = Recording::new(false);
     let tools =
-        gated_catalogue(PermissionGate::new(PermissionMode::Default).approver(no.clone())).await;
+        gated_with_blank_session(PermissionGate::new(PermissionMode::Default).approver(no.clone()))
+            .await;
     let bp = |extra: serde_json::Value| {
-        let mut args = json!({ "session_id": "s77", "file": "/tmp/x.py", "line": 3 });
+        let mut args = json!({ "session_id": "s1", "file": "/tmp/x.py", "line": 3 });
         args.as_object_mut()
             .unwrap()
             .extend(extra.as_object().unwrap().clone());
         args
     };
 
-    // Without code: as before, past the gate (no such session), nothing asked.
-    fails(&tools, "debug.set_breakpoint", bp(json!({})), 404).await;
-    fails(
+    // Without code: past the gate (kept until the session starts), nothing asked.
+    ok(&tools, "debug.set_breakpoint", bp(json!({}))).await;
+    ok(
         &tools,
         "debug.set_breakpoint",
         bp(json!({ "condition": "" })),
-        404,
     )
     .await;
     assert!(no.asked().is_empty());
@@ -110,7 +111,7 @@ async fn a_call_carrying_a_condition_or_log_message_is_gated_as_destructive() {
         ),
         (
             "debug.set_breakpoints",
-            json!({ "session_id": "s77", "file": "/tmp/x.py",
+            json!({ "session_id": "s1", "file": "/tmp/x.py",
                     "breakpoints": [{ "line": 3 }, { "line": 4, "condition": "x" }] }),
             "breakpoints[1].condition",
         ),
@@ -127,19 +128,19 @@ async fn a_call_carrying_a_condition_or_log_message_is_gated_as_destructive() {
         ),
         (
             "debug.set_instruction_breakpoints",
-            json!({ "session_id": "s77",
+            json!({ "session_id": "s1",
                     "breakpoints": [{ "instruction_reference": "0x10", "condition": "1" }] }),
             "breakpoints[0].condition",
         ),
         (
             "debug.set_data_breakpoints",
-            json!({ "session_id": "s77",
+            json!({ "session_id": "s1",
                     "breakpoints": [{ "data_id": "d", "hit_condition": "3" }] }),
             "breakpoints[0].hit_condition",
         ),
         (
             "debug.set_exception_breakpoints",
-            json!({ "session_id": "s77", "filters": [],
+            json!({ "session_id": "s1", "filters": [],
                     "filter_options": [{ "filter_id": "raised", "condition": "1" }] }),
             "filter_options[0].condition",
         ),
@@ -161,11 +162,13 @@ async fn a_call_carrying_a_condition_or_log_message_is_gated_as_destructive() {
             request.summary()
         );
     }
-    // The refused launch started nothing.
+    // The refused launch started nothing: the never-started s1 is all there is.
     let sessions = ok(&tools, "debug.sessions", json!({})).await;
-    assert_eq!(sessions["sessions"], json!([]), "{sessions}");
+    let listed = sessions["sessions"].as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{sessions}");
+    assert_eq!(listed[0]["session_id"], "s1", "{sessions}");
 
-    // Approved, the call goes on (to find no such session).
+    // Approved, the call goes on (and is kept until the session starts).
     let yes = Recording::new(true);
     let r = tools
         .call_with_approver(
@@ -174,14 +177,15 @@ async fn a_call_carrying_a_condition_or_log_message_is_gated_as_destructive() {
             yes.as_ref(),
         )
         .await;
-    assert_eq!(r.error().unwrap().code, 404, "past the gate: {}", r.text);
+    assert!(!r.is_error, "past the gate: {}", r.text);
     assert_eq!(yes.asked().len(), 1);
     tools.runtime().shutdown().await;
 
     // PlanOnly refuses it, naming the code; a deny rule wins over any approver.
-    let tools =
-        gated_catalogue(PermissionGate::new(PermissionMode::PlanOnly).approver(Arc::new(AllowAll)))
-            .await;
+    let tools = gated_with_blank_session(
+        PermissionGate::new(PermissionMode::PlanOnly).approver(Arc::new(AllowAll)),
+    )
+    .await;
     let r = refused(
         &tools,
         "debug.set_breakpoint",
@@ -198,7 +202,7 @@ async fn a_call_carrying_a_condition_or_log_message_is_gated_as_destructive() {
     let gate = PermissionGate::new(PermissionMode::Default)
         .approver(always.clone())
         .rule(PermissionRule::deny("debug.set_breakpoint"));
-    let tools = gated_catalogue(gate).await;
+    let tools = gated_with_blank_session(gate).await;
     refused(
         &tools,
         "debug.set_breakpoint",

@@ -6,6 +6,7 @@
 //! the refused ones would have.
 
 mod agent;
+mod common;
 mod permission_support;
 
 use agent::*;

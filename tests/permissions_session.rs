@@ -3,6 +3,7 @@
 //! asking again, and nothing else; a call on no session is only offered once or no.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use agent::*;

@@ -20,34 +20,11 @@ use protocol_support::*;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = stopped_at(&discount(), "total += discounted").await;
-    assert_eq!(
-        advertised(&session.snapshot().await.unwrap()),
-        [
-            "supportsClipboardContext",
-            "supportsCompletionsRequest",
-            "supportsConditionalBreakpoints",
-            "supportsConfigurationDoneRequest",
-            "supportsDebuggerProperties",
-            "supportsDelayedStackTraceLoading",
-            "supportsEvaluateForHovers",
-            "supportsExceptionInfoRequest",
-            "supportsExceptionOptions",
-            "supportsFunctionBreakpoints",
-            "supportsGotoTargetsRequest",
-            "supportsHitConditionalBreakpoints",
-            "supportsLogPoints",
-            "supportsModulesRequest",
-            "supportsSetExpression",
-            "supportsSetVariable",
-            "supportsStepInTargetsRequest",
-            "supportsTerminateDebuggee",
-            "supportsTerminateRequest",
-            "supportsValueFormattingOptions",
-        ]
-    );
+    let (capabilities, filters) = recorded("debugpy");
+    assert_eq!(advertised(&session.snapshot().await.unwrap()), capabilities);
     assert_eq!(
         exception_filters(&session.snapshot().await.unwrap()),
-        ["raised", "uncaught", "userUnhandled"]
+        filters
     );
     runtime.shutdown().await;
 }
@@ -149,7 +126,7 @@ async fn set_variable_set_expression_and_completions_fix_the_lookup() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn goto_skips_the_rest_of_the_loop() {
     let (runtime, session) = stopped_at(&discount(), "total += discounted").await;
-    let target_line = line_of(&discount(), "return total");
+    let target_line = line_of(discount(), "return total");
     let targets = session
         .goto_targets(discount(), target_line, None)
         .await
@@ -255,7 +232,7 @@ async fn custom_requests_reach_debugpy_by_name() {
 async fn what_debugpy_does_not_advertise_is_refused_naming_it() {
     let (runtime, session) = stopped_at(&discount(), "total += discounted").await;
     let frame = top_frame(&session).await.id;
-    let line = line_of(&discount(), "total += discounted");
+    let line = line_of(discount(), "total += discounted");
 
     assert_unsupported(
         session.terminate_threads(vec![1]).await,

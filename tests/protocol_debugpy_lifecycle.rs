@@ -58,7 +58,7 @@ async fn debuggee_pid(session: &SessionHandle) -> u32 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_restart_request_restart_relaunches_with_the_breakpoints_as_they_are() {
     let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let loop_line = line_of(&discount(), "total += discounted");
+    let loop_line = line_of(discount(), "total += discounted");
     let spec = LaunchSpec::new(discount()).breakpoint(discount(), loop_line);
     let session = runtime.launch(spec.clone()).await.unwrap();
     expect_stop(&session, RunTicket { epoch: 0 }).await;
@@ -67,7 +67,7 @@ async fn without_a_restart_request_restart_relaunches_with_the_breakpoints_as_th
     expect_stop(&session, ticket).await;
     assert_eq!(local(&session, "total").await, "1000");
     let first_run = debuggee_pid(&session).await;
-    let percent = line_of(&discount(), "percent = 0");
+    let percent = line_of(discount(), "percent = 0");
     let at = |line| dapvisor::wire::types::SourceBreakpoint {
         line,
         ..Default::default()

@@ -49,34 +49,9 @@ async fn js_debug_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = js_stopped().await;
     // The program's own session's answer (the bootstrap's is the same).
     let snapshot = session.snapshot().await.unwrap();
-    assert_eq!(
-        advertised(&snapshot),
-        [
-            "supportTerminateDebuggee",
-            "supportsANSIStyling",
-            "supportsBreakpointLocationsRequest",
-            "supportsClipboardContext",
-            "supportsCompletionsRequest",
-            "supportsConditionalBreakpoints",
-            "supportsConfigurationDoneRequest",
-            "supportsDelayedStackTraceLoading",
-            "supportsEvaluateForHovers",
-            "supportsExceptionFilterOptions",
-            "supportsExceptionInfoRequest",
-            "supportsHitConditionalBreakpoints",
-            "supportsLoadedSourcesRequest",
-            "supportsLogPoints",
-            "supportsReadMemoryRequest",
-            "supportsRestartFrame",
-            "supportsRestartRequest",
-            "supportsSetExpression",
-            "supportsSetVariable",
-            "supportsStepInTargetsRequest",
-            "supportsValueFormattingOptions",
-            "supportsWriteMemoryRequest",
-        ]
-    );
-    assert_eq!(exception_filters(&snapshot), ["all", "uncaught"]);
+    let (capabilities, filters) = recorded("js-debug");
+    assert_eq!(advertised(&snapshot), capabilities);
+    assert_eq!(exception_filters(&snapshot), filters);
     runtime.shutdown().await;
 }
 
@@ -84,39 +59,11 @@ async fn js_debug_advertises_what_docs_protocol_md_records() {
 async fn codelldb_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = codelldb_stopped().await;
     let snapshot = session.snapshot().await.unwrap();
-    assert_eq!(
-        advertised(&snapshot),
-        [
-            "supportTerminateDebuggee",
-            "supportsCancelRequest",
-            "supportsClipboardContext",
-            "supportsCompletionsRequest",
-            "supportsConditionalBreakpoints",
-            "supportsConfigurationDoneRequest",
-            "supportsDataBreakpointBytes",
-            "supportsDataBreakpoints",
-            "supportsDelayedStackTraceLoading",
-            "supportsDisassembleRequest",
-            "supportsEvaluateForHovers",
-            "supportsExceptionFilterOptions",
-            "supportsExceptionInfoRequest",
-            "supportsFunctionBreakpoints",
-            "supportsGotoTargetsRequest",
-            "supportsHitConditionalBreakpoints",
-            "supportsInstructionBreakpoints",
-            "supportsLogPoints",
-            "supportsModulesRequest",
-            "supportsReadMemoryRequest",
-            "supportsRestartRequest",
-            "supportsSetVariable",
-            "supportsStepInTargetsRequest",
-            "supportsSteppingGranularity",
-            "supportsWriteMemoryRequest",
-        ]
-    );
+    let (capabilities, filters) = recorded("CodeLLDB");
+    assert_eq!(advertised(&snapshot), capabilities);
     // For C and C++; a Rust program's `rust_panic` is not offered but is accepted
     // (codelldb.rs::rust_values_read_as_rust_and_a_panic_stops).
-    assert_eq!(exception_filters(&snapshot), ["cpp_throw", "cpp_catch"]);
+    assert_eq!(exception_filters(&snapshot), filters);
     runtime.shutdown().await;
 }
 

@@ -55,7 +55,7 @@ async fn exception_info_tells_a_cpp_throw_filter_options_decide_and_exception_op
     assert!(frames[1].name.contains("parse_quantity"), "{:?}", frames[1]);
     assert_eq!(
         frames[1].line,
-        line_of(&throws_source(), "throw std::invalid_argument")
+        line_of(throws_source(), "throw std::invalid_argument")
     );
     let info = session.exception_info(None).await.unwrap();
     assert_eq!(
@@ -71,7 +71,7 @@ async fn exception_info_tells_a_cpp_throw_filter_options_decide_and_exception_op
     // lldb-dap 22 does not advertise exceptionOptions (19 did, and ignored them): they
     // are refused before anything is sent. It advertises filter options instead, whose
     // condition decides whether a throw stops.
-    let line = line_of(&throws_source(), "total += parse_quantity(raw);");
+    let line = line_of(throws_source(), "total += parse_quantity(raw);");
     let session = runtime
         .launch(LaunchSpec::new(throws_binary()).breakpoint(throws_source(), line))
         .await

@@ -5,6 +5,7 @@
 //! never asserted.
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::tools::ToolCatalogue;

@@ -19,13 +19,16 @@ fn ignore_interrupts() {
     }
 }
 
-/// The signals process `pid` ignores (`SigIgn`).
+/// The signals process `pid` ignores (`SigIgn`). A process gone before it could be
+/// read fails the test: it would otherwise pass as ignoring nothing.
 fn ignored(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_else(|e| panic!("process {pid} cannot be read ({e}): it ended early"));
+    let mask = status
         .lines()
         .find_map(|l| l.strip_prefix("SigIgn:"))
-        .map_or(0, |mask| u64::from_str_radix(mask.trim(), 16).unwrap())
+        .unwrap_or_else(|| panic!("process {pid}'s status has no SigIgn line"));
+    u64::from_str_radix(mask.trim(), 16).unwrap()
 }
 
 const INTERRUPTS: u64 = (1 << (libc::SIGINT - 1)) | (1 << (libc::SIGQUIT - 1));

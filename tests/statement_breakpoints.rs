@@ -5,6 +5,7 @@
 //! lines around it and where the text went.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use serde_json::json;

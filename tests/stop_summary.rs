@@ -5,6 +5,7 @@
 //! left out.
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};

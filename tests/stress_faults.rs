@@ -23,7 +23,6 @@ use std::time::Duration;
 
 use common::procs::wait_gone;
 use common::*;
-use dapvisor::registry::AdapterDef;
 use dapvisor::{LaunchSpec, Received, RunTicket, Runtime, RuntimeConfig};
 use stress_support::{Driver, Ledger, Outcome, Phase, Pids};
 
@@ -167,20 +166,6 @@ fn fault_name(adapter: &Adapter) -> &'static str {
     }
 }
 
-/// The hostile adapter registered as `name`, with these `--fault`s.
-fn hostile(name: &str, faults: &[&str]) -> AdapterDef {
-    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut def = AdapterDef::generic(name, python);
-    def.args = vec![root()
-        .join("tests/support/hostile_adapter.py")
-        .display()
-        .to_string()];
-    for fault in faults {
-        def.args.extend(["--fault".to_string(), fault.to_string()]);
-    }
-    def
-}
-
 const CRASH: &str = "crash-on=evaluate:sigkill";
 const GARBAGE: &str = "garbage-on=evaluate";
 
@@ -193,13 +178,15 @@ async fn thirty_two_sessions_survive_adapters_killed_at_every_phase() {
     println!("DAPVISOR_STRESS_SEED={seed}");
 
     let mut config = RuntimeConfig::default();
-    config.adapters_mut().register(hostile("hostile", &[]));
     config
         .adapters_mut()
-        .register(hostile("hostile-crash", &[CRASH]));
+        .register(hostile_adapter("hostile", &[]));
     config
         .adapters_mut()
-        .register(hostile("hostile-garbage", &[GARBAGE]));
+        .register(hostile_adapter("hostile-crash", &[CRASH]));
+    config
+        .adapters_mut()
+        .register(hostile_adapter("hostile-garbage", &[GARBAGE]));
     let runtime = Runtime::start(config).await.unwrap();
 
     let mut adapters = Vec::new();
@@ -288,12 +275,15 @@ async fn thirty_two_sessions_survive_adapters_killed_at_every_phase() {
             *by_phase.entry(*phase).or_default() += 1;
         }
     }
-    let requests = ledger.all_answered();
+    // Each session made at least its launch, a wait for its stop, a stack trace and an
+    // evaluation: a driver that skipped its calls would answer for fewer.
+    let requests = ledger.answered();
+    assert!(requests >= 4 * 32, "only {requests} requests were answered");
     let failed_starts: usize = outcomes.iter().map(|(_, _, o)| o.failed_starts).sum();
     let crashes: usize = outcomes.iter().map(|(_, _, o)| o.crashes_seen).sum();
     println!(
         "kills by phase: {by_phase:?} ({failed_starts} failed a start, {crashes} were \
-         crashes restarted); requests answered, each once: {requests}"
+         crashes restarted); requests answered: {requests}"
     );
     for phase in [
         Phase::Handshake,

@@ -4,6 +4,7 @@
 //! for bad input: tools_errors.rs.)
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::tools::Bounds;

@@ -2,6 +2,7 @@
 //! an error with a code and a next step, and a missing adapter says how to install it.
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};

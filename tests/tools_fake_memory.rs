@@ -5,6 +5,7 @@
 //! seen by the next read and by the variable's value.
 
 mod agent;
+mod common;
 
 use agent::ok;
 use dapvisor::permission::{PermissionGate, PermissionMode};

@@ -5,6 +5,7 @@
 //! log message on one refused, since DAP's function breakpoints have none).
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};

@@ -4,6 +4,7 @@
 //! `categories` filter.
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::tools::{Bounds, DEFAULT_MAX_FRAMES_PER_CALL};

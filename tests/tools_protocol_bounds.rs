@@ -3,6 +3,7 @@
 //! once the program has run to its end says why there is none.
 
 mod agent;
+mod common;
 
 use agent::*;
 use dapvisor::permission::{PermissionGate, PermissionMode};

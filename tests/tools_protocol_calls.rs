@@ -6,6 +6,7 @@
 //! values, memory and disassembly held to their bounds: `tools_protocol_bounds.rs`.
 
 mod agent;
+mod common;
 
 use agent::*;
 use serde_json::json;

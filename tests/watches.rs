@@ -5,6 +5,7 @@
 //! asks for approval, as evaluate does.
 
 mod agent;
+mod common;
 
 use agent::mcp_client::{Elicitation, McpClient};
 use serde_json::{json, Value};

@@ -208,3 +208,13 @@ impl LaunchSpec {
         self
     }
 }
+
+impl AttachSpec {
+    /// What this attach reaches: the debug server when it names a port (a port wins
+    /// over a pid, as in the attach arguments), else the process, with its start time
+    /// now; `None` when it names neither. [`crate::Runtime::holder_of`] says which
+    /// live session, if any, holds it.
+    pub fn target(&self) -> Option<crate::AttachTarget> {
+        crate::session::reattach::attach_target(self)
+    }
+}

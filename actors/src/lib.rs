@@ -10,7 +10,8 @@
 //!   a configuration [`Runtime::start`] refuses is a [`ConfigError`] inside it.
 //! - What a session holds: [`SessionSnapshot`], [`SessionState`], [`StopInfo`],
 //!   [`OutputSlice`], [`TraceSlice`], [`BreakpointCache`].
-//! - [`registry`]: the adapters dapvisor knows and how to start each.
+//! - [`registry`]: the adapters dapvisor knows and how to start each;
+//!   [`check_initialize`] starts one on its own and asks it `initialize`.
 //! - [`wire`]: DAP's framing, message envelope and typed bodies (pure).
 //! - [`limits`]: every limit, with its default.
 //! - `testing` (feature `testing`): a scripted adapter, injected faults and the
@@ -24,6 +25,8 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+pub(crate) mod adapter_check;
+pub(crate) mod attach_claims;
 pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;
@@ -42,6 +45,7 @@ pub mod testing;
 pub(crate) mod transport;
 pub mod wire;
 
+pub use adapter_check::check_initialize;
 pub use config::RuntimeConfig;
 pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};

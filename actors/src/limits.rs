@@ -42,12 +42,24 @@ pub const MIN_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 pub const MAX_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Deadline of a launch or attach handshake as a whole (`initialize` to the program
-/// running), and of each of its requests: 120 s. Generous, as `launch` may build the
-/// program first (dlv's `debug` and `test` modes run `go build`) or load many symbols.
-/// Set with `RuntimeConfig::launch_timeout`, or per start (`LaunchSpec::launch_timeout`,
+/// running), and of each of its requests, for an adapter family with no deadline of
+/// its own (debugpy, js-debug, any other): 120 s. Generous, as `launch` may start a
+/// slow program. dlv has [`DLV_LAUNCH_TIMEOUT`], the native debuggers
+/// [`NATIVE_LAUNCH_TIMEOUT`]. Set for every family with
+/// `RuntimeConfig::launch_timeout`, or per start (`LaunchSpec::launch_timeout`,
 /// `AttachSpec::launch_timeout`, or a `SessionHandle::with_timeout` view's deadline);
 /// clamped to [`MIN_REQUEST_TIMEOUT`]..=[`MAX_LAUNCH_TIMEOUT`].
 pub const DEFAULT_LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// dlv's handshake deadline, where neither the start nor the runtime names one:
+/// 300 s, as dlv's `debug` and `test` modes run `go build` (a large module, a cold
+/// build cache) inside `launch`.
+pub const DLV_LAUNCH_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The native debuggers' handshake deadline (lldb-dap, CodeLLDB, gdb), where neither
+/// the start nor the runtime names one: 180 s, as they load the program's symbols
+/// (a large C++ or Rust binary with full debug info) inside `launch` or `attach`.
+pub const NATIVE_LAUNCH_TIMEOUT: Duration = Duration::from_secs(180);
 
 /// Longest deadline a launch or attach handshake may be given: 30 min.
 pub const MAX_LAUNCH_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -90,7 +102,7 @@ pub const DEFAULT_STDERR_TAIL_BYTES: usize = 8 * 1024;
 
 /// The smallest [`DEFAULT_STDERR_TAIL_BYTES`] a runtime accepts: 256 bytes. The tail
 /// of an adapter's stdout also holds the line in which an adapter that picks its own
-/// port names it (dlv's banner), so a smaller one would never find the port.
+/// port names it (js-debug's banner), so a smaller one would never find the port.
 /// `Runtime::start` refuses a `RuntimeConfig::stderr_tail_bytes` below it.
 pub const MIN_STDERR_TAIL_BYTES: usize = 256;
 
@@ -108,7 +120,9 @@ pub const DEFAULT_SUBSCRIBER_OUTPUT_BACKLOG: usize = 1024;
 pub const DEFAULT_SUBSCRIBER_MAX_WAITING: usize = 262_144;
 
 /// How many agent requests one session may have waiting in its mailbox or in flight
-/// before new ones are refused as busy: 256. Set with `RuntimeConfig::max_queued_requests`.
+/// before new ones are refused as busy: 256. A call given up on keeps its place while
+/// a request of it is still with the adapter. Set with
+/// `RuntimeConfig::max_queued_requests`.
 pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
 
 /// How long a TCP adapter may take to print its listening banner, or to accept the
@@ -159,6 +173,26 @@ pub const DEFAULT_MAX_UNHANDLED_OUTPUT: usize = 1024;
 /// adapter that sends requests without reading the answers is no longer read. Set
 /// with `RuntimeConfig::max_unwritten_messages`.
 pub const DEFAULT_MAX_UNWRITTEN_MESSAGES: usize = 4096;
+
+/// Frames an adapter connection may send that are JSON but not DAP messages (`{}`,
+/// a response without `request_seq`) before the connection is ended as broken: 100.
+/// Each fails the request it names, if any, and is logged at debug level (the first
+/// one as a warning); one more ends the connection with an error that counts them, and
+/// one warning that sums them up. 0 ends it at the first. Set with
+/// `RuntimeConfig::max_malformed_frames`.
+pub const DEFAULT_MAX_MALFORMED_FRAMES: usize = 100;
+
+/// Processes one adapter connection's `runInTerminal` requests may have running at
+/// once: 16. Each is reaped (and what it left behind ended) when it exits; a request
+/// past the bound is answered with an error. Set with
+/// `RuntimeConfig::max_terminal_processes`.
+pub const DEFAULT_MAX_TERMINAL_PROCESSES: usize = 16;
+
+/// Child sessions (`startDebugging`) one session tree may have at once: a session, its
+/// children and theirs all count against their root's bound, so no adapter takes the
+/// runtime's whole `max_sessions`: 32. A request past it is answered with an error.
+/// Set with `RuntimeConfig::max_child_sessions`.
+pub const DEFAULT_MAX_CHILD_SESSIONS: usize = 32;
 
 /// Adapter restarts allowed per session within [`DEFAULT_RESTART_WINDOW`]; one more
 /// crash fails the session. Set with `RuntimeConfig::restart_policy`.
@@ -230,6 +264,11 @@ pub fn clamp_request_timeout(requested: Duration) -> Duration {
 
 /// The test runner's limits live beside it; named here with the rest.
 pub use crate::test_run::{MAX_BUILD_ERROR_BYTES, MAX_FAILURE_TEXT_BYTES};
+
+/// How many parents of a process an attach looks at to tell whether it descends from
+/// a live session's adapter (a launched debuggee), which holds it: 64, deeper than
+/// any debuggee's tree under its adapter. Fixed.
+pub const MAX_ATTACH_ANCESTRY: usize = 64;
 
 #[cfg(test)]
 mod tests {

@@ -42,6 +42,8 @@ struct RuntimeInner {
     hub: EventHub<SessionEvent>,
     config: Arc<RuntimeConfig>,
     ended: Arc<EndedSessions>,
+    /// The attaches under way, each holding its target (`attach_claims.rs`).
+    attach_claims: Arc<crate::attach_claims::AttachClaims>,
 }
 
 impl Drop for RuntimeInner {
@@ -95,6 +97,7 @@ impl Runtime {
                 hub,
                 config,
                 ended,
+                attach_claims: Arc::default(),
             }),
             owner: None,
         })
@@ -209,10 +212,23 @@ impl Runtime {
 
     /// Attach to a process (by pid) or a debug server (by host and port); as
     /// [`Self::launch`], a session given up on before it answers is ended (detached
-    /// from) and removed.
+    /// from) and removed. A target a live session holds ([`Self::holder_of`]), or that
+    /// another attach is reaching right now, is refused with
+    /// [`SessionError::TargetHeld`], naming the session and its owner.
     pub async fn attach(&self, spec: AttachSpec) -> Result<SessionHandle, SessionError> {
+        // Held until the session is started (its snapshot then names the target) or
+        // the attach failed.
+        let _claim = match crate::session::reattach::attach_target(&spec) {
+            Some(target) => Some(self.claim_target(&target).await?),
+            None => None,
+        };
         let plan = self.plan_attach(spec).await?;
         self.start_plan(plan).await
+    }
+
+    /// The attaches under way.
+    pub(crate) fn attach_claims(&self) -> &Arc<crate::attach_claims::AttachClaims> {
+        &self.inner.attach_claims
     }
 
     async fn start_plan(&self, plan: StartPlan) -> Result<SessionHandle, SessionError> {

@@ -24,8 +24,9 @@ async fn an_attach_whose_target_lives_re_attaches() {
         RuntimeConfig::default(),
     )
     .await;
-    // The test's own process: alive for as long as the test runs.
-    let session = runtime.attach(attach_to(std::process::id())).await.unwrap();
+    // A process alive for as long as the test runs.
+    let target = session_support::LiveProcess::start();
+    let session = runtime.attach(attach_to(target.pid())).await.unwrap();
     let first = stopped(&session, 0).await;
     session.evaluate("x", None, None).await.unwrap_err();
     stopped(&session, first).await;

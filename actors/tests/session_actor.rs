@@ -345,7 +345,11 @@ async fn two_runtimes_in_one_process_do_not_collide() {
     );
 
     one.shutdown().await;
-    assert!(s1.snapshot().await.is_err());
+    let gone = s1.snapshot().await;
+    assert!(
+        matches!(gone, Err(SessionError::SessionEnded(_))),
+        "{gone:?}"
+    );
     let s3 = stopped(&two, FAKE).await;
     assert_eq!(s3.evaluate("who", None, None).await.unwrap().result, "two");
 }
@@ -452,10 +456,17 @@ async fn shutdown_answers_every_pending_call_with_an_error() {
         ),
         "{wait:?}"
     );
-    assert!(launch.is_err(), "{launch:?}");
+    assert!(
+        matches!(launch, Err(SessionError::StartFailed { .. })),
+        "{launch:?}"
+    );
     assert!(matches!(
         runtime.new_session().await,
         Err(SessionError::RuntimeStopped)
     ));
-    assert!(session.snapshot().await.is_err());
+    let gone = session.snapshot().await;
+    assert!(
+        matches!(gone, Err(SessionError::SessionEnded(_))),
+        "{gone:?}"
+    );
 }

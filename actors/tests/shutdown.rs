@@ -6,6 +6,8 @@
 //! does `Runtime::end_session` for one: a launched program ends, an attached one is
 //! detached from.
 
+mod session_support;
+
 use std::time::Duration;
 
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
@@ -139,8 +141,9 @@ async fn the_supervisor_answers_at_once_while_it_shuts_down() {
 async fn an_attached_process_is_detached_from_not_ended() {
     let (runtime, probe) =
         runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
+    let target = session_support::LiveProcess::start();
     let mut spec = AttachSpec::default();
-    spec.pid = Some(std::process::id());
+    spec.pid = Some(target.pid());
     spec.adapter = Some("fake".into());
     spec.breakpoints = vec![InitialBreakpoint::new("src/lib.rs", 3)];
     runtime.attach(spec).await.unwrap();
@@ -164,8 +167,9 @@ fn ending_requests(probe: &FakeAdapterProbe) -> Vec<(String, serde_json::Value)>
 async fn ending_an_attached_session_detaches_from_its_program() {
     let (runtime, probe) =
         runtime(FakeAdapter::new().keep_running(), RuntimeConfig::default()).await;
+    let target = session_support::LiveProcess::start();
     let mut spec = AttachSpec::default();
-    spec.pid = Some(std::process::id());
+    spec.pid = Some(target.pid());
     spec.adapter = Some("fake".into());
     let session = runtime.attach(spec).await.unwrap();
     runtime.end_session(session.id()).await.unwrap();

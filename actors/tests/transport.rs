@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use dapvisor_actors::testing::transport::{TransportConfig, TransportOutput};
+use dapvisor_actors::testing::transport::{TransportConfig, TransportMsg, TransportOutput};
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
 use dapvisor_actors::wire::Response;
 use dapvisor_actors::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome};
@@ -37,6 +37,26 @@ async fn a_header_block_over_the_configured_limit_ends_the_connection_naming_it(
             .contains("no end of DAP header found within 64 bytes"),
         "{exit:?}"
     );
+}
+
+/// Issue 27, item 14: a request that came after the adapter's end (its output, its
+/// exit) was answered "the adapter connection is closing" before the end's report
+/// came, so a start failed with that instead of why the adapter ended, depending on
+/// the order the three arrived in. It now waits for the end's report, which fails it
+/// with the others.
+#[tokio::test(start_paused = true)]
+async fn a_request_after_the_adapter_ended_gets_the_ends_own_reason() {
+    let mut h = Harness::start(TransportConfig::default()).await;
+    // The end, then a request, in this order in the transport's mailbox.
+    let reason = "the adapter closed its output";
+    h.transport
+        .cast(TransportMsg::StreamEnded(reason.into()))
+        .unwrap();
+    h.send(1, "initialize", None, DEADLINE);
+    match h.output().await {
+        TransportOutput::Closed(exit) => assert_eq!(exit.reason, reason),
+        other => panic!("want the end first, got {other:?}"),
+    }
 }
 
 #[tokio::test(start_paused = true)]

@@ -2,15 +2,18 @@
 //! the adapter: output a `runInTerminal` command prints waits for its session (the
 //! command blocks on its pipe) instead of piling up unhandled, and arrives whole once
 //! the session reads on; requests the adapter does not read are refused past the
-//! bound, at once, rather than queued without end, and none is lost.
+//! bound, at once, rather than queued without end, and none is lost; the tasks that
+//! hold an adapter's stream end with its transport, whether the adapter closes or not.
 
 use std::time::Duration;
 
+use dapvisor_actors::registry::{AdapterDef, TransportKind};
 use dapvisor_actors::testing::is_alive;
-use dapvisor_actors::testing::transport::{TransportConfig, TransportOutput};
+use dapvisor_actors::testing::transport::{TransportConfig, TransportMsg, TransportOutput};
 use dapvisor_actors::wire::{Message, Request};
 use dapvisor_actors::SessionError;
 use serde_json::json;
+use tokio::io::AsyncWriteExt;
 use tokio::time::timeout;
 
 use transport_support::*;
@@ -130,4 +133,144 @@ async fn requests_the_adapter_does_not_read_are_refused_past_the_bound_and_none_
         timeout(WAIT, h.adapter.request()).await.unwrap().command,
         "threads"
     );
+}
+
+/// Tokio tasks alive now; under paused time, once every other task is idle.
+async fn settled_tasks() -> usize {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    tokio::runtime::Handle::current()
+        .metrics()
+        .num_alive_tasks()
+}
+
+/// Issue 27, item 9: on stop only the write half closed; the reader of an in-process
+/// adapter that keeps its end open kept the stream, its buffer and an event place.
+#[tokio::test(start_paused = true)]
+async fn an_in_process_adapters_reader_ends_with_its_transport_though_the_adapter_stays() {
+    let before = settled_tasks().await;
+    let mut h = Harness::start(TransportConfig::default()).await;
+    // Half a frame waits in the reader's buffer.
+    h.adapter.raw(b"Content-Length: 100\r\n\r\n{\"seq\"").await;
+    assert!(settled_tasks().await > before);
+    h.transport.cast(TransportMsg::StopAdapter).unwrap();
+    h.closed().await;
+    assert_eq!(
+        settled_tasks().await,
+        before,
+        "a task of the transport outlived it"
+    );
+    // The adapter's end is still open (the test holds it); ours is gone.
+    let err = h
+        .adapter
+        .framed
+        .get_mut()
+        .write_all(b"more")
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::BrokenPipe);
+}
+
+/// Item 9, over TCP: a debug server that keeps the connection open.
+#[tokio::test(start_paused = true)]
+async fn a_tcp_adapters_reader_ends_with_its_transport_though_the_server_stays() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let before = settled_tasks().await;
+    let mut def = AdapterDef::in_process("server");
+    def.transport = TransportKind::TcpConnect {
+        host: "127.0.0.1".into(),
+        port,
+    };
+    let (transport, mut output) = spawn_transport(&def, TransportConfig::default()).await;
+    let (server, _) = listener.accept().await.unwrap();
+    assert!(settled_tasks().await > before);
+    transport.cast(TransportMsg::StopAdapter).unwrap();
+    loop {
+        match output.recv().await.expect("the transport's output") {
+            TransportOutput::Closed(_) => break,
+            _ => continue,
+        }
+    }
+    assert_eq!(
+        settled_tasks().await,
+        before,
+        "a task of the transport outlived it"
+    );
+    drop(server);
+}
+
+/// Item 5: each frame that is JSON but not DAP gave its place back at once and sent a
+/// warning to the log, without end; past the bound the connection ends, saying so.
+#[tokio::test(start_paused = true)]
+async fn frames_that_are_not_dap_end_the_connection_past_their_bound() {
+    let config = TransportConfig {
+        max_malformed_frames: 3,
+        ..TransportConfig::default()
+    };
+    let mut h = Harness::start(config).await;
+    for _ in 0..4 {
+        h.adapter.raw(b"Content-Length: 2\r\n\r\n{}").await;
+    }
+    let exit = timeout(WAIT, h.closed())
+        .await
+        .expect("the connection ends");
+    assert!(
+        exit.reason.starts_with(
+            "the adapter sent 4 frames that are JSON but not DAP messages, more than \
+             max_malformed_frames (3) allows"
+        ),
+        "{}",
+        exit.reason
+    );
+}
+
+/// Ask the transport's owner side to run `args` as a `runInTerminal` command: its pid,
+/// or the error it was answered with.
+async fn run_in_terminal(h: &mut Harness, args: &[&str]) -> Result<u32, String> {
+    let arguments = json!({ "kind": "integrated", "cwd": "", "args": args });
+    let request = Request::new("runInTerminal", Some(arguments));
+    h.adapter.send(Message::Request(request)).await;
+    match timeout(WAIT, h.adapter.recv()).await.unwrap() {
+        Message::Response(r) if r.success => {
+            Ok(r.body.unwrap().to_value()["processId"].as_u64().unwrap() as u32)
+        }
+        Message::Response(r) => Err(r.message.unwrap_or_default()),
+        other => panic!("want the answer to runInTerminal, got {other:?}"),
+    }
+}
+
+/// Item 4: a `runInTerminal` process stayed unreaped until the session ended, and any
+/// number of them could run.
+#[tokio::test]
+async fn run_in_terminal_processes_are_reaped_when_they_end_and_bounded() {
+    let config = TransportConfig {
+        max_terminal_processes: 1,
+        ..TransportConfig::default()
+    };
+    let mut h = Harness::start(config).await;
+    let quick = run_in_terminal(&mut h, &["sh", "-c", "exit 0"])
+        .await
+        .unwrap();
+    // Reaped as it ends, while the connection lives on: its pid leaves /proc. Nothing
+    // tells of a reaping, so this looks every 10 ms, for at most WAIT.
+    let proc = std::path::PathBuf::from(format!("/proc/{quick}"));
+    let reaped = async {
+        while proc.exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    assert!(
+        timeout(WAIT, reaped).await.is_ok(),
+        "{quick} was never reaped"
+    );
+
+    // Its place is free again; past the bound, a request is refused.
+    let long = run_in_terminal(&mut h, &["sleep", "600"]).await.unwrap();
+    let refused = run_in_terminal(&mut h, &["sleep", "600"])
+        .await
+        .unwrap_err();
+    assert!(refused.contains("max_terminal_processes"), "{refused}");
+    assert!(is_alive(long));
+    h.transport.cast(TransportMsg::StopAdapter).unwrap();
+    h.closed().await;
 }

@@ -16,6 +16,9 @@ pub struct Args {
     pub fake: usize,
     /// Kill adapters at random moments.
     pub kill: bool,
+    /// Make the fake adapter never answer `evaluate`, to show that the harness fails
+    /// on sessions that hang.
+    pub hang: bool,
     /// Seed of the random kills, printed so a run can be repeated.
     pub seed: u64,
     /// At each debugpy session's first stop, set `TCP_NODELAY` on pydevd's socket
@@ -26,7 +29,7 @@ pub struct Args {
 
 pub const USAGE: &str = "\
 usage: cargo run --release --example stress -- [--sessions N] [--adapter A] [--fake M] [--kill]
-                                                [--seed S] [--pydevd-nodelay]
+                                                [--seed S] [--pydevd-nodelay] [--hang]
 
   --sessions N  concurrent real-adapter sessions (default 4; 0 skips)
   --adapter A   debugpy (Python, the default), lldb-dap (C), dlv (Go), js-debug
@@ -34,13 +37,18 @@ usage: cargo run --release --example stress -- [--sessions N] [--adapter A] [--f
   --fake M      concurrent sessions on the in-process fake adapter (default 100; 0 skips)
   --kill        SIGKILL adapters (cut fake connections) at random moments, and report
                 how the sessions fared; every request must still get an answer
+  --hang        the fake adapter never answers `evaluate` (with a 5 s request deadline):
+                shows that the harness fails when sessions hang
   --seed S      seed for the random kills (default: from the clock, printed)
   --pydevd-nodelay
                 at each debugpy session's first stop, set TCP_NODELAY on pydevd's
                 socket (debugpy 1.8 otherwise answers ~44 ms late: Nagle + delayed ACK)
 
-Exits 1 when a correctness check fails (a session saw another's values, a request got
-no answer, a process was left behind); never because the machine was slow.";
+Exits 1 when a check fails: a session saw another's values, a call got no answer or
+ran past its deadline, a session broke off for a reason kills do not explain (only
+--kill excuses any, and only those it explains: the adapter gone, the program ended),
+no session ran its script through, or a process was left behind. It prints how many
+sessions finished, broke off and were excused, and why.";
 
 impl Args {
     /// Parse the arguments after the program name.
@@ -51,6 +59,7 @@ impl Args {
             language: Language::Python,
             fake: 100,
             kill: false,
+            hang: false,
             seed: clock.map_or(1, |d| d.as_nanos() as u64),
             pydevd_nodelay: false,
         };
@@ -72,6 +81,7 @@ impl Args {
                 "--fake" => out.fake = number("--fake")? as usize,
                 "--seed" => out.seed = number("--seed")?,
                 "--kill" => out.kill = true,
+                "--hang" => out.hang = true,
                 "--pydevd-nodelay" => out.pydevd_nodelay = true,
                 "-h" | "--help" => return Err(String::new()),
                 other => return Err(format!("unknown argument `{other}`")),

@@ -4,7 +4,6 @@
 //! with no connection open and no process left.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,9 +13,18 @@ use futures::future::join_all;
 
 use super::args::Args;
 use super::fake_memory::{fake_only_bytes, per_item_bytes, settled_rss_kib};
+use super::fate::{Cause, Tally};
 use super::kill::{Cutter, Killer};
 use super::ledger::Ledger;
 use crate::support::{fake, procs, stats::human};
+
+/// How long a session waits for its pause to stop the program.
+const STOP_WAIT: Duration = Duration::from_secs(60);
+
+/// The request deadline of a `--hang` run: any will do, since the fake never answers
+/// what hangs; the shortest the runtime takes (`MIN_REQUEST_TIMEOUT`) keeps the run
+/// that shows the harness failing quick.
+pub const HANG_DEADLINE: Duration = dapvisor::limits::MIN_REQUEST_TIMEOUT;
 
 /// Run the fake-adapter part; returns the failed checks.
 pub async fn run(args: &Args) -> Vec<String> {
@@ -26,15 +34,30 @@ pub async fn run(args: &Args) -> Vec<String> {
     } else {
         ""
     };
-    println!("== {m} concurrent sessions on the fake adapter{cutting}");
-    let (connect, probe) = FakeAdapter::new().keep_running().connector();
+    let hanging = if args.hang {
+        ", the fake never answering `evaluate`"
+    } else {
+        ""
+    };
+    println!("== {m} concurrent sessions on the fake adapter{cutting}{hanging}");
+    let fake = FakeAdapter::new().keep_running();
+    let fake = if args.hang {
+        fake.hang_on("evaluate")
+    } else {
+        fake
+    };
+    let (connect, probe) = fake.connector();
     let cutter = Cutter::default();
     let connect = if args.kill {
         cutter.wrap(connect)
     } else {
         connect
     };
-    let runtime = fake::runtime_with(connect, m + 1).await;
+    let runtime = if args.hang {
+        fake::runtime_with_deadline(connect, m + 1, HANG_DEADLINE).await
+    } else {
+        fake::runtime_with(connect, m + 1).await
+    };
     let ledger = Arc::new(Ledger::default());
 
     // One session first, so one-time allocations land in the baseline.
@@ -44,12 +67,21 @@ pub async fn run(args: &Args) -> Vec<String> {
     let before = settled_rss_kib().await;
     let start = Instant::now();
     let launches = (0..m).map(|_| ledger.call("launch", fake::launch(&runtime, None)));
-    let sessions: Vec<SessionHandle> = join_all(launches)
-        .await
-        .into_iter()
-        .flatten()
-        .flatten()
-        .collect();
+    let mut tally = Tally::default();
+    let mut sessions: Vec<SessionHandle> = Vec::new();
+    for launched in join_all(launches).await {
+        match launched {
+            Some(Ok(session)) => sessions.push(session),
+            Some(Err(err)) => {
+                if !tally.broke(Cause::of(&err), args.kill) {
+                    ledger.fail(format!("launch: {err}"));
+                }
+            }
+            None => {
+                tally.broke(Cause::NoAnswer, args.kill);
+            }
+        }
+    }
     let wall = start.elapsed();
     let idle = per_item_bytes(before, m).await;
     let rate = sessions.len() as f64 / wall.as_secs_f64();
@@ -72,15 +104,11 @@ pub async fn run(args: &Args) -> Vec<String> {
     });
     let (ok_before, _) = ledger.counts();
     let start = Instant::now();
-    let work = sessions.iter().cloned().map(|session| {
-        tokio::spawn(workload(
-            runtime.clone(),
-            session,
-            ledger.clone(),
-            args.kill,
-        ))
-    });
-    let fates: Vec<String> = join_all(work)
+    let work = sessions
+        .iter()
+        .cloned()
+        .map(|session| tokio::spawn(workload(runtime.clone(), session, ledger.clone())));
+    let fates: Vec<Fate> = join_all(work)
         .await
         .into_iter()
         .map(|t| t.expect("no panic"))
@@ -97,13 +125,25 @@ pub async fn run(args: &Args) -> Vec<String> {
         human(wall)
     );
     ledger.print(&[]);
+    let mut states: BTreeMap<String, usize> = BTreeMap::new();
+    for fate in fates {
+        match fate.broke {
+            None => tally.finished(),
+            Some((cause, what)) => {
+                if !tally.broke(cause, args.kill) {
+                    ledger.fail(format!("{what} ({cause})"));
+                }
+            }
+        }
+        *states.entry(fate.state).or_default() += 1;
+    }
+    println!("  sessions: {tally}");
+    if let Some(failure) = tally.none_finished(m).filter(|_| !args.kill) {
+        ledger.fail(failure);
+    }
     if args.kill {
-        let mut tally: BTreeMap<String, usize> = BTreeMap::new();
-        fates
-            .into_iter()
-            .for_each(|fate| *tally.entry(fate).or_default() += 1);
-        let tally: Vec<String> = tally.iter().map(|(k, n)| format!("{n} {k}")).collect();
-        println!("  sessions before their end: {}", tally.join("; "));
+        let states: Vec<String> = states.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        println!("  sessions before their end: {}", states.join("; "));
     }
 
     runtime.shutdown().await;
@@ -117,86 +157,74 @@ pub async fn run(args: &Args) -> Vec<String> {
     ledger.failures()
 }
 
-/// Pause, read, evaluate something only this session asks, resume, end. Without
-/// cuts every call must succeed; with them, errors are expected and only counted.
-/// Returns how the session stood before its end: its script's outcome, its state
-/// and its restarts, as its snapshot shows.
-async fn workload(
-    runtime: Runtime,
-    session: SessionHandle,
-    ledger: Arc<Ledger>,
-    cutting: bool,
-) -> String {
+/// How one session's workload went: the call it broke off at and why (`None`: it
+/// ran its calls), and its state and restarts before its end, as its snapshot shows.
+struct Fate {
+    broke: Option<(Cause, String)>,
+    state: String,
+}
+
+/// Pause, read, evaluate something only this session asks, resume, end. Every call
+/// must succeed; a break is a failure unless cuts explain it (see [`Tally::broke`]).
+async fn workload(runtime: Runtime, session: SessionHandle, ledger: Arc<Ledger>) -> Fate {
     let mine = format!("{}-unique", session.id());
-    // A deadline that passed says the machine was slow, not that the runtime is wrong.
-    let slow = AtomicBool::new(false);
+    let id = session.id();
     let script = async {
         // The program runs: pause its thread (none has stopped yet to default to).
-        let threads = ledger
-            .call("threads", session.threads())
-            .await
-            .and_then(|r| kept(r, &slow))?;
-        let thread = threads.first()?.id;
-        let ticket = ledger
-            .call("pause", session.pause(Some(thread)))
-            .await
-            .and_then(|r| kept(r, &slow))?;
-        let stop = session.wait_for_stop(ticket, Duration::from_secs(60));
-        match ledger
-            .call("wait_for_stop", stop)
-            .await
-            .and_then(|r| kept(r, &slow))?
-        {
+        let threads = answered(&ledger, "threads", session.threads()).await?;
+        let thread = threads
+            .first()
+            .ok_or((Cause::Wrong, format!("{id}: threads: none")))?
+            .id;
+        let ticket = answered(&ledger, "pause", session.pause(Some(thread))).await?;
+        let stop = session.wait_for_stop(ticket, STOP_WAIT);
+        match answered(&ledger, "wait_for_stop", stop).await? {
             StopOutcome::Stopped(_) => {}
             StopOutcome::TimedOut => {
-                slow.store(true, Ordering::Relaxed);
-                return None;
+                return Err((Cause::Deadline, format!("{id}: wait_for_stop timed out")))
             }
-            _ => return None,
+            other => {
+                return Err((Cause::Ended, format!("{id}: wait_for_stop: {other:?}")));
+            }
         }
-        let frames = ledger
-            .call("stack_trace", session.stack_trace(None, None))
-            .await
-            .and_then(|r| kept(r, &slow))?;
+        let frames = answered(&ledger, "stack_trace", session.stack_trace(None, None)).await?;
         let frame = frames.first().map(|f| f.id);
-        let value = ledger
-            .call("evaluate", session.evaluate(&mine, frame, None))
-            .await
-            .and_then(|r| kept(r, &slow))?;
+        let value = answered(&ledger, "evaluate", session.evaluate(&mine, frame, None)).await?;
         let expected: String = mine.chars().rev().collect();
         if value.result != expected {
-            let (id, got) = (session.id(), &value.result);
+            let got = &value.result;
             ledger.fail(format!("isolation: {id} evaluated {mine:?} to {got:?}"));
         }
-        ledger
-            .call("snapshot", session.snapshot())
-            .await
-            .and_then(|r| kept(r, &slow))?;
-        ledger
-            .call("continue", session.continue_(None))
-            .await
-            .and_then(|r| kept(r, &slow))
+        answered(&ledger, "snapshot", session.snapshot()).await?;
+        answered(&ledger, "continue", session.continue_(None)).await
     };
-    let finished = script.await.is_some();
-    if !finished && !cutting && !slow.load(Ordering::Relaxed) {
-        ledger.fail(format!(
-            "{} did not get through its calls (see the errors)",
-            session.id()
-        ));
-    }
-    let outcome = if finished {
+    let broke = script.await.err();
+    let outcome = if broke.is_none() {
         "ran its calls"
     } else {
         "broke off"
     };
-    let fate = match session.snapshot().await {
+    let state = match session.snapshot().await {
         Ok(s) => format!("{outcome}, {:?} after {} restarts", s.state, s.restarts),
         Err(_) => format!("{outcome}, gone"),
     };
     let _ = ledger
         .call("end_session", runtime.end_session(session.id()))
         .await;
-    fate
+    Fate { broke, state }
+}
+
+/// A call through the ledger: its value, or why the script breaks off there.
+async fn answered<T>(
+    ledger: &Ledger,
+    op: &'static str,
+    call: impl std::future::Future<Output = Result<T, SessionError>>,
+) -> Result<T, (Cause, String)> {
+    match ledger.call(op, call).await {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(err)) => Err((Cause::of(&err), format!("{op}: {err}"))),
+        None => Err((Cause::NoAnswer, format!("{op}: no answer"))),
+    }
 }
 
 /// After shutdown: no session, every fake connection closed, no child process.
@@ -228,13 +256,4 @@ async fn check_all_ended(runtime: &Runtime, probe: &FakeAdapterProbe, ledger: &L
         log.connections,
         left.len()
     );
-}
-
-/// A call's value; an error ends the script, and a timeout among them is noted as
-/// slowness.
-fn kept<T>(result: Result<T, SessionError>, slow: &AtomicBool) -> Option<T> {
-    if let Err(SessionError::Timeout { .. }) = &result {
-        slow.store(true, Ordering::Relaxed);
-    }
-    result.ok()
 }

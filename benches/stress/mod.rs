@@ -7,6 +7,7 @@
 pub mod args;
 pub mod fake;
 pub mod fake_memory;
+pub mod fate;
 pub mod kill;
 pub mod ledger;
 pub mod real;

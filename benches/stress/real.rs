@@ -4,7 +4,6 @@
 //! per-operation latencies against the issue's targets, peak memory, how sessions
 //! fared under kills, and no process left behind.
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use dapvisor::{Runtime, RuntimeConfig};
 use futures::future::join_all;
 
 use super::args::Args;
+use super::fate::Tally;
 use super::kill::{self, Killer};
 use super::ledger::Ledger;
 use super::real_script::{one, Context, Outcome};
@@ -94,22 +94,15 @@ pub async fn run(args: &Args) -> Vec<String> {
         Some(killer) => killer.stop().await,
         None => Vec::new(),
     };
-    let completed = outcomes.iter().filter(|o| o.broke.is_none()).count();
-    println!(
-        "  wall time {} for {n} sessions, {completed} ran to their exit",
-        human(wall)
-    );
-    if !args.kill && completed == 0 && n > 0 {
-        // Every session broke off. Any that broke for a reason other than a deadline
-        // is a failure below; deadlines alone mean a machine too slow to check
-        // anything, which is said loudly but is not the runtime's failure.
-        println!(
-            "  WARNING: none of the {n} sessions ran to its exit, so no value was \
-             checked; rerun on a quieter machine or with fewer --sessions"
-        );
-    }
+    println!("  wall time {} for {n} sessions", human(wall));
     context.ledger.print(TARGETS);
-    report_fates(&context, &outcomes, &kills, args.kill).await;
+    let tally = report_fates(&context, &outcomes, &kills, args.kill).await;
+    println!("  sessions: {tally}");
+    // Under kills every session may break off for a reason the kills explain; the
+    // check there is that every call was answered and nothing was left behind.
+    if let Some(failure) = tally.none_finished(n).filter(|_| !args.kill) {
+        context.ledger.fail(failure);
+    }
     println!(
         "  peak RSS of this process so far (VmHWM): {} KiB",
         memory::peak_rss_kib()
@@ -132,48 +125,61 @@ pub async fn run(args: &Args) -> Vec<String> {
     context.ledger.failures()
 }
 
-/// How each session ended, as its snapshot shows; then end it. Without kills, any
-/// session that did not run to its exit is a failure (but a timeout, which only
-/// says the machine was slow).
-async fn report_fates(context: &Context, outcomes: &[Outcome], kills: &[String], killing: bool) {
+/// How each session ended, as its snapshot shows; then end it. A session that broke
+/// off is a failure, unless kills explain its cause (`Cause::explained_by_kills`).
+async fn report_fates(
+    context: &Context,
+    outcomes: &[Outcome],
+    kills: &[String],
+    killing: bool,
+) -> Tally {
     if killing {
         println!("  {} adapters killed", kills.len());
     }
-    // "ran to the exit", "launch failed", or the state (and restarts) the snapshot
-    // shows for a session whose script broke off.
-    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    let mut tally = Tally::default();
     for outcome in outcomes {
-        if let Some(broke) = outcome.broke.as_ref().filter(|b| !killing && !b.slow) {
-            let what = format!("token {}: {}", outcome.token, broke.what);
-            context.ledger.fail(what);
-        }
-        let Some(session) = &outcome.session else {
-            let why = outcome.broke.as_ref().map_or("?", |b| b.what.as_str());
-            println!("    token {}: launch failed: {why}", outcome.token);
-            *tally.entry("launch failed".into()).or_default() += 1;
+        let token = outcome.token;
+        let Some(broke) = &outcome.broke else {
+            tally.finished();
+            if let Some(session) = &outcome.session {
+                let end = context.runtime.end_session(session.id());
+                let _ = context.step("end_session", end).await;
+            }
             continue;
         };
-        let (fate, detail) = match session.snapshot().await {
-            Ok(s) => (
-                format!("{:?} after {} restarts", s.state, s.restarts),
-                format!("failure {:?}", s.failure),
-            ),
-            Err(err) => ("gone".to_string(), err.to_string()),
-        };
-        match &outcome.broke {
-            Some(broke) => {
-                let (id, token) = (session.id(), outcome.token);
-                println!(
-                    "    {id} (token {token}): broke off at {}; {fate}, {detail}",
-                    broke.what
-                );
-                *tally.entry(format!("broke off, now {fate}")).or_default() += 1;
+        let excused = tally.broke(broke.cause, killing);
+        let Some(session) = &outcome.session else {
+            println!(
+                "    token {token}: launch failed ({}): {}",
+                broke.cause, broke.what
+            );
+            if !excused {
+                context
+                    .ledger
+                    .fail(format!("token {token}: launch: {}", broke.what));
             }
-            None => *tally.entry("ran to the exit".into()).or_default() += 1,
+            continue;
+        };
+        let fate = match session.snapshot().await {
+            Ok(s) => format!(
+                "{:?} after {} restarts, failure {:?}",
+                s.state, s.restarts, s.failure
+            ),
+            Err(err) => format!("gone: {err}"),
+        };
+        let id = session.id();
+        let how = if excused { "excused" } else { "FAILED" };
+        println!(
+            "    {id} (token {token}) {how}: broke off at {} ({}); now {fate}",
+            broke.what, broke.cause
+        );
+        if !excused {
+            context
+                .ledger
+                .fail(format!("token {token}: {}", broke.what));
         }
-        let end = context.runtime.end_session(session.id());
+        let end = context.runtime.end_session(id);
         let _ = context.step("end_session", end).await;
     }
-    let tally: Vec<String> = tally.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    println!("  sessions: {}", tally.join("; "));
+    tally
 }

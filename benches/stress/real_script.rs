@@ -11,6 +11,7 @@ use dapvisor::wire::types::SourceBreakpoint;
 use dapvisor::{RunTicket, Runtime, SessionError, SessionHandle};
 use dapvisor::{SessionState, StopOutcome};
 
+use super::fate::Cause;
 use super::ledger::Ledger;
 use crate::support::python::PYDEVD_NODELAY;
 use crate::support::token::TokenProgram;
@@ -32,15 +33,15 @@ pub struct Outcome {
 pub struct Broke {
     /// The call and its error.
     pub what: String,
-    /// Only a deadline passed: the machine was slow, the runtime not wrong.
-    pub slow: bool,
+    /// What kind of break it is.
+    pub cause: Cause,
 }
 
 impl From<&str> for Broke {
     fn from(what: &str) -> Broke {
         Broke {
             what: what.to_string(),
-            slow: false,
+            cause: Cause::Wrong,
         }
     }
 }
@@ -75,11 +76,11 @@ impl Context {
             Some(Ok(value)) => Ok(value),
             Some(Err(err)) => Err(Broke {
                 what: format!("{op}: {err}"),
-                slow: only_slow(&err),
+                cause: Cause::of(&err),
             }),
             None => Err(Broke {
                 what: format!("{op}: no answer"),
-                slow: false,
+                cause: Cause::NoAnswer,
             }),
         }
     }
@@ -227,29 +228,11 @@ async fn expect_stop(
         StopOutcome::Stopped(_) => Ok(()),
         StopOutcome::TimedOut => Err(Broke {
             what: "wait_for_stop: timed out".into(),
-            slow: true,
+            cause: Cause::Deadline,
         }),
         other => Err(Broke {
             what: format!("wait_for_stop: expected a stop, got {other:?}"),
-            slow: false,
+            cause: Cause::Ended,
         }),
-    }
-}
-
-/// Whether `err` says only that a deadline passed (the machine was slow): a request's
-/// timeout, or an adapter that did not finish starting, print its port or connect
-/// back in time.
-fn only_slow(err: &SessionError) -> bool {
-    const START_DEADLINES: [&str; 3] = [
-        "did not finish starting within",
-        "did not say which port it listens on within",
-        "did not connect back to",
-    ];
-    match err {
-        SessionError::Timeout { .. } => true,
-        SessionError::StartFailed { message, .. } => START_DEADLINES
-            .iter()
-            .any(|deadline| message.contains(deadline)),
-        _ => false,
     }
 }

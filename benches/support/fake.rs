@@ -25,6 +25,19 @@ pub async fn runtime_with(connect: InProcessConnect, max_sessions: usize) -> Run
     Runtime::start(config).await.expect("the runtime starts")
 }
 
+/// As [`runtime_with`], with `deadline` for every request.
+pub async fn runtime_with_deadline(
+    connect: InProcessConnect,
+    max_sessions: usize,
+    deadline: std::time::Duration,
+) -> Runtime {
+    let config = RuntimeConfig::default()
+        .max_sessions(max_sessions)
+        .request_timeout(deadline)
+        .in_process_adapter(FAKE, connect);
+    Runtime::start(config).await.expect("the runtime starts")
+}
+
 /// A runtime on a well-behaved fake whose program keeps running once launched (so
 /// sessions stay live and idle), and the fake's probe.
 pub async fn idle_runtime(max_sessions: usize) -> (Runtime, FakeAdapterProbe) {

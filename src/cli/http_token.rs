@@ -20,17 +20,17 @@ pub fn resolve(token_file: Option<&Path>) -> Result<(BearerToken, Option<PathBuf
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
         let token = BearerToken::new(&text)
-            .ok_or_else(|| format!("the token file {} is empty", path.display()))?;
+            .map_err(|e| format!("the token file {}: {e}", path.display()))?;
         return Ok((token, None));
     }
     if let Ok(text) = std::env::var("DAPVISOR_TOKEN") {
-        let token = BearerToken::new(&text).ok_or("DAPVISOR_TOKEN is set but empty")?;
+        let token = BearerToken::new(&text).map_err(|e| format!("DAPVISOR_TOKEN: {e}"))?;
         return Ok((token, None));
     }
     let path = dapvisor_actors::registry::dapvisor_home().join(TOKEN_FILE);
     let secret = made_up()?;
     write_private(&path, &secret)?;
-    let token = BearerToken::new(&secret).expect("a made-up token is not empty");
+    let token = BearerToken::new(&secret).expect("a made-up token is long enough");
     Ok((token, Some(path)))
 }
 
@@ -82,13 +82,16 @@ mod tests {
     }
 
     #[test]
-    fn a_token_file_that_is_empty_or_missing_is_refused_naming_it() {
+    fn a_token_file_that_is_empty_short_or_missing_is_refused_naming_it() {
         let missing = resolve(Some(Path::new("/nonexistent/token"))).unwrap_err();
         assert!(missing.contains("/nonexistent/token"), "{missing}");
         let empty = std::env::temp_dir().join(format!("dapvisor-empty-{}", std::process::id()));
         std::fs::write(&empty, "\n").unwrap();
         let refused = resolve(Some(&empty)).unwrap_err();
         assert!(refused.contains("is empty"), "{refused}");
+        std::fs::write(&empty, "s3cret\n").unwrap();
+        let refused = resolve(Some(&empty)).unwrap_err();
+        assert!(refused.contains("at least 32"), "{refused}");
         std::fs::remove_file(empty).unwrap();
     }
 }

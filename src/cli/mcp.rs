@@ -8,7 +8,9 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::mcp::{serve_http_until, serve_stdio_until, DebugServer, MCP_PATH};
-use crate::permission::{PermissionGate, PermissionMode, PermissionRule, RuleBehavior};
+use crate::permission::{
+    EnvAllowlist, PermissionGate, PermissionMode, PermissionRule, RuleBehavior,
+};
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue, ToolProfile};
 use crate::{Runtime, RuntimeConfig, SessionError};
@@ -32,6 +34,11 @@ pub struct McpArgs {
     /// (`effect:host`). Wins over --allow.
     #[arg(long = "deny", value_name = "PATTERN", value_parser = deny_rule)]
     pub deny: Vec<PermissionRule>,
+    /// Take the environment variables matching PATTERN (`MYAPP_*`) for inert: a launch
+    /// may set them without its call counting as code. Only locale, time zone,
+    /// terminal and colour settings are inert without it (`permission::INERT_ENV`).
+    #[arg(long = "allow-env", value_name = "PATTERN", value_parser = env_pattern)]
+    pub allow_env: Vec<String>,
     /// End sessions no tool has used for this many seconds (0: never) [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub idle_timeout: Option<u64>,
@@ -49,9 +56,10 @@ pub struct McpArgs {
     #[arg(long, default_value = "core", value_name = "PROFILE")]
     pub tools: ToolProfile,
     /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio, to every
-    /// client that shows the token, on one runtime. ADDR is `IP:PORT`, or a PORT on
-    /// 127.0.0.1 (0: any free port; the address is printed on stderr).
-    #[arg(long, value_name = "ADDR", value_parser = http_addr)]
+    /// client that shows the token, on one runtime. ADDR is `IP:PORT`,
+    /// `localhost:PORT`, or a PORT on 127.0.0.1 (0: any free port; the address is
+    /// printed on stderr).
+    #[arg(long, value_name = "ADDR", value_parser = super::http_flags::http_addr)]
     pub http: Option<SocketAddr>,
     /// With --http: the file holding the token clients must send as `Authorization:
     /// Bearer TOKEN`. Without it, DAPVISOR_TOKEN; without that, a new token is written
@@ -66,15 +74,9 @@ pub struct McpArgs {
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-}
-
-/// `IP:PORT`, or a port on loopback.
-fn http_addr(text: &str) -> Result<SocketAddr, String> {
-    if let Ok(port) = text.parse::<u16>() {
-        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
-    }
-    text.parse()
-        .map_err(|_| format!("`{text}` is not IP:PORT (such as 127.0.0.1:7000) or a port"))
+    /// With --http: allowed origins and connection limits.
+    #[command(flatten)]
+    pub http_limits: super::http_flags::HttpFlags,
 }
 
 fn allow_rule(pattern: &str) -> Result<PermissionRule, String> {
@@ -83,6 +85,18 @@ fn allow_rule(pattern: &str) -> Result<PermissionRule, String> {
 
 fn deny_rule(pattern: &str) -> Result<PermissionRule, String> {
     PermissionRule::parse(RuleBehavior::Deny, pattern)
+}
+
+fn env_pattern(pattern: &str) -> Result<String, String> {
+    crate::permission::check_env_pattern(pattern)
+}
+
+/// The inert environment variables the `--allow-env` patterns add.
+fn inert_env(patterns: &[String]) -> Result<EnvAllowlist, String> {
+    patterns
+        .iter()
+        .try_fold(EnvAllowlist::default(), |env, p| env.allow(p))
+        .map_err(|e| format!("--allow-env: {e}"))
 }
 
 /// The permission gate the flags describe.
@@ -138,12 +152,14 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         Some(root) => PathPolicy::rooted(root).map_err(|e| e.to_string())?,
         None => PathPolicy::unrestricted(),
     };
+    let gate =
+        gate(args.permission_mode, &args.allow, &args.deny).inert_env(inert_env(&args.allow_env)?);
     let config = runtime_config(&args)?;
     let runtime = Runtime::start(config).await.map_err(start_refused)?;
     let mut catalogue = ToolCatalogue::new(runtime)
         .with_profile(args.tools)
         .with_paths(paths)
-        .with_permissions(gate(args.permission_mode, &args.allow, &args.deny));
+        .with_permissions(gate);
     if let Some(secs) = args.owner_grace {
         catalogue = catalogue
             .with_owner_grace(Duration::from_secs(secs))
@@ -166,10 +182,12 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
             .map_err(|e| format!("the MCP connection failed: {e}"));
     };
     let (token, made_up) = super::http_token::resolve(args.token_file.as_deref())?;
+    let settings = args.http_limits.settings()?;
     let listener = crate::mcp::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
+    super::http_flags::warn_if_exposed(local);
     // What a user starting the server needs, whatever the log level.
     eprintln!("dapvisor: MCP over HTTP at http://{local}{MCP_PATH}");
     if let Some(path) = made_up {
@@ -182,7 +200,7 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         %local,
         "dapvisor MCP server on HTTP"
     );
-    serve_http_until(listener, server, token, stop)
+    serve_http_until(listener, server, token, settings, stop)
         .await
         .map_err(|e| format!("the MCP server failed: {e}"))
 }

@@ -4,6 +4,7 @@
 //! - `dapvisor debug PROGRAM [--break FILE:LINE]... [--eval EXPR]... [-- ARGS...]`:
 //!   run a program under its debugger, print each stop, exit with its exit code.
 //! - `dapvisor adapters` / `dapvisor adapters install debugpy`.
+//! - `dapvisor doctor [--json]`: whether this machine can do the main job, and the fixes.
 //!
 //! Logs go to stderr (level from `DAPVISOR_LOG`, default `warn`), never stdout, which
 //! belongs to MCP or to the program's report.
@@ -11,6 +12,8 @@
 pub mod adapters;
 pub mod config;
 pub mod debug;
+pub mod doctor;
+pub mod http_flags;
 pub mod http_token;
 pub mod mcp;
 pub mod signals;
@@ -42,6 +45,9 @@ pub enum Command {
     Debug(debug::DebugArgs),
     /// List the debug adapters and whether each is installed; install debugpy.
     Adapters(adapters::AdaptersArgs),
+    /// Check the adapters, ptrace, core dumps, dapvisor's home and token file (and an
+    /// --http port), with the fix for each; exit 1 when the main job cannot run.
+    Doctor(doctor::DoctorArgs),
 }
 
 /// The longest `dapvisor` waits, before it exits, for the processes of its sessions to
@@ -74,6 +80,7 @@ pub fn main() -> ExitCode {
             },
             Command::Debug(args) => debug::run(args).await,
             Command::Adapters(args) => adapters::run(args).await,
+            Command::Doctor(args) => doctor::run(args).await,
         }
     });
     // Every session has ended by now, but its processes may still be being swept on

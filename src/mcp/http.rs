@@ -1,63 +1,31 @@
 //! The tool catalogue over MCP's streamable HTTP transport, at `http://ADDR/mcp`, for
 //! many clients at once on one runtime. rmcp serves the transport (a tower service);
-//! this module binds the address, checks each request's bearer token, and gives each
-//! client connection (MCP session) a [`DebugServer`] of its own, so subscriptions,
-//! the log level and notifications are per client while the sessions, the limits and
-//! the adapters are shared.
+//! this module binds the address, holds the connections within their limits
+//! (`http_connections.rs`, `http_settings.rs`), lets through only the requests the
+//! gate admits (token, Host, Origin: `http_gate.rs`), and gives each client
+//! connection (MCP session) a [`DebugServer`] of its own, so subscriptions, the log
+//! level and notifications are per client while the sessions, the limits and the
+//! adapters are shared.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use http::{header, Request, Response, StatusCode};
+use http::{Method, Request, Response, StatusCode};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 
+use super::bearer::BearerToken;
+use super::http_connections::{Activity, Connections, Ticket, Watched};
+use super::http_gate::{Body, Gate};
+use super::http_settings::HttpSettings;
 use super::server::DebugServer;
-
-/// The path the MCP endpoint is served at.
-pub const MCP_PATH: &str = "/mcp";
 
 /// How long the server waits after a failed `accept` (out of file descriptors, say)
 /// before it tries again, rather than spinning on the error: 100 ms.
 pub const ACCEPT_RETRY: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// A bearer token, compared in constant time.
-#[derive(Clone)]
-pub struct BearerToken(Arc<str>);
-
-impl BearerToken {
-    /// The token `secret` (surrounding whitespace, such as a file's last newline, is
-    /// not part of it). `None` for an empty one.
-    pub fn new(secret: &str) -> Option<Self> {
-        let secret = secret.trim();
-        (!secret.is_empty()).then(|| Self(secret.into()))
-    }
-
-    /// Whether an `Authorization` header value carries this token.
-    fn admits(&self, authorization: Option<&[u8]>) -> bool {
-        let Some(given) = authorization.and_then(|a| a.strip_prefix(b"Bearer ")) else {
-            return false;
-        };
-        let expected = self.0.as_bytes();
-        // Every byte compared whatever the first difference, so the time taken does
-        // not tell how much of a guess was right.
-        given.len() == expected.len()
-            && given
-                .iter()
-                .zip(expected)
-                .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-                == 0
-    }
-}
-
-impl std::fmt::Debug for BearerToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("BearerToken(..)")
-    }
-}
 
 /// Bind `addr` for [`serve_http_until`]. The address actually bound (a port of 0 is
 /// chosen by the system) is the listener's `local_addr`.
@@ -65,22 +33,24 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     TcpListener::bind(addr).await
 }
 
-/// Serve `server`'s catalogue on `listener` at [`MCP_PATH`] to every client that
-/// shows `token`, until `stop` completes; then every session is ended as
-/// [`Runtime::shutdown`](crate::Runtime::shutdown) ends them.
+type Service = StreamableHttpService<DebugServer, LocalSessionManager>;
+
+/// Serve `server`'s catalogue on `listener` at [`MCP_PATH`](super::MCP_PATH) to every
+/// client that shows `token`, within `settings`, until `stop` completes; then every
+/// session is ended as [`Runtime::shutdown`](crate::Runtime::shutdown) ends them.
 pub async fn serve_http_until(
     listener: TcpListener,
     server: DebugServer,
     token: BearerToken,
+    settings: HttpSettings,
     stop: impl std::future::Future,
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
-    let mut config = StreamableHttpServerConfig::default();
-    // rmcp checks the Host header against loopback names; a server bound to another
-    // address is reached by it.
-    if !local.ip().is_loopback() {
-        config.allowed_hosts.push(local.ip().to_string());
-    }
+    // The gate checks Host and Origin itself, against the address each connection
+    // reached, which rmcp's fixed list cannot know.
+    let config = StreamableHttpServerConfig::default()
+        .disable_allowed_hosts()
+        .with_sse_keep_alive(Some(settings.sse_keep_alive()));
     let cancel = config.cancellation_token.clone();
     let template = server.clone();
     let service = StreamableHttpService::new(
@@ -88,6 +58,12 @@ pub async fn serve_http_until(
         Arc::new(client_sessions(&server)),
         config,
     );
+    let gate = Arc::new(Gate::new(token, local, settings.allowed_origins()));
+    let connections = Connections::new(settings.max_connections());
+    let mut http1 = hyper::server::conn::http1::Builder::new();
+    http1
+        .timer(TokioTimer::new())
+        .header_read_timeout(settings.header_read_timeout());
     let accept = async {
         loop {
             let (stream, peer) = match listener.accept().await {
@@ -99,23 +75,18 @@ pub async fn serve_http_until(
                     continue;
                 }
             };
-            let service = service.clone();
-            let token = token.clone();
-            tokio::spawn(async move {
-                let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
-                    let service = service.clone();
-                    let token = token.clone();
-                    async move {
-                        Ok::<_, std::convert::Infallible>(answer(request, &token, service).await)
-                    }
-                });
-                let served = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), handler)
-                    .await;
-                if let Err(e) = served {
-                    tracing::debug!(%peer, error = %e, "an HTTP connection ended with an error");
-                }
-            });
+            let Some(ticket) = connections.open() else {
+                refuse_full(&stream, connections.cap());
+                continue;
+            };
+            let connection = Connection {
+                service: service.clone(),
+                gate: gate.clone(),
+                ticket: Arc::new(ticket),
+                http1: http1.clone(),
+                idle: settings.connection_idle_timeout(),
+            };
+            tokio::spawn(connection.serve(stream, peer));
         }
     };
     tokio::select! {
@@ -125,6 +96,71 @@ pub async fn serve_http_until(
     cancel.cancel();
     server.catalogue().runtime().shutdown().await;
     Ok(())
+}
+
+/// One accepted connection and what serving it takes.
+struct Connection {
+    service: Service,
+    gate: Arc<Gate>,
+    ticket: Arc<Ticket>,
+    http1: hyper::server::conn::http1::Builder,
+    idle: std::time::Duration,
+}
+
+impl Connection {
+    /// Serve the connection's requests until the client closes it, its head or its
+    /// bytes are too slow in coming, or a newer connection needs its place.
+    async fn serve(self, stream: TcpStream, peer: SocketAddr) {
+        let Ok(reached) = stream.local_addr().map(|a| a.ip()) else {
+            return;
+        };
+        let activity = Activity::new();
+        let io = TokioIo::new(Watched::new(stream, activity.clone()));
+        let (service, gate, ticket) = (self.service, self.gate, self.ticket.clone());
+        let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let (service, gate, ticket) = (service.clone(), gate.clone(), ticket.clone());
+            async move {
+                if let Some(refused) = gate.refusal(&request, reached) {
+                    return Ok::<_, std::convert::Infallible>(refused);
+                }
+                ticket.shown_token();
+                Ok(answer(request, service).await)
+            }
+        });
+        let served = self.http1.serve_connection(io, handler);
+        tokio::select! {
+            served = served => if let Err(e) = served {
+                tracing::debug!(%peer, error = %e, "an HTTP connection ended with an error");
+            },
+            () = self.ticket.evicted() => {
+                tracing::debug!(%peer, "closed a connection without the token to make room");
+            }
+            () = activity.idle_for(self.idle) => {
+                tracing::debug!(%peer, "closed a connection idle for {:?}", self.idle);
+            }
+        }
+    }
+}
+
+/// Tell a connection the server holds as many connections as it may, every one a
+/// client that showed the token, then close it. The answer is written without
+/// waiting: it fits in a new socket's buffer, or is not sent.
+fn refuse_full(stream: &TcpStream, cap: usize) {
+    let why = format!(
+        "dapvisor holds its most connections ({cap}), every one a client with the token: \
+         close one, or start the server with a larger --max-connections\n"
+    );
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{why}",
+        why.len()
+    );
+    let _ = stream.try_write(answer.as_bytes());
+    // Not a warning: anyone may connect, and each would print one.
+    tracing::debug!(
+        cap,
+        "refused a connection: every one held has shown the token"
+    );
 }
 
 /// rmcp's MCP sessions for `server`'s clients. rmcp ends a client's MCP session after
@@ -141,44 +177,19 @@ fn client_sessions(server: &DebugServer) -> LocalSessionManager {
     sessions
 }
 
-type Body = http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>;
-
-/// One request: refused unless it is for [`MCP_PATH`] and carries the token, else
-/// rmcp's.
-async fn answer(
-    request: Request<Incoming>,
-    token: &BearerToken,
-    service: StreamableHttpService<DebugServer, LocalSessionManager>,
-) -> Response<Body> {
-    if request.uri().path() != MCP_PATH {
-        return refusal(StatusCode::NOT_FOUND, "the MCP endpoint is /mcp");
+/// A request past the gate: rmcp's answer, but for the end of an MCP session
+/// (`DELETE`), which rmcp answers 202 and the SDKs take only 200 or 204 for (the
+/// Python SDK logs "Session termination failed: 202"): 204, nothing more to say.
+async fn answer(request: Request<Incoming>, service: Service) -> Response<Body> {
+    let ending = request.method() == Method::DELETE;
+    let mut response = service.handle(request).await;
+    if ending && response.status() == StatusCode::ACCEPTED {
+        use http_body_util::BodyExt;
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        *response.body_mut() = http_body_util::Empty::new()
+            .map_err(|never| match never {})
+            .boxed();
     }
-    let authorization = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .map(|v| v.as_bytes());
-    if !token.admits(authorization) {
-        let mut refused = refusal(
-            StatusCode::UNAUTHORIZED,
-            "send the server's token as `Authorization: Bearer TOKEN` (from --token-file, \
-             DAPVISOR_TOKEN, or the file the server named when it started)",
-        );
-        refused.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            header::HeaderValue::from_static("Bearer"),
-        );
-        return refused;
-    }
-    service.handle(request).await
-}
-
-fn refusal(status: StatusCode, why: &'static str) -> Response<Body> {
-    use http_body_util::BodyExt;
-    let body = http_body_util::Full::new(bytes::Bytes::from_static(why.as_bytes()))
-        .map_err(|never| match never {})
-        .boxed();
-    let mut response = Response::new(body);
-    *response.status_mut() = status;
     response
 }
 
@@ -204,18 +215,5 @@ mod tests {
         assert_eq!(keep_alive(minutes(10)).await, minutes(10));
         assert_eq!(keep_alive(minutes(1)).await, minutes(5));
         assert_eq!(keep_alive(None).await, minutes(5));
-    }
-
-    #[test]
-    fn a_token_admits_only_its_own_bearer_header() {
-        let token = BearerToken::new("s3cret\n").unwrap();
-        assert!(token.admits(Some(b"Bearer s3cret")));
-        assert!(!token.admits(Some(b"Bearer s3cre")));
-        assert!(!token.admits(Some(b"Bearer s3cretx")));
-        assert!(!token.admits(Some(b"Basic s3cret")));
-        assert!(!token.admits(Some(b"s3cret")));
-        assert!(!token.admits(None));
-        assert!(BearerToken::new("  \n").is_none());
-        assert_eq!(format!("{token:?}"), "BearerToken(..)");
     }
 }

@@ -8,18 +8,37 @@
 //!   elicitation; a client that cannot ask gets a refusal that says so.
 //! - Resources: `debugger://sessions` and `debugger://sessions/{id}`, with
 //!   subscriptions and notifications when a session stops, ends or restarts.
+//! - Prompts: plans for debugging a failing test, a crash and a wrong value, in the
+//!   core tools; and `instructions`, the loop in a few lines, under 1 KiB.
 
 mod approval;
+mod bearer;
 mod http;
+mod http_connections;
+mod http_gate;
+mod http_origin;
+mod http_settings;
+mod instructions;
 mod logging;
 mod notify;
 mod progress;
+mod prompt_texts;
+mod prompts;
 mod resources;
 mod server;
 
 pub use approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
-pub use http::{bind, serve_http_until, BearerToken, ACCEPT_RETRY, MCP_PATH};
+pub use bearer::{BearerToken, MIN_TOKEN_CHARS};
+pub use http::{bind, serve_http_until, ACCEPT_RETRY};
+pub use http_gate::MCP_PATH;
+pub use http_origin::Origin;
+pub use http_settings::{
+    HttpSettings, DEFAULT_CONNECTION_IDLE_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS, MAX_CONNECTION_IDLE_TIMEOUT, MAX_HEADER_READ_TIMEOUT,
+};
+pub use instructions::{instructions, MAX_INSTRUCTIONS_BYTES};
 pub use progress::PROGRESS_INTERVAL;
+pub use prompts::MAX_PROMPT_ARGUMENT_CHARS;
 pub use resources::{session_uri, SESSIONS_URI, SESSION_URI_TEMPLATE};
 pub use server::{mcp_result, mcp_tool, DebugServer};
 

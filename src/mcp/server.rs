@@ -10,9 +10,10 @@ use std::time::Duration;
 #[allow(deprecated)] // logging: the handshake-era way, which dapvisor serves
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, SubscribeRequestParams,
     Tool, UnsubscribeRequestParams,
 };
@@ -20,28 +21,16 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::tools::{ToolCatalogue, ToolError, ToolProfile, ToolResult, ToolSpec};
+use crate::tools::{ToolCatalogue, ToolError, ToolResult, ToolSpec};
 use crate::Owner;
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
+use super::instructions::instructions;
 use super::logging::LogLevel;
 use super::notify::{self, Subscriptions};
 use super::progress;
+use super::prompts;
 use super::resources::{self, SESSIONS_URI, SESSION_URI_TEMPLATE};
-
-const INSTRUCTIONS: &str = "dapvisor debugs programs (Python with debugpy, C/C++/Rust with \
-lldb-dap or CodeLLDB, Go with dlv, JavaScript with js-debug). Start with debug_launch: give \
-the program (or one `test`) and breakpoints ({file, line}); it answers with a session_id \
-and, once stopped, where the program is, the source around it and the local variables. \
-Then inspect (debug_stack_trace, debug_variables with scope \"Locals\", debug_evaluate) \
-and move on (debug_step with kind over, in or out; debug_continue). Read program output \
-with debug_output. End with debug_terminate. Errors carry a code and a hint saying what to \
-do next.";
-
-/// What the instructions add in the core profile.
-const CORE_INSTRUCTIONS: &str = " These are the core tools; a server started with \
-`--tools all` serves one per DAP request besides (memory, disassembly, data breakpoints, \
-goto, restart, custom requests), and debug_share, which lets another client drive a session.";
 
 /// The MCP server over one tool catalogue.
 #[derive(Clone)]
@@ -163,13 +152,11 @@ impl ServerHandler for DebugServer {
             .enable_resources_subscribe()
             .enable_resources_list_changed()
             .enable_logging()
+            .enable_prompts()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("dapvisor", env!("CARGO_PKG_VERSION")))
-            .with_instructions(match self.catalogue.profile() {
-                ToolProfile::Core => format!("{INSTRUCTIONS}{CORE_INSTRUCTIONS}"),
-                _ => INSTRUCTIONS.to_string(),
-            })
+            .with_instructions(instructions(self.catalogue.profile()))
     }
 
     /// The revisions with an `initialize` handshake, where a server may ask the user
@@ -254,6 +241,23 @@ impl ServerHandler for DebugServer {
                 Ok(mcp_result(cancelled.into()).into())
             }
         }
+    }
+
+    /// Plans for the usual jobs, in the core tools (`prompts.rs`).
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
     }
 
     async fn list_resources(

@@ -2,14 +2,17 @@
 //! it reaches. Each tool has one effect it always has ([`tool_effect`]); its arguments
 //! and its adapter can add others (a breakpoint's condition is code; lldb-dap's
 //! console runs commands on the host; ending a program a session attached to touches
-//! a process dapvisor did not start).
+//! a process dapvisor did not start; a launch's environment variables not known to be
+//! inert are code).
 
 use serde_json::Value;
 
 use crate::tools::ToolSpec;
 
 use super::adapters::{AdapterTraits, Adapters};
+use super::custom::classify_custom;
 use super::effect::{Effect, Effects, Found};
+use super::env::EnvAllowlist;
 
 /// The effect each tool always has, whatever its arguments: what an allow rule naming
 /// the tool grants. A tool missing here counts as [`Effect::Host`].
@@ -73,46 +76,6 @@ pub fn tool_effect(name: &str) -> Option<Effect> {
     TOOLS.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
 }
 
-/// Environment variables that make a started program, or the build dlv runs for it,
-/// load code from somewhere other than the program: the dynamic loader's
-/// (`LD_*`, `DYLD_*`, by prefix), interpreters' search paths and start-up hooks, and
-/// the Go toolchain's. A launch that sets one runs that code in the debuggee.
-pub const CODE_LOADING_ENV: &[&str] = &[
-    "PYTHONPATH",
-    "PYTHONHOME",
-    "PYTHONSTARTUP",
-    "PYTHONUSERBASE",
-    "PYTHONBREAKPOINT",
-    "PYTHONWARNINGS",
-    "NODE_OPTIONS",
-    "NODE_PATH",
-    "BASH_ENV",
-    "ENV",
-    "PERL5OPT",
-    "PERL5LIB",
-    "RUBYOPT",
-    "RUBYLIB",
-    "JAVA_TOOL_OPTIONS",
-    "_JAVA_OPTIONS",
-    "JDK_JAVA_OPTIONS",
-    "GCONV_PATH",
-    "GOFLAGS",
-    "GOENV",
-    "GOTOOLCHAIN",
-    "CC",
-    "CXX",
-    "CGO_CFLAGS",
-    "CGO_CPPFLAGS",
-    "CGO_CXXFLAGS",
-    "CGO_LDFLAGS",
-    "PATH",
-];
-
-/// Whether setting `name` in a launch's environment loads other code.
-fn loads_code(name: &str) -> bool {
-    name.starts_with("LD_") || name.starts_with("DYLD_") || CODE_LOADING_ENV.contains(&name)
-}
-
 /// What the gate knows of where a call lands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallTarget {
@@ -168,98 +131,59 @@ pub fn depends_on_target(tool: &ToolSpec, arguments: &Value) -> bool {
             | "debug.launch"
             | "debug.attach"
             | "debug.watch"
+            | "debug.custom_request"
     );
     by_tool || !tool.code_in(arguments).is_empty()
 }
 
-/// Every effect of calling `tool` with `arguments` on `target`.
+/// Every effect of calling `tool` with `arguments` on `target`, with only the
+/// built-in [`INERT_ENV`](super::INERT_ENV) taken for inert in a launch's `env` (the
+/// gate's own [`PermissionGate::classify`](super::PermissionGate::classify) adds the
+/// user's `--allow-env` patterns).
 pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effects {
+    classify_with(tool, arguments, target, &EnvAllowlist::default())
+}
+
+/// [`classify`], with the variables `env` allows taken for inert.
+pub(super) fn classify_with(
+    tool: &ToolSpec,
+    arguments: &Value,
+    target: &CallTarget,
+    env: &EnvAllowlist,
+) -> Effects {
     let adapters = &target.adapters;
     let text = |field: &str| arguments.get(field).and_then(Value::as_str).unwrap_or("");
-    let expression = |carrier: String| -> Found {
-        let (effect, what) = adapters.strongest(|t| t.expressions);
-        Found::new(effect, what, carrier)
-    };
     let base = tool_effect(tool.name).unwrap_or(Effect::Host);
     let mut found = Vec::new();
     match tool.name {
-        "debug.evaluate" if text("context") == "repl" => {
-            let (effect, what) = adapters.strongest(|t| t.console);
-            found.push(Found::new(effect, what, "context: repl"));
-        }
-        "debug.evaluate" => found.push(expression("expression".into())),
+        "debug.evaluate" => found.push(evaluation(adapters, arguments)),
         "debug.watch" => {
             found.push(Found::new(base, base.meaning(), ""));
             if is_set(arguments.get("add")) {
-                found.push(expression("add".into()));
+                found.push(expression(adapters, "add".into()));
             }
         }
-        "debug.set_variable" => found.push(expression("value".into())),
-        "debug.set_expression" => found.push(expression("expression, value".into())),
+        "debug.set_variable" => found.push(expression(adapters, "value".into())),
+        "debug.set_expression" => found.push(expression(adapters, "expression, value".into())),
         "debug.write_memory" => found.push(Found::new(
             Effect::Code,
             "writes the debuggee's memory",
             format!("memory_reference: {}", text("memory_reference")),
         )),
-        "debug.custom_request" => found.push(Found::new(
-            Effect::Host,
-            "sends the adapter any request, which can run commands on the host",
-            format!("command: {}", text("command")),
-        )),
-        "debug.launch" => {
-            let (program, test) = (text("program"), text("test"));
-            let carrier = match (program.is_empty(), test.is_empty()) {
-                (_, false) => format!("test: {test}"),
-                (false, true) => format!("program: {program}"),
-                (true, true) => String::new(),
-            };
-            found.push(Found::new(Effect::Start, Effect::Start.meaning(), carrier));
-            found.extend(code_loading_env(arguments));
-            if is_set(arguments.get("module")) {
-                found.push(Found::new(
-                    Effect::Code,
-                    "runs a module's code in the debuggee instead of the program",
-                    format!("module: {}", text("module")),
-                ));
-            }
-            if let Some(own) = arguments
-                .get("launch_args")
-                .and_then(Value::as_object)
-                .filter(|own| !own.is_empty())
-            {
-                let keys: Vec<&str> = own.keys().map(String::as_str).collect();
-                found.push(Found::new(
-                    Effect::Host,
-                    "passes the adapter launch arguments of its own, which can run commands \
-                     on the host (lldb's initCommands, a runtime executable)",
-                    format!("launch_args: {}", keys.join(", ")),
-                ));
-            }
-        }
+        "debug.custom_request" => found.extend(classify_custom(arguments, target)),
+        "debug.launch" => found.extend(launch(arguments, env)),
         "debug.attach" => found.push(Found::new(
             Effect::Foreign,
             Effect::Foreign.meaning(),
             attach_carrier(arguments),
         )),
         "debug.restart" | "debug.terminate" | "debug.terminate_threads" => {
-            match &target.attached_to {
-                Some(process) => found.push(Found::new(
-                    Effect::Foreign,
-                    Effect::Foreign.meaning(),
-                    match &target.session {
-                        Some(id) if !process.contains(id.as_str()) => {
-                            format!("session {id} attached to {process}")
-                        }
-                        _ => process.clone(),
-                    },
-                )),
-                None => found.push(Found::new(base, base.meaning(), "")),
-            }
+            found.push(ending(base, target))
         }
         "debug.data_breakpoint_info" => {
             found.push(Found::new(base, base.meaning(), ""));
             if !names_a_container(arguments) {
-                found.push(expression("name".into()));
+                found.push(expression(adapters, "name".into()));
             }
         }
         "debug.set_exception_breakpoints" => {
@@ -291,8 +215,124 @@ pub fn classify(tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effe
     }
     // Conditions, hit conditions and log messages are expressions the adapter
     // evaluates, whatever the tool.
-    found.extend(tool.code_in(arguments).into_iter().map(expression));
+    found.extend(
+        tool.code_in(arguments)
+            .into_iter()
+            .map(|carrier| expression(adapters, carrier)),
+    );
     Effects(found)
+}
+
+/// An expression the adapters evaluate, carried by `carrier`.
+pub(super) fn expression(adapters: &Adapters, carrier: String) -> Found {
+    let (effect, what) = adapters.strongest(|t| t.expressions);
+    Found::new(effect, what, carrier)
+}
+
+/// The contexts in which an `evaluate` is an expression rather than console input
+/// (DAP's own values besides `repl`); any other context, one an adapter may read as
+/// its console's, counts as `repl`.
+const EXPRESSION_CONTEXTS: &[&str] = &["watch", "hover", "clipboard", "variables"];
+
+/// An `evaluate` with `arguments` (DAP's or `debug.evaluate`'s: `context` is spelt
+/// alike) as each adapter is sent it: the context named, or the adapter's own for
+/// an evaluation that names none ([`AdapterFlavor::evaluate_context`], which the
+/// session core sends); console input in `repl`, else an expression.
+///
+/// [`AdapterFlavor::evaluate_context`]: crate::registry::AdapterFlavor::evaluate_context
+pub(super) fn evaluation(adapters: &Adapters, arguments: &Value) -> Found {
+    let in_console = |t: &AdapterTraits| is_console(&t.flavor.evaluate_context(Some(arguments)));
+    let (effect, what) = adapters.strongest(|t| {
+        if in_console(t) {
+            t.console
+        } else {
+            t.expressions
+        }
+    });
+    let carrier = match arguments.get("context").filter(|c| !c.is_null()) {
+        Some(named) if is_console(named) => {
+            format!(
+                "context: {}",
+                named.as_str().map_or(named.to_string(), str::to_string)
+            )
+        }
+        // Said where it changes what the call does: the console is not the expressions.
+        None if adapters
+            .rows()
+            .into_iter()
+            .any(|t| in_console(t) && t.console != t.expressions) =>
+        {
+            "expression, in the repl context the adapter gets when none is named".to_string()
+        }
+        _ => "expression".to_string(),
+    };
+    Found::new(effect, what, carrier)
+}
+
+/// Whether an `evaluate` sent in `context` is console input: any context but DAP's
+/// expression ones.
+fn is_console(context: &Value) -> bool {
+    !EXPRESSION_CONTEXTS.contains(&context.as_str().unwrap_or(""))
+}
+
+/// Ending (or restarting) a session's program: a foreign process's when the session
+/// attached to one, else `base`.
+pub(super) fn ending(base: Effect, target: &CallTarget) -> Found {
+    match &target.attached_to {
+        Some(process) => Found::new(
+            Effect::Foreign,
+            Effect::Foreign.meaning(),
+            match &target.session {
+                Some(id) if !process.contains(id.as_str()) => {
+                    format!("session {id} attached to {process}")
+                }
+                _ => process.clone(),
+            },
+        ),
+        None => Found::new(base, base.meaning(), ""),
+    }
+}
+
+/// The effects of a `debug.launch`: it starts a process; the environment variables
+/// not known to be inert, a module run instead of the program, the test runner's own
+/// arguments and the adapter's own launch arguments add more.
+fn launch(arguments: &Value, env: &EnvAllowlist) -> Vec<Found> {
+    let text = |field: &str| arguments.get(field).and_then(Value::as_str).unwrap_or("");
+    let (program, test) = (text("program"), text("test"));
+    let carrier = match (program.is_empty(), test.is_empty()) {
+        (_, false) => format!("test: {test}"),
+        (false, true) => format!("program: {program}"),
+        (true, true) => String::new(),
+    };
+    let mut found = vec![Found::new(Effect::Start, Effect::Start.meaning(), carrier)];
+    found.extend(env.finding(arguments));
+    if is_set(arguments.get("module")) {
+        found.push(Found::new(
+            Effect::Code,
+            "runs a module's code in the debuggee instead of the program",
+            format!("module: {}", text("module")),
+        ));
+    }
+    if !test.is_empty() && is_set(arguments.get("args")) {
+        found.push(Found::new(
+            Effect::Code,
+            "passes the test runner arguments of its own, which can load code (pytest's              `-p`) or write files (`--junitxml`, `-test.coverprofile`)",
+            "args",
+        ));
+    }
+    if let Some(own) = arguments
+        .get("launch_args")
+        .and_then(Value::as_object)
+        .filter(|own| !own.is_empty())
+    {
+        let keys: Vec<&str> = own.keys().map(String::as_str).collect();
+        found.push(Found::new(
+            Effect::Host,
+            "passes the adapter launch arguments of its own, which can run commands              on the host (lldb's initCommands, a runtime executable)",
+            format!("launch_args: {}", keys.join(", ")),
+        ));
+    }
+    found
 }
 
 /// `pid: 1234`, or `port: 5678` (with its host when given).
@@ -323,7 +363,7 @@ fn names_a_container(arguments: &Value) -> bool {
 
 /// The `field` of each item of the list `list` that the adapters for which `keep`
 /// holds evaluate, when it is set: one finding per item, carried by `list[i].field`.
-fn evaluated_list(
+pub(super) fn evaluated_list(
     arguments: &Value,
     adapters: &Adapters,
     list: &str,
@@ -346,28 +386,11 @@ fn evaluated_list(
 
 /// Whether a value says something: not absent, `null`, `""` or an empty list (of
 /// empty lists).
-fn is_set(value: Option<&Value>) -> bool {
+pub(super) fn is_set(value: Option<&Value>) -> bool {
     match value {
         None | Some(Value::Null) => false,
         Some(Value::String(s)) => !s.is_empty(),
         Some(Value::Array(items)) => items.iter().any(|i| is_set(Some(i))),
         Some(_) => true,
     }
-}
-
-/// The code-loading variables a launch's `env` sets.
-fn code_loading_env(arguments: &Value) -> Vec<Found> {
-    let Some(env) = arguments.get("env").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    env.keys()
-        .filter(|name| loads_code(name))
-        .map(|name| {
-            Found::new(
-                Effect::Code,
-                "makes the program (or its build) load code from elsewhere",
-                format!("env.{name}"),
-            )
-        })
-        .collect()
 }

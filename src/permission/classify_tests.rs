@@ -11,7 +11,7 @@ use super::classify::{classify, depends_on_target, tool_effect, CallTarget, TOOL
 use super::effect::Effect::{self, *};
 
 /// The catalogue's spec of `name`: its code arguments are those its real schema has.
-fn spec(name: &'static str) -> ToolSpec {
+pub(super) fn spec(name: &'static str) -> ToolSpec {
     crate::tools::all_tools()
         .into_iter()
         .find(|t| t.spec.name == name)
@@ -19,14 +19,14 @@ fn spec(name: &'static str) -> ToolSpec {
         .spec
 }
 
-fn on(flavor: AdapterFlavor) -> CallTarget {
+pub(super) fn on(flavor: AdapterFlavor) -> CallTarget {
     CallTarget {
         session: Some("s1".into()),
         ..CallTarget::reaching(Adapters::Some(vec![flavor]))
     }
 }
 
-fn attached(flavor: AdapterFlavor) -> CallTarget {
+pub(super) fn attached(flavor: AdapterFlavor) -> CallTarget {
     CallTarget {
         attached_to: Some("pid 4242".into()),
         ..on(flavor)
@@ -34,7 +34,11 @@ fn attached(flavor: AdapterFlavor) -> CallTarget {
 }
 
 /// The effects and carriers of a call.
-fn effects_of(tool: &'static str, args: Value, target: &CallTarget) -> Vec<(Effect, String)> {
+pub(super) fn effects_of(
+    tool: &'static str,
+    args: Value,
+    target: &CallTarget,
+) -> Vec<(Effect, String)> {
     classify(&spec(tool), &args, target)
         .0
         .into_iter()
@@ -43,15 +47,29 @@ fn effects_of(tool: &'static str, args: Value, target: &CallTarget) -> Vec<(Effe
 }
 
 /// A call (tool, arguments, where it lands) and the effects it must have.
-type Case = (&'static str, Value, CallTarget, Vec<(Effect, String)>);
+pub(super) type Case = (&'static str, Value, CallTarget, Vec<(Effect, String)>);
 
-fn want(list: &[(Effect, &str)]) -> Vec<(Effect, String)> {
+pub(super) fn want(list: &[(Effect, &str)]) -> Vec<(Effect, String)> {
     list.iter().map(|(e, c)| (*e, c.to_string())).collect()
 }
 
+/// What an evaluation that names no context carries on an adapter that gets `repl`.
+const DEFAULT_REPL: &str = "expression, in the repl context the adapter gets when none is named";
+
 #[test]
 fn each_route_has_the_effects_of_its_arguments_and_adapter() {
-    let cases: Vec<Case> = vec![
+    for (tool, args, target, expected) in routes() {
+        assert_eq!(
+            effects_of(tool, args.clone(), &target),
+            expected,
+            "{tool} {args} on {target:?}"
+        );
+    }
+}
+
+/// Every route of the tools, on each adapter where it differs.
+pub(super) fn routes() -> Vec<Case> {
+    vec![
         // Reads and control, as the tool always does.
         (
             "debug.variables",
@@ -112,12 +130,6 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
         (
             "debug.evaluate",
             json!({ "expression": "x" }),
-            on(Debugpy),
-            want(&[(Code, "expression")]),
-        ),
-        (
-            "debug.evaluate",
-            json!({ "expression": "x" }),
             on(LldbDap),
             want(&[(Code, "expression")]),
         ),
@@ -155,13 +167,13 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
             "debug.evaluate",
             json!({ "expression": "x" }),
             on(CodeLldb),
-            want(&[(Host, "expression")]),
+            want(&[(Host, DEFAULT_REPL)]),
         ),
         (
             "debug.evaluate",
             json!({ "expression": "x" }),
             on(Gdb),
-            want(&[(Host, "expression")]),
+            want(&[(Host, DEFAULT_REPL)]),
         ),
         (
             "debug.evaluate",
@@ -173,7 +185,33 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
             "debug.evaluate",
             json!({ "expression": "x" }),
             CallTarget::unknown(Some("s9".into())),
-            want(&[(Host, "expression")]),
+            want(&[(Host, DEFAULT_REPL)]),
+        ),
+        // A generic adapter gets `repl` when no context is named (the core sends it):
+        // its console, rated as sent.
+        (
+            "debug.evaluate",
+            json!({ "expression": "qty" }),
+            on(Generic),
+            want(&[(Host, DEFAULT_REPL)]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "qty", "context": "repl" }),
+            on(Generic),
+            want(&[(Host, "context: repl")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "qty", "context": "hover" }),
+            on(Generic),
+            want(&[(Code, "expression")]),
+        ),
+        (
+            "debug.evaluate",
+            json!({ "expression": "qty" }),
+            on(Debugpy),
+            want(&[(Code, "expression")]),
         ),
         // New values are expressions.
         (
@@ -294,105 +332,7 @@ fn each_route_has_the_effects_of_its_arguments_and_adapter() {
             on(Generic),
             want(&[(Code, "text")]),
         ),
-        // Starting, and what a launch's environment loads.
-        (
-            "debug.launch",
-            json!({ "program": "p.py" }),
-            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
-            want(&[(Start, "program: p.py")]),
-        ),
-        (
-            "debug.launch",
-            json!({ "program": "p.py", "env": { "RUST_LOG": "debug", "PYTHONPATH": "/x", "LD_PRELOAD": "/y.so" } }),
-            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
-            want(&[
-                (Start, "program: p.py"),
-                (Code, "env.LD_PRELOAD"),
-                (Code, "env.PYTHONPATH"),
-            ]),
-        ),
-        (
-            "debug.launch",
-            json!({ "program": "t.py", "module": "pytest", "launch_args": { "justMyCode": true } }),
-            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
-            want(&[
-                (Start, "program: t.py"),
-                (Code, "module: pytest"),
-                (Host, "launch_args: justMyCode"),
-            ]),
-        ),
-        (
-            "debug.launch",
-            json!({ "test": "tests/test_cart.py::test_total", "launch_args": {} }),
-            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
-            want(&[(Start, "test: tests/test_cart.py::test_total")]),
-        ),
-        (
-            "debug.launch",
-            json!({ "program": "a.out", "breakpoints": [{ "file": "a.c", "line": 1, "condition": "x" }] }),
-            CallTarget::reaching(Adapters::Some(vec![LldbDap, Gdb])),
-            want(&[
-                (Start, "program: a.out"),
-                (Host, "breakpoints[0].condition"),
-            ]),
-        ),
-        (
-            "debug.restart",
-            json!({}),
-            on(Debugpy),
-            want(&[(Start, "")]),
-        ),
-        // Processes dapvisor did not start.
-        (
-            "debug.attach",
-            json!({ "pid": 4242 }),
-            CallTarget::reaching(Adapters::Some(vec![LldbDap])),
-            want(&[(Foreign, "pid: 4242")]),
-        ),
-        (
-            "debug.attach",
-            json!({ "port": 5678 }),
-            CallTarget::reaching(Adapters::Some(vec![Debugpy])),
-            want(&[(Foreign, "port: 5678")]),
-        ),
-        (
-            "debug.terminate",
-            json!({}),
-            attached(LldbDap),
-            want(&[(Foreign, "session s1 attached to pid 4242")]),
-        ),
-        (
-            "debug.terminate_threads",
-            json!({}),
-            attached(LldbDap),
-            want(&[(Foreign, "session s1 attached to pid 4242")]),
-        ),
-        (
-            "debug.restart",
-            json!({}),
-            attached(LldbDap),
-            want(&[(Foreign, "session s1 attached to pid 4242")]),
-        ),
-        (
-            "debug.terminate",
-            json!({}),
-            on(LldbDap),
-            want(&[(Control, "")]),
-        ),
-        (
-            "debug.terminate",
-            json!({}),
-            CallTarget::unknown(Some("s9".into())),
-            want(&[(Foreign, "session s9 is not known yet and may attach to one")]),
-        ),
-    ];
-    for (tool, args, target, expected) in cases {
-        assert_eq!(
-            effects_of(tool, args.clone(), &target),
-            expected,
-            "{tool} {args} on {target:?}"
-        );
-    }
+    ]
 }
 
 #[test]

@@ -119,25 +119,64 @@ fn an_allow_rule_for_a_tool_grants_its_own_effect_and_nothing_its_arguments_add(
 }
 
 #[test]
-fn an_effect_rule_grants_that_effect_to_every_tool() {
+fn an_effect_rule_grants_that_effect_and_what_it_includes_to_every_tool() {
     let gate = PermissionGate::new(PermissionMode::DenyUnauthorized)
         .rule(PermissionRule::allow("effect:read"))
-        .rule(PermissionRule::allow("effect:host"));
+        .rule(PermissionRule::allow("effect:code"));
     assert_eq!(
         decide(&gate, "debug.variables", &[(Read, "")]),
         Decision::Allow
     );
     assert_eq!(
-        decide(&gate, "debug.evaluate", &[(Host, "context: repl")]),
+        decide(&gate, "debug.evaluate", &[(Code, "expression")]),
         Decision::Allow
     );
-    let Decision::Refuse(why) = decide(&gate, "debug.evaluate", &[(Code, "expression")]) else {
-        panic!("code is not granted");
+    assert_eq!(
+        decide(&gate, "debug.continue", &[(Control, "")]),
+        Decision::Allow,
+        "code can change the program's course: it includes control"
+    );
+    let Decision::Refuse(why) = decide(&gate, "debug.evaluate", &[(Host, "context: repl")]) else {
+        panic!("host is not granted");
     };
     assert!(
-        why.contains("deny_unauthorized") && why.contains("(expression)"),
+        why.contains("deny_unauthorized") && why.contains("(context: repl)"),
         "{why}"
     );
+    assert!(matches!(
+        decide(&gate, "debug.launch", &[(Start, "")]),
+        Decision::Refuse(_)
+    ));
+    // Host commands can do anything: allowing them allows every effect.
+    let gate = PermissionGate::new(PermissionMode::DenyUnauthorized)
+        .rule(PermissionRule::allow("effect:host"));
+    for effect in Effect::ALL {
+        assert_eq!(
+            decide(&gate, "debug.custom_request", &[(effect, "")]),
+            Decision::Allow
+        );
+    }
+}
+
+#[test]
+fn a_deny_of_an_effect_refuses_the_calls_whose_effects_include_it() {
+    let gate =
+        PermissionGate::new(PermissionMode::BypassAll).rule(PermissionRule::deny("effect:code"));
+    let Decision::Refuse(why) = decide(&gate, "debug.custom_request", &[(Host, "command: x")])
+    else {
+        panic!("host commands can run code");
+    };
+    assert_eq!(
+        why,
+        "this `debug.custom_request` call runs commands on the host (command: x), which \
+         includes what `effect:code` names, and the rule `effect:code` denies that"
+    );
+    for other in [Read, Control, Start, Foreign] {
+        assert_eq!(
+            decide(&gate, "debug.custom_request", &[(other, "")]),
+            Decision::Allow
+        );
+    }
 }
 
 #[test]

@@ -9,6 +9,14 @@ use serde::Serialize;
 
 /// What a call does to the world. The modes and rules of the
 /// [`PermissionGate`](super::PermissionGate) act on these, not on tool names.
+///
+/// Effects are ordered by what they can do ([`includes`](Effect::includes)): a call
+/// that controls the program also reads it (where it stopped); one that starts a
+/// process, runs code in the debuggee or touches a foreign process also controls
+/// (that process, or the program's course); and one that runs a debugger's commands on
+/// the host can do all of these (`expr` runs code, `process launch` starts one,
+/// `process attach` touches any). Start, code and foreign include none of each other.
+/// The variants' order (`Ord`) is weakest first and agrees with `includes`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {
@@ -20,10 +28,10 @@ pub enum Effect {
     Start,
     /// Runs code in the debuggee: an expression, a condition, a new value.
     Code,
-    /// Runs commands on the host, outside the debuggee: a debugger's own console.
-    Host,
     /// Touches a process dapvisor did not start: attaching to it, ending it.
     Foreign,
+    /// Runs commands on the host, outside the debuggee: a debugger's own console.
+    Host,
 }
 
 impl Effect {
@@ -33,20 +41,36 @@ impl Effect {
         Effect::Control,
         Effect::Start,
         Effect::Code,
-        Effect::Host,
         Effect::Foreign,
+        Effect::Host,
     ];
 
+    /// Whether a call with this effect can also do `other`: every effect includes
+    /// itself and `read`; `start`, `code` and `foreign` include `control`; `host`
+    /// includes every effect. A deny of `other` refuses a call with this effect; an
+    /// allow of this effect grants `other`.
+    pub fn includes(self, other: Effect) -> bool {
+        self == other
+            || match self {
+                Effect::Read => false,
+                Effect::Control => other == Effect::Read,
+                Effect::Start | Effect::Code | Effect::Foreign => {
+                    matches!(other, Effect::Read | Effect::Control)
+                }
+                Effect::Host => true,
+            }
+    }
+
     /// The name rules use after `effect:`: `read`, `control`, `start`, `code`,
-    /// `host`, `foreign`.
+    /// `foreign`, `host`.
     pub fn name(self) -> &'static str {
         match self {
             Effect::Read => "read",
             Effect::Control => "control",
             Effect::Start => "start",
             Effect::Code => "code",
-            Effect::Host => "host",
             Effect::Foreign => "foreign",
+            Effect::Host => "host",
         }
     }
 
@@ -57,8 +81,8 @@ impl Effect {
             Effect::Control => "controls the debuggee",
             Effect::Start => "starts a process",
             Effect::Code => "runs code in the debuggee",
-            Effect::Host => "runs commands on the host",
             Effect::Foreign => "touches a process dapvisor did not start",
+            Effect::Host => "runs commands on the host",
         }
     }
 }
@@ -178,7 +202,30 @@ mod tests {
             assert_eq!(effect.name().to_uppercase().parse::<Effect>(), Ok(effect));
         }
         let err = "hots".parse::<Effect>().unwrap_err();
-        assert!(err.contains("hots") && err.contains("read, control, start, code, host, foreign"));
+        assert!(err.contains("hots") && err.contains("read, control, start, code, foreign, host"));
+    }
+
+    #[test]
+    fn each_effect_includes_what_it_can_also_do_and_the_order_agrees() {
+        use Effect::*;
+        for a in Effect::ALL {
+            assert!(a.includes(a) && a.includes(Read), "{a}");
+            assert!(Host.includes(a), "host commands can do anything: {a}");
+            for b in Effect::ALL {
+                if a.includes(b) {
+                    assert!(a >= b, "{a} includes {b}: the order agrees");
+                    for c in Effect::ALL {
+                        assert!(!b.includes(c) || a.includes(c), "{a} > {b} > {c}");
+                    }
+                }
+            }
+        }
+        for middle in [Start, Code, Foreign] {
+            assert!(middle.includes(Control) && !middle.includes(Host));
+            let others = [Start, Code, Foreign].into_iter().filter(|o| *o != middle);
+            assert!(others.into_iter().all(|o| !middle.includes(o)), "{middle}");
+        }
+        assert!(!Control.includes(Code) && !Read.includes(Control));
     }
 
     #[test]

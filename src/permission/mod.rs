@@ -7,7 +7,10 @@
 //! the debuggee, runs commands on the host, or touches a process dapvisor did not
 //! start. `debug.evaluate` runs code in the debuggee, but on lldb-dap in the `repl`
 //! context it runs lldb commands on the host; a breakpoint with a condition runs code;
-//! ending a program a session attached to touches a foreign process.
+//! ending a program a session attached to touches a foreign process; a launch that
+//! sets an environment variable not known to be inert ([`EnvAllowlist`]) runs code.
+//! An effect [includes](Effect::includes) what a call with it can also do: running
+//! commands on the host includes everything else.
 //!
 //! - `Default`: reading, controlling and starting run; code in the debuggee, commands
 //!   on the host and foreign processes ask the approver first.
@@ -18,19 +21,26 @@
 //! An allow rule naming a tool grants the effect that tool always has
 //! ([`tool_effect`]), an `effect:NAME` rule grants that effect to every tool, and a
 //! user's approval [for a session](Approval::ApprovedForSession) grants the tool's
-//! asked effects on that session. In every mode a deny rule wins: a call whose tool or
-//! any of whose effects it matches never runs.
+//! asked effects on that session; each grants the effects its effect includes too.
+//! In every mode a deny rule wins: a call whose tool it matches, or any of whose
+//! effects includes the one it names, never runs.
 
 mod adapters;
 mod approver;
 mod classify;
 #[cfg(test)]
 mod classify_tests;
+mod custom;
+#[cfg(test)]
+mod custom_tests;
 #[cfg(test)]
 mod decide_tests;
 mod effect;
+mod env;
 mod grants;
 mod rule;
+#[cfg(test)]
+mod start_tests;
 
 use std::fmt;
 use std::str::FromStr;
@@ -40,8 +50,10 @@ use serde_json::Value;
 
 pub use adapters::Adapters;
 pub use approver::{AllowAll, Approval, ApprovalRequest, Approver, DenyAll};
-pub use classify::{classify, depends_on_target, tool_effect, CallTarget, CODE_LOADING_ENV};
+pub use classify::{classify, depends_on_target, tool_effect, CallTarget};
+pub use custom::{CONTROLLING_COMMANDS, READING_COMMANDS};
 pub use effect::{Effect, Effects, Found};
+pub use env::{check_pattern as check_env_pattern, EnvAllowlist, INERT_ENV};
 pub use grants::SessionGrants;
 pub use rule::{PermissionRule, RuleBehavior, EFFECT_PREFIX};
 
@@ -65,6 +77,7 @@ pub enum PermissionMode {
 impl PermissionMode {
     /// Whether the mode lets `effect` run without asking or a rule.
     pub fn grants(self, effect: Effect) -> bool {
+        // Each mode's list holds what its effects include.
         match self {
             PermissionMode::BypassAll => true,
             PermissionMode::Default => {
@@ -153,6 +166,7 @@ pub struct Passed {
 pub struct PermissionGate {
     mode: PermissionMode,
     rules: Vec<PermissionRule>,
+    env: EnvAllowlist,
     approver: Arc<dyn Approver>,
     grants: Arc<SessionGrants>,
 }
@@ -168,6 +182,7 @@ impl fmt::Debug for PermissionGate {
         f.debug_struct("PermissionGate")
             .field("mode", &self.mode)
             .field("rules", &self.rules)
+            .field("inert_env_added", &self.env.added())
             .field("session_grants", &self.grants.len())
             .finish_non_exhaustive()
     }
@@ -179,6 +194,7 @@ impl PermissionGate {
         Self {
             mode,
             rules: Vec::new(),
+            env: EnvAllowlist::default(),
             approver: Arc::new(DenyAll),
             grants: Arc::new(SessionGrants::default()),
         }
@@ -188,6 +204,24 @@ impl PermissionGate {
     pub fn rule(mut self, rule: PermissionRule) -> Self {
         self.rules.push(rule);
         self
+    }
+
+    /// Take the environment variables `env` names for inert in a launch's `env`
+    /// (besides [`INERT_ENV`], which it always holds).
+    pub fn inert_env(mut self, env: EnvAllowlist) -> Self {
+        self.env = env;
+        self
+    }
+
+    /// The environment variables taken for inert.
+    pub fn env_allowlist(&self) -> &EnvAllowlist {
+        &self.env
+    }
+
+    /// Every effect of calling `tool` with `arguments` on `target`, as this gate
+    /// decides on them: [`classify`], with the gate's inert environment variables.
+    pub fn classify(&self, tool: &ToolSpec, arguments: &Value, target: &CallTarget) -> Effects {
+        classify::classify_with(tool, arguments, target, &self.env)
     }
 
     /// Set the approval gate asked in `Default` mode.
@@ -216,6 +250,16 @@ impl PermissionGate {
                 .any(|r| r.behavior == RuleBehavior::Deny && r.effect_pattern().is_some())
     }
 
+    /// The same gate with approvals for sessions of its own, none yet: for one client
+    /// of a host that serves several, so that what one client's user approved for a
+    /// session lets no other client's calls through.
+    pub fn with_own_grants(&self) -> Self {
+        Self {
+            grants: Arc::default(),
+            ..self.clone()
+        }
+    }
+
     /// Forget the approvals given for sessions for which `live` says no.
     pub fn forget_sessions_except(&self, live: impl Fn(&str) -> bool) {
         self.grants.retain_sessions(live);
@@ -236,14 +280,19 @@ impl PermissionGate {
                     tool.name, rule.pattern
                 ));
             }
-            if let Some(found) = call
+            if let Some((found, named)) = call
                 .effects
                 .0
                 .iter()
-                .find(|f| rule.matches_effect(f.effect))
+                .find_map(|f| Some((f, rule.covering(f.effect)?)))
             {
+                let including = if named == found.effect {
+                    String::new()
+                } else {
+                    format!(", which includes what `{EFFECT_PREFIX}{named}` names")
+                };
                 return Decision::Refuse(format!(
-                    "this `{}` call {found}, and the rule `{}` denies that",
+                    "this `{}` call {found}{including}, and the rule `{}` denies that",
                     tool.name, rule.pattern
                 ));
             }
@@ -283,18 +332,21 @@ impl PermissionGate {
     }
 
     /// Whether `effect` of `call` may run without asking: the mode grants it, an
-    /// `effect:` rule allows it, an allow rule names the tool and it is the tool's own
-    /// effect, or the user approved it for this tool on this session.
+    /// `effect:` rule allows an effect that includes it, an allow rule names the tool
+    /// and the tool's own effect includes it, or the user approved an effect that
+    /// includes it for this tool on this session.
     fn granted(&self, effect: Effect, call: &Call<'_>, tool_allowed: bool) -> bool {
         self.mode.grants(effect)
             || self
                 .rules
                 .iter()
-                .any(|r| r.behavior == RuleBehavior::Allow && r.matches_effect(effect))
-            || (tool_allowed && tool_effect(call.tool.name) == Some(effect))
-            || call
-                .session
-                .is_some_and(|s| self.grants.allows(s, call.tool.name, effect))
+                .any(|r| r.behavior == RuleBehavior::Allow && r.covers_effect(effect))
+            || (tool_allowed && tool_effect(call.tool.name).is_some_and(|e| e.includes(effect)))
+            || call.session.is_some_and(|s| {
+                Effect::ALL.into_iter().any(|granted| {
+                    granted.includes(effect) && self.grants.allows(s, call.tool.name, granted)
+                })
+            })
     }
 
     /// Whether `call` may run: decide, and ask `approver` (or the gate's own approver)
@@ -341,19 +393,20 @@ impl PermissionGate {
 }
 
 /// The flags that would let calls with these effects of `tool` run without asking:
-/// `--allow TOOL` for the tool's own effect, `--allow effect:NAME` for the others.
+/// `--allow TOOL` for what the tool's own effect includes, `--allow effect:NAME` for
+/// the others.
 fn rules_to_allow(tool: &str, effects: &Effects) -> String {
-    let flags: Vec<String> = effects
-        .kinds()
-        .into_iter()
-        .map(|effect| {
-            if tool_effect(tool) == Some(effect) {
-                format!("--allow {tool}")
-            } else {
-                format!("--allow {EFFECT_PREFIX}{}", effect.name())
-            }
-        })
-        .collect();
+    let mut flags: Vec<String> = Vec::new();
+    for effect in effects.kinds() {
+        let flag = if tool_effect(tool).is_some_and(|own| own.includes(effect)) {
+            format!("--allow {tool}")
+        } else {
+            format!("--allow {EFFECT_PREFIX}{}", effect.name())
+        };
+        if !flags.contains(&flag) {
+            flags.push(flag);
+        }
+    }
     flags.join(" ")
 }
 

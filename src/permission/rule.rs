@@ -24,10 +24,14 @@ pub enum RuleBehavior {
 /// (`debug_evaluate`).
 ///
 /// A pattern `effect:NAME` is a rule for the calls with that [`Effect`] instead
-/// (`effect:read`, `effect:host`; `effect:*` is every effect). Allowing a tool grants
-/// the effect the tool always has ([`tool_effect`](super::tool_effect)), not what its
-/// arguments or adapter add: `debug.evaluate` grants code in the debuggee, and an
-/// evaluation that runs lldb commands on the host still needs `effect:host`.
+/// (`effect:read`, `effect:host`; `effect:*` is every effect), taken with what it
+/// [includes](Effect::includes): a deny refuses every call with an effect that
+/// includes the one named (`effect:code` refuses a call that runs commands on the
+/// host), an allow grants the effect named and those it includes (`effect:code`
+/// grants control too). Allowing a tool grants the effect the tool always has
+/// ([`tool_effect`](super::tool_effect)) the same way, not what its arguments or
+/// adapter add: `debug.evaluate` grants code in the debuggee, and an evaluation that
+/// runs lldb commands on the host still needs `effect:host`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PermissionRule {
     /// The tool-name pattern.
@@ -94,16 +98,35 @@ impl PermissionRule {
             || glob(pattern.as_bytes(), name.replace('.', "_").as_bytes())
     }
 
-    /// Whether the rule is an `effect:` rule that applies to `effect`.
+    /// Whether the rule is an `effect:` rule that names `effect` itself.
     pub fn matches_effect(&self, effect: Effect) -> bool {
         self.effect_pattern()
             .is_some_and(|p| glob(p.to_ascii_lowercase().as_bytes(), effect.name().as_bytes()))
+    }
+
+    /// Whether the rule is an `effect:` rule that acts on a call with `effect`: a
+    /// deny naming an effect that `effect` includes, an allow naming one that
+    /// includes `effect`.
+    pub fn covers_effect(&self, effect: Effect) -> bool {
+        self.covering(effect).is_some()
+    }
+
+    /// The effect named by this `effect:` rule by which it acts on a call with
+    /// `effect` ([`covers_effect`](Self::covers_effect)); `effect` itself first.
+    pub fn covering(&self, effect: Effect) -> Option<Effect> {
+        let acts = |named: Effect| match self.behavior {
+            RuleBehavior::Deny => effect.includes(named),
+            RuleBehavior::Allow => named.includes(effect),
+        };
+        std::iter::once(effect)
+            .chain(Effect::ALL)
+            .find(|named| acts(*named) && self.matches_effect(*named))
     }
 }
 
 /// `*` matches any run (also empty), `?` one byte, anything else itself.
 /// Iterative with one backtrack point, so no pattern can take exponential time.
-fn glob(pattern: &[u8], text: &[u8]) -> bool {
+pub(crate) fn glob(pattern: &[u8], text: &[u8]) -> bool {
     let (mut p, mut t) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while t < text.len() {
@@ -157,6 +180,27 @@ mod tests {
         let every = PermissionRule::allow(" Effect:* ");
         assert!(Effect::ALL.into_iter().all(|e| every.matches_effect(e)));
         assert!(PermissionRule::allow("effect:READ").matches_effect(Effect::Read));
+    }
+
+    #[test]
+    fn a_deny_reaches_every_effect_that_includes_it_and_an_allow_what_it_includes() {
+        let code = PermissionRule::deny("effect:code");
+        assert_eq!(code.covering(Effect::Host), Some(Effect::Code));
+        assert_eq!(code.covering(Effect::Code), Some(Effect::Code));
+        assert!(!code.covers_effect(Effect::Control) && !code.covers_effect(Effect::Start));
+        let control = PermissionRule::deny("effect:control");
+        for effect in [Effect::Start, Effect::Code, Effect::Foreign, Effect::Host] {
+            assert!(control.covers_effect(effect), "{effect}");
+        }
+        assert!(!control.covers_effect(Effect::Read));
+        let host = PermissionRule::allow("effect:host");
+        assert!(Effect::ALL.into_iter().all(|e| host.covers_effect(e)));
+        let allow_code = PermissionRule::allow("effect:code");
+        assert!(allow_code.covers_effect(Effect::Control));
+        assert!(
+            !allow_code.covers_effect(Effect::Host) && !allow_code.covers_effect(Effect::Start)
+        );
+        assert!(!PermissionRule::deny("debug.*").covers_effect(Effect::Host));
     }
 
     #[test]

@@ -29,13 +29,31 @@ pub(crate) struct Context {
     pub clients: std::sync::Arc<super::owners::Clients>,
     /// How long a departed client's sessions outlive it.
     pub owner_grace: std::time::Duration,
+    /// For one call of a client that does more than read on a session: whom it acts
+    /// for (`acting.rs`). The sessions [`Self::session`] gives are checked and act
+    /// for that client. `None` in a catalogue's own context.
+    pub acting: Option<super::acting::Acting>,
 }
 
 impl Context {
     /// The session called `id` (`s1` or `1`), or why there is none: reaped after N s
     /// idle, failed and why (as the runtime remembers ended sessions), or never known
-    /// (404 naming the live ones).
+    /// (404 naming the live ones). In a call that acts for a client ([`Self::acting`]),
+    /// refused unless the client may drive it now, and a view that acts for the client
+    /// ([`SessionHandle::acting_as`]), so that the session checks each call again as
+    /// it takes it.
     pub fn session(&self, id: &str) -> Result<SessionHandle, ToolError> {
+        let session = self.find_session(id)?;
+        match &self.acting {
+            None => Ok(session),
+            Some(acting) => {
+                self.may_act(&session)?;
+                Ok(session.acting_as(acting.client.clone()))
+            }
+        }
+    }
+
+    fn find_session(&self, id: &str) -> Result<SessionHandle, ToolError> {
         let parsed: SessionId = id.trim().parse().map_err(|e: String| {
             ToolError::invalid(e, "pass a session_id from debug.launch or debug.sessions")
         })?;

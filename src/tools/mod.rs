@@ -4,7 +4,7 @@
 //! description, JSON Schema of the arguments, annotations) and calls them by name with
 //! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
 //! Every call passes the [`PermissionGate`] first, with the effects
-//! [`classify`] finds in it on the adapter it reaches
+//! [`classify`](crate::permission::classify) finds in it on the adapter it reaches
 //! (`reach.rs`). The MCP server serves this same catalogue; an agent framework can
 //! register it directly.
 //!
@@ -35,6 +35,7 @@ macro_rules! waits {
     };
 }
 
+mod acting;
 mod bound_lines;
 mod bounds;
 mod breakpoint_report;
@@ -63,6 +64,7 @@ mod protocol_memory;
 mod protocol_modify;
 mod reach;
 mod render;
+mod rooted_launch;
 mod schema;
 mod session;
 mod session_result;
@@ -84,6 +86,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use serde_json::Value;
 
+pub use acting::UNKNOWN_SESSION;
 pub use bounds::*;
 pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
 pub use paths::PathPolicy;
@@ -95,7 +98,7 @@ pub(crate) use operations::allowed_tools;
 pub(crate) use session_result::SessionEntry;
 
 use crate::permission::{
-    classify, depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
+    depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
 };
 use crate::Runtime;
 use context::Context;
@@ -163,6 +166,7 @@ impl ToolCatalogue {
                 caller: None,
                 clients: Arc::default(),
                 owner_grace: owners::OWNER_GRACE,
+                acting: None,
             }),
             tools: Arc::new(tools),
             profile,
@@ -214,6 +218,7 @@ impl ToolCatalogue {
             caller: self.ctx.caller.clone(),
             clients: self.ctx.clients.clone(),
             owner_grace: self.ctx.owner_grace,
+            acting: self.ctx.acting.clone(),
         }
     }
 
@@ -313,7 +318,7 @@ impl ToolCatalogue {
                     ..CallTarget::reaching(Adapters::Some(Vec::new()))
                 }
             };
-            (classify(spec, arguments, &target), target.session)
+            (self.gate.classify(spec, arguments, &target), target.session)
         };
         let call = Call {
             tool: spec,
@@ -342,17 +347,26 @@ impl ToolCatalogue {
         let Some(tool) = self.find(name) else {
             return self.not_served(name).into();
         };
-        // Before the gate, so that no one is asked to approve a call that is refused.
-        if let Err(refusal) = self.check_owner(&tool.spec, &arguments).await {
-            return refusal.into();
-        }
+        // Before the gate, so that no one is asked to approve a call that is refused:
+        // one on another client's session, or one that would change a session no one
+        // has started yet (`acting.rs`).
+        let session_call = match self.session_call(&tool.spec, &arguments).await {
+            Ok(call) => call,
+            Err(refusal) => return refusal.into(),
+        };
         if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
             return refusal.into();
         }
+        // The gate may have waited on the user for minutes: the session may have ended
+        // or changed hands since. Checked again now, and by the handler as it acts.
+        if let Some(Err(refusal)) = session_call.as_ref().map(|c| self.may_act_on(c)) {
+            return refusal.into();
+        }
+        let ctx = self.acting_context(session_call.as_ref());
         // A bug in one handler must answer this call with an error, not take the
         // caller (or the MCP server's request task) down with it.
         let session_id = reach::session_named(&arguments);
-        let call = AssertUnwindSafe((tool.run)(self.ctx.clone(), arguments)).catch_unwind();
+        let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => ToolResult::ok(reply.structured, reply.text),
             Ok(Err(err)) => {

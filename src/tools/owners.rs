@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::permission::{classify, depends_on_target, Adapters, CallTarget, Effect};
+use crate::permission::{classify, CallTarget, Effect};
 use crate::{Owner, Ownership, Runtime};
 
 use super::context::Context;
@@ -145,13 +145,17 @@ pub(crate) async fn end_after_grace(runtime: Runtime, client: Owner, grace: Dura
 /// The catalogue's side of owners: a catalogue per client, and what happens when one
 /// leaves.
 impl ToolCatalogue {
-    /// The catalogue as client `client` calls it: the same runtime, tools and gate;
-    /// the sessions it starts belong to `client`, and it may drive only those and the
+    /// The catalogue as client `client` calls it: the same runtime, tools and gate
+    /// (but for approvals given for a session, which are the client's own); the
+    /// sessions it starts belong to `client`, and it may drive only those and the
     /// ones shared with it (reading any session needs no share). Call
     /// [`Self::client_left`] on it when the client goes.
     pub fn for_client(&self, client: Owner) -> Self {
         self.ctx.clients.joined(client.clone());
         let mut catalogue = self.clone();
+        // A user's approval for a session is theirs: another client the session is
+        // shared with is asked its own.
+        catalogue.gate = self.gate.with_own_grants();
         catalogue.ctx = Arc::new(Context {
             runtime: self.ctx.runtime.owned_by(client.clone()),
             caller: Some(client),
@@ -202,56 +206,23 @@ impl ToolCatalogue {
         self.ctx.owner_grace
     }
 
-    /// Whether the caller may make this call on the session it names: any client may
-    /// read any session; driving one takes being its owner or a share (`owners.rs`).
-    pub(super) async fn check_owner(
-        &self,
-        spec: &ToolSpec,
-        arguments: &Value,
-    ) -> Result<(), ToolError> {
-        let Some(caller) = self.ctx.caller.as_ref() else {
-            return Ok(());
-        };
-        let Some(named) = super::reach::session_named(arguments) else {
-            return Ok(());
-        };
-        // A session that is not there: the tool says so.
-        let Some(session) = named
-            .parse()
-            .ok()
-            .and_then(|id| self.ctx.runtime.session(id))
-        else {
-            return Ok(());
-        };
-        let ownership = session.ownership();
-        if ownership.may_drive(Some(caller)) {
-            return Ok(());
+    /// `refusal` with a note when this catalogue's profile lacks `debug.share`, which
+    /// the owner needs to let the caller in.
+    pub(super) fn with_share_hint(&self, mut refusal: ToolError) -> ToolError {
+        if !self.profile.serves("debug.share") {
+            refusal.hint.push_str(
+                "; debug.share is in the `all` tool profile: the owner's server must run \
+                 with `--tools all`",
+            );
         }
-        // What the call does on this session's adapter, found as the gate finds it.
-        let target = if depends_on_target(spec, arguments) {
-            super::reach::target_of(&self.ctx, spec.name, arguments).await
-        } else {
-            CallTarget {
-                session: Some(named.clone()),
-                ..CallTarget::reaching(Adapters::Some(Vec::new()))
-            }
-        };
-        let effect = strongest_effect(spec, arguments, &target);
-        check(&ownership, Some(caller), spec.name, effect, &named).map_err(|mut refusal| {
-            if !self.profile.serves("debug.share") {
-                refusal.hint.push_str(
-                    "; debug.share is in the `all` tool profile: the owner's server must \
-                         run with `--tools all`",
-                );
-            }
-            refusal
-        })
+        refusal
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::permission::Adapters;
     use crate::SessionHandle;
 
     fn client(id: &str) -> Owner {

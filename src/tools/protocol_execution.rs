@@ -409,6 +409,8 @@ async fn restart_frame(ctx: Arc<Context>, args: RestartFrameArgs) -> Outcome {
 
 async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
+    // Its program is run again: under a root, only while it still resolves inside.
+    super::rooted_launch::restart_inside(&ctx, &session).await?;
     // The source may have been edited: breakpoints set by statement follow it.
     let rebound = super::statement_marks::rebind(&ctx, &session).await?;
     let ticket = session.restart().await.map_err(|err| match err {

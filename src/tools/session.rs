@@ -14,6 +14,7 @@ use super::breakpoint_report;
 use super::context::Context;
 use super::def::{tool, typed_tool, Outcome, Reply, ToolDef, Typed};
 use super::render;
+use super::rooted_launch;
 use super::session_result::{SessionEntry, SessionsResult};
 use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
@@ -110,7 +111,8 @@ pub(crate) struct LaunchArgs {
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
     watch: Vec<String>,
-    /// Seconds to wait for the first stop.
+    /// Seconds to wait for the first stop (and for the debugger to start, where
+    /// that is longer than its own start-up deadline: a slow build).
     timeout: Option<f64>,
     /// The program's stdin, as text (default: empty).
     stdin: Option<String>,
@@ -233,12 +235,13 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     } = start;
     let (mut spec, runner) = match &args.test {
         Some(test) => {
+            rooted_launch::test_args(&ctx.paths, &args.args)?;
             let (spec, runner) = test_launch::test_launch(
                 ctx.bounds.test_build_timeout,
                 test,
                 args.runner.as_deref(),
-                program,
-                cwd,
+                (program, cwd),
+                ctx.paths.root(),
             )
             .await?;
             // The runner's own working folder (the crate, the project) stays.
@@ -260,6 +263,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     };
     spec.args.extend(args.args);
     spec.env.extend(args.env);
+    spec.launch_timeout = longer_handshake(&ctx, &spec, args.timeout);
     if args.adapter.is_some() {
         spec.adapter = args.adapter;
     }
@@ -271,10 +275,18 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_launch(&spec).ok()),
     };
+    // Under a root, only what resolves inside it (`rooted_launch.rs`).
+    let given = args.launch_args.unwrap_or_default();
+    let launch_args = rooted_launch::launch_args(&ctx.paths, given, spec.cwd.as_deref())?;
     if let Some(module) = args.module {
+        let cwd = match launch_args.get("cwd").and_then(Value::as_str) {
+            Some(dir) => Some(std::path::PathBuf::from(dir)),
+            None => spec.cwd.clone(),
+        };
+        rooted_launch::module(&ctx.paths, &module, cwd.as_deref())?;
         spec.extra.insert("module".into(), json!(module));
     }
-    for (key, value) in args.launch_args.unwrap_or_default() {
+    for (key, value) in launch_args {
         spec.extra.insert(key, value);
     }
     spec.stdin = stdin_file.or_else(|| stdin_text.as_ref().map(|t| t.path().to_path_buf()));
@@ -332,6 +344,21 @@ async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
     watches::add(&ctx, &session, &args.watch)?;
     statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "attached", expects_stop, args.timeout).await
+}
+
+/// The launch handshake's deadline when the agent's `timeout` is longer than the
+/// one its adapter family has (a build, a symbol load the agent knows to be slow):
+/// the wait for the first stop then covers the handshake too. `None` (the usual
+/// deadline) otherwise.
+fn longer_handshake(
+    ctx: &Context,
+    spec: &LaunchSpec,
+    timeout: Option<f64>,
+) -> Option<std::time::Duration> {
+    timeout?;
+    let wait = ctx.bounds.wait_for(timeout);
+    let flavor = ctx.runtime.registry().select_for_launch(spec).ok()?.flavor;
+    (wait > ctx.runtime.config().launch_timeout_for(flavor)).then_some(wait)
 }
 
 /// The answer to a launch or attach: the session, and its first stop if one came
@@ -432,6 +459,8 @@ async fn disconnect(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
         .and_then(|s| s.program)
         .unwrap_or_else(|| "the program".into());
     session.disconnect(false).await?;
+    // Ending it goes past the session's queue: checked here, as it happens.
+    ctx.may_act(&session)?;
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({
@@ -457,6 +486,8 @@ async fn terminate(ctx: Arc<Context>, args: SessionArgs) -> Outcome {
         Ok(now) => now.exit_code,
         Err(_) => snapshot.and_then(|s| s.exit_code),
     };
+    // Ending it goes past the session's queue: checked here, as it happens.
+    ctx.may_act(&session)?;
     ctx.runtime.end_session(session.id()).await?;
     Ok(Reply::new(
         json!({

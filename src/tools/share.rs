@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::{Owner, Ownership, Runtime, SessionHandle};
+use crate::{Owner, Ownership};
 
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
@@ -94,11 +94,9 @@ async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
         apply(ownership, &change).map_err(|why| ToolError::invalid(why, "nothing was changed"))?;
         Ok(ownership.clone())
     })?;
-    // Its child sessions (a debuggee's subprocesses) go with it; what the parent took,
-    // each takes.
-    for child in descendants(&ctx.runtime, &session).await {
-        let _ = child.update_ownership(|o| apply(o, &change));
-    }
+    // Its child sessions (a debuggee's subprocesses) go with it: they have its
+    // ownership, the same record (`Runtime`'s child sessions), so none started
+    // meanwhile is left behind.
     let (owner, shared) = ownership_json(&ownership);
     let text = match &change {
         Change::HandOver(to) if caller.is_some_and(|c| c != to) => {
@@ -152,21 +150,4 @@ fn connected(ctx: &Context, id: &str) -> Result<Owner, ToolError> {
         ));
     }
     Ok(client)
-}
-
-/// The live child sessions of `root`, and theirs.
-async fn descendants(runtime: &Runtime, root: &SessionHandle) -> Vec<SessionHandle> {
-    let mut family = vec![root.id()];
-    let mut found = Vec::new();
-    // Children have higher ids than their parents: one pass in id order finds all.
-    for session in runtime.sessions() {
-        let Ok(snapshot) = session.snapshot().await else {
-            continue;
-        };
-        if snapshot.parent.is_some_and(|p| family.contains(&p)) {
-            family.push(session.id());
-            found.push(session);
-        }
-    }
-    found
 }

@@ -242,7 +242,9 @@ impl From<ToolError> for ToolResult {
 /// The codes are the second seed's: 404 no such session, 400 invalid state or
 /// argument, 501 unsupported, 500 otherwise. `kind` tells apart what shares a code,
 /// 500 above all: `forbidden` (refused by the permission gate or `--root`),
-/// `not_owner` (another client's session, [`NOT_OWNER`](super::NOT_OWNER)), `limit`,
+/// `not_owner` (another client's session, [`NOT_OWNER`](super::NOT_OWNER)),
+/// `unknown_session` (404: a call that would change a session, on an id no session
+/// has, [`UNKNOWN_SESSION`](super::UNKNOWN_SESSION)), `limit`,
 /// `busy`, `timeout`, `adapter_crashed`, `internal`, ... (see
 /// [`SessionError::kind`] for the runtime's).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]

@@ -3,7 +3,7 @@
 //! failure text) in the result that reports the run's end.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -38,17 +38,21 @@ impl TestRuns {
     }
 }
 
-/// The launch that runs test `id` (with `program` the file or folder it lives in), and
-/// its runner. A Rust test's crate is built first; a build failure is the error, with
-/// the compiler's words.
+/// The launch that runs test `id` (with `program` the file or folder it lives in, and
+/// `cwd` the folder it runs in), and its runner; under `root`, only what lies inside
+/// it (the runner's working folder, the test's file, package or crate). A Rust test's
+/// crate is built first; a build failure is the error, with the compiler's words.
 pub(crate) async fn test_launch(
     build_deadline: Duration,
     id: &str,
     runner: Option<&str>,
-    program: Option<PathBuf>,
-    cwd: Option<PathBuf>,
+    (program, cwd): (Option<PathBuf>, Option<PathBuf>),
+    root: Option<&Path>,
 ) -> Result<(LaunchSpec, TestRunner), ToolError> {
     let mut request = TestRequest::new(id);
+    if let Some(root) = root {
+        request = request.within(root);
+    }
     if let Some(name) = runner {
         request = request.runner(TestRunner::parse(name).ok_or_else(|| {
             ToolError::invalid(
@@ -119,6 +123,15 @@ fn test_error(err: TestRunError) -> ToolError {
         TestRunError::NoCrate { .. } | TestRunError::NoTestFile { .. } => {
             ToolError::invalid(text, "pass `program`: the crate folder or test file")
         }
+        TestRunError::NotUnderRoot { root, .. } => ToolError::new(
+            500,
+            text,
+            format!(
+                "this server only debugs under {}; name a test inside it",
+                root.display()
+            ),
+        )
+        .with_kind(crate::permission::FORBIDDEN),
         TestRunError::NoSuchTest { .. } => {
             ToolError::new(404, text, "pass one of the tests named, by its full path")
         }

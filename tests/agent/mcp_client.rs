@@ -6,7 +6,6 @@
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
@@ -23,8 +22,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 
-/// How long one answer may take: generous, adapters on a loaded 2-core machine are slow.
-pub const ANSWER_WAIT: Duration = Duration::from_secs(120);
+pub use crate::common::ANSWER_WAIT;
 
 /// What the client does when the server asks the user to approve a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +53,8 @@ struct Seen {
     elicitations: Mutex<Vec<Value>>,
     /// Lines of the server's stdout that were not JSON.
     not_json: Mutex<Vec<String>>,
-    /// The size of each `tools/list` answer, in bytes as it came on the wire.
-    tools_list_bytes: Mutex<Vec<usize>>,
+    /// The size of each `tools/list` and `prompts/list` answer, as it came on the wire.
+    list_bytes: Mutex<Vec<(&'static str, usize)>>,
     /// Signalled at each notification and elicitation request.
     arrived: Notify,
     /// A permit per held approval the test released.
@@ -80,10 +78,13 @@ impl Seen {
                 lock(&self.notifications).push(message);
                 self.arrived.notify_waiters();
             }
-            Ok(message) if message["result"]["tools"].is_array() => {
-                lock(&self.tools_list_bytes).push(line.len());
+            Ok(message) => {
+                for list in ["tools", "prompts"] {
+                    if message["result"][list].is_array() {
+                        lock(&self.list_bytes).push((list, line.len()));
+                    }
+                }
             }
-            Ok(_) => {}
             Err(_) => lock(&self.not_json).push(line.to_string()),
         }
     }
@@ -229,12 +230,17 @@ impl McpClient {
             .collect()
     }
 
-    /// The size of the last `tools/list` answer, in bytes as the client received it
-    /// (the whole JSON-RPC message, without the line's end).
+    /// The size of the last `tools/list` answer, as [`Self::list_bytes`] counts it.
     pub fn tools_list_bytes(&self) -> usize {
-        *lock(&self.seen.tools_list_bytes)
-            .last()
-            .expect("a tools/list answer came")
+        self.list_bytes("tools")
+    }
+
+    /// The size of the last `{list}/list` answer (`tools`, `prompts`) in bytes as the
+    /// client received it: the whole JSON-RPC message, without the line's end.
+    pub fn list_bytes(&self, list: &str) -> usize {
+        let sizes = lock(&self.seen.list_bytes);
+        let last = sizes.iter().rev().find(|(name, _)| *name == list);
+        last.map_or_else(|| panic!("no {list}/list answer came"), |(_, n)| *n)
     }
 
     /// Every resource the server lists, as JSON.

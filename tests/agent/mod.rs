@@ -6,7 +6,7 @@
 pub mod mcp_client;
 pub mod schema_check;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -15,32 +15,12 @@ use dapvisor::tools::{Bounds, ToolCatalogue, ToolProfile, ToolResult};
 use dapvisor::{Runtime, RuntimeConfig};
 use serde_json::{json, Value};
 
-/// The repository root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// An example program's path.
-pub fn program(relative: &str) -> PathBuf {
-    root().join("examples/programs").join(relative)
-}
+#[allow(unused_imports)] // not every test builds C or names the root
+pub use crate::common::{build_dir, c_binary, line_of, program, root};
 
 /// `examples/programs/python/discount.py`, as a string for JSON arguments.
 pub fn discount() -> String {
     program("python/discount.py").display().to_string()
-}
-
-/// The 1-based line of `file` that contains `needle` (which must be unique).
-pub fn line_of(file: impl AsRef<Path>, needle: &str) -> i64 {
-    let text = std::fs::read_to_string(file.as_ref()).unwrap();
-    let hits: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(needle))
-        .map(|(i, _)| i + 1)
-        .collect();
-    assert_eq!(hits.len(), 1, "`{needle}` must be on exactly one line");
-    hits[0] as i64
 }
 
 /// Call a tool and insist that it succeeded; returns the structured content.
@@ -92,30 +72,6 @@ pub fn var<'a>(vars: &'a Value, name: &str) -> &'a Value {
         .iter()
         .find(|v| v["name"] == name)
         .unwrap_or_else(|| panic!("no variable `{name}` in {vars}"))
-}
-
-fn build_dir() -> PathBuf {
-    let dir = root().join("target/agent-programs");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// `examples/programs/c/average.c` built with `-g -O0` (once per test binary).
-pub fn c_binary() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let out = build_dir().join(format!("average-{}", std::process::id()));
-            let status = Command::new("cc")
-                .args(["-g", "-O0", "-o"])
-                .arg(&out)
-                .arg(program("c/average.c"))
-                .status()
-                .expect("cc must be installed (scripts/provision installs it)");
-            assert!(status.success(), "building average.c failed");
-            out
-        })
-        .clone()
 }
 
 /// `examples/programs/rust/orders.rs` built with `rustc -g` (once per test binary: the

@@ -23,6 +23,10 @@ pub const STOP_WAIT: Duration = Duration::from_secs(60);
 /// How long an actor may take to stop.
 pub const ACTOR_WAIT: Duration = Duration::from_secs(30);
 
+/// A bound on any one request, wait or event an MCP client or a stress driver makes;
+/// past it, something hung.
+pub const ANSWER_WAIT: Duration = Duration::from_secs(120);
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -34,7 +38,8 @@ pub fn program(relative: &str) -> PathBuf {
 }
 
 /// The 1-based line of `file` that contains `needle` (which must be unique).
-pub fn line_of(file: &Path, needle: &str) -> i64 {
+pub fn line_of(file: impl AsRef<Path>, needle: &str) -> i64 {
+    let file = file.as_ref();
     let text = std::fs::read_to_string(file).unwrap();
     let hits: Vec<usize> = text
         .lines()
@@ -51,7 +56,8 @@ pub fn line_of(file: &Path, needle: &str) -> i64 {
     hits[0] as i64
 }
 
-fn build_dir() -> PathBuf {
+/// Where the tests build the example programs.
+pub fn build_dir() -> PathBuf {
     let dir = root().join("target/test-programs");
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -386,4 +392,26 @@ pub fn inventory_example() -> Example {
             "fmt.Printf(\"ordered %d units",
         )
     }
+}
+
+/// The Python that runs debugpy and the tests' own adapters (`DAPVISOR_PYTHON`, which
+/// scripts/test sets to the project's venv).
+pub fn python() -> String {
+    std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// `tests/support/hostile_adapter.py`, the adapter that misbehaves on purpose.
+pub fn hostile_script() -> PathBuf {
+    root().join("tests/support/hostile_adapter.py")
+}
+
+/// The hostile adapter registered as `name`, with these `--fault`s (none:
+/// well-behaved).
+pub fn hostile_adapter(name: &str, faults: &[&str]) -> dapvisor::registry::AdapterDef {
+    let mut def = dapvisor::registry::AdapterDef::generic(name, python());
+    def.args = vec![hostile_script().display().to_string()];
+    for fault in faults {
+        def.args.extend(["--fault".to_string(), fault.to_string()]);
+    }
+    def
 }

@@ -8,7 +8,6 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-use dapvisor::registry::AdapterDef;
 use dapvisor::{
     AdapterExit, LaunchSpec, Operation, RunTicket, Runtime, RuntimeConfig, SessionError,
     SessionHandle,
@@ -29,17 +28,7 @@ pub async fn bounded<T>(what: &str, call: impl Future<Output = T>) -> T {
     }
 }
 
-/// The hostile adapter registered as `name`, with these `--fault`s (none: well-behaved).
-pub fn adapter_def(name: &str, faults: &[&str]) -> AdapterDef {
-    let python = std::env::var("DAPVISOR_PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut def = AdapterDef::generic(name, python);
-    let script = root().join("tests/support/hostile_adapter.py");
-    def.args = vec![script.display().to_string()];
-    for fault in faults {
-        def.args.extend(["--fault".to_string(), fault.to_string()]);
-    }
-    def
-}
+pub use crate::common::hostile_adapter as adapter_def;
 
 /// A runtime with adapter `healthy` (no faults) and `hostile` (these faults).
 pub async fn runtime_with(config: RuntimeConfig, faults: &[&str]) -> Runtime {

@@ -53,6 +53,18 @@ pub async fn gated_catalogue(gate: PermissionGate) -> ToolCatalogue {
         .with_permissions(gate)
 }
 
+/// A catalogue behind `gate`, whose runtime holds one session, `s1`, created and never
+/// started ([`eval_args`] names it): a call on it passes the existence check made
+/// before the gate and reaches the gate as a call on a live session does, without an
+/// adapter. (A call that would change a session, on an id no session has, is refused
+/// before the gate: `unknown_session`.)
+pub async fn gated_with_blank_session(gate: PermissionGate) -> ToolCatalogue {
+    let tools = gated_catalogue(gate).await;
+    let blank = tools.runtime().new_session().await.unwrap();
+    assert_eq!(blank.id().to_string(), "s1");
+    tools
+}
+
 /// Two catalogues over one runtime: one that asks nothing, to set sessions up (and
 /// to show that a call refused by the gate does its harm when let through), and one
 /// behind `gate`.
@@ -102,7 +114,23 @@ pub async fn refused_over_mcp(
     err
 }
 
-/// A call on a session that does not exist: 404 once past the gate, refused otherwise.
+/// An evaluation on the session [`gated_with_blank_session`] created and never
+/// started: 400 once past the gate (the session is not stopped), refused otherwise.
 pub fn eval_args() -> serde_json::Value {
-    json!({ "session_id": "s77", "expression": "1 + 1" })
+    json!({ "session_id": "s1", "expression": "1 + 1" })
+}
+
+/// What an evaluation on the never-started session answers once past the gate.
+pub const PAST_THE_GATE: u16 = 400;
+
+/// Launch the discount example stopped at its first line over MCP; its session id.
+pub async fn stopped_session(client: &McpClient) -> String {
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": crate::agent::discount(), "stop_on_entry": true }),
+        )
+        .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    launched["session_id"].as_str().unwrap().to_string()
 }

@@ -93,6 +93,42 @@ pub async fn expect_signals(
 
 /// The exception filter ids the adapter offered in its `initialize` answer, in its
 /// order: what docs/PROTOCOL.md records per adapter.
+/// What docs/PROTOCOL.md's "What each adapter advertises" records for `adapter` (its
+/// `### adapter` heading there): the capabilities, sorted, and the exception filters in
+/// the order offered.
+pub fn recorded(adapter: &str) -> (Vec<String>, Vec<String>) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/PROTOCOL.md");
+    let doc = std::fs::read_to_string(path).expect("docs/PROTOCOL.md");
+    let section = doc
+        .split("## What each adapter advertises")
+        .nth(1)
+        .expect("PROTOCOL.md has the section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let part = section
+        .split(&format!("### {adapter}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("PROTOCOL.md records nothing for {adapter}"))
+        .split("\n### ")
+        .next()
+        .unwrap();
+    let names = |label: &str| -> Vec<String> {
+        let line = part
+            .lines()
+            .find_map(|l| l.strip_prefix(label))
+            .unwrap_or_else(|| panic!("{adapter}: no `{label}` line in PROTOCOL.md"));
+        line.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(String::from)
+            .collect()
+    };
+    let mut capabilities = names("- capabilities: ");
+    capabilities.sort();
+    (capabilities, names("- exception filters: "))
+}
+
 pub fn exception_filters(snapshot: &SessionSnapshot) -> Vec<String> {
     snapshot
         .capabilities

@@ -25,9 +25,11 @@ pub struct RuntimeConfig {
     /// [`limits::DEFAULT_REQUEST_TIMEOUT`], clamped to 5..300 s).
     pub(crate) request_timeout: Duration,
     /// Deadline of a launch or attach handshake, and of each of its requests, when
-    /// the start names none (default [`limits::DEFAULT_LAUNCH_TIMEOUT`], clamped to
-    /// 5 s..30 min).
-    pub(crate) launch_timeout: Duration,
+    /// the start names none, for every adapter family (clamped to 5 s..30 min). Unset,
+    /// each family has its own: [`limits::DEFAULT_LAUNCH_TIMEOUT`], dlv
+    /// [`limits::DLV_LAUNCH_TIMEOUT`], the native debuggers
+    /// [`limits::NATIVE_LAUNCH_TIMEOUT`].
+    pub(crate) launch_timeout: Option<Duration>,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub(crate) max_breakpoints: usize,
     /// Output kept per session (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
@@ -65,6 +67,15 @@ pub struct RuntimeConfig {
     /// Responses matching no request kept to report in timeouts (default
     /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub(crate) unmatched_responses_kept: usize,
+    /// Frames that are JSON but not DAP an adapter connection may send before it is
+    /// ended (default [`limits::DEFAULT_MAX_MALFORMED_FRAMES`]).
+    pub(crate) max_malformed_frames: usize,
+    /// `runInTerminal` processes running at once per adapter connection (default
+    /// [`limits::DEFAULT_MAX_TERMINAL_PROCESSES`]).
+    pub(crate) max_terminal_processes: usize,
+    /// Child sessions one session tree may have at once (default
+    /// [`limits::DEFAULT_MAX_CHILD_SESSIONS`]).
+    pub(crate) max_child_sessions: usize,
     /// Adapter events read but not yet handled by their session before the transport
     /// stops reading (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
     pub(crate) max_unhandled_events: usize,
@@ -109,7 +120,7 @@ impl Default for RuntimeConfig {
         Self {
             max_sessions: limits::DEFAULT_MAX_SESSIONS,
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
-            launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
+            launch_timeout: None,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_trace_rows: limits::DEFAULT_MAX_TRACE_ROWS,
@@ -121,6 +132,9 @@ impl Default for RuntimeConfig {
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+            max_malformed_frames: limits::DEFAULT_MAX_MALFORMED_FRAMES,
+            max_terminal_processes: limits::DEFAULT_MAX_TERMINAL_PROCESSES,
+            max_child_sessions: limits::DEFAULT_MAX_CHILD_SESSIONS,
             max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
             max_unhandled_output: limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
             max_unwritten_messages: limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
@@ -154,11 +168,20 @@ impl RuntimeConfig {
     }
 
     /// Deadline of a launch or attach handshake, and of each of its requests, when
-    /// the start names none (default [`limits::DEFAULT_LAUNCH_TIMEOUT`], clamped to
-    /// 5 s..30 min).
+    /// the start names none, for every adapter family (clamped to 5 s..30 min). Unset,
+    /// each family has its own: [`limits::DEFAULT_LAUNCH_TIMEOUT`], dlv
+    /// [`limits::DLV_LAUNCH_TIMEOUT`], the native debuggers
+    /// [`limits::NATIVE_LAUNCH_TIMEOUT`].
     pub fn launch_timeout(mut self, timeout: Duration) -> Self {
-        self.launch_timeout = limits::clamp_launch_timeout(timeout);
+        self.launch_timeout = Some(limits::clamp_launch_timeout(timeout));
         self
+    }
+
+    /// The handshake deadline of a start that names none, for an adapter of `flavor`:
+    /// the runtime's [`Self::launch_timeout`] if set, else the family's own.
+    pub fn launch_timeout_for(&self, flavor: crate::registry::AdapterFlavor) -> Duration {
+        self.launch_timeout
+            .unwrap_or_else(|| flavor.launch_timeout())
     }
 
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
@@ -232,6 +255,33 @@ impl RuntimeConfig {
     /// [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub fn unmatched_responses_kept(mut self, n: usize) -> Self {
         self.unmatched_responses_kept = n;
+        self
+    }
+
+    /// Frames that are JSON but not DAP messages an adapter connection may send
+    /// before it is ended as broken (default [`limits::DEFAULT_MAX_MALFORMED_FRAMES`];
+    /// 0 ends it at the first).
+    pub fn max_malformed_frames(mut self, n: usize) -> Self {
+        self.max_malformed_frames = n;
+        self
+    }
+
+    /// `runInTerminal` processes one adapter connection may have running at once;
+    /// past it the request is answered with an error (default
+    /// [`limits::DEFAULT_MAX_TERMINAL_PROCESSES`]; 0 refuses every `runInTerminal`).
+    pub fn max_terminal_processes(mut self, n: usize) -> Self {
+        self.max_terminal_processes = n;
+        self
+    }
+
+    /// Child sessions (`startDebugging`) one session tree may have at once; past it
+    /// the request is answered with an error (default
+    /// [`limits::DEFAULT_MAX_CHILD_SESSIONS`]).
+    ///
+    /// At least 1: [`crate::Runtime::start`] refuses 0, with which js-debug, whose
+    /// program runs in a session it asks for, could never start one.
+    pub fn max_child_sessions(mut self, n: usize) -> Self {
+        self.max_child_sessions = n;
         self
     }
 
@@ -407,6 +457,8 @@ impl RuntimeConfig {
             exit_wait: self.exit_wait,
             output_drain_wait: self.output_drain_wait,
             unmatched_responses_kept: self.unmatched_responses_kept,
+            max_malformed_frames: self.max_malformed_frames,
+            max_terminal_processes: self.max_terminal_processes,
             max_unhandled_events: self.max_unhandled_events,
             max_unhandled_output: self.max_unhandled_output,
             max_unwritten_messages: self.max_unwritten_messages,
@@ -416,57 +468,4 @@ impl RuntimeConfig {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn transport_limits_reach_the_transport() {
-        let config = RuntimeConfig::default()
-            .max_frame_bytes(1000)
-            .max_header_bytes(100)
-            .stderr_tail_bytes(10)
-            .connect_timeout(Duration::from_secs(1))
-            .shutdown_grace(Duration::from_secs(2))
-            .exit_wait(Duration::from_secs(3))
-            .output_drain_wait(Duration::from_secs(4))
-            .unmatched_responses_kept(5)
-            .transport();
-        assert_eq!(config.max_frame_bytes, 1000);
-        assert_eq!(config.frame_limits().codec().max_header_length(), 100);
-        assert_eq!(config.frame_limits().codec().max_content_length(), 1000);
-        assert_eq!(config.stderr_tail_bytes, 10);
-        assert_eq!(config.connect_timeout, Duration::from_secs(1));
-        assert_eq!(config.shutdown_grace, Duration::from_secs(2));
-        assert_eq!(config.exit_wait, Duration::from_secs(3));
-        assert_eq!(config.output_drain_wait, Duration::from_secs(4));
-        assert_eq!(config.unmatched_responses_kept, 5);
-    }
-
-    #[test]
-    fn ending_limits_reach_the_core_clamped() {
-        let core = RuntimeConfig::default()
-            .terminate_grace(Duration::from_secs(12))
-            .disconnect_timeout(Duration::from_secs(1))
-            .core();
-        assert_eq!(core.terminate_grace, Duration::from_secs(12));
-        assert_eq!(core.disconnect_timeout, limits::MIN_REQUEST_TIMEOUT);
-        let defaults = RuntimeConfig::default().core();
-        assert_eq!(defaults.terminate_grace, limits::DEFAULT_TERMINATE_GRACE);
-        assert_eq!(
-            defaults.disconnect_timeout,
-            limits::DEFAULT_DISCONNECT_TIMEOUT
-        );
-    }
-
-    #[test]
-    fn the_defaults_are_the_named_limits() {
-        let config = RuntimeConfig::default().transport();
-        assert_eq!(config.max_header_bytes, limits::DEFAULT_MAX_HEADER_LENGTH);
-        assert_eq!(config.exit_wait, limits::DEFAULT_EXIT_WAIT);
-        assert_eq!(config.output_drain_wait, limits::DEFAULT_OUTPUT_DRAIN_WAIT);
-        assert_eq!(
-            config.unmatched_responses_kept,
-            limits::DEFAULT_UNMATCHED_RESPONSES_KEPT
-        );
-    }
-}
+mod tests;

@@ -60,6 +60,13 @@ impl RuntimeConfig {
             limits::DEFAULT_SUBSCRIBER_MAX_WAITING,
         )?;
         at_least(
+            "max_child_sessions",
+            self.max_child_sessions,
+            1,
+            "js-debug, whose program runs in a session it asks for, could never start one",
+            limits::DEFAULT_MAX_CHILD_SESSIONS,
+        )?;
+        at_least(
             "max_breakpoints",
             self.max_breakpoints,
             1,
@@ -91,7 +98,7 @@ impl RuntimeConfig {
             "stderr_tail_bytes",
             self.stderr_tail_bytes,
             limits::MIN_STDERR_TAIL_BYTES,
-            "the port an adapter such as dlv names in its banner would never be found",
+            "the port an adapter such as js-debug names in its banner would never be found",
             limits::DEFAULT_STDERR_TAIL_BYTES,
         )?;
         not_zero(
@@ -113,7 +120,9 @@ impl RuntimeConfig {
         within("terminate_grace", self.terminate_grace, request_range)?;
         within("disconnect_timeout", self.disconnect_timeout, request_range)?;
         let launch_range = (limits::MIN_REQUEST_TIMEOUT, limits::MAX_LAUNCH_TIMEOUT);
-        within("launch_timeout", self.launch_timeout, launch_range)?;
+        if let Some(launch_timeout) = self.launch_timeout {
+            within("launch_timeout", launch_timeout, launch_range)?;
+        }
         Ok(())
     }
 }
@@ -248,6 +257,15 @@ mod tests {
                 },
             ),
             (
+                "max_child_sessions",
+                AT_LEAST_1,
+                "at least 1",
+                RuntimeConfig {
+                    max_child_sessions: 0,
+                    ..Default::default()
+                },
+            ),
+            (
                 "max_frame_bytes",
                 ConfigRule::AtLeast {
                     min: limits::MIN_MAX_CONTENT_LENGTH,
@@ -348,7 +366,7 @@ mod tests {
              RuntimeConfig::request_timeout(..), clamps a value into that range)"
         );
         let err = refused(RuntimeConfig {
-            launch_timeout: Duration::from_secs(3 * 60 * 60),
+            launch_timeout: Some(Duration::from_secs(3 * 60 * 60)),
             ..Default::default()
         });
         assert_eq!(err.field(), "launch_timeout");
@@ -387,6 +405,9 @@ mod tests {
             max_unwritten_messages: 1,
             subscriber_max_waiting: 1,
             max_breakpoints: 1,
+            max_child_sessions: 1,
+            max_malformed_frames: 0,
+            max_terminal_processes: 0,
             max_frame_bytes: limits::MIN_MAX_CONTENT_LENGTH,
             max_header_bytes: limits::MIN_MAX_HEADER_LENGTH,
             stderr_tail_bytes: limits::MIN_STDERR_TAIL_BYTES,

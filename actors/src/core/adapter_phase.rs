@@ -159,6 +159,22 @@ impl AdapterPhase {
         }
     }
 
+    /// The graceful `terminate` under way, if any.
+    pub(crate) fn graceful(&self) -> Option<&Graceful> {
+        match self {
+            Self::Ending { graceful, .. } => graceful.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The relaunch waiting for this adapter's end, if any.
+    pub(crate) fn relaunch(&self) -> Option<&Relaunch> {
+        match self {
+            Self::Ending { relaunch, .. } => relaunch.as_ref(),
+            _ => None,
+        }
+    }
+
     /// The graceful `terminate` under way is over: the adapter is still let go.
     pub(crate) fn graceful_done(&mut self) {
         if let Self::Ending { graceful, .. } = self {

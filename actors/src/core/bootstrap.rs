@@ -89,6 +89,15 @@ pub(crate) struct Bootstrap {
     broken: Option<(AdapterExit, TimerId)>,
 }
 
+impl Bootstrap {
+    /// The timers it waits on: for the launcher's report, for the server's end.
+    pub(crate) fn timers(&self) -> impl Iterator<Item = TimerId> + '_ {
+        self.report_timer
+            .into_iter()
+            .chain(self.broken.as_ref().map(|(_, timer)| *timer))
+    }
+}
+
 /// Whether `plan` runs its program in a session the adapter asks for: js-debug's
 /// own launch or attach, not one of its child sessions (which is such a session).
 pub(super) fn bootstrap_for(plan: &StartPlan) -> Option<Bootstrap> {

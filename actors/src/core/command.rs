@@ -204,6 +204,15 @@ impl Command {
     pub fn counts_as_use(&self) -> bool {
         !matches!(self, Command::Snapshot)
     }
+
+    /// Whether this only reads what the session holds (its state, output, trace
+    /// rows), sending nothing to the adapter.
+    pub fn reads_state(&self) -> bool {
+        matches!(
+            self,
+            Command::Snapshot | Command::Output { .. } | Command::Trace { .. }
+        )
+    }
 }
 
 /// The execution controls.
@@ -413,6 +422,19 @@ pub enum Effect {
         id: TimerId,
         /// When.
         after: Duration,
+    },
+    /// The timer [`Effect::StartTimer`] started is no longer waited on (what it was
+    /// for ended first): stop it, so that nothing sleeps on for its whole period.
+    CancelTimer {
+        /// The timer's id.
+        id: TimerId,
+    },
+    /// The call `token`, withdrawn by its agent ([`Input::Withdraw`]), holds nothing
+    /// in the session any more (no request of it is pending): its place in the
+    /// session's request queue comes back.
+    Release {
+        /// The withdrawn call.
+        token: Token,
     },
     /// End the adapter: close its input, and kill its process group after a grace.
     StopAdapter,

@@ -180,14 +180,16 @@ impl SessionCore {
 
     /// An `evaluate` without a context gets the one that answers with the plain value
     /// (`repl` for most adapters, `watch` for lldb-dap; see `quirks/`). An agent can
-    /// still ask for another.
+    /// still ask for another. The permission gate rates the request by the same
+    /// [`Quirks::evaluate_context`](crate::quirks::Quirks::evaluate_context).
     fn with_default_context(&self, command: &str, arguments: Option<Value>) -> Option<Value> {
         if command != "evaluate" {
             return arguments;
         }
         let mut arguments = arguments.unwrap_or_else(|| json!({}));
-        if arguments.get("context").is_none() {
-            arguments["context"] = json!(self.quirks().plain_evaluate_context);
+        let context = self.quirks().evaluate_context(Some(&arguments));
+        if let Some(fields) = arguments.as_object_mut() {
+            fields.insert("context".into(), context);
         }
         Some(arguments)
     }

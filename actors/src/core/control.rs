@@ -93,6 +93,7 @@ impl SessionCore {
     /// program or changes the session's own state (a step, breakpoints, ending) goes
     /// on: its effect is the session's, whoever waits for the answer.
     pub(super) fn withdraw(&mut self, token: Token) {
+        self.releases.withdrawn(token);
         self.waiters.retain(|w| w.token != token);
         self.stop_cache.withdraw(token);
         if self.stop_cache.is_followed(token) {

@@ -25,6 +25,18 @@ pub(crate) struct Graceful {
     expired: bool,
 }
 
+impl Graceful {
+    /// The timer that ends the debuggee's time.
+    pub(crate) fn timer(&self) -> TimerId {
+        self.timer
+    }
+
+    /// The agent answered once the debuggee ended, if the adapter answered already.
+    pub(crate) fn agent(&self) -> Option<Token> {
+        self.answered
+    }
+}
+
 impl SessionCore {
     /// Send `terminate` for the agent `token`; `disconnect` follows.
     pub(super) fn terminate_gracefully(&mut self, token: Token) {

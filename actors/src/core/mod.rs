@@ -18,6 +18,7 @@ pub mod output;
 mod pid_injection;
 mod raw_requests;
 mod relaunch;
+mod releases;
 mod responses;
 mod run;
 pub mod session;
@@ -63,6 +64,8 @@ mod session_tests_lifecycle;
 mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;
+#[cfg(test)]
+mod session_tests_releases;
 #[cfg(test)]
 mod session_tests_run_end;
 #[cfg(test)]

@@ -40,9 +40,9 @@ pub struct CoreConfig {
     /// Deadline of a request that names none
     /// (default [`limits::DEFAULT_REQUEST_TIMEOUT`]).
     pub request_timeout: Duration,
-    /// Deadline of a launch or attach handshake whose plan names none
-    /// (default [`limits::DEFAULT_LAUNCH_TIMEOUT`]).
-    pub launch_timeout: Duration,
+    /// Deadline of a launch or attach handshake whose plan names none; `None` (the
+    /// default): the adapter family's own (see [`limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub launch_timeout: Option<Duration>,
     /// Breakpoints per session (default [`limits::DEFAULT_MAX_BREAKPOINTS`]).
     pub max_breakpoints: usize,
     /// Output kept (default [`limits::DEFAULT_OUTPUT_BUFFER_BYTES`]).
@@ -63,7 +63,7 @@ impl Default for CoreConfig {
     fn default() -> Self {
         Self {
             request_timeout: limits::DEFAULT_REQUEST_TIMEOUT,
-            launch_timeout: limits::DEFAULT_LAUNCH_TIMEOUT,
+            launch_timeout: None,
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_trace_rows: limits::DEFAULT_MAX_TRACE_ROWS,
@@ -148,6 +148,8 @@ pub struct SessionCore {
     pub(super) pending: HashMap<Tag, Pending>,
     pub(super) next_tag: Tag,
     pub(super) next_timer: TimerId,
+    /// Timers running and withdrawn calls, given back once let go (`releases.rs`).
+    pub(super) releases: crate::core::releases::Releases,
     pub(super) startup: Option<Startup>,
     pub(super) waiters: Vec<StopWaiter>,
     /// The deadline an agent gave the command being handled
@@ -182,6 +184,7 @@ impl SessionCore {
             pending: HashMap::new(),
             next_tag: 1,
             next_timer: 1,
+            releases: Default::default(),
             startup: None,
             waiters: Vec::new(),
             command_timeout: None,
@@ -205,7 +208,10 @@ impl SessionCore {
             Input::Response { tag, result } => self.on_response(tag, result),
             Input::Event(event) => self.on_event(event),
             Input::Closed(exit) => self.on_closed(exit),
-            Input::Timer(id) => self.on_timer(id),
+            Input::Timer(id) => {
+                self.releases.fired(id);
+                self.on_timer(id)
+            }
             Input::AdapterRestartScheduled {
                 attempt,
                 after,
@@ -221,6 +227,7 @@ impl SessionCore {
             } => self.on_start_debugging(&request, configuration, server),
             Input::Bootstrap(input) => self.on_bootstrap(input),
         }
+        self.release_what_is_let_go();
         std::mem::take(&mut self.effects)
     }
 
@@ -301,6 +308,7 @@ impl SessionCore {
     pub(super) fn timer(&mut self, after: Duration) -> TimerId {
         let id = self.next_timer;
         self.next_timer += 1;
+        self.releases.started(id);
         self.effects.push(Effect::StartTimer { id, after });
         id
     }

@@ -1,11 +1,12 @@
 //! The launch handshake's deadline, for the whole and for each of its requests: the
 //! plan's own, else that of the `with_timeout` view that started it, else the
-//! runtime's `launch_timeout` (not the request deadline: `launch` may build the
-//! program first); clamped to 5 s..30 min; kept for a restart after a crash.
+//! runtime's `launch_timeout`, else the adapter family's own (not the request
+//! deadline: `launch` may build the program first); clamped to 5 s..30 min; kept for
+//! a restart after a crash.
 
 use std::time::Duration;
 
-use super::session_tests::{full_caps, plan, Harness};
+use super::session_tests::{dlv_plan, full_caps, lldb_plan, plan, Harness};
 use super::session_tests_adapter_restart::killed;
 use crate::core::command::{Command, Input, StartPlan};
 use crate::core::session::CoreConfig;
@@ -48,12 +49,34 @@ fn the_handshake_has_the_launch_deadline_not_the_request_deadline() {
     assert!(all > limits::DEFAULT_REQUEST_TIMEOUT);
 
     let config = CoreConfig {
-        launch_timeout: Duration::from_secs(400),
+        launch_timeout: Some(Duration::from_secs(400)),
         ..CoreConfig::default()
     };
     let mut h = Harness::with_config(config);
     let all = Duration::from_secs(400);
     assert_eq!(deadlines(&mut h, start(plan())), (all, all, all));
+}
+
+/// Issue 27, item 13: one deadline (120 s) for every adapter, though a Go build or a
+/// large symbol load needs more than debugpy.
+#[test]
+fn each_adapter_family_has_its_own_deadline_unless_the_runtime_names_one() {
+    let family = |plan| deadlines(&mut Harness::new(), start(plan)).0;
+    assert_eq!(family(plan()), limits::DEFAULT_LAUNCH_TIMEOUT, "debugpy");
+    assert_eq!(family(dlv_plan()), limits::DLV_LAUNCH_TIMEOUT);
+    assert_eq!(family(lldb_plan()), limits::NATIVE_LAUNCH_TIMEOUT);
+    assert!(limits::DLV_LAUNCH_TIMEOUT > limits::DEFAULT_LAUNCH_TIMEOUT);
+    assert!(limits::NATIVE_LAUNCH_TIMEOUT > limits::DEFAULT_LAUNCH_TIMEOUT);
+
+    let config = CoreConfig {
+        launch_timeout: Some(Duration::from_secs(45)),
+        ..CoreConfig::default()
+    };
+    let mut h = Harness::with_config(config);
+    assert_eq!(
+        deadlines(&mut h, start(dlv_plan())).0,
+        Duration::from_secs(45)
+    );
 }
 
 #[test]

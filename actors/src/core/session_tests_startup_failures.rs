@@ -104,7 +104,7 @@ fn a_failed_start_carries_the_output_so_far() {
 #[test]
 fn the_startup_timer_fails_a_start_still_waiting_for_initialized() {
     let config = CoreConfig {
-        launch_timeout: Duration::from_secs(12),
+        launch_timeout: Some(Duration::from_secs(12)),
         ..CoreConfig::default()
     };
     let mut h = Harness::with_config(config);

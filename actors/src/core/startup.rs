@@ -162,11 +162,13 @@ impl SessionCore {
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
         self.adapter = AdapterPhase::started();
         // The plan's own deadline, else the one an agent's view gave its start
-        // (`SessionHandle::with_timeout`), else the runtime's.
+        // (`SessionHandle::with_timeout`), else the runtime's, else the adapter
+        // family's (a build, a large symbol load takes longer).
         let asked = plan
             .launch_timeout
             .or(token.and(self.command_timeout))
-            .unwrap_or(self.config.launch_timeout);
+            .or(self.config.launch_timeout)
+            .unwrap_or(plan.adapter.flavor.launch_timeout());
         let deadline = limits::clamp_launch_timeout(asked);
         let timer = self.timer(deadline);
         self.startup = Some(Startup {

@@ -299,7 +299,9 @@ impl TraceLog {
         self.rows.push_back(row);
     }
 
-    /// At most `max_rows` rows from cursor `since` (0 for the first).
+    /// At most `max_rows` rows from cursor `since` (0 for the first), and at least one
+    /// where one waits: a `max_rows` of 0 is read as 1, so a reader that reads while
+    /// `more` always moves on.
     pub fn read_since(&self, since: u64, max_rows: usize) -> TraceSlice {
         let oldest = self.next_index - self.rows.len() as u64;
         let from = since.clamp(oldest, self.next_index);
@@ -308,7 +310,7 @@ impl TraceLog {
             .rows
             .iter()
             .skip(skip)
-            .take(max_rows)
+            .take(max_rows.max(1))
             .cloned()
             .collect();
         let next = from + rows.len() as u64;

@@ -84,6 +84,32 @@ fn hits_are_counted_per_tracepoint() {
     assert_eq!(hits, [(1, 1), (2, 1), (1, 2)]);
 }
 
+/// Issue 27, item 7: `read_since(since, 0)` answered no rows with `more: true`, so a
+/// loop that reads while `more` never ended. A read hands over at least one row when
+/// one waits, as a read of output hands over at least one character.
+#[test]
+fn a_read_of_zero_rows_still_moves_a_reader_on() {
+    let (mut log, template) = log_with(10, "f.py", 1, &["i"]);
+    for i in 0..3 {
+        log.take_rows("console", &printed(&template, &[&i.to_string()]));
+    }
+    let (mut since, mut reads, mut rows) = (0, 0, 0);
+    loop {
+        let slice = log.read_since(since, 0);
+        reads += 1;
+        rows += slice.rows.len();
+        assert!(reads <= 3, "a read-while-more loop does not end");
+        since = slice.next;
+        if !slice.more {
+            break;
+        }
+    }
+    assert_eq!((reads, rows, since), (3, 3, 3));
+    // At the end, nothing to hand over: no row, no more, the cursor where it was.
+    let end = log.read_since(u64::MAX, 0);
+    assert_eq!((end.rows.len(), end.more, end.next), (0, false, 3));
+}
+
 #[test]
 fn past_the_bound_the_oldest_rows_go_and_a_reader_learns_how_many_it_missed() {
     let (mut log, template) = log_with(3, "f.py", 1, &["i"]);

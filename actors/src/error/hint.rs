@@ -85,6 +85,29 @@ impl SessionError {
             SessionError::ReservedCommand { .. } => {
                 "use what the error names instead of the raw request".into()
             }
+            SessionError::NotOwner { owner, client, .. } => format!(
+                "reading the session needs no share; to drive it, ask client {owner} to share \
+                 it with {client} (or hand it over), or start a session of your own"
+            ),
+            SessionError::TargetHeld {
+                session: Some(session),
+                owner,
+                ..
+            } => {
+                let ask = match owner {
+                    Some(owner) => format!(" (ask client {owner} to share it if it is not yours)"),
+                    None => String::new(),
+                };
+                format!(
+                    "use session {session}{ask}, or end it first (disconnecting leaves the \
+                     program running), then attach again"
+                )
+            }
+            SessionError::TargetHeld { .. } => {
+                "wait for the other attach to finish, then list the sessions: use the one \
+                 that holds the target"
+                    .into()
+            }
             SessionError::NotFound(_) | SessionError::SessionEnded(_) => {
                 "list the sessions to find a live one, or launch a new one".into()
             }

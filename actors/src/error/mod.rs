@@ -212,6 +212,36 @@ pub enum SessionError {
     /// No session has this id.
     #[error("no session `{0}`")]
     NotFound(String),
+    /// An attach to a process or debug server that a live session holds (attached to
+    /// it, or runs it), or that another attach is reaching right now: one debugger per
+    /// target.
+    #[error("{}", target_held_text(target, session.as_deref(), owner.as_deref()))]
+    TargetHeld {
+        /// The target (`pid 1234`, `127.0.0.1:5678`).
+        target: String,
+        /// The session that holds it; `None`: an attach to it is under way.
+        session: Option<String>,
+        /// That session's owner; `None`: anyone's (or no session yet).
+        owner: Option<String>,
+    },
+    /// A call made for a client ([`SessionHandle::acting_as`]) that may not drive the
+    /// session at the moment the session took the call: another client owns it and
+    /// does not share it with this one (ownership may have changed since the call was
+    /// made).
+    ///
+    /// [`SessionHandle::acting_as`]: crate::SessionHandle::acting_as
+    #[error(
+        "session `{session}` belongs to client {owner}, and client {client}, for whom \
+         the call was made, may not drive it"
+    )]
+    NotOwner {
+        /// The session.
+        session: String,
+        /// Its owner when the session took the call.
+        owner: String,
+        /// The client the call was made for.
+        client: String,
+    },
     /// The session has ended and its actor is gone.
     #[error("session `{0}` has ended")]
     SessionEnded(String),
@@ -302,6 +332,21 @@ fn timeout_text(
     text
 }
 
+/// Who holds an attach target, as [`SessionError::TargetHeld`] says it.
+fn target_held_text(target: &str, session: Option<&str>, owner: Option<&str>) -> String {
+    match (session, owner) {
+        (Some(session), Some(owner)) => format!(
+            "{target} is held by session {session}, which belongs to client {owner}: a \
+             process or debug server takes one debugger at a time"
+        ),
+        (Some(session), None) => format!(
+            "{target} is held by session {session}: a process or debug server takes one \
+             debugger at a time"
+        ),
+        _ => format!("another attach to {target} is under way"),
+    }
+}
+
 /// A registry refusal as it always read: an argument error, or the adapter that could
 /// not be started.
 fn registry_text(err: &crate::registry::RegistryError) -> String {
@@ -350,7 +395,8 @@ impl SessionError {
     }
 
     /// HTTP-like code, as the second seed has them: 404 no such session, 400 invalid
-    /// state or argument, 501 unsupported, 500 otherwise. [`kind`](Self::kind) says
+    /// state or argument, 501 unsupported, 500 otherwise (a call for a client that
+    /// may not drive the session too). [`kind`](Self::kind) says
     /// which 500 (or 404, or 400) it is.
     pub fn code(&self) -> u16 {
         match self {
@@ -372,10 +418,13 @@ impl SessionError {
     /// `session_ended`, `reaped` (404); `invalid_state`, `invalid_argument` (400);
     /// `unsupported` (501); `busy`, `limit`, `timeout`, `adapter_crashed`,
     /// `adapter_error`, `adapter_exited`, `adapter_start`, `start_failed`, `protocol`,
-    /// `internal`, `runtime_stopped`, `session_failed` (500).
+    /// `internal`, `runtime_stopped`, `session_failed`, `not_owner`, `target_held`
+    /// (500).
     pub fn kind(&self) -> &'static str {
         match self {
             SessionError::NotFound(_) => "not_found",
+            SessionError::NotOwner { .. } => "not_owner",
+            SessionError::TargetHeld { .. } => "target_held",
             SessionError::SessionEnded(_) => "session_ended",
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",

@@ -40,6 +40,24 @@ fn codes_are_the_seeds_and_the_kind_tells_the_rest_apart() {
     let cases = [
         (SessionError::NotFound("s1".into()), 404, "not_found"),
         (
+            SessionError::TargetHeld {
+                target: "pid 7".into(),
+                session: Some("s1".into()),
+                owner: Some("c1".into()),
+            },
+            500,
+            "target_held",
+        ),
+        (
+            SessionError::NotOwner {
+                session: "s1".into(),
+                owner: "c1".into(),
+                client: "c2".into(),
+            },
+            500,
+            "not_owner",
+        ),
+        (
             SessionError::InvalidArgument("x".into()),
             400,
             "invalid_argument",

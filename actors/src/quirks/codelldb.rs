@@ -20,6 +20,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
         attach,
         ..Dialect::PLAIN
     },
+    launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
     ..Quirks::NONE
 };
 

@@ -5,6 +5,9 @@
 //! - dlv 1.20 lets its debuggee inherit its own stdout and stderr instead of sending
 //!   the program's output as events: the transport forwards those pipes, in order with
 //!   dlv's own events (`transport/output_order.rs`).
+//! - It is started with `dap --client-addr` and dials a port of ours (see the built-in
+//!   definition): listening itself, it checks who connects through `/proc/net/tcp`,
+//!   a check that races and refuses its own client now and then on a loaded machine.
 //! - dlv stops on an unrecovered panic by itself: no exception filter is set for it.
 //! - Its dialect: a launch's `mode` is `debug` for Go source (a `.go` file or a package
 //!   folder), which dlv builds, and `exec` for a binary. An attach's is `local` for a
@@ -28,6 +31,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
         attach,
         ..Dialect::PLAIN
     },
+    launch_timeout: crate::limits::DLV_LAUNCH_TIMEOUT,
     ..Quirks::NONE
 };
 

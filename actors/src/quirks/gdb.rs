@@ -16,6 +16,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
         attach,
         ..Dialect::PLAIN
     },
+    launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
     ..Quirks::NONE
 };
 

@@ -31,6 +31,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
         launch_notes,
         ..Dialect::PLAIN
     },
+    launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
     ..Quirks::NONE
 };
 

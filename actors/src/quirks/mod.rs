@@ -17,6 +17,10 @@ pub(crate) mod lldb_dap;
 
 pub use dialect::Dialect;
 
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
 use crate::registry::AdapterFlavor;
 
 /// Says how a program ended, given its exit code or the signal that killed it, in the
@@ -70,6 +74,10 @@ pub struct Quirks {
     /// line, as the adapter's launcher would (read back by
     /// [`Self::launcher_exit_code`]). Given the exit code, or the signal.
     pub terminal_exit_line: Option<ExitLine>,
+    /// The deadline of a launch or attach handshake where neither the start nor the
+    /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
+    /// needs longer: a build, a large symbol load).
+    pub launch_timeout: Duration,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -89,11 +97,37 @@ impl Quirks {
         attach_port_speaks_dap: false,
         terminal_noise: &[],
         terminal_exit_line: None,
+        launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
 }
 
+impl Quirks {
+    /// The `context` an `evaluate` with `arguments` is sent in: the one they name,
+    /// else (absent or `null`) [`plain_evaluate_context`](Self::plain_evaluate_context).
+    /// The session core sends this, and the permission gate rates the request by it.
+    pub fn evaluate_context(&self, arguments: Option<&Value>) -> Value {
+        match arguments.and_then(|a| a.get("context")) {
+            Some(named) if !named.is_null() => named.clone(),
+            _ => json!(self.plain_evaluate_context),
+        }
+    }
+}
+
 impl AdapterFlavor {
+    /// The `context` an `evaluate` with `arguments` is sent in to this family's
+    /// adapter ([`Quirks::evaluate_context`]): an evaluation that names none gets
+    /// `repl` on most adapters (a generic one too), `watch` on lldb-dap.
+    pub fn evaluate_context(self, arguments: Option<&Value>) -> Value {
+        self.quirks().evaluate_context(arguments)
+    }
+
+    /// The deadline of this family's launch or attach handshake where neither the
+    /// start nor the runtime names one (see [`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
+    pub fn launch_timeout(self) -> Duration {
+        self.quirks().launch_timeout
+    }
+
     /// The exception filters that stop on uncaught exceptions in this family's
     /// adapter (empty where it has none).
     pub fn uncaught_exception_filters(self) -> &'static [&'static str] {
@@ -126,13 +160,29 @@ mod tests {
         assert_eq!(format!("{:?}", quirks(AdapterFlavor::Generic)), plain);
         let gdb = Quirks {
             dialect: Dialect::PLAIN,
+            launch_timeout: Quirks::NONE.launch_timeout,
             ..*quirks(AdapterFlavor::Gdb)
         };
-        assert_eq!(format!("{gdb:?}"), plain, "gdb departs only in its dialect");
+        assert_eq!(
+            format!("{gdb:?}"),
+            plain,
+            "gdb departs only in its dialect and its deadline"
+        );
         assert_eq!(
             quirks(AdapterFlavor::LldbDap).plain_evaluate_context,
             "watch"
         );
+        let named = json!({ "expression": "x", "context": "hover" });
+        let unnamed = json!({ "expression": "x", "context": null });
+        assert_eq!(
+            AdapterFlavor::LldbDap.evaluate_context(Some(&named)),
+            "hover"
+        );
+        assert_eq!(
+            AdapterFlavor::LldbDap.evaluate_context(Some(&unnamed)),
+            "watch"
+        );
+        assert_eq!(AdapterFlavor::Generic.evaluate_context(None), "repl");
         assert!(quirks(AdapterFlavor::Delve)
             .exit_status_in_console
             .is_some());

@@ -145,9 +145,11 @@ fn dlv() -> AdapterDef {
         languages: strings(&["go"]),
         extensions: strings(&["go"]),
         commands: strings(&["dlv"]),
-        // Port 0: dlv picks a free port and prints it in its banner, so nothing races for it.
-        args: strings(&["dap", "--listen", "127.0.0.1:0"]),
-        transport: TransportKind::TcpListen,
+        // dlv dials a port of ours (`--client-addr`): it accepts no connection, so its
+        // check of who connects (through `/proc/net/tcp`, which races on a loaded
+        // machine and then refuses its own client) never runs, and no port is raced for.
+        args: strings(&["dap", "--client-addr", "127.0.0.1:{port}"]),
+        transport: TransportKind::ConnectBack,
         launch_defaults: Map::new(),
         install_hint:
             "Install it with `apt-get install delve golang-go` on Debian, or install Delve with \

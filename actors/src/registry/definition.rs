@@ -23,7 +23,8 @@ pub enum TransportKind {
     TcpListen,
     /// The adapter dials in: the runtime listens on a loopback port it picked
     /// (`127.0.0.1:0`) and starts the adapter with that port in its arguments, where
-    /// each `{port}` is replaced by it (CodeLLDB's `--connect {port}`), and each
+    /// each `{port}` is replaced by it (CodeLLDB's `--connect {port}`, dlv's
+    /// `--client-addr 127.0.0.1:{port}`), and each
     /// `{token}` by a fresh random token that the adapter must send first, as the line
     /// `Auth-Token: <token>` (CodeLLDB's `--auth-token {token}`). Nothing is reserved
     /// and released, so nothing races for the port; a connection from another user,

@@ -21,6 +21,7 @@ mod resolve;
 mod rust_binary;
 mod rust_formatters;
 mod select;
+mod version;
 
 pub(crate) use rust_binary::is_rust_binary;
 pub(crate) use rust_formatters::{
@@ -42,9 +43,10 @@ pub use definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, ServedCommands,
 pub use detect::{dapvisor_home, Environment, DEFAULT_PROBE_TIMEOUT};
 pub use error::RegistryError;
 pub use install::{
-    install_codelldb, install_debugpy, install_js_debug, InstallRecord, InstallSource,
+    install_codelldb, install_debugpy, install_js_debug, InstallRecord, InstallSource, Unpinned,
 };
 pub use probe::{parse_gdb_version, MIN_GDB_VERSION};
+pub use version::{adapter_version, first_version};
 
 use crate::launch::{AttachSpec, LaunchSpec};
 

@@ -275,7 +275,7 @@ fn resolves_the_real_lldb_dap_and_dlv() {
         .resolve_in(registry.get("dlv").unwrap(), &env)
         .unwrap();
     assert!(dlv.program.ends_with("dlv"), "{dlv:?}");
-    assert_eq!(dlv.args, ["dap", "--listen", "127.0.0.1:0"]);
+    assert_eq!(dlv.args, ["dap", "--client-addr", "127.0.0.1:{port}"]);
 }
 
 #[test]

@@ -37,6 +37,8 @@ pub struct SessionArgs {
     pub shared: Arc<SessionShared>,
     /// The supervisor that decides about crashes and starts children.
     pub supervisor: Supervisor,
+    /// A child session's place in its tree's bound on child sessions.
+    pub slot: Option<crate::transport::ChildSlot>,
 }
 
 /// The actor; see the module docs.
@@ -62,6 +64,16 @@ pub struct SessionActorState {
     pub(super) runtime_hub: EventHub<SessionEvent>,
     pub(super) shared: Arc<SessionShared>,
     pub(super) supervisor: Supervisor,
+    /// The core's timers, ended when it cancels them or the actor goes.
+    pub(super) timers: super::held::Timers,
+    /// Queue places of withdrawn calls, given back when released or the actor goes.
+    pub(super) withdrawn: super::held::WithdrawnPlaces,
+    /// The place of the child session the adapter just asked for, while the core
+    /// handles the request.
+    pub(super) child_slot: Option<crate::transport::ChildSlot>,
+    /// This session's own place in its tree's bound, if it is a child: held for its
+    /// life.
+    pub(super) _own_slot: Option<crate::transport::ChildSlot>,
 }
 
 impl Actor for SessionActor {
@@ -92,8 +104,12 @@ impl Actor for SessionActor {
             children: Vec::new(),
             hub: args.hub,
             runtime_hub: args.runtime_hub,
+            withdrawn: super::held::WithdrawnPlaces::new(args.shared.clone()),
             shared: args.shared,
             supervisor: args.supervisor,
+            timers: Default::default(),
+            child_slot: None,
+            _own_slot: args.slot,
         })
     }
 
@@ -205,9 +221,17 @@ impl SessionActorState {
         let input = match message {
             SessionMsg::Agent {
                 token,
+                client,
                 command,
                 reply,
             } => {
+                // Checked as the call is taken, after whatever it waited behind;
+                // reading what the session holds acts on nothing.
+                let acts = !command.reads_state();
+                if let Some(refusal) = state.refusal_for(client.as_ref().filter(|_| acts)) {
+                    let _ = reply.send(Err(refusal));
+                    return Ok(());
+                }
                 if let Command::Start(plan) = &command {
                     let display = tracing::field::display;
                     state.span.record("adapter", display(&plan.adapter.name));
@@ -230,8 +254,9 @@ impl SessionActorState {
                 if matches!(output, TransportOutput::Closed(_)) {
                     state.forget_bootstrap();
                 }
-                let (input, credit) = super::bootstrap::input_of(output);
+                let (input, credit, child_slot) = super::bootstrap::input_of(output);
                 handling = credit;
+                state.child_slot = child_slot;
                 input
             }
             SessionMsg::Transport { output, .. } => match output {
@@ -244,21 +269,39 @@ impl SessionActorState {
                     request,
                     configuration,
                     server,
-                } => Input::StartDebugging {
-                    request,
-                    configuration,
-                    server,
-                },
+                    slot,
+                } => {
+                    // Given to the child the core asks for; dropped (given back) if
+                    // it asks for none.
+                    state.child_slot = Some(slot);
+                    Input::StartDebugging {
+                        request,
+                        configuration,
+                        server,
+                    }
+                }
                 TransportOutput::Closed(exit) => {
                     state.forget_transport();
                     Input::Closed(exit)
                 }
             },
-            SessionMsg::Timer(id) => Input::Timer(id),
-            SessionMsg::Withdraw { token } => {
-                // Answered already (the answer crossed the withdrawal): nothing to do.
+            SessionMsg::Timer(id) => {
+                state.timers.fired(id);
+                Input::Timer(id)
+            }
+            SessionMsg::Withdraw { token, place } => {
+                // Answered already (the answer crossed the withdrawal), or never
+                // asked (given up on before its message went): it holds nothing here,
+                // so its place comes back now.
                 if state.replies.remove(&token).is_none() {
+                    if place {
+                        state.withdrawn.give_back();
+                    }
                     return Ok(());
+                }
+                // Else its place stays until the core has no request of it pending.
+                if place {
+                    state.withdrawn.keep(token);
                 }
                 Input::Withdraw { token }
             }
@@ -319,7 +362,23 @@ impl SessionActorState {
         };
         state.run(myself, input).await;
         drop(handling);
+        state.child_slot = None;
         Ok(())
+    }
+
+    /// Why a call made for `client` may not act on this session now: another client
+    /// owns it and does not share it with `client`. `None`: the call may act.
+    fn refusal_for(&self, client: Option<&crate::session::Owner>) -> Option<SessionError> {
+        let client = client?;
+        let ownership = self.shared.ownership();
+        if ownership.may_drive(Some(client)) {
+            return None;
+        }
+        Some(SessionError::NotOwner {
+            session: self.id.to_string(),
+            owner: ownership.owner.map(|o| o.to_string()).unwrap_or_default(),
+            client: client.to_string(),
+        })
     }
 
     /// The bootstrap connection ended (closed, or failed): the adapter process it held

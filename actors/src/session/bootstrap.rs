@@ -4,11 +4,13 @@
 
 use crate::core::bootstrap::BootstrapInput;
 use crate::core::command::Input;
-use crate::transport::{FrameCredit, TransportOutput};
+use crate::transport::{ChildSlot, FrameCredit, TransportOutput};
 
-/// The core's input for `output` of the bootstrap connection, and the place it holds
-/// in that connection's bound on unhandled events (given back once it is handled).
-pub(super) fn input_of(output: TransportOutput) -> (Input, FrameCredit) {
+/// The core's input for `output` of the bootstrap connection, the place it holds in
+/// that connection's bound on unhandled events (given back once it is handled), and
+/// the place of a child session it asks for.
+pub(super) fn input_of(output: TransportOutput) -> (Input, FrameCredit, Option<ChildSlot>) {
+    let mut child_slot = None;
     let (input, credit) = match output {
         TransportOutput::Event(event, credit) => (BootstrapInput::Event(event), credit),
         TransportOutput::Response { tag, result } => (
@@ -19,15 +21,19 @@ pub(super) fn input_of(output: TransportOutput) -> (Input, FrameCredit) {
             request,
             configuration,
             server,
-        } => (
-            BootstrapInput::StartDebugging {
-                request,
-                configuration,
-                server,
-            },
-            FrameCredit::none(),
-        ),
+            slot,
+        } => {
+            child_slot = Some(slot);
+            (
+                BootstrapInput::StartDebugging {
+                    request,
+                    configuration,
+                    server,
+                },
+                FrameCredit::none(),
+            )
+        }
         TransportOutput::Closed(exit) => (BootstrapInput::Closed(exit), FrameCredit::none()),
     };
-    (Input::Bootstrap(input), credit)
+    (Input::Bootstrap(input), credit, child_slot)
 }

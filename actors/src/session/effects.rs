@@ -111,9 +111,9 @@ impl SessionActorState {
                 }
                 self.publish(kind)
             }
-            Effect::StartTimer { id, after } => {
-                myself.send_after(after, move || SessionMsg::Timer(id));
-            }
+            Effect::StartTimer { id, after } => self.timers.start(myself, id, after),
+            Effect::CancelTimer { id } => self.timers.cancel(id),
+            Effect::Release { token } => self.withdrawn.released(token),
             Effect::StopAdapter => {
                 if let Some(t) = &self.transport {
                     let _ = t.cast(TransportMsg::StopAdapter);
@@ -122,9 +122,13 @@ impl SessionActorState {
             Effect::EndChildren { terminate_debuggee } => self.end_children(terminate_debuggee),
             Effect::SpawnChild(mut plan) => {
                 plan.parent = Some(self.id);
-                let _ = self
-                    .supervisor
-                    .send_message(SessionReport::SpawnChild { plan });
+                // The place the transport took when it told the adapter yes; without
+                // one (none can be without), no child.
+                if let Some(slot) = self.child_slot.take() {
+                    let _ = self
+                        .supervisor
+                        .send_message(SessionReport::SpawnChild { plan, slot });
+                }
             }
             Effect::ReportCrash(exit) => {
                 let report = SessionReport::AdapterCrashed {
@@ -194,6 +198,7 @@ impl SessionActorState {
             pid_slot: Some(self.shared.clone_pid_slot()),
             traffic: self.shared.traffic.clone(),
             span: self.span.clone(),
+            child_slots: self.shared.child_slots.clone(),
         };
         // Spawning only starts the process (no adapter I/O), so awaiting it here
         // does not wait on the adapter.

@@ -10,9 +10,11 @@
 //! Calls that need no adapter I/O (snapshot, output, cached breakpoints) are answered at once;
 //! the others when the adapter answers or the request's deadline passes. No call can
 //! hang: every request has a deadline. A call given up on (its future dropped) is
-//! withdrawn from the session at once: its place in the queue comes back, a wait for
-//! a stop is forgotten, and a request the adapter is still working on is cancelled
-//! where the adapter takes DAP's `cancel`.
+//! withdrawn from the session at once: a wait for a stop is forgotten, and a request
+//! the adapter is still working on is cancelled where the adapter takes DAP's
+//! `cancel`. Its place in the queue comes back once nothing of it is left in the
+//! session: at once for a wait, when the adapter answers (or the deadline passes) for
+//! a request, so that calls given up on still count against `max_queued_requests`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -53,6 +55,8 @@ pub struct SessionHandle {
     /// The deadline of the adapter requests this view's calls send; the session's
     /// default when `None`.
     timeout: Option<Duration>,
+    /// The client this view's calls are made for (see [`Self::acting_as`]).
+    acting_as: Option<crate::session::Owner>,
 }
 
 impl std::fmt::Debug for SessionHandle {
@@ -78,6 +82,7 @@ impl SessionHandle {
             shared,
             max_queued,
             timeout: None,
+            acting_as: None,
         }
     }
 
@@ -102,6 +107,26 @@ impl SessionHandle {
     /// [`Self::with_timeout`]).
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// A view of this session whose calls are made for client `client`: the session
+    /// refuses each one ([`SessionError::NotOwner`]) unless `client` may drive it
+    /// ([`Ownership::may_drive`](crate::Ownership::may_drive)) at the moment the
+    /// session takes the call from its queue, not when the view was made: a call that
+    /// waited behind others while the session was handed over or stopped being shared
+    /// does nothing. Reading what the session holds (its snapshot, output, trace rows)
+    /// acts on nothing and is not checked. A host that serves several clients drives a
+    /// session through such a view for every call that does more than read.
+    pub fn acting_as(&self, client: crate::session::Owner) -> SessionHandle {
+        SessionHandle {
+            acting_as: Some(client),
+            ..self.clone()
+        }
+    }
+
+    /// The client this view's calls are made for, if any (see [`Self::acting_as`]).
+    pub fn acting_for(&self) -> Option<&crate::session::Owner> {
+        self.acting_as.as_ref()
     }
 
     /// The session's id.
@@ -168,10 +193,10 @@ impl SessionHandle {
 
     pub(super) async fn ask(&self, command: Command) -> Result<Answer, SessionError> {
         // Reading the cached state sends nothing, and is not use of the session.
-        let reads_state = matches!(
-            command,
-            Command::Snapshot | Command::Output { .. } | Command::Trace { .. }
-        );
+        let reads_state = command.reads_state();
+        // A call that sends the adapter nothing holds nothing once given up on: its
+        // place comes back at once. Others keep it until their requests are gone.
+        let sends_requests = !reads_state && !matches!(command, Command::WaitForStop { .. });
         let queued = self.shared.queued.fetch_add(1, Ordering::Relaxed);
         let token = self.shared.new_token();
         // Holds the call's place in the queue until it is answered or given up on
@@ -181,10 +206,15 @@ impl SessionHandle {
             handle: self,
             token,
             is_use: command.counts_as_use(),
+            sends_requests,
             answered: false,
         };
         if queued >= self.max_queued {
             call.answered();
+            if self.actor.get_status() != ractor::ActorStatus::Running {
+                // Places a gone session never gave back say nothing of it.
+                return Err(self.ended_error());
+            }
             return Err(SessionError::Busy {
                 queued,
                 limit: self.max_queued,
@@ -202,6 +232,7 @@ impl SessionHandle {
             .call(
                 |reply| SessionMsg::Agent {
                     token,
+                    client: self.acting_as.clone(),
                     command,
                     reply,
                 },
@@ -283,7 +314,9 @@ impl SessionHandle {
         }
     }
 
-    /// Tracepoint rows from cursor `since` (0 for the first), at most `max_rows`.
+    /// Tracepoint rows from cursor `since` (0 for the first), at most `max_rows` and at
+    /// least one where one waits (a `max_rows` of 0 reads one), so that reading while
+    /// `more` always ends.
     pub async fn trace(&self, since: u64, max_rows: usize) -> Result<TraceSlice, SessionError> {
         match self.ask(Command::Trace { since, max_rows }).await? {
             Answer::Trace(slice) => Ok(slice),
@@ -305,13 +338,16 @@ impl SessionHandle {
 }
 
 /// An agent call under way: its place in the session's request queue, given back
-/// when the call ends. A call dropped before [`Self::answered`] was given up on: the
-/// session is told to withdraw it, and, like an answer would, it marks the session
-/// used (the agent was busy with it until now).
+/// when the call is answered. A call dropped before [`Self::answered`] was given up
+/// on: the session is told to withdraw it, and gives its place back once no request
+/// of it is pending any more (`core/releases.rs`); like an answer would, it marks the
+/// session used (the agent was busy with it until now).
 struct Call<'a> {
     handle: &'a SessionHandle,
     token: Token,
     is_use: bool,
+    /// Its place is given back by the session, once no request of it is pending.
+    sends_requests: bool,
     answered: bool,
 }
 
@@ -328,8 +364,15 @@ impl Drop for Call<'_> {
             if self.is_use {
                 shared.touch();
             }
-            let withdraw = SessionMsg::Withdraw { token: self.token };
-            let _ = self.handle.actor.cast(withdraw);
+            // The session gives the place back once the call holds nothing there; a
+            // session that is gone cannot, and holds nothing.
+            let withdraw = SessionMsg::Withdraw {
+                token: self.token,
+                place: self.sends_requests,
+            };
+            if self.handle.actor.cast(withdraw).is_ok() && self.sends_requests {
+                return;
+            }
         }
         // Marked used first, so that the idle sweep never sees the call neither in
         // flight nor as use.

@@ -17,16 +17,24 @@ pub enum SessionMsg {
         /// The call's number, unique in the session (the handle draws it from
         /// [`SessionShared::new_token`](crate::session::SessionShared::new_token)).
         token: Token,
+        /// The client the call is made for ([`SessionHandle::acting_as`]): the
+        /// session refuses the call unless that client may drive it when the call is
+        /// taken. `None`: no check (the host's own calls, and reads).
+        client: Option<crate::session::Owner>,
         /// What is asked.
         command: Command,
         /// Where the answer goes.
         reply: RpcReplyPort<Result<Answer, SessionError>>,
     },
     /// The agent gave up on call `token` (its future was dropped before the answer):
-    /// its place in the queue is given back, and the session forgets it.
+    /// the session forgets it, and gives its place in the queue back once no request
+    /// of it is pending.
     Withdraw {
         /// The call's number.
         token: Token,
+        /// Its place is the session's to give back (a call that sends requests); a
+        /// call that sends none (a wait for a stop) gave it back itself.
+        place: bool,
     },
     /// Output of the transport of adapter `generation` (older generations are ignored).
     Transport {

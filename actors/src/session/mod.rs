@@ -1,5 +1,7 @@
 //! Sessions: the actor shell around the core, the handle agents hold, and ids.
 
+#[cfg(test)]
+mod acting_tests;
 pub mod actor;
 mod bootstrap;
 #[cfg(test)]
@@ -10,6 +12,7 @@ mod handle_execution;
 mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
+mod held;
 
 mod effects;
 pub mod messages;

@@ -28,6 +28,8 @@ pub enum SessionReport {
     SpawnChild {
         /// The child's plan.
         plan: Box<StartPlan>,
+        /// Its place in its tree's bound on child sessions, held for its life.
+        slot: crate::transport::ChildSlot,
     },
 }
 

@@ -26,10 +26,15 @@ pub struct SessionShared {
     ended: Mutex<Option<SessionError>>,
     /// What passed between the session and its adapters; its transports count.
     pub traffic: Arc<crate::transport::traffic::Traffic>,
-    /// Who the session belongs to and who else may drive it.
-    pub ownership: Mutex<super::owner::Ownership>,
+    /// Who the session belongs to and who else may drive it: one record for a session
+    /// and its child sessions, which are part of its debugging (a change to either's
+    /// is a change to all of theirs, with no moment between).
+    pub ownership: Arc<Mutex<super::owner::Ownership>>,
     /// The snapshot as the actor last published it (the actor is its only writer).
     pub snapshot: super::published::PublishedSnapshot,
+    /// The places for child sessions of the session's tree, shared with its parent
+    /// and children (see [`crate::transport::ChildSlots`]).
+    pub child_slots: crate::transport::ChildSlots,
 }
 
 impl Default for SessionShared {
@@ -41,13 +46,28 @@ impl Default for SessionShared {
             last_used: Mutex::new(tokio::time::Instant::now()),
             ended: Mutex::new(None),
             traffic: Arc::default(),
-            ownership: Mutex::default(),
+            ownership: Arc::default(),
             snapshot: Default::default(),
+            child_slots: Default::default(),
         }
     }
 }
 
 impl SessionShared {
+    /// What a new session shares: its ownership record `ownership` (for a child
+    /// session, its parent's own record) and its tree's places for child sessions,
+    /// `child_slots`.
+    pub(crate) fn new(
+        ownership: Arc<Mutex<super::owner::Ownership>>,
+        child_slots: crate::transport::ChildSlots,
+    ) -> Self {
+        Self {
+            ownership,
+            child_slots,
+            ..Self::default()
+        }
+    }
+
     /// A number for a new agent call, unique in the session: the session answers it
     /// by that number, and the call withdraws it by that number if given up on.
     pub fn new_token(&self) -> crate::core::command::Token {

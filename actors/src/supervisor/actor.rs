@@ -26,6 +26,7 @@ use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, Sessio
 use crate::supervisor::ended::EndedSessions;
 use crate::supervisor::shutdown::{announce_closed, end_sessions, stop_session};
 use crate::supervisor::RestartTracker;
+use crate::transport::{ChildSlot, ChildSlots};
 
 /// Messages the supervisor handles.
 pub enum SupervisorMsg {
@@ -142,7 +143,8 @@ impl Actor for SupervisorActor {
         match message {
             SupervisorMsg::Spawn { owner, reply } => {
                 let ownership = crate::session::Ownership::new(owner);
-                let result = state.spawn_session(&myself, None, ownership).await;
+                let ownership = Arc::new(std::sync::Mutex::new(ownership));
+                let result = state.spawn_session(&myself, ownership).await;
                 let id = result.as_ref().ok().map(SessionHandle::id);
                 if reply.send(result).is_err() {
                     // Its creator gave up before the answer: no one holds it.
@@ -163,8 +165,8 @@ impl Actor for SupervisorActor {
             SupervisorMsg::Session(SessionReport::AdapterRestarted { session }) => {
                 state.on_adapter_restarted(session)
             }
-            SupervisorMsg::Session(SessionReport::SpawnChild { plan }) => {
-                state.spawn_child(&myself, *plan).await
+            SupervisorMsg::Session(SessionReport::SpawnChild { plan, slot }) => {
+                state.spawn_child(&myself, *plan, slot).await
             }
             SupervisorMsg::Sweep => {
                 if !state.shutting_down {
@@ -236,12 +238,27 @@ impl Actor for SupervisorActor {
 }
 
 impl SupervisorState {
-    /// Create a session (a child of `parent`, if given).
+    /// Create a session with no parent, whose ownership record is `ownership`.
     pub(super) async fn spawn_session(
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
+        ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
+    ) -> Result<SessionHandle, SessionError> {
+        let tree = ChildSlots::new(self.config.max_child_sessions);
+        self.spawn_in_tree(myself, None, ownership, tree, None)
+            .await
+    }
+
+    /// Create a session in the tree whose child places are `tree` (a child of
+    /// `parent`, holding `slot`, if given), whose ownership record is `ownership` (a
+    /// child's is its parent's own record).
+    pub(super) async fn spawn_in_tree(
+        &mut self,
+        myself: &ActorRef<SupervisorMsg>,
         parent: Option<SessionId>,
-        ownership: crate::session::Ownership,
+        ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
+        tree: ChildSlots,
+        slot: Option<ChildSlot>,
     ) -> Result<SessionHandle, SessionError> {
         if self.shutting_down {
             return Err(SessionError::RuntimeStopped);
@@ -255,8 +272,7 @@ impl SupervisorState {
         let id = SessionId(self.next_id);
         self.next_id += 1;
         let hub = self.config.event_hub();
-        let shared = Arc::new(SessionShared::default());
-        shared.update_ownership(|o| *o = ownership);
+        let shared = Arc::new(SessionShared::new(ownership, tree));
         let args = SessionArgs {
             id,
             core: CoreConfig {
@@ -268,6 +284,7 @@ impl SupervisorState {
             runtime_hub: self.hub.clone(),
             shared: shared.clone(),
             supervisor: myself.get_derived(),
+            slot,
         };
         // Session start-up does no I/O; awaiting it does not wait on any adapter.
         let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())

@@ -8,20 +8,35 @@ use crate::core::command::StartPlan;
 use crate::events::{EventKind, SessionEvent};
 use crate::session::SessionId;
 use crate::supervisor::actor::{SupervisorMsg, SupervisorState};
+use crate::transport::ChildSlot;
 
 impl SupervisorState {
     /// Create the child session and start it from a task (starting waits on the
     /// adapter; the supervisor's mailbox must keep flowing).
-    pub(super) async fn spawn_child(&mut self, myself: &ActorRef<SupervisorMsg>, plan: StartPlan) {
+    pub(super) async fn spawn_child(
+        &mut self,
+        myself: &ActorRef<SupervisorMsg>,
+        plan: StartPlan,
+        slot: ChildSlot,
+    ) {
         let Some(parent) = plan.parent else {
             return;
         };
-        // A child is part of its parent's debugging: it belongs to the same client,
-        // shared with the same ones.
-        let Some(ownership) = self.sessions.get(&parent).map(|h| h.ownership()) else {
+        // A child is part of its parent's debugging: it has the parent's ownership,
+        // the same record, so a share or handover of either is of both at once (no
+        // child started meanwhile keeps what the parent had), and counts in the same
+        // tree's child places.
+        let Some((ownership, tree)) = self
+            .sessions
+            .get(&parent)
+            .map(|h| (h.shared().ownership.clone(), h.shared().child_slots.clone()))
+        else {
             return; // the parent ended meanwhile
         };
-        let child = match self.spawn_session(myself, Some(parent), ownership).await {
+        let spawned = self
+            .spawn_in_tree(myself, Some(parent), ownership, tree, Some(slot))
+            .await;
+        let child = match spawned {
             Ok(child) => child,
             Err(err) => {
                 tracing::warn!(%parent, %err, "could not create a child session");

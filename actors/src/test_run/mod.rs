@@ -9,10 +9,12 @@
 //!
 //! [`TestRequest::launch_spec`] turns a request into the [`LaunchSpec`] that runs it;
 //! breakpoints and the rest are the caller's. [`TestOutcome::read`] reads the run's
-//! end.
+//! end. A request [`within`](TestRequest::within) a root runs only what lies under it
+//! (`rooted.rs`).
 
 mod cargo;
 mod outcome;
+mod rooted;
 mod runner;
 
 use std::path::{Path, PathBuf};
@@ -40,9 +42,13 @@ pub struct TestRequest {
     #[serde(default)]
     pub path: Option<PathBuf>,
     /// The folder relative paths (the id's too) are taken from, and pytest runs in;
-    /// the process's working directory when absent.
+    /// the root when there is one, else the process's working directory, when absent.
     #[serde(default)]
     pub cwd: Option<PathBuf>,
+    /// The folder (canonical) every path the run hands its runner must resolve inside
+    /// (see [`Self::within`]); `None`: anywhere.
+    #[serde(default)]
+    pub root: Option<PathBuf>,
 }
 
 impl TestRequest {
@@ -72,6 +78,19 @@ impl TestRequest {
         self
     }
 
+    /// Kept under `root` (a canonical folder, such as a server's `--root`): relative
+    /// paths resolve against it, and every path the run hands its runner (the working
+    /// folder, the test file, Go package or crate, the project's interpreter) must
+    /// resolve inside it after `..` and symlinks, or [`Self::launch_spec`] refuses
+    /// the run ([`TestRunError::NotUnderRoot`]) before anything is built or run.
+    /// pytest is given `--rootdir` (the working folder), `--confcutdir` (the root) and
+    /// `-c` (the nearest configuration file under the root, else none), so that no
+    /// file above the root configures it.
+    pub fn within(mut self, root: impl Into<PathBuf>) -> Self {
+        self.root = Some(root.into());
+        self
+    }
+
     /// Its runner: as named, else as the id and path say.
     pub fn resolved_runner(&self) -> Result<TestRunner, TestRunError> {
         self.runner
@@ -84,7 +103,13 @@ impl TestRequest {
     /// The launch that runs this one test; a Rust test's crate is built first, within
     /// `build_deadline`.
     pub async fn launch_spec(&self, build_deadline: Duration) -> Result<LaunchSpec, TestRunError> {
-        let base = self.base();
+        let root = self.root.as_deref();
+        // Under a root, each path is checked as it is found: before anything runs.
+        let confine = |path: PathBuf, what: &str| match root {
+            Some(root) => rooted::inside(root, &path, what),
+            None => Ok(path),
+        };
+        let base = confine(self.base(), "the test's working folder")?;
         let place = self.path.as_ref().map(|p| base.join(p));
         let mut spec = LaunchSpec::default();
         match self.resolved_runner()? {
@@ -94,12 +119,19 @@ impl TestRequest {
                     (None, Some(file)) => format!("{}::{}", file.display(), self.id),
                 };
                 let file = runner::pytest_file(&node_id).unwrap_or(&node_id);
-                spec.program = base.join(file);
+                spec.program = confine(base.join(file), "the test file")?;
                 spec.adapter = Some("debugpy".into());
                 spec.args = vec![node_id.clone()];
+                let python = match root {
+                    Some(root) => {
+                        spec.args.extend(rooted::pytest_arguments(&base, root));
+                        rooted::project_python(&spec.program, root)
+                    }
+                    None => runner::project_python(&spec.program),
+                };
                 spec.cwd = Some(base.clone());
                 spec.extra.insert("module".into(), json!("pytest"));
-                if let Some(python) = runner::project_python(&spec.program) {
+                if let Some(python) = python {
                     spec.extra.insert("python".into(), json!(python));
                 }
             }
@@ -110,7 +142,10 @@ impl TestRequest {
                 } else {
                     place
                 };
-                spec.program = package;
+                spec.program = confine(package, "the Go package")?;
+                if root.is_some() {
+                    spec.cwd = Some(spec.program.clone());
+                }
                 spec.adapter = Some("dlv".into());
                 spec.args = vec![
                     "-test.run".into(),
@@ -123,6 +158,8 @@ impl TestRequest {
                 let from = place.unwrap_or_else(|| base.clone());
                 let krate =
                     runner::crate_root(&from).ok_or(TestRunError::NoCrate { path: from })?;
+                // Its build runs the crate's build scripts: checked first.
+                let krate = confine(krate, "the crate")?;
                 let binaries = cargo::build(&krate, build_deadline).await?;
                 spec.program = cargo::binary_holding(&binaries, &self.id, build_deadline).await?;
                 spec.args = vec![
@@ -138,7 +175,10 @@ impl TestRequest {
                 let file = place.ok_or(TestRunError::NoTestFile {
                     id: self.id.clone(),
                 })?;
-                spec.program = file;
+                spec.program = confine(file, "the test file")?;
+                if root.is_some() {
+                    spec.cwd = spec.program.parent().map(Path::to_path_buf);
+                }
                 spec.adapter = Some("js-debug".into());
                 // node:test writes its report to stdout itself, not through `console`.
                 spec.extra.insert("outputCapture".into(), json!("std"));
@@ -152,10 +192,13 @@ impl TestRequest {
     }
 
     fn base(&self) -> PathBuf {
-        let cwd = std::env::current_dir().unwrap_or_default();
+        let from = match &self.root {
+            Some(root) => root.clone(),
+            None => std::env::current_dir().unwrap_or_default(),
+        };
         match &self.cwd {
-            Some(dir) => cwd.join(dir),
-            None => cwd,
+            Some(dir) => from.join(dir),
+            None => from,
         }
     }
 }
@@ -216,6 +259,19 @@ pub enum TestRunError {
         /// Why.
         error: String,
     },
+    /// A path the run would hand its runner lies outside the root it is kept under
+    /// ([`TestRequest::within`]), or cannot be resolved there.
+    #[error("{what} {} is not under the root {}: {why}", path.display(), root.display())]
+    NotUnderRoot {
+        /// What the path is (`the test file`, `the crate`, ...).
+        what: String,
+        /// The path as given (relative ones against the working folder or the root).
+        path: PathBuf,
+        /// The root.
+        root: PathBuf,
+        /// Where it leads instead, or why it cannot be resolved.
+        why: String,
+    },
     /// A build or listing took longer than allowed.
     #[error("{what} took longer than {after:?}: raise the launch timeout, or build first")]
     TimedOut {
@@ -241,7 +297,8 @@ impl TestRunError {
             TestRunError::UnknownRunner { .. }
             | TestRunError::NoCrate { .. }
             | TestRunError::NoTestFile { .. }
-            | TestRunError::NoSuchTest { .. } => true,
+            | TestRunError::NoSuchTest { .. }
+            | TestRunError::NotUnderRoot { .. } => true,
             TestRunError::BuildFailed { .. }
             | TestRunError::Io { .. }
             | TestRunError::TimedOut { .. } => false,

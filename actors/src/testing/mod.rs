@@ -55,8 +55,8 @@ pub mod transport {
     pub use crate::transport::state::TransportState;
     pub use crate::transport::traffic::Traffic;
     pub use crate::transport::{
-        FrameCredit, InProcessAdapters, TransportActor, TransportArgs, TransportConfig,
-        TransportMsg, TransportOutput,
+        ChildSlot, ChildSlots, FrameCredit, InProcessAdapters, TransportActor, TransportArgs,
+        TransportConfig, TransportMsg, TransportOutput,
     };
 }
 

@@ -15,6 +15,7 @@ use tracing::Instrument;
 
 use crate::registry::{ResolvedAdapter, TransportKind};
 use crate::transport::ending::Ending;
+use crate::transport::io_tasks::IoTasks;
 use crate::transport::messages::{
     FrameCredit, TransportArgs, TransportMsg, TransportOutput, TransportSink,
 };
@@ -81,6 +82,7 @@ async fn start(
         pid_slot,
         traffic,
         span: _,
+        child_slots,
     } = args;
     let terminal = crate::transport::terminal::Terminal::of(&adapter);
     let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
@@ -94,17 +96,20 @@ async fn start(
     let mut group = None;
     let mut stderr_open = false;
     let mut output_order = OutputOrder::default();
+    // Every task that holds the stream ends with this transport's state.
+    let (io_tasks, io_owner) = IoTasks::new();
     let ends = io::StreamEnds {
         outgoing: rx,
         limits: config.frame_limits(),
         traffic: traffic.clone(),
         actor: myself.clone(),
+        tasks: io_tasks.clone(),
     };
     match &adapter.transport {
         TransportKind::TcpConnect { host, port } => {
             let (host, port) = (host.clone(), *port);
             let connecting = io::connect_tcp(host, port, ends, config.connect_timeout);
-            tokio::spawn(connecting.in_current_span());
+            io_tasks.spawn(connecting.in_current_span());
         }
         TransportKind::InProcess { name } => {
             let stream = config.in_process.connect(name).ok_or_else(|| {
@@ -144,7 +149,10 @@ async fn start(
                 .id()
                 .ok_or("the adapter ended before it could be watched")?;
             // Watched before anything could reap it; reaped by its group's sweep.
-            io::watch_exit(pid, myself.clone());
+            let me = myself.clone();
+            io::watch_exit(pid, move |info| {
+                let _ = me.cast(TransportMsg::ProcessExited(info));
+            });
             if let Some(slot) = &pid_slot {
                 slot.store(pid, std::sync::atomic::Ordering::Relaxed);
             }
@@ -186,8 +194,14 @@ async fn start(
                     config.connect_timeout,
                 );
             } else if let Some(dial_back) = dial_back {
-                // DAP comes over the socket; stdout is only kept for reports.
-                io::drain_into_tail(stdout, stdout_tail.clone());
+                // DAP comes over the socket; stdout is kept for reports, and is the
+                // debuggee's output where the adapter lets it inherit its own (dlv).
+                match ordered("stdout") {
+                    Some(ordered) => {
+                        drain_in_order(stdout, Vec::new(), stdout_tail.clone(), ordered, || {})
+                    }
+                    None => io::drain_into_tail(stdout, stdout_tail.clone()),
+                }
                 dial_back.accept(ends, config.connect_timeout);
             } else {
                 let stdin = stdin.ok_or("adapter stdin missing")?;
@@ -210,6 +224,7 @@ async fn start(
         output_credits,
         terminal_processes: Vec::new(),
         terminal,
+        child_slots,
         stopped_once: false,
         output_order,
         ending: Ending {
@@ -225,6 +240,7 @@ async fn start(
         deadline_timer: None,
         span,
         traffic,
+        _io_tasks: io_owner,
     })
 }
 
@@ -253,13 +269,17 @@ fn handle_message(
                     tracing::trace!(event = %event.event, "event");
                     state.pass_on(TransportOutput::Event(event, credit));
                 }
-                Message::Request(request) => state.on_reverse_request(request, credit),
+                Message::Request(request) => state.on_reverse_request(&myself, request, credit),
             }
         }
         TransportMsg::Malformed {
             request_seq,
             detail,
-        } => state.on_malformed(request_seq, detail),
+            credit,
+        } => {
+            state.on_malformed(request_seq, detail);
+            drop(credit);
+        }
         TransportMsg::Deadlines => state.on_deadlines(&myself),
         TransportMsg::StopAdapter => {
             // Closing the adapter's input asks it to exit.
@@ -276,6 +296,7 @@ fn handle_message(
             let next = state.ending.process_exited(info, &state.config);
             state.carry_out(&myself, next);
         }
+        TransportMsg::TerminalExited(pid) => state.terminal_exited(pid),
         TransportMsg::OutputFlushed => {
             for output in state.output_order.flushed() {
                 (state.sink)(output);
@@ -297,8 +318,9 @@ fn handle_message(
 }
 
 /// dlv 1.20 lets its debuggee inherit its stdout and stderr rather than sending the
-/// debuggee's output as events; what it prints after its banner is the debuggee's,
-/// forwarded as `output` events, each holding a place in `credits` until handled.
+/// debuggee's output as events; what comes on them (after its banner, where it prints
+/// one) is the debuggee's, forwarded as `output` events, each holding a place in
+/// `credits` until handled.
 fn debuggee_output_forward(
     adapter: &ResolvedAdapter,
     sink: &TransportSink,

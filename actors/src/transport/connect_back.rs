@@ -1,5 +1,6 @@
 //! An adapter that dials back ([`TransportKind::ConnectBack`], CodeLLDB's
-//! `--connect PORT`): the transport listens on a loopback port the kernel picks, starts
+//! `--connect PORT`, dlv's `--client-addr 127.0.0.1:PORT`): the transport listens on a
+//! loopback port the kernel picks, starts
 //! the adapter with that port (and a fresh token) in its arguments, and waits for it
 //! to connect. No port is reserved and released for the adapter to take, so nothing
 //! can race for it.
@@ -71,7 +72,8 @@ impl DialBack {
     /// Wait (in a task) for the adapter to connect within `timeout`, then start the
     /// I/O tasks; failing that, the stream ends with the reason.
     pub fn accept(self, ends: StreamEnds, timeout: Duration) {
-        tokio::spawn(async move {
+        let tasks = ends.tasks.clone();
+        tasks.spawn(async move {
             match self.wait_for_adapter(timeout).await {
                 Ok(stream) => {
                     let _ = stream.set_nodelay(true);

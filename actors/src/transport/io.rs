@@ -18,6 +18,8 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tracing::Instrument;
 
+use crate::transport::io_tasks::IoTasks;
+use crate::transport::malformed::MalformedFrames;
 use crate::transport::traffic::{Counted, Traffic};
 
 use crate::transport::messages::{FrameCredit, FrameLimits, Outgoing, TransportMsg};
@@ -89,23 +91,20 @@ impl ExitInfo {
     };
 }
 
-/// Report when the adapter `pid` (a child of ours that nobody has waited on) exits,
-/// leaving it unreaped: its [`ProcessGroup`](super::process::ProcessGroup) reaps it after the
-/// sweep, so that its pid and group id cannot be reused before then. Through a pidfd
-/// where the kernel has them; else a blocking `waitid(WNOWAIT)` on a worker thread.
-pub fn watch_exit(pid: u32, actor: ActorRef<TransportMsg>) {
+/// Call `on_exit` when `pid` (a child of ours that nobody has waited on: the adapter,
+/// a `runInTerminal` command) exits, leaving it unreaped: its
+/// [`ProcessGroup`](super::process::ProcessGroup) reaps it after the sweep, so that its
+/// pid and group id cannot be reused before then. Through a pidfd where the kernel has
+/// them; else a blocking `waitid(WNOWAIT)` on a worker thread.
+pub fn watch_exit(pid: u32, on_exit: impl FnOnce(ExitInfo) + Send + 'static) {
     match Pidfd::open(pid) {
         Ok(pidfd) => {
-            tokio::spawn(async move {
-                let info = pidfd.exited().await;
-                let _ = actor.cast(TransportMsg::ProcessExited(info));
-            });
+            tokio::spawn(async move { on_exit(pidfd.exited().await) });
         }
         Err(err) => {
-            tracing::debug!(%err, "no pidfd for the adapter; its exit is watched by a thread");
+            tracing::debug!(%err, pid, "no pidfd for a process; its exit is watched by a thread");
             tokio::task::spawn_blocking(move || {
-                let info = pidfd::exit_info(libc::P_PID, pid as libc::id_t);
-                let _ = actor.cast(TransportMsg::ProcessExited(info));
+                on_exit(pidfd::exit_info(libc::P_PID, pid as libc::id_t))
             });
         }
     }
@@ -235,6 +234,8 @@ pub struct StreamEnds {
     pub traffic: Arc<Traffic>,
     /// The transport the tasks report to.
     pub actor: ActorRef<TransportMsg>,
+    /// Where the tasks over the stream are spawned, to end with the transport.
+    pub tasks: IoTasks,
 }
 
 /// Start the reader and writer tasks over a connected byte stream.
@@ -248,17 +249,19 @@ where
         limits,
         traffic,
         actor,
+        tasks,
     } = ends;
     let credits = Arc::new(Semaphore::new(limits.max_unhandled_events));
-    tokio::spawn(
+    tasks.spawn(
         read_frames(
             FramedRead::new(Counted::new(reader, traffic.clone()), limits.codec()),
             credits,
+            MalformedFrames::new(limits.max_malformed_frames),
             actor.clone(),
         )
         .in_current_span(),
     );
-    tokio::spawn(
+    tasks.spawn(
         write_frames(
             FramedWrite::new(Counted::new(writer, traffic), DapCodec::new()),
             outgoing,
@@ -271,6 +274,7 @@ where
 async fn read_frames<R: AsyncRead + Unpin>(
     mut frames: FramedRead<R, ContentLengthCodec>,
     credits: Arc<Semaphore>,
+    mut malformed: MalformedFrames,
     actor: ActorRef<TransportMsg>,
 ) {
     let reason = loop {
@@ -301,13 +305,16 @@ async fn read_frames<R: AsyncRead + Unpin>(
                         detail,
                     }) => {
                         // JSON, but not a DAP message: the request it answers (if it
-                        // names one) fails with what was wrong; the stream goes on.
-                        let excerpt = excerpt();
-                        tracing::warn!(%detail, %excerpt, "adapter sent a frame that is not a DAP message");
-                        let detail = format!("{detail}: {excerpt}");
+                        // names one) fails with what was wrong; the stream goes on,
+                        // up to the bound. It holds its place until handled.
+                        let detail = format!("{detail}: {}", excerpt());
+                        if let Err(reason) = malformed.note(&detail) {
+                            break reason;
+                        }
                         let _ = actor.cast(TransportMsg::Malformed {
                             request_seq,
                             detail,
+                            credit: FrameCredit::held(credit),
                         });
                     }
                 }

@@ -26,7 +26,8 @@ pub fn connect_from_banner(
     ends: StreamEnds,
     connect_timeout: Duration,
 ) {
-    tokio::spawn(async move {
+    let tasks = ends.tasks.clone();
+    tasks.spawn(async move {
         let mut stdout = BufReader::new(stdout);
         match wait_for_banner(&mut stdout, &stdout_tail, connect_timeout).await {
             Ok((host, port)) => {

@@ -36,6 +36,8 @@ pub enum TransportOutput {
         /// The address this connection reached, where it is TCP: an adapter whose
         /// children connect to the same server (js-debug) is reached there again.
         server: Option<(String, u16)>,
+        /// The child session's place in its tree's bound, for the child to hold.
+        slot: crate::transport::ChildSlot,
     },
     /// The connection ended. Requests still pending get no response of their own:
     /// the owner fails them, knowing whether the end is a crash it will restart.
@@ -101,6 +103,12 @@ pub struct TransportConfig {
     /// Responses matching no request kept to report in timeouts
     /// (default [`limits::DEFAULT_UNMATCHED_RESPONSES_KEPT`]).
     pub unmatched_responses_kept: usize,
+    /// Frames that are JSON but not DAP messages before the connection is ended
+    /// (default [`limits::DEFAULT_MAX_MALFORMED_FRAMES`]).
+    pub max_malformed_frames: usize,
+    /// `runInTerminal` processes running at once
+    /// (default [`limits::DEFAULT_MAX_TERMINAL_PROCESSES`]).
+    pub max_terminal_processes: usize,
     /// Adapter events read but not yet handled by the owner before reading pauses
     /// (default [`limits::DEFAULT_MAX_UNHANDLED_EVENTS`]).
     pub max_unhandled_events: usize,
@@ -126,6 +134,8 @@ impl Default for TransportConfig {
             exit_wait: limits::DEFAULT_EXIT_WAIT,
             output_drain_wait: limits::DEFAULT_OUTPUT_DRAIN_WAIT,
             unmatched_responses_kept: limits::DEFAULT_UNMATCHED_RESPONSES_KEPT,
+            max_malformed_frames: limits::DEFAULT_MAX_MALFORMED_FRAMES,
+            max_terminal_processes: limits::DEFAULT_MAX_TERMINAL_PROCESSES,
             max_unhandled_events: limits::DEFAULT_MAX_UNHANDLED_EVENTS,
             max_unhandled_output: limits::DEFAULT_MAX_UNHANDLED_OUTPUT,
             max_unwritten_messages: limits::DEFAULT_MAX_UNWRITTEN_MESSAGES,
@@ -141,6 +151,7 @@ impl TransportConfig {
             max_frame_bytes: self.max_frame_bytes,
             max_header_bytes: self.max_header_bytes,
             max_unhandled_events: self.max_unhandled_events,
+            max_malformed_frames: self.max_malformed_frames,
         }
     }
 }
@@ -154,6 +165,8 @@ pub struct FrameLimits {
     pub max_header_bytes: usize,
     /// Events read but not yet handled before reading pauses.
     pub max_unhandled_events: usize,
+    /// Frames that are JSON but not DAP before the connection is ended.
+    pub max_malformed_frames: usize,
 }
 
 impl FrameLimits {
@@ -181,6 +194,8 @@ pub struct TransportArgs {
     /// The span the transport's own (`adapter`) span sits under: its session's, so a
     /// log can be read one session at a time. `Span::none()` for none.
     pub span: tracing::Span,
+    /// The places for child sessions of its session's tree (`startDebugging`).
+    pub child_slots: crate::transport::ChildSlots,
 }
 
 /// Messages a transport handles.
@@ -208,12 +223,15 @@ pub enum TransportMsg {
     /// request's to the answer, until written).
     Incoming(Message, FrameCredit),
     /// A JSON frame that is not a DAP message (from the reader task), with the
-    /// `request_seq` it names, if any.
+    /// `request_seq` it names, if any, holding its place in the bound on unhandled
+    /// frames until handled.
     Malformed {
         /// The request it seems to answer.
         request_seq: Option<i64>,
         /// What was wrong, with an excerpt.
         detail: String,
+        /// Its place, given back once handled.
+        credit: FrameCredit,
     },
     /// The TCP connection to the adapter is made (from the connecting task), at this
     /// host and port.
@@ -222,6 +240,8 @@ pub enum TransportMsg {
     StreamEnded(String),
     /// The adapter process exited (from the exit watcher).
     ProcessExited(ExitInfo),
+    /// The process a `runInTerminal` request started, with this pid, exited.
+    TerminalExited(u32),
     /// The earliest deadline of the requests in flight has come.
     Deadlines,
     /// The grace period after a stop or exit is over.

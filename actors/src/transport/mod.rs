@@ -7,11 +7,14 @@
 //! - `state.rs`: its state, and requests sent, answered and timed out;
 //! - `reverse.rs`: answers to the adapter's reverse requests;
 //! - `terminal.rs`: how a `runInTerminal` command runs: its stdin, its end;
+//! - `child_slots.rs`: the child sessions a session tree may have at once;
 //! - `ending.rs`: how it ends, and the exit report;
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
+//! - `io_tasks.rs`: the tasks that hold the stream, ended with the transport;
 //! - `listen.rs`: finding the port of an adapter that picks its own;
 //! - `connect_back.rs`, `loopback_peer.rs`: a port of ours for an adapter that dials
 //!   back, and telling its connection from another user's;
+//! - `malformed.rs`: frames that are JSON but not DAP, counted to a bound;
 //! - `output_order.rs`: dlv's debuggee output kept in order with its events;
 //! - `output_tail.rs`: the end of the adapter's stderr (and of a TCP adapter's stdout);
 //! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
@@ -21,12 +24,15 @@
 //! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
 pub(crate) mod actor;
+pub(crate) mod child_slots;
 pub(crate) mod connect_back;
 pub(crate) mod ending;
 pub(crate) mod in_process;
 pub(crate) mod io;
+pub(crate) mod io_tasks;
 pub(crate) mod listen;
 pub(crate) mod loopback_peer;
+pub(crate) mod malformed;
 pub(crate) mod messages;
 pub(crate) mod output_order;
 pub(crate) mod output_tail;
@@ -45,6 +51,7 @@ pub(crate) mod traffic;
 pub(crate) mod utf8_chunks;
 
 pub use actor::TransportActor;
+pub use child_slots::{ChildSlot, ChildSlots};
 pub use in_process::{InProcessAdapters, InProcessConnect};
 pub use messages::{FrameCredit, TransportArgs, TransportConfig, TransportMsg, TransportOutput};
 pub use sweeps::{all_process_groups_swept, unswept_process_groups};

@@ -30,40 +30,36 @@ pub fn die_with_parent(command: &mut Command) {
     }
 }
 
+/// A helper run of this test binary, killed, and whether the child it started dies
+/// with it: shared by the tests of each kind of child (an adapter, a `runInTerminal`
+/// command).
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_support {
     use std::process::Stdio;
     use std::time::Duration;
+
     use tokio::io::{AsyncBufReadExt, BufReader};
+    use tokio::process::Command;
 
-    /// Set in the helper run of this test binary (see below).
-    const HELPER: &str = "DAPVISOR_PARENT_DEATH_HELPER";
+    /// Set in the helper run of the test binary.
+    pub(crate) const HELPER: &str = "DAPVISOR_PARENT_DEATH_HELPER";
 
-    /// In the helper run only: spawn `sleep` as an adapter would be, print its pid,
-    /// and wait to be killed. In a normal run it does nothing.
-    #[tokio::test]
-    async fn helper_spawns_a_child_and_waits() {
+    /// In the helper run only (else `false`): print `child PID` for the child just
+    /// started, then wait to be killed.
+    pub(crate) async fn in_helper_report_and_wait(pid: impl FnOnce() -> u32) -> bool {
         if std::env::var_os(HELPER).is_none() {
-            return;
+            return false;
         }
-        let mut command = Command::new("sleep");
-        command.arg("300").stdout(Stdio::null());
-        die_with_parent(&mut command);
-        let child = command.spawn().unwrap();
-        println!("child {}", child.id().unwrap());
+        println!("child {}", pid());
         tokio::time::sleep(Duration::from_secs(300)).await;
+        true
     }
 
-    #[tokio::test]
-    async fn a_child_spawned_so_dies_when_its_parent_is_killed() {
-        // The parent: this test binary again, running only the helper above.
+    /// Run this test binary's `helper` test as a parent, read the pid of the child it
+    /// starts, kill the parent, and wait (at most 10 s) for the child to die.
+    pub(crate) async fn child_dies_with_its_killed_parent(helper: &str) -> bool {
         let mut parent = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "transport::parent_death::tests::helper_spawns_a_child_and_waits",
-            ])
-            .args(["--nocapture", "--test-threads", "1"])
+            .args(["--exact", helper, "--nocapture", "--test-threads", "1"])
             .env(HELPER, "1")
             .stdout(Stdio::piped())
             .kill_on_drop(true)
@@ -85,6 +81,29 @@ mod tests {
         parent.kill().await.unwrap();
         tokio::time::timeout(Duration::from_secs(10), watched.exited())
             .await
-            .expect("the child dies with its parent");
+            .is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+    use std::process::Stdio;
+
+    /// In the helper run only: spawn `sleep` as an adapter would be, print its pid,
+    /// and wait to be killed. In a normal run it does nothing.
+    #[tokio::test]
+    async fn helper_spawns_a_child_and_waits() {
+        let mut command = Command::new("sleep");
+        command.arg("300").stdout(Stdio::null());
+        die_with_parent(&mut command);
+        in_helper_report_and_wait(|| command.spawn().unwrap().id().unwrap()).await;
+    }
+
+    #[tokio::test]
+    async fn a_child_spawned_so_dies_when_its_parent_is_killed() {
+        let helper = "transport::parent_death::tests::helper_spawns_a_child_and_waits";
+        assert!(child_dies_with_its_killed_parent(helper).await);
     }
 }

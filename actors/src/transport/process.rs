@@ -110,7 +110,6 @@ impl ProcessGroup {
         self
     }
 
-    #[cfg(test)]
     /// The leader's pid (also the group id, when it leads one).
     pub fn pid(&self) -> u32 {
         self.leader

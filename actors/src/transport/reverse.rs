@@ -1,24 +1,29 @@
 //! Answers to the requests an adapter sends us (reverse requests).
 //!
 //! `runInTerminal` runs the command headless, with the cwd and environment it names
-//! and clean signals ([`crate::clean_start`]), in a session of its own (no terminal;
-//! see `terminal.rs` for its stdin and end), swept with the adapter's processes when
-//! the session ends, and answers with its process id; its stdout and stderr come back
-//! as `output` events.
-//! `startDebugging` is told yes and passed to the owner, which starts the child
-//! session. Anything else is refused with a proper error response, numbered in the
-//! same sequence as our requests.
+//! and clean signals ([`crate::clean_start`]), in a session of its own (the
+//! adapter's group is in another session, out of reach; see `terminal.rs` for its
+//! stdin and end), killed by the kernel if dapvisor dies (as the adapter is,
+//! `parent_death.rs`), and answers with its process id; its stdout and stderr come
+//! back as `output` events. It is reaped when it exits (and whatever it left running
+//! is ended then), swept with the adapter's processes if the session ends first, and
+//! at most `max_terminal_processes` run at once.
+//! `startDebugging` is told yes, while its session tree has a place for one more
+//! child (`child_slots.rs`), and passed to the owner, which starts the child session.
+//! Anything else, and a request past a bound, is refused with a proper error
+//! response, numbered in the same sequence as our requests.
 
 use std::process::Stdio;
 use std::sync::Arc;
 
+use ractor::ActorRef;
 use serde_json::{json, Value};
 use tokio::io::AsyncRead;
 use tokio::process::Child;
 use tokio::sync::Semaphore;
 
 use crate::transport::io::read_text;
-use crate::transport::messages::{FrameCredit, TransportOutput};
+use crate::transport::messages::{FrameCredit, TransportMsg, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
 use crate::transport::terminal::Terminal;
@@ -50,12 +55,13 @@ pub fn start_debugging(
 pub type ReverseResult = Result<Value, String>;
 
 /// Run a `runInTerminal` request. `pgid` is a process group to join; `None` starts a
-/// new session (and group), with no controlling terminal. `on_output` receives the process's output as `output`
-/// events, each read holding a place in `credits` until the event is handled (the
-/// reading waits while every place is held, and the process blocks on its output).
+/// new session (and group), with no controlling terminal. `on_output` receives the
+/// process's output as `output` events, each read holding a place in `credits` until
+/// the event is handled (the reading waits while every place is held, and the process
+/// blocks on its output). `on_exit` is called with its pid once it has exited (and
+/// how was read, see [`Terminal::watch_end`]).
 /// The child is returned unreaped, for the caller to adopt as a [`ProcessGroup`]:
-/// held until the session ends, so that its pid is never reused before its tree is
-/// swept.
+/// held until it is swept, so that its pid is never reused before its tree is.
 pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
@@ -63,6 +69,7 @@ pub fn run_in_terminal(
     terminal: &Terminal,
     credits: Arc<Semaphore>,
     on_output: impl Fn(Event, FrameCredit) + Clone + Send + Sync + 'static,
+    on_exit: impl FnOnce(u32) + Send + 'static,
 ) -> Result<(Child, Value), String> {
     let args: RunInTerminalRequestArguments = request
         .parse_arguments()
@@ -91,6 +98,7 @@ pub fn run_in_terminal(
         };
     }
     command.env(super::process::TREE_ENV, tag);
+    super::parent_death::die_with_parent(&mut command);
     let mut child = command
         .spawn()
         .map_err(|e| format!("could not run `{program}`: {e}"))?;
@@ -109,7 +117,7 @@ pub fn run_in_terminal(
             (terminal, credits, on_output.clone()),
         ));
     }
-    terminal.say_end(pid, readers, on_output);
+    terminal.watch_end(pid, readers, on_output, on_exit);
     Ok((child, json!({ "processId": pid })))
 }
 
@@ -138,35 +146,23 @@ impl TransportState {
     /// Serve a reverse request and send its response, which keeps the request's
     /// place (`credit`) until it is written: an adapter that does not read its answers
     /// is no longer read.
-    pub(super) fn on_reverse_request(&mut self, request: Request, credit: FrameCredit) {
+    pub(super) fn on_reverse_request(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        request: Request,
+        credit: FrameCredit,
+    ) {
         let result = match request.command.as_str() {
-            "runInTerminal" => {
-                let sink = self.sink.clone();
-                // Not the adapter's group, which is in a session of its own (out of
-                // reach from here): a session of the command's own, swept as the
-                // adapter's is.
-                let pgid = None;
-                let credits = self.output_credits.clone();
-                let tag = crate::transport::process::new_tree_tag();
-                let terminal = &self.terminal;
-                run_in_terminal(&request, pgid, &tag, terminal, credits, move |ev, held| {
-                    sink(TransportOutput::Event(ev, held))
-                })
-                .map(|(child, body)| {
-                    let leads_group = pgid.is_none();
-                    let group = ProcessGroup::adopt(child, leads_group);
-                    self.terminal_processes
-                        .extend(group.map(|g| Arc::new(g.tagged(tag))));
-                    body
-                })
-            }
-            "startDebugging" => start_debugging(&request).map(|(kind, configuration)| {
+            "runInTerminal" => self.run_terminal_command(myself, &request),
+            "startDebugging" => start_debugging(&request).and_then(|(kind, configuration)| {
+                let slot = self.child_slots.take()?;
                 self.pass_on(TransportOutput::StartDebugging {
                     request: kind,
                     configuration,
                     server: self.server.clone(),
+                    slot,
                 });
-                json!({})
+                Ok(json!({}))
             }),
             other => Err(format!(
                 "dapvisor does not handle the reverse request `{other}`"
@@ -179,9 +175,91 @@ impl TransportState {
     }
 }
 
+impl TransportState {
+    /// Run a `runInTerminal` command, if fewer than `max_terminal_processes` run.
+    fn run_terminal_command(
+        &mut self,
+        myself: &ActorRef<TransportMsg>,
+        request: &Request,
+    ) -> ReverseResult {
+        let limit = self.config.max_terminal_processes;
+        if self.terminal_processes.len() >= limit {
+            return Err(format!(
+                "{limit} processes started by runInTerminal still run, as many as dapvisor \
+                 runs for one adapter (max_terminal_processes); wait for one to end"
+            ));
+        }
+        let sink = self.sink.clone();
+        // Not the adapter's group, which is in a session of its own (out of reach from
+        // here): a session of the command's own, swept as the adapter's is.
+        let pgid = None;
+        let credits = self.output_credits.clone();
+        let tag = crate::transport::process::new_tree_tag();
+        let on_output = move |ev, held| sink(TransportOutput::Event(ev, held));
+        // Reaped as soon as it exits (its exit read first), not held until the session
+        // ends.
+        // Handled after this handler, so after the group is held below.
+        let me = myself.clone();
+        let on_exit = move |pid| {
+            let _ = me.cast(TransportMsg::TerminalExited(pid));
+        };
+        let terminal = &self.terminal;
+        let (child, body) =
+            run_in_terminal(request, pgid, &tag, terminal, credits, on_output, on_exit)?;
+        let Some(group) = ProcessGroup::adopt(child, pgid.is_none()) else {
+            return Ok(body); // reaped already: nothing left to hold
+        };
+        self.terminal_processes.push(Arc::new(group.tagged(tag)));
+        Ok(body)
+    }
+
+    /// A `runInTerminal` process exited: sweep what it left and reap it (off this
+    /// handler), and forget it.
+    pub(super) fn terminal_exited(&mut self, pid: u32) {
+        let Some(at) = self.terminal_processes.iter().position(|g| g.pid() == pid) else {
+            return; // swept with the connection already
+        };
+        let group = self.terminal_processes.swap_remove(at);
+        crate::transport::process::kill_all(vec![group], || {});
+    }
+}
+
 /// Our response to the reverse request `request`, numbered `seq`.
 fn response_to(request: &Request, seq: i64, result: ReverseResult) -> Response {
     let mut response = Response::new(request.seq, request.command.clone(), result.map(Some));
     response.seq = seq;
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::parent_death::test_support::*;
+
+    /// In the helper run only: run `sleep` as an adapter's `runInTerminal` asks, print
+    /// its pid, and wait to be killed. In a normal run it does nothing.
+    #[tokio::test]
+    async fn helper_runs_a_terminal_command_and_waits() {
+        let arguments = json!({ "kind": "integrated", "cwd": "", "args": ["sleep", "300"] });
+        let request = Request::new("runInTerminal", Some(arguments));
+        let credits = Arc::new(Semaphore::new(4));
+        let mut child = None;
+        in_helper_report_and_wait(|| {
+            let terminal = Terminal::default();
+            let started = run_in_terminal(&request, None, "test", &terminal, credits, |_, _| {}, |_| {});
+            let (started, _) = started.expect("the command runs");
+            let pid = started.id().unwrap();
+            child = Some(started);
+            pid
+        })
+        .await;
+    }
+
+    /// Issue 27, item 4: a `runInTerminal` process lacked the parent-death signal the
+    /// adapter has, and outlived a SIGKILLed dapvisor.
+    #[tokio::test]
+    async fn a_terminal_command_dies_when_dapvisor_is_killed() {
+        let helper = "transport::reverse::tests::helper_runs_a_terminal_command_and_waits";
+        assert!(child_dies_with_its_killed_parent(helper).await);
+    }
 }

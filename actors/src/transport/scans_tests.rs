@@ -44,6 +44,7 @@ async fn proc_is_read_off_the_transports_handlers() {
         pid_slot: Some(pid.clone()),
         traffic: Default::default(),
         span: tracing::Span::none(),
+        child_slots: Default::default(),
     };
     let (transport, _) = ractor::Actor::spawn(None, TransportActor, args)
         .await

@@ -40,10 +40,12 @@ pub struct TransportState {
     pub(super) requests: RequestTable,
     /// The adapter's process and its group, when it is a process of ours.
     pub(super) group: Option<Arc<ProcessGroup>>,
-    /// The processes `runInTerminal` started.
+    /// The processes `runInTerminal` started that still run.
     pub(super) terminal_processes: Vec<Arc<ProcessGroup>>,
     /// How `runInTerminal` commands are run (their stdin, their end).
     pub(super) terminal: crate::transport::terminal::Terminal,
+    /// The places for child sessions of its session's tree.
+    pub(super) child_slots: crate::transport::ChildSlots,
     /// Whether the program has stopped yet (the first stop is a moment to note the
     /// processes under the adapter).
     pub(super) stopped_once: bool,
@@ -62,6 +64,9 @@ pub struct TransportState {
     /// earliest deadline in flight, or earlier. A request answered in time leaves it
     /// alone, so the common request costs no timer of its own.
     pub(super) deadline_timer: Option<(Instant, AbortHandle)>,
+    /// The tasks that hold the stream: held only to end them when this state is
+    /// dropped (`io_tasks.rs`).
+    pub(super) _io_tasks: crate::transport::io_tasks::IoTasksOwner,
 }
 
 impl TransportState {
@@ -116,7 +121,17 @@ impl TransportState {
         mut request: Request,
         timeout: Duration,
     ) {
-        let Some(outgoing) = self.outgoing.clone().filter(|_| !self.ending.finished) else {
+        if self.ending.finished && !self.ending.stop_requested {
+            // The adapter ended (its output, its process) and the report of why is
+            // on its way: it fails this request with the others pending (the owner
+            // fails them all on `Closed`). An answer of its own here would reach the
+            // owner first, with a reason of its own, and which one an agent saw would
+            // depend on the order the adapter's exit, its output's end and this
+            // request happened to come in.
+            tracing::debug!(command = %request.command, "request after the adapter ended; failed with its end");
+            return;
+        }
+        let Some(outgoing) = self.outgoing.clone() else {
             (self.sink)(TransportOutput::Response {
                 tag,
                 result: Err(SessionError::AdapterExited {

@@ -16,7 +16,6 @@ use tokio::task::JoinHandle;
 
 use crate::registry::ResolvedAdapter;
 use crate::transport::messages::FrameCredit;
-use crate::transport::pidfd::Pidfd;
 use crate::wire::Event;
 
 /// How long the end of a program is held back for its last output to be read, once it
@@ -66,30 +65,32 @@ impl Terminal {
             .collect()
     }
 
-    /// Once the command `pid` (a child of ours) has exited and its output readers
-    /// (`readers`) are done, or [`OUTPUT_AFTER_EXIT`] later, say how it ended through
-    /// `on_output`, in the launcher's line. Nothing for an adapter that tells this
-    /// itself.
-    pub fn say_end(
+    /// Once the command `pid` (a child of ours) has exited, call `on_exit` with its
+    /// pid (how it ended is read by then, so it may be reaped); then, once its output
+    /// readers (`readers`) are done, or [`OUTPUT_AFTER_EXIT`] later, say how it ended
+    /// through `on_output`, in the launcher's line (nothing for an adapter that tells
+    /// this itself).
+    pub fn watch_end(
         &self,
         pid: u32,
         readers: Vec<JoinHandle<()>>,
         on_output: impl Fn(Event, FrameCredit) + Send + 'static,
+        on_exit: impl FnOnce(u32) + Send + 'static,
     ) {
-        let Some(exit_line) = self.exit_line else {
-            return;
-        };
-        let Ok(pidfd) = Pidfd::open(pid) else {
-            return;
-        };
-        tokio::spawn(async move {
-            let exit = pidfd.exited().await;
-            let all_read = futures::future::join_all(readers);
-            let _ = tokio::time::timeout(OUTPUT_AFTER_EXIT, all_read).await;
-            if let Some(line) = exit_line(exit.code, exit.signal) {
-                let body = json!({ "category": "stderr", "output": line });
-                on_output(Event::new("output", Some(body)), FrameCredit::none());
-            }
+        let exit_line = self.exit_line;
+        crate::transport::io::watch_exit(pid, move |exit| {
+            on_exit(pid);
+            let Some(exit_line) = exit_line else {
+                return;
+            };
+            tokio::spawn(async move {
+                let all_read = futures::future::join_all(readers);
+                let _ = tokio::time::timeout(OUTPUT_AFTER_EXIT, all_read).await;
+                if let Some(line) = exit_line(exit.code, exit.signal) {
+                    let body = json!({ "category": "stderr", "output": line });
+                    on_output(Event::new("output", Some(body)), FrameCredit::none());
+                }
+            });
         });
     }
 }

@@ -106,3 +106,31 @@ pub async fn evaluate_with_deadline(
 }
 
 // ---- deadlines ----
+
+/// A process that lives until this value is dropped (`sleep`, killed and reaped then):
+/// something to attach to that is not the test's own process, which the runtime
+/// refuses to debug.
+pub struct LiveProcess(std::process::Child);
+
+impl LiveProcess {
+    /// Start one.
+    pub fn start() -> Self {
+        let child = std::process::Command::new("sleep")
+            .arg("600")
+            .spawn()
+            .expect("sleep runs");
+        Self(child)
+    }
+
+    /// Its pid.
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for LiveProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -76,6 +76,31 @@ impl Adapter {
     }
 }
 
+/// A transport for the adapter `def`, and what it tells its owner.
+pub async fn spawn_transport(
+    def: &AdapterDef,
+    config: TransportConfig,
+) -> (
+    ActorRef<TransportMsg>,
+    mpsc::UnboundedReceiver<TransportOutput>,
+) {
+    let adapter = AdapterRegistry::builtin().resolve(def).unwrap();
+    let (tx, output) = mpsc::unbounded_channel();
+    let args = TransportArgs {
+        adapter,
+        sink: Arc::new(move |out| {
+            let _ = tx.send(out);
+        }),
+        config,
+        pid_slot: None,
+        traffic: Default::default(),
+        span: tracing::Span::none(),
+        child_slots: Default::default(),
+    };
+    let (transport, _) = Actor::spawn(None, TransportActor, args).await.unwrap();
+    (transport, output)
+}
+
 /// A transport connected to the test's [`Adapter`], and what it tells its owner.
 pub struct Harness {
     pub transport: ActorRef<TransportMsg>,
@@ -93,24 +118,14 @@ impl Harness {
             "scripted",
             Arc::new(move || client.lock().unwrap().take().expect("one connection")),
         );
-        let adapter = AdapterRegistry::builtin()
-            .resolve(&AdapterDef::in_process("scripted"))
-            .unwrap();
-        let (tx, output) = mpsc::unbounded_channel();
-        let args = TransportArgs {
-            adapter,
-            sink: Arc::new(move |out| {
-                let _ = tx.send(out);
-            }),
-            config: TransportConfig {
+        let (transport, output) = spawn_transport(
+            &AdapterDef::in_process("scripted"),
+            TransportConfig {
                 in_process,
                 ..config
             },
-            pid_slot: None,
-            traffic: Default::default(),
-            span: tracing::Span::none(),
-        };
-        let (transport, _) = Actor::spawn(None, TransportActor, args).await.unwrap();
+        )
+        .await;
         Self {
             transport,
             output,

