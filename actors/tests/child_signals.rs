@@ -78,7 +78,15 @@ async fn adapters_run_in_terminal_commands_and_probes_start_with_default_signals
     );
     let places = std::sync::Arc::new(tokio::sync::Semaphore::new(1));
     let plain = Terminal::default();
-    let started = run_in_terminal(&request, None, "test-tree", &plain, places, |_, _| {}, |_| {});
+    let started = run_in_terminal(
+        &request,
+        None,
+        "test-tree",
+        &plain,
+        places,
+        |_, _| {},
+        |_| {},
+    );
     let (mut terminal, _) = started.unwrap();
     assert_clean(terminal.id().unwrap(), "the runInTerminal command");
     terminal.kill().await.unwrap();

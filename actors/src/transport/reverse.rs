@@ -246,7 +246,15 @@ mod tests {
         let mut child = None;
         in_helper_report_and_wait(|| {
             let terminal = Terminal::default();
-            let started = run_in_terminal(&request, None, "test", &terminal, credits, |_, _| {}, |_| {});
+            let started = run_in_terminal(
+                &request,
+                None,
+                "test",
+                &terminal,
+                credits,
+                |_, _| {},
+                |_| {},
+            );
             let (started, _) = started.expect("the command runs");
             let pid = started.id().unwrap();
             child = Some(started);
