@@ -94,3 +94,51 @@ async fn an_ended_session_says_so_in_one_kind_of_error() {
     assert!(client.close().await.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 28, item 5: in the default permission mode, an evaluation on a session whose
+/// program has ended asked the user to approve it, then was refused; ending that
+/// session asked too. Both are answered at once now, saying how the program ended,
+/// and no one is asked.
+#[tokio::test]
+async fn an_ended_program_asks_no_one_to_approve_a_call_it_cannot_run() {
+    let dir = cli_support::scratch("ended-mcp-ask");
+    let script = dir.join("three.py");
+    std::fs::write(&script, "n = 3\nprint(n)\nraise SystemExit(n)\n").unwrap();
+    let line = common::line_of(&script, "print(n)");
+    let client =
+        McpClient::start(&["--permission-mode", "default"], Elicitation::Answer(true)).await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script, "breakpoints": [{ "file": script, "line": line }] }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let session = json!({ "session_id": id });
+    let ended = client.ok("debug_continue", session.clone()).await;
+    assert_eq!(ended["state"], "terminated", "{ended}");
+    let asked = client.elicitations().len();
+
+    let evaluate = json!({ "session_id": id, "expression": "n" });
+    let err = client.fails("debug_evaluate", evaluate, 400).await;
+    assert_eq!(err["kind"], "session_ended", "{err}");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("exited with code 3"),
+        "{err}"
+    );
+    let gone = client.ok("debug_terminate", session.clone()).await;
+    assert_eq!(gone["exit_code"], 3, "{gone}");
+    assert_eq!(
+        client.elicitations().len(),
+        asked,
+        "asked to approve a call on an ended program: {:?}",
+        client.elicitations()
+    );
+    let again = client.fails("debug_terminate", session, 404).await;
+    assert_eq!(again["kind"], "session_ended", "{again}");
+    assert!(client.close().await.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

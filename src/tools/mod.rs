@@ -44,6 +44,7 @@ mod context;
 mod control;
 mod def;
 mod describe;
+mod ended_answers;
 mod evaluate;
 mod exit_signal;
 mod ids;
@@ -354,6 +355,11 @@ impl ToolCatalogue {
             Ok(call) => call,
             Err(refusal) => return refusal.into(),
         };
+        // A session whose program has ended has nothing left to approve: a call it
+        // would refuse, and its end, are answered now (`ended_answers.rs`).
+        if let Some(answer) = self.answer_ended(session_call.as_ref()).await {
+            return answer;
+        }
         if let Err(refusal) = self.pass_gate(&tool.spec, &arguments, approver).await {
             return refusal.into();
         }
