@@ -27,19 +27,22 @@ impl ToolCatalogue {
     /// no one's approval to be answered; `None` to go on to the gate.
     pub(super) async fn answer_ended(&self, call: Option<&SessionCall>) -> Option<ToolResult> {
         let call = call?;
+        let terminate = call.tool == "debug.terminate";
+        // Only the calls an ended session refuses cost a look at the session.
+        let refused = operation_of(call.tool).is_some_and(|op| {
+            !SessionState::Terminated.allows(op)
+                && !matches!(op, Operation::Terminate | Operation::Disconnect)
+        });
+        if !terminate && !refused {
+            return None;
+        }
         let session = self.ctx.session(&call.id).ok()?;
         let snapshot = session.snapshot().await.ok()?;
         if snapshot.state != SessionState::Terminated {
             return None;
         }
-        if call.tool == "debug.terminate" {
+        if terminate {
             return Some(self.forget_ended(call, &session, &snapshot).await);
-        }
-        let operation = operation_of(call.tool)?;
-        if SessionState::Terminated.allows(operation)
-            || matches!(operation, Operation::Terminate | Operation::Disconnect)
-        {
-            return None;
         }
         Some(session_ended(&snapshot).into())
     }
