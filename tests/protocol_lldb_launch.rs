@@ -64,10 +64,11 @@ async fn run_in_terminal_starts_the_program_from_dapvisor() {
     let debuggee = debuggees[0];
     assert_eq!(parent(debuggee), Some(std::process::id()));
     assert_ne!(parent(debuggee), session.adapter_pid());
-    // In the adapter's process group, so that ending the session ends it.
+    // Each in a session of its own, with no terminal to take (ending the session
+    // sweeps both).
     let adapter = session.adapter_pid().unwrap();
-    assert_eq!(group_and_session(adapter).map(|g| g.0), Some(adapter));
-    assert_eq!(group_and_session(debuggee).map(|g| g.0), Some(adapter));
+    assert_eq!(group_and_session(adapter), Some((adapter, adapter)));
+    assert_eq!(group_and_session(debuggee), Some((debuggee, debuggee)));
     assert_eq!(stop.thread_id, Some(i64::from(debuggee)), "its main thread");
     assert_eq!(local(&session, "sum").await, "426");
 

@@ -153,9 +153,8 @@ async fn a_failing_node_test_by_name_pattern_under_js_debug() {
         launch_at(&request, "javascript/cart_test/cart.mjs", "return subtotal").await;
     let outcome = stops_then_fails(TestRunner::NodeTest, spec, line, "lineTotal", "20").await;
     assert!(!outcome.passed);
-    // js-debug reports no exit code while it captures the program's output, which
-    // node:test's report needs.
-    assert_eq!(outcome.exit_code, None);
+    // dapvisor starts the runner for js-debug, and says its exit code.
+    assert_eq!(outcome.exit_code, Some(1));
     let failure = outcome.failure.unwrap();
     assert!(
         failure.contains("not ok 1 - total of two items"),

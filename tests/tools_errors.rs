@@ -92,7 +92,9 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
     )
     .await;
     assert!(r.text.contains("10000"), "{}", r.text);
-    let lines: Vec<i64> = (1..=1001).collect();
+    // More than the session keeps, each within the file (a line past its end is
+    // refused first).
+    let lines: Vec<i64> = (0..1001).map(|i| 1 + i % 50).collect();
     fails(
         &tools,
         "debug.set_breakpoints",
@@ -165,7 +167,8 @@ async fn bad_input_gets_an_error_with_a_code_and_a_next_step() {
     assert_eq!(end["exit_code"], 3);
     let r = fails(&tools, "debug.step_over", json!({ "session_id": id }), 400).await;
     let err = r.error().unwrap();
-    assert!(err.error.contains("terminated"), "{err:?}");
+    assert_eq!(err.kind, "session_ended", "{err:?}");
+    assert!(err.error.contains("exited with code 3"), "{err:?}");
     assert!(err.hint.contains("launch"), "{err:?}");
     fails(
         &tools,

@@ -57,6 +57,11 @@ pub struct LaunchSpec {
     /// runtime's `launch_timeout` when absent. Clamped to 5 s..30 min.
     #[serde(default)]
     pub launch_timeout: Option<Duration>,
+    /// A file the program reads as its standard input, from its start (again on a
+    /// restart). Without one it reads an empty input (`/dev/null`): never the
+    /// terminal dapvisor runs in.
+    #[serde(default)]
+    pub stdin: Option<PathBuf>,
 }
 
 /// Attach to a running process, or to an adapter-side debug server.
@@ -172,6 +177,12 @@ impl LaunchSpec {
                 condition,
                 hit_condition,
             });
+        self
+    }
+
+    /// Have the program read `file` as its standard input (the `stdin` field).
+    pub fn stdin(mut self, file: impl Into<PathBuf>) -> Self {
+        self.stdin = Some(file.into());
         self
     }
 

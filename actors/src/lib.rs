@@ -69,3 +69,4 @@ pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedW
 pub use supervisor::RestartPolicy;
 pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};
 pub use transport::InProcessConnect;
+pub use transport::{all_process_groups_swept, unswept_process_groups};

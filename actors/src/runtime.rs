@@ -279,6 +279,12 @@ impl Runtime {
             spec.cwd = Some(absolute(cwd));
         }
         absolutize(&mut spec.breakpoints);
+        if let Some(stdin) = spec.stdin.as_deref().filter(|f| !f.exists()) {
+            return Err(SessionError::InvalidArgument(format!(
+                "the program's stdin file {} does not exist",
+                stdin.display()
+            )));
+        }
         if !spec.program.exists() {
             return Err(SessionError::InvalidArgument(format!(
                 "the program {} does not exist",
@@ -303,6 +309,7 @@ impl Runtime {
             .get("cwd")
             .and_then(|c| c.as_str())
             .map(PathBuf::from);
+        adapter.stdin = spec.stdin.as_deref().map(absolute);
         Ok(StartPlan {
             operation: Operation::Launch,
             program: Some(spec.program.display().to_string()),

@@ -6,7 +6,7 @@
 //! This binary ignores SIGINT and SIGQUIT for its whole process: nothing else runs in it.
 
 use dapvisor_actors::testing::clean_start;
-use dapvisor_actors::testing::{run_in_terminal, spawn_adapter};
+use dapvisor_actors::testing::{run_in_terminal, spawn_adapter, Terminal};
 use dapvisor_actors::wire::Request;
 use serde_json::json;
 
@@ -65,7 +65,9 @@ async fn adapters_run_in_terminal_commands_and_probes_start_with_default_signals
     assert_ne!(ignored & bit(libc::SIGINT), 0, "this test ignores SIGINT");
 
     // An adapter.
-    let mut adapter = spawn_adapter("sleep".as_ref(), &["30".into()], None, "test-tree").unwrap();
+    let piped = std::process::Stdio::piped();
+    let mut adapter =
+        spawn_adapter("sleep".as_ref(), &["30".into()], None, "test-tree", piped).unwrap();
     assert_clean(adapter.id().unwrap(), "the adapter");
     adapter.kill().await.unwrap();
 
@@ -75,8 +77,17 @@ async fn adapters_run_in_terminal_commands_and_probes_start_with_default_signals
         Some(json!({ "kind": "integrated", "cwd": "", "args": ["sleep", "30"] })),
     );
     let places = std::sync::Arc::new(tokio::sync::Semaphore::new(1));
-    let (mut terminal, _) =
-        run_in_terminal(&request, None, "test-tree", places, |_, _| {}).unwrap();
+    let plain = Terminal::default();
+    let started = run_in_terminal(
+        &request,
+        None,
+        "test-tree",
+        &plain,
+        places,
+        |_, _| {},
+        |_| {},
+    );
+    let (mut terminal, _) = started.unwrap();
     assert_clean(terminal.id().unwrap(), "the runInTerminal command");
     terminal.kill().await.unwrap();
 

@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod signals;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -49,6 +50,11 @@ pub enum Command {
     Doctor(doctor::DoctorArgs),
 }
 
+/// The longest `dapvisor` waits, before it exits, for the processes of its sessions to
+/// be ended: 10 s. Ending them reads `/proc` and takes moments; the bound only keeps a
+/// stuck sweep from holding the exit forever.
+pub const EXIT_SWEEP_WAIT: Duration = Duration::from_secs(10);
+
 /// Parse the command line and run it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -77,7 +83,19 @@ pub fn main() -> ExitCode {
             Command::Doctor(args) => doctor::run(args).await,
         }
     });
-    // Every session has ended by now. What may remain is a read of stdin blocked on
+    // Every session has ended by now, but its processes may still be being swept on
+    // the blocking pool: exiting mid-sweep would leave the rest running (a program
+    // outside its adapter's group, as js-debug's node is).
+    runtime.block_on(async {
+        let swept = crate::all_process_groups_swept();
+        if tokio::time::timeout(EXIT_SWEEP_WAIT, swept).await.is_err() {
+            tracing::warn!(
+                left = crate::unswept_process_groups(),
+                "process groups still not swept after {EXIT_SWEEP_WAIT:?}; exiting"
+            );
+        }
+    });
+    // What may remain is a read of stdin blocked on
     // a worker thread (MCP's, when a signal stopped the server while its client
     // still holds the pipe open): dropping the runtime would wait for it forever.
     runtime.shutdown_background();

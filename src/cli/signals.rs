@@ -3,7 +3,7 @@
 //! SIGINT ignored (a background job of a non-interactive shell), so that a signal
 //! sent on purpose ends the sessions in order rather than not at all.
 
-use tokio::signal::unix::{signal, SignalKind};
+use tokio::signal::unix::{signal, Signal, SignalKind};
 
 /// A signal that asked dapvisor to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,16 +36,41 @@ impl StopSignal {
 /// Wait for SIGINT or SIGTERM. Never answers if neither can be watched (the process
 /// then ends as it would have without this: by the signal).
 pub async fn stop_requested() -> StopSignal {
-    let watched = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    );
-    let (Ok(mut interrupt), Ok(mut terminate)) = watched else {
-        tracing::warn!("SIGINT and SIGTERM cannot be watched: they end dapvisor at once");
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = interrupt.recv() => StopSignal::Interrupt,
-        _ = terminate.recv() => StopSignal::Terminate,
+    match StopSignals::watch() {
+        Some(mut signals) => signals.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// SIGINT and SIGTERM, watched from now on: each one sent is received once.
+pub struct StopSignals {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl StopSignals {
+    /// Watch both; `None` (said in the log) if they cannot be watched, and then they
+    /// end dapvisor at once.
+    pub fn watch() -> Option<Self> {
+        let watched = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        );
+        let (Ok(interrupt), Ok(terminate)) = watched else {
+            tracing::warn!("SIGINT and SIGTERM cannot be watched: they end dapvisor at once");
+            return None;
+        };
+        Some(Self {
+            interrupt,
+            terminate,
+        })
+    }
+
+    /// The next signal.
+    pub async fn next(&mut self) -> StopSignal {
+        tokio::select! {
+            _ = self.interrupt.recv() => StopSignal::Interrupt,
+            _ = self.terminate.recv() => StopSignal::Terminate,
+        }
     }
 }

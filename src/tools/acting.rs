@@ -33,8 +33,8 @@ pub const UNKNOWN_SESSION: &str = "unknown_session";
 /// A call that names a session: the id as the runtime writes it, and the strongest
 /// effect the call has there (as the owner check weighs it).
 pub(super) struct SessionCall {
-    id: String,
-    tool: &'static str,
+    pub(super) id: String,
+    pub(super) tool: &'static str,
     effect: Effect,
 }
 

@@ -11,7 +11,8 @@ use crate::tracepoint_expressions as collected;
 use crate::SessionSnapshot;
 
 /// The breakpoints of `snapshot` the adapter has not verified (its message says why),
-/// or whose file does not exist: `[{file, line, message}]`, and a line of text each.
+/// or whose file does not exist: `[{file, line, message}]` (`[{function, message}]`
+/// for a function breakpoint), and a line of text each.
 pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
     let mut list = Vec::new();
     let mut text = String::new();
@@ -40,6 +41,21 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
                 list.push(json!({ "file": file, "line": line, "message": why }));
             }
         }
+    }
+    for record in snapshot.breakpoints.functions() {
+        let name = &record.requested.name;
+        let why = match &record.actual {
+            Some(actual) if actual.verified => continue,
+            Some(actual) => actual
+                .message
+                .clone()
+                .unwrap_or_else(|| "the adapter did not verify it".into()),
+            None => "the adapter has not answered for it".into(),
+        };
+        text.push_str(&format!(
+            "function breakpoint {name} is not verified: {why}\n"
+        ));
+        list.push(json!({ "function": name, "message": why }));
     }
     (list, text)
 }

@@ -14,6 +14,7 @@ use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
 use crate::{FunctionBreakpointRecord, SourceBreakpointRecord};
 use crate::{SessionHandle, Tracepoint};
 
+use super::bound_lines::{asked_line, check_within_file};
 use super::context::Context;
 use super::def::{tool, Outcome, Reply, ToolDef};
 use super::session::check_line;
@@ -175,15 +176,19 @@ async fn set_breakpoints(ctx: Arc<Context>, args: SetBreakpointsArgs) -> Outcome
     let session = ctx.session(&args.session_id)?;
     let file = ctx.paths.resolve(&args.file, "file")?;
     let mut list = Vec::with_capacity(args.lines.len() + args.breakpoints.len());
+    let checked = |line| {
+        let line = check_line(line)?;
+        check_within_file(&file, line).map(|()| line)
+    };
     for line in args.lines {
         list.push(SourceBreakpoint {
-            line: check_line(line)?,
+            line: checked(line)?,
             ..SourceBreakpoint::default()
         });
     }
     for bp in args.breakpoints {
         list.push(SourceBreakpoint {
-            line: check_line(bp.line)?,
+            line: checked(bp.line)?,
             condition: bp.condition,
             hit_condition: bp.hit_condition,
             log_message: bp.log_message,
@@ -204,7 +209,11 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
         near_line: args.near_line,
         expected_text: args.expected_text.as_deref(),
     };
-    match target(&ctx, &args.file, choice, &args.function)? {
+    let target = target(&ctx, &args.file, choice, &args.function)?;
+    if let Target::Line(file, line) = &target {
+        check_within_file(file, *line)?;
+    }
+    match target {
         Target::Line(file, line) if args.collect.as_ref().is_some_and(|c| !c.is_empty()) => {
             if args.log_message.is_some() {
                 return Err(ToolError::invalid(
@@ -263,6 +272,8 @@ async fn remove_breakpoint(ctx: Arc<Context>, args: RemoveBreakpointArgs) -> Out
     };
     match target(&ctx, &args.file, choice, &args.function)? {
         Target::Line(file, line) => {
+            // The line it was asked for, or the one the adapter bound it at.
+            let line = asked_line(&session, &file, line).await?;
             let records = session.remove_breakpoint(&file, line).await?;
             ctx.statements.forget(session.id(), &file, Some(line));
             Ok(source_reply(&file, &records))
@@ -361,7 +372,13 @@ fn source_reply(file: &std::path::Path, records: &[SourceBreakpointRecord]) -> R
     let list: Vec<Value> = records.iter().map(record_json).collect();
     let mut text = format!("{} breakpoint(s) in {}", list.len(), file.display());
     for bp in &list {
-        describe(&mut text, bp, &format!("line {}", bp["line"]));
+        let place = match (bp["line"].as_i64(), bp["requested_line"].as_i64()) {
+            (Some(bound), Some(asked)) if bound != asked => {
+                format!("asked line {asked}, bound at line {bound}")
+            }
+            _ => format!("line {}", bp["line"]),
+        };
+        describe(&mut text, bp, &place);
     }
     Reply::new(
         json!({ "file": file.display().to_string(), "breakpoints": list }),

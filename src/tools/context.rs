@@ -91,6 +91,9 @@ impl Context {
             return Ok(t);
         }
         let snapshot = session.snapshot().await?;
+        if snapshot.state == SessionState::Terminated {
+            return Err(super::exit_signal::session_ended(&snapshot));
+        }
         if snapshot.state != SessionState::Stopped {
             return Err(not_stopped(snapshot.state));
         }

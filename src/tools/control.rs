@@ -154,9 +154,8 @@ async fn wait(ctx: Arc<Context>, args: WaitArgs) -> Outcome {
     let snapshot = session.snapshot().await?;
     let outcome = match (snapshot.state, snapshot.last_stop) {
         (SessionState::Stopped, Some(stop)) => StopOutcome::Stopped(stop),
-        (SessionState::Terminated, _) => StopOutcome::Terminated {
-            exit_code: snapshot.exit_code,
-        },
+        // An end is asked of the session too: it answers once the exit code is in
+        // (dlv says it only while it is let go, js-debug on another connection).
         _ => {
             let ticket = RunTicket {
                 epoch: snapshot.stop_epoch,

@@ -101,7 +101,13 @@ async fn evaluate(
             other => other.into(),
         })?;
     let (result, cut) = cut_value(&body.result, value_chars(&ctx, args.max_chars));
-    let mut text = format!("{} = {result}", args.expression);
+    // A statement (`zz = 5` under debugpy) runs and has no value: said so, not
+    // `zz = 5 = `.
+    let mut text = if result.is_empty() && body.variables_reference == 0 {
+        format!("ran `{}`: it has no value", args.expression)
+    } else {
+        format!("{} = {result}", args.expression)
+    };
     if let Some(t) = body.type_.as_deref().filter(|t| !t.is_empty()) {
         let _ = write!(text, " ({t})");
     }

@@ -36,6 +36,7 @@ macro_rules! waits {
 }
 
 mod acting;
+mod bound_lines;
 mod bounds;
 mod breakpoint_report;
 mod breakpoints;
@@ -43,7 +44,9 @@ mod context;
 mod control;
 mod def;
 mod describe;
+mod ended_answers;
 mod evaluate;
+mod exit_signal;
 mod ids;
 mod inspect;
 mod inspect_results;
@@ -73,6 +76,7 @@ mod start_breakpoints;
 mod start_defaults;
 mod statement;
 mod statement_marks;
+mod stdin;
 mod test_launch;
 mod trace;
 mod trace_result;
@@ -90,6 +94,7 @@ pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
 pub use paths::PathPolicy;
 pub use profile::ToolProfile;
 pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
+pub use stdin::MAX_STDIN_TEXT_BYTES;
 
 pub(crate) use operations::allowed_tools;
 pub(crate) use session_result::SessionEntry;
@@ -364,6 +369,11 @@ impl ToolCatalogue {
             Ok(call) => call,
             Err(refusal) => return refusal.into(),
         };
+        // A session whose program has ended has nothing left to approve: a call it
+        // would refuse, and its end, are answered now (`ended_answers.rs`).
+        if let Some(answer) = self.answer_ended(session_call.as_ref()).await {
+            return answer;
+        }
         let effects = match self.pass_gate(&tool.spec, &arguments, approver).await {
             Ok(effects) => effects,
             Err(refusal) => return refusal.into(),
@@ -376,6 +386,7 @@ impl ToolCatalogue {
         let ctx = self.acting_context(session_call.as_ref());
         // A bug in one handler must answer this call with an error, not take the
         // caller (or the MCP server's request task) down with it.
+        let session_id = reach::session_named(&arguments);
         let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => {
@@ -384,7 +395,8 @@ impl ToolCatalogue {
                 }
                 ToolResult::ok(reply.structured, reply.text)
             }
-            Ok(Err(mut err)) => {
+            Ok(Err(err)) => {
+                let mut err = exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()
             }

@@ -35,6 +35,7 @@ const CORE: &[(&str, &[&str])] = &[
             "runner",
             "filters",
             "launch_args",
+            "stdin_file",
             "breakpoints.hit_condition",
             "breakpoints.expected_text",
             "breakpoints.near_line",

@@ -69,13 +69,26 @@ pub(crate) async fn outcome(
             (json, text)
         }
         StopOutcome::Terminated { exit_code } => {
-            let mut text = match exit_code {
-                Some(code) => format!("terminated: the program exited with code {code}"),
-                None => "terminated: the program ended (no exit code reported)".to_string(),
+            let snapshot = session.snapshot().await.ok();
+            let signal = snapshot.as_ref().and_then(|s| {
+                super::exit_signal::ending_signal(s.adapter_flavor, exit_code, s.last_stop.as_ref())
+            });
+            let mut text = match (signal, exit_code) {
+                (Some(signal), Some(code)) => format!(
+                    "terminated: the program was killed by {} (the adapter reports exit \
+                     code {code})",
+                    super::exit_signal::signal_name(signal)
+                ),
+                (_, Some(code)) => format!("terminated: the program exited with code {code}"),
+                (_, None) => "terminated: the program ended (no exit code reported)".to_string(),
             };
             let mut json =
                 json!({ "state": "terminated", "timed_out": false, "exit_code": exit_code });
-            if let Ok(snapshot) = session.snapshot().await {
+            if let Some(signal) = signal {
+                json["signal"] = json!(super::exit_signal::signal_name(signal));
+                json["signal_number"] = json!(signal);
+            }
+            if let Some(snapshot) = snapshot {
                 let never_hit = super::breakpoint_report::never_hit(&snapshot);
                 if let Some(said) = super::breakpoint_report::end_text(exit_code, &never_hit) {
                     text = format!("{text}; {said}");

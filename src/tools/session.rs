@@ -20,6 +20,7 @@ use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
 use super::start_defaults::uncaught_exception_filters;
 use super::statement_marks;
+use super::stdin::StdinText;
 use super::test_launch;
 use super::watches;
 
@@ -113,6 +114,10 @@ pub(crate) struct LaunchArgs {
     /// Seconds to wait for the first stop (and for the debugger to start, where
     /// that is longer than its own start-up deadline: a slow build).
     timeout: Option<f64>,
+    /// The program's stdin, as text (default: empty).
+    stdin: Option<String>,
+    /// The program's stdin, as a file.
+    stdin_file: Option<String>,
 }
 
 /// Arguments of `debug.attach`.
@@ -206,6 +211,20 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
         None => None,
     };
+    let stdin_file = match &args.stdin_file {
+        Some(file) => Some(ctx.paths.resolve(file, "stdin_file")?),
+        None => None,
+    };
+    let stdin_text = match (&args.stdin, &stdin_file) {
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid(
+                "both stdin and stdin_file were given",
+                "pass the input as text (stdin) or as a file (stdin_file), not both",
+            ))
+        }
+        (Some(text), None) => Some(StdinText::write(text)?),
+        (None, _) => None,
+    };
     let start = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = args.stop_on_entry || start.stop();
     let StartBreakpoints {
@@ -270,9 +289,13 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     for (key, value) in launch_args {
         spec.extra.insert(key, value);
     }
+    spec.stdin = stdin_file.or_else(|| stdin_text.as_ref().map(|t| t.path().to_path_buf()));
     let mut plan = ctx.runtime.plan_launch(spec).await?;
     plan.replay_check = rooted_launch::replay_check(&ctx.paths);
     let session = ctx.runtime.start_launch_plan(plan).await?;
+    if let Some(text) = stdin_text {
+        text.keep_for(&session);
+    }
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
     }
@@ -377,6 +400,11 @@ async fn started(
     if !unverified.is_empty() {
         json["unverified_breakpoints"] = json!(unverified);
     }
+    let (moved, moved_text) = super::bound_lines::moved(&snapshot);
+    if !moved.is_empty() {
+        json["moved_breakpoints"] = json!(moved);
+    }
+    let unverified_text = format!("{unverified_text}{moved_text}");
     let head = format!(
         "session {}: {verb} {} under {}",
         session.id(),

@@ -302,6 +302,12 @@ impl From<SessionError> for ToolError {
             operation, state, ..
         } = &err
         {
+            if *state == crate::SessionState::Terminated {
+                return super::exit_signal::ended_error(format!(
+                    "{} cannot run: the session has ended",
+                    super::operations::tools_named(*operation),
+                ));
+            }
             return Self {
                 code: err.code(),
                 kind: err.kind().to_string(),

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use crate::wire::types::FunctionBreakpoint;
 use crate::InitialBreakpoint;
 
+use super::bound_lines::check_within_file;
 use super::context::Context;
 use super::spec::ToolError;
 use super::statement::LineChoice;
@@ -80,10 +81,13 @@ pub(crate) fn split_breakpoints(
         match (bp.file, choice.is_given(), bp.function) {
             (Some(file), true, None) => {
                 let file = ctx.paths.resolve(&file, "file")?;
-                let line = choice.resolve(&file).map_err(|mut e| {
-                    e.error = format!("breakpoints[{i}]: {}", e.error);
-                    e
-                })?;
+                let line = choice
+                    .resolve(&file)
+                    .and_then(|line| check_within_file(&file, line).map(|()| line))
+                    .map_err(|mut e| {
+                        e.error = format!("breakpoints[{i}]: {}", e.error);
+                        e
+                    })?;
                 let collect = bp.collect.unwrap_or_default();
                 if !collect.is_empty() && bp.log_message.is_some() {
                     return Err(ToolError::invalid(

@@ -36,9 +36,14 @@ pub async fn dapvisor_in(home: &Path, args: &[&str]) -> Run {
     run(&mut command, args).await
 }
 
-/// Run `command` to its end, within `RUN_WAIT`.
+/// Run `command` to its end, within `RUN_WAIT`, with nothing on its stdin (the
+/// program it debugs reads dapvisor's own stdin where that is a pipe or a file: not
+/// whatever the test runner was given).
 pub async fn run(command: &mut Command, args: &[&str]) -> Run {
-    let child = command.kill_on_drop(true).output();
+    let child = command
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
     let out = tokio::time::timeout(RUN_WAIT, child)
         .await
         .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
@@ -56,4 +61,36 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// `dapvisor ARGS` started as a shell starts a command (every signal at its default
+/// disposition, whatever this test binary ignores), its stdout and stderr piped.
+pub fn spawn_dapvisor(args: &[&str]) -> tokio::process::Child {
+    dapvisor::testing::clean_start::tokio_command(env!("CARGO_BIN_EXE_dapvisor"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap()
+}
+
+/// Send `signal` to `pid` (a process of this test's own).
+pub fn send(signal: i32, pid: u32) {
+    // SAFETY: kill only sends a signal.
+    unsafe { libc::kill(pid as i32, signal) };
+}
+
+/// Wait for `child` to end within `RUN_WAIT`: what it left.
+pub async fn finished(child: tokio::process::Child, args: &[&str]) -> Run {
+    let out = tokio::time::timeout(RUN_WAIT, child.wait_with_output())
+        .await
+        .unwrap_or_else(|_| panic!("dapvisor {args:?} ran past {RUN_WAIT:?}"))
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
 }

@@ -96,3 +96,68 @@ pub fn group_and_session(pid: u32) -> Option<(u32, u32)> {
     let fields = stat_fields(pid)?;
     Some((fields.get(2)?.parse().ok()?, fields.get(3)?.parse().ok()?))
 }
+
+/// Every live process that carries the process-tree mark of the dapvisor process
+/// `pid` (`DAPVISOR_PROCESS_TREE=PID-N`, which everything its adapters start
+/// inherits), with its command line.
+pub fn marked_by(pid: u32) -> Vec<(u32, String)> {
+    let mark = format!("DAPVISOR_PROCESS_TREE={pid}-");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
+                env.split(|b| *b == 0)
+                    .any(|e| e.starts_with(mark.as_bytes()))
+            })
+        })
+        .filter(|&p| is_alive(p))
+        .map(|p| (p, cmdline(p)))
+        .collect()
+}
+
+/// The processes still carrying the mark of the dapvisor process `pid` after up to
+/// [`GONE_WAIT`] (none, as soon as all are gone).
+pub async fn left_behind_by(pid: u32) -> Vec<(u32, String)> {
+    tokio::task::spawn_blocking(move || {
+        let deadline = Instant::now() + GONE_WAIT;
+        loop {
+            let left = marked_by(pid);
+            if left.is_empty() || Instant::now() >= deadline {
+                return left;
+            }
+            std::thread::park_timeout(Duration::from_millis(20));
+        }
+    })
+    .await
+    .unwrap()
+}
+
+/// The programs dapvisor started for the js-debug server `adapter` (`runInTerminal`:
+/// they are dapvisor's children, not the server's), known by the inspector socket the
+/// server gave them (`VSCODE_INSPECTOR_OPTIONS` names `node-cdp.<adapter>-...`), and
+/// everything under them.
+pub fn started_for_js_debug(adapter: u32) -> Vec<u32> {
+    let socket = format!("node-cdp.{adapter}-");
+    let programs: Vec<u32> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
+                env.split(|b| *b == 0).any(|e| {
+                    e.starts_with(b"VSCODE_INSPECTOR_OPTIONS=")
+                        && String::from_utf8_lossy(e).contains(&socket)
+                })
+            })
+        })
+        .collect();
+    let mut all = programs.clone();
+    for program in programs {
+        all.extend(descendants(program));
+    }
+    all
+}

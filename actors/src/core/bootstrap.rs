@@ -66,13 +66,19 @@ pub(crate) struct Bootstrap {
     adopted: bool,
     /// The exit code the launcher reported (`Process exited with code N`).
     exit_line: Option<i64>,
-    /// Whether the launcher reports a failing exit code at all: only while it
-    /// discards the program's stdio (`outputCapture: console`, js-debug's default).
-    /// Capturing it (`std`), it says nothing of the exit, so its silence is no 0.
+    /// Whether the launcher reports a failing exit code at all: while it discards
+    /// the program's stdio (`outputCapture: console`), or when dapvisor starts the
+    /// program (`console: integratedTerminal`) and says it in the launcher's words.
+    /// Capturing the stdio of a program it starts (`std`), js-debug says nothing of
+    /// the exit, so its silence is no 0.
     reports_exit_code: bool,
-    /// The launcher's word on the program's end is in (its `terminated`), or no
-    /// longer awaited (it closed, it was stopped, the wait ran out).
+    /// The launcher's word on the program's end is in (its exit line, or its
+    /// `terminated`), or no longer awaited (it closed, it was stopped, the wait ran
+    /// out).
     reported: bool,
+    /// The launcher's `terminated` has been carried on with (the program's end, where
+    /// its own connection had not said it yet).
+    end_carried: bool,
     /// The bootstrap was asked to end.
     stopped: bool,
     /// The wait for the report, once the program's connection ended.
@@ -95,10 +101,12 @@ impl Bootstrap {
 /// Whether `plan` runs its program in a session the adapter asks for: js-debug's
 /// own launch or attach, not one of its child sessions (which is such a session).
 pub(super) fn bootstrap_for(plan: &StartPlan) -> Option<Bootstrap> {
-    let capture = plan.arguments.get("outputCapture").and_then(Value::as_str);
+    let said = |key| plan.arguments.get(key).and_then(Value::as_str);
+    let ours = said("console") == Some("integratedTerminal")
+        && plan.adapter.flavor.quirks().terminal_exit_line.is_some();
     let quirks = plan.adapter.flavor.quirks();
     (quirks.program_has_a_session_of_its_own && plan.parent.is_none()).then(|| Bootstrap {
-        reports_exit_code: capture.is_none_or(|c| c == "console"),
+        reports_exit_code: ours || said("outputCapture").is_none_or(|c| c == "console"),
         ..Bootstrap::default()
     })
 }
@@ -194,19 +202,17 @@ impl SessionCore {
             BootstrapInput::Event(event) => match event.event.as_str() {
                 "output" => {
                     let body: OutputEventBody = event.parse_body().unwrap_or_default();
-                    if let Some(code) = self
+                    let code = self
                         .quirks()
                         .launcher_exit_code
-                        .and_then(|read| read(&body.output))
-                    {
-                        if let Some(b) = self.bootstrap.as_mut() {
-                            b.exit_line = Some(code);
-                        }
-                    }
+                        .and_then(|read| read(&body.output));
                     // The launcher's lines are output like any other.
                     self.on_event(event);
+                    if let Some(code) = code {
+                        self.on_exit_line(code);
+                    }
                 }
-                "terminated" => self.on_launcher_report(false),
+                "terminated" => self.on_launcher_terminated(),
                 other => tracing::debug!(event = other, "bootstrap event; not the program's"),
             },
             BootstrapInput::Response { tag, result } => self.on_response(tag, result),
@@ -231,6 +237,40 @@ impl SessionCore {
         }
     }
 
+    /// The launcher said the program ended: its report, if its exit line was not
+    /// (then the end is carried on with now).
+    fn on_launcher_terminated(&mut self) {
+        let Some(b) = self.bootstrap.as_mut() else {
+            return;
+        };
+        if !b.reported {
+            return self.on_launcher_report(false);
+        }
+        if !std::mem::replace(&mut b.end_carried, true) {
+            self.after_report(false);
+        }
+    }
+
+    /// The launcher said the program's exit code: that is its report. Once the
+    /// program's connection has ended too, the end is carried on with; before, the
+    /// code is only kept: that connection still ends on its own, after what it still
+    /// has to say (the last of a tracepoint's rows).
+    fn on_exit_line(&mut self, code: i64) {
+        let Some(b) = self.bootstrap.as_mut() else {
+            return;
+        };
+        b.exit_line = Some(code);
+        if self.run.terminated_seen || b.reported {
+            return self.on_launcher_report(false);
+        }
+        b.reported = true;
+        let launched = self.plan.as_ref().map(|p| p.operation) == Some(Operation::Launch);
+        if launched && self.run.exit_code.is_none() {
+            self.run.exit_code = Some(code);
+            self.emit(EventKind::Exited { exit_code: code });
+        }
+    }
+
     /// The launcher's word on the program's end is in (or, `gone`, it will never
     /// come): the exit code is known, the program's connection can be let go, and
     /// waiters answered.
@@ -242,6 +282,7 @@ impl SessionCore {
             return;
         }
         b.reported = true;
+        b.end_carried = true;
         // No line: exit code 0 (or a signal, which the launcher does not tell),
         // where the launcher would have said otherwise.
         let code = match (b.exit_line, gone || !b.reports_exit_code) {

@@ -164,7 +164,8 @@ pub enum Command {
     /// the stop epoch current when it was sent: read in the same step as the send, so
     /// no stop can slip in between and be taken for the one it causes.
     Move {
-        /// The operation it counts as, for the state check.
+        /// The operation the caller takes it for; the state is checked as the
+        /// command's own ([`Operation::of_command`]).
         operation: Operation,
         /// The DAP command.
         command: String,

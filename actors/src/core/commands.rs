@@ -67,14 +67,16 @@ impl SessionCore {
                 Ok(())
             }
             Command::Request {
+                operation,
                 command,
                 arguments,
                 timeout,
-                ..
-            } => self.request(token, command, arguments, timeout, false),
+            } => self.request(token, (operation, command), arguments, timeout, false),
             Command::Move {
-                command, arguments, ..
-            } => self.request(token, command, Some(arguments), None, true),
+                operation,
+                command,
+                arguments,
+            } => self.request(token, (operation, command), Some(arguments), None, true),
             Command::Output { since, max_bytes } => {
                 let slice = self.output.read_since(since, max_bytes);
                 self.reply(token, Ok(Answer::Output(slice)));
@@ -118,7 +120,7 @@ impl SessionCore {
     fn request(
         &mut self,
         token: Token,
-        command: String,
+        (as_asked, command): (Operation, String),
         arguments: Option<Value>,
         timeout: Option<Duration>,
         ticket: bool,
@@ -128,7 +130,11 @@ impl SessionCore {
         }
         // The state is checked as what the command does, not as what the caller says
         // it is: a `continue` sent "as a query" is still a continue.
-        self.check(Operation::of_command(&command).unwrap_or(Operation::CustomRequest))?;
+        let operation = Operation::of_command(&command).unwrap_or(Operation::CustomRequest);
+        if operation != as_asked {
+            tracing::debug!(%command, %operation, %as_asked, "checked as its own operation");
+        }
+        self.check(operation)?;
         self.check_request(&command, arguments.as_ref())?;
         self.note_request(&command, arguments.as_ref())?;
         let arguments = self.with_default_context(&command, arguments);

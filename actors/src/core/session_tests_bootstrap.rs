@@ -173,14 +173,12 @@ fn the_exit_code_comes_from_the_bootstrap_and_waiters_wait_for_it() {
     assert!(ended.commands().is_empty(), "{ended:?}");
     report_timer(&ended);
 
-    // The launcher's line, then its end.
-    let line = from_bootstrap(
+    // The launcher's line is its report; its end after adds nothing.
+    let report = from_bootstrap(
         &mut h,
         "output",
         json!({ "category": "stderr", "output": "Process exited with code 5\r\n" }),
     );
-    assert_eq!(line.replies(), 0);
-    let report = from_bootstrap(&mut h, "terminated", json!({}));
     assert!(report
         .events()
         .contains(&&EventKind::Exited { exit_code: 5 }));
@@ -188,6 +186,12 @@ fn the_exit_code_comes_from_the_bootstrap_and_waiters_wait_for_it() {
         report.reply(waiter),
         Ok(Answer::Stop(StopOutcome::Terminated { exit_code: Some(5) }))
     ));
+    let after = from_bootstrap(&mut h, "terminated", json!({}));
+    assert_eq!(
+        (after.replies(), after.commands().len()),
+        (0, 0),
+        "{after:?}"
+    );
     // Now the program's connection is let go, and the bootstrap with it.
     let disconnected = h.ok(report.tag("disconnect"), json!({}));
     assert!(disconnected.stops_adapter() && stops_bootstrap(&disconnected));
@@ -243,6 +247,33 @@ fn a_launcher_capturing_the_programs_output_says_nothing_of_its_exit_code() {
         .events()
         .iter()
         .any(|e| matches!(e, EventKind::Exited { .. })));
+}
+
+#[test]
+fn an_exit_line_before_the_programs_end_waits_for_that_end() {
+    // dapvisor says the line for a program it started, as soon as the program exits:
+    // the program's connection may still have events to give (a tracepoint's last
+    // rows), and ends on its own after them.
+    let mut h = Harness::new();
+    adopted(&mut h);
+    let waiter = waiting(&mut h);
+    let line = from_bootstrap(
+        &mut h,
+        "output",
+        json!({ "category": "stderr", "output": "Process exited with code 4\r\n" }),
+    );
+    assert!(line.events().contains(&&EventKind::Exited { exit_code: 4 }));
+    assert_eq!((line.replies(), h.state()), (0, SessionState::Running));
+    h.event(
+        "output",
+        json!({ "category": "stdout", "output": "last words\n" }),
+    );
+    let ended = h.event("terminated", json!({}));
+    assert!(matches!(
+        ended.reply(waiter),
+        Ok(Answer::Stop(StopOutcome::Terminated { exit_code: Some(4) }))
+    ));
+    assert!(ended.commands().contains(&"disconnect"), "{ended:?}");
 }
 
 #[test]

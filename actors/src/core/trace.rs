@@ -194,7 +194,7 @@ impl TraceLog {
     pub fn take_rows(&mut self, category: &str, text: &str) -> (String, Vec<(PathBuf, i64)>) {
         let start = self.start();
         let held = self.partial.remove(category).unwrap_or_default();
-        if held.is_empty() && !text.contains(&start) {
+        if held.is_empty() && !text.contains(&start) && marker_begun(text, &start) == 0 {
             return (text.to_string(), Vec::new()); // the usual case: no row at all
         }
         let mut rest = held + text;
@@ -227,6 +227,13 @@ impl TraceLog {
             rest = rest.split_off(after);
         }
         left.push_str(&rest);
+        // A row whose start a read's edge split (output through pipes comes in
+        // pieces of any size) waits for the rest of its start.
+        let begun = marker_begun(&left, &start);
+        if begun > 0 {
+            let tail = left.split_off(left.len() - begun);
+            self.partial.insert(category.to_string(), tail);
+        }
         (left, hits)
     }
 
@@ -371,6 +378,18 @@ fn cut(text: &str, max: usize) -> String {
         end -= 1;
     }
     format!("{}…", &text[..end])
+}
+
+/// How many bytes at the end of `text` begin `marker` (without being all of it): the
+/// start of a marker the piece of output was cut in.
+fn marker_begun(text: &str, marker: &str) -> usize {
+    (1..marker.len().min(text.len() + 1))
+        .rev()
+        .find(|&n| {
+            let at = text.len() - n;
+            text.is_char_boundary(at) && marker.starts_with(&text[at..])
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -171,3 +171,19 @@ fn a_template_says_what_it_collects() {
     );
     assert_eq!(collected("x is {x}"), None);
 }
+
+#[test]
+fn a_row_whose_start_a_read_cut_is_still_a_row() {
+    let (mut log, template) = log_with(10, "m.js", 3, &["i"]);
+    let whole = printed(&template, &["7"]);
+    // Cut inside the row's start marker: neither piece holds all of it.
+    let (first, second) = whole.split_at(3);
+    let (left, hits) = log.take_rows("stdout", &format!("x{first}"));
+    assert_eq!((left.as_str(), hits.len()), ("x", 0));
+    let (left, hits) = log.take_rows("stdout", &format!("{second}z"));
+    assert_eq!((left.as_str(), hits.len()), ("z", 1));
+    assert_eq!(values(&log.read_since(0, 1).rows[0]), [("i", "7")]);
+    // Text that only looks like a start's beginning comes out with what follows.
+    assert_eq!(log.take_rows("stdout", "@").0, "");
+    assert_eq!(log.take_rows("stdout", "@ plain\n").0, "@@ plain\n");
+}

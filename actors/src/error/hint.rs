@@ -20,6 +20,9 @@ impl SessionError {
                      `adapter_restarted` event, then repeat the request"
                         .into()
                 }
+                SessionState::Stopped => {
+                    "the program is already stopped: inspect it, or continue or step it".into()
+                }
                 SessionState::Failed => {
                     "the session failed: read its failure in the snapshot, end it and \
                      launch again"

@@ -9,7 +9,7 @@
 
 use serde_json::json;
 
-use super::dialect::{is_rust_program, AttachDraft, Dialect, LaunchDraft};
+use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 
 pub(super) const QUIRKS: Quirks = Quirks {
@@ -24,7 +24,10 @@ pub(super) const QUIRKS: Quirks = Quirks {
     ..Quirks::NONE
 };
 
+/// The program's stdin is the launch's file, or empty (see [`stdio_with_stdin`]).
 fn launch(draft: &mut LaunchDraft<'_>) {
+    let stdio = stdio_with_stdin(draft.spec);
+    draft.put("stdio", stdio);
     if is_rust_program(draft.spec) {
         draft.put("sourceLanguages", json!(["rust"]));
     }

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
-use super::dialect::{default_to_adapter, AttachDraft, Dialect};
+use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;
 
@@ -27,6 +27,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
     uncaught_exception_filters: &["uncaught"],
     attach_port_speaks_dap: true,
     dialect: Dialect {
+        launch,
         after_extra,
         attach,
         launch_with_adapter,
@@ -34,6 +35,17 @@ pub(super) const QUIRKS: Quirks = Quirks {
     },
     ..Quirks::NONE
 };
+
+/// A program given a stdin file is started by dapvisor (`runInTerminal`), which
+/// gives it that file (debugpy's own start gives it `/dev/null`); its output then
+/// comes through dapvisor's pipes, not debugpy's redirection (which would say it
+/// twice).
+fn launch(draft: &mut LaunchDraft<'_>) {
+    if draft.spec.stdin.is_some() {
+        draft.put("console", json!("integratedTerminal"));
+        draft.put("redirectOutput", json!(false));
+    }
+}
 
 /// debugpy runs a module (`module: pytest`) instead of a program, and refuses both; the
 /// program then only chose the adapter.

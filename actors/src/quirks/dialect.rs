@@ -137,3 +137,15 @@ pub(crate) fn is_rust_program(spec: &LaunchSpec) -> bool {
         .is_some_and(|langs| langs.iter().any(|l| l == "rust"));
     said || is_rust_binary(&absolute(&spec.program))
 }
+
+/// The program's standard streams for an adapter that opens them itself (lldb-dap's
+/// and CodeLLDB's `stdio`): stdin from the spec's file, else `/dev/null` (left to the
+/// adapter it would be a terminal nothing writes to, where a read waits forever);
+/// stdout and stderr the adapter's own, which it passes on as output.
+pub(crate) fn stdio_with_stdin(spec: &LaunchSpec) -> Value {
+    let stdin = spec
+        .stdin
+        .as_deref()
+        .map_or_else(|| json!("/dev/null"), |file| path_value(&absolute(file)));
+    json!([stdin, null, null])
+}

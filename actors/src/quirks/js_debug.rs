@@ -23,6 +23,11 @@ pub(super) const QUIRKS: Quirks = Quirks {
     program_has_a_session_of_its_own: true,
     children_on_the_same_server: true,
     launcher_exit_code: Some(launcher_exit_code),
+    terminal_noise: &[
+        "Debugger attached.",
+        "Waiting for the debugger to disconnect...",
+    ],
+    terminal_exit_line: Some(terminal_exit_line),
     uncaught_exception_filters: &["uncaught"],
     dialect: Dialect {
         launch,
@@ -63,15 +68,35 @@ fn launch_with_adapter(out: &mut Map<String, Value>, node: &Path, _spec: &Launch
     default_to_adapter(out, "runtimeExecutable", node);
 }
 
-/// The exit code in js-debug's launcher line `Process exited with code 3`.
+/// The exit code in js-debug's launcher line `Process exited with code 3`, or, in
+/// the line dapvisor adds for a program a signal ended, `Process killed by signal 9`,
+/// the signal as a negative code.
 fn launcher_exit_code(text: &str) -> Option<i64> {
-    let rest = text.trim().strip_prefix("Process exited with code ")?;
+    let text = text.trim();
+    if let Some(signal) = text.strip_prefix(KILLED_BY) {
+        return signal.parse::<i64>().ok().map(|s| -s);
+    }
+    let rest = text.strip_prefix("Process exited with code ")?;
     rest.parse().ok()
+}
+
+/// How dapvisor's line for a program a signal ended begins.
+const KILLED_BY: &str = "Process killed by signal ";
+
+/// The line js-debug's launcher says when a program it started exits, for a program
+/// it had dapvisor start, whose exit it cannot see: for 0 too (js-debug's own says
+/// nothing then), and a death by a signal, which js-debug never reports.
+fn terminal_exit_line(code: Option<i32>, signal: Option<i32>) -> Option<String> {
+    match (code, signal) {
+        (_, Some(signal)) => Some(format!("{KILLED_BY}{signal}\r\n")),
+        (Some(code), None) => Some(format!("Process exited with code {code}\r\n")),
+        (None, None) => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::launcher_exit_code;
+    use super::{launcher_exit_code, terminal_exit_line};
 
     #[test]
     fn the_exit_code_is_read_from_the_launchers_line() {
@@ -85,5 +110,17 @@ mod tests {
         );
         assert_eq!(launcher_exit_code("Process exited with code null"), None);
         assert_eq!(launcher_exit_code("cart total 5"), None);
+    }
+
+    #[test]
+    fn dapvisor_says_a_programs_end_as_the_launcher_would() {
+        assert_eq!(
+            launcher_exit_code(&terminal_exit_line(Some(0), None).unwrap()),
+            Some(0)
+        );
+        let three = terminal_exit_line(Some(3), None).unwrap();
+        assert_eq!(launcher_exit_code(&three), Some(3));
+        let killed = terminal_exit_line(None, Some(9)).unwrap();
+        assert_eq!(launcher_exit_code(&killed), Some(-9));
     }
 }

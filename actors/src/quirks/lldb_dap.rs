@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
-use super::dialect::{is_rust_program, AttachDraft, Dialect, LaunchDraft};
+use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;
 use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note};
@@ -43,8 +43,11 @@ pub(super) const QUIRKS: Quirks = Quirks {
 pub(crate) const NO_DEBUGINFOD: &str =
     "settings clear plugin.symbol-locator.debuginfod.server-urls";
 
-/// lldb-dap 19 takes the environment as a list of `K=V` strings.
+/// lldb-dap 19 takes the environment as a list of `K=V` strings. The program's stdin
+/// is the launch's file, or empty (see [`stdio_with_stdin`]).
 fn launch(draft: &mut LaunchDraft<'_>) {
+    let stdio = stdio_with_stdin(draft.spec);
+    draft.put("stdio", stdio);
     let env = &draft.spec.env;
     draft.env = (!env.is_empty()).then(|| {
         json!(env

@@ -25,6 +25,10 @@ use serde_json::{json, Value};
 use crate::registry::AdapterFlavor;
 use crate::wire::types::Capabilities;
 
+/// Says how a program ended, given its exit code or the signal that killed it, in the
+/// words of an adapter's launcher ([`Quirks::terminal_exit_line`]).
+pub type ExitLine = fn(Option<i32>, Option<i32>) -> Option<String>;
+
 /// How an adapter family departs from plain DAP, as far as dapvisor acts on it.
 /// [`Quirks::NONE`] is plain DAP.
 #[derive(Debug, Clone, Copy)]
@@ -83,6 +87,15 @@ pub struct Quirks {
     /// Why the family cannot attach to a running process by pid, and what to do
     /// instead (rdbg only serves a program started under it); `None` where it can.
     pub no_pid_attach: Option<&'static str>,
+    /// Whole lines the program's runtime prints on stderr about the debugger itself,
+    /// left out of the output of a program run for the adapter (`runInTerminal`):
+    /// node's `Debugger attached.` (js-debug).
+    pub terminal_noise: &'static [&'static str],
+    /// The adapter cannot tell how a program it had us run (`runInTerminal`) ended
+    /// (js-debug): once it exits, the transport says it on that connection in this
+    /// line, as the adapter's launcher would (read back by
+    /// [`Self::launcher_exit_code`]). Given the exit code, or the signal.
+    pub terminal_exit_line: Option<ExitLine>,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -110,6 +123,8 @@ impl Quirks {
         breakpoints_are_only_added: false,
         unhonoured_capabilities: &[],
         no_pid_attach: None,
+        terminal_noise: &[],
+        terminal_exit_line: None,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
@@ -287,7 +302,10 @@ mod tests {
     fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
         use AdapterFlavor::*;
         let expected: [(AdapterFlavor, &[&str]); 8] = [
-            (Debugpy, &["after_extra", "attach", "launch_with_adapter"]),
+            (
+                Debugpy,
+                &["launch", "after_extra", "attach", "launch_with_adapter"],
+            ),
             (
                 LldbDap,
                 &[

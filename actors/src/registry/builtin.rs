@@ -235,8 +235,11 @@ fn codelldb() -> AdapterDef {
 /// js-debug's DAP server under node, `node <dapDebugServer.js> 0 127.0.0.1` (the
 /// script is found in resolve.rs); it prints `Debug server listening at HOST:PORT`.
 /// The program runs in a session js-debug asks for (see [`AdapterFlavor::JsDebug`]).
-/// `internalConsole`: js-debug starts the program itself and reports a non-zero exit
-/// code on the launch's connection.
+/// `integratedTerminal`: js-debug has dapvisor start the program (`runInTerminal`),
+/// which gives it its stdin (js-debug's own start holds a pipe open that nothing
+/// writes to, where a read waits forever) and reads all its output (`outputCapture:
+/// std`: js-debug's own capture of `console.*` misses `process.stdout.write`); the
+/// transport says how it ended (`Quirks::terminal_exit_line`).
 fn js_debug() -> AdapterDef {
     AdapterDef {
         name: "js-debug".into(),
@@ -249,7 +252,8 @@ fn js_debug() -> AdapterDef {
         launch_defaults: object(json!({
             "type": "pwa-node",
             "request": "launch",
-            "console": "internalConsole",
+            "console": "integratedTerminal",
+            "outputCapture": "std",
         })),
         install_hint: "Run `dapvisor adapters install js-debug` (it needs npm), or \
                        `dapvisor adapters install js-debug --from FILE.tar.gz` with a \

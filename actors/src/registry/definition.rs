@@ -226,6 +226,11 @@ pub struct ResolvedAdapter {
     /// Working directory of the adapter process; the launch's `cwd` where it has one
     /// (dlv builds a Go program from source in its own working directory).
     pub cwd: Option<PathBuf>,
+    /// The file a launched program reads as its standard input, where dapvisor
+    /// starts the program (`runInTerminal`) or the program inherits the adapter's
+    /// (dlv): `/dev/null` when `None`. Adapters that open it themselves are told it in
+    /// their launch arguments (lldb-dap's `stdio`).
+    pub stdin: Option<PathBuf>,
     /// The definition it was resolved from.
     pub def: AdapterDef,
 }
@@ -241,6 +246,7 @@ impl ResolvedAdapter {
             transport: def.transport.clone(),
             adapter_id: def.adapter_id.clone(),
             cwd: None,
+            stdin: None,
             def: def.clone(),
         }
     }

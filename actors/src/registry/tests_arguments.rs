@@ -76,7 +76,14 @@ fn lldb_dap_launch_takes_env_as_a_list() {
         json!({
             "program": "/srv/app/prog", "args": ["--n", "3"], "cwd": "/srv/work",
             "env": ["A=1", "MODE=test"], "stopOnEntry": true,
+            // Its stdin empty, never a terminal nothing writes to.
+            "stdio": ["/dev/null", null, null],
         })
+    );
+    spec.stdin = Some("/srv/input.txt".into());
+    assert_eq!(
+        launch("lldb-dap", &spec)["stdio"],
+        json!(["/srv/input.txt", null, null])
     );
 }
 
@@ -139,12 +146,14 @@ fn codelldb_and_js_debug_launch() {
     let mut expected = common("/srv/app/prog");
     expected["type"] = json!("lldb");
     expected["terminal"] = json!("console");
+    expected["stdio"] = json!(["/dev/null", null, null]);
     assert_eq!(launch("codelldb", &spec("/srv/app/prog")), expected);
-    // js-debug starts the program itself, and resolves source maps in the
-    // working directory.
+    // js-debug has dapvisor start the program, whose output it then leaves to
+    // dapvisor, and resolves source maps in the working directory.
     let mut expected = common("/srv/app/index.js");
     expected["type"] = json!("pwa-node");
-    expected["console"] = json!("internalConsole");
+    expected["console"] = json!("integratedTerminal");
+    expected["outputCapture"] = json!("std");
     expected["__workspaceFolder"] = json!("/srv/work");
     assert_eq!(launch("js-debug", &spec("/srv/app/index.js")), expected);
     // Without a working directory, the program's own folder is the workspace.

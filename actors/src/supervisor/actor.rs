@@ -327,17 +327,17 @@ impl SupervisorState {
     }
 
     /// Take session `id` (and its children, which are stopped) out of the map,
-    /// remembering how it ended (failed, reaped), so that a request after the removal
-    /// still says so rather than "not found"; the caller ends its actor and announces
-    /// its end once it has stopped ([`announce_closed`]).
+    /// remembering how it ended (failed, reaped, else ended as asked), so that a
+    /// request after the removal still says so rather than "not found"; the caller
+    /// ends its actor and announces its end once it has stopped ([`announce_closed`]).
     pub(super) fn forget(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
         self.remove_children(id, why);
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);
-        if let Some(ended) = handle.shared().ended() {
-            self.ended.record(id, ended);
-        }
+        let ended = handle.shared().ended();
+        let ended = ended.unwrap_or_else(|| SessionError::SessionEnded(id.to_string()));
+        self.ended.record(id, ended);
         Some(handle)
     }
 }

@@ -7,7 +7,9 @@
 //! (its `SessionFailed` event) through the session actor, a reap through the reaper,
 //! a crash of the actor itself through the supervisor. When the supervisor forgets
 //! the session (`SupervisorState::forget`, the one place), it copies that record
-//! here, keyed by id, for the runtime to answer by id once no handle is left.
+//! here, keyed by id, for the runtime to answer by id once no handle is left; a
+//! session ended as asked (`end_session`, a shutdown) has none, and is remembered as
+//! ended (`session_ended`), not as never known.
 //!
 //! [`SessionShared`]: crate::session::shared::SessionShared
 

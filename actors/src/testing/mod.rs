@@ -38,6 +38,7 @@ pub use probe::{FakeAdapterProbe, ProbeLog, ReceivedRequest, ReceivedResponse, S
 pub use crate::transport::io::spawn_adapter;
 pub use crate::transport::procfs::is_alive;
 pub use crate::transport::reverse::run_in_terminal;
+pub use crate::transport::terminal::Terminal;
 
 /// How every process the runtime starts gets default signal dispositions, for the
 /// tests that check it.

@@ -6,6 +6,7 @@
 //! (the session) gives it. The requests in flight are in `requests.rs` (pure), their
 //! handling in `state.rs`, reverse requests in `reverse.rs`, the end in `ending.rs`.
 
+use std::process::Stdio;
 use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
@@ -84,6 +85,7 @@ async fn start(
         child_slots,
         tree_owner,
     } = args;
+    let terminal = crate::transport::terminal::Terminal::of(&adapter);
     let stderr_tail = OutputTail::new(config.stderr_tail_bytes);
     let stdout_tail = OutputTail::new(config.stderr_tail_bytes);
     // Every message in the channel holds a place: a request one of the
@@ -135,8 +137,14 @@ async fn start(
             // Spawning is quick and synchronous; only a missing binary fails here,
             // which reaches the owner as a spawn error.
             let tag = crate::transport::process::new_tree_tag(tree_owner.as_deref());
+            // An adapter reached over a socket has stdin to spare: its debuggee
+            // inherits it (dlv's), so it is the program's input.
+            let stdin = match kind {
+                TransportKind::Stdio => Stdio::piped(),
+                _ => terminal.stdin()?,
+            };
             let mut child =
-                io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag)
+                io::spawn_adapter(&adapter.program, &args, adapter.cwd.as_deref(), &tag, stdin)
                     .map_err(|e| format!("could not run {}: {e}", adapter.program.display()))?;
             let pid = child
                 .id()
@@ -149,7 +157,7 @@ async fn start(
             if let Some(slot) = &pid_slot {
                 slot.store(pid, std::sync::atomic::Ordering::Relaxed);
             }
-            let stdin = child.stdin.take().ok_or("adapter stdin missing")?;
+            let stdin = child.stdin.take();
             let stdout = child.stdout.take().ok_or("adapter stdout missing")?;
             let forward = debuggee_output_forward(&adapter, &sink, &output_credits);
             let mut ordered = |category| {
@@ -230,7 +238,10 @@ async fn start(
                         }
                         dial_back.accept(ends, config.connect_timeout);
                     }
-                    None => io::start_io(stdout, stdin, ends),
+                    None => {
+                        let stdin = stdin.ok_or("adapter stdin missing")?;
+                        io::start_io(stdout, stdin, ends)
+                    }
                 },
             }
             group = Some(Arc::new(
@@ -249,6 +260,7 @@ async fn start(
         unwritten,
         output_credits,
         terminal_processes: Vec::new(),
+        terminal,
         child_slots,
         tree_owner,
         stopped_once: false,

@@ -37,8 +37,9 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
 }
 
-/// Spawn `program args` in `cwd` as the leader of a new process group, marked with
-/// `tag` (`process::TREE_ENV`), with piped stdio
+/// Spawn `program args` in `cwd` as the leader of a new session (and so of a new
+/// process group: see [`in_a_session_of_its_own`]), marked with `tag`
+/// (`process::TREE_ENV`), with `stdin` and piped stdout and stderr
 /// and clean signals ([`crate::clean_start`]), killed by the kernel if dapvisor dies (see
 /// `parent_death.rs`).
 pub fn spawn_adapter(
@@ -46,6 +47,7 @@ pub fn spawn_adapter(
     args: &[String],
     cwd: Option<&std::path::Path>,
     tag: &str,
+    stdin: Stdio,
 ) -> std::io::Result<Child> {
     let mut command = crate::clean_start::tokio_command(program);
     command.env(super::process::TREE_ENV, tag);
@@ -54,13 +56,31 @@ pub fn spawn_adapter(
     }
     command
         .args(args)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
+    in_a_session_of_its_own(&mut command);
     super::parent_death::die_with_parent(&mut command);
     command.spawn()
+}
+
+/// Start what `command` runs in a new session, with no controlling terminal: nothing
+/// under it can take the terminal dapvisor runs in. (debugpy's launcher makes its
+/// program the terminal's foreground group, and Ctrl-C then reached the program
+/// instead of dapvisor; a program reading `/dev/tty` would read the user's keys.) The
+/// new session is also a new process group, which it leads.
+pub(crate) fn in_a_session_of_its_own(command: &mut tokio::process::Command) {
+    // SAFETY: the hook runs in the child between fork and exec and calls only setsid,
+    // which is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
 }
 
 impl ExitInfo {

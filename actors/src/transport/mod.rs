@@ -6,6 +6,7 @@
 //! - `requests.rs`: the requests in flight, numbered and matched (pure);
 //! - `state.rs`: its state, and requests sent, answered and timed out;
 //! - `reverse.rs`: answers to the adapter's reverse requests;
+//! - `terminal.rs`: how a `runInTerminal` command runs: its stdin, its end;
 //! - `child_slots.rs`: the child sessions a session tree may have at once;
 //! - `ending.rs`: how it ends, and the exit report;
 //! - `io.rs`: the tasks that spawn, read, write, connect and watch;
@@ -19,6 +20,7 @@
 //! - `utf8_chunks.rs`: text from chunked bytes, characters split at a chunk edge whole;
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
 //! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`;
+//! - `sweeps.rs`: the groups not yet swept, waited for before the binary exits;
 //! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
 pub(crate) mod actor;
@@ -43,6 +45,8 @@ pub(crate) mod reverse;
 #[cfg(test)]
 mod scans_tests;
 pub(crate) mod state;
+pub(crate) mod sweeps;
+pub(crate) mod terminal;
 pub(crate) mod traffic;
 pub(crate) mod utf8_chunks;
 
@@ -50,3 +54,4 @@ pub use actor::TransportActor;
 pub use child_slots::{ChildSlot, ChildSlots};
 pub use in_process::{InProcessAdapters, InProcessConnect};
 pub use messages::{FrameCredit, TransportArgs, TransportConfig, TransportMsg, TransportOutput};
+pub use sweeps::{all_process_groups_swept, unswept_process_groups};

@@ -46,6 +46,7 @@ use tokio::process::Child;
 use crate::transport::pidfd::kill_if_current;
 pub use crate::transport::procfs::ProcessId;
 use crate::transport::procfs::{carrying, scan, trees};
+use crate::transport::sweeps::Unswept;
 
 /// The environment variable that marks every process of a group, and all they start.
 pub const TREE_ENV: &str = "DAPVISOR_PROCESS_TREE";
@@ -91,6 +92,8 @@ pub struct ProcessGroup {
     /// Sweep in `Drop` itself, on whatever thread (this is the blocking pool's own
     /// copy, or there is no runtime to hand the sweep to).
     sweeps_in_drop: bool,
+    /// Counts it among the groups not yet swept (`sweeps.rs`) until the sweep is done.
+    unswept: Mutex<Option<Unswept>>,
 }
 
 impl ProcessGroup {
@@ -107,6 +110,7 @@ impl ProcessGroup {
             tag: None,
             swept: AtomicBool::new(false),
             sweeps_in_drop: false,
+            unswept: Mutex::new(Some(Unswept::new())),
         })
     }
 
@@ -178,6 +182,8 @@ impl ProcessGroup {
             let _ = child.start_kill();
             reap(child);
         }
+        // Every signal is sent: counted as swept.
+        drop(lock(&self.unswept).take());
     }
 }
 
@@ -212,6 +218,7 @@ impl ProcessGroup {
             tag: self.tag.take(),
             swept: AtomicBool::new(false),
             sweeps_in_drop: true,
+            unswept: Mutex::new(lock(&self.unswept).take()),
         }
     }
 }

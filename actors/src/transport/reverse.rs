@@ -1,11 +1,13 @@
 //! Answers to the requests an adapter sends us (reverse requests).
 //!
 //! `runInTerminal` runs the command headless, with the cwd and environment it names
-//! and clean signals ([`crate::clean_start`]), in the adapter's process group (so
-//! ending the session ends it), killed by the kernel if dapvisor dies (as the adapter
-//! is, `parent_death.rs`), and answers with its process id; its stdout and stderr come
+//! and clean signals ([`crate::clean_start`]), in a session of its own (the
+//! adapter's group is in another session, out of reach; see `terminal.rs` for its
+//! stdin and end), killed by the kernel if dapvisor dies (as the adapter is,
+//! `parent_death.rs`), and answers with its process id; its stdout and stderr come
 //! back as `output` events. It is reaped when it exits (and whatever it left running
-//! is ended then), and at most `max_terminal_processes` run at once.
+//! is ended then), swept with the adapter's processes if the session ends first, and
+//! at most `max_terminal_processes` run at once.
 //! `startDebugging` is told yes, while its session tree has a place for one more
 //! child (`child_slots.rs`), and passed to the owner, which starts the child session.
 //! Anything else, and a request past a bound, is refused with a proper error
@@ -24,6 +26,7 @@ use crate::transport::io::read_text;
 use crate::transport::messages::{FrameCredit, TransportMsg, TransportOutput};
 use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
+use crate::transport::terminal::Terminal;
 use crate::wire::types::RunInTerminalRequestArguments;
 use crate::wire::{Event, Message, Request, Response};
 
@@ -51,19 +54,22 @@ pub fn start_debugging(
 /// The outcome of a reverse request: the response body, or the error message.
 pub type ReverseResult = Result<Value, String>;
 
-/// Run a `runInTerminal` request. `pgid` is the adapter's process group to join;
-/// `None` starts a new group. `on_output` receives the process's output as `output`
-/// events, each read holding a place in `credits` until the event is handled (the
-/// reading waits while every place is held, and the process blocks on its output).
+/// Run a `runInTerminal` request. `pgid` is a process group to join; `None` starts a
+/// new session (and group), with no controlling terminal. `on_output` receives the
+/// process's output as `output` events, each read holding a place in `credits` until
+/// the event is handled (the reading waits while every place is held, and the process
+/// blocks on its output). `on_exit` is called with its pid once it has exited (and
+/// how was read, see [`Terminal::watch_end`]).
 /// The child is returned unreaped, for the caller to adopt as a [`ProcessGroup`]:
-/// held until the session ends, so that its pid is never reused before its tree is
-/// swept.
+/// held until it is swept, so that its pid is never reused before its tree is.
 pub fn run_in_terminal(
     request: &Request,
     pgid: Option<u32>,
     tag: &str,
+    terminal: &Terminal,
     credits: Arc<Semaphore>,
     on_output: impl Fn(Event, FrameCredit) + Clone + Send + Sync + 'static,
+    on_exit: impl FnOnce(u32) + Send + 'static,
 ) -> Result<(Child, Value), String> {
     let args: RunInTerminalRequestArguments = request
         .parse_arguments()
@@ -75,10 +81,13 @@ pub fn run_in_terminal(
     let mut command = crate::clean_start::tokio_command(program);
     command
         .args(rest)
-        .stdin(Stdio::null())
+        .stdin(terminal.stdin()?)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(pgid.unwrap_or(0) as i32);
+        .stderr(Stdio::piped());
+    match pgid {
+        Some(pgid) => drop(command.process_group(pgid as i32)),
+        None => crate::transport::io::in_a_session_of_its_own(&mut command),
+    }
     if !args.cwd.is_empty() {
         command.current_dir(&args.cwd);
     }
@@ -96,26 +105,41 @@ pub fn run_in_terminal(
     let pid = child
         .id()
         .ok_or_else(|| "the process ended before its id was read".to_string())?;
+    let mut readers = Vec::new();
     if let Some(out) = child.stdout.take() {
-        forward(out, "stdout", credits.clone(), on_output.clone());
+        let forwarded = (terminal, credits.clone(), on_output.clone());
+        readers.push(forward(out, "stdout", forwarded));
     }
     if let Some(err) = child.stderr.take() {
-        forward(err, "stderr", credits, on_output);
+        readers.push(forward(
+            err,
+            "stderr",
+            (terminal, credits, on_output.clone()),
+        ));
     }
+    terminal.watch_end(pid, readers, on_output, on_exit);
     Ok((child, json!({ "processId": pid })))
 }
 
 fn forward<R: AsyncRead + Unpin + Send + 'static>(
     reader: R,
     category: &'static str,
-    credits: Arc<Semaphore>,
-    on_output: impl Fn(Event, FrameCredit) + Send + Sync + 'static,
-) {
+    (terminal, credits, on_output): (
+        &Terminal,
+        Arc<Semaphore>,
+        impl Fn(Event, FrameCredit) + Send + Sync + 'static,
+    ),
+) -> tokio::task::JoinHandle<()> {
+    let terminal = terminal.clone();
     let emit = move |text: String, credit: FrameCredit| {
+        let text = terminal.clean(category, text);
+        if text.is_empty() {
+            return;
+        }
         let body = json!({ "category": category, "output": text });
         on_output(Event::new("output", Some(body)), credit);
     };
-    tokio::spawn(read_text(reader, Some(credits), |_| {}, emit));
+    tokio::spawn(read_text(reader, Some(credits), |_| {}, emit))
 }
 
 impl TransportState {
@@ -166,21 +190,25 @@ impl TransportState {
             ));
         }
         let sink = self.sink.clone();
-        let pgid = self.group.as_ref().map(|g| g.pid());
+        // Not the adapter's group, which is in a session of its own (out of reach from
+        // here): a session of the command's own, swept as the adapter's is.
+        let pgid = None;
         let credits = self.output_credits.clone();
         let tag = crate::transport::process::new_tree_tag(self.tree_owner.as_deref());
-        let (child, body) = run_in_terminal(request, pgid, &tag, credits, move |ev, held| {
-            sink(TransportOutput::Event(ev, held))
-        })?;
+        let on_output = move |ev, held| sink(TransportOutput::Event(ev, held));
+        // Reaped as soon as it exits (its exit read first), not held until the session
+        // ends.
+        // Handled after this handler, so after the group is held below.
+        let me = myself.clone();
+        let on_exit = move |pid| {
+            let _ = me.cast(TransportMsg::TerminalExited(pid));
+        };
+        let terminal = &self.terminal;
+        let (child, body) =
+            run_in_terminal(request, pgid, &tag, terminal, credits, on_output, on_exit)?;
         let Some(group) = ProcessGroup::adopt(child, pgid.is_none()) else {
             return Ok(body); // reaped already: nothing left to hold
         };
-        let pid = group.pid();
-        // Reaped as soon as it exits, not held until the session ends.
-        let me = myself.clone();
-        crate::transport::io::watch_exit(pid, move |_| {
-            let _ = me.cast(TransportMsg::TerminalExited(pid));
-        });
         self.terminal_processes.push(Arc::new(group.tagged(tag)));
         Ok(body)
     }
@@ -217,8 +245,17 @@ mod tests {
         let credits = Arc::new(Semaphore::new(4));
         let mut child = None;
         in_helper_report_and_wait(|| {
-            let (started, _) = run_in_terminal(&request, None, "test", credits, |_, _| {})
-                .expect("the command runs");
+            let terminal = Terminal::default();
+            let started = run_in_terminal(
+                &request,
+                None,
+                "test",
+                &terminal,
+                credits,
+                |_, _| {},
+                |_| {},
+            );
+            let (started, _) = started.expect("the command runs");
             let pid = started.id().unwrap();
             child = Some(started);
             pid

@@ -44,6 +44,8 @@ pub struct TransportState {
     pub(super) tree_owner: Option<String>,
     /// The processes `runInTerminal` started that still run.
     pub(super) terminal_processes: Vec<Arc<ProcessGroup>>,
+    /// How `runInTerminal` commands are run (their stdin, their end).
+    pub(super) terminal: crate::transport::terminal::Terminal,
     /// The places for child sessions of its session's tree.
     pub(super) child_slots: crate::transport::ChildSlots,
     /// Whether the program has stopped yet (the first stop is a moment to note the

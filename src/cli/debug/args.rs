@@ -1,0 +1,109 @@
+//! The flags of `dapvisor debug`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::DEFAULT_MAX_STOPS;
+
+/// Flags of `dapvisor debug`.
+#[derive(Debug, Args)]
+pub struct DebugArgs {
+    /// The program: a script, a Go source file or package folder, or a binary. With
+    /// --test: the test's file, package folder or crate folder, where the id does not say.
+    #[arg(required_unless_present = "test")]
+    pub program: Option<PathBuf>,
+    /// Run one test instead, as its runner names it: a pytest node id
+    /// (`tests/test_cart.py::test_total`), a Go test (`TestTotal`), a Rust test path
+    /// (`cart::tests::total`), a node:test name or a minitest test
+    /// (`test/test_cart.rb::TestCart#test_total`). The end says whether it passed, with
+    /// the runner's failure text; the exit code is the runner's.
+    #[arg(long, value_name = "ID")]
+    pub test: Option<String>,
+    /// The test's runner (pytest, go, cargo, node, minitest), when the id and program do not tell.
+    #[arg(long, value_name = "NAME", requires = "test")]
+    pub runner: Option<String>,
+    /// The adapter (debugpy, lldb-dap, dlv, ...); chosen from the program by default.
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
+    /// Stop at FILE:LINE (repeatable).
+    #[arg(long = "break", value_name = "FILE:LINE", value_parser = parse_location)]
+    pub breaks: Vec<(String, i64)>,
+    /// Stop when the function NAME is called (repeatable).
+    #[arg(long = "break-function", value_name = "NAME")]
+    pub break_functions: Vec<String>,
+    /// Evaluate EXPR at every stop (repeatable).
+    #[arg(long = "eval", value_name = "EXPR")]
+    pub evals: Vec<String>,
+    /// Print one JSON object per stop (and one for the end) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The program's working directory [default: the program's folder (a Go package
+    /// folder: itself), as for debug.launch].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// The program reads FILE as its stdin [default: dapvisor's own stdin where that
+    /// is a pipe or a file (`echo bob | dapvisor debug ...`); at a terminal, an empty
+    /// input: the terminal stays dapvisor's].
+    #[arg(long, value_name = "FILE")]
+    pub stdin: Option<PathBuf>,
+    /// Give up when the program neither stops nor ends for this many seconds
+    /// [default: wait as long as it runs].
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Do not install debugpy when a Python program needs it and no Python here has it
+    /// (by default it is installed into dapvisor's own venv).
+    #[arg(long)]
+    pub no_install: bool,
+    /// How long to wait for the program to pause, past --timeout or at the first
+    /// Ctrl-C, to show where it was [default: 5].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub pause_wait: Option<Duration>,
+    /// Give up after this many stops.
+    #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
+    pub max_stops: usize,
+    /// Arguments for the program (after `--`).
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+/// Seconds, from 0 up to a day.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(0.0..=86_400.0).contains(&seconds) {
+        return Err(format!("`{text}` is not between 0 and 86400 seconds"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// `FILE:LINE`, split at the last colon (Windows-style or odd file names keep theirs).
+fn parse_location(text: &str) -> Result<(String, i64), String> {
+    let (file, line) = text
+        .rsplit_once(':')
+        .ok_or_else(|| format!("`{text}` is not FILE:LINE"))?;
+    let line: i64 = line
+        .parse()
+        .map_err(|_| format!("`{line}` in `{text}` is not a line number"))?;
+    if file.is_empty() || line < 1 {
+        return Err(format!("`{text}` is not FILE:LINE with a line from 1"));
+    }
+    Ok((file.to_string(), line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_split_at_the_last_colon() {
+        assert_eq!(parse_location("a.py:12").unwrap(), ("a.py".into(), 12));
+        assert_eq!(parse_location("C:/x.c:3").unwrap(), ("C:/x.c".into(), 3));
+        assert!(parse_location("a.py").is_err());
+        assert!(parse_location("a.py:x").is_err());
+        assert!(parse_location("a.py:0").is_err());
+        assert!(parse_location(":3").is_err());
+    }
+}
