@@ -175,8 +175,8 @@ impl BreakpointCache {
         }
     }
 
-    /// Files with cached breakpoints (including files whose list was cleared, so the
-    /// adapter hears of the clearing too).
+    /// Files with cached breakpoints (including files whose list was cleared and the
+    /// adapter has not yet answered the clearing, so it hears of it too).
     pub fn files(&self) -> impl Iterator<Item = &Path> {
         self.sources.keys().map(PathBuf::as_path)
     }
@@ -205,6 +205,12 @@ impl BreakpointCache {
         let Some(list) = self.sources.get_mut(file) else {
             return;
         };
+        if sent.is_empty() && list.is_empty() {
+            // The adapter has heard of the clearing: nothing of the file is left to
+            // send, to it or to a restarted adapter (issue 27, item 6).
+            self.sources.remove(file);
+            return;
+        }
         let mut taken = vec![false; list.len()];
         for (requested, bp) in sent.iter().zip(actual) {
             let found = list

@@ -57,6 +57,20 @@ fn removing_keeps_the_others_and_clearing_still_names_the_file() {
     cache.set_file(f, vec![]).unwrap();
     assert_eq!(cache.files().collect::<Vec<_>>(), vec![f]);
     assert!(lines(&cache.arguments_for(f)).is_empty());
+    // Once the adapter answered the clearing, the file is forgotten: a restarted
+    // adapter is not sent every file ever set (issue 27, item 6).
+    cache.record_file_result(f, &[], Vec::new());
+    assert_eq!(cache.files().count(), 0);
+}
+
+#[test]
+fn a_clearing_answered_after_a_new_list_leaves_the_new_list() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("a.py");
+    cache.set_file(f, vec![]).unwrap();
+    cache.add(f, bp(7)).unwrap();
+    cache.record_file_result(f, &[], Vec::new());
+    assert_eq!(lines(&cache.arguments_for(f)), vec![7]);
 }
 
 #[test]
