@@ -95,6 +95,11 @@ pub const MAX_TRACE_EXPRESSIONS: usize = 16;
 /// is taken for the program's own text).
 pub const MAX_TRACE_PENDING_BYTES: usize = 64 * 1024;
 
+/// The most output categories at once with a tracepoint row held for its end: 8
+/// (DAP's own are `console`, `stdout`, `stderr`, `important`, `telemetry`; an adapter
+/// names the rest). A row begun in a category past these is taken for text.
+pub const MAX_TRACE_PENDING_CATEGORIES: usize = 8;
+
 /// Bytes kept for error reports of each of an adapter's output streams that is not
 /// DAP (its stderr; for an adapter reached over TCP, its stdout too): 8 KiB each.
 /// Set with `RuntimeConfig::stderr_tail_bytes`.

@@ -207,9 +207,8 @@ impl TraceLog {
                 if rest.len() - at > limits::MAX_TRACE_PENDING_BYTES {
                     // No end in sight: it is text after all.
                     left.push_str(&rest[at..]);
-                } else {
-                    self.partial
-                        .insert(category.to_string(), rest[at..].to_string());
+                } else if let Some(text) = self.hold(category, rest[at..].to_string()) {
+                    left.push_str(&text);
                 }
                 return (left, hits);
             };
@@ -232,9 +231,23 @@ impl TraceLog {
         let begun = marker_begun(&left, &start);
         if begun > 0 {
             let tail = left.split_off(left.len() - begun);
-            self.partial.insert(category.to_string(), tail);
+            if let Some(text) = self.hold(category, tail) {
+                left.push_str(&text);
+            }
         }
         (left, hits)
+    }
+
+    /// Hold `pending`, the start of a row in `category`, for its end; given back as
+    /// text when [`limits::MAX_TRACE_PENDING_CATEGORIES`] other categories already
+    /// hold one (the categories are the adapter's to name: they are bounded).
+    fn hold(&mut self, category: &str, pending: String) -> Option<String> {
+        let full = self.partial.len() >= limits::MAX_TRACE_PENDING_CATEGORIES;
+        if full && !self.partial.contains_key(category) {
+            return Some(pending);
+        }
+        self.partial.insert(category.to_string(), pending);
+        None
     }
 
     /// Keep the row whose template body (`ID@@v1SEPv2...`) is `body`.

@@ -70,6 +70,22 @@ fn a_row_split_across_pieces_of_output_waits_for_its_end() {
     assert_eq!(values(&log.read_since(0, 1).rows[0]), [("i", "5")]);
 }
 
+/// Issue 27, item 6: a row held per category, in categories the adapter names, grew
+/// without bound; past the named number of categories a begun row is text.
+#[test]
+fn rows_wait_for_their_end_in_a_bounded_number_of_categories() {
+    let (mut log, template) = log_with(10, "m.c", 12, &["i"]);
+    let whole = printed(&template, &["5"]);
+    let (first, _) = whole.split_at(whole.len() / 2);
+    for n in 0..limits::MAX_TRACE_PENDING_CATEGORIES {
+        let (left, _) = log.take_rows(&format!("own{n}"), first);
+        assert_eq!(left, "", "held in category {n}");
+    }
+    let (left, hits) = log.take_rows("one-more", first);
+    assert_eq!((left.as_str(), hits.len()), (first, 0), "given back as text");
+    assert_eq!(log.partial.len(), limits::MAX_TRACE_PENDING_CATEGORIES);
+}
+
 #[test]
 fn hits_are_counted_per_tracepoint() {
     let mut log = TraceLog::new(10);
