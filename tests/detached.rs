@@ -177,7 +177,13 @@ async fn a_child_the_adapter_never_named_before_it_died_is_ended_too() {
         .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|pid| pid.parse().ok())
         .unwrap_or_else(|| panic!("the adapter never said it started its orphan: {said}"));
+    // By its mark too: the orphan may be gone and its pid taken by another process
+    // before the failure is read (pids wrap).
     let left = wait_gone(vec![orphan]).await;
+    let left: Vec<u32> = left
+        .into_iter()
+        .filter(|pid| cmdline(*pid).ends_with(&mark))
+        .collect();
     assert!(
         left.is_empty(),
         "the adapter's orphan {orphan} is still alive"

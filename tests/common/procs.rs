@@ -16,6 +16,12 @@ fn stat_fields(pid: u32) -> Option<Vec<String>> {
     Some(rest.split_whitespace().map(str::to_string).collect())
 }
 
+/// When `pid` started (clock ticks since boot), which tells it from a later process
+/// that takes its pid.
+fn start_time(pid: u32) -> Option<String> {
+    stat_fields(pid)?.get(19).cloned()
+}
+
 /// Whether `pid` runs: it exists and is neither a zombie nor dead.
 pub fn is_alive(pid: u32) -> bool {
     stat_fields(pid)
@@ -79,8 +85,16 @@ pub fn descendants(root: u32) -> Vec<u32> {
 pub async fn wait_gone(pids: Vec<u32>) -> Vec<u32> {
     tokio::task::spawn_blocking(move || {
         let deadline = Instant::now() + GONE_WAIT;
+        // Each as it is now: a pid that a later process takes (pids wrap at 32,768
+        // here, and a suite starts thousands) is not the one waited for.
+        let started: Vec<(u32, Option<String>)> =
+            pids.iter().map(|&p| (p, start_time(p))).collect();
         loop {
-            let alive: Vec<u32> = pids.iter().copied().filter(|&p| is_alive(p)).collect();
+            let alive: Vec<u32> = started
+                .iter()
+                .filter(|(p, start)| is_alive(*p) && start_time(*p) == *start)
+                .map(|(p, _)| *p)
+                .collect();
             if alive.is_empty() || Instant::now() >= deadline {
                 return alive;
             }
