@@ -247,7 +247,8 @@ async fn start(
             group = Some(Arc::new(
                 ProcessGroup::adopt(child, true)
                     .ok_or("the adapter ended before it could be watched")?
-                    .tagged(tag),
+                    .tagged(tag)
+                    .named_in(pid_slot.clone()),
             ));
         }
     }

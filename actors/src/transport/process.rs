@@ -38,7 +38,7 @@
 //! moments the tree was noted (a debuggee that daemonizes itself after the last one).
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::process::Child;
@@ -94,6 +94,9 @@ pub struct ProcessGroup {
     sweeps_in_drop: bool,
     /// Counts it among the groups not yet swept (`sweeps.rs`) until the sweep is done.
     unswept: Mutex<Option<Unswept>>,
+    /// Where the leader's pid is named to the session's handles: emptied before the
+    /// leader is reaped, so no handle names a pid the kernel may give another process.
+    pid_slot: Option<Arc<AtomicU32>>,
 }
 
 impl ProcessGroup {
@@ -111,7 +114,15 @@ impl ProcessGroup {
             swept: AtomicBool::new(false),
             sweeps_in_drop: false,
             unswept: Mutex::new(Some(Unswept::new())),
+            pid_slot: None,
         })
+    }
+
+    /// The leader's pid is named in `slot` (the session's handles read it): it is
+    /// emptied before the leader is reaped.
+    pub fn named_in(mut self, slot: Option<Arc<AtomicU32>>) -> Self {
+        self.pid_slot = slot;
+        self
     }
 
     /// It was started with `TREE_ENV` set to `tag`: the sweep ends every process
@@ -180,6 +191,10 @@ impl ProcessGroup {
         if let Some(mut child) = child {
             // tokio signals only a child it has not reaped.
             let _ = child.start_kill();
+            if let Some(slot) = &self.pid_slot {
+                // Only if it still names this leader (a restart may name another).
+                let _ = slot.compare_exchange(self.leader, 0, Ordering::SeqCst, Ordering::SeqCst);
+            }
             reap(child);
         }
         // Every signal is sent: counted as swept.
@@ -219,6 +234,7 @@ impl ProcessGroup {
             swept: AtomicBool::new(false),
             sweeps_in_drop: true,
             unswept: Mutex::new(lock(&self.unswept).take()),
+            pid_slot: self.pid_slot.take(),
         }
     }
 }
@@ -346,6 +362,30 @@ mod tests {
         drop(group);
         assert!(gone(grandchild).await, "grandchild {grandchild} survived");
         assert!(reaped(leader).await, "the leader is reaped");
+    }
+
+    /// Issue 27, item 11: the session's handles named the adapter's pid from its
+    /// reaping until the session heard of it; the name goes first.
+    #[tokio::test]
+    async fn the_leaders_pid_is_no_longer_named_once_it_is_reaped() {
+        let (child, _lines) = leader("exec sleep 300");
+        let pid = child.id().unwrap();
+        let slot = Arc::new(AtomicU32::new(pid));
+        let group = ProcessGroup::adopt(child, true)
+            .unwrap()
+            .named_in(Some(slot.clone()));
+        group.kill();
+        assert_eq!(slot.load(Ordering::SeqCst), 0, "still named");
+        assert!(reaped(pid).await, "reaped");
+
+        // A slot that names another adapter by now (a restart's) is left alone.
+        let (child, _lines) = leader("exec sleep 300");
+        let slot = Arc::new(AtomicU32::new(4_000_000));
+        ProcessGroup::adopt(child, true)
+            .unwrap()
+            .named_in(Some(slot.clone()))
+            .kill();
+        assert_eq!(slot.load(Ordering::SeqCst), 4_000_000);
     }
 
     #[tokio::test]
