@@ -85,10 +85,10 @@ pub(crate) struct LaunchArgs {
     test: Option<String>,
     /// pytest, go, cargo, node or minitest, if `test` does not tell.
     runner: Option<String>,
-    /// Arguments passed to the program.
+    /// The program's arguments.
     #[serde(default)]
     args: Vec<String>,
-    /// The program's working directory; the program's own folder by default.
+    /// The working directory (default: the program's folder).
     cwd: Option<String>,
     /// Added to the program's environment.
     #[serde(default)]
