@@ -118,6 +118,7 @@ async fn values_memory_and_disassembly_are_bounded_on_lldb_dap() {
     let ended = ok(&tools, "debug.continue", with(&id, json!({}))).await;
     assert_eq!(ended["state"], "terminated");
     let err = fails(&tools, "debug.disassemble", with(&id, json!({})), 400).await;
-    assert!(err.text.contains("terminated"), "{}", err.text);
+    assert_eq!(err.error().unwrap().kind, "session_ended", "{}", err.text);
+    assert!(err.text.contains("exited with code"), "{}", err.text);
     tools.runtime().shutdown().await;
 }

@@ -150,10 +150,12 @@ async fn a_dropped_launch_leaves_no_session() {
         }
     };
     assert!(runtime.sessions().is_empty());
-    assert!(matches!(
-        runtime.find(closed.session_id),
-        Err(SessionError::NotFound(_))
-    ));
+    // Removed, and remembered as ended (not "never known"), as any ended session is.
+    let found = runtime.find(closed.session_id);
+    assert!(
+        matches!(found, Err(SessionError::SessionEnded(_))),
+        "{found:?}"
+    );
     probe.wait_until(|log| log.closed == 1).await;
     runtime.shutdown().await;
 }
