@@ -62,6 +62,8 @@ mod session_tests_launch_timeout;
 #[cfg(test)]
 mod session_tests_lifecycle;
 #[cfg(test)]
+mod session_tests_moves;
+#[cfg(test)]
 mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;

@@ -82,7 +82,11 @@ fn rows_wait_for_their_end_in_a_bounded_number_of_categories() {
         assert_eq!(left, "", "held in category {n}");
     }
     let (left, hits) = log.take_rows("one-more", first);
-    assert_eq!((left.as_str(), hits.len()), (first, 0), "given back as text");
+    assert_eq!(
+        (left.as_str(), hits.len()),
+        (first, 0),
+        "given back as text"
+    );
     assert_eq!(log.partial.len(), limits::MAX_TRACE_PENDING_CATEGORIES);
 }
 
