@@ -130,6 +130,13 @@ pub const DEFAULT_SUBSCRIBER_MAX_WAITING: usize = 262_144;
 /// `RuntimeConfig::max_queued_requests`.
 pub const DEFAULT_MAX_QUEUED_REQUESTS: usize = 256;
 
+/// Places past `max_queued_requests` kept for the calls that end a session
+/// (terminate, disconnect) and read its state (snapshot, output, trace): 4. A session
+/// whose queue is full of calls on a hung adapter is still ended in order (an attached
+/// program detached from, its breakpoints taken out) rather than stopped with them in.
+/// A reserve, not a limit a caller sets.
+pub const ENDING_PLACES: usize = 4;
+
 /// How long a TCP adapter may take to print its listening banner, or to accept the
 /// connection; and how long an adapter that dials back (CodeLLDB) may take to connect
 /// and name its token: 10 s. Set with `RuntimeConfig::connect_timeout`.

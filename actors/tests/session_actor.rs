@@ -252,10 +252,11 @@ async fn a_session_with_too_many_requests_waiting_refuses_more_as_busy() {
         ),
         "{err:?}"
     );
-    assert!(matches!(
-        session.snapshot().await,
-        Err(SessionError::Busy { .. })
-    ));
+    // Reading its state and ending it have places of their own (issue 27, item 10).
+    assert_eq!(
+        session.snapshot().await.unwrap().state,
+        SessionState::Stopped
+    );
     for call in hung {
         assert!(matches!(
             call.await.unwrap(),

@@ -1,7 +1,8 @@
 //! Issue 27 ("the runtime never grows without bound"), through the session actor on
 //! the scripted in-process adapter under paused tokio time: no timer outlives what it
 //! waited for; a call given up on keeps its queue place while its request is with the
-//! adapter; child sessions are bounded per session tree.
+//! adapter; child sessions are bounded per session tree; a busy session is still
+//! ended in order.
 
 use std::time::Duration;
 
@@ -72,6 +73,49 @@ async fn a_dropped_request_keeps_its_place_until_the_adapter_answers() {
     // The adapter answers both: the places come back.
     tokio::time::sleep(Duration::from_secs(30)).await;
     session.threads().await.unwrap();
+    runtime.shutdown().await;
+}
+
+/// Item 10: a session whose queue was full refused the snapshot and the ending
+/// request, and was stopped anyway: its adapter killed without `disconnect`, which
+/// for an attached program leaves its breakpoints in. Ending has places of its own.
+#[tokio::test(start_paused = true)]
+async fn a_busy_session_is_still_ended_in_order() {
+    let fake = FakeAdapter::new().hang_on("evaluate");
+    let config = RuntimeConfig::default().max_queued_requests(2);
+    let (runtime, probe) = runtime(fake, config).await;
+    let session = stopped(&runtime, FAKE).await;
+    let hung: Vec<_> = (0..2)
+        .map(|_| {
+            let session = session.clone();
+            tokio::spawn(async move { session.evaluate("x", None, None).await })
+        })
+        .collect();
+    probe
+        .wait_until(|log| {
+            log.requests
+                .iter()
+                .filter(|r| r.command == "evaluate")
+                .count()
+                == 2
+        })
+        .await;
+    assert!(matches!(
+        session.threads().await,
+        Err(SessionError::Busy { .. })
+    ));
+
+    runtime.end_session(session.id()).await.unwrap();
+    let commands = probe.commands();
+    assert!(
+        commands
+            .iter()
+            .any(|c| c == "terminate" || c == "disconnect"),
+        "the adapter was let go without being told: {commands:?}"
+    );
+    for call in hung {
+        assert!(call.await.unwrap().is_err());
+    }
     runtime.shutdown().await;
 }
 

@@ -209,16 +209,20 @@ impl SessionHandle {
             sends_requests,
             answered: false,
         };
-        if queued >= self.max_queued {
+        // The calls that end the session or read its state have a reserve of their own.
+        let ends =
+            reads_state || matches!(command, Command::Terminate | Command::Disconnect { .. });
+        let limit = match ends {
+            true => self.max_queued + crate::limits::ENDING_PLACES,
+            false => self.max_queued,
+        };
+        if queued >= limit {
             call.answered();
             if self.actor.get_status() != ractor::ActorStatus::Running {
                 // Places a gone session never gave back say nothing of it.
                 return Err(self.ended_error());
             }
-            return Err(SessionError::Busy {
-                queued,
-                limit: self.max_queued,
-            });
+            return Err(SessionError::Busy { queued, limit });
         }
         let command = match self.timeout {
             Some(timeout) if !reads_state => Command::WithTimeout {
