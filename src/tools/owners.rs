@@ -255,7 +255,9 @@ mod tests {
         let mut owned = Ownership::new(Some(a.clone()));
         owned.share(Some(b.clone()));
         assert!(check(&owned, Some(&b), "debug.evaluate", Effect::Code, "s1").is_ok());
-        assert!(check(&owned, Some(&c), "debug.evaluate", Effect::Code, "s1").is_err());
+        let refused = check(&owned, Some(&c), "debug.evaluate", Effect::Code, "s1").unwrap_err();
+        assert_eq!(refused.kind, NOT_OWNER, "{refused}");
+        assert!(refused.error.contains("you are client c3"), "{refused}");
         owned.share(None);
         assert!(check(&owned, Some(&c), "debug.pause", Effect::Control, "s1").is_ok());
         owned.hand_over(b.clone());
