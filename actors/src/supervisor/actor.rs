@@ -92,7 +92,7 @@ pub struct SupervisorState {
     /// Each session's crash history.
     pub(super) restarts: HashMap<SessionId, RestartTracker>,
     /// Each parent's child sessions.
-    pub(super) children: HashMap<SessionId, Vec<SessionId>>,
+    pub(super) children: super::children::ChildTree,
     /// State of the jitter's random numbers.
     pub(super) rng: u64,
     next_id: u64,
@@ -126,7 +126,7 @@ impl Actor for SupervisorActor {
             hub: args.hub,
             ended: args.ended,
             restarts: HashMap::new(),
-            children: HashMap::new(),
+            children: Default::default(),
             rng: seed(),
             next_id: 1,
             shutting_down: false,
@@ -332,6 +332,7 @@ impl SupervisorState {
     /// ends its actor and announces its end once it has stopped ([`announce_closed`]).
     pub(super) fn forget(&mut self, id: SessionId, why: &str) -> Option<SessionHandle> {
         self.remove_children(id, why);
+        self.children.forget(id);
         let (_, handle) = self.sessions.remove(&id)?;
         self.by_actor.remove(&handle.actor().get_id());
         self.restarts.remove(&id);
