@@ -22,6 +22,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// What `--no-redact` says on stderr: what it turns off.
+pub const NO_REDACT_WARNING: &str = "dapvisor: --no-redact: keys, passwords and tokens in \
+     the debugged program's values and output are shown as they are, not hidden";
+
 /// The command line.
 #[derive(Debug, Parser)]
 #[command(

@@ -91,6 +91,10 @@ pub struct DebugArgs {
     /// Give up after this many stops.
     #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
     pub max_stops: usize,
+    /// Print values as the program holds them: no redaction of keys, passwords and
+    /// tokens (by default they are hidden).
+    #[arg(long)]
+    pub no_redact: bool,
     /// Arguments for the program (after `--`).
     #[arg(last = true, value_name = "ARGS")]
     pub args: Vec<String>,
@@ -128,7 +132,11 @@ pub async fn run(args: DebugArgs) -> ExitCode {
     // results' own bounded tail would print some twice.
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-        .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0));
+        .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0))
+        .with_redaction(!args.no_redact);
+    if args.no_redact {
+        eprintln!("{}", crate::cli::NO_REDACT_WARNING);
+    }
     let driver = Driver {
         tools,
         args,
