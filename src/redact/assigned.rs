@@ -58,7 +58,7 @@ pub(super) fn spans(text: &str) -> Vec<Span> {
         };
         let value = &text[start..end];
         if strict && !is_plain(value) {
-            found.push(Span::new(start, end, "named-secret"));
+            found.push(Span::new(start, end, super::NAMED));
         } else if !strict && is_high_entropy(value) {
             found.push(Span::new(start, end, "assigned-secret"));
         }

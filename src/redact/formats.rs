@@ -146,7 +146,7 @@ fn prefixed(text: &str) -> Vec<Span> {
                     .position(|&b| !(kind.body)(b))
                     .unwrap_or(bytes.len() - body);
             scanned_to[k] = end;
-            let jwt_ok = kind.kind != "jwt" || bytes[body..end].contains(&b'.');
+            let jwt_ok = kind.kind != "jwt" || is_jwt(&bytes[i..end]);
             if end - body >= kind.min_body && jwt_ok {
                 found.push(Span::new(i, end, kind.kind));
             }
@@ -154,6 +154,17 @@ fn prefixed(text: &str) -> Vec<Span> {
     }
     found
 }
+
+/// A JWT, or the start of one cut short: a header of at least [`MIN_JWT_HEADER`]
+/// characters, a dot, and more.
+fn is_jwt(run: &[u8]) -> bool {
+    run.iter()
+        .position(|&b| b == b'.')
+        .is_some_and(|dot| dot >= MIN_JWT_HEADER && dot + 1 < run.len())
+}
+
+/// The shortest JWT header: `eyJhbGciOiJ...`, the encoded `{"alg":`, is 10 characters.
+const MIN_JWT_HEADER: usize = 10;
 
 /// Runs of exactly [`AWS_SECRET_CHARS`] base64 characters with letters of both cases
 /// and a digit: in a text that also holds an access key id, its secret key.

@@ -93,7 +93,7 @@ impl Known {
         let mut found = Vec::new();
         for secret in &self.secrets {
             for (at, _) in text.match_indices(secret.as_str()) {
-                found.push(Span::new(at, at + secret.len(), "named-secret"));
+                found.push(Span::new(at, at + secret.len(), NAMED));
             }
         }
         found
@@ -112,6 +112,14 @@ impl Span {
     fn new(start: usize, end: usize, kind: &'static str) -> Self {
         Self { start, end, kind }
     }
+}
+
+/// The kind of the credential `value` is, whole, by its format; else `named-secret`.
+fn kind_of(value: &str) -> &'static str {
+    formats::spans(value)
+        .into_iter()
+        .find(|s| s.start == 0 && s.end == value.len())
+        .map_or(NAMED, |s| s.kind)
 }
 
 /// What stands where a secret was: `«redacted: github-token, 40 chars»`.
@@ -187,6 +195,24 @@ fn scrub_strings(value: &mut Value, known: &mut Known) {
     }
 }
 
+/// Of two kinds for one secret, the one that says more: a format (`github-token`)
+/// over a high-entropy value under a name over a secret name.
+fn telling(a: &'static str, b: &'static str) -> &'static str {
+    let rank = |k: &str| match k {
+        NAMED => 0,
+        "assigned-secret" => 1,
+        _ => 2,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// The kind of a value hidden for its name (or seen before under one).
+const NAMED: &str = "named-secret";
+
 /// `text` with `spans` (merged where they overlap, widened to whole characters)
 /// replaced by markers.
 fn apply(text: &str, mut spans: Vec<Span>) -> String {
@@ -202,11 +228,12 @@ fn apply(text: &str, mut spans: Vec<Span>) -> String {
         let Span {
             start,
             mut end,
-            kind,
+            mut kind,
         } = spans[i];
         i += 1;
         while i < spans.len() && spans[i].start < end {
             end = end.max(spans[i].end);
+            kind = telling(kind, spans[i].kind);
             i += 1;
         }
         let mut start = start.max(at);

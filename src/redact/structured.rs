@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::names::{expression_name, is_secret_name};
 use super::values::{core, is_plain};
-use super::{marker, Known};
+use super::{kind_of, marker, Known};
 
 /// The fields beside an `expression` that hold its value.
 const EXPRESSION_VALUES: &[&str] = &["value", "result", "previous"];
@@ -88,7 +88,7 @@ pub(super) fn hide_str(shown: &str, known: &mut Known) -> Option<String> {
     Some(format!(
         "{}{}{}",
         &shown[..start],
-        marker("named-secret", secret.chars().count()),
+        marker(kind_of(secret), secret.chars().count()),
         &shown[end..]
     ))
 }
