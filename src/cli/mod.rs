@@ -15,6 +15,7 @@ pub mod debug;
 pub mod doctor;
 pub mod http_flags;
 pub mod http_token;
+pub mod log_writer;
 pub mod mcp;
 pub mod signals;
 
@@ -56,7 +57,12 @@ pub enum Command {
 /// Parse the command line and run it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
+    let no_redact = match &cli.command {
+        Command::Mcp(args) => args.no_redact,
+        Command::Debug(args) => args.no_redact,
+        _ => false,
+    };
+    init_logging(!no_redact);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -88,11 +94,11 @@ pub fn main() -> ExitCode {
     code
 }
 
-fn init_logging() {
+fn init_logging(redact: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("DAPVISOR_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(log_writer::LogWriter { redact })
         .try_init();
 }
