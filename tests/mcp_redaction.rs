@@ -159,6 +159,61 @@ async fn secrets_are_hidden_everywhere_and_derived_facts_still_answer() {
     client.close().await;
 }
 
+/// The printed line read in pieces smaller than it: each read ends before a token it
+/// would split, so each key comes whole in one read and is hidden there, without the
+/// agent having read anything else first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn output_read_in_pieces_never_splits_a_secret() {
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let file = program("python/secrets.py");
+    let ended = client
+        .ok("debug_launch", json!({ "program": file, "timeout": 120 }))
+        .await;
+    let id = ended["session_id"].clone();
+    if ended["state"] != "terminated" {
+        let end = client
+            .ok("debug_continue", json!({ "session_id": id }))
+            .await;
+        assert_eq!(end["state"], "terminated", "{end}");
+    }
+    let (mut since, mut reads, mut whole) = (0, Vec::new(), String::new());
+    loop {
+        let read = client
+            .ok(
+                "debug_output",
+                json!({ "session_id": id, "since": since, "max_bytes": 48 }),
+            )
+            .await;
+        whole.push_str(read["output"].as_str().unwrap());
+        reads.push(read.to_string());
+        if read["truncated"] != true {
+            break;
+        }
+        since = read["next"].as_u64().unwrap();
+    }
+    assert!(reads.len() > 2, "{reads:?}");
+    for secret in &SECRETS[..2] {
+        for piece in [&secret[..8], &secret[secret.len() - 8..]] {
+            assert!(
+                !whole.contains(piece),
+                "`{piece}` of `{secret}` in {reads:?}"
+            );
+        }
+    }
+    assert!(
+        whole.contains(
+            "using AWS key «redacted: aws-access-key-id, 20 chars» «redacted: \
+                            aws-secret-access-key, 40 chars»"
+        ),
+        "{whole}"
+    );
+    client.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_started_with_no_redact_shows_them() {
     let client = McpClient::start_all_tools(

@@ -1,6 +1,7 @@
 //! Credentials found by their format, wherever they stand: cloud and forge tokens by
 //! their documented prefixes, JWTs, PEM private keys, passwords in URLs, bearer tokens,
-//! and the AWS secret access key beside an access key id.
+//! and AWS secret access keys (40 characters of base64: beside an access key id, or
+//! alone where a `/` or `+` tells them from identifiers).
 //!
 //! Every scan is a single pass over the bytes with a constant amount of work per byte
 //! (no backtracking): a token's extent is scanned at most once per kind, and each
@@ -109,9 +110,8 @@ const MIN_BEARER_CHARS: usize = 16;
 /// Every credential `text` holds by its format.
 pub(super) fn spans(text: &str) -> Vec<Span> {
     let mut found = prefixed(text);
-    if found.iter().any(|s| s.kind == "aws-access-key-id") {
-        found.extend(aws_secrets(text));
-    }
+    let beside_a_key_id = found.iter().any(|s| s.kind == "aws-access-key-id");
+    found.extend(aws_secrets(text, beside_a_key_id));
     found.extend(private_keys(text));
     found.extend(url_passwords(text));
     found.extend(bearer_tokens(text));
@@ -147,7 +147,11 @@ fn prefixed(text: &str) -> Vec<Span> {
                     .unwrap_or(bytes.len() - body);
             scanned_to[k] = end;
             let jwt_ok = kind.kind != "jwt" || is_jwt(&bytes[i..end]);
-            if end - body >= kind.min_body && jwt_ok {
+            // Cut short by a bound (`…`, or the end of a read of output): whatever
+            // follows the prefix is part of the secret.
+            let cut = end == bytes.len() || text[end..].starts_with(['…', '[']);
+            let long_enough = end - body >= kind.min_body || (cut && end > body);
+            if long_enough && (jwt_ok || cut) {
                 found.push(Span::new(i, end, kind.kind));
             }
         }
@@ -167,8 +171,9 @@ fn is_jwt(run: &[u8]) -> bool {
 const MIN_JWT_HEADER: usize = 10;
 
 /// Runs of exactly [`AWS_SECRET_CHARS`] base64 characters with letters of both cases
-/// and a digit: in a text that also holds an access key id, its secret key.
-fn aws_secrets(text: &str) -> Vec<Span> {
+/// and a digit: an AWS secret key where the text also holds an access key id, or where
+/// the run has a `/` or `+` (as most do), which no identifier or hex digest has.
+fn aws_secrets(text: &str, beside_a_key_id: bool) -> Vec<Span> {
     let b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'/' || b == b'+';
     runs(text.as_bytes(), b64)
         .filter(|&(s, e)| e - s == AWS_SECRET_CHARS)
@@ -177,6 +182,7 @@ fn aws_secrets(text: &str) -> Vec<Span> {
             run.iter().any(u8::is_ascii_lowercase)
                 && run.iter().any(u8::is_ascii_uppercase)
                 && run.iter().any(u8::is_ascii_digit)
+                && (beside_a_key_id || run.iter().any(|&b| b == b'/' || b == b'+'))
         })
         .map(|(s, e)| Span::new(s, e, "aws-secret-access-key"))
         .collect()

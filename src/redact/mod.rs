@@ -32,6 +32,7 @@
 //! transformed (reversed, encoded) by an expression.
 
 mod assigned;
+mod edges;
 mod entropy;
 mod formats;
 mod names;
@@ -47,6 +48,7 @@ use std::collections::VecDeque;
 
 use serde_json::{Map, Value};
 
+pub use edges::{end_before_token, start_after_token, MAX_TOKEN_BYTES};
 pub use entropy::{is_high_entropy, HIGH_ENTROPY_BITS_PER_CHAR, MIN_HIGH_ENTROPY_CHARS};
 pub use names::{expression_name, is_secret_name, sounds_secret};
 

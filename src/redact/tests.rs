@@ -120,9 +120,15 @@ fn the_aws_secret_key_is_hidden_beside_its_key_id() {
     let out = text(&format!("key {AWS_ID} secret {AWS_SECRET}"));
     assert!(!out.contains(AWS_SECRET) && !out.contains(AWS_ID), "{out}");
     assert!(out.contains("aws-secret-access-key, 40 chars"), "{out}");
-    // Alone, a 40-character string is just a string.
-    let sha = "da39a3ee5e6b4b0d3255bfef95601890afd80709";
-    assert_eq!(text(sha), sha);
+    // Alone, it is told by its `/` or `+`; a hex digest or an identifier of 40 is
+    // just a string.
+    assert!(!text(&format!("secret {AWS_SECRET}")).contains("K7MDENG"));
+    for plain in [
+        "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+        "ThisIsAVeryLongCamelCaseIdentifier123456",
+    ] {
+        assert_eq!(text(plain), plain);
+    }
 }
 
 #[test]
@@ -262,4 +268,38 @@ fn a_short_secret_is_hidden_where_named_but_not_everywhere() {
     redact_json(&mut v, &mut known);
     assert_eq!(v[0]["value"], "'«redacted: named-secret, 2 chars»'");
     assert_eq!(v[1]["value"], "'ab'");
+}
+
+#[test]
+fn cuts_move_to_the_edges_of_a_token_they_fall_inside() {
+    let text = format!("key: {GITHUB} and more");
+    let inside = 5 + 10;
+    assert_eq!(end_before_token(&text, inside), 5);
+    assert_eq!(start_after_token(&text, inside), 5 + GITHUB.len());
+    // Between tokens, at the ends, or a text that is one token: where the bound says.
+    assert_eq!(end_before_token(&text, 4), 4);
+    assert_eq!(start_after_token(&text, 4), 4);
+    assert_eq!(end_before_token(GITHUB, 10), 10);
+    assert_eq!(start_after_token(GITHUB, 10), 10);
+    // At the end of a read, a trailing token may go on in the next one.
+    assert_eq!(end_before_token("printed ghp_abc", 15), 8);
+    // A blob longer than the most a cut moves is cut where the bound says.
+    let blob = format!("x {}", "a".repeat(2 * MAX_TOKEN_BYTES));
+    assert_eq!(end_before_token(&blob, blob.len() - 1), blob.len() - 1);
+}
+
+#[test]
+fn a_prefixed_token_cut_short_by_a_bound_is_hidden_whole() {
+    for cut in [
+        "ghp_R2d2C3…",
+        "AKIAIO… (30 more chars)",
+        "x sk_live_ab[… 9 chars cut …]",
+    ] {
+        let out = text(cut);
+        assert!(out.contains("«redacted: "), "{cut}: {out}");
+        assert!(
+            !out.contains("R2d2") && !out.contains("AKIAIO") && !out.contains("live_ab"),
+            "{out}"
+        );
+    }
 }
