@@ -10,9 +10,9 @@
 use super::Span;
 
 /// A credential known by the prefix it starts with.
-struct Prefixed {
+pub(super) struct Prefixed {
     kind: &'static str,
-    prefixes: &'static [&'static str],
+    pub(super) prefixes: &'static [&'static str],
     /// The characters that may follow the prefix.
     body: fn(u8) -> bool,
     /// The fewest of them for a match. Lower than the real lengths, so that a value
@@ -50,7 +50,11 @@ fn token68(b: u8) -> bool {
     word_dash(b) || b"._~+/=".contains(&b)
 }
 
-const PREFIXED: &[Prefixed] = &[
+/// The first bytes of every prefix in [`PREFIXED`]: a byte that is none of them
+/// starts no token.
+pub(super) const PREFIX_STARTS: &[u8] = b"Agxsre";
+
+pub(super) const PREFIXED: &[Prefixed] = &[
     Prefixed {
         kind: "aws-access-key-id",
         prefixes: &["AKIA", "ASIA"],
@@ -125,8 +129,8 @@ fn prefixed(text: &str) -> Vec<Span> {
     // scanned again, so that each byte is read at most once per kind.
     let mut scanned_to = [0usize; PREFIXED.len()];
     for i in 0..bytes.len() {
-        if i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
-            continue; // inside a word: not where a token starts
+        if !PREFIX_STARTS.contains(&bytes[i]) || (i > 0 && bytes[i - 1].is_ascii_alphanumeric()) {
+            continue; // no prefix starts so, or inside a word: not where a token starts
         }
         for (k, kind) in PREFIXED.iter().enumerate() {
             if i < scanned_to[k] {

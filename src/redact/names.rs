@@ -9,7 +9,7 @@
 //! count, a length, a path or a flag about a secret stays readable.
 
 /// Last words that make a name secret ([`is_secret_name`]).
-const SECRET_WORDS: &[&str] = &[
+pub(super) const SECRET_WORDS: &[&str] = &[
     "password",
     "passwords",
     "passwd",
@@ -29,7 +29,7 @@ const SECRET_WORDS: &[&str] = &[
 ];
 
 /// Last two words that make a name secret: `api_key`, `privateKey`, `SECRET_ACCESS_KEY`.
-const SECRET_PAIRS: &[(&str, &str)] = &[
+pub(super) const SECRET_PAIRS: &[(&str, &str)] = &[
     ("api", "key"),
     ("private", "key"),
     ("access", "key"),
@@ -62,7 +62,7 @@ const STORAGE_WORDS: &[&str] = &[
 /// Words that make a name sound secret enough for a high-entropy value under it to be
 /// hidden ([`sounds_secret`]), wherever they stand in the name: `token_value`,
 /// `KEY`, `hmac_salt`.
-const SECRETISH_WORDS: &[&str] = &[
+pub(super) const SECRETISH_WORDS: &[&str] = &[
     "secret",
     "secrets",
     "token",
@@ -84,6 +84,23 @@ const SECRETISH_WORDS: &[&str] = &[
     "session",
     "cookie",
 ];
+
+/// What every secret or secret-sounding name contains somewhere, in any case: a cheap
+/// test that lets most names through without splitting them into words.
+const STEMS: &[&str] = &[
+    "pass", "pwd", "secret", "token", "key", "auth", "cred", "api", "private", "sig", "hmac",
+    "salt", "session", "cookie",
+];
+
+/// Whether `name` contains any of [`STEMS`], in any case.
+pub(super) fn mentions_secret(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    STEMS.iter().any(|stem| {
+        bytes
+            .windows(stem.len())
+            .any(|w| w.eq_ignore_ascii_case(stem.as_bytes()))
+    })
+}
 
 /// The words of `name`, lowercased: `awsSecretAccessKey2` -> `aws secret access key`.
 pub(crate) fn words(name: &str) -> Vec<String> {
@@ -119,6 +136,9 @@ pub(crate) fn words(name: &str) -> Vec<String> {
 /// module docs for the rule. Quotes and brackets around a key (`'password'`,
 /// `["token"]`) are ignored, and only the last segment of a dotted name counts.
 pub fn is_secret_name(name: &str) -> bool {
+    if !mentions_secret(name) {
+        return false;
+    }
     let mut words = words(last_segment(name));
     while words.len() > 1
         && words
@@ -145,9 +165,10 @@ pub fn is_secret_name(name: &str) -> bool {
 /// Whether any word of `name` sounds secret (`key`, `token`, `salt`, ...): a
 /// high-entropy value under it is hidden even where [`is_secret_name`] is false.
 pub fn sounds_secret(name: &str) -> bool {
-    words(last_segment(name))
-        .iter()
-        .any(|w| SECRETISH_WORDS.contains(&w.as_str()))
+    mentions_secret(name)
+        && words(last_segment(name))
+            .iter()
+            .any(|w| SECRETISH_WORDS.contains(&w.as_str()))
 }
 
 /// The last segment of a dotted or indexed name: `self.password` -> `password`,

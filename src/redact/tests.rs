@@ -303,3 +303,25 @@ fn a_prefixed_token_cut_short_by_a_bound_is_hidden_whole() {
         );
     }
 }
+
+#[test]
+fn every_word_that_makes_a_name_secret_contains_a_stem() {
+    for name in names::SECRET_WORDS.iter().chain(names::SECRETISH_WORDS) {
+        assert!(names::mentions_secret(name), "{name}");
+    }
+    for (a, b) in names::SECRET_PAIRS {
+        assert!(names::mentions_secret(&format!("{a}_{b}")), "{a} {b}");
+    }
+}
+
+#[test]
+fn every_prefix_starts_with_a_byte_the_scan_looks_at() {
+    for kind in formats::PREFIXED {
+        for prefix in kind.prefixes {
+            assert!(
+                formats::PREFIX_STARTS.contains(&prefix.as_bytes()[0]),
+                "{prefix}"
+            );
+        }
+    }
+}
