@@ -214,6 +214,59 @@ async fn output_read_in_pieces_never_splits_a_secret() {
     client.close().await;
 }
 
+/// A program that fails with a token in its exception's message, built at run time
+/// (the source holds it reversed, so that only what the program says can show it).
+const FAILING: &str = "\
+def login(api_token):
+    raise PermissionError('login refused for ' + api_token)
+
+login(''.join(reversed('QQk8BB10kowe4Znoclaf7Ygniw9Xop3C2d2R_phg')))
+";
+
+/// The exception's message reaches the agent in the stop result, the `dap_stopped`
+/// notification and the session resource: the token is hidden in each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_in_an_exception_message_is_hidden_in_results_and_notifications() {
+    let dir = std::env::temp_dir().join(format!("dapvisor-redact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("login.py");
+    std::fs::write(&script, FAILING).unwrap();
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    client.subscribe("debugger://sessions").await;
+    let stopped = client
+        .call("debug_launch", json!({ "program": script, "timeout": 120 }))
+        .await;
+    let stop = agent::mcp_client::ok_result("debug_launch", stopped.clone());
+    assert_eq!(stop["stop"]["reason"], "exception", "{stop}");
+    let id = stop["session_id"].clone();
+    let notified = client.update("debugger://sessions", "dap_stopped").await;
+    let uri = format!("debugger://sessions/{}", id.as_str().unwrap());
+    let resource = client.read(&uri).await.expect("the session resource").0;
+    let token = SECRETS[3];
+    for (what, seen) in [
+        ("the stop result", stopped.to_string()),
+        ("the notification", notified.to_string()),
+        ("the resource", resource),
+    ] {
+        assert!(!seen.contains(&token[token.len() - 12..]), "{what}: {seen}");
+    }
+    assert!(
+        stopped
+            .to_string()
+            .contains("login refused for «redacted: github-token, 40 chars»"),
+        "{stopped}"
+    );
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+    client.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_started_with_no_redact_shows_them() {
     let client = McpClient::start_all_tools(
