@@ -6,8 +6,9 @@
 //! - an object with an `expression` and a `value`, `result` or `previous` (a watch, a
 //!   trace column): those when the expression is only a
 //!   [path to a secret name](super::names::expression_name);
-//! - an object key that is a secret name (`{"DB_PASSWORD": "..."}`, an environment):
-//!   its string value.
+//! - an object key that is a secret name (`{"DB_PASSWORD": "..."}`, an environment),
+//!   or a path to one (a trace column `self.password`, not `len(password)`): its
+//!   string value.
 //!
 //! A value hidden here is remembered ([`Known`]) so that it is hidden wherever else it
 //! appears, in the text rendering above all.
@@ -38,7 +39,7 @@ fn hide_in_object(map: &mut Map<String, Value>, known: &mut Known) {
     let named = map
         .get("name")
         .and_then(Value::as_str)
-        .is_some_and(is_secret_name);
+        .is_some_and(names_a_secret);
     if named {
         if let Some(leaf) = map.get_mut("value") {
             hide_leaf(leaf, known);
@@ -57,9 +58,19 @@ fn hide_in_object(map: &mut Map<String, Value>, known: &mut Known) {
         }
     }
     for (key, leaf) in map.iter_mut() {
-        if leaf.is_string() && is_secret_name(key) {
+        if leaf.is_string() && names_a_secret(key) {
             hide_leaf(leaf, known);
         }
+    }
+}
+
+/// Whether a variable's name or a key names a secret. One that is an expression (a
+/// trace column such as `len(password)`) does only where it is a path to one.
+fn names_a_secret(name: &str) -> bool {
+    if name.contains(|c: char| "()=!<>+*/%,& \t".contains(c)) {
+        expression_name(name).is_some_and(is_secret_name)
+    } else {
+        is_secret_name(name)
     }
 }
 

@@ -325,3 +325,19 @@ fn every_prefix_starts_with_a_byte_the_scan_looks_at() {
         }
     }
 }
+
+#[test]
+fn a_trace_column_hides_a_path_to_a_secret_but_not_a_fact_about_it() {
+    let mut known = Known::default();
+    let mut rows = json!({ "rows": [{ "values": {
+        "len(password)": "7", "self.password": "'hunter2'", "*api_key": "'k-99999'",
+    } }] });
+    redact_json(&mut rows, &mut known);
+    let values = &rows["rows"][0]["values"];
+    assert_eq!(values["len(password)"], "7");
+    assert_eq!(
+        values["self.password"],
+        "'«redacted: named-secret, 7 chars»'"
+    );
+    assert_eq!(values["*api_key"], "'«redacted: named-secret, 7 chars»'");
+}
