@@ -6,6 +6,7 @@
 //!
 //! - [`tools`]: the tool catalogue (one tool per debugger action, JSON in and out).
 //! - [`permission`]: the permission gate every tool call passes.
+//! - [`redact`]: secrets hidden from everything handed to an agent.
 //! - [`mcp`]: the catalogue served over MCP (`dapvisor mcp`).
 //! - [`signals`]: events as agents read them, a signal name and a JSON payload.
 //! - [`cli`]: the `dapvisor` command line.
@@ -16,5 +17,6 @@ pub use dapvisor_actors::*;
 pub mod cli;
 pub mod mcp;
 pub mod permission;
+pub mod redact;
 pub mod signals;
 pub mod tools;

@@ -74,6 +74,11 @@ pub struct McpArgs {
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Show values as the program holds them: no redaction of keys, passwords and
+    /// tokens in what the tools, resources and notifications return (by default they
+    /// are hidden). Only the person starting the server can turn it off.
+    #[arg(long)]
+    pub no_redact: bool,
     /// With --http: allowed origins and connection limits.
     #[command(flatten)]
     pub http_limits: super::http_flags::HttpFlags,
@@ -159,7 +164,11 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
     let mut catalogue = ToolCatalogue::new(runtime)
         .with_profile(args.tools)
         .with_paths(paths)
-        .with_permissions(gate);
+        .with_permissions(gate)
+        .with_redaction(!args.no_redact);
+    if args.no_redact {
+        eprintln!("{}", crate::cli::NO_REDACT_WARNING);
+    }
     if let Some(secs) = args.owner_grace {
         catalogue = catalogue
             .with_owner_grace(Duration::from_secs(secs))

@@ -15,6 +15,7 @@ pub mod debug;
 pub mod doctor;
 pub mod http_flags;
 pub mod http_token;
+pub mod log_writer;
 pub mod mcp;
 pub mod signals;
 
@@ -22,6 +23,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+
+/// What `--no-redact` says on stderr: what it turns off.
+pub const NO_REDACT_WARNING: &str = "dapvisor: --no-redact: keys, passwords and tokens in \
+     the debugged program's values and output are shown as they are, not hidden";
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -58,7 +63,12 @@ pub const EXIT_SWEEP_WAIT: Duration = Duration::from_secs(10);
 /// Parse the command line and run it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
+    let no_redact = match &cli.command {
+        Command::Mcp(args) => args.no_redact,
+        Command::Debug(args) => args.no_redact,
+        _ => false,
+    };
+    init_logging(!no_redact);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -102,11 +112,11 @@ pub fn main() -> ExitCode {
     code
 }
 
-fn init_logging() {
+fn init_logging(redact: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("DAPVISOR_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(log_writer::LogWriter { redact })
         .try_init();
 }

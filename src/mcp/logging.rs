@@ -93,6 +93,7 @@ pub(crate) async fn send(
     peer: &Peer<RoleServer>,
     level: &LogLevel,
     event: &SessionEvent,
+    redaction: &crate::tools::Redaction,
 ) -> Result<(), rmcp::ServiceError> {
     let Some((severity, text)) = message(event) else {
         return Ok(());
@@ -100,12 +101,13 @@ pub(crate) async fn send(
     if !level.wants(severity) {
         return Ok(());
     }
-    let data = json!({
+    let mut data = json!({
         "message": text,
         "session_id": event.session_id.to_string(),
         "signal": event.kind.signal(),
         "payload": event.kind.payload(),
     });
+    redaction.json(&mut data);
     let mut param = LoggingMessageNotificationParam::new(severity, data);
     param.logger = Some(LOGGER.to_string());
     peer.notify_logging_message(param).await

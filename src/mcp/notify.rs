@@ -12,6 +12,7 @@ use rmcp::model::{MetaObject, NotificationMetaObject, ResourceUpdatedNotificatio
 use rmcp::{Peer, RoleServer};
 use serde_json::json;
 
+use crate::tools::Redaction;
 use crate::{EventKind, Received, Runtime, SessionEvent, SessionState};
 
 use super::logging::{self, LogLevel};
@@ -48,6 +49,7 @@ pub(crate) async fn forward(
     peer: Peer<RoleServer>,
     subscriptions: Subscriptions,
     log_level: LogLevel,
+    redaction: Redaction,
 ) {
     let mut events = runtime.subscribe();
     while let Some(received) = events.recv().await {
@@ -62,8 +64,8 @@ pub(crate) async fn forward(
                 continue;
             }
         };
-        let sent = match logging::send(&peer, &log_level, &event).await {
-            Ok(()) => send(&peer, &subscriptions, &event).await,
+        let sent = match logging::send(&peer, &log_level, &event, &redaction).await {
+            Ok(()) => send(&peer, &subscriptions, &event, &redaction).await,
             Err(gone) => Err(gone),
         };
         if sent.is_err() {
@@ -76,6 +78,7 @@ async fn send(
     peer: &Peer<RoleServer>,
     subscriptions: &Subscriptions,
     event: &SessionEvent,
+    redaction: &Redaction,
 ) -> Result<(), rmcp::ServiceError> {
     let (notify, list_changed) = match &event.kind {
         EventKind::StateChanged { from, .. } => (false, *from == SessionState::NotStarted),
@@ -90,11 +93,13 @@ async fn send(
         _ => (false, false),
     };
     if notify {
-        let meta = json!({
+        let mut meta = json!({
             "session_id": event.session_id.to_string(),
             "signal": event.kind.signal(),
             "payload": event.kind.payload(),
         });
+        // A stop's exception text or a failure's reason can quote the program's data.
+        redaction.json(&mut meta);
         for uri in [session_uri(event.session_id), SESSIONS_URI.to_string()] {
             if subscriptions.contains(&uri) {
                 let mut param = ResourceUpdatedNotificationParam::new(uri);

@@ -177,6 +177,7 @@ impl ServerHandler for DebugServer {
             context.peer,
             self.subscriptions.clone(),
             self.log_level.clone(),
+            self.catalogue.redaction().clone(),
         ));
     }
 
@@ -312,9 +313,15 @@ impl ServerHandler for DebugServer {
         )
         .await
         {
-            Ok(value) => Ok(json_contents(&request.uri, &value).into()),
+            // Resources pass the same redaction as tool results.
+            Ok(mut value) => {
+                self.catalogue.redaction().json(&mut value);
+                Ok(json_contents(&request.uri, &value).into())
+            }
             Err(err) => Err(ErrorData::resource_not_found(
-                format!("{}; {}", err.error, err.hint),
+                self.catalogue
+                    .redaction()
+                    .text(&format!("{}; {}", err.error, err.hint)),
                 None,
             )),
         }

@@ -396,9 +396,19 @@ pub(crate) fn keep_ends(text: &str, max: usize) -> String {
     }
     let head = max / 4;
     let tail = max - head;
-    let start: String = text.chars().take(head).collect();
-    let end: String = text.chars().skip(total - tail).collect();
-    format!("{start}[… {} chars cut …]{end}", total - max)
+    // The head ends where the bound says (a secret's known prefix there hides it
+    // whole); the tail starts past a token the cut falls inside, whose second half
+    // nothing would recognise.
+    let offset = |chars: usize| {
+        text.char_indices()
+            .nth(chars)
+            .map_or(text.len(), |(i, _)| i)
+    };
+    let head_end = offset(head);
+    let tail_start = crate::redact::start_after_token(text, offset(total - tail)).max(head_end);
+    let (start, end) = (&text[..head_end], &text[tail_start..]);
+    let cut = total - start.chars().count() - end.chars().count();
+    format!("{start}[… {cut} chars cut …]{end}")
 }
 
 #[cfg(test)]

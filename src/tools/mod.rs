@@ -65,6 +65,7 @@ mod protocol_inspect;
 mod protocol_memory;
 mod protocol_modify;
 mod reach;
+mod redaction;
 mod render;
 mod rooted_launch;
 mod schema;
@@ -105,6 +106,7 @@ use crate::permission::{
 use crate::Runtime;
 use context::Context;
 use def::ToolDef;
+pub(crate) use redaction::Redaction;
 
 /// Every tool, in a stable order.
 pub(crate) fn all_tools() -> Vec<ToolDef> {
@@ -147,6 +149,7 @@ pub struct ToolCatalogue {
     tools: Arc<Vec<ToolDef>>,
     profile: ToolProfile,
     gate: PermissionGate,
+    redaction: Redaction,
 }
 
 impl ToolCatalogue {
@@ -174,6 +177,7 @@ impl ToolCatalogue {
             tools: Arc::new(tools),
             profile,
             gate: PermissionGate::default(),
+            redaction: Redaction::default(),
         }
     }
 
@@ -353,7 +357,22 @@ impl ToolCatalogue {
         self.ctx.launch_effects.remember(id, effects, &live);
     }
 
+    /// Every call's one way out: its result, secrets hidden (`redaction.rs`).
     async fn run(
+        &self,
+        name: &str,
+        arguments: Value,
+        approver: Option<&dyn Approver>,
+    ) -> ToolResult {
+        let expression = arguments
+            .get("expression")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let result = self.run_unredacted(name, arguments, approver).await;
+        self.redaction.result(expression.as_deref(), result)
+    }
+
+    async fn run_unredacted(
         &self,
         name: &str,
         arguments: Value,

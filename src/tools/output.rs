@@ -47,7 +47,10 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Result<Typed<OutputResul
     }
     let limit = ctx.bounds.max_output_bytes;
     let max_bytes = args.max_bytes.unwrap_or(limit).clamp(1, limit);
-    let slice = session.output(args.since, max_bytes).await?;
+    let mut slice = session.output(args.since, max_bytes).await?;
+    if slice.more {
+        hold_back_split_token(&mut slice);
+    }
     let wanted = |category: &str| {
         args.categories
             .as_ref()
@@ -114,4 +117,19 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Result<Typed<OutputResul
         left_out_bytes: left_out,
     };
     Ok(Typed::new(result, text))
+}
+
+/// A read cut short by its bound ends before a token it would split (a key printed
+/// across the cut), which the next read then starts with, whole: a secret in two
+/// pieces is recognised in neither.
+fn hold_back_split_token(slice: &mut crate::OutputSlice) {
+    let Some(last) = slice.entries.last_mut() else {
+        return;
+    };
+    let keep = crate::redact::end_before_token(&last.text, last.text.len());
+    let held = (last.text.len() - keep) as u64;
+    if held > 0 {
+        last.text.truncate(keep);
+        slice.next -= held;
+    }
 }

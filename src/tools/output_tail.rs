@@ -81,6 +81,8 @@ fn newest(text: &str, max: usize) -> (usize, &str) {
     while !text.is_char_boundary(start) {
         start += 1;
     }
+    // Not from inside a token: a secret's second half is no more recognisable.
+    let start = crate::redact::start_after_token(text, start);
     (start, &text[start..])
 }
 

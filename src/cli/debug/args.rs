@@ -63,6 +63,10 @@ pub struct DebugArgs {
     /// Give up after this many stops.
     #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
     pub max_stops: usize,
+    /// Print values as the program holds them: no redaction of keys, passwords and
+    /// tokens (by default they are hidden).
+    #[arg(long)]
+    pub no_redact: bool,
     /// Arguments for the program (after `--`).
     #[arg(last = true, value_name = "ARGS")]
     pub args: Vec<String>,

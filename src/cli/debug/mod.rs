@@ -76,7 +76,11 @@ pub async fn run(args: DebugArgs) -> ExitCode {
     // results' own bounded tail would print some twice.
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-        .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0));
+        .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0))
+        .with_redaction(!args.no_redact);
+    if args.no_redact {
+        eprintln!("{}", crate::cli::NO_REDACT_WARNING);
+    }
     let interrupts = Interrupts::watch();
     let driver = Driver::new(tools, args, interrupts.clone());
     // The first SIGINT or SIGTERM pauses the program, prints where it was and ends the
