@@ -1,6 +1,7 @@
 //! Ids an agent passes back that the adapter does not know (a made-up thread, frame or
 //! variables reference) are bad input: 400 with a hint saying where fresh ids come
-//! from, on debugpy, lldb-dap and dlv.
+//! from, on debugpy, lldb-dap and dlv. An id handed out at an earlier stop, passed back
+//! at a later one, reads the program as it is now (debugpy), never the earlier values.
 
 mod agent;
 mod common;
@@ -92,6 +93,61 @@ async fn unknown_and_stale_ids_on_debugpy() {
     )
     .await;
     assert!(eval.text.contains("stays stopped"), "{}", eval.text);
+
+    // Ids handed out at an earlier stop, passed back at the next one (the loop stops on
+    // the same line again). debugpy keeps a frame's ids from stop to stop: the old
+    // reference reads the frame as it is now, never the values of the earlier stop.
+    let discounted = |listing: &Value| -> String {
+        let all = listing["variables"].as_array().unwrap();
+        let found = all.iter().find(|v| v["name"] == "discounted").unwrap();
+        found["value"].as_str().unwrap().to_string()
+    };
+    let stack = ok(&tools, "debug.stack_trace", s(json!({}))).await;
+    let frame = stack["frames"][0]["id"].clone();
+    let scopes = ok(&tools, "debug.scopes", s(json!({ "frame_id": frame }))).await;
+    let reference = scopes["scopes"][0]["variables_reference"].clone();
+    let first = discounted(
+        &ok(
+            &tools,
+            "debug.variables",
+            s(json!({ "variables_reference": reference })),
+        )
+        .await,
+    );
+    let again = ok(&tools, "debug.continue", s(json!({}))).await;
+    assert_eq!(again["state"], "stopped", "{again}");
+    let stack = ok(&tools, "debug.stack_trace", s(json!({}))).await;
+    let fresh_frame = stack["frames"][0]["id"].clone();
+    let scopes = ok(
+        &tools,
+        "debug.scopes",
+        s(json!({ "frame_id": fresh_frame })),
+    )
+    .await;
+    let fresh = scopes["scopes"][0]["variables_reference"].clone();
+    let now = discounted(
+        &ok(
+            &tools,
+            "debug.variables",
+            s(json!({ "variables_reference": fresh })),
+        )
+        .await,
+    );
+    assert_ne!(
+        first, now,
+        "the positive control: the value moved between the stops"
+    );
+    let stale = ok(
+        &tools,
+        "debug.variables",
+        s(json!({ "variables_reference": reference })),
+    )
+    .await;
+    assert_eq!(
+        discounted(&stale),
+        now,
+        "an earlier stop's id read old values: {stale}"
+    );
 
     tools.runtime().shutdown().await;
 }
