@@ -36,6 +36,7 @@ macro_rules! waits {
 }
 
 mod acting;
+mod attach;
 mod bound_lines;
 mod bounds;
 mod breakpoint_report;

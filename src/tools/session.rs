@@ -8,7 +8,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::{AttachSpec, LaunchSpec, RunTicket, SessionHandle};
+use crate::{LaunchSpec, RunTicket, SessionHandle};
+
+use super::attach::attach;
 
 use super::breakpoint_report;
 use super::context::Context;
@@ -120,35 +122,6 @@ pub(crate) struct LaunchArgs {
     stdin_file: Option<String>,
 }
 
-/// Arguments of `debug.attach`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AttachArgs {
-    /// Process id of a local process.
-    pid: Option<u32>,
-    /// Host of a debug server (default 127.0.0.1).
-    host: Option<String>,
-    /// Port of a debug server.
-    port: Option<u16>,
-    /// The program's path, where the adapter needs it for symbols.
-    program: Option<String>,
-    /// Working directory.
-    cwd: Option<String>,
-    /// Adapter name; chosen from `program` or `port` when absent.
-    adapter: Option<String>,
-    /// Breakpoints set before the target resumes.
-    #[serde(default)]
-    breakpoints: Vec<StartBreakpoint>,
-    /// Exception filters; default uncaught, []: none.
-    filters: Option<Vec<String>>,
-    /// Seconds to wait for a first stop (default {wait} with breakpoints, else
-    /// {initial_wait}).
-    timeout: Option<f64>,
-    /// Also watch these.
-    #[serde(default)]
-    watch: Vec<String>,
-}
-
 /// Arguments naming one session.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -186,7 +159,7 @@ pub(crate) fn check_line(line: i64) -> Result<i64, ToolError> {
 }
 
 /// A 400 naming the known adapters when `adapter` names none of them.
-fn check_adapter(ctx: &Context, adapter: Option<&str>) -> Result<(), ToolError> {
+pub(super) fn check_adapter(ctx: &Context, adapter: Option<&str>) -> Result<(), ToolError> {
     let Some(name) = adapter else { return Ok(()) };
     if ctx.runtime.registry().get(name).is_some() {
         return Ok(());
@@ -304,50 +277,6 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     started(&ctx, session, "launched", expects_stop, args.timeout).await
 }
 
-async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
-    check_adapter(&ctx, args.adapter.as_deref())?;
-    let program = match &args.program {
-        Some(p) => Some(ctx.paths.resolve(p, "program")?),
-        None => None,
-    };
-    let cwd = match &args.cwd {
-        Some(c) => Some(ctx.paths.resolve(c, "cwd")?),
-        None => None,
-    };
-    if args.pid.is_none() && args.port.is_none() {
-        return Err(ToolError::invalid(
-            "attach needs `pid`, or `port` (and `host`)",
-            "pass the pid of a local process, or the port of a running debug server",
-        ));
-    }
-    let start = split_breakpoints(&ctx, args.breakpoints)?;
-    let expects_stop = start.stop();
-    let StartBreakpoints {
-        sources: breakpoints,
-        functions,
-        conditional,
-        statements,
-    } = start;
-    let mut spec = AttachSpec::default();
-    spec.pid = args.pid;
-    spec.host = args.host;
-    spec.port = args.port;
-    spec.program = program;
-    spec.cwd = cwd;
-    spec.adapter = args.adapter;
-    spec.breakpoints = breakpoints;
-    spec.function_breakpoints = functions;
-    spec.conditional_function_breakpoints = conditional;
-    spec.exception_filters = match args.filters {
-        Some(filters) => filters,
-        None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
-    };
-    let session = ctx.runtime.attach(spec).await?;
-    watches::add(&ctx, &session, &args.watch)?;
-    statement_marks::remember(&ctx, &session, statements);
-    started(&ctx, session, "attached", expects_stop, args.timeout).await
-}
-
 /// The launch handshake's deadline when the agent's `timeout` is longer than the
 /// one its adapter family has (a build, a symbol load the agent knows to be slow):
 /// the wait for the first stop then covers the handshake too. `None` (the usual
@@ -365,7 +294,7 @@ fn longer_handshake(
 
 /// The answer to a launch or attach: the session, and its first stop if one came
 /// within the wait.
-async fn started(
+pub(super) async fn started(
     ctx: &Context,
     session: SessionHandle,
     verb: &str,
