@@ -226,21 +226,7 @@ async fn a_session_with_too_many_requests_waiting_refuses_more_as_busy() {
     let config = RuntimeConfig::default().max_queued_requests(2);
     let (runtime, probe) = runtime(FakeAdapter::new().hang_on("evaluate"), config).await;
     let session = stopped(&runtime, FAKE).await;
-    let hung: Vec<_> = (0..2)
-        .map(|_| {
-            let session = session.clone();
-            tokio::spawn(async move { session.evaluate("x", None, None).await })
-        })
-        .collect();
-    probe
-        .wait_until(|log| {
-            log.requests
-                .iter()
-                .filter(|r| r.command == "evaluate")
-                .count()
-                == 2
-        })
-        .await;
+    let hung = hung_evaluations(&session, &probe, 2).await;
     let err = session.threads().await.unwrap_err();
     assert!(
         matches!(

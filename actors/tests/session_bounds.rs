@@ -85,21 +85,7 @@ async fn a_busy_session_is_still_ended_in_order() {
     let config = RuntimeConfig::default().max_queued_requests(2);
     let (runtime, probe) = runtime(fake, config).await;
     let session = stopped(&runtime, FAKE).await;
-    let hung: Vec<_> = (0..2)
-        .map(|_| {
-            let session = session.clone();
-            tokio::spawn(async move { session.evaluate("x", None, None).await })
-        })
-        .collect();
-    probe
-        .wait_until(|log| {
-            log.requests
-                .iter()
-                .filter(|r| r.command == "evaluate")
-                .count()
-                == 2
-        })
-        .await;
+    let hung = hung_evaluations(&session, &probe, 2).await;
     assert!(matches!(
         session.threads().await,
         Err(SessionError::Busy { .. })

@@ -95,6 +95,32 @@ pub fn timeout_of(err: SessionError) -> (String, Duration) {
     }
 }
 
+/// `n` evaluations of `session` the adapter holds unanswered (a fake made with
+/// `hang_on("evaluate")`), once the adapter has every one: they fill the session's
+/// queue. Each task ends with its call's answer (its deadline, or the session's end).
+pub async fn hung_evaluations(
+    session: &SessionHandle,
+    probe: &FakeAdapterProbe,
+    n: usize,
+) -> Vec<tokio::task::JoinHandle<Result<serde_json::Value, SessionError>>> {
+    let calls = (0..n)
+        .map(|_| {
+            let session = session.clone();
+            tokio::spawn(async move { evaluate_with_deadline(&session, None).await })
+        })
+        .collect();
+    probe
+        .wait_until(|log| {
+            log.requests
+                .iter()
+                .filter(|r| r.command == "evaluate")
+                .count()
+                == n
+        })
+        .await;
+    calls
+}
+
 pub async fn evaluate_with_deadline(
     session: &SessionHandle,
     deadline: Option<Duration>,
