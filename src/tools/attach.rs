@@ -49,14 +49,10 @@ pub(crate) struct AttachArgs {
 
 pub(super) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
     check_adapter(&ctx, args.adapter.as_deref())?;
-    let program = match &args.program {
-        Some(p) => Some(ctx.paths.resolve(p, "program")?),
-        None => None,
-    };
-    let cwd = match &args.cwd {
-        Some(c) => Some(ctx.paths.resolve(c, "cwd")?),
-        None => None,
-    };
+    let program = ctx
+        .paths
+        .resolve_given(args.program.as_deref(), "program")?;
+    let cwd = ctx.paths.resolve_given(args.cwd.as_deref(), "cwd")?;
     if args.pid.is_none() && args.port.is_none() {
         return Err(ToolError::invalid(
             "attach needs `pid`, or `port` (and `host`)",

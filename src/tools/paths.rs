@@ -44,6 +44,15 @@ impl PathPolicy {
         }
     }
 
+    /// [`Self::resolve`] for an argument that may be absent.
+    pub fn resolve_given(
+        &self,
+        path: Option<&str>,
+        what: &str,
+    ) -> Result<Option<PathBuf>, ToolError> {
+        path.map(|path| self.resolve(path, what)).transpose()
+    }
+
     /// Resolve `path`, which names the call's `what` (`program`, `cwd`, `file`).
     pub fn resolve(&self, path: &str, what: &str) -> Result<PathBuf, ToolError> {
         if path.trim().is_empty() {

@@ -176,18 +176,13 @@ pub(super) fn check_adapter(ctx: &Context, adapter: Option<&str>) -> Result<(), 
 
 async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     check_adapter(&ctx, args.adapter.as_deref())?;
-    let program = match &args.program {
-        Some(program) => Some(ctx.paths.resolve(program, "program")?),
-        None => None,
-    };
-    let cwd = match &args.cwd {
-        Some(cwd) => Some(ctx.paths.resolve(cwd, "cwd")?),
-        None => None,
-    };
-    let stdin_file = match &args.stdin_file {
-        Some(file) => Some(ctx.paths.resolve(file, "stdin_file")?),
-        None => None,
-    };
+    let program = ctx
+        .paths
+        .resolve_given(args.program.as_deref(), "program")?;
+    let cwd = ctx.paths.resolve_given(args.cwd.as_deref(), "cwd")?;
+    let stdin_file = ctx
+        .paths
+        .resolve_given(args.stdin_file.as_deref(), "stdin_file")?;
     let stdin_text = match (&args.stdin, &stdin_file) {
         (Some(_), Some(_)) => {
             return Err(ToolError::invalid(
