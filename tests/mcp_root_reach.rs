@@ -71,6 +71,13 @@ impl Tree {
         std::fs::write(self.0.join(file), text).unwrap();
     }
 
+    /// Put a link to code outside the root in the program's place.
+    fn link_program_outside(&self) {
+        let program = self.root().join("prog.py");
+        std::fs::remove_file(&program).unwrap();
+        std::os::unix::fs::symlink(self.outside("test_evil.py"), &program).unwrap();
+    }
+
     /// Where code outside the root writes when it runs.
     fn mark_file(&self) -> PathBuf {
         self.0.join("ran-outside")
@@ -92,6 +99,18 @@ async fn rooted_server(root: &Path) -> McpClient {
     let root = root.display().to_string();
     let flags = ["--permission-mode", "bypass_all", "--root", root.as_str()];
     McpClient::start_all_tools(&flags, Elicitation::Unsupported).await
+}
+
+/// The root's program launched and stopped at its entry; its session's id.
+async fn stopped_at_entry(client: &McpClient) -> String {
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": "prog.py", "stop_on_entry": true }),
+        )
+        .await;
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    launched["session_id"].as_str().unwrap().to_string()
 }
 
 /// Insist that `arguments` launch nothing: refused by the root, saying `says`.
@@ -168,19 +187,9 @@ async fn a_rooted_launch_hands_its_runner_and_adapter_only_paths_inside_the_root
 async fn a_restart_does_not_follow_a_link_put_in_the_programs_place() {
     let tree = Tree::new("restart");
     let client = rooted_server(&tree.root()).await;
-    let launched = client
-        .ok(
-            "debug_launch",
-            json!({ "program": "prog.py", "stop_on_entry": true }),
-        )
-        .await;
-    assert_eq!(launched["state"], "stopped", "{launched}");
-    let id = launched["session_id"].clone();
+    let id = stopped_at_entry(&client).await;
 
-    // The program becomes a link to code outside the root.
-    let program = tree.root().join("prog.py");
-    std::fs::remove_file(&program).unwrap();
-    std::os::unix::fs::symlink(tree.outside("test_evil.py"), &program).unwrap();
+    tree.link_program_outside();
     let err = client
         .fails("debug_restart", json!({ "session_id": id }), 500)
         .await;
@@ -196,14 +205,7 @@ async fn a_restart_does_not_follow_a_link_put_in_the_programs_place() {
 async fn a_crash_restart_does_not_follow_a_link_put_in_the_programs_place() {
     let tree = Tree::new("crash");
     let client = rooted_server(&tree.root()).await;
-    let launched = client
-        .ok(
-            "debug_launch",
-            json!({ "program": "prog.py", "stop_on_entry": true }),
-        )
-        .await;
-    assert_eq!(launched["state"], "stopped", "{launched}");
-    let id = launched["session_id"].as_str().unwrap().to_string();
+    let id = stopped_at_entry(&client).await;
     let uri = format!("debugger://sessions/{id}");
     client.subscribe(&uri).await;
     let listed = client.ok("debug_sessions", json!({})).await["sessions"][0].clone();
@@ -211,9 +213,7 @@ async fn a_crash_restart_does_not_follow_a_link_put_in_the_programs_place() {
 
     // The program becomes a link to code outside the root; then its adapter dies, and
     // the runtime would launch the program again on its own.
-    let program = tree.root().join("prog.py");
-    std::fs::remove_file(&program).unwrap();
-    std::os::unix::fs::symlink(tree.outside("test_evil.py"), &program).unwrap();
+    tree.link_program_outside();
     unsafe { libc::kill(adapter, libc::SIGKILL) };
     let signal = |wanted: &'static str| {
         let uri = uri.clone();
