@@ -12,16 +12,10 @@ use serde_json::json;
 use tokio::time::timeout;
 
 use session_support::*;
+use task_count::settled_tasks;
 
 mod session_support;
-
-/// Tokio tasks alive now, once every other task is idle (paused time).
-async fn settled_tasks() -> usize {
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    tokio::runtime::Handle::current()
-        .metrics()
-        .num_alive_tasks()
-}
+mod task_count;
 
 /// Item 8: a wait answered by a stop left a task sleeping up to an hour, and the
 /// handshake's timer one up to 30 minutes; both outlived the session.

@@ -16,8 +16,10 @@ use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::time::timeout;
 
+use task_count::settled_tasks;
 use transport_support::*;
 
+mod task_count;
 mod transport_support;
 
 /// How long a test waits for what must come; only a hang reaches it.
@@ -133,14 +135,6 @@ async fn requests_the_adapter_does_not_read_are_refused_past_the_bound_and_none_
         timeout(WAIT, h.adapter.request()).await.unwrap().command,
         "threads"
     );
-}
-
-/// Tokio tasks alive now; under paused time, once every other task is idle.
-async fn settled_tasks() -> usize {
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    tokio::runtime::Handle::current()
-        .metrics()
-        .num_alive_tasks()
 }
 
 /// Issue 27, item 9: on stop only the write half closed; the reader of an in-process
