@@ -11,8 +11,10 @@
 
 /// A DAP request this runtime knows. A command not here (an adapter's own) is sent by
 /// name and treated as unknown: gated by nothing, and taken to change the program.
+///
+/// Deliberately exhaustive: whoever matches on it (the permission gate rates each
+/// command an agent may send by name) must decide about a command added here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum DapCommand {
     /// `initialize`.
     Initialize,
