@@ -90,19 +90,7 @@ impl Context {
         if let Some(t) = thread_id {
             return Ok(t);
         }
-        let snapshot = session.snapshot().await?;
-        if snapshot.state == SessionState::Terminated {
-            return Err(super::exit_signal::session_ended(&snapshot));
-        }
-        if snapshot.state != SessionState::Stopped {
-            return Err(not_stopped(snapshot.state));
-        }
-        snapshot.default_thread().ok_or_else(|| {
-            ToolError::invalid(
-                "the adapter did not say which thread stopped",
-                "pass a thread_id from debug.threads",
-            )
-        })
+        stopped_thread(&session.snapshot().await?)
     }
 
     /// The top frame of a thread (the last stopped one by default).
@@ -132,11 +120,35 @@ impl Context {
         session: &SessionHandle,
         frame_id: Option<i64>,
     ) -> Result<i64, ToolError> {
-        match frame_id {
-            Some(frame) => Ok(frame),
-            None => Ok(self.top_frame(session, None).await?.id),
+        if let Some(frame) = frame_id {
+            return Ok(frame);
+        }
+        // One snapshot: the stopped thread, and its top frame when a stack read of
+        // this stop already told it (no `stackTrace` for it again).
+        let snapshot = session.snapshot().await?;
+        let thread = stopped_thread(&snapshot)?;
+        match snapshot.top_frame.filter(|top| top.thread_id == thread) {
+            Some(top) => Ok(top.frame_id),
+            None => Ok(self.top_frame(session, Some(thread)).await?.id),
         }
     }
+}
+
+/// The thread a call that names none acts on: the last stopped thread, refused
+/// unless the session is stopped.
+fn stopped_thread(snapshot: &dapvisor_actors::SessionSnapshot) -> Result<i64, ToolError> {
+    if snapshot.state == SessionState::Terminated {
+        return Err(super::exit_signal::session_ended(snapshot));
+    }
+    if snapshot.state != SessionState::Stopped {
+        return Err(not_stopped(snapshot.state));
+    }
+    snapshot.default_thread().ok_or_else(|| {
+        ToolError::invalid(
+            "the adapter did not say which thread stopped",
+            "pass a thread_id from debug.threads",
+        )
+    })
 }
 
 /// The error for inspecting a session that is not stopped.
