@@ -10,11 +10,11 @@ use serde_json::json;
 
 use crate::{RunTicket, SessionHandle, SessionState, StopOutcome};
 
-use super::context::Context;
-use super::def::{tool, Outcome, Reply, ToolDef};
-use super::ids::AgentIds;
-use super::render;
-use super::spec::{ToolAnnotations, ToolError};
+use super::catalogue::context::Context;
+use super::catalogue::def::{tool, Outcome, Reply, ToolDef};
+use super::catalogue::spec::{ToolAnnotations, ToolError};
+use super::inspect::ids::AgentIds;
+use super::results::render;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -105,7 +105,7 @@ enum Action {
 async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     // Added before the program moves, so the stop it comes to shows them.
-    super::watches::add(&ctx, &session, &args.watch)?;
+    super::inspect::watches::add(&ctx, &session, &args.watch)?;
     let wait = ctx.bounds.wait_for(args.timeout);
     let thread = args.thread_id;
     let given = [("thread_id", thread)];

@@ -5,7 +5,7 @@
 //! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
 //! Every call passes the [`PermissionGate`] first, with the effects
 //! [`classify`](crate::permission::classify) finds in it on the adapter it reaches
-//! (`reach.rs`). The MCP server serves this same catalogue; an agent framework can
+//! (`access/reach.rs`). The MCP server serves this same catalogue; an agent framework can
 //! register it directly.
 //!
 //! ```no_run
@@ -35,54 +35,15 @@ macro_rules! waits {
     };
 }
 
-mod acting;
-mod attach;
-mod bound_lines;
-mod bounds;
-mod breakpoint_report;
+mod access;
 mod breakpoints;
-mod context;
+mod catalogue;
 mod control;
-mod def;
-mod describe;
-mod ended_answers;
-mod evaluate;
-mod exit_signal;
-mod ids;
 mod inspect;
-mod inspect_results;
-mod launch_effects;
-mod locals;
-mod operations;
 mod output;
-mod output_result;
-mod output_tail;
-mod owners;
-mod paths;
-mod profile;
-mod protocol_breakpoints;
-mod protocol_execution;
-mod protocol_inspect;
-mod protocol_memory;
-mod protocol_modify;
-mod reach;
-mod redaction;
-mod render;
-mod rooted_launch;
-mod schema;
-mod session;
-mod session_result;
-mod share;
-mod spec;
-mod start_breakpoints;
-mod start_defaults;
-mod statement;
-mod statement_marks;
-mod stdin;
-mod test_launch;
-mod trace;
-mod trace_result;
-mod watches;
+mod protocol;
+mod results;
+mod start;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -90,42 +51,44 @@ use std::sync::Arc;
 use futures::FutureExt;
 use serde_json::Value;
 
-pub use acting::UNKNOWN_SESSION;
-pub use bounds::*;
-pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
-pub use paths::PathPolicy;
-pub use profile::ToolProfile;
-pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
-pub use stdin::MAX_STDIN_TEXT_BYTES;
+pub use access::acting::UNKNOWN_SESSION;
+pub use access::owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
+pub use access::paths::PathPolicy;
+pub use catalogue::profile::ToolProfile;
+pub use catalogue::spec::{
+    mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS,
+};
+pub use results::bounds::*;
+pub use start::stdin::MAX_STDIN_TEXT_BYTES;
 
-pub(crate) use operations::allowed_tools;
-pub(crate) use session_result::SessionEntry;
+pub(crate) use catalogue::operations::allowed_tools;
+pub(crate) use results::sessions::SessionEntry;
 
 use crate::permission::{
     depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
 };
 use crate::Runtime;
-use context::Context;
-use def::ToolDef;
-pub(crate) use redaction::Redaction;
+use catalogue::context::Context;
+use catalogue::def::ToolDef;
+pub(crate) use results::redaction::Redaction;
 
 /// Every tool, in a stable order.
 pub(crate) fn all_tools() -> Vec<ToolDef> {
     [
-        session::tools(),
-        share::tools(),
-        breakpoints::tools(),
+        start::session::tools(),
+        access::share::tools(),
+        breakpoints::set::tools(),
         control::tools(),
-        inspect::tools(),
-        evaluate::tools(),
-        output::tools(),
-        watches::tools(),
-        trace::tools(),
-        protocol_breakpoints::tools(),
-        protocol_execution::tools(),
-        protocol_modify::tools(),
-        protocol_inspect::tools(),
-        protocol_memory::tools(),
+        inspect::stack::tools(),
+        inspect::evaluate::tools(),
+        output::read::tools(),
+        inspect::watches::tools(),
+        output::trace::tools(),
+        protocol::breakpoints::tools(),
+        protocol::execution::tools(),
+        protocol::modify::tools(),
+        protocol::inspect::tools(),
+        protocol::memory::tools(),
     ]
     .into_iter()
     .flatten()
@@ -172,7 +135,7 @@ impl ToolCatalogue {
                 statements: Arc::default(),
                 caller: None,
                 clients: Arc::default(),
-                owner_grace: owners::OWNER_GRACE,
+                owner_grace: access::owners::OWNER_GRACE,
                 acting: None,
             }),
             tools: Arc::new(tools),
@@ -320,10 +283,10 @@ impl ToolCatalogue {
             (Effects::default(), None)
         } else {
             let target = if depends_on_target(spec, arguments) {
-                reach::target_of(&self.ctx, spec.name, arguments).await
+                access::reach::target_of(&self.ctx, spec.name, arguments).await
             } else {
                 CallTarget {
-                    session: reach::session_named(arguments),
+                    session: access::reach::session_named(arguments),
                     ..CallTarget::reaching(Adapters::Some(Vec::new()))
                 }
             };
@@ -348,7 +311,7 @@ impl ToolCatalogue {
     }
 
     /// Remember what the launch that answered `reply` did beyond starting its program,
-    /// for a restart of its session to be rated alike (`launch_effects.rs`).
+    /// for a restart of its session to be rated alike (`start/launch_effects.rs`).
     fn remember_launch(&self, reply: &Value, effects: &Effects) {
         let Some(id) = reply["session_id"].as_str().and_then(|id| id.parse().ok()) else {
             return;
@@ -358,7 +321,7 @@ impl ToolCatalogue {
         self.ctx.launch_effects.remember(id, effects, &live);
     }
 
-    /// Every call's one way out: its result, secrets hidden (`redaction.rs`).
+    /// Every call's one way out: its result, secrets hidden (`results/redaction.rs`).
     async fn run(
         &self,
         name: &str,
@@ -384,13 +347,13 @@ impl ToolCatalogue {
         };
         // Before the gate, so that no one is asked to approve a call that is refused:
         // one on another client's session, or one that would change a session no one
-        // has started yet (`acting.rs`).
+        // has started yet (`access/acting.rs`).
         let session_call = match self.session_call(&tool.spec, &arguments).await {
             Ok(call) => call,
             Err(refusal) => return refusal.into(),
         };
         // A session whose program has ended has nothing left to approve: a call it
-        // would refuse, and its end, are answered now (`ended_answers.rs`).
+        // would refuse, and its end, are answered now (`access/ended_answers.rs`).
         if let Some(answer) = self.answer_ended(session_call.as_ref()).await {
             return answer;
         }
@@ -406,7 +369,7 @@ impl ToolCatalogue {
         let ctx = self.acting_context(session_call.as_ref());
         // A bug in one handler must answer this call with an error, not take the
         // caller (or the MCP server's request task) down with it.
-        let session_id = reach::session_named(&arguments);
+        let session_id = access::reach::session_named(&arguments);
         let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => {
@@ -416,7 +379,8 @@ impl ToolCatalogue {
                 ToolResult::ok(reply.structured, reply.text)
             }
             Ok(Err(err)) => {
-                let mut err = exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
+                let mut err =
+                    results::exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()
             }
@@ -436,7 +400,8 @@ mod tests {
 
     use crate::permission::{tool_effect, Effect};
 
-    use super::{describe, served, Bounds, ToolProfile};
+    use super::catalogue::describe;
+    use super::{served, Bounds, ToolProfile};
 
     #[test]
     fn every_placeholder_in_every_tool_is_filled_in() {
