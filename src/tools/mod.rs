@@ -46,7 +46,7 @@ mod results;
 mod start;
 
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use futures::FutureExt;
 use serde_json::Value;
@@ -72,8 +72,9 @@ use catalogue::context::Context;
 use catalogue::def::ToolDef;
 pub(crate) use results::redaction::Redaction;
 
-/// Every tool, in a stable order.
-pub(crate) fn all_tools() -> Vec<ToolDef> {
+/// Every tool, in a stable order: each one's description, from which the catalogue,
+/// the permission table, the profiles and what each state allows are all read.
+fn describe_tools() -> Vec<ToolDef> {
     [
         start::session::tools(),
         access::share::tools(),
@@ -95,14 +96,37 @@ pub(crate) fn all_tools() -> Vec<ToolDef> {
     .collect()
 }
 
+/// Every tool, described once per process (their schemas take some work to make).
+pub(crate) fn catalogue_tools() -> &'static [ToolDef] {
+    static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(describe_tools);
+    &TOOLS
+}
+
+/// Every tool, in a stable order.
+pub(crate) fn all_tools() -> Vec<ToolDef> {
+    catalogue_tools().to_vec()
+}
+
+/// The permission table: the effect each tool always has, whatever its arguments.
+pub(crate) fn tool_effects() -> &'static [(&'static str, crate::permission::Effect)] {
+    static EFFECTS: LazyLock<Vec<(&'static str, crate::permission::Effect)>> =
+        LazyLock::new(|| {
+            catalogue_tools()
+                .iter()
+                .map(|t| (t.spec.name, t.spec.effect))
+                .collect()
+        });
+    &EFFECTS
+}
+
 /// The tools `profile` serves under `bounds`, in a stable order.
 fn served(profile: ToolProfile, bounds: &Bounds) -> Vec<ToolDef> {
     let mut tools: Vec<ToolDef> = all_tools()
         .into_iter()
-        .filter(|t| profile.serves(t.spec.name))
+        .filter(|t| profile.serves_tool(t))
         .map(|t| t.served(profile, bounds))
         .collect();
-    tools.sort_by_key(|t| profile.rank(t.spec.name));
+    tools.sort_by_key(|t| profile.rank(t));
     tools
 }
 
@@ -283,7 +307,7 @@ impl ToolCatalogue {
             (Effects::default(), None)
         } else {
             let target = if depends_on_target(spec, arguments) {
-                access::reach::target_of(&self.ctx, spec.name, arguments).await
+                access::reach::target_of(&self.ctx, spec, arguments).await
             } else {
                 CallTarget {
                     session: access::reach::session_named(arguments),
@@ -373,7 +397,7 @@ impl ToolCatalogue {
         let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => {
-                if tool.spec.name == "debug.launch" {
+                if tool.spec.adds == crate::permission::Adds::Launch {
                     self.remember_launch(&reply.structured, &effects);
                 }
                 ToolResult::ok(reply.structured, reply.text)

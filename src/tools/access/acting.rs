@@ -59,7 +59,7 @@ impl ToolCatalogue {
         spec: &ToolSpec,
         arguments: &Value,
     ) -> Result<Option<SessionCall>, ToolError> {
-        if spec.name == "debug.attach" {
+        if spec.adds == crate::permission::Adds::Attach {
             self.attach_target_free(arguments).await?;
         }
         let Some(id) = crate::tools::access::reach::session_named(arguments) else {
@@ -68,7 +68,7 @@ impl ToolCatalogue {
         // What the call does on this session's adapter, found as the gate finds it;
         // an id no session has counts as any adapter, possibly attached.
         let target = if depends_on_target(spec, arguments) {
-            crate::tools::access::reach::target_of(&self.ctx, spec.name, arguments).await
+            crate::tools::access::reach::target_of(&self.ctx, spec, arguments).await
         } else {
             CallTarget {
                 session: Some(id.clone()),

@@ -18,7 +18,7 @@ use serde_json::json;
 use crate::{Operation, SessionHandle, SessionSnapshot, SessionState};
 
 use crate::tools::access::acting::SessionCall;
-use crate::tools::catalogue::operations::tools_for;
+use crate::tools::catalogue::operations::Asks;
 use crate::tools::results::exit_signal::{how_it_ended, session_ended};
 use crate::tools::{ToolCatalogue, ToolResult};
 
@@ -30,9 +30,10 @@ impl ToolCatalogue {
         call: Option<&SessionCall>,
     ) -> Option<ToolResult> {
         let call = call?;
-        let terminate = call.tool == "debug.terminate";
+        let operation = operation_of(call.tool);
+        let terminate = operation == Some(Operation::Terminate);
         // Only the calls an ended session refuses cost a look at the session.
-        let refused = operation_of(call.tool).is_some_and(|op| {
+        let refused = operation.is_some_and(|op| {
             !SessionState::Terminated.allows(op)
                 && !matches!(op, Operation::Terminate | Operation::Disconnect)
         });
@@ -81,7 +82,11 @@ impl ToolCatalogue {
 
 /// The session operation `tool` asks for, if it asks for one.
 fn operation_of(tool: &str) -> Option<Operation> {
-    Operation::ALL
-        .into_iter()
-        .find(|op| tools_for(*op).contains(&tool))
+    let described = crate::tools::catalogue_tools()
+        .iter()
+        .find(|t| t.spec.name == tool)?;
+    match described.asks {
+        Asks::Operation(op) => Some(op),
+        Asks::AnyState => None,
+    }
 }

@@ -5,8 +5,9 @@
 
 use serde_json::Value;
 
-use crate::permission::{Adapters, CallTarget};
+use crate::permission::{Adapters, Adds, CallTarget};
 use crate::registry::AdapterFlavor;
+use crate::tools::ToolSpec;
 use crate::{AttachSpec, LaunchSpec, SessionError, SessionHandle, SessionId};
 
 use crate::tools::catalogue::context::Context;
@@ -26,19 +27,19 @@ pub(crate) fn session_named(arguments: &Value) -> Option<String> {
 }
 
 /// Where a call of `tool` with `arguments` lands.
-pub(crate) async fn target_of(ctx: &Context, tool: &str, arguments: &Value) -> CallTarget {
+pub(crate) async fn target_of(ctx: &Context, tool: &ToolSpec, arguments: &Value) -> CallTarget {
     if let Some(id) = session_named(arguments) {
         let mut target = session_target(ctx, &id).await;
-        if tool == "debug.restart" {
+        if tool.adds == Adds::Restart {
             if let Ok(parsed) = id.parse::<SessionId>() {
                 target.replays = ctx.launch_effects.replayed(parsed);
             }
         }
         return target;
     }
-    match tool {
-        "debug.launch" => CallTarget::reaching(launch_adapters(ctx, arguments).await),
-        "debug.attach" => CallTarget::reaching(attach_adapters(ctx, arguments).await),
+    match tool.adds {
+        Adds::Launch => CallTarget::reaching(launch_adapters(ctx, arguments).await),
+        Adds::Attach => CallTarget::reaching(attach_adapters(ctx, arguments).await),
         _ => CallTarget::reaching(Adapters::Some(Vec::new())),
     }
 }

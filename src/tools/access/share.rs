@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::permission::Effect;
 use crate::{Owner, Ownership};
 
 use crate::tools::access::owners::{ownership_json, NOT_OWNER};
@@ -24,7 +25,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
          client the owner. Client ids: `you`, `owner` in debug.sessions.",
         ToolAnnotations::SETTING,
         share,
-    )]
+    )
+    .effect(Effect::Control)]
 }
 
 /// Arguments of `debug.share`.

@@ -9,8 +9,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
+use crate::tools::catalogue::profile::Stage;
 use crate::tracepoint_expressions as collected;
 use crate::wire::types::{FunctionBreakpoint, SourceBreakpoint};
+use crate::Operation;
 use crate::{FunctionBreakpointRecord, SourceBreakpointRecord};
 use crate::{SessionHandle, Tracepoint};
 
@@ -31,7 +34,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `verified`, and the adapter's `message` when it could not place one.",
             ToolAnnotations::SETTING,
             set_breakpoints,
-        ),
+        ).effect(Effect::Control).asks(Operation::SetBreakpoints),
         tool(
             "debug.set_breakpoint",
             "Add or change one breakpoint, keeping the others: `file` and `line` (or \
@@ -39,13 +42,13 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              values (debug.trace) instead of stopping. Returns its file's (or the function) breakpoints.",
             ToolAnnotations::SETTING,
             set_breakpoint,
-        ),
+        ).effect(Effect::Control).asks(Operation::SetBreakpoints).core(Stage::Breakpoints, &["hit_condition", "expected_text", "near_line"]),
         tool(
             "debug.remove_breakpoint",
             "Remove one breakpoint (as debug.set_breakpoint names it), keeping the others.",
             ToolAnnotations::SETTING,
             remove_breakpoint,
-        ),
+        ).effect(Effect::Control).asks(Operation::SetBreakpoints).core(Stage::Breakpoints, &["near_line"]),
         tool(
             "debug.set_exception_breakpoints",
             "Stop when exceptions are raised: `filters` are the adapter's filter ids \
@@ -54,7 +57,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `exception_options` (a `break_mode` for the exceptions a `path` selects).",
             ToolAnnotations::SETTING,
             set_exception_breakpoints,
-        ),
+        ).effect(Effect::Control).adds(Adds::ExceptionOptions).asks(Operation::SetExceptionBreakpoints),
     ]
 }
 

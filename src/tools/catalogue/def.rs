@@ -1,6 +1,9 @@
 //! How a tool is defined once: its name, description, annotations and a typed handler
-//! whose argument type gives the JSON Schema. The same definition serves the embedded
-//! catalogue and the MCP server.
+//! whose argument type gives the JSON Schema, and what the rest of dapvisor knows of it:
+//! its effect and how its arguments and adapter add to it (the permission table), the
+//! session operation it asks for (what a state allows), and its place in the core
+//! profile. The same definition serves the embedded catalogue, the MCP server, the
+//! permission gate and the profiles: a tool is added in one place.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -12,10 +15,14 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::permission::{Adds, Effect};
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::describe;
+use crate::tools::catalogue::operations::Asks;
+use crate::tools::catalogue::profile::{CorePlace, Stage};
 use crate::tools::catalogue::spec::{code_arguments_of, ToolAnnotations, ToolError, ToolSpec};
 use crate::tools::{Bounds, ToolProfile};
+use crate::Operation;
 
 /// What a handler answers: structured content and its text rendering.
 #[derive(Debug, Clone)]
@@ -64,15 +71,47 @@ impl<R: Serialize> Typed<R> {
     }
 }
 
-type Handler = Box<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + Send + Sync>;
+type Handler = Arc<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + Send + Sync>;
 
-/// A tool: its spec and its handler.
+/// A tool: its spec, its handler, the session operation it asks for and its place in
+/// the core profile.
+#[derive(Clone)]
 pub(crate) struct ToolDef {
     pub spec: ToolSpec,
     pub run: Handler,
+    pub asks: Asks,
+    pub core: Option<CorePlace>,
 }
 
 impl ToolDef {
+    /// The effect it always has, whatever its arguments: what an allow rule naming it
+    /// grants. A tool that does not say has [`Effect::Host`], the strongest.
+    pub fn effect(mut self, effect: Effect) -> Self {
+        self.spec.effect = effect;
+        self
+    }
+
+    /// How its arguments and adapter add to its effect (default: only the code they
+    /// carry).
+    pub fn adds(mut self, adds: Adds) -> Self {
+        self.spec.adds = adds;
+        self
+    }
+
+    /// The session operation it asks for: a session's state allows it or not. A tool
+    /// that does not say works in every state.
+    pub fn asks(mut self, operation: Operation) -> Self {
+        self.asks = Asks::Operation(operation);
+        self
+    }
+
+    /// Served by the core profile, at `stage` of the loop, its schema without the
+    /// arguments `left_out`.
+    pub fn core(mut self, stage: Stage, left_out: &'static [&'static str]) -> Self {
+        self.core = Some(CorePlace { stage, left_out });
+        self
+    }
+
     /// The tool as `profile` serves it under `bounds`: the limits its descriptions state
     /// filled in, and the arguments the profile leaves out taken out of its schema
     /// (still accepted, and still gated: `code_arguments` keeps them).
@@ -82,7 +121,7 @@ impl ToolDef {
             self.spec.output_schema = None;
         }
         let mut schema = describe::render_schema(&self.spec.input_schema, bounds);
-        for argument in profile.left_out(self.spec.name) {
+        for argument in profile.left_out(&self) {
             leave_out(&mut schema, argument);
         }
         self.spec.input_schema = schema;
@@ -128,7 +167,7 @@ where
     F: Fn(Arc<Context>, A) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Outcome> + Send + 'static,
 {
-    let run: Handler = Box::new(move |ctx, args| {
+    let run: Handler = Arc::new(move |ctx, args| {
         // An absent `arguments` means "all defaults".
         let args = if args.is_null() {
             Value::Object(Map::new())
@@ -154,12 +193,15 @@ where
             code_arguments: code_arguments_of(&input_schema),
             input_schema,
             annotations,
-            // A tool the permission table does not know is taken for the strongest
-            // effect an allow rule could grant by name.
-            effect: crate::permission::tool_effect(name).unwrap_or(crate::permission::Effect::Host),
+            // Until the tool says its effect, it is taken for the strongest an allow
+            // rule could grant by name.
+            effect: Effect::Host,
+            adds: Adds::Nothing,
             output_schema: None,
         },
         run,
+        asks: Asks::AnyState,
+        core: None,
     }
 }
 

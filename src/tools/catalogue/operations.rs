@@ -4,77 +4,32 @@
 
 use crate::{Operation, SessionState};
 
-/// Tools that work in every state: they read (or set) what the session keeps, or who
-/// may drive it.
-const ALWAYS: [&str; 6] = [
-    "debug.output",
-    "debug.trace",
-    "debug.watch",
-    "debug.wait",
-    "debug.sessions",
-    "debug.share",
-];
+/// What a tool asks of a session, which its state allows or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Asks {
+    /// This operation.
+    Operation(Operation),
+    /// Nothing a state forbids: it reads (or sets) what the session keeps, or who may
+    /// drive it.
+    AnyState,
+}
 
-/// The tools that ask a session for `op`.
-pub(crate) fn tools_for(op: Operation) -> &'static [&'static str] {
-    use Operation as O;
-    match op {
-        O::Launch => &["debug.launch"],
-        O::Attach => &["debug.attach"],
-        O::SetBreakpoints => &[
-            "debug.set_breakpoints",
-            "debug.set_breakpoint",
-            "debug.remove_breakpoint",
-            "debug.set_instruction_breakpoints",
-            "debug.set_data_breakpoints",
-        ],
-        O::SetExceptionBreakpoints => &["debug.set_exception_breakpoints"],
-        O::Continue => &["debug.continue", "debug.continue_thread"],
-        O::Next => &["debug.step_over", "debug.step"],
-        O::StepIn => &["debug.step_in"],
-        O::StepOut => &["debug.step_out"],
-        O::Pause => &["debug.pause"],
-        O::Threads => &["debug.threads"],
-        O::StackTrace => &["debug.stack_trace"],
-        O::Scopes => &["debug.scopes"],
-        O::Variables => &["debug.variables"],
-        O::Evaluate => &["debug.evaluate"],
-        O::CustomRequest => &["debug.custom_request"],
-        O::Terminate => &["debug.terminate"],
-        O::Disconnect => &["debug.disconnect"],
-        O::Inspect => &[
-            "debug.exception_info",
-            "debug.completions",
-            "debug.step_in_targets",
-            "debug.goto_targets",
-            "debug.disassemble",
-            "debug.read_memory",
-            "debug.locations",
-            "debug.data_breakpoint_info",
-        ],
-        O::Modify => &[
-            "debug.set_variable",
-            "debug.set_expression",
-            "debug.write_memory",
-        ],
-        O::Navigate => &[
-            "debug.goto",
-            "debug.restart_frame",
-            "debug.step_back",
-            "debug.reverse_continue",
-        ],
-        O::Query => &[
-            "debug.modules",
-            "debug.loaded_sources",
-            "debug.source",
-            "debug.breakpoint_locations",
-            "debug.cancel",
-            "debug.terminate_threads",
-        ],
-        O::Restart => &["debug.restart"],
-        // An operation newer than this surface has no tool yet.
-        _ => &[],
-    }
+/// The tools that ask a session for `op`, in the catalogue's order.
+pub(crate) fn tools_for(op: Operation) -> Vec<&'static str> {
+    asking(Asks::Operation(op))
+}
+
+/// The tools that work in every state.
+fn always() -> Vec<&'static str> {
+    asking(Asks::AnyState)
+}
+
+fn asking(asks: Asks) -> Vec<&'static str> {
+    crate::tools::catalogue_tools()
+        .iter()
+        .filter(|t| t.asks == asks)
+        .map(|t| t.spec.name)
+        .collect()
 }
 
 /// The tools an agent can call on a session in `state`, comma-separated: those for
@@ -83,9 +38,9 @@ pub(crate) fn allowed_tools(state: SessionState) -> Vec<&'static str> {
     let mut tools: Vec<&'static str> = state
         .allowed_operations()
         .into_iter()
-        .flat_map(|op| tools_for(op).iter().copied())
+        .flat_map(tools_for)
         .collect();
-    tools.extend(ALWAYS);
+    tools.extend(always());
     tools
 }
 
@@ -113,8 +68,8 @@ mod tests {
         let catalogue = catalogue_names();
         let mut named: Vec<&str> = Operation::ALL
             .into_iter()
-            .flat_map(|op| tools_for(op).iter().copied())
-            .chain(ALWAYS)
+            .flat_map(tools_for)
+            .chain(always())
             .collect();
         for name in &named {
             assert!(catalogue.contains(name), "{name} is no tool");

@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::tools::catalogue::def::ToolDef;
+
 /// Which tools a [`ToolCatalogue`](crate::tools::ToolCatalogue) lists and calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -22,81 +24,68 @@ pub enum ToolProfile {
     All,
 }
 
-/// The tools of the core profile, in the order the catalogue lists them, each with
-/// the arguments its core schema leaves out. A left-out argument is still accepted (an
-/// agent that knows it loses nothing); it is just not described in every
-/// conversation. `all` describes every one.
-const CORE: &[(&str, &[&str])] = &[
-    (
-        "debug.launch",
-        &[
-            "cwd",
-            "module",
-            "runner",
-            "filters",
-            "launch_args",
-            "stdin_file",
-            "breakpoints.hit_condition",
-            "breakpoints.expected_text",
-            "breakpoints.near_line",
-        ],
-    ),
-    (
-        "debug.attach",
-        &["cwd", "breakpoints", "filters", "watch", "timeout"],
-    ),
-    (
-        "debug.set_breakpoint",
-        &["hit_condition", "expected_text", "near_line"],
-    ),
-    ("debug.remove_breakpoint", &["near_line"]),
-    ("debug.continue", &["thread_id", "watch"]),
-    (
-        "debug.step",
-        &["granularity", "target_id", "single_thread", "thread_id"],
-    ),
-    ("debug.pause", &["thread_id", "watch"]),
-    ("debug.wait", &[]),
-    ("debug.stack_trace", &[]),
-    ("debug.variables", &["filter", "max_chars"]),
-    ("debug.evaluate", &["context", "max_chars"]),
-    ("debug.output", &["max_bytes"]),
-    ("debug.watch", &[]),
-    ("debug.trace", &["max_rows"]),
-    ("debug.sessions", &[]),
-    ("debug.terminate", &[]),
-    ("debug.disconnect", &[]),
-];
+/// Where a tool of the core profile stands in the find-the-bug loop: the core list
+/// gives the stages in this order, and the tools of one stage in the catalogue's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Stage {
+    /// Launch or attach.
+    Start,
+    /// Set and remove breakpoints.
+    Breakpoints,
+    /// Move the program on: continue, step.
+    Run,
+    /// Get it to a stop: pause, wait.
+    Stop,
+    /// Read the stack and the variables, evaluate.
+    Inspect,
+    /// Read what it printed, watched and traced.
+    Read,
+    /// List, end and detach from sessions.
+    End,
+}
+
+/// A tool's place in the core profile: its stage, and the arguments its core schema
+/// leaves out. A left-out argument is still accepted (an agent that knows it loses
+/// nothing); it is just not described in every conversation. `all` describes every one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CorePlace {
+    pub stage: Stage,
+    pub left_out: &'static [&'static str],
+}
 
 impl ToolProfile {
     /// Whether this profile serves the tool `name` (canonical: `debug.launch`).
     pub fn serves(self, name: &str) -> bool {
         match self {
             ToolProfile::All => true,
-            ToolProfile::Core => CORE.iter().any(|(core, _)| *core == name),
+            ToolProfile::Core => crate::tools::catalogue_tools()
+                .iter()
+                .any(|t| t.spec.name == name && self.serves_tool(t)),
         }
     }
 
-    /// Where the profile lists tool `name`: the core tools in the loop's order, every
-    /// tool of `all` in the catalogue's.
-    pub(crate) fn rank(self, name: &str) -> usize {
+    /// Whether this profile serves `tool`.
+    pub(crate) fn serves_tool(self, tool: &ToolDef) -> bool {
         match self {
-            ToolProfile::All => 0,
-            ToolProfile::Core => CORE
-                .iter()
-                .position(|(core, _)| *core == name)
-                .unwrap_or(CORE.len()),
+            ToolProfile::All => true,
+            ToolProfile::Core => tool.core.is_some(),
         }
     }
 
-    /// The arguments of tool `name` that this profile's schema leaves out.
-    pub(crate) fn left_out(self, name: &str) -> &'static [&'static str] {
+    /// Where the profile lists `tool`: the core tools in the loop's order, every tool
+    /// of `all` in the catalogue's (a stable sort keeps the catalogue's within a rank).
+    pub(crate) fn rank(self, tool: &ToolDef) -> Option<Stage> {
         match self {
-            ToolProfile::All => &[],
-            ToolProfile::Core => CORE
-                .iter()
-                .find(|(core, _)| *core == name)
-                .map_or(&[], |(_, left_out)| left_out),
+            ToolProfile::All => None,
+            ToolProfile::Core => tool.core.map(|place| place.stage),
+        }
+    }
+
+    /// The arguments of `tool` that this profile's schema leaves out.
+    pub(crate) fn left_out(self, tool: &ToolDef) -> &'static [&'static str] {
+        match (self, tool.core) {
+            (ToolProfile::Core, Some(place)) => place.left_out,
+            _ => &[],
         }
     }
 
@@ -140,13 +129,9 @@ mod tests {
 
     #[test]
     fn every_core_tool_and_left_out_argument_exists() {
-        let tools = crate::tools::all_tools();
-        for (name, left_out) in CORE {
-            let tool = tools
-                .iter()
-                .find(|t| t.spec.name == *name)
-                .unwrap_or_else(|| panic!("core tool {name} is not a tool"));
-            for argument in *left_out {
+        for tool in crate::tools::all_tools() {
+            let name = tool.spec.name;
+            for argument in ToolProfile::Core.left_out(&tool) {
                 let mut schema = tool.spec.input_schema.clone();
                 assert!(
                     crate::tools::catalogue::def::leave_out(&mut schema, argument),

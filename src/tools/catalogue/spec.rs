@@ -88,6 +88,10 @@ pub struct ToolSpec {
     /// tool grants. A call's own effects, which its arguments and adapter can add to,
     /// are [`classify`](crate::permission::classify)'s.
     pub effect: crate::permission::Effect,
+    /// How its arguments and the adapter it reaches add to [`effect`](Self::effect), as
+    /// [`classify`](crate::permission::classify) finds them.
+    #[serde(skip)]
+    pub adds: crate::permission::Adds,
     /// The argument fields (at any depth: `condition` also names
     /// `breakpoints[].condition`) whose values run as code in the debuggee. A call
     /// that carries any of them runs code (the permission gate's
@@ -329,11 +333,7 @@ impl From<SessionError> for ToolError {
         {
             let tools: Vec<&str> = operations
                 .iter()
-                .flat_map(|op| {
-                    crate::tools::catalogue::operations::tools_for(*op)
-                        .iter()
-                        .copied()
-                })
+                .flat_map(|op| crate::tools::catalogue::operations::tools_for(*op))
                 .collect();
             return Self {
                 code: err.code(),

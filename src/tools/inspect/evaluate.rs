@@ -8,6 +8,9 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::permission::{Adds, Effect};
+use crate::tools::catalogue::profile::Stage;
+use crate::Operation;
 use crate::SessionError;
 
 use crate::tools::catalogue::context::Context;
@@ -27,7 +30,11 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `variables_reference` to expand.",
         ToolAnnotations::ARBITRARY_CODE,
         evaluate,
-    )]
+    )
+    .effect(Effect::Code)
+    .adds(Adds::Evaluation)
+    .asks(Operation::Evaluate)
+    .core(Stage::Inspect, &["context", "max_chars"])]
 }
 
 /// The context an expression is evaluated in.

@@ -8,8 +8,10 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::permission::Effect;
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{typed_tool, ToolDef, Typed};
+use crate::tools::catalogue::profile::Stage;
 use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
 use crate::tools::inspect::ids::{AgentIds, FRESH_IDS};
 use crate::tools::inspect::results::{
@@ -18,6 +20,7 @@ use crate::tools::inspect::results::{
 };
 use crate::tools::results::bounds::{adapter_int, page_size};
 use crate::tools::results::render::variables_text;
+use crate::Operation;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -27,7 +30,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              program's goroutines can number thousands): pass `offset` for the next ones.",
             ToolAnnotations::READ_ONLY,
             threads,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Threads),
         typed_tool(
             "debug.stack_trace",
             "The call stack of the stopped thread (or `thread_id`), innermost first: `id` (a \
@@ -35,7 +40,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              When `truncated`, pass `start_frame` = `next_start_frame`.",
             ToolAnnotations::READ_ONLY,
             stack_trace,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::StackTrace)
+        .core(Stage::Inspect, &[]),
         typed_tool(
             "debug.scopes",
             "The scopes of a frame (default: the top frame of the stopped thread), such as \
@@ -43,7 +51,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              debug.variables.",
             ToolAnnotations::READ_ONLY,
             scopes,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Scopes),
         typed_tool(
             "debug.variables",
             "Variables of a `scope` (\"Locals\"; in `frame_id` or the top frame) or a \
@@ -51,7 +61,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `truncated`, pass `offset` = `next_offset`.",
             ToolAnnotations::READ_ONLY,
             variables,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Variables)
+        .core(Stage::Inspect, &["filter", "max_chars"]),
     ]
 }
 

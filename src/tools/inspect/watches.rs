@@ -10,6 +10,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
+use crate::tools::catalogue::profile::Stage;
 use crate::{SessionHandle, SessionId};
 
 use crate::tools::catalogue::context::Context;
@@ -26,7 +28,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
          their values and which changed.",
         ToolAnnotations::SETTING,
         watch,
-    )]
+    )
+    .effect(Effect::Read)
+    .adds(Adds::WatchExpression)
+    .core(Stage::Read, &[])]
 }
 
 /// Arguments of `debug.watch`.

@@ -8,8 +8,10 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::permission::Effect;
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{typed_tool, ToolDef, Typed};
+use crate::tools::catalogue::profile::Stage;
 use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
 use crate::tools::output::result::OutputResult;
 
@@ -20,7 +22,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
          call: when `truncated`, call again with `since` = `next`. Works in every state, also after the end.",
         ToolAnnotations::READ_ONLY,
         output,
-    )]
+    ).effect(Effect::Read).core(Stage::Read, &["max_bytes"])]
 }
 
 /// Arguments of `debug.output`.

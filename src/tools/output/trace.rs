@@ -10,8 +10,10 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::permission::Effect;
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{typed_tool, ToolDef, Typed};
+use crate::tools::catalogue::profile::Stage;
 use crate::tools::catalogue::spec::ToolAnnotations;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::output::trace_result::{TraceResult, TraceRowEntry};
@@ -24,7 +26,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
          From cursor `since` (0: the first); when `more`, call again with `since` = `next`.",
         ToolAnnotations::READ_ONLY,
         trace,
-    )]
+    )
+    .effect(Effect::Read)
+    .core(Stage::Read, &["max_rows"])]
 }
 
 /// Arguments of `debug.trace`.

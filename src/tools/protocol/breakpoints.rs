@@ -10,11 +10,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
 use crate::wire::types::{
     Breakpoint, DataBreakpoint, DataBreakpointAccessType, DataBreakpointInfoArguments,
     ExceptionBreakMode, ExceptionFilterOptions, ExceptionOptions, ExceptionPathSegment,
     InstructionBreakpoint, SetExceptionBreakpointsArguments,
 };
+use crate::Operation;
 use crate::SessionHandle;
 
 use crate::tools::catalogue::context::Context;
@@ -32,7 +34,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              line alone): `line` and `column` of each place the adapter can stop.",
             ToolAnnotations::READ_ONLY,
             breakpoint_locations,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Query),
         tool(
             "debug.set_instruction_breakpoints",
             "Replace every instruction breakpoint: each at an `instruction_reference` (an \
@@ -41,7 +45,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              them all. The program must run or be stopped.",
             ToolAnnotations::SETTING,
             set_instruction_breakpoints,
-        ),
+        )
+        .effect(Effect::Control)
+        .adds(Adds::InstructionReferences)
+        .asks(Operation::SetBreakpoints),
         tool(
             "debug.data_breakpoint_info",
             "Whether a variable can be watched by a data breakpoint: `name` under \
@@ -51,7 +58,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             // The worst case: a name without a container is an expression.
             ToolAnnotations::ARBITRARY_CODE,
             data_breakpoint_info,
-        ),
+        )
+        .effect(Effect::Read)
+        .adds(Adds::DataBreakpointName)
+        .asks(Operation::Inspect),
         tool(
             "debug.set_data_breakpoints",
             "Replace every data breakpoint (watchpoint): each a `data_id` from \
@@ -60,7 +70,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              when the data is accessed so. An empty list removes them all.",
             ToolAnnotations::SETTING,
             set_data_breakpoints,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::SetBreakpoints),
     ]
 }
 

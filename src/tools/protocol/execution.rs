@@ -11,7 +11,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
+use crate::tools::catalogue::profile::Stage;
 use crate::wire::types::SteppingGranularity;
+use crate::Operation;
 use crate::{RunTicket, SessionError, SessionHandle, StepKind};
 
 use crate::tools::catalogue::context::Context;
@@ -40,6 +43,12 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             step,
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Next)
+        .core(
+            Stage::Run,
+            &["granularity", "target_id", "single_thread", "thread_id"],
         ),
         tool(
             "debug.continue_thread",
@@ -50,14 +59,18 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             continue_thread,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Continue),
         tool(
             "debug.step_in_targets",
             "The calls debug.step can enter from a frame (default: the top frame), when a \
              line has several: `id` (a target_id) and `label` of each.",
             ToolAnnotations::READ_ONLY,
             step_in_targets,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Inspect),
         tool(
             "debug.step_back",
             concat!(
@@ -66,7 +79,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             step_back,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Navigate),
         tool(
             "debug.reverse_continue",
             concat!(
@@ -75,14 +90,18 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             reverse_continue,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Navigate),
         tool(
             "debug.goto_targets",
             "Where execution can jump to at `file`:`line` in the stopped program: `id` (a \
              target_id for debug.goto), `label` and `line` of each.",
             ToolAnnotations::READ_ONLY,
             goto_targets,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Inspect),
         tool(
             "debug.goto",
             concat!(
@@ -92,7 +111,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             goto,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Navigate),
         tool(
             "debug.restart_frame",
             concat!(
@@ -101,7 +122,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             restart_frame,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Navigate),
         tool(
             "debug.restart",
             concat!(
@@ -112,13 +135,19 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::START,
             restart,
-        ),
+        )
+        .effect(Effect::Start)
+        .adds(Adds::Restart)
+        .asks(Operation::Restart),
         tool(
             "debug.terminate_threads",
             "End some threads (`thread_ids` from debug.threads) while the program goes on.",
             ENDS_THREADS,
             terminate_threads,
-        ),
+        )
+        .effect(Effect::Control)
+        .adds(Adds::Ending)
+        .asks(Operation::Query),
     ]
 }
 

@@ -9,7 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
 use crate::wire::types::{ExceptionBreakMode, Source};
+use crate::Operation;
 
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, Outcome, Reply, ToolDef};
@@ -27,7 +29,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              Each has a `label` and the `text` to insert.",
             ToolAnnotations::READ_ONLY,
             completions,
-        ),
+        )
+        .effect(Effect::Read)
+        .adds(Adds::Completions)
+        .asks(Operation::Inspect),
         tool(
             "debug.exception_info",
             "The exception a thread (default: the stopped one) stopped on: \
@@ -35,7 +40,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              the type and the stack trace where it was raised.",
             ToolAnnotations::READ_ONLY,
             exception_info,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Inspect),
         tool(
             "debug.source",
             "The text of a source that is not a file on disk (generated code, \
@@ -43,7 +50,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `frame_id`. At most {max_output} per call: pass `offset` (characters) for more.",
             ToolAnnotations::READ_ONLY,
             source,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Query),
         tool(
             "debug.loaded_sources",
             "Every source the program has loaded (`name`, `path`, `source_reference`): \
@@ -51,7 +60,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              pass `offset` = the returned `next_offset` for more.",
             ToolAnnotations::READ_ONLY,
             loaded_sources,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Query),
         tool(
             "debug.modules",
             "The modules (executables, shared libraries, Python modules) the program has \
@@ -59,7 +70,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `offset` = `next_offset`.",
             ToolAnnotations::READ_ONLY,
             modules,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Query),
         tool(
             "debug.locations",
             "Where a location reference points (a variable's \
@@ -67,7 +80,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              adapter): `file`, `line`, `column`. Only references the adapter gave are valid.",
             ToolAnnotations::READ_ONLY,
             locations,
-        ),
+        )
+        .effect(Effect::Read)
+        .asks(Operation::Inspect),
     ]
 }
 

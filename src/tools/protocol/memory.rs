@@ -9,7 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
 use crate::wire::base64;
+use crate::Operation;
 
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, Outcome, Reply, ToolDef};
@@ -26,7 +28,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `instruction_count` says (at most {max_instructions}); `current` marks the pointer.",
             ToolAnnotations::READ_ONLY,
             disassemble,
-        ),
+        ).effect(Effect::Read).asks(Operation::Inspect),
         tool(
             "debug.read_memory",
             "Read `count` bytes (at most {max_memory}) of the stopped program's memory at \
@@ -34,7 +36,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              in base64, its `address`, and `unreadable_bytes` not read.",
             ToolAnnotations::READ_ONLY,
             read_memory,
-        ),
+        ).effect(Effect::Read).asks(Operation::Inspect),
         tool(
             "debug.write_memory",
             "Write `data` (base64, at most {max_memory}) into the stopped program's memory at \
@@ -42,14 +44,14 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              `allow_partial`, writes what it can and says how much.",
             ToolAnnotations::ARBITRARY_CODE,
             write_memory,
-        ),
+        ).effect(Effect::Code).adds(Adds::MemoryWrite).asks(Operation::Modify),
         tool(
             "debug.cancel",
             "Ask the adapter to give up on a request (`request_id`, its DAP seq) or a \
              long-running operation (`progress_id` from a progress event).",
             ToolAnnotations::SETTING,
             cancel,
-        ),
+        ).effect(Effect::Control).asks(Operation::Query),
         tool(
             "debug.custom_request",
             "Send any DAP request by name (`command`) with any `arguments` (a JSON object), \
@@ -58,7 +60,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              anything the adapter can.",
             ToolAnnotations::ARBITRARY_CODE,
             custom_request,
-        ),
+        ).effect(Effect::Host).adds(Adds::CustomRequest).asks(Operation::CustomRequest),
     ]
 }
 

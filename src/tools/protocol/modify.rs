@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, Outcome, Reply, ToolDef};
 use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
@@ -15,6 +16,7 @@ use crate::tools::inspect::ids::AgentIds;
 use crate::tools::inspect::locals::scope_reference;
 use crate::tools::inspect::stack::ScopeRef;
 use crate::tools::results::render::cut_value;
+use crate::Operation;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -25,7 +27,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              program's state; the expression can run code. Returns `value` and `type`.",
             ToolAnnotations::ARBITRARY_CODE,
             set_variable,
-        ),
+        )
+        .effect(Effect::Code)
+        .adds(Adds::VariableValue)
+        .asks(Operation::Modify),
         tool(
             "debug.set_expression",
             "Assign `value` to an assignable `expression` (such as `scores['CY']` or \
@@ -33,7 +38,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              program's state, and the expressions can run code. Returns the new `value`.",
             ToolAnnotations::ARBITRARY_CODE,
             set_expression,
-        ),
+        )
+        .effect(Effect::Code)
+        .adds(Adds::Assignment)
+        .asks(Operation::Modify),
     ]
 }
 

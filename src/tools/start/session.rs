@@ -8,6 +8,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::permission::{Adds, Effect};
+use crate::tools::catalogue::profile::Stage;
+use crate::Operation;
 use crate::{LaunchSpec, RunTicket, SessionHandle};
 
 use crate::tools::start::attach::attach;
@@ -36,6 +39,23 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              and returns it (`timeout`: {wait} s with `breakpoints`, else {initial_wait} s).",
             ToolAnnotations::START,
             launch,
+        )
+        .effect(Effect::Start)
+        .adds(Adds::Launch)
+        .asks(Operation::Launch)
+        .core(
+            Stage::Start,
+            &[
+                "cwd",
+                "module",
+                "runner",
+                "filters",
+                "launch_args",
+                "stdin_file",
+                "breakpoints.hit_condition",
+                "breakpoints.expected_text",
+                "breakpoints.near_line",
+            ],
         ),
         tool(
             "debug.attach",
@@ -44,6 +64,13 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              Asks for approval.",
             ToolAnnotations::START,
             attach,
+        )
+        .effect(Effect::Foreign)
+        .adds(Adds::Attach)
+        .asks(Operation::Attach)
+        .core(
+            Stage::Start,
+            &["cwd", "breakpoints", "filters", "watch", "timeout"],
         ),
         typed_tool(
             "debug.sessions",
@@ -51,7 +78,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
              adapter_pid, restarts, idle_seconds.",
             ToolAnnotations::READ_ONLY,
             sessions,
-        ),
+        )
+        .effect(Effect::Read)
+        .core(Stage::End, &[]),
         tool(
             "debug.terminate",
             "End a session: stop the program and its debugger, and forget the session (read \
@@ -61,7 +90,11 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 ..ToolAnnotations::CONTROL
             },
             terminate,
-        ),
+        )
+        .effect(Effect::Control)
+        .adds(Adds::Ending)
+        .asks(Operation::Terminate)
+        .core(Stage::End, &[]),
         tool(
             "debug.disconnect",
             "Detach from a process you attached to and leave it running (a program the \
@@ -71,7 +104,10 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 ..ToolAnnotations::CONTROL
             },
             disconnect,
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Disconnect)
+        .core(Stage::End, &[]),
     ]
 }
 
