@@ -56,7 +56,7 @@ pub use access::owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER
 pub use access::paths::PathPolicy;
 pub use catalogue::profile::ToolProfile;
 pub use catalogue::spec::{
-    mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS,
+    mcp_name, ToolAnnotations, ToolError, ToolNames, ToolResult, ToolSpec, CODE_ARGUMENTS,
 };
 pub use results::bounds::*;
 pub use start::stdin::MAX_STDIN_TEXT_BYTES;
@@ -119,12 +119,13 @@ pub(crate) fn tool_effects() -> &'static [(&'static str, crate::permission::Effe
     &EFFECTS
 }
 
-/// The tools `profile` serves under `bounds`, in a stable order.
-fn served(profile: ToolProfile, bounds: &Bounds) -> Vec<ToolDef> {
+/// The tools `profile` serves under `bounds`, in a stable order, their texts naming
+/// tools as `names`.
+fn served(profile: ToolProfile, bounds: &Bounds, names: ToolNames) -> Vec<ToolDef> {
     let mut tools: Vec<ToolDef> = all_tools()
         .into_iter()
         .filter(|t| profile.serves_tool(t))
-        .map(|t| t.served(profile, bounds))
+        .map(|t| t.served(profile, bounds, names))
         .collect();
     tools.sort_by_key(|t| profile.rank(t));
     tools
@@ -146,7 +147,7 @@ impl ToolCatalogue {
     /// until an approver is set).
     pub fn new(runtime: Runtime) -> Self {
         let profile = ToolProfile::default();
-        let tools = served(profile, &Bounds::default());
+        let tools = served(profile, &Bounds::default(), ToolNames::default());
         Self {
             ctx: Arc::new(Context {
                 runtime,
@@ -161,6 +162,7 @@ impl ToolCatalogue {
                 clients: Arc::default(),
                 owner_grace: access::owners::OWNER_GRACE,
                 acting: None,
+                names: ToolNames::default(),
             }),
             tools: Arc::new(tools),
             profile,
@@ -172,13 +174,13 @@ impl ToolCatalogue {
     /// Serve the tools of `profile`.
     pub fn with_profile(mut self, profile: ToolProfile) -> Self {
         self.profile = profile;
-        self.tools = Arc::new(served(profile, &self.ctx.bounds));
+        self.tools = Arc::new(served(profile, &self.ctx.bounds, self.ctx.names));
         self
     }
 
     /// Set the result bounds (the tools' descriptions state them).
     pub fn with_bounds(mut self, bounds: Bounds) -> Self {
-        self.tools = Arc::new(served(self.profile, &bounds));
+        self.tools = Arc::new(served(self.profile, &bounds, self.ctx.names));
         self.ctx = Arc::new(Context {
             bounds,
             ..self.context()
@@ -215,6 +217,7 @@ impl ToolCatalogue {
             clients: self.ctx.clients.clone(),
             owner_grace: self.ctx.owner_grace,
             acting: self.ctx.acting.clone(),
+            names: self.ctx.names,
         }
     }
 
@@ -269,31 +272,6 @@ impl ToolCatalogue {
         approver: &dyn Approver,
     ) -> ToolResult {
         self.run(name, arguments, Some(approver)).await
-    }
-
-    /// The answer to a call of a tool this catalogue does not serve: one of another
-    /// profile says which and how to get it; an unknown name lists the tools.
-    pub fn not_served(&self, name: &str) -> ToolError {
-        let known = all_tools()
-            .into_iter()
-            .find(|t| t.spec.name == name || t.spec.mcp_name() == name);
-        match known {
-            Some(tool) => ToolError::invalid(
-                format!(
-                    "{} is not in the `{}` tool profile served here",
-                    tool.spec.name, self.profile
-                ),
-                "the `all` profile serves it: start the server with `--tools all` \
-                 (ToolCatalogue::with_profile(ToolProfile::All))",
-            ),
-            None => {
-                let names: Vec<String> = self.tools.iter().map(|t| t.spec.mcp_name()).collect();
-                ToolError::invalid(
-                    format!("no tool named `{name}`"),
-                    format!("the tools are: {}", names.join(", ")),
-                )
-            }
-        }
     }
 
     /// Classify the call on the adapter it reaches and ask the gate.
@@ -357,6 +335,7 @@ impl ToolCatalogue {
             .and_then(Value::as_str)
             .map(str::to_string);
         let result = self.run_unredacted(name, arguments, approver).await;
+        let result = self.named_for_caller(result);
         self.redaction.result(expression.as_deref(), result)
     }
 
@@ -405,6 +384,10 @@ impl ToolCatalogue {
             Ok(Err(err)) => {
                 let mut err =
                     results::exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
+                if let Some(state) = err.allowed_now.take() {
+                    let allowed = self.as_served(&allowed_tools(state));
+                    err.error = format!("{}; allowed now: {}", err.error, allowed.join(", "));
+                }
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()
             }
@@ -425,11 +408,11 @@ mod tests {
     use crate::permission::{tool_effect, Effect};
 
     use super::catalogue::describe;
-    use super::{served, Bounds, ToolProfile};
+    use super::{served, Bounds, ToolNames, ToolProfile};
 
     #[test]
     fn every_placeholder_in_every_tool_is_filled_in() {
-        for tool in served(ToolProfile::All, &Bounds::default()) {
+        for tool in served(ToolProfile::All, &Bounds::default(), ToolNames::Canonical) {
             let spec = &tool.spec;
             let schema = serde_json::Value::Object(spec.input_schema.clone()).to_string();
             for text in [spec.description.as_str(), schema.as_str()] {
@@ -443,7 +426,7 @@ mod tests {
         let bounds = Bounds::default()
             .wait(Duration::from_secs(12))
             .max_output_bytes(4096);
-        let tools = served(ToolProfile::Core, &bounds);
+        let tools = served(ToolProfile::Core, &bounds, ToolNames::Canonical);
         let spec = |name: &str| &tools.iter().find(|t| t.spec.name == name).unwrap().spec;
         assert!(spec("debug.continue").description.contains("default 12 s"));
         assert!(spec("debug.output")
@@ -458,8 +441,8 @@ mod tests {
 
     #[test]
     fn the_core_profile_lists_fewer_tools_and_leaves_arguments_out() {
-        let core = served(ToolProfile::Core, &Bounds::default());
-        let all = served(ToolProfile::All, &Bounds::default());
+        let core = served(ToolProfile::Core, &Bounds::default(), ToolNames::Canonical);
+        let all = served(ToolProfile::All, &Bounds::default(), ToolNames::Canonical);
         assert!(
             core.len() < all.len() / 2,
             "{} of {}",

@@ -35,9 +35,16 @@ pub(crate) struct Context {
     /// for (`access/acting.rs`). The sessions [`Self::session`] gives are checked and act
     /// for that client. `None` in a catalogue's own context.
     pub acting: Option<crate::tools::access::acting::Acting>,
+    /// How the caller calls the tools, which the texts it reads follow.
+    pub names: crate::tools::ToolNames,
 }
 
 impl Context {
+    /// The tool `canonical` (`debug.output`) as the caller calls it, for a text it reads.
+    pub fn tool(&self, canonical: &str) -> String {
+        self.names.of(canonical)
+    }
+
     /// The session called `id` (`s1` or `1`), or why there is none: reaped after N s
     /// idle, failed and why (as the runtime remembers ended sessions), or never known
     /// (404 naming the live ones). In a call that acts for a client ([`Self::acting`]),
@@ -141,7 +148,6 @@ impl Context {
 
 /// The error for inspecting a session that is not stopped.
 pub(crate) fn not_stopped(state: SessionState) -> ToolError {
-    let allowed = crate::tools::catalogue::operations::allowed_tools(state);
     let hint = match state {
         SessionState::Running => {
             "the program is running: call debug.pause, or debug.wait for it to stop".to_string()
@@ -149,13 +155,9 @@ pub(crate) fn not_stopped(state: SessionState) -> ToolError {
         SessionState::Terminated => {
             "the program has ended: read debug.output, or launch it again".to_string()
         }
-        _ => format!("allowed now: {}", allowed.join(", ")),
+        _ => "call one of the tools allowed now, or debug.wait until it stops".to_string(),
     };
-    ToolError::invalid(
-        format!(
-            "the session is {state}, not stopped; allowed now: {}",
-            allowed.join(", ")
-        ),
-        hint,
-    )
+    let mut err = ToolError::invalid(format!("the session is {state}, not stopped"), hint);
+    err.allowed_now = Some(state);
+    err
 }

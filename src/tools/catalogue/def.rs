@@ -21,7 +21,7 @@ use crate::tools::catalogue::describe;
 use crate::tools::catalogue::operations::Asks;
 use crate::tools::catalogue::profile::{CorePlace, Stage};
 use crate::tools::catalogue::spec::{code_arguments_of, ToolAnnotations, ToolError, ToolSpec};
-use crate::tools::{Bounds, ToolProfile};
+use crate::tools::{Bounds, ToolNames, ToolProfile};
 use crate::Operation;
 
 /// What a handler answers: structured content and its text rendering.
@@ -115,12 +115,12 @@ impl ToolDef {
     /// The tool as `profile` serves it under `bounds`: the limits its descriptions state
     /// filled in, and the arguments the profile leaves out taken out of its schema
     /// (still accepted, and still gated: `code_arguments` keeps them).
-    pub fn served(mut self, profile: ToolProfile, bounds: &Bounds) -> Self {
-        self.spec.description = describe::render(&self.spec.description, bounds);
+    pub fn served(mut self, profile: ToolProfile, bounds: &Bounds, names: ToolNames) -> Self {
+        self.spec.description = names.in_text(&describe::render(&self.spec.description, bounds));
         if !profile.serves_output_schemas() {
             self.spec.output_schema = None;
         }
-        let mut schema = describe::render_schema(&self.spec.input_schema, bounds);
+        let mut schema = describe::render_schema(&self.spec.input_schema, bounds, names);
         for argument in profile.left_out(&self) {
             leave_out(&mut schema, argument);
         }

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::tools::results::bounds::{Bounds, MAX_WAIT};
+use crate::tools::ToolNames;
 
 /// The placeholders a description may use, and what each says under `bounds`.
 fn placeholders(bounds: &Bounds) -> [(&'static str, String); 13] {
@@ -41,26 +42,31 @@ pub(crate) fn render(text: &str, bounds: &Bounds) -> String {
         })
 }
 
-/// `schema` with the placeholders of every `description` in it filled in.
-pub(crate) fn render_schema(schema: &Map<String, Value>, bounds: &Bounds) -> Map<String, Value> {
+/// `schema` with the placeholders of every `description` in it filled in, and the
+/// tools it names as `names` says.
+pub(crate) fn render_schema(
+    schema: &Map<String, Value>,
+    bounds: &Bounds,
+    names: ToolNames,
+) -> Map<String, Value> {
     let mut schema = schema.clone();
     for (key, value) in schema.iter_mut() {
-        render_value(key, value, bounds);
+        render_value(key, value, bounds, names);
     }
     schema
 }
 
-fn render_value(key: &str, value: &mut Value, bounds: &Bounds) {
+fn render_value(key: &str, value: &mut Value, bounds: &Bounds, names: ToolNames) {
     match value {
-        Value::String(text) if key == "description" => *text = render(text, bounds),
+        Value::String(text) if key == "description" => *text = names.in_text(&render(text, bounds)),
         Value::Object(map) => {
             for (key, value) in map.iter_mut() {
-                render_value(key, value, bounds);
+                render_value(key, value, bounds, names);
             }
         }
         Value::Array(items) => {
             for item in items {
-                render_value("", item, bounds);
+                render_value("", item, bounds, names);
             }
         }
         _ => {}
@@ -146,7 +152,11 @@ mod tests {
                 "description": {"type": "string"}
             }
         });
-        let rendered = render_schema(schema.as_object().unwrap(), &Bounds::default());
+        let rendered = render_schema(
+            schema.as_object().unwrap(),
+            &Bounds::default(),
+            ToolNames::Canonical,
+        );
         assert_eq!(
             rendered["properties"]["timeout"]["description"],
             "default 30"

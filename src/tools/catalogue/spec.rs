@@ -189,6 +189,61 @@ pub fn mcp_name(canonical: &str) -> String {
     canonical.replace('.', "_")
 }
 
+/// How a caller calls the tools, and so how every text it reads names them: the
+/// descriptions, errors, hints and "allowed now" lists of a catalogue. A
+/// [`ToolCatalogue`](crate::tools::ToolCatalogue) takes either name in a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ToolNames {
+    /// `debug.launch`: the names of [`ToolSpec::name`], for the Rust API.
+    #[default]
+    Canonical,
+    /// `debug_launch`: the names an MCP client calls ([`ToolSpec::mcp_name`]).
+    Mcp,
+}
+
+impl ToolNames {
+    /// The tool `canonical` (`debug.launch`) as this caller calls it.
+    pub fn of(self, canonical: &str) -> String {
+        match self {
+            ToolNames::Canonical => canonical.to_string(),
+            ToolNames::Mcp => mcp_name(canonical),
+        }
+    }
+
+    /// `text` with every tool it names as this caller calls it. Only whole words that
+    /// are a tool's canonical name change (`debug.step_*` or `debug.py` do not).
+    pub fn in_text(self, text: &str) -> String {
+        if self == ToolNames::Canonical || !text.contains("debug.") {
+            return text.to_string();
+        }
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find("debug.") {
+            let (before, from) = rest.split_at(at);
+            out.push_str(before);
+            let name_len = "debug.".len()
+                + from["debug.".len()..]
+                    .find(|c: char| !word(c))
+                    .unwrap_or(from.len() - "debug.".len());
+            let name = &from[..name_len];
+            let starts_a_word = !out.chars().next_back().is_some_and(word);
+            let is_tool = crate::tools::catalogue_tools()
+                .iter()
+                .any(|t| t.spec.name == name);
+            if starts_a_word && is_tool {
+                out.push_str(&self.of(name));
+            } else {
+                out.push_str(name);
+            }
+            rest = &from[name_len..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 /// The answer to a tool call: structured content (JSON, snake case) and the same
 /// rendered as text. An error is a result too, with `is_error` set and
 /// `structured` holding `{code, kind, error, hint}`.
@@ -222,6 +277,7 @@ impl ToolResult {
             error: self.structured["error"].as_str().unwrap_or("").to_string(),
             hint: self.structured["hint"].as_str().unwrap_or("").to_string(),
             kind: self.structured["kind"].as_str().unwrap_or("").to_string(),
+            allowed_now: None,
         })
     }
 }
@@ -263,6 +319,11 @@ pub struct ToolError {
     pub error: String,
     /// What the agent can do next.
     pub hint: String,
+    /// For a call the session's state refused: the state, whose tools the catalogue
+    /// that answers lists at the end of [`error`](Self::error) ("allowed now: ..."),
+    /// those it serves, as its caller calls them.
+    #[serde(skip)]
+    pub(crate) allowed_now: Option<crate::SessionState>,
 }
 
 /// The [`ToolError::kind`] a code gets unless a finer one is given.
@@ -284,6 +345,7 @@ impl ToolError {
             kind: default_kind(code).to_string(),
             error: error.into(),
             hint: hint.into(),
+            allowed_now: None,
         }
     }
 
@@ -316,11 +378,11 @@ impl From<SessionError> for ToolError {
                 code: err.code(),
                 kind: err.kind().to_string(),
                 error: format!(
-                    "{} cannot run while the session is {state}; allowed now: {}",
+                    "{} cannot run while the session is {state}",
                     crate::tools::catalogue::operations::tools_named(*operation),
-                    crate::tools::catalogue::operations::allowed_tools(*state).join(", ")
                 ),
                 hint: err.hint(),
+                allowed_now: Some(*state),
             };
         }
         // A raw request the session keeps to itself names the tools that do its job.
@@ -343,6 +405,7 @@ impl From<SessionError> for ToolError {
                     tools.join(", ")
                 ),
                 hint: err.hint(),
+                allowed_now: None,
             };
         }
         let mut error = err.to_string();
@@ -359,6 +422,26 @@ impl From<SessionError> for ToolError {
             kind: err.kind().to_string(),
             error,
             hint: err.hint(),
+            allowed_now: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolNames;
+
+    #[test]
+    fn a_text_names_the_tools_as_its_caller_calls_them_and_nothing_else() {
+        let text = "call debug.wait, or debug.pause. debug.step_* and debug.py and \
+                    mydebug.launch stay; debug.nosuch too";
+        assert_eq!(ToolNames::Canonical.in_text(text), text);
+        assert_eq!(
+            ToolNames::Mcp.in_text(text),
+            "call debug_wait, or debug_pause. debug.step_* and debug.py and \
+             mydebug.launch stay; debug.nosuch too"
+        );
+        assert_eq!(ToolNames::Mcp.of("debug.launch"), "debug_launch");
+        assert_eq!(ToolNames::Canonical.of("debug.launch"), "debug.launch");
     }
 }

@@ -205,7 +205,8 @@ pub(crate) async fn at_stop(
         if bytes > *room {
             let left = count - shown;
             text.push_str(&format!(
-                "  … {left} more not shown, for the result's size: debug.evaluate them\n"
+                "  … {left} more not shown, for the result's size: {} them\n",
+                ctx.tool("debug.evaluate")
             ));
             json.push(json!({ "not_shown": left }));
             break;

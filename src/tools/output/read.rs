@@ -100,7 +100,8 @@ async fn output(ctx: Arc<Context>, args: OutputArgs) -> Result<Typed<OutputResul
     if truncated {
         let _ = write!(
             text,
-            "\n[truncated: more output waits; call debug.output with since={}]",
+            "\n[truncated: more output waits; call {} with since={}]",
+            ctx.tool("debug.output"),
             slice.next
         );
     } else if text_out.is_empty() && left_out == 0 {

@@ -55,7 +55,8 @@ pub(crate) async fn since_last_result(
     let mut text = String::from("output since the last stop:\n");
     if cut > 0 {
         text.push_str(&format!(
-            "[{cut} earlier bytes not shown: debug.output with since {since}]\n"
+            "[{cut} earlier bytes not shown: {} with since {since}]\n",
+            ctx.tool("debug.output")
         ));
     }
     text.push_str(tail);

@@ -79,7 +79,11 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Result<Typed<TraceResult>,
         );
     }
     if more {
-        let _ = write!(text, "[more rows wait: call debug.trace with since={next}]");
+        let _ = write!(
+            text,
+            "[more rows wait: call {} with since={next}]",
+            ctx.tool("debug.trace")
+        );
     } else if rows.is_empty() {
         text.push_str("(no new rows: a tracepoint records one each time the program passes it)");
     }

@@ -64,7 +64,7 @@ pub(crate) async fn outcome(
                 .map_or(0, |(json, said)| json.to_string().len() + said.len());
             let (summary, mut text) = stop_summary(ctx, session, &stop, taken).await;
             let mut json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
-            add_trace_note(session, &mut json, &mut text).await;
+            add_trace_note(ctx, session, &mut json, &mut text).await;
             add_output(&mut json, &mut text, tail);
             (json, text)
         }
@@ -108,42 +108,57 @@ pub(crate) async fn outcome(
                 text = format!("{text}; {said}");
             }
             text.push('\n');
-            add_trace_note(session, &mut json, &mut text).await;
+            add_trace_note(ctx, session, &mut json, &mut text).await;
             let tail = output_tail(ctx, session).await;
             add_output(&mut json, &mut text, tail);
             let text = text.trim_end().to_string();
             (
                 json,
-                format!("{text}\nRead what it printed with debug.output."),
+                format!(
+                    "{text}\nRead what it printed with {}.",
+                    ctx.tool("debug.output")
+                ),
             )
         }
         StopOutcome::TimedOut => (
             json!({ "state": "running", "timed_out": true }),
             format!(
                 "running: the program neither stopped nor ended within {:.1}s. \
-                 Call debug.wait to keep waiting, debug.pause to interrupt it, or \
-                 debug.output to see what it printed.",
-                waited.as_secs_f64()
+                 Call {} to keep waiting, {} to interrupt it, or {} to see what it \
+                 printed.",
+                waited.as_secs_f64(),
+                ctx.tool("debug.wait"),
+                ctx.tool("debug.pause"),
+                ctx.tool("debug.output"),
             ),
         ),
         // An outcome newer than this surface: say what it is rather than guess.
         other => (
             json!({ "state": "unknown", "timed_out": false }),
-            format!("the wait ended: {other:?}; call debug.sessions to see the state"),
+            format!(
+                "the wait ended: {other:?}; call {} to see the state",
+                ctx.tool("debug.sessions")
+            ),
         ),
     }
 }
 
 /// Say how many rows the session's tracepoints recorded, if any, and where to read
 /// them.
-async fn add_trace_note(session: &SessionHandle, json: &mut Value, text: &mut String) {
+async fn add_trace_note(
+    ctx: &Context,
+    session: &SessionHandle,
+    json: &mut Value,
+    text: &mut String,
+) {
     if let Some(rows) = crate::tools::output::trace::recorded(session).await {
         json["trace_rows"] = json!(rows);
         if !text.ends_with('\n') {
             text.push('\n');
         }
         text.push_str(&format!(
-            "tracepoints recorded {rows} row(s): read them with debug.trace\n"
+            "tracepoints recorded {rows} row(s): read them with {}\n",
+            ctx.tool("debug.trace")
         ));
     }
 }
@@ -281,8 +296,9 @@ pub(crate) async fn stop_summary(
             if total > locals.len() {
                 let _ = writeln!(
                     text,
-                    "  … {} more: debug.variables with scope \"Locals\"",
-                    total - locals.len()
+                    "  … {} more: {} with scope \"Locals\"",
+                    total - locals.len(),
+                    ctx.tool("debug.variables")
                 );
             }
             json["locals_total"] = json!(total);

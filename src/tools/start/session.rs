@@ -36,7 +36,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             "Start a program, or one `test`, under a debugger; returns its session_id. The \
              adapter follows the program (.py: debugpy, .go or a package folder: dlv, .js: \
              js-debug, native: lldb-dap) unless `adapter` says. Waits for the first stop \
-             and returns it (`timeout`: {wait} s with `breakpoints`, else {initial_wait} s).",
+             and returns it (`timeout`: {wait} s with `breakpoints`, else {initial_wait} s). \
+             Stops at uncaught exceptions; `filters: [\"raised\"]` (js-debug: `all`) at \
+             any raise.",
             ToolAnnotations::START,
             launch,
         )
@@ -119,7 +121,7 @@ pub(crate) struct LaunchArgs {
     /// folder, or a binary; with `test`, the test's file or folder.
     program: Option<String>,
     /// One test to run instead (pytest node id, Go test, Rust test path, node:test
-    /// name, `file.rb::Class#test_x`); the end says if it passed, with the runner's words.
+    /// name, `file.rb::Class#test_x`); the end says if it passed.
     test: Option<String>,
     /// pytest, go, cargo, node or minitest, if `test` does not tell.
     runner: Option<String>,
@@ -149,8 +151,7 @@ pub(crate) struct LaunchArgs {
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
     watch: Vec<String>,
-    /// Seconds to wait for the first stop (and for the debugger to start, where
-    /// that is longer than its own start-up deadline: a slow build).
+    /// Seconds to wait for the first stop (and a slow debugger start).
     timeout: Option<f64>,
     /// The program's stdin, as text (default: empty).
     stdin: Option<String>,
@@ -348,8 +349,9 @@ pub(in crate::tools) async fn started(
             json!({ "state": snapshot.state.name(), "timed_out": false,
                     "wait_error": e.to_string() }),
             format!(
-                "{}; waiting for a first stop failed: {e}. Call debug.wait to try again.",
-                snapshot.state
+                "{}; waiting for a first stop failed: {e}. Call {} to try again.",
+                snapshot.state,
+                ctx.tool("debug.wait")
             ),
         ),
     };
@@ -402,7 +404,7 @@ async fn sessions(ctx: Arc<Context>, _: NoArgs) -> Result<Typed<SessionsResult>,
         list.push(entry);
     }
     if list.is_empty() {
-        text = "no sessions; start one with debug.launch".into();
+        text = format!("no sessions; start one with {}", ctx.tool("debug.launch"));
     }
     if let Some(caller) = &ctx.caller {
         // Other clients share with this id.

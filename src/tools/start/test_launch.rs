@@ -99,8 +99,9 @@ pub(crate) async fn outcome(
         (_, true) => format!("the {} test passed", runner.name()),
         (Some(failure), false) => format!("the {} test failed:\n{failure}", runner.name()),
         (None, false) => format!(
-            "the {} test failed (the runner said nothing more; read debug.output)",
-            runner.name()
+            "the {} test failed (the runner said nothing more; read {})",
+            runner.name(),
+            ctx.tool("debug.output")
         ),
     };
     let json = json!({
