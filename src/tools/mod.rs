@@ -87,6 +87,7 @@ fn describe_tools() -> Vec<ToolDef> {
         output::trace::tools(),
         protocol::breakpoints::tools(),
         protocol::execution::tools(),
+        protocol::restarts::tools(),
         protocol::modify::tools(),
         protocol::inspect::tools(),
         protocol::memory::tools(),

@@ -1,8 +1,9 @@
 //! Execution beyond continue and the three steps: `debug.step` (granularity, a chosen
 //! call, one thread), `debug.continue_thread`, `debug.step_in_targets`,
 //! `debug.step_back`, `debug.reverse_continue`, `debug.goto_targets`, `debug.goto`,
-//! `debug.restart_frame`, `debug.restart` and `debug.terminate_threads`. Whatever
-//! moves the program waits for where it stops, like the control actions.
+//! and `debug.restart_frame` (`debug.restart` and `debug.terminate_threads` are in
+//! `restarts.rs`). Whatever moves the program waits for where it stops, like the
+//! control actions.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -11,11 +12,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::permission::{Adds, Effect};
+use crate::permission::Effect;
 use crate::tools::catalogue::profile::Stage;
 use crate::wire::types::SteppingGranularity;
 use crate::Operation;
-use crate::{RunTicket, SessionError, SessionHandle, StepKind};
+use crate::{RunTicket, SessionHandle, StepKind};
 
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, Outcome, Reply, ToolDef};
@@ -23,14 +24,6 @@ use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
 use crate::tools::inspect::ids::AgentIds;
 use crate::tools::results::render;
 use crate::tools::start::session::check_line;
-
-/// Ends part of the program: destructive, but nothing outside it.
-const ENDS_THREADS: ToolAnnotations = ToolAnnotations {
-    read_only: false,
-    destructive: true,
-    open_world: false,
-    idempotent: true,
-};
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -125,29 +118,6 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         )
         .effect(Effect::Control)
         .asks(Operation::Navigate),
-        tool(
-            "debug.restart",
-            concat!(
-                "Restart the program in this session with its breakpoints: by the \
-                 adapter's own restart (lldb-dap), else by launching again (debugpy, dlv); \
-                 an attached session that cannot restart answers 501.",
-                waits!(short)
-            ),
-            ToolAnnotations::START,
-            restart,
-        )
-        .effect(Effect::Start)
-        .adds(Adds::Restart)
-        .asks(Operation::Restart),
-        tool(
-            "debug.terminate_threads",
-            "End some threads (`thread_ids` from debug.threads) while the program goes on.",
-            ENDS_THREADS,
-            terminate_threads,
-        )
-        .effect(Effect::Control)
-        .adds(Adds::Ending)
-        .asks(Operation::Query),
     ]
 }
 
@@ -263,24 +233,6 @@ pub(crate) struct RestartFrameArgs {
     frame_id: i64,
     /// Seconds to wait (default {wait}, at most {max_wait}).
     timeout: Option<f64>,
-}
-
-/// Arguments of `debug.restart`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RestartArgs {
-    session_id: String,
-    /// Seconds to wait for the first stop (default {wait}, at most {max_wait}).
-    timeout: Option<f64>,
-}
-
-/// Arguments of `debug.terminate_threads`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TerminateThreadsArgs {
-    session_id: String,
-    /// The threads to end.
-    thread_ids: Vec<i64>,
 }
 
 async fn step(ctx: Arc<Context>, args: StepArgs) -> Outcome {
@@ -436,50 +388,9 @@ async fn restart_frame(ctx: Arc<Context>, args: RestartFrameArgs) -> Outcome {
     settle(&ctx, &session, ticket, args.timeout).await
 }
 
-async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
-    let session = ctx.session(&args.session_id)?;
-    // Its program is run again: under a root, only while it still resolves inside.
-    crate::tools::start::rooted_launch::restart_inside(&ctx, &session).await?;
-    // The source may have been edited: breakpoints set by statement follow it.
-    let rebound = crate::tools::breakpoints::statement_marks::rebind(&ctx, &session).await?;
-    let ticket = session.restart().await.map_err(|err| match err {
-        SessionError::Unsupported { .. } => ToolError::new(
-            501,
-            err.to_string(),
-            "this session was attached and its adapter cannot restart the process: \
-             call debug.disconnect, then debug.attach again",
-        ),
-        other => other.into(),
-    })?;
-    let mut reply = settle(&ctx, &session, ticket, args.timeout).await?;
-    if !rebound.is_empty() {
-        reply.text = format!("{}\n{}", rebound.join("\n"), reply.text);
-        reply.structured["rebound"] = serde_json::json!(rebound);
-    }
-    Ok(reply)
-}
-
-async fn terminate_threads(ctx: Arc<Context>, args: TerminateThreadsArgs) -> Outcome {
-    let session = ctx.session(&args.session_id)?;
-    if args.thread_ids.is_empty() {
-        return Err(ToolError::invalid(
-            "no thread_ids given",
-            "pass the ids of the threads to end, from debug.threads",
-        ));
-    }
-    session
-        .terminate_threads(args.thread_ids.clone())
-        .await
-        .ids(&[("thread_id", args.thread_ids.first().copied())])?;
-    Ok(Reply::new(
-        json!({ "terminated_threads": args.thread_ids }),
-        format!("asked the adapter to end threads {:?}", args.thread_ids),
-    ))
-}
-
 /// Wait for the stop (or end) a moving request causes, and answer like the control
 /// actions do.
-async fn settle(
+pub(in crate::tools) async fn settle(
     ctx: &Context,
     session: &SessionHandle,
     ticket: RunTicket,

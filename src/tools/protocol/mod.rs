@@ -5,3 +5,4 @@ pub(super) mod execution;
 pub(super) mod inspect;
 pub(super) mod memory;
 pub(super) mod modify;
+pub(super) mod restarts;
