@@ -274,8 +274,13 @@ pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)
 }
 
-/// The test runner's limits live beside it; named here with the rest.
-pub use crate::test_run::{MAX_BUILD_ERROR_BYTES, MAX_FAILURE_TEXT_BYTES};
+/// At most this much of the compiler's messages is kept in a test run's build
+/// failure: 4 KiB. Fixed.
+pub const MAX_BUILD_ERROR_BYTES: usize = 4 * 1024;
+
+/// At most this much of a test run's failure text is kept (its start: the first
+/// failure): 2 KiB. Fixed.
+pub const MAX_FAILURE_TEXT_BYTES: usize = 2 * 1024;
 
 /// How many parents of a process an attach looks at to tell whether it descends from
 /// a live session's adapter (a launched debuggee), which holds it: 64, deeper than
