@@ -12,6 +12,7 @@ mod debugpy;
 mod delve;
 pub(crate) mod dialect;
 mod gdb;
+mod java;
 mod js_debug;
 pub(crate) mod lldb_dap;
 mod ruby;
@@ -188,6 +189,7 @@ impl AdapterFlavor {
             AdapterFlavor::CodeLldb => &codelldb::QUIRKS,
             AdapterFlavor::JsDebug => &js_debug::QUIRKS,
             AdapterFlavor::Rdbg => &ruby::QUIRKS,
+            AdapterFlavor::Jdi => &java::QUIRKS,
             AdapterFlavor::Generic => &Quirks::NONE,
         }
     }
@@ -242,6 +244,8 @@ mod tests {
         let filters = |f: AdapterFlavor| quirks(f).uncaught_exception_filters;
         assert_eq!(filters(AdapterFlavor::Debugpy), ["uncaught"]);
         assert_eq!(filters(AdapterFlavor::JsDebug), ["uncaught"]);
+        assert_eq!(filters(AdapterFlavor::Jdi), ["uncaught"]);
+        assert!(quirks(AdapterFlavor::Jdi).listen_banner_on_stderr);
         assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
         assert!(filters(AdapterFlavor::LldbDap).is_empty());
         assert!(filters(AdapterFlavor::Delve).is_empty());
@@ -301,7 +305,7 @@ mod tests {
     #[test]
     fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
         use AdapterFlavor::*;
-        let expected: [(AdapterFlavor, &[&str]); 8] = [
+        let expected: [(AdapterFlavor, &[&str]); 9] = [
             (
                 Debugpy,
                 &["launch", "after_extra", "attach", "launch_with_adapter"],
@@ -321,6 +325,7 @@ mod tests {
             (CodeLldb, &["launch", "attach"]),
             (JsDebug, &["launch", "attach", "launch_with_adapter"]),
             (Rdbg, &["launch", "adapter_args"]),
+            (Jdi, &["launch", "after_extra", "launch_with_adapter"]),
             (Generic, &[]),
         ];
         assert_eq!(expected.map(|(f, _)| f), AdapterFlavor::ALL);

@@ -405,7 +405,8 @@ fn adapter_flavor_all_lists_every_family_once_in_order() {
             AdapterFlavor::CodeLldb => 4,
             AdapterFlavor::JsDebug => 5,
             AdapterFlavor::Rdbg => 6,
-            AdapterFlavor::Generic => 7,
+            AdapterFlavor::Jdi => 7,
+            AdapterFlavor::Generic => 8,
         }
     }
     for (at, flavor) in AdapterFlavor::ALL.into_iter().enumerate() {

@@ -16,6 +16,26 @@ use crate::transport::messages::TransportMsg;
 use crate::transport::output_order::{drain_in_order, OrderedForward};
 use crate::transport::output_tail::OutputTail;
 
+/// `args` with each `{port}` replaced by a loopback port free now, for an adapter that
+/// listens only on a port it is told (JdiDapServer refuses to pick one). The port is
+/// released before the adapter binds it, the one race dapvisor accepts, because losing
+/// it is safe: the adapter prints its banner only once its own bind succeeded, so
+/// nothing else can answer there, and a port taken meanwhile fails the start with the
+/// adapter's words. Arguments without `{port}` are left as they are (no port is taken).
+pub fn told_port(args: &[String]) -> std::io::Result<Vec<String>> {
+    const PORT: &str = "{port}";
+    if !args.iter().any(|a| a.contains(PORT)) {
+        return Ok(args.to_vec());
+    }
+    let port = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?
+        .local_addr()?
+        .port();
+    Ok(args
+        .iter()
+        .map(|a| a.replace(PORT, &port.to_string()))
+        .collect())
+}
+
 /// Read the adapter's stdout (or stderr, for an adapter that names its port there)
 /// until the banner names the address, connect, then start the I/O tasks; keep
 /// draining the pipe into `tail` (and to `forward`, in order with the events), and
