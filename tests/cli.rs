@@ -182,7 +182,9 @@ async fn debug_reports_bad_input_and_exits_125() {
 async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
     let run = dapvisor(&["adapters"]).await;
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    for name in ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg"] {
+    for name in [
+        "debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg", "java",
+    ] {
         let line = run
             .stdout
             .lines()

@@ -59,7 +59,8 @@ async fn a_class_by_main_class_and_classpath_gets_its_input_environment_folder_a
     spec.extra
         .insert("classpath".into(), json!(classes.display().to_string()));
     spec.args = vec!["a b".into(), "$HOME".into()];
-    spec.env.insert("SHOP_MODE".into(), "late 'night' $x %s".into());
+    spec.env
+        .insert("SHOP_MODE".into(), "late 'night' $x %s".into());
     spec.cwd = Some(root().join("tests/support"));
     spec.stdin = Some(input_file("two pens\n"));
     let session = runtime.launch(spec).await.unwrap();
@@ -70,7 +71,10 @@ async fn a_class_by_main_class_and_classpath_gets_its_input_environment_folder_a
     let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
     assert_eq!(stop.reason, "breakpoint");
     let frames = session.stack_trace(None, Some(1)).await.unwrap();
-    assert_eq!((frames[0].name.as_str(), frames[0].line), ("shop.Echo.main", line));
+    assert_eq!(
+        (frames[0].name.as_str(), frames[0].line),
+        ("shop.Echo.main", line)
+    );
     assert_eq!(local(&session, "line").await, "\"two pens\"");
     assert_eq!(local(&session, "mode").await, "\"late 'night' $x %s\"");
     // The breakpoint, pending until its class loaded, is reported set.
@@ -179,7 +183,10 @@ async fn an_exception_nothing_catches_stops_where_it_was_thrown_by_default() {
     let ticket = session.continue_(None).await.unwrap();
     assert_eq!(expect_exit(&session, ticket).await, Some(1));
     let out = session.output(0, 1 << 20).await.unwrap().text();
-    assert!(out.contains("caught: For input string: \"twelve\""), "{out:?}");
+    assert!(
+        out.contains("caught: For input string: \"twelve\""),
+        "{out:?}"
+    );
     assert!(
         out.contains("Exception in thread \"main\" java.lang.IllegalStateException"),
         "{out:?}"
@@ -202,7 +209,11 @@ fn the_programs_java_keeps_the_debug_agent_on_loopback() {
     let stand_in = build_dir().join(format!("java-stand-in-{}", std::process::id()));
     std::fs::create_dir_all(&stand_in).unwrap();
     let java = stand_in.join("java");
-    std::fs::write(&java, "#!/bin/sh\nprintf '<%s>' \"$@\"; printf '%s' \"$SHOP_MODE\"\n").unwrap();
+    std::fs::write(
+        &java,
+        "#!/bin/sh\nprintf '<%s>' \"$@\"; printf '%s' \"$SHOP_MODE\"\n",
+    )
+    .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&java, std::fs::Permissions::from_mode(0o755)).unwrap();
     let run = |args: &[&str]| {

@@ -72,7 +72,10 @@ async fn what_jdidapserver_lacks_is_refused_and_what_it_claims_it_does() {
             "supportsHitConditionalBreakpoints",
         ),
     ] {
-        assert_unsupported(session.set_breakpoints(&source, vec![breakpoint]).await, flag);
+        assert_unsupported(
+            session.set_breakpoints(&source, vec![breakpoint]).await,
+            flag,
+        );
     }
     assert_unsupported(
         session.custom_request("modules", None).await,
@@ -88,10 +91,7 @@ async fn what_jdidapserver_lacks_is_refused_and_what_it_claims_it_does() {
         }])
         .await
         .unwrap();
-    assert!(
-        set[0].verified,
-        "{set:?}"
-    );
+    assert!(set[0].verified, "{set:?}");
     let ticket = session.continue_(None).await.unwrap();
     expect_stop(&session, ticket).await;
     let frames = session.stack_trace(None, Some(1)).await.unwrap();
@@ -131,7 +131,10 @@ async fn the_caught_filter_stops_at_an_exception_the_program_catches() {
             break;
         }
         seen.push(info.exception_id);
-        assert!(seen.len() < MAX_JDK_STOPS, "no NumberFormatException after {seen:?}");
+        assert!(
+            seen.len() < MAX_JDK_STOPS,
+            "no NumberFormatException after {seen:?}"
+        );
         ticket = session.continue_(None).await.unwrap();
     }
     // Thrown in the JDK's parseInt, called from the program's parse.
