@@ -194,6 +194,69 @@ async fn an_exception_nothing_catches_stops_where_it_was_thrown_by_default() {
     runtime.shutdown().await;
 }
 
+/// A JVM someone started with its debug agent on a loopback port is attached to by
+/// that port: a breakpoint set then stops it, and a detach lets it run to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attaches_by_port_to_a_jvm_started_with_its_debug_agent() {
+    use std::io::{BufRead, Write};
+    let (classes, _) = echo_classes_and_jar();
+    let mut started = Command::new("java")
+        .arg("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0")
+        .arg("-cp")
+        .arg(classes)
+        .arg("shop.Echo")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `Listening for transport dt_socket at address: PORT`, then it waits for a line.
+    let mut stdout = std::io::BufReader::new(started.stdout.take().unwrap());
+    let mut banner = String::new();
+    stdout.read_line(&mut banner).unwrap();
+    let port: u16 = banner
+        .trim_end()
+        .rsplit_once(' ')
+        .and_then(|(_, p)| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {banner:?}"));
+
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let mut spec = dapvisor::AttachSpec::default();
+    spec.adapter = Some("java".into());
+    spec.port = Some(port);
+    let session = runtime.attach(spec).await.unwrap();
+    let source = root().join("tests/support/java/shop/Echo.java");
+    let line = line_of(&source, "System.out.println(\"read \"");
+    let set = session
+        .set_breakpoints(
+            &source,
+            vec![dapvisor::wire::types::SourceBreakpoint {
+                line,
+                ..Default::default()
+            }],
+        )
+        .await
+        .unwrap();
+    assert!(
+        set[0].actual.as_ref().is_some_and(|b| b.verified),
+        "{set:?}"
+    );
+    let mut stdin = started.stdin.take().unwrap();
+    stdin.write_all(b"one crate\n").unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    assert_eq!(local(&session, "line").await, "\"one crate\"");
+    session.disconnect(false).await.unwrap();
+    runtime.shutdown().await;
+    assert_eq!(
+        started.wait().unwrap().code(),
+        Some(20),
+        "a detach lets it run on"
+    );
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut said).unwrap();
+    assert!(said.contains("read one crate;"), "{said:?}");
+}
+
 /// The `java` JdiDapServer starts programs with, run on a stand-in `java` that prints
 /// what it was given: the debug agent JdiDapServer asks for on every interface goes
 /// on loopback, an agent of another shape is refused, the environment is exported.

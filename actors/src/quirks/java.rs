@@ -17,6 +17,10 @@
 //! - The program's output comes as `output` events, a line at a time; its exit code in
 //!   `exited`. The `uncaught` filter (on by default) stops at an exception nothing
 //!   catches, `caught` at every one.
+//! - An attach is to a JVM's debug agent by port (JdiDapServer attaches through JDI);
+//!   one by pid is refused before anything starts, saying so. No exit code comes then.
+//! - In source-file mode an exception nothing catches stops twice: where it was thrown,
+//!   and where Java's launcher, which called `main`, throws it again.
 //! - An evaluation that calls a method resumes the thread for the call, after which the
 //!   adapter's frames of that stop are stale ("Thread has been resumed") until a stack
 //!   trace is asked again.
@@ -31,6 +35,11 @@ use crate::registry::{absolute, path_value};
 pub(super) const QUIRKS: Quirks = Quirks {
     listen_banner_on_stderr: true,
     uncaught_exception_filters: &["uncaught"],
+    no_pid_attach: Some(
+        "JdiDapServer attaches only to a JVM's debug agent, by port. Start the program \
+         with `java -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:N \
+         ...` and attach by `port` N, or launch it under the debugger instead",
+    ),
     dialect: Dialect {
         launch,
         after_extra,

@@ -161,6 +161,17 @@ mod tests {
 
     const TIMEOUT: Duration = Duration::from_secs(10);
 
+    #[test]
+    fn a_port_is_told_only_where_the_arguments_ask_for_one() {
+        let asked = ["JdiDapServer", "--port", "{port}"].map(String::from);
+        let told = told_port(&asked).unwrap();
+        let port: u16 = told[2].parse().unwrap();
+        assert_ne!(port, 0);
+        assert_eq!(told[..2], asked[..2]);
+        let plain = ["0", "127.0.0.1"].map(String::from);
+        assert_eq!(told_port(&plain).unwrap(), plain);
+    }
+
     fn pipe() -> (DuplexStream, BufReader<DuplexStream>, OutputTail) {
         let (adapter, ours) = tokio::io::duplex(1 << 16);
         (adapter, BufReader::new(ours), OutputTail::new(256))
