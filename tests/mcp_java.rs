@@ -118,3 +118,40 @@ async fn an_agent_finds_the_part_kilogram_bug_and_checks_the_fix() {
     assert!(!out.contains("Listening for transport"), "{out}");
     assert!(client.close().await.success());
 }
+
+/// A Java evaluation runs the program's methods: it is gated as code, and refused by a
+/// rule against code, saying so, while reading the stop is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_java_evaluation_is_gated_as_code() {
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all", "--deny", "effect:code"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let parcels = program("java/Parcels.java").display().to_string();
+    let bug = line_of(&parcels, "int kilos = past / 1000;");
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": parcels, "timeout": 120,
+                    "breakpoints": [{ "file": parcels, "line": bug }] }),
+        )
+        .await;
+    assert_eq!(launched["stop"]["line"], bug, "{launched}");
+    let id = launched["session_id"].clone();
+    let refused = client
+        .fails(
+            "debug_evaluate",
+            json!({ "session_id": id, "expression": "past / 1000" }),
+            500,
+        )
+        .await;
+    assert_eq!(refused["kind"], "forbidden", "{refused}");
+    let error = refused["error"].as_str().unwrap();
+    assert!(error.contains("runs Java methods in the debuggee"), "{refused}");
+    assert_eq!(var(&launched["stop"]["locals"], "past")["value"], "2500");
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+    assert!(client.close().await.success());
+}
