@@ -194,6 +194,33 @@ async fn an_exception_nothing_catches_stops_where_it_was_thrown_by_default() {
     runtime.shutdown().await;
 }
 
+/// JdiDapServer shows objects as `Class@id`: the locals show previews read from their
+/// children instead, and the children are still there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn objects_show_as_previews_of_their_fields_elements_and_entries() {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let source = root().join("tests/support/java/Shelf.java");
+    let line = line_of(&source, "System.out.println(\"shelf \"");
+    let session = runtime
+        .launch(LaunchSpec::new(&source).breakpoint(&source, line))
+        .await
+        .unwrap();
+    expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(local(&session, "stock").await, "{\"pen\"=12}");
+    assert_eq!(local(&session, "reserved").await, "3");
+    assert_eq!(local(&session, "names").await, "[\"pen\", \"pad\"]");
+    // One level down: the record's list is previewed, not its elements' fields.
+    assert_eq!(
+        local(&session, "bin").await,
+        "Bin[label=\"A1\", items=[\"pen\", \"pad\"]]"
+    );
+    assert_eq!(
+        local(&session, "many").await,
+        "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …]"
+    );
+    runtime.shutdown().await;
+}
+
 /// A JVM someone started with its debug agent on a loopback port is attached to by
 /// that port: a breakpoint set then stops it, and a detach lets it run to its end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

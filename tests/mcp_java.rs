@@ -58,9 +58,11 @@ async fn an_agent_finds_the_part_kilogram_bug_and_checks_the_fix() {
                     "variables_reference": scopes["scopes"][0]["variables_reference"] }),
         )
         .await;
+    // JdiDapServer names the record `Parcels$Parcel@ID`; dapvisor shows it from its
+    // components.
     let parcel = var(&caller_locals["variables"], "parcel");
-    assert!(
-        parcel["value"].as_str().unwrap().contains("Parcel"),
+    assert_eq!(
+        parcel["value"], "Parcel[to=\"Lyon\", grams=3500]",
         "{parcel}"
     );
     let components = client
@@ -71,6 +73,28 @@ async fn an_agent_finds_the_part_kilogram_bug_and_checks_the_fix() {
         .await;
     assert_eq!(var(&components["variables"], "to")["value"], "\"Lyon\"");
     assert_eq!(var(&components["variables"], "grams")["value"], "3500");
+
+    // The list of parcels in main, each element a record.
+    let main = frames.iter().find(|f| f["name"] == "Parcels.main").unwrap();
+    let scopes = client
+        .ok(
+            "debug_scopes",
+            json!({ "session_id": id, "frame_id": main["id"] }),
+        )
+        .await;
+    let main_locals = client
+        .ok(
+            "debug_variables",
+            json!({ "session_id": id,
+                    "variables_reference": scopes["scopes"][0]["variables_reference"] }),
+        )
+        .await;
+    assert_eq!(
+        var(&main_locals["variables"], "parcels")["value"],
+        "[Parcel[to=\"Lyon\", grams=3500], Parcel[to=\"Oslo\", grams=800], \
+         Parcel[to=\"Cairo\", grams=25000], Parcel[to=\"Quito\", grams=3001]]",
+        "{main_locals}"
+    );
 
     // The buggy expression charges 2 extra kilograms; the fix's 3, in the caller too,
     // through the record's accessor (a method call in the program).
@@ -148,7 +172,10 @@ async fn a_java_evaluation_is_gated_as_code() {
         .await;
     assert_eq!(refused["kind"], "forbidden", "{refused}");
     let error = refused["error"].as_str().unwrap();
-    assert!(error.contains("runs Java methods in the debuggee"), "{refused}");
+    assert!(
+        error.contains("runs Java methods in the debuggee"),
+        "{refused}"
+    );
     assert_eq!(var(&launched["stop"]["locals"], "past")["value"], "2500");
     client
         .ok("debug_terminate", json!({ "session_id": id }))

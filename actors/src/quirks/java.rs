@@ -17,6 +17,9 @@
 //! - The program's output comes as `output` events, a line at a time; its exit code in
 //!   `exited`. The `uncaught` filter (on by default) stops at an exception nothing
 //!   catches, `caught` at every one.
+//! - Every object shows as its class and id (`java.util.ArrayList@2176`), its fields
+//!   as its children: the session handle previews it from them (a record as
+//!   `Parcel[to="Lyon", grams=3500]`, a list as `[...]`, a map as `{k=v}`).
 //! - An attach is to a JVM's debug agent by port (JdiDapServer attaches through JDI);
 //!   one by pid is refused before anything starts, saying so. No exit code comes then.
 //! - In source-file mode an exception nothing catches stops twice: where it was thrown,
@@ -34,6 +37,7 @@ use crate::registry::{absolute, path_value};
 
 pub(super) const QUIRKS: Quirks = Quirks {
     listen_banner_on_stderr: true,
+    objects_show_as_ids: true,
     uncaught_exception_filters: &["uncaught"],
     no_pid_attach: Some(
         "JdiDapServer attaches only to a JVM's debug agent, by port. Start the program \

@@ -97,6 +97,10 @@ pub struct Quirks {
     /// line, as the adapter's launcher would (read back by
     /// [`Self::launcher_exit_code`]). Given the exit code, or the signal.
     pub terminal_exit_line: Option<ExitLine>,
+    /// The adapter shows every object as its class and id (`java.util.ArrayList@2176`,
+    /// JdiDapServer): the session handle previews such values from their children
+    /// (`session/object_previews.rs`).
+    pub objects_show_as_ids: bool,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -126,6 +130,7 @@ impl Quirks {
         no_pid_attach: None,
         terminal_noise: &[],
         terminal_exit_line: None,
+        objects_show_as_ids: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
@@ -246,6 +251,11 @@ mod tests {
         assert_eq!(filters(AdapterFlavor::JsDebug), ["uncaught"]);
         assert_eq!(filters(AdapterFlavor::Jdi), ["uncaught"]);
         assert!(quirks(AdapterFlavor::Jdi).listen_banner_on_stderr);
+        let objects_as_ids: Vec<_> = AdapterFlavor::ALL
+            .into_iter()
+            .filter(|f| quirks(*f).objects_show_as_ids)
+            .collect();
+        assert_eq!(objects_as_ids, [AdapterFlavor::Jdi]);
         assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
         assert!(filters(AdapterFlavor::LldbDap).is_empty());
         assert!(filters(AdapterFlavor::Delve).is_empty());

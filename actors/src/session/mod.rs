@@ -13,6 +13,7 @@ mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
 mod held;
+mod object_previews;
 
 mod effects;
 pub mod messages;
