@@ -41,6 +41,20 @@ fn echo_classes_and_jar() -> &'static (PathBuf, PathBuf) {
     })
 }
 
+/// The command line of the program JdiDapServer started from `classes` (it marks its
+/// programs with `-Dmcp.debugger.jvm=true`), its arguments joined by spaces.
+fn debuggee_command_line(classes: &std::path::Path) -> String {
+    let classes = classes.display().to_string();
+    let lines = std::fs::read_dir("/proc").unwrap().filter_map(|entry| {
+        let raw = std::fs::read(entry.ok()?.path().join("cmdline")).ok()?;
+        let line = String::from_utf8_lossy(&raw).replace('\0', " ");
+        (line.contains("-Dmcp.debugger.jvm=true") && line.contains(&classes)).then_some(line)
+    });
+    let found: Vec<String> = lines.collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    found[0].clone()
+}
+
 /// A file holding `text`, for a program's stdin.
 fn input_file(text: &str) -> PathBuf {
     let file = build_dir().join(format!("java-stdin-{}", std::process::id()));
@@ -77,6 +91,14 @@ async fn a_class_by_main_class_and_classpath_gets_its_input_environment_folder_a
     );
     assert_eq!(local(&session, "line").await, "\"two pens\"");
     assert_eq!(local(&session, "mode").await, "\"late 'night' $x %s\"");
+    // The program was started through dapvisor's `java`: its debug agent listened on
+    // loopback, where JdiDapServer asks for every interface (`address=*:PORT`).
+    let agent = debuggee_command_line(classes);
+    assert!(
+        agent.contains("address=127.0.0.1:") && agent.contains("quiet=y"),
+        "{agent}"
+    );
+    assert!(!agent.contains("address=*:"), "{agent}");
     // The breakpoint, pending until its class loaded, is reported set.
     let snapshot = session.snapshot().await.unwrap();
     let record = &snapshot.breakpoints.file(&source)[0];
