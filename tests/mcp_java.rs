@@ -45,7 +45,7 @@ async fn an_agent_finds_the_part_kilogram_bug_and_checks_the_fix() {
         .iter()
         .find(|f| f["line"] == charge)
         .unwrap_or_else(|| panic!("no frame of charge: {stack}"));
-    let scopes = client
+    let scopes_of_caller = client
         .ok(
             "debug_scopes",
             json!({ "session_id": id, "frame_id": caller["id"] }),
@@ -55,7 +55,7 @@ async fn an_agent_finds_the_part_kilogram_bug_and_checks_the_fix() {
         .ok(
             "debug_variables",
             json!({ "session_id": id,
-                    "variables_reference": scopes["scopes"][0]["variables_reference"] }),
+                    "variables_reference": scopes_of_caller["scopes"][0]["variables_reference"] }),
         )
         .await;
     // JdiDapServer names the record `Parcels$Parcel@ID`; dapvisor shows it from its
@@ -114,8 +114,27 @@ async fn an_agent_finds_the_part_kilogram_bug_and_checks_the_fix() {
         )
         .await;
     assert_eq!(called["result"], "3", "{called}");
-    // After a method call the top frame still evaluates (its stack is asked again).
-    assert_eq!(evaluate("grams - 1000").await["result"], "2500");
+    // After a method call JdiDapServer's frames are stale until asked again: dapvisor
+    // asks, so a frame named by id evaluates and a scope read before still reads.
+    let top = frames[0]["id"].clone();
+    let again = client
+        .ok(
+            "debug_evaluate",
+            json!({ "session_id": id, "frame_id": top, "expression": "grams - 1000" }),
+        )
+        .await;
+    assert_eq!(again["result"], "2500", "{again}");
+    let reread = client
+        .ok(
+            "debug_variables",
+            json!({ "session_id": id,
+                    "variables_reference": scopes_of_caller["scopes"][0]["variables_reference"] }),
+        )
+        .await;
+    assert_eq!(
+        var(&reread["variables"], "parcel")["value"],
+        parcel["value"]
+    );
 
     client
         .ok(

@@ -104,6 +104,23 @@ async fn what_jdidapserver_lacks_is_refused_and_what_it_claims_it_does() {
             .result,
         "\"Oslo\""
     );
+    // Within one expression, a local read after a method call finds the frame stale:
+    // JdiDapServer's own failure, passed on. Each call alone evaluates.
+    let twice = session
+        .evaluate("parcel.grams() * parcel.grams()", Some(frames[0].id), None)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(twice.contains("Thread has been resumed"), "{twice}");
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    assert_eq!(
+        session
+            .evaluate("parcel.grams()", Some(frames[0].id), None)
+            .await
+            .unwrap()
+            .result,
+        "800"
+    );
     // Terminate ends the program.
     session.terminate().await.unwrap();
     runtime.shutdown().await;

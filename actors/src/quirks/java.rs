@@ -26,7 +26,9 @@
 //!   and where Java's launcher, which called `main`, throws it again.
 //! - An evaluation that calls a method resumes the thread for the call, after which the
 //!   adapter's frames of that stop are stale ("Thread has been resumed") until a stack
-//!   trace is asked again.
+//!   trace is asked again: the session handle asks one before an `evaluate` or a
+//!   `variables` (the stop cache answers it while nothing ran). Within one expression
+//!   nothing can: a local read after a method call fails (`a.x() * a.y()`).
 
 use serde_json::{json, Map, Value};
 
@@ -38,6 +40,7 @@ use crate::registry::{absolute, path_value};
 pub(super) const QUIRKS: Quirks = Quirks {
     listen_banner_on_stderr: true,
     objects_show_as_ids: true,
+    evaluation_stales_frames: true,
     uncaught_exception_filters: &["uncaught"],
     no_pid_attach: Some(
         "JdiDapServer attaches only to a JVM's debug agent, by port. Start the program \

@@ -101,6 +101,10 @@ pub struct Quirks {
     /// JdiDapServer): the session handle previews such values from their children
     /// (`session/object_previews.rs`).
     pub objects_show_as_ids: bool,
+    /// An evaluation that runs code leaves the adapter's frames of the stop stale
+    /// until it is asked the stack again (JdiDapServer): the session handle asks it
+    /// before an `evaluate` or `variables` (`session/stale_frames.rs`).
+    pub evaluation_stales_frames: bool,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -131,6 +135,7 @@ impl Quirks {
         terminal_noise: &[],
         terminal_exit_line: None,
         objects_show_as_ids: false,
+        evaluation_stales_frames: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         dialect: Dialect::PLAIN,
     };
@@ -256,6 +261,7 @@ mod tests {
             .filter(|f| quirks(*f).objects_show_as_ids)
             .collect();
         assert_eq!(objects_as_ids, [AdapterFlavor::Jdi]);
+        assert!(quirks(AdapterFlavor::Jdi).evaluation_stales_frames);
         assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
         assert!(filters(AdapterFlavor::LldbDap).is_empty());
         assert!(filters(AdapterFlavor::Delve).is_empty());

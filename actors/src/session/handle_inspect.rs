@@ -164,6 +164,7 @@ impl SessionHandle {
         &self,
         variables_reference: i64,
     ) -> Result<Vec<Variable>, SessionError> {
+        self.refresh_stale_frames().await;
         let body: VariablesResponseBody = self
             .typed(
                 Operation::Variables,
@@ -190,6 +191,7 @@ impl SessionHandle {
         if let Some(frame) = frame_id {
             args["frameId"] = json!(frame);
         }
+        self.refresh_stale_frames().await;
         self.typed(Operation::Evaluate, "evaluate", args).await
     }
 }

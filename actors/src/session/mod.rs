@@ -14,6 +14,7 @@ mod handle_inspect;
 mod handle_tests;
 mod held;
 mod object_previews;
+mod stale_frames;
 
 mod effects;
 pub mod messages;
