@@ -102,7 +102,7 @@ fn unknown_adapter_lists_known_ones() {
     assert_eq!(name, "pdb");
     assert_eq!(
         known,
-        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug", "rdbg"]
+        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug", "rdbg", "java"]
     );
     assert!(err.to_string().contains("debugpy, lldb-dap, dlv"), "{err}");
 }
