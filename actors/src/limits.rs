@@ -26,6 +26,14 @@ pub const MIN_MAX_CONTENT_LENGTH: usize = 4 * 1024;
 /// `RuntimeConfig::max_header_bytes` below it.
 pub const MIN_MAX_HEADER_LENGTH: usize = 64;
 
+/// The most `variables` answers one `SessionHandle::variables` call reads to preview
+/// the objects it returned, for an adapter that shows objects as their class and id
+/// (JdiDapServer): 32. Past it, objects keep their ids.
+pub const MAX_PREVIEW_READS: usize = 32;
+
+/// The most elements, entries or fields one such preview shows, then `…`: 10.
+pub const MAX_PREVIEW_ITEMS: usize = 10;
+
 /// Bytes of answers a session keeps from one stop's reads (`threads`, `stackTrace`,
 /// `scopes`, `variables`) to answer them again without the adapter: 1 MiB. An answer
 /// that would go past it is given and not kept. Fixed.
