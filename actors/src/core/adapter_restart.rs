@@ -153,7 +153,6 @@ impl SessionCore {
 
     /// Answer every agent request still pending, and every stop waiter, with `error`.
     fn fail_pending(&mut self, error: SessionError) {
-        self.trace_stop = None;
         for (_, pending) in std::mem::take(&mut self.pending) {
             match pending {
                 Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),

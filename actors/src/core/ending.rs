@@ -107,7 +107,6 @@ impl SessionCore {
         self.adapter = AdapterPhase::Down;
         self.fail_startup(format!("the adapter is gone: {exit}"));
         let error = SessionError::AdapterExited { exit: exit.clone() };
-        self.trace_stop = None;
         for (_, pending) in std::mem::take(&mut self.pending) {
             match pending {
                 // The adapter is gone: the terminate asked for is done.

@@ -8,10 +8,9 @@ use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
 use crate::core::session::{success_or_error, Pending, Purpose, SessionCore};
 use crate::core::snapshot::TopFrame;
 use crate::core::state::SessionState;
-use crate::core::trace_stops::TraceStep;
 use crate::error::SessionError;
 use crate::wire::types::{SetBreakpointsResponseBody, StackTraceResponseBody, ThreadsResponseBody};
-use crate::wire::{DapCommand, Response};
+use crate::wire::Response;
 
 impl SessionCore {
     pub(super) fn on_response(&mut self, tag: Tag, result: Result<Response, SessionError>) {
@@ -35,14 +34,7 @@ impl SessionCore {
         match pending {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),
-            Pending::TraceStop(step) => {
-                let command = match step {
-                    TraceStep::Frame => DapCommand::StackTrace,
-                    TraceStep::Value => DapCommand::Evaluate,
-                    TraceStep::Resume => DapCommand::Continue,
-                };
-                self.on_trace_step(step, command.name(), result)
-            }
+            Pending::TraceStop(stop) => self.on_trace_step(stop, result),
             Pending::Agent {
                 token,
                 command,

@@ -87,8 +87,9 @@ pub(super) enum Pending {
     },
     /// The `disconnect` that ends the adapter; `token` is the agent who asked, if any.
     Ending { token: Option<Token> },
-    /// A request reading a tracepoint at a stop (where the adapter has no log points).
-    TraceStop(crate::core::trace_stops::TraceStep),
+    /// A request reading a tracepoint at a stop (where the adapter has no log points),
+    /// with what the reading has so far.
+    TraceStop(crate::core::trace_stops::TraceStop),
 }
 
 /// How to turn a successful response into an agent's answer.
@@ -153,8 +154,6 @@ pub struct SessionCore {
     pub(super) trace: crate::core::trace::TraceLog,
     /// The answers of this stop's reads (`stop_cache.rs`).
     pub(super) stop_cache: crate::core::stop_cache::StopCache,
-    /// A stop at a tracepoint being read (where the adapter has no log points).
-    pub(super) trace_stop: Option<crate::core::trace_stops::TraceStop>,
     pub(super) pending: HashMap<Tag, Pending>,
     pub(super) next_tag: Tag,
     pub(super) next_timer: TimerId,
@@ -185,7 +184,6 @@ impl SessionCore {
             breakpoints: BreakpointCache::new(config.max_breakpoints),
             output: OutputRing::new(config.output_buffer_bytes),
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
-            trace_stop: None,
             stop_cache: Default::default(),
             config,
             state: SessionState::NotStarted,
