@@ -4,8 +4,9 @@
 //! backoff, or failure. A restart replays the start plan with a fresh adapter; the
 //! cached breakpoints and exception filters go to it during configuration.
 
-use crate::core::adapter_phase::AdapterPhase;
 use crate::core::command::{Answer, Effect};
+use crate::core::handshake::Starter;
+use crate::core::phase::Phase;
 use crate::core::session::{Pending, SessionCore};
 use crate::core::state::SessionState;
 use crate::error::{AdapterExit, SessionError};
@@ -33,16 +34,19 @@ impl SessionCore {
     /// live, outside a start an agent is waiting for (that start fails instead).
     pub(super) fn is_crash(&self, exit: &AdapterExit) -> bool {
         let live = matches!(
-            self.state,
+            self.state(),
             SessionState::Initializing
                 | SessionState::Configured
                 | SessionState::Running
                 | SessionState::Stopped
         );
-        let agent_start = self.startup.as_ref().is_some_and(|s| s.token.is_some());
+        let agent_start = self
+            .phase
+            .handshake()
+            .is_some_and(|h| h.starter.token().is_some());
         let child = self.config.parent.is_some();
         live && !exit.requested
-            && !self.adapter.is_ending()
+            && !self.phase.is_ending()
             && !self.run.terminated_seen
             && !agent_start
             && !child
@@ -53,10 +57,11 @@ impl SessionCore {
         // The bootstrap belongs to the run that crashed.
         self.stop_bootstrap();
         // Whatever restart was due answered an earlier crash.
-        self.adapter = AdapterPhase::crashed(exit.clone());
-        self.startup = None;
-        self.failure = Some(format!("the adapter crashed: {exit}"));
-        self.set_state(SessionState::AdapterRestarting);
+        self.last_crash = Some(format!("the adapter crashed: {exit}"));
+        self.enter(Phase::Crashed {
+            exit: exit.clone(),
+            restart_due: None,
+        });
         self.effects.push(Effect::ReportCrash(exit));
     }
 
@@ -67,11 +72,11 @@ impl SessionCore {
         after: std::time::Duration,
         crash: u64,
     ) {
-        if self.state != SessionState::AdapterRestarting || !self.adapter.restart_scheduled(crash) {
+        if !self.phase.restart_scheduled(crash) {
             self.release_held();
             return;
         }
-        let exit = self.adapter.crash().cloned().unwrap_or_default();
+        let exit = self.phase.crash().cloned().unwrap_or_default();
         self.emit(EventKind::AdapterCrashed {
             exit: exit.clone(),
             attempt: Some(attempt),
@@ -93,35 +98,37 @@ impl SessionCore {
             return;
         }
         self.restarts += 1;
-        self.begin_run(None, Some(attempt));
+        self.begin_run(Starter::Restart { attempt });
     }
 
     /// Whether the restart for the supervisor's crash `crash` is the one this session
     /// waits for: it is restarting, and that crash's restart was the last scheduled.
     pub fn awaits_restart(&self, crash: u64) -> bool {
-        self.state == SessionState::AdapterRestarting && self.adapter.awaits_restart(crash)
+        self.phase.awaits_restart(crash)
     }
 
     /// The session cannot go on.
     pub(super) fn on_fail(&mut self, reason: String) {
-        if matches!(self.state, SessionState::Failed | SessionState::Terminated) {
+        if matches!(
+            self.state(),
+            SessionState::Failed | SessionState::Terminated
+        ) {
             self.release_held();
             return;
         }
-        if let Some(exit) = self.adapter.crash().cloned() {
+        if let Some(exit) = self.phase.crash().cloned() {
             self.emit(EventKind::AdapterCrashed {
                 exit,
                 attempt: None,
                 restart_in_ms: None,
             });
         }
-        if self.adapter.is_live() {
+        if self.phase.is_live() {
             self.effects.push(Effect::StopAdapter);
         }
-        self.adapter = AdapterPhase::Down;
-        self.startup = None;
-        self.failure = Some(reason.clone());
-        self.set_state(SessionState::Failed);
+        self.enter(Phase::Failed {
+            reason: reason.clone(),
+        });
         self.emit(EventKind::SessionFailed {
             reason: reason.clone(),
         });
@@ -133,10 +140,12 @@ impl SessionCore {
     /// crash, and the crash is over. Only while no adapter runs (a new start's requests
     /// are its own).
     fn release_held(&mut self) {
-        let Some(exit) = self.adapter.crash().cloned() else {
+        let Phase::Ended { held } = &mut self.phase else {
             return;
         };
-        self.adapter = AdapterPhase::Down;
+        let Some(exit) = held.take() else {
+            return;
+        };
         let held: Vec<_> = self
             .pending
             .iter()

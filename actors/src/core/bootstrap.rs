@@ -23,11 +23,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::core::adapter_phase::AdapterPhase;
 use crate::core::command::{Effect, StartPlan, Tag, TimerId};
+use crate::core::handshake::{initialize_arguments, Handshake, StartupStep};
+use crate::core::phase::{Phase, Program};
 use crate::core::session::{Pending, SessionCore};
-use crate::core::startup::{initialize_arguments, Startup, StartupStep};
-use crate::core::state::{Operation, SessionState};
+use crate::core::state::Operation;
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 use crate::registry::ResolvedAdapter;
@@ -84,18 +84,12 @@ pub(crate) struct Bootstrap {
     stopped: bool,
     /// The wait for the report, once the program's connection ended.
     report_timer: Option<TimerId>,
-    /// The program's connection broke while the bootstrap still ran: its crash is
-    /// reported with the server's own end (exit status, stderr) when the bootstrap
-    /// closes, or as it is once the wait is over.
-    broken: Option<(AdapterExit, TimerId)>,
 }
 
 impl Bootstrap {
-    /// The timers it waits on: for the launcher's report, for the server's end.
+    /// The timer it waits on: for the launcher's report.
     pub(crate) fn timers(&self) -> impl Iterator<Item = TimerId> + '_ {
-        self.report_timer
-            .into_iter()
-            .chain(self.broken.as_ref().map(|(_, timer)| *timer))
+        self.report_timer.into_iter()
     }
 }
 
@@ -123,9 +117,9 @@ impl SessionCore {
     /// code (a launch whose program connection was adopted).
     pub(super) fn end_report_pending(&self) -> bool {
         let launched = self
-            .startup
-            .as_ref()
-            .map(|s| s.operation)
+            .phase
+            .handshake()
+            .map(|h| h.operation)
             .or(self.plan.as_ref().map(|p| p.operation))
             == Some(Operation::Launch);
         launched
@@ -144,12 +138,14 @@ impl SessionCore {
         configuration: Map<String, Value>,
         server: Option<(String, u16)>,
     ) {
-        let (Some(plan), Some(startup)) = (self.plan.as_ref(), self.startup.take()) else {
+        let (Some(plan), Some((starter, deadline))) = (
+            self.plan.as_ref(),
+            self.phase.handshake().map(|h| (h.starter, h.deadline)),
+        ) else {
             tracing::warn!("startDebugging for the program outside a start; ignored");
             return;
         };
         let Some((host, port)) = server else {
-            self.startup = Some(startup);
             self.fail_startup(
                 "the adapter asked for the program's session, but the address of its \
                  server is not known"
@@ -169,23 +165,22 @@ impl SessionCore {
         // A new connection: what the bootstrap said does not hold for it.
         self.run.threads.clear();
         self.run.capabilities = None;
-        self.adapter.reconnected();
         self.breakpoints.clear_results();
         let timer = self.timer(self.config.request_timeout);
-        self.startup = Some(Startup {
-            operation: if DapCommand::from_name(request) == Some(DapCommand::Attach) {
-                Operation::Attach
-            } else {
-                Operation::Launch
-            },
-            start_result: None,
-            initialized: false,
-            configured: false,
-            timer,
-            target: Some(configuration),
-            ..startup
+        let operation = if DapCommand::from_name(request) == Some(DapCommand::Attach) {
+            Operation::Attach
+        } else {
+            Operation::Launch
+        };
+        // Its requests keep the start's deadline; the handshake on the new connection
+        // has a request's.
+        let mut handshake = Handshake::new(starter, operation, deadline, timer);
+        handshake.target = Some(configuration);
+        // The new connection has not said `initialized`: breakpoints wait for it.
+        self.enter(Phase::Starting {
+            handshake,
+            program: Program::Initializing,
         });
-        self.set_state(SessionState::Initializing);
         self.send(
             DapCommand::Initialize,
             Some(initialize_arguments(&adapter_id)),
@@ -224,11 +219,11 @@ impl SessionCore {
             } => self.on_start_debugging(&request, configuration, server),
             BootstrapInput::Closed(exit) => {
                 tracing::debug!(%exit, "the bootstrap connection ended");
-                let broken = self.bootstrap.as_mut().and_then(|b| {
+                if let Some(b) = self.bootstrap.as_mut() {
                     b.stopped = true;
-                    b.broken.take()
-                });
-                if broken.is_some() || self.is_crash(&exit) {
+                }
+                let severed = matches!(self.phase, Phase::Severed { .. });
+                if severed || self.is_crash(&exit) {
                     // The server went down (it holds the program's connection too):
                     // its end is the crash's.
                     return self.on_crash(exit);
@@ -302,7 +297,7 @@ impl SessionCore {
     /// The report is in (or, `gone`, no longer awaited): carry on with the program's
     /// end.
     fn after_report(&mut self, gone: bool) {
-        if !self.run.terminated_seen && self.adapter.is_serving() {
+        if !self.run.terminated_seen && self.phase.is_serving() {
             if !gone {
                 // The launcher saw the program end before its own connection said so.
                 self.on_event(Event::new("terminated", None));
@@ -314,7 +309,7 @@ impl SessionCore {
         if self.run.terminated_seen {
             self.release_adapter();
         }
-        if !self.adapter.is_live() {
+        if !self.phase.is_live() {
             self.stop_bootstrap();
         }
         self.wake_waiters();
@@ -343,28 +338,31 @@ impl SessionCore {
         let running = self
             .bootstrap
             .as_ref()
-            .is_some_and(|b| b.adopted && !b.stopped && b.broken.is_none());
-        if !running {
+            .is_some_and(|b| b.adopted && !b.stopped);
+        let Some(program) = self.phase.program_mut().map(|p| *p) else {
+            return false;
+        };
+        if !running || matches!(self.phase, Phase::Severed { .. }) {
             return false;
         }
         let timer = self.timer(self.config.disconnect_timeout);
-        if let Some(b) = self.bootstrap.as_mut() {
-            b.broken = Some((exit.clone(), timer));
-        }
-        self.adapter = AdapterPhase::Down;
+        self.enter(Phase::Severed {
+            program,
+            exit: exit.clone(),
+            timer,
+        });
         true
     }
 
     /// Whether timer `id` was the wait for the launcher's report, or for the server's
     /// end after the program's connection broke (and handle it).
     pub(super) fn launcher_report_timer(&mut self, id: TimerId) -> bool {
-        let broken = self
-            .bootstrap
-            .as_mut()
-            .and_then(|b| b.broken.take_if(|(_, timer)| *timer == id));
-        if let Some((exit, _)) = broken {
-            self.on_crash(exit);
-            return true;
+        if let Phase::Severed { exit, timer, .. } = &self.phase {
+            if *timer == id {
+                let exit = exit.clone();
+                self.on_crash(exit);
+                return true;
+            }
         }
         let ours = self
             .bootstrap

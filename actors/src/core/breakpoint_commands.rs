@@ -184,7 +184,7 @@ impl SessionCore {
     /// Whether breakpoint changes go to the adapter now: it is configured and is not
     /// being let go (after the debuggee ended they wait in the cache for the next run).
     pub(super) fn adapter_takes_breakpoints(&self) -> bool {
-        self.adapter.accepts_breakpoints()
+        self.phase.accepts_breakpoints()
     }
 
     /// Function breakpoints need `supportsFunctionBreakpoints`, and their conditions

@@ -1,7 +1,6 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
-mod adapter_phase;
 mod adapter_restart;
 pub mod attach_target;
 pub mod bootstrap;
@@ -14,7 +13,9 @@ mod commands;
 mod control;
 mod ending;
 mod graceful;
+pub(crate) mod handshake;
 pub mod output;
+mod phase;
 mod pid_injection;
 mod raw_requests;
 mod relaunch;

@@ -11,25 +11,18 @@ use serde_json::json;
 
 use crate::core::capability::has_capability;
 use crate::core::command::{Effect, Token};
+use crate::core::handshake::Starter;
+use crate::core::phase::Relaunch;
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::Operation;
 use crate::error::SessionError;
 use crate::wire::DapCommand;
 
-/// A restart by relaunch that waits for the old adapter to end.
-#[derive(Debug)]
-pub(crate) struct Relaunch {
-    /// The agent who asked.
-    pub(crate) token: Token,
-    /// The stop epoch when it asked: the answer, once the new run is under way.
-    pub(crate) epoch: u64,
-}
-
 impl SessionCore {
     /// An agent's restart: the adapter's `restart` request, or a relaunch.
     pub(super) fn restart_debuggee(&mut self, token: Token) -> Result<(), SessionError> {
         self.check(Operation::Restart)?;
-        if !self.adapter.is_serving() {
+        if !self.phase.is_serving() {
             // Being ended (a restart or an end under way), or already gone.
             return Err(SessionError::InvalidArgument(
                 "the debuggee is already being restarted or ended; wait for that to finish".into(),
@@ -73,7 +66,7 @@ impl SessionCore {
             terminate_debuggee: true,
         });
         self.let_adapter_go(None, true);
-        let waits = self.adapter.relaunch_after(Relaunch { token, epoch });
+        let waits = self.phase.relaunch_after(Relaunch { token, epoch });
         debug_assert!(waits, "a serving adapter is being let go");
         Ok(())
     }
@@ -84,15 +77,15 @@ impl SessionCore {
         let Some(relaunch) = relaunch else {
             return;
         };
-        self.begin_run(Some(relaunch.token), None);
-        if let Some(startup) = self.startup.as_mut() {
-            startup.resumed_from = Some(relaunch.epoch);
-        }
+        self.begin_run(Starter::Relaunch {
+            token: relaunch.token,
+            epoch: relaunch.epoch,
+        });
     }
 
     /// An agent ended the session while a relaunch waited: it will not come.
     pub(super) fn abandon_relaunch(&mut self, why: &str) {
-        if let Some(relaunch) = self.adapter.take_relaunch() {
+        if let Some(relaunch) = self.phase.take_relaunch() {
             self.reply(
                 relaunch.token,
                 Err(SessionError::InvalidArgument(format!(

@@ -17,6 +17,7 @@
 use std::collections::BTreeSet;
 
 use crate::core::command::{Effect, TimerId, Token};
+use crate::core::phase::Phase;
 use crate::core::session::{Pending, SessionCore};
 
 /// The timers running and the withdrawn calls, as far as the core knows.
@@ -72,15 +73,18 @@ impl SessionCore {
 
     /// Every timer some part of the core still waits on.
     fn timers_held(&self) -> impl Iterator<Item = TimerId> + '_ {
-        let startup = self.startup.as_ref().map(|s| s.timer);
+        let phase = match &self.phase {
+            Phase::Starting { handshake, .. } => Some(handshake.timer),
+            Phase::Ending {
+                graceful: Some(graceful),
+                ..
+            } => Some(graceful.timer),
+            Phase::Severed { timer, .. } => Some(*timer),
+            _ => None,
+        };
         let waiters = self.waiters.iter().map(|w| w.timer);
-        let graceful = self.adapter.graceful().map(|g| g.timer());
         let bootstrap = self.bootstrap.iter().flat_map(|b| b.timers());
-        startup
-            .into_iter()
-            .chain(waiters)
-            .chain(graceful)
-            .chain(bootstrap)
+        phase.into_iter().chain(waiters).chain(bootstrap)
     }
 
     /// Every call some part of the core still holds: requests of it pending, a start
@@ -91,9 +95,9 @@ impl SessionCore {
             Pending::Ending { token } => *token,
             Pending::Startup(_) | Pending::TraceStop(_) => None,
         });
-        let startup = self.startup.as_ref().and_then(|s| s.token);
-        let graceful = self.adapter.graceful().and_then(|g| g.agent());
-        let relaunch = self.adapter.relaunch().map(|r| r.token);
+        let startup = self.phase.handshake().and_then(|h| h.starter.token());
+        let graceful = self.phase.graceful().and_then(|g| g.answered);
+        let relaunch = self.phase.relaunch().map(|r| r.token);
         let waiters = self.waiters.iter().map(|w| w.token);
         pending
             .chain(startup)

@@ -10,10 +10,10 @@
 //! child sessions (`children.rs`) and programs in a session of their own
 //! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
 //!
-//! Beside the agent-facing [`SessionState`], the state is held in typed parts, each
-//! with only its own data: where the adapter is in its life (`adapter_phase.rs`),
-//! what the current adapter run has said (`run.rs`, replaced whole at each start),
-//! and the handshake under way (`startup.rs`).
+//! Where the session is in its life is one value, its [`Phase`] (`phase.rs`), whose
+//! variants carry what exists in them (a handshake while starting, a crash while a
+//! restart is due, ...); the agent-facing [`SessionState`] is computed from it. What
+//! the current adapter run has said is `run.rs`, replaced whole at each start.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -24,9 +24,10 @@ use serde_json::Value;
 use crate::core::breakpoints::BreakpointCache;
 use crate::core::capability;
 use crate::core::command::{Answer, ControlAction, Effect, Input, StartPlan, Tag, TimerId, Token};
+use crate::core::handshake::StartupStep;
 use crate::core::output::OutputRing;
+use crate::core::phase::{Phase, Program};
 use crate::core::snapshot::SessionSnapshot;
-use crate::core::startup::{Startup, StartupStep};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -145,7 +146,8 @@ pub(super) struct StopWaiter {
 #[derive(Debug)]
 pub struct SessionCore {
     pub(super) config: CoreConfig,
-    pub(super) state: SessionState,
+    /// Where the session is in its life (`phase.rs`).
+    pub(super) phase: Phase,
     pub(super) plan: Option<StartPlan>,
     pub(super) breakpoints: BreakpointCache,
     pub(super) stop_epoch: u64,
@@ -159,21 +161,19 @@ pub struct SessionCore {
     pub(super) next_timer: TimerId,
     /// Timers running and withdrawn calls, given back once let go (`releases.rs`).
     pub(super) releases: crate::core::releases::Releases,
-    pub(super) startup: Option<Startup>,
     pub(super) waiters: Vec<StopWaiter>,
     /// The deadline an agent gave the command being handled
     /// ([`Command::WithTimeout`]), for the requests it sends.
     pub(super) command_timeout: Option<Duration>,
     /// The bootstrap of a run whose program has a session of its own (js-debug).
     pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
-    /// Whether an adapter runs, takes breakpoints, or is being let go.
-    pub(super) adapter: crate::core::adapter_phase::AdapterPhase,
     /// What the current adapter run has said (`run.rs`).
     pub(super) run: crate::core::run::Run,
     /// Adapter restarts after crashes so far.
     pub(super) restarts: u32,
-    /// Why the session failed, or why the adapter last crashed.
-    pub(super) failure: Option<String>,
+    /// Why the adapter last crashed, if it ever did: the snapshot's `failure` until
+    /// the session fails for good (then the failure's own reason).
+    pub(super) last_crash: Option<String>,
     pub(super) effects: Vec<Effect>,
 }
 
@@ -186,21 +186,19 @@ impl SessionCore {
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
             stop_cache: Default::default(),
             config,
-            state: SessionState::NotStarted,
+            phase: Phase::NotStarted,
             plan: None,
             stop_epoch: 0,
             pending: HashMap::new(),
             next_tag: 1,
             next_timer: 1,
             releases: Default::default(),
-            startup: None,
             waiters: Vec::new(),
             command_timeout: None,
             bootstrap: None,
-            adapter: Default::default(),
             run: Default::default(),
             restarts: 0,
-            failure: None,
+            last_crash: None,
             effects: Vec::new(),
         }
     }
@@ -246,23 +244,31 @@ impl SessionCore {
             .map_or(&crate::quirks::Quirks::NONE, |p| p.adapter.flavor.quirks())
     }
 
-    #[cfg(test)]
-    /// The state.
+    /// The agent-facing state, computed from the phase.
     pub fn state(&self) -> SessionState {
-        self.state
+        self.phase.state()
+    }
+
+    /// Why the session failed, or why its adapter last crashed.
+    pub(super) fn failure(&self) -> Option<&str> {
+        match &self.phase {
+            Phase::Failed { reason } => Some(reason),
+            _ => self.last_crash.as_deref(),
+        }
     }
 
     /// The cached state, as agents see it.
     pub fn snapshot(&self) -> SessionSnapshot {
+        let state = self.state();
         SessionSnapshot {
-            state: self.state,
-            allowed: self.state.allowed_operations(),
+            state,
+            allowed: state.allowed_operations(),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
             operation: self.plan.as_ref().map(|p| p.operation),
             adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),
             attached_to: self.attach_target().cloned(),
             program: self.plan.as_ref().and_then(|p| p.program.clone()),
-            adapter_live: self.adapter.is_live(),
+            adapter_live: self.phase.is_live(),
             pages_variables: self
                 .plan
                 .as_ref()
@@ -275,9 +281,7 @@ impl SessionCore {
             top_frame: self
                 .run
                 .top_frame
-                .filter(|(epoch, _)| {
-                    *epoch == self.stop_epoch && self.state == SessionState::Stopped
-                })
+                .filter(|(epoch, _)| *epoch == self.stop_epoch && state == SessionState::Stopped)
                 .map(|(_, top)| top),
             exit_code: self.run.exit_code,
             output_end: self.output.end(),
@@ -288,7 +292,7 @@ impl SessionCore {
             last_used: None,
             parent: self.config.parent,
             restarts: self.restarts,
-            failure: self.failure.clone(),
+            failure: self.failure().map(str::to_string),
         }
     }
 
@@ -309,13 +313,40 @@ impl SessionCore {
         self.effects.push(Effect::Emit(kind));
     }
 
-    pub(super) fn set_state(&mut self, to: SessionState) {
+    /// Enter `phase`, publishing the state change it makes.
+    pub(super) fn enter(&mut self, phase: Phase) {
+        let from = self.state();
+        self.phase = phase;
+        self.state_changed(from);
+    }
+
+    /// Move the program to `to` where an adapter runs (or just broke); with none, an
+    /// ended program ends the phase.
+    pub(super) fn set_program(&mut self, to: Program) {
+        let from = self.state();
+        match self.phase.program_mut() {
+            Some(program) => *program = to,
+            None if to == Program::Ended => self.phase.end(),
+            None => {}
+        }
+        self.state_changed(from);
+    }
+
+    /// Change the phase in place with `change`, publishing the state change it makes.
+    pub(super) fn change_phase<T>(&mut self, change: impl FnOnce(&mut Phase) -> T) -> T {
+        let from = self.state();
+        let out = change(&mut self.phase);
+        self.state_changed(from);
+        out
+    }
+
+    fn state_changed(&mut self, from: SessionState) {
+        let to = self.state();
         if to != SessionState::Stopped {
             // What a stop's reads answered holds only while it lasts.
             self.stop_cache.invalidate();
         }
-        if self.state != to {
-            let from = std::mem::replace(&mut self.state, to);
+        if from != to {
             self.emit(EventKind::StateChanged { from, to });
         }
     }
@@ -351,8 +382,8 @@ impl SessionCore {
         self.next_tag += 1;
         // An agent's deadline covers the agent's requests, not a handshake or an
         // ending its command sets off; a handshake's requests have the handshake's.
-        let timeout = match (&pending, &self.startup) {
-            (Pending::Startup(_), Some(startup)) => startup.deadline,
+        let timeout = match (&pending, self.phase.handshake()) {
+            (Pending::Startup(_), Some(handshake)) => handshake.deadline,
             (Pending::Agent { .. }, _) => limits::clamp_request_timeout(
                 timeout
                     .or(self.command_timeout)
@@ -380,7 +411,7 @@ impl SessionCore {
 
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
-        crate::core::state::check(self.state, self.failure.as_deref(), op)
+        crate::core::state::check(self.state(), self.failure(), op)
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a
