@@ -3,9 +3,10 @@
 
 use serde_json::{json, Value};
 
-use crate::core::command::StopInfo;
+use crate::core::pending::Pending;
 use crate::core::phase::{Phase, Program};
-use crate::core::session::{Pending, SessionCore};
+use crate::core::session::SessionCore;
+use crate::core::snapshot::StopInfo;
 use crate::core::state::SessionState;
 use crate::events::EventKind;
 use crate::wire::types::{

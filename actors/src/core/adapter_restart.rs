@@ -6,8 +6,9 @@
 
 use crate::core::command::{Answer, Effect};
 use crate::core::handshake::Starter;
+use crate::core::pending::Pending;
 use crate::core::phase::Phase;
-use crate::core::session::{Pending, SessionCore};
+use crate::core::session::SessionCore;
 use crate::core::state::SessionState;
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;

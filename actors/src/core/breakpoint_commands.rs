@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use crate::core::command::{Answer, Token};
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::pending::{Pending, Purpose};
+use crate::core::session::SessionCore;
 use crate::core::state::Operation;
 use crate::core::trace;
 use crate::error::SessionError;

@@ -8,8 +8,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::core::command::{Answer, Command, Token};
+use crate::core::pending::{Pending, Purpose};
 use crate::core::phase::Program;
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::session::SessionCore;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::wire::types::SetExceptionBreakpointsArguments;

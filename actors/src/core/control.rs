@@ -6,8 +6,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::core::command::{Answer, ControlAction, Effect, StopOutcome, Tag, Token};
+use crate::core::pending::{Pending, Purpose, StopWaiter};
 use crate::core::phase::Program;
-use crate::core::session::{Pending, Purpose, SessionCore, StopWaiter};
+use crate::core::session::SessionCore;
 use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::limits;

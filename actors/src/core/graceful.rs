@@ -11,8 +11,9 @@
 use serde_json::json;
 
 use crate::core::command::{TimerId, Token};
+use crate::core::pending::{Pending, Purpose};
 use crate::core::phase::{Graceful, Phase};
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::session::SessionCore;
 use crate::limits;
 use crate::wire::DapCommand;
 

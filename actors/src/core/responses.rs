@@ -5,8 +5,9 @@
 
 use crate::core::command::StopOutcome;
 use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
+use crate::core::pending::{Pending, Purpose};
 use crate::core::phase::Program;
-use crate::core::session::{success_or_error, Pending, Purpose, SessionCore};
+use crate::core::session::{success_or_error, SessionCore};
 use crate::core::snapshot::TopFrame;
 use crate::core::state::SessionState;
 use crate::error::SessionError;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::command::StopInfo;
+use crate::core::snapshot::StopInfo;
 use crate::wire::types::{Capabilities, Thread};
 
 /// What the current adapter has said about itself and its program.

@@ -16,23 +16,22 @@
 //! the current adapter run has said is `run.rs`, replaced whole at each start.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::core::breakpoints::BreakpointCache;
 use crate::core::capability;
-use crate::core::command::{Answer, ControlAction, Effect, Input, StartPlan, Tag, TimerId, Token};
-use crate::core::handshake::StartupStep;
+use crate::core::command::{Answer, Effect, Input, StartPlan, Tag, TimerId, Token};
 use crate::core::output::OutputRing;
+use crate::core::pending::{Pending, StopWaiter};
 use crate::core::phase::{Phase, Program};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint};
+use crate::wire::types::{Capabilities, FunctionBreakpoint};
 use crate::wire::{DapCommand, RawJson, Request, Response};
 
 /// The limits a session core enforces.
@@ -73,73 +72,6 @@ impl Default for CoreConfig {
             parent: None,
         }
     }
-}
-
-/// What a pending DAP request is for.
-#[derive(Debug)]
-pub(super) enum Pending {
-    /// A step of the launch handshake.
-    Startup(StartupStep),
-    /// An agent's request.
-    Agent {
-        token: Token,
-        command: String,
-        purpose: Purpose,
-    },
-    /// The `disconnect` that ends the adapter; `token` is the agent who asked, if any.
-    Ending { token: Option<Token> },
-    /// A request reading a tracepoint at a stop (where the adapter has no log points),
-    /// with what the reading has so far.
-    TraceStop(crate::core::trace_stops::TraceStop),
-}
-
-/// How to turn a successful response into an agent's answer.
-#[derive(Debug)]
-pub(super) enum Purpose {
-    Body,
-    Threads,
-    /// The file, and its breakpoints as sent: the answer's verdicts are paired with
-    /// them.
-    SourceBreakpoints(PathBuf, Vec<SourceBreakpoint>),
-    /// The names sent, in order: the answer's verdicts are paired with them.
-    FunctionBreakpoints(Vec<String>),
-    Control {
-        action: ControlAction,
-        epoch: u64,
-        /// The state before the request, which a refusal puts back.
-        was: SessionState,
-    },
-    /// A request that moves the program outside the control actions (`goto`,
-    /// `stepBack`, a step into a chosen call, ...): answered with its body, and the
-    /// session runs from the moment it is sent, as after a `continue`.
-    Moving {
-        epoch: u64,
-        /// Answer [`Answer::Resumed`] with `epoch` instead of the body.
-        ticket: bool,
-        /// The state before the request, which a refusal puts back.
-        was: SessionState,
-    },
-    /// A read of a thread's stack from its top, at stop `epoch`: its first frame is
-    /// remembered as the thread's top frame while the stop lasts.
-    StackTop {
-        thread_id: i64,
-        epoch: u64,
-    },
-    /// The adapter's `restart`: answered with the stop epoch before it.
-    Restart {
-        epoch: u64,
-    },
-    /// The `terminate` that asks the debuggee to end gracefully: whatever its
-    /// answer, the adapter is let go next (`disconnect`), and the agent answered then.
-    Terminating,
-}
-
-/// An agent waiting for a stop.
-#[derive(Debug)]
-pub(super) struct StopWaiter {
-    pub(super) token: Token,
-    pub(super) after: u64,
-    pub(super) timer: TimerId,
 }
 
 /// The pure state of one debug session.
@@ -235,6 +167,53 @@ impl SessionCore {
         }
         self.release_what_is_let_go();
         std::mem::take(&mut self.effects)
+    }
+
+    /// Cancel the timers and release the withdrawn calls nothing holds any more
+    /// (`releases.rs`).
+    fn release_what_is_let_go(&mut self) {
+        if self.releases.is_empty() {
+            return;
+        }
+        let timers = self.timers_held().collect();
+        let tokens = self.tokens_held().collect();
+        let gone = self.releases.let_go(&timers, &tokens);
+        self.effects.extend(gone);
+    }
+
+    /// Every timer some part of the core still waits on.
+    pub(super) fn timers_held(&self) -> impl Iterator<Item = TimerId> + '_ {
+        let phase = match &self.phase {
+            Phase::Starting { handshake, .. } => Some(handshake.timer),
+            Phase::Ending {
+                graceful: Some(graceful),
+                ..
+            } => Some(graceful.timer),
+            Phase::Severed { timer, .. } => Some(*timer),
+            _ => None,
+        };
+        let waiters = self.waiters.iter().map(|w| w.timer);
+        let bootstrap = self.bootstrap.iter().flat_map(|b| b.timers());
+        phase.into_iter().chain(waiters).chain(bootstrap)
+    }
+
+    /// Every call some part of the core still holds: requests of it pending, a start
+    /// or an end under way for it.
+    pub(super) fn tokens_held(&self) -> impl Iterator<Item = Token> + '_ {
+        let pending = self.pending.values().filter_map(|pending| match pending {
+            Pending::Agent { token, .. } => Some(*token),
+            Pending::Ending { token } => *token,
+            Pending::Startup(_) | Pending::TraceStop(_) => None,
+        });
+        let startup = self.phase.handshake().and_then(|h| h.starter.token());
+        let graceful = self.phase.graceful().and_then(|g| g.answered);
+        let relaunch = self.phase.relaunch().map(|r| r.token);
+        let waiters = self.waiters.iter().map(|w| w.token);
+        pending
+            .chain(startup)
+            .chain(graceful)
+            .chain(relaunch)
+            .chain(waiters)
     }
 
     /// How this session's adapter departs from plain DAP (plain DAP before a plan).

@@ -23,8 +23,9 @@ use crate::core::command::{Answer, Effect, StartPlan, Token};
 use crate::core::handshake::{
     initialize_arguments, Configuration, Handshake, StartRequest, Starter, StartupStep,
 };
+use crate::core::pending::Pending;
 use crate::core::phase::{Phase, Program};
-use crate::core::session::{success_or_error, Pending, SessionCore};
+use crate::core::session::{success_or_error, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;

@@ -12,32 +12,13 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::core::session::{success_or_error, Pending, SessionCore};
+use crate::core::pending::{Pending, TraceStep, TraceStop};
+use crate::core::session::{success_or_error, SessionCore};
 use crate::core::trace::collected;
 use crate::error::SessionError;
 use crate::wire::types::{EvaluateResponseBody, StackTraceResponseBody, StoppedEventBody};
 use crate::wire::DapCommand;
 use crate::wire::Response;
-
-/// A stop at a tracepoint being read, and which of its requests is on its way.
-#[derive(Debug)]
-pub(super) struct TraceStop {
-    step: TraceStep,
-    /// The tracepoint's template (its identity in the trace log).
-    template: String,
-    thread: i64,
-    frame: Option<i64>,
-    collect: Vec<String>,
-    values: Vec<String>,
-}
-
-/// Which request of a [`TraceStop`] an answer is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TraceStep {
-    Frame,
-    Value,
-    Resume,
-}
 
 impl SessionCore {
     /// The adapter is known to have no log points: tracepoints go by stops.

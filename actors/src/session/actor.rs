@@ -10,7 +10,7 @@ use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 use tracing::Instrument;
 
-use crate::core::bootstrap::BootstrapInput;
+use crate::core::command::BootstrapInput;
 use crate::core::command::{Answer, Command, Input, Token};
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
