@@ -374,8 +374,8 @@ pub enum Input {
     },
     /// The session cannot go on (restart budget spent, attached process gone).
     Fail {
-        /// Why, for the agent.
-        reason: String,
+        /// Why.
+        cause: crate::core::failure::Failure,
     },
     /// The agent behind `token` gave up on its command (the call's future was
     /// dropped): its answer is no longer wanted.

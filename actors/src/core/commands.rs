@@ -65,7 +65,7 @@ impl SessionCore {
                 granularity,
             } => self.control(token, action, thread_id, granularity),
             Command::WaitForStop { after, timeout } => {
-                crate::core::state::check_not_failed(self.state(), self.failure())?;
+                crate::core::state::check_not_failed(self.state(), self.failure().as_deref())?;
                 self.wait_for_stop(token, after, timeout);
                 Ok(())
             }

@@ -1,5 +1,5 @@
 //! How a session's adapter ends: an agent's `terminate` or `disconnect`, and the
-//! adapter connection closing (asked for or not; a crash goes to `adapter_restart.rs`).
+//! adapter connection closing (asked for or not; a crash goes to `crashed.rs`).
 
 use serde_json::json;
 
@@ -97,7 +97,7 @@ impl SessionCore {
     }
 
     pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
-        if matches!(self.phase, Phase::Crashed { .. } | Phase::Failed { .. }) {
+        if matches!(self.phase, Phase::Crashed { .. } | Phase::Failed(_)) {
             // An adapter already given up on (a crash, or a restart that did not come
             // up): the crash and the restart awaited stay as they are.
             return;

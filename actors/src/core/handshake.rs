@@ -1,5 +1,5 @@
 //! [`Handshake`]: a launch or attach handshake under way, as data: who it is for, which
-//! of its answers have come, its deadline. What moves it is `startup.rs`.
+//! of its answers have come, its deadline. What moves it is `starting.rs`.
 //!
 //! The handshake's two halves are independent: the `launch`/`attach` answer and the
 //! configuration (which waits for the `initialized` event) come in either order

@@ -1,7 +1,6 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
-mod adapter_restart;
 pub mod attach_target;
 pub mod bootstrap;
 mod breakpoint_commands;
@@ -11,7 +10,10 @@ mod children;
 pub mod command;
 mod commands;
 mod control;
+mod crashed;
 mod ending;
+mod failed;
+pub mod failure;
 mod graceful;
 pub(crate) mod handshake;
 pub mod output;
@@ -28,7 +30,7 @@ mod run;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;
-pub mod startup;
+mod starting;
 pub mod state;
 mod stop_cache;
 pub mod trace;

@@ -4,7 +4,7 @@
 //! ```text
 //! NotStarted --start--> Starting --handshake done--> Live --let go--> Ending --closed--> Ended
 //! Starting | Live --closed unasked--> Crashed --restart--> Starting
-//! Crashed --restart budget spent, target gone--> Failed
+//! Crashed --restart budget spent, target gone, runtime stopping--> Failed
 //! Live (js-debug) --program's connection broke--> Severed --server's end--> Crashed
 //! Ended --start--> Starting   (a new adapter, same session)
 //! ```
@@ -14,11 +14,13 @@
 //! be let go while it runs or is stopped. So the phases with an adapter carry where
 //! the program is, rather than forcing the two into one line.
 //!
-//! Which phase does what: `startup.rs` (Starting), `adapter_events.rs` and
-//! `control.rs` (Live), `ending.rs`, `graceful.rs` and `relaunch.rs` (Ending),
-//! `adapter_restart.rs` (Crashed, Failed), `bootstrap.rs` (Severed).
+//! Which phase does what: `starting.rs` (Starting), `ending.rs`, `graceful.rs` and
+//! `relaunch.rs` (Ending, and the adapter's close that leads to Ended), `crashed.rs`
+//! (Crashed), `failed.rs` (Failed), `program_session.rs` (Severed). A live session is
+//! driven by its inputs: `commands.rs`, `control.rs`, `adapter_events.rs`.
 
 use crate::core::command::{TimerId, Token};
+use crate::core::failure::Failure;
 use crate::core::handshake::Handshake;
 use crate::core::state::SessionState;
 use crate::error::AdapterExit;
@@ -105,7 +107,7 @@ pub(crate) enum Phase {
     },
     /// The program's own connection broke while js-debug's bootstrap connection still
     /// runs: the crash (`exit`) waits to be reported with the server's own end, at
-    /// most until `timer` fires (`bootstrap.rs`). No adapter runs.
+    /// most until `timer` fires (`program_session.rs`). No adapter runs.
     Severed {
         program: Program,
         exit: AdapterExit,
@@ -119,11 +121,11 @@ pub(crate) enum Phase {
         restart_due: Option<u64>,
     },
     /// The session cannot go on; every request is refused with why.
-    Failed { reason: String },
+    Failed(Failure),
     /// No adapter runs: the program ended or the session was ended; a new start may
     /// follow. `held`: how the adapter crashed, where the session was ended while the
     /// supervisor had not yet decided about that crash: the agents' requests the dead
-    /// adapter left unanswered get it once the supervisor has (`adapter_restart.rs`).
+    /// adapter left unanswered get it once the supervisor has (`failed.rs`).
     Ended { held: Option<AdapterExit> },
 }
 
@@ -137,7 +139,7 @@ impl Phase {
             | Phase::Ending { program, .. }
             | Phase::Severed { program, .. } => program.state(),
             Phase::Crashed { .. } => SessionState::AdapterRestarting,
-            Phase::Failed { .. } => SessionState::Failed,
+            Phase::Failed(_) => SessionState::Failed,
             Phase::Ended { .. } => SessionState::Terminated,
         }
     }

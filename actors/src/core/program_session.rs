@@ -22,7 +22,7 @@ impl SessionCore {
     /// Whether the session still waits for the adapter to ask for the program's own
     /// session.
     pub(super) fn awaiting_target(&self) -> bool {
-        self.bootstrap.as_ref().is_some_and(|b| !b.adopted)
+        self.run.bootstrap.as_ref().is_some_and(|b| !b.adopted)
     }
 
     /// Whether the end of the program waits for the launcher's report of its exit
@@ -36,6 +36,7 @@ impl SessionCore {
             == Some(Operation::Launch);
         launched
             && self
+                .run
                 .bootstrap
                 .as_ref()
                 .is_some_and(|b| b.adopted && !b.reported)
@@ -67,7 +68,7 @@ impl SessionCore {
         };
         let adapter = ResolvedAdapter::connecting(&plan.adapter.def, host, port);
         let adapter_id = adapter.adapter_id.clone();
-        if let Some(b) = self.bootstrap.as_mut() {
+        if let Some(b) = self.run.bootstrap.as_mut() {
             b.adopted = true;
         }
         // The bootstrap's handshake is over; a late answer of it is the bootstrap's.
@@ -103,7 +104,7 @@ impl SessionCore {
 
     /// What the bootstrap connection sent after the adoption.
     pub(super) fn on_bootstrap(&mut self, input: BootstrapInput) {
-        if self.bootstrap.is_none() {
+        if self.run.bootstrap.is_none() {
             return;
         }
         match input {
@@ -131,7 +132,7 @@ impl SessionCore {
             } => self.on_start_debugging(&request, configuration, server),
             BootstrapInput::Closed(exit) => {
                 tracing::debug!(%exit, "the bootstrap connection ended");
-                if let Some(b) = self.bootstrap.as_mut() {
+                if let Some(b) = self.run.bootstrap.as_mut() {
                     b.stopped = true;
                 }
                 let severed = matches!(self.phase, Phase::Severed { .. });
@@ -148,7 +149,7 @@ impl SessionCore {
     /// The launcher said the program ended: its report, if its exit line was not
     /// (then the end is carried on with now).
     fn on_launcher_terminated(&mut self) {
-        let Some(b) = self.bootstrap.as_mut() else {
+        let Some(b) = self.run.bootstrap.as_mut() else {
             return;
         };
         if !b.reported {
@@ -164,7 +165,7 @@ impl SessionCore {
     /// code is only kept: that connection still ends on its own, after what it still
     /// has to say (the last of a tracepoint's rows).
     fn on_exit_line(&mut self, code: i64) {
-        let Some(b) = self.bootstrap.as_mut() else {
+        let Some(b) = self.run.bootstrap.as_mut() else {
             return;
         };
         b.exit_line = Some(code);
@@ -183,7 +184,7 @@ impl SessionCore {
     /// come): the exit code is known, the program's connection can be let go, and
     /// waiters answered.
     fn on_launcher_report(&mut self, gone: bool) {
-        let Some(b) = self.bootstrap.as_mut() else {
+        let Some(b) = self.run.bootstrap.as_mut() else {
             return;
         };
         if b.reported {
@@ -231,6 +232,7 @@ impl SessionCore {
     /// wait for it, at most [`CoreConfig::disconnect_timeout`](crate::core::session::CoreConfig).
     pub(super) fn await_launcher_report(&mut self) {
         let already = self
+            .run
             .bootstrap
             .as_ref()
             .is_none_or(|b| b.report_timer.is_some());
@@ -238,7 +240,7 @@ impl SessionCore {
             return;
         }
         let timer = self.timer(self.config.disconnect_timeout);
-        if let Some(b) = self.bootstrap.as_mut() {
+        if let Some(b) = self.run.bootstrap.as_mut() {
             b.report_timer = Some(timer);
         }
     }
@@ -248,6 +250,7 @@ impl SessionCore {
     /// deadline. Returns whether the crash is deferred so.
     pub(super) fn defer_crash_to_bootstrap(&mut self, exit: &AdapterExit) -> bool {
         let running = self
+            .run
             .bootstrap
             .as_ref()
             .is_some_and(|b| b.adopted && !b.stopped);
@@ -277,12 +280,13 @@ impl SessionCore {
             }
         }
         let ours = self
+            .run
             .bootstrap
             .as_ref()
             .is_some_and(|b| b.report_timer == Some(id));
         if ours {
             tracing::debug!("js-debug's launcher did not report the program's end in time");
-            if let Some(b) = self.bootstrap.as_mut() {
+            if let Some(b) = self.run.bootstrap.as_mut() {
                 b.report_timer = None;
             }
             self.on_launcher_report(true);
@@ -292,7 +296,7 @@ impl SessionCore {
 
     /// End the bootstrap connection, once; its report is no longer awaited.
     pub(super) fn stop_bootstrap(&mut self) {
-        let Some(b) = self.bootstrap.as_mut().filter(|b| b.adopted) else {
+        let Some(b) = self.run.bootstrap.as_mut().filter(|b| b.adopted) else {
             return;
         };
         b.reported = true;

@@ -5,7 +5,7 @@
 //! id, and the agent is answered with the stop epoch to wait from: the first stop of
 //! the new run is after it.
 //!
-//! (Restarts after an adapter crash are in `adapter_restart.rs`.)
+//! (Restarts after an adapter crash are in `crashed.rs`.)
 
 use serde_json::json;
 
@@ -32,7 +32,7 @@ impl SessionCore {
         let epoch = self.stop_epoch;
         // js-debug restarts a program by asking for a new session for it, which would
         // be another session: it is relaunched instead.
-        let own_restart = self.bootstrap.is_none();
+        let own_restart = self.run.bootstrap.is_none();
         if own_restart && has_capability(self.advertised(), "supportsRestartRequest") {
             // The configuration goes along, as DAP has it: CodeLLDB 1.11 dies on a
             // `restart` without one.

@@ -27,4 +27,7 @@ pub(crate) struct Run {
     /// it is (even an `evaluate`) keep it; the next stop, or an `invalidated` event,
     /// does not.
     pub(crate) top_frame: Option<(u64, crate::core::snapshot::TopFrame)>,
+    /// js-debug's bootstrap connection, where the program of this run has a session of
+    /// its own (`bootstrap.rs`).
+    pub(crate) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
 }

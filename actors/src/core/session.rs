@@ -2,18 +2,19 @@
 //! output of one session, as plain code. Inputs in, effects out (see [`super::command`]).
 //!
 //! This file holds the state and what every part shares (sending, replying,
-//! publishing, state checks). The parts extend [`SessionCore`] in files of their own:
-//! routing an agent's command (`commands.rs`), the breakpoint commands
-//! (`breakpoint_commands.rs`), execution control and stop waits (`control.rs`),
-//! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
-//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`adapter_restart.rs`),
-//! child sessions (`children.rs`) and programs in a session of their own
-//! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
+//! publishing, phase changes, state checks). Where the session is in its life is one
+//! value, its [`Phase`] (`phase.rs`), whose variants carry what exists in them (a
+//! handshake while starting, a crash while a restart is due, ...); the agent-facing
+//! [`SessionState`] is computed from it. What the current adapter run has said is
+//! `run.rs`, replaced whole at each start; what is in flight is `pending.rs`.
 //!
-//! Where the session is in its life is one value, its [`Phase`] (`phase.rs`), whose
-//! variants carry what exists in them (a handshake while starting, a crash while a
-//! restart is due, ...); the agent-facing [`SessionState`] is computed from it. What
-//! the current adapter run has said is `run.rs`, replaced whole at each start.
+//! The parts extend [`SessionCore`] in files of their own, a file per phase: the
+//! handshake (`starting.rs`), ending (`ending.rs`, with `graceful.rs` and
+//! `relaunch.rs`), crashes (`crashed.rs`), failure (`failed.rs`), a program in a
+//! session of its own (`program_session.rs`); and a file per input: an agent's command
+//! (`commands.rs`, `breakpoint_commands.rs`, `control.rs`), adapter events
+//! (`adapter_events.rs`), responses and timers (`responses.rs`), child sessions
+//! (`children.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -97,8 +98,6 @@ pub struct SessionCore {
     /// The deadline an agent gave the command being handled
     /// ([`Command::WithTimeout`]), for the requests it sends.
     pub(super) command_timeout: Option<Duration>,
-    /// The bootstrap of a run whose program has a session of its own (js-debug).
-    pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
     /// What the current adapter run has said (`run.rs`).
     pub(super) run: crate::core::run::Run,
     /// Adapter restarts after crashes so far.
@@ -127,7 +126,6 @@ impl SessionCore {
             releases: Default::default(),
             waiters: Vec::new(),
             command_timeout: None,
-            bootstrap: None,
             run: Default::default(),
             restarts: 0,
             last_crash: None,
@@ -156,7 +154,7 @@ impl SessionCore {
                 crash,
             } => self.on_adapter_restart_scheduled(attempt, after, crash),
             Input::RestartAdapter { attempt, crash } => self.restart_adapter(attempt, crash),
-            Input::Fail { reason } => self.on_fail(reason),
+            Input::Fail { cause } => self.on_fail(cause),
             Input::Withdraw { token } => self.withdraw(token),
             Input::StartDebugging {
                 request,
@@ -193,7 +191,7 @@ impl SessionCore {
             _ => None,
         };
         let waiters = self.waiters.iter().map(|w| w.timer);
-        let bootstrap = self.bootstrap.iter().flat_map(|b| b.timers());
+        let bootstrap = self.run.bootstrap.iter().flat_map(|b| b.timers());
         phase.into_iter().chain(waiters).chain(bootstrap)
     }
 
@@ -229,10 +227,10 @@ impl SessionCore {
     }
 
     /// Why the session failed, or why its adapter last crashed.
-    pub(super) fn failure(&self) -> Option<&str> {
+    pub(super) fn failure(&self) -> Option<std::borrow::Cow<'_, str>> {
         match &self.phase {
-            Phase::Failed { reason } => Some(reason),
-            _ => self.last_crash.as_deref(),
+            Phase::Failed(cause) => Some(cause.to_string().into()),
+            _ => self.last_crash.as_deref().map(Into::into),
         }
     }
 
@@ -271,7 +269,7 @@ impl SessionCore {
             last_used: None,
             parent: self.config.parent,
             restarts: self.restarts,
-            failure: self.failure().map(str::to_string),
+            failure: self.failure().map(String::from),
         }
     }
 
@@ -390,7 +388,7 @@ impl SessionCore {
 
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
-        crate::core::state::check(self.state(), self.failure(), op)
+        crate::core::state::check(self.state(), self.failure().as_deref(), op)
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a

@@ -19,12 +19,14 @@
 
 use serde_json::{json, Value};
 
+use crate::core::bootstrap::bootstrap_for;
 use crate::core::command::{Answer, Effect, StartPlan, Token};
 use crate::core::handshake::{
     initialize_arguments, Configuration, Handshake, StartRequest, Starter, StartupStep,
 };
 use crate::core::pending::Pending;
 use crate::core::phase::{Phase, Program};
+use crate::core::run::Run;
 use crate::core::session::{success_or_error, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
@@ -89,7 +91,10 @@ impl SessionCore {
         };
         let op = plan.operation;
         // A new run: what the old adapter said no longer holds.
-        self.run = Default::default();
+        self.run = Run {
+            bootstrap: bootstrap_for(&plan),
+            ..Run::default()
+        };
         self.breakpoints.clear_results();
 
         self.effects
@@ -104,7 +109,6 @@ impl SessionCore {
             .unwrap_or(plan.adapter.flavor.launch_timeout());
         let deadline = limits::clamp_launch_timeout(asked);
         let timer = self.timer(deadline);
-        self.bootstrap = crate::core::bootstrap::bootstrap_for(&plan);
         self.enter(Phase::Starting {
             handshake: Handshake::new(starter, op, deadline, timer),
             program: Program::Initializing,

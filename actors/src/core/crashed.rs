@@ -1,12 +1,12 @@
-//! Crashes and restarts, as the session core sees them. The core tells a crash (the
-//! adapter ended while the session was live and nobody asked it to) from a normal end,
-//! reports the crash, and waits for the supervisor's decision: a restart after a
-//! backoff, or failure. A restart replays the start plan with a fresh adapter; the
-//! cached breakpoints and exception filters go to it during configuration.
+//! The [`Phase::Crashed`] phase: crashes and restarts, as the session core sees them.
+//! The core tells a crash (the adapter ended while the session was live and nobody
+//! asked it to) from a normal end, reports the crash, and waits for the supervisor's
+//! decision: a restart after a backoff, or failure (`failed.rs`). A restart replays
+//! the start plan with a fresh adapter; the cached breakpoints and exception filters
+//! go to it during configuration.
 
-use crate::core::command::{Answer, Effect};
+use crate::core::command::Effect;
 use crate::core::handshake::Starter;
-use crate::core::pending::Pending;
 use crate::core::phase::Phase;
 use crate::core::session::SessionCore;
 use crate::core::state::SessionState;
@@ -106,72 +106,5 @@ impl SessionCore {
     /// waits for: it is restarting, and that crash's restart was the last scheduled.
     pub fn awaits_restart(&self, crash: u64) -> bool {
         self.phase.awaits_restart(crash)
-    }
-
-    /// The session cannot go on.
-    pub(super) fn on_fail(&mut self, reason: String) {
-        if matches!(
-            self.state(),
-            SessionState::Failed | SessionState::Terminated
-        ) {
-            self.release_held();
-            return;
-        }
-        if let Some(exit) = self.phase.crash().cloned() {
-            self.emit(EventKind::AdapterCrashed {
-                exit,
-                attempt: None,
-                restart_in_ms: None,
-            });
-        }
-        if self.phase.is_live() {
-            self.effects.push(Effect::StopAdapter);
-        }
-        self.enter(Phase::Failed {
-            reason: reason.clone(),
-        });
-        self.emit(EventKind::SessionFailed {
-            reason: reason.clone(),
-        });
-        self.fail_pending(SessionError::SessionFailed { reason });
-    }
-
-    /// The session was ended between a crash and the supervisor's decision: the agent
-    /// requests the crash held will never get an adapter's answer, so they get the
-    /// crash, and the crash is over. Only while no adapter runs (a new start's requests
-    /// are its own).
-    fn release_held(&mut self) {
-        let Phase::Ended { held } = &mut self.phase else {
-            return;
-        };
-        let Some(exit) = held.take() else {
-            return;
-        };
-        let held: Vec<_> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| matches!(p, Pending::Agent { .. }))
-            .map(|(tag, _)| *tag)
-            .collect();
-        for tag in held {
-            if let Some(Pending::Agent { token, .. }) = self.pending.remove(&tag) {
-                let error = SessionError::AdapterExited { exit: exit.clone() };
-                self.reply(token, Err(error));
-            }
-        }
-    }
-
-    /// Answer every agent request still pending, and every stop waiter, with `error`.
-    fn fail_pending(&mut self, error: SessionError) {
-        for (_, pending) in std::mem::take(&mut self.pending) {
-            match pending {
-                Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
-                Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
-                Pending::Ending { token: None } | Pending::Startup(_) | Pending::TraceStop(_) => {}
-            }
-        }
-        for waiter in std::mem::take(&mut self.waiters) {
-            self.reply(waiter.token, Err(error.clone()));
-        }
     }
 }
