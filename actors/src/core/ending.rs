@@ -102,7 +102,12 @@ impl SessionCore {
             // up): the crash and the restart awaited stay as they are.
             return;
         }
-        if self.quirks().adapter_process_is_the_program && self.is_crash(&exit) {
+        // During a handshake the close is judged as any adapter's: the start fails (a
+        // restart's failing is another crash).
+        if self.quirks().adapter_process_is_the_program
+            && matches!(self.phase, Phase::Live { .. })
+            && self.is_crash(&exit)
+        {
             self.program_ended_with_its_process(&exit);
         }
         if self.is_crash(&exit) {
@@ -146,7 +151,8 @@ impl SessionCore {
     /// signal that ended it) as the program's exit code, as if the adapter had sent
     /// `exited` and `terminated`. Nothing is sent to the adapter that is gone.
     fn program_ended_with_its_process(&mut self, exit: &crate::error::AdapterExit) {
-        // Gone, it is let go: nothing more is sent to it.
+        // Gone, it counts as let go: nothing more is sent to it (no `disconnect` after
+        // the `terminated` below), and its close is then no crash.
         self.change_phase(Phase::ending);
         let code = exit
             .code
