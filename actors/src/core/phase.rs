@@ -219,8 +219,13 @@ impl Phase {
         *self = Phase::Ended { held };
     }
 
-    /// Let the adapter go (`disconnect`, or told to stop). No adapter, no change.
+    /// Let the adapter go (`disconnect`, or told to stop). No adapter, no change. A
+    /// handshake under way is ended first (it has an agent to answer).
     pub(crate) fn ending(&mut self) {
+        debug_assert!(
+            self.handshake().is_none(),
+            "a handshake is ended before its adapter is let go"
+        );
         if let Phase::Starting { program, .. } | Phase::Live { program } = self {
             *self = Phase::Ending {
                 program: *program,

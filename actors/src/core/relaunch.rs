@@ -62,6 +62,16 @@ impl SessionCore {
                  launched again: detach and attach anew",
             ));
         }
+        if self.phase.handshake().is_some() {
+            // The program runs (debugpy answers `launch` only after
+            // `configurationDone`), but its start is not answered yet: that start
+            // finishes first, rather than end with an adapter let go under it.
+            return Err(SessionError::InvalidArgument(
+                "the debuggee is still starting (its launch or attach is not answered \
+                 yet); wait for the start to finish, then restart"
+                    .into(),
+            ));
+        }
         // The new run's adapter asks for new children.
         self.effects.push(Effect::EndChildren {
             terminate_debuggee: true,
