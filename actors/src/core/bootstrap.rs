@@ -28,11 +28,28 @@ use serde_json::Value;
 
 use crate::core::command::{StartPlan, TimerId};
 
+/// How far the bootstrap of a run has come.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// The program's own session is still to come.
+    #[default]
+    Awaiting,
+    /// The program's own connection is the session's now; the launcher's word on the
+    /// program's end is awaited.
+    Adopted,
+    /// The launcher's word is in (its exit line), or no longer awaited (the bootstrap
+    /// was stopped); its `terminated` is still to be carried on with.
+    Reported,
+    /// The launcher's word is in and carried on with (the program's end, where its
+    /// own connection had not said it yet), or will never come (it closed, the wait
+    /// ran out).
+    Carried,
+}
+
 /// The bootstrap of one run.
 #[derive(Debug, Default)]
 pub(crate) struct Bootstrap {
-    /// The program's own connection is the session's now.
-    pub(crate) adopted: bool,
+    pub(crate) stage: Stage,
     /// The exit code the launcher reported (`Process exited with code N`).
     pub(crate) exit_line: Option<i64>,
     /// Whether the launcher reports a failing exit code at all: while it discards
@@ -41,20 +58,23 @@ pub(crate) struct Bootstrap {
     /// Capturing the stdio of a program it starts (`std`), js-debug says nothing of
     /// the exit, so its silence is no 0.
     pub(crate) reports_exit_code: bool,
-    /// The launcher's word on the program's end is in (its exit line, or its
-    /// `terminated`), or no longer awaited (it closed, it was stopped, the wait ran
-    /// out).
-    pub(crate) reported: bool,
-    /// The launcher's `terminated` has been carried on with (the program's end, where
-    /// its own connection had not said it yet).
-    pub(crate) end_carried: bool,
-    /// The bootstrap was asked to end.
+    /// The bootstrap connection was asked to end, or ended: it is asked once.
     pub(crate) stopped: bool,
     /// The wait for the report, once the program's connection ended.
     pub(crate) report_timer: Option<TimerId>,
 }
 
 impl Bootstrap {
+    /// The program's own connection is the session's.
+    pub(crate) fn adopted(&self) -> bool {
+        self.stage != Stage::Awaiting
+    }
+
+    /// The launcher's word on the program's end is in, or no longer awaited.
+    pub(crate) fn reported(&self) -> bool {
+        matches!(self.stage, Stage::Reported | Stage::Carried)
+    }
+
     /// The timer it waits on: for the launcher's report.
     pub(crate) fn timers(&self) -> impl Iterator<Item = TimerId> + '_ {
         self.report_timer.into_iter()

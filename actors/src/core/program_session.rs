@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::core::bootstrap::Stage;
 use crate::core::command::{BootstrapInput, Effect, TimerId};
 use crate::core::handshake::{initialize_arguments, Handshake, StartupStep};
 use crate::core::pending::Pending;
@@ -22,7 +23,7 @@ impl SessionCore {
     /// Whether the session still waits for the adapter to ask for the program's own
     /// session.
     pub(super) fn awaiting_target(&self) -> bool {
-        self.run.bootstrap.as_ref().is_some_and(|b| !b.adopted)
+        self.run.bootstrap.as_ref().is_some_and(|b| !b.adopted())
     }
 
     /// Whether the end of the program waits for the launcher's report of its exit
@@ -39,7 +40,7 @@ impl SessionCore {
                 .run
                 .bootstrap
                 .as_ref()
-                .is_some_and(|b| b.adopted && !b.reported)
+                .is_some_and(|b| b.stage == Stage::Adopted)
     }
 
     /// js-debug asked for the program's own session: connect to it on the same
@@ -69,7 +70,7 @@ impl SessionCore {
         let adapter = ResolvedAdapter::connecting(&plan.adapter.def, host, port);
         let adapter_id = adapter.adapter_id.clone();
         if let Some(b) = self.run.bootstrap.as_mut() {
-            b.adopted = true;
+            b.stage = Stage::Adopted;
         }
         // The bootstrap's handshake is over; a late answer of it is the bootstrap's.
         self.pending
@@ -152,11 +153,13 @@ impl SessionCore {
         let Some(b) = self.run.bootstrap.as_mut() else {
             return;
         };
-        if !b.reported {
-            return self.on_launcher_report(false);
-        }
-        if !std::mem::replace(&mut b.end_carried, true) {
-            self.after_report(false);
+        match b.stage {
+            Stage::Awaiting | Stage::Adopted => self.on_launcher_report(false),
+            Stage::Reported => {
+                b.stage = Stage::Carried;
+                self.after_report(false);
+            }
+            Stage::Carried => {}
         }
     }
 
@@ -169,10 +172,10 @@ impl SessionCore {
             return;
         };
         b.exit_line = Some(code);
-        if self.run.terminated_seen || b.reported {
+        if self.run.terminated_seen || b.reported() {
             return self.on_launcher_report(false);
         }
-        b.reported = true;
+        b.stage = Stage::Reported;
         let launched = self.plan.as_ref().map(|p| p.operation) == Some(Operation::Launch);
         if launched && self.run.exit_code.is_none() {
             self.run.exit_code = Some(code);
@@ -187,11 +190,10 @@ impl SessionCore {
         let Some(b) = self.run.bootstrap.as_mut() else {
             return;
         };
-        if b.reported {
+        if b.reported() {
             return;
         }
-        b.reported = true;
-        b.end_carried = true;
+        b.stage = Stage::Carried;
         // No line: exit code 0 (or a signal, which the launcher does not tell),
         // where the launcher would have said otherwise.
         let code = match (b.exit_line, gone || !b.reports_exit_code) {
@@ -253,7 +255,7 @@ impl SessionCore {
             .run
             .bootstrap
             .as_ref()
-            .is_some_and(|b| b.adopted && !b.stopped);
+            .is_some_and(|b| b.adopted() && !b.stopped);
         let Some(program) = self.phase.program_mut().map(|p| *p) else {
             return false;
         };
@@ -296,10 +298,12 @@ impl SessionCore {
 
     /// End the bootstrap connection, once; its report is no longer awaited.
     pub(super) fn stop_bootstrap(&mut self) {
-        let Some(b) = self.run.bootstrap.as_mut().filter(|b| b.adopted) else {
+        let Some(b) = self.run.bootstrap.as_mut().filter(|b| b.adopted()) else {
             return;
         };
-        b.reported = true;
+        if !b.reported() {
+            b.stage = Stage::Reported;
+        }
         if !std::mem::replace(&mut b.stopped, true) {
             self.effects.push(Effect::StopBootstrap);
         }
