@@ -208,7 +208,7 @@ impl SessionCore {
         let arguments = arguments?;
         let from_top = arguments
             .get("startFrame")
-            .map_or(true, |s| s.as_i64() == Some(0));
+            .is_none_or(|s| s.as_i64() == Some(0));
         from_top.then(|| arguments.get("threadId")?.as_i64())?
     }
 
