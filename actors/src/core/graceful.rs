@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::core::command::{TimerId, Token};
 use crate::core::pending::{Pending, Purpose};
-use crate::core::phase::{Graceful, Phase};
+use crate::core::phase::{Graceful, GracefulWait, Phase};
 use crate::core::session::SessionCore;
 use crate::limits;
 use crate::wire::DapCommand;
@@ -29,8 +29,7 @@ impl SessionCore {
             if let Phase::Ending { graceful, .. } = phase {
                 *graceful = Some(Graceful {
                     timer,
-                    answered: None,
-                    expired: false,
+                    awaits: GracefulWait::Answer,
                 });
             }
         });
@@ -53,8 +52,8 @@ impl SessionCore {
         let Some(graceful) = self.phase.graceful_mut() else {
             return self.let_adapter_go(Some(token), true);
         };
-        if success && !graceful.expired && !terminated_seen {
-            graceful.answered = Some(token);
+        if success && graceful.awaits == GracefulWait::Answer && !terminated_seen {
+            graceful.awaits = GracefulWait::End(token);
             return;
         }
         self.phase.graceful_done();
@@ -63,7 +62,7 @@ impl SessionCore {
 
     /// The debuggee ended (`terminated`): go on if a `terminate` waits for that.
     pub(super) fn graceful_end_seen(&mut self) {
-        if let Some(token) = self.phase.graceful_mut().and_then(|g| g.answered) {
+        if let Some(GracefulWait::End(token)) = self.phase.graceful().map(|g| g.awaits) {
             self.phase.graceful_done();
             self.let_adapter_go(Some(token), true);
         }
@@ -74,12 +73,14 @@ impl SessionCore {
         let Some(graceful) = self.phase.graceful_mut().filter(|g| g.timer == id) else {
             return false;
         };
-        match graceful.answered {
-            Some(token) => {
+        match graceful.awaits {
+            GracefulWait::End(token) => {
                 self.phase.graceful_done();
                 self.let_adapter_go(Some(token), true);
             }
-            None => graceful.expired = true,
+            GracefulWait::Answer | GracefulWait::LateAnswer => {
+                graceful.awaits = GracefulWait::LateAnswer
+            }
         }
         true
     }

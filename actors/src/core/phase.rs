@@ -69,10 +69,19 @@ impl Program {
 pub(crate) struct Graceful {
     /// Fires when the debuggee has had its time.
     pub(crate) timer: TimerId,
-    /// The agent to answer, once the adapter answered `terminate`.
-    pub(crate) answered: Option<Token>,
-    /// The time is up: go on as soon as the adapter answers.
-    pub(crate) expired: bool,
+    pub(crate) awaits: GracefulWait,
+}
+
+/// What a graceful `terminate` waits for before the adapter is let go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GracefulWait {
+    /// The adapter's answer to `terminate`, while the debuggee has time.
+    Answer,
+    /// The debuggee's end (`terminated`), the adapter having answered: then the
+    /// agent is answered.
+    End(Token),
+    /// The adapter's answer, the debuggee's time being up: it goes on at once.
+    LateAnswer,
 }
 
 /// An agent's restart by relaunch, waiting for the old adapter to end (`relaunch.rs`).

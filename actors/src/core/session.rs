@@ -26,7 +26,7 @@ use crate::core::capability;
 use crate::core::command::{Answer, Effect, Input, StartPlan, Tag, TimerId, Token};
 use crate::core::output::OutputRing;
 use crate::core::pending::{Pending, StopWaiter};
-use crate::core::phase::{Phase, Program};
+use crate::core::phase::{GracefulWait, Phase, Program};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
@@ -204,7 +204,10 @@ impl SessionCore {
             Pending::Startup(_) | Pending::TraceStop(_) => None,
         });
         let startup = self.phase.handshake().and_then(|h| h.starter.token());
-        let graceful = self.phase.graceful().and_then(|g| g.answered);
+        let graceful = self.phase.graceful().and_then(|g| match g.awaits {
+            GracefulWait::End(token) => Some(token),
+            GracefulWait::Answer | GracefulWait::LateAnswer => None,
+        });
         let relaunch = self.phase.relaunch().map(|r| r.token);
         let waiters = self.waiters.iter().map(|w| w.token);
         pending
