@@ -1,9 +1,7 @@
-//! [`Failure`]: why a session cannot go on, the cause its [`Failed`] phase carries.
+//! [`Failure`]: why a session cannot go on, the cause its failed phase carries.
 //! Each cause comes from the part of the runtime that knows it (the supervisor's
 //! restart budget, the check before a restart, the runtime stopping); agents see its
 //! words in the snapshot's `failure` and in every refusal.
-//!
-//! [`Failed`]: crate::core::phase::Phase::Failed
 
 use std::fmt;
 
