@@ -39,6 +39,10 @@ impl SessionActorState {
                 if let Some((_, bootstrap)) = self.bootstrap.take() {
                     let _ = bootstrap.cast(TransportMsg::StopAdapter);
                 }
+                self.shared.stales_frames.store(
+                    adapter.flavor.quirks().evaluation_stales_frames,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
                 return self.start_adapter(myself, *adapter).await;
             }
             Effect::AdoptTarget(adapter) => {

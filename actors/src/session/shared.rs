@@ -30,6 +30,10 @@ pub struct SessionShared {
     /// and its child sessions, which are part of its debugging (a change to either's
     /// is a change to all of theirs, with no moment between).
     pub ownership: Arc<Mutex<super::owner::Ownership>>,
+    /// Whether the current adapter's frames go stale once an evaluation ran code
+    /// (see `stale_frames.rs`); set as each adapter starts, so that handles know
+    /// without a snapshot.
+    pub stales_frames: std::sync::atomic::AtomicBool,
     /// The snapshot as the actor last published it (the actor is its only writer).
     pub snapshot: super::published::PublishedSnapshot,
     /// The places for child sessions of the session's tree, shared with its parent
@@ -47,6 +51,7 @@ impl Default for SessionShared {
             ended: Mutex::new(None),
             traffic: Arc::default(),
             ownership: Arc::default(),
+            stales_frames: Default::default(),
             snapshot: Default::default(),
             child_slots: Default::default(),
         }

@@ -13,12 +13,12 @@ impl SessionHandle {
     /// Have the adapter take the stopped thread's frames afresh, where its family needs
     /// it; nothing otherwise. A failure is left to the request that follows.
     pub(crate) async fn refresh_stale_frames(&self) {
+        // Read from the session's shared record: no snapshot, so that every other
+        // adapter's evaluate reaches the session as soon as it is asked.
         let stales = self
-            .snapshot()
-            .await
-            .ok()
-            .and_then(|s| s.adapter_flavor)
-            .is_some_and(|f| f.quirks().evaluation_stales_frames);
+            .shared()
+            .stales_frames
+            .load(std::sync::atomic::Ordering::Relaxed);
         if stales {
             let _ = self.stack_trace(None, None).await;
         }
