@@ -73,6 +73,7 @@ mod schema;
 mod session;
 mod session_result;
 mod share;
+mod source_launch;
 mod spec;
 mod start_breakpoints;
 mod start_defaults;

@@ -201,6 +201,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         conditional,
         statements,
     } = start;
+    let mut built = None;
     let (mut spec, runner) = match &args.test {
         Some(test) => {
             rooted_launch::test_args(&ctx.paths, &args.args)?;
@@ -223,7 +224,10 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
                 ));
             };
             let cwd = cwd.or_else(|| default_cwd(&program));
-            let mut spec = LaunchSpec::new(program);
+            // A C, C++ or Rust source runs built (source_launch.rs).
+            built = super::source_launch::build(&ctx, &program).await?;
+            let run = built.as_ref().map_or(program, |b| b.binary().to_path_buf());
+            let mut spec = LaunchSpec::new(run);
             spec.cwd = cwd;
             spec.adapter = args.adapter.clone();
             (spec, None)
@@ -263,6 +267,9 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     let session = ctx.runtime.start_launch_plan(plan).await?;
     if let Some(text) = stdin_text {
         text.keep_for(&session);
+    }
+    if let Some(built) = built {
+        super::source_launch::keep_for(built, &session);
     }
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);

@@ -64,12 +64,26 @@ impl Driver {
         }
         let said = |key: &str| launched.structured[key].as_str().unwrap_or("?").to_string();
         let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "launched {} under {}",
-            said("program"),
-            said("adapter")
-        )?;
+        // A source the launch built (`sum.c`) is named, not its binary's temporary home.
+        let source = self
+            .args
+            .program
+            .as_ref()
+            .filter(|p| crate::SourceLanguage::of(p).is_some());
+        match source {
+            Some(source) => writeln!(
+                out,
+                "launched {} (built for debugging) under {}",
+                source.display(),
+                said("adapter")
+            )?,
+            None => writeln!(
+                out,
+                "launched {} under {}",
+                said("program"),
+                said("adapter")
+            )?,
+        }
         for note in self.launch_notes(&launched.structured) {
             writeln!(out, "{note}")?;
         }
