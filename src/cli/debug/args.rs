@@ -63,6 +63,11 @@ pub struct DebugArgs {
     /// Give up after this many stops.
     #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
     pub max_stops: usize,
+    /// Also print the debugger's own console lines (lldb's commands, dlv's banner,
+    /// a formatter's errors) among the program's output; by default only what the
+    /// program itself printed (stdout, stderr) and the adapter's important notices.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Print values as the program holds them: no redaction of keys, passwords and
     /// tokens (by default they are hidden).
     #[arg(long)]

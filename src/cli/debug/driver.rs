@@ -81,7 +81,7 @@ impl Driver {
     pub(super) async fn new_output(&self, id: &str) -> NewOutput {
         output::settle(&self.tools, id).await;
         let mut cursor = self.output_cursor.load(Ordering::Relaxed);
-        let output = output::read_since(&self.tools, id, &mut cursor).await;
+        let output = output::read_since(&self.tools, id, &mut cursor, self.args.verbose).await;
         self.output_cursor.store(cursor, Ordering::Relaxed);
         output
     }

@@ -34,7 +34,7 @@ use crate::{Runtime, RuntimeConfig};
 pub use args::DebugArgs;
 use driver::Driver;
 use interrupts::Interrupts;
-pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX};
+pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX, PROGRAM_OUTPUT_CATEGORIES};
 
 /// Stops printed before `dapvisor debug` gives up on a program that keeps stopping
 /// (a breakpoint in a long loop): 100. Set with `--max-stops`.
