@@ -20,7 +20,7 @@ use super::rooted_launch;
 use super::session_result::{SessionEntry, SessionsResult};
 use super::spec::{ToolAnnotations, ToolError};
 use super::start_breakpoints::{split_breakpoints, StartBreakpoint, StartBreakpoints};
-use super::start_defaults::uncaught_exception_filters;
+use super::start_defaults::{panic_function_breakpoints, uncaught_exception_filters};
 use super::statement_marks;
 use super::stdin::StdinText;
 use super::test_launch;
@@ -245,7 +245,13 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     spec.conditional_function_breakpoints = conditional;
     spec.exception_filters = match args.filters {
         Some(filters) => filters,
-        None => uncaught_exception_filters(ctx.runtime.registry().select_for_launch(&spec).ok()),
+        None => {
+            let adapter = ctx.runtime.registry().select_for_launch(&spec).ok();
+            // Where the adapter has no panic filter, a Rust panic's function.
+            let panics = panic_function_breakpoints(adapter, &spec);
+            spec.function_breakpoints.extend(panics);
+            uncaught_exception_filters(adapter)
+        }
     };
     // Under a root, only what resolves inside it (`rooted_launch.rs`).
     let given = args.launch_args.unwrap_or_default();

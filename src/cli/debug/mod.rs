@@ -19,6 +19,7 @@
 
 mod args;
 mod breakpoint_notes;
+mod crash;
 mod driver;
 mod interrupts;
 mod output;
@@ -32,6 +33,7 @@ use crate::tools::{ToolCatalogue, ToolResult};
 use crate::{Runtime, RuntimeConfig};
 
 pub use args::DebugArgs;
+pub use crash::CRASH_BACKTRACE_FRAMES;
 use driver::Driver;
 use interrupts::Interrupts;
 pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX, PROGRAM_OUTPUT_CATEGORIES};

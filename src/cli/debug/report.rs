@@ -27,9 +27,17 @@ impl Driver {
                 .await;
             evals.push((expression, r));
         }
+        // A crash: the backtrace, and the program's own innermost frame (crash.rs).
+        let crash = match super::crash::is_crash(&result.structured["stop"]) {
+            true => self.crash_report(id, &result.structured["stop"]).await,
+            false => None,
+        };
         let mut out = std::io::stdout().lock();
         if self.args.json {
             let mut stop = result.structured["stop"].clone();
+            if let Some(crash) = &crash {
+                stop["crash"] = crash.json();
+            }
             stop["evals"] = evals
                 .iter()
                 .map(|(e, r)| match r.error() {
@@ -45,6 +53,9 @@ impl Driver {
         } else {
             output.write_text(&mut out)?;
             writeln!(out, "{}", stop_text(&result.text))?;
+            if let Some(crash) = &crash {
+                write!(out, "{}", crash.text())?;
+            }
             for (_, r) in &evals {
                 match r.error() {
                     None => writeln!(out, "eval: {}", r.text)?,
