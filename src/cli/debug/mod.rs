@@ -21,6 +21,7 @@ mod args;
 mod breakpoint_notes;
 mod crash;
 mod driver;
+mod human;
 mod interrupts;
 mod output;
 mod report;
@@ -35,6 +36,7 @@ use crate::{Runtime, RuntimeConfig};
 pub use args::DebugArgs;
 pub use crash::CRASH_BACKTRACE_FRAMES;
 use driver::Driver;
+pub use human::{PREVIEW_CHARS, PREVIEW_ELEMENTS, PREVIEW_WAIT};
 use interrupts::Interrupts;
 pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX, PROGRAM_OUTPUT_CATEGORIES};
 

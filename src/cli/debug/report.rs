@@ -32,6 +32,14 @@ impl Driver {
             true => self.crash_report(id, &result.structured["stop"]).await,
             false => None,
         };
+        // For a person: no ids, containers previewed (human.rs).
+        let human = match self.args.json {
+            true => String::new(),
+            false => {
+                let text = stop_text(&result.text);
+                self.human_stop(id, text, &result.structured["stop"]).await
+            }
+        };
         let mut out = std::io::stdout().lock();
         if self.args.json {
             let mut stop = result.structured["stop"].clone();
@@ -52,7 +60,7 @@ impl Driver {
             writeln!(out, "{stop}")?;
         } else {
             output.write_text(&mut out)?;
-            writeln!(out, "{}", stop_text(&result.text))?;
+            write!(out, "{human}")?;
             if let Some(crash) = &crash {
                 write!(out, "{}", crash.text())?;
             }
