@@ -45,7 +45,7 @@ async fn a_crash_shows_the_backtrace_and_the_program_s_own_frame_with_its_locals
             .unwrap_or_else(|| panic!("no own frame: {said}"));
         assert!(own_line.contains(own), "{said}");
         assert!(own_line.contains("(skipped #0-#"), "{said}");
-        assert!(run.stdout.contains(&format!("=> #")), "{said}");
+        assert!(run.stdout.contains("=> #"), "{said}");
         assert!(run.stdout.contains(local), "{said}");
         // --max-stops 1: said when reached.
         assert!(run.stderr.contains("--max-stops"), "{said}");
