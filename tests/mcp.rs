@@ -81,8 +81,10 @@ async fn a_python_session_with_resources_and_notifications() {
         .collect();
     assert!(filters.contains(&"raised"), "{detail}");
     let allowed = detail["allowed_tools"].as_array().unwrap();
-    assert!(allowed.contains(&json!("debug.step_over")), "{detail}");
-    assert!(!allowed.contains(&json!("debug.pause")), "{detail}");
+    // The tools this client has (the core profile's), by the names it calls.
+    assert!(allowed.contains(&json!("debug_step")), "{detail}");
+    assert!(!allowed.contains(&json!("debug_step_over")), "{detail}");
+    assert!(!allowed.contains(&json!("debug_pause")), "{detail}");
     let files = detail["breakpoints"]["sources"].as_object().unwrap();
     assert_eq!(files.len(), 1, "{detail}");
 
@@ -386,5 +388,57 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
         .ok("debug_continue", json!({ "session_id": id }))
         .await;
     assert_eq!(end["exit_code"], 3);
+    assert!(client.close().await.success());
+}
+
+/// Issue 28, item 13: an MCP client reads the tools by the names it calls them
+/// (`debug_pause`, never `debug.pause`), in descriptions and in errors, and a refusal's
+/// "allowed now" names only the tools it has (the core profile's: `debug_step`, not
+/// `debug_step_over` or `debug_modules`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_client_reads_the_tools_by_the_names_it_calls() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let tools = client.tools().await;
+    let core: Vec<String> = tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    let listed = serde_json::to_string(&tools).unwrap();
+    assert!(!listed.contains("debug."), "{listed}");
+    assert!(listed.contains("as debug_watch"), "{listed}");
+
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    let err = client
+        .fails("debug_pause", json!({ "session_id": id }), 400)
+        .await;
+    let error = err["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("debug_pause cannot run while the session is stopped"),
+        "{err}"
+    );
+    let allowed: Vec<&str> = error
+        .split_once("; allowed now: ")
+        .unwrap_or_else(|| panic!("no allowed-now list: {err}"))
+        .1
+        .split(", ")
+        .collect();
+    assert!(allowed.contains(&"debug_step"), "{err}");
+    assert!(allowed.contains(&"debug_continue"), "{err}");
+    for tool in &allowed {
+        assert!(
+            core.iter().any(|c| c == tool),
+            "{tool} is not served: {err}"
+        );
+    }
+    assert!(!err.to_string().contains("debug."), "{err}");
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
     assert!(client.close().await.success());
 }

@@ -42,7 +42,7 @@ fn names_the_owner(refused: &Value, owner: &str, caller: &str) {
     );
     let hint = refused["hint"].as_str().unwrap();
     assert!(
-        hint.contains(&format!("ask client {owner} to call debug.share")),
+        hint.contains(&format!("ask client {owner} to call debug_share")),
         "{refused}"
     );
 }

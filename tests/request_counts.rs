@@ -255,8 +255,9 @@ async fn values_changed_at_a_stop_are_read_again_from_the_adapter() {
     let before = requests_sent(&tools, &id).await;
     let read = ok(&tools, "debug.variables", locals.clone()).await;
     assert_eq!(var(&read["variables"], "total")["value"], "7", "{read}");
-    // The top frame, its scopes and the Locals, asked again.
-    assert_eq!(requests_sent(&tools, &id).await - before, 3);
+    // Its scopes and the Locals, asked again; the top frame is the stop's own (its id
+    // holds while the program stays where it stopped).
+    assert_eq!(requests_sent(&tools, &id).await - before, 2);
 
     ok(
         &tools,
@@ -266,5 +267,28 @@ async fn values_changed_at_a_stop_are_read_again_from_the_adapter() {
     .await;
     let read = ok(&tools, "debug.variables", locals).await;
     assert_eq!(var(&read["variables"], "total")["value"], "11", "{read}");
+    ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
+}
+
+/// Evaluations at one stop find their default frame in the stop (a stack read of it
+/// told the session its top frame): each costs its `evaluate` alone, though every
+/// evaluation forgets the stop's kept answers. Before, each one after the first also
+/// sent a `stackTrace` for the top frame.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluations_at_one_stop_cost_one_request_each() {
+    let tools = catalogue().await;
+    let file = discount();
+    let (id, _) = launched(&tools, &file, &file, "total += discounted").await;
+    let before = requests_sent(&tools, &id).await;
+    for expression in ["total", "total + 1", "len(str(total))"] {
+        let value = ok(
+            &tools,
+            "debug.evaluate",
+            json!({ "session_id": id, "expression": expression }),
+        )
+        .await;
+        assert!(value["result"].is_string(), "{value}");
+    }
+    assert_eq!(requests_sent(&tools, &id).await - before, 3);
     ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
 }

@@ -91,3 +91,60 @@ async fn a_rust_panic_stops_under_codelldb_by_default() {
         .await;
     client.close().await;
 }
+
+/// Issue 28, item 15: the core profile leaves `filters` out of `debug_launch`'s schema,
+/// so its description says how to stop where an exception is raised, and what it says
+/// works: the caught ValueError of `parse_line` stops the run (after the exceptions the
+/// standard library raises and catches as the program starts, which stop it too: every
+/// raise does).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_core_launch_says_how_to_stop_at_raised_exceptions_and_that_works() {
+    let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;
+    let tools = client.tools().await;
+    let launch = tools.iter().find(|t| t["name"] == "debug_launch").unwrap();
+    assert!(
+        launch["inputSchema"]["properties"]["filters"].is_null(),
+        "the core schema leaves filters out: {launch}"
+    );
+    let description = launch["description"].as_str().unwrap();
+    assert!(
+        description.contains(r#"`filters: ["raised"]`"#),
+        "{description}"
+    );
+    let scores = program("python/scores.py");
+    let raising = line_of(&scores, "return name.strip(), int(points)");
+    let mut stopped = client
+        .ok(
+            "debug_launch",
+            json!({ "program": scores, "filters": ["raised"], "timeout": 60 }),
+        )
+        .await;
+    let id = stopped["session_id"].clone();
+    let mut stops = 1;
+    while stopped["state"] == "stopped" && stopped["stop"]["function"] != "parse_line" {
+        assert_eq!(stopped["stop"]["reason"], "exception", "{stopped}");
+        // 155 of them under pyenv's Python 3.11 (pathlib, importlib.metadata, ...).
+        assert!(
+            stops < 1000,
+            "no stop in parse_line after {stops}: {stopped}"
+        );
+        stopped = client
+            .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
+            .await;
+        stops += 1;
+    }
+    let stop = &stopped["stop"];
+    assert_eq!(stop["reason"], "exception", "{stopped}");
+    assert_eq!(stop["line"], raising, "{stop}");
+    assert!(
+        stop["exception"]["id"]
+            .as_str()
+            .unwrap()
+            .contains("ValueError"),
+        "{stop}"
+    );
+    client
+        .ok("debug_terminate", json!({ "session_id": id }))
+        .await;
+    client.close().await;
+}

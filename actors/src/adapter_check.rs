@@ -17,6 +17,7 @@ use crate::core::startup::initialize_arguments;
 use crate::registry::ResolvedAdapter;
 use crate::transport::TransportOutput;
 use crate::transport::{TransportActor, TransportArgs, TransportConfig, TransportMsg};
+use crate::wire::DapCommand;
 use crate::wire::Request;
 
 /// The tag of the one request sent.
@@ -67,7 +68,10 @@ pub async fn check_initialize(
         Err(ractor::SpawnErr::StartupFailed(cause)) => return Err(cause.to_string()),
         Err(other) => return Err(other.to_string()),
     };
-    let request = Request::new("initialize", Some(initialize_arguments(&adapter_id)));
+    let request = Request::new(
+        DapCommand::Initialize.name(),
+        Some(initialize_arguments(&adapter_id)),
+    );
     let sent = transport.cast(TransportMsg::Send {
         tag: INITIALIZE,
         request,

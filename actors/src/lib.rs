@@ -53,8 +53,8 @@ pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBre
 pub use core::command::{StartPlan, StopInfo, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
 pub use core::replay_check::ReplayCheck;
-pub use core::snapshot::SessionSnapshot;
 pub use core::snapshot::TrafficCounts;
+pub use core::snapshot::{SessionSnapshot, TopFrame};
 pub use core::state::{Operation, SessionState};
 /// The expressions a tracepoint's log message records (`None` when the message is
 /// not a tracepoint's).

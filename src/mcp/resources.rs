@@ -113,7 +113,8 @@ fn bound_threads(object: &mut serde_json::Map<String, Value>, max: usize) {
     object.insert(
         "threads_hint".into(),
         json!(format!(
-            "{max} of {total} threads shown; call debug.threads with an offset for the rest"
+            "{max} of {total} threads shown; call {} with an offset for the rest",
+            crate::tools::mcp_name("debug.threads")
         )),
     );
 }

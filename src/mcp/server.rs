@@ -21,7 +21,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::tools::{ToolCatalogue, ToolError, ToolResult, ToolSpec};
+use crate::tools::{ToolCatalogue, ToolError, ToolNames, ToolResult, ToolSpec};
 use crate::Owner;
 
 use super::approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
@@ -62,7 +62,9 @@ impl DebugServer {
     /// A server for `catalogue`.
     pub fn new(catalogue: ToolCatalogue) -> Self {
         Self {
-            catalogue,
+            // Its clients call the tools by their MCP names: every text they read
+            // names them so.
+            catalogue: catalogue.with_tool_names(ToolNames::Mcp),
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
             subscriptions: Subscriptions::default(),
             log_level: LogLevel::default(),
@@ -315,6 +317,16 @@ impl ServerHandler for DebugServer {
         {
             // Resources pass the same redaction as tool results.
             Ok(mut value) => {
+                // What the session allows, in the tools this client has, by its names.
+                if let Some(allowed) = value.get_mut("allowed_tools") {
+                    let canonical: Vec<&str> = allowed
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    *allowed = Value::from(self.catalogue.as_served(&canonical));
+                }
                 self.catalogue.redaction().json(&mut value);
                 Ok(json_contents(&request.uri, &value).into())
             }

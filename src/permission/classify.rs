@@ -14,66 +14,62 @@ use super::custom::classify_custom;
 use super::effect::{Effect, Effects, Found};
 use super::env::EnvAllowlist;
 
-/// The effect each tool always has, whatever its arguments: what an allow rule naming
-/// the tool grants. A tool missing here counts as [`Effect::Host`].
-pub(crate) const TOOLS: &[(&str, Effect)] = &[
-    ("debug.sessions", Effect::Read),
-    ("debug.threads", Effect::Read),
-    ("debug.stack_trace", Effect::Read),
-    ("debug.scopes", Effect::Read),
-    ("debug.variables", Effect::Read),
-    ("debug.output", Effect::Read),
-    ("debug.wait", Effect::Read),
-    ("debug.exception_info", Effect::Read),
-    ("debug.source", Effect::Read),
-    ("debug.loaded_sources", Effect::Read),
-    ("debug.modules", Effect::Read),
-    ("debug.locations", Effect::Read),
-    ("debug.disassemble", Effect::Read),
-    ("debug.read_memory", Effect::Read),
-    ("debug.breakpoint_locations", Effect::Read),
-    ("debug.step_in_targets", Effect::Read),
-    ("debug.goto_targets", Effect::Read),
-    ("debug.completions", Effect::Read),
-    ("debug.data_breakpoint_info", Effect::Read),
-    ("debug.continue", Effect::Control),
-    ("debug.step_over", Effect::Control),
-    ("debug.step_in", Effect::Control),
-    ("debug.step_out", Effect::Control),
-    ("debug.pause", Effect::Control),
-    ("debug.step", Effect::Control),
-    ("debug.continue_thread", Effect::Control),
-    ("debug.step_back", Effect::Control),
-    ("debug.reverse_continue", Effect::Control),
-    ("debug.goto", Effect::Control),
-    ("debug.restart_frame", Effect::Control),
-    ("debug.set_breakpoints", Effect::Control),
-    ("debug.set_breakpoint", Effect::Control),
-    ("debug.remove_breakpoint", Effect::Control),
-    ("debug.set_exception_breakpoints", Effect::Control),
-    ("debug.set_instruction_breakpoints", Effect::Control),
-    ("debug.set_data_breakpoints", Effect::Control),
-    ("debug.cancel", Effect::Control),
-    ("debug.terminate_threads", Effect::Control),
-    ("debug.terminate", Effect::Control),
-    ("debug.disconnect", Effect::Control),
-    ("debug.share", Effect::Control),
-    ("debug.launch", Effect::Start),
-    ("debug.restart", Effect::Start),
-    ("debug.watch", Effect::Read),
-    ("debug.trace", Effect::Read),
-    ("debug.evaluate", Effect::Code),
-    ("debug.set_variable", Effect::Code),
-    ("debug.set_expression", Effect::Code),
-    ("debug.write_memory", Effect::Code),
-    ("debug.custom_request", Effect::Host),
-    ("debug.attach", Effect::Foreign),
-];
+/// How a tool's arguments and the adapter it reaches add to the effect it always has,
+/// as [`classify`] finds them. Each tool's description in the catalogue says which one
+/// it is; besides, the code its arguments carry (a condition, a log message) adds to
+/// every tool's ([`ToolSpec::code_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Adds {
+    /// Nothing but the code its arguments carry.
+    #[default]
+    Nothing,
+    /// An evaluation: an expression, or console input, by its context and adapter.
+    Evaluation,
+    /// A watch expression it adds (`add`).
+    WatchExpression,
+    /// The new value of a variable, an expression the adapter evaluates.
+    VariableValue,
+    /// An assignable expression and its new value, both evaluated.
+    Assignment,
+    /// A write into the debuggee's memory.
+    MemoryWrite,
+    /// Any DAP request ([`classify_custom`]).
+    CustomRequest,
+    /// A launch: its environment, a module, a test runner's or the adapter's own
+    /// arguments.
+    Launch,
+    /// An attach to a process dapvisor did not start.
+    Attach,
+    /// Ending and starting again the session's program, replaying what its launch did.
+    Restart,
+    /// Ending the session's program (or some of its threads): a foreign process's when
+    /// the session attached to one.
+    Ending,
+    /// A data breakpoint's `name`, an expression unless it names its container.
+    DataBreakpointName,
+    /// Exception options, whose paths some adapters evaluate.
+    ExceptionOptions,
+    /// Instruction references, which some adapters evaluate.
+    InstructionReferences,
+    /// Completions, which some adapters compute by running code.
+    Completions,
+}
 
-/// The effect the tool called `name` always has; `None` for a tool this table does
-/// not know (the gate then takes it for [`Effect::Host`]).
+impl Adds {
+    /// Whether what it adds depends on where the call lands.
+    pub fn depends_on_target(self) -> bool {
+        !matches!(self, Adds::Nothing | Adds::MemoryWrite)
+    }
+}
+
+/// The effect the tool called `name` always has, as its description in the catalogue
+/// says; `None` for a name no tool has (the gate then takes it for [`Effect::Host`]).
 pub fn tool_effect(name: &str) -> Option<Effect> {
-    TOOLS.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+    crate::tools::tool_effects()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, e)| *e)
 }
 
 /// What the gate knows of where a call lands.
@@ -122,23 +118,7 @@ impl CallTarget {
 /// wherever it does: the tool's own effect alone. Looking a session up costs a round
 /// trip to it, which the calls that only read or move the program need not pay.
 pub fn depends_on_target(tool: &ToolSpec, arguments: &Value) -> bool {
-    let by_tool = matches!(
-        tool.name,
-        "debug.evaluate"
-            | "debug.set_variable"
-            | "debug.set_expression"
-            | "debug.completions"
-            | "debug.data_breakpoint_info"
-            | "debug.set_exception_breakpoints"
-            | "debug.set_instruction_breakpoints"
-            | "debug.restart"
-            | "debug.terminate"
-            | "debug.terminate_threads"
-            | "debug.launch"
-            | "debug.attach"
-            | "debug.watch"
-            | "debug.custom_request"
-    );
+    let by_tool = tool.adds.depends_on_target();
     by_tool || !tool.code_in(arguments).is_empty()
 }
 
@@ -161,40 +141,40 @@ pub(super) fn classify_with(
     let text = |field: &str| arguments.get(field).and_then(Value::as_str).unwrap_or("");
     let base = tool_effect(tool.name).unwrap_or(Effect::Host);
     let mut found = Vec::new();
-    match tool.name {
-        "debug.evaluate" => found.push(evaluation(adapters, arguments)),
-        "debug.watch" => {
+    match tool.adds {
+        Adds::Evaluation => found.push(evaluation(adapters, arguments)),
+        Adds::WatchExpression => {
             found.push(Found::new(base, base.meaning(), ""));
             if is_set(arguments.get("add")) {
                 found.push(expression(adapters, "add".into()));
             }
         }
-        "debug.set_variable" => found.push(expression(adapters, "value".into())),
-        "debug.set_expression" => found.push(expression(adapters, "expression, value".into())),
-        "debug.write_memory" => found.push(Found::new(
+        Adds::VariableValue => found.push(expression(adapters, "value".into())),
+        Adds::Assignment => found.push(expression(adapters, "expression, value".into())),
+        Adds::MemoryWrite => found.push(Found::new(
             Effect::Code,
             "writes the debuggee's memory",
             format!("memory_reference: {}", text("memory_reference")),
         )),
-        "debug.custom_request" => found.extend(classify_custom(arguments, target)),
-        "debug.launch" => found.extend(launch(arguments, env)),
-        "debug.attach" => found.push(Found::new(
+        Adds::CustomRequest => found.extend(classify_custom(arguments, target)),
+        Adds::Launch => found.extend(launch(arguments, env)),
+        Adds::Attach => found.push(Found::new(
             Effect::Foreign,
             Effect::Foreign.meaning(),
             attach_carrier(arguments),
         )),
-        "debug.restart" => {
+        Adds::Restart => {
             found.push(ending(base, target));
             found.extend(target.replays.iter().cloned());
         }
-        "debug.terminate" | "debug.terminate_threads" => found.push(ending(base, target)),
-        "debug.data_breakpoint_info" => {
+        Adds::Ending => found.push(ending(base, target)),
+        Adds::DataBreakpointName => {
             found.push(Found::new(base, base.meaning(), ""));
             if !names_a_container(arguments) {
                 found.push(expression(adapters, "name".into()));
             }
         }
-        "debug.set_exception_breakpoints" => {
+        Adds::ExceptionOptions => {
             found.push(Found::new(base, base.meaning(), ""));
             found.extend(evaluated_list(
                 arguments,
@@ -204,7 +184,7 @@ pub(super) fn classify_with(
                 |t| t.evaluates_exception_names,
             ));
         }
-        "debug.set_instruction_breakpoints" => {
+        Adds::InstructionReferences => {
             found.push(Found::new(base, base.meaning(), ""));
             found.extend(evaluated_list(
                 arguments,
@@ -214,12 +194,12 @@ pub(super) fn classify_with(
                 |t| t.evaluates_instruction_references,
             ));
         }
-        "debug.completions" => {
+        Adds::Completions => {
             let (effect, what) = adapters.strongest(|t| t.completions);
             let carrier = if effect == Effect::Read { "" } else { "text" };
             found.push(Found::new(effect, what, carrier));
         }
-        _ => found.push(Found::new(base, base.meaning(), "")),
+        Adds::Nothing => found.push(Found::new(base, base.meaning(), "")),
     }
     // Conditions, hit conditions and log messages are expressions the adapter
     // evaluates, whatever the tool.

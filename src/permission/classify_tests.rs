@@ -7,7 +7,7 @@ use crate::registry::AdapterFlavor::{self, *};
 use crate::tools::ToolSpec;
 
 use super::adapters::Adapters;
-use super::classify::{classify, depends_on_target, tool_effect, CallTarget, TOOLS};
+use super::classify::{classify, depends_on_target, tool_effect, CallTarget};
 use super::effect::Effect::{self, *};
 
 /// The catalogue's spec of `name`: its code arguments are those its real schema has.
@@ -379,7 +379,7 @@ fn a_call_that_does_not_depend_on_its_target_has_the_same_effects_wherever_it_la
     let args = json!({ "session_id": "s1", "expression": "x", "context": "repl",
                        "name": "x", "text": "a.b", "value": "1" });
     let mut independent = 0;
-    for (name, _) in TOOLS {
+    for &(name, _) in crate::tools::tool_effects() {
         let spec = spec(name);
         if depends_on_target(&spec, &args) {
             continue;

@@ -5,44 +5,13 @@
 //! `evaluate`), can do anything the adapter can: it runs commands on the host, which
 //! [includes](Effect::includes) every other effect.
 
+use dapvisor_actors::wire::DapCommand;
+use dapvisor_actors::wire::DapCommand as C;
 use serde_json::Value;
 
 use super::adapters::AdapterTraits;
 use super::classify::{ending, evaluated_list, evaluation, expression, is_set, CallTarget};
 use super::effect::{Effect, Found};
-
-/// The DAP commands that only read the debuggee.
-pub const READING_COMMANDS: &[&str] = &[
-    "threads",
-    "stackTrace",
-    "scopes",
-    "variables",
-    "source",
-    "loadedSources",
-    "modules",
-    "exceptionInfo",
-    "readMemory",
-    "disassemble",
-    "locations",
-    "breakpointLocations",
-    "stepInTargets",
-    "gotoTargets",
-];
-
-/// The DAP commands that move the program or give up on a request, and evaluate
-/// nothing they are given.
-pub const CONTROLLING_COMMANDS: &[&str] = &[
-    "continue",
-    "next",
-    "stepIn",
-    "stepOut",
-    "stepBack",
-    "reverseContinue",
-    "goto",
-    "restartFrame",
-    "pause",
-    "cancel",
-];
 
 /// The fields of a DAP request's arguments, at any depth, whose values the adapter
 /// evaluates: a breakpoint's or an exception filter's `condition`, `hitCondition`,
@@ -60,32 +29,59 @@ pub(super) fn classify_custom(arguments: &Value, target: &CallTarget) -> Vec<Fou
     let sent = arguments.get("arguments").unwrap_or(&Value::Null);
     let carrier = |field: &str| format!("command: {command}, arguments.{field}");
     let mut found = Vec::new();
-    match command {
-        c if READING_COMMANDS.contains(&c) => found.push(plain(Effect::Read, command)),
-        c if CONTROLLING_COMMANDS.contains(&c) => found.push(plain(Effect::Control, command)),
-        "terminateThreads" => found.push(ending(Effect::Control, target)),
-        "evaluate" => {
+    let Some(known) = DapCommand::from_name(command) else {
+        return vec![unrated(command)];
+    };
+    match known {
+        // Only read the debuggee.
+        C::Threads
+        | C::StackTrace
+        | C::Scopes
+        | C::Variables
+        | C::Source
+        | C::LoadedSources
+        | C::Modules
+        | C::ExceptionInfo
+        | C::ReadMemory
+        | C::Disassemble
+        | C::Locations
+        | C::BreakpointLocations
+        | C::StepInTargets
+        | C::GotoTargets => found.push(plain(Effect::Read, command)),
+        // Move the program or give up on a request, evaluating nothing they are given.
+        C::Continue
+        | C::Next
+        | C::StepIn
+        | C::StepOut
+        | C::StepBack
+        | C::ReverseContinue
+        | C::Goto
+        | C::RestartFrame
+        | C::Pause
+        | C::Cancel => found.push(plain(Effect::Control, command)),
+        C::TerminateThreads => found.push(ending(Effect::Control, target)),
+        C::Evaluate => {
             let mut said = evaluation(adapters, sent);
             said.carrier = format!("command: evaluate, {}", said.carrier);
             found.push(said);
         }
-        "setVariable" => found.push(expression(adapters, carrier("value"))),
-        "setExpression" => found.push(expression(
+        C::SetVariable => found.push(expression(adapters, carrier("value"))),
+        C::SetExpression => found.push(expression(
             adapters,
             format!("command: {command}, arguments.expression, arguments.value"),
         )),
-        "completions" => {
+        C::Completions => {
             let (effect, what) = adapters.strongest(|t| t.completions);
             found.push(Found::new(effect, what, carrier("text")));
         }
-        "dataBreakpointInfo" => {
+        C::DataBreakpointInfo => {
             found.push(plain(Effect::Read, command));
             let reference = sent.get("variablesReference").and_then(Value::as_i64);
             if reference.is_none_or(|r| r == 0) {
                 found.push(expression(adapters, carrier("name")));
             }
         }
-        "setExceptionBreakpoints" => {
+        C::SetExceptionBreakpoints => {
             found.push(plain(Effect::Control, command));
             found.extend(evaluated(
                 sent,
@@ -96,7 +92,7 @@ pub(super) fn classify_custom(arguments: &Value, target: &CallTarget) -> Vec<Fou
                 |t| t.evaluates_exception_names,
             ));
         }
-        "setInstructionBreakpoints" => {
+        C::SetInstructionBreakpoints => {
             found.push(plain(Effect::Control, command));
             found.extend(evaluated(
                 sent,
@@ -107,20 +103,23 @@ pub(super) fn classify_custom(arguments: &Value, target: &CallTarget) -> Vec<Fou
                 |t| t.evaluates_instruction_references,
             ));
         }
-        "setDataBreakpoints" => found.push(plain(Effect::Control, command)),
-        "writeMemory" => found.push(Found::new(
+        C::SetDataBreakpoints => found.push(plain(Effect::Control, command)),
+        C::WriteMemory => found.push(Found::new(
             Effect::Code,
             "writes the debuggee's memory",
             carrier("memoryReference"),
         )),
-        _ => {
-            return vec![Found::new(
-                Effect::Host,
-                "sends the adapter a request dapvisor does not rate, which can do anything \
-                 the adapter can, running commands on the host",
-                format!("command: {command}"),
-            )]
-        }
+        // The session refuses these by name (it sends them itself); were that to
+        // change, they would still ask as the strongest.
+        C::Initialize
+        | C::Launch
+        | C::Attach
+        | C::ConfigurationDone
+        | C::SetBreakpoints
+        | C::SetFunctionBreakpoints
+        | C::Terminate
+        | C::Disconnect
+        | C::Restart => return vec![unrated(command)],
     }
     let mut fields = Vec::new();
     code_fields(sent, "arguments".into(), &mut fields);
@@ -147,6 +146,16 @@ fn evaluated(
         item.carrier = format!("command: {command}, arguments.{}", item.carrier);
     }
     found
+}
+
+/// A command dapvisor does not rate: it can do anything the adapter can.
+fn unrated(command: &str) -> Found {
+    Found::new(
+        Effect::Host,
+        "sends the adapter a request dapvisor does not rate, which can do anything the \
+         adapter can, running commands on the host",
+        format!("command: {command}"),
+    )
 }
 
 /// The effect of `command` itself, said plainly.

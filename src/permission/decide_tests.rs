@@ -19,6 +19,7 @@ fn spec(name: &'static str) -> ToolSpec {
         input_schema: Map::new(),
         annotations: ToolAnnotations::READ_ONLY,
         effect: tool_effect(name).unwrap(),
+        adds: Adds::default(),
         code_arguments: Vec::new(),
         output_schema: None,
     }

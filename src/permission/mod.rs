@@ -50,8 +50,7 @@ use serde_json::Value;
 
 pub use adapters::Adapters;
 pub use approver::{AllowAll, Approval, ApprovalRequest, Approver, DenyAll};
-pub use classify::{classify, depends_on_target, tool_effect, CallTarget};
-pub use custom::{CONTROLLING_COMMANDS, READING_COMMANDS};
+pub use classify::{classify, depends_on_target, tool_effect, Adds, CallTarget};
 pub use effect::{Effect, Effects, Found};
 pub use env::{check_pattern as check_env_pattern, EnvAllowlist, INERT_ENV};
 pub use grants::SessionGrants;

@@ -8,13 +8,16 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::permission::Effect;
+use crate::tools::catalogue::profile::Stage;
+use crate::Operation;
 use crate::{RunTicket, SessionHandle, SessionState, StopOutcome};
 
-use super::context::Context;
-use super::def::{tool, Outcome, Reply, ToolDef};
-use super::ids::AgentIds;
-use super::render;
-use super::spec::{ToolAnnotations, ToolError};
+use super::catalogue::context::Context;
+use super::catalogue::def::{tool, Outcome, Reply, ToolDef};
+use super::catalogue::spec::{ToolAnnotations, ToolError};
+use super::inspect::ids::AgentIds;
+use super::results::render;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
@@ -26,13 +29,18 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::Continue),
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Continue)
+        .core(Stage::Run, &["thread_id", "watch"]),
         tool(
             "debug.step_over",
             concat!("Run the current line, stepping over calls.", waits!(short)),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::StepOver),
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Next),
         tool(
             "debug.step_in",
             concat!(
@@ -41,7 +49,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::StepIn),
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::StepIn),
         tool(
             "debug.step_out",
             concat!(
@@ -50,13 +60,18 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::StepOut),
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::StepOut),
         tool(
             "debug.pause",
             concat!("Interrupt the running program.", waits!(short)),
             ToolAnnotations::CONTROL,
             |ctx, args: ControlArgs| control(ctx, args, Action::Pause),
-        ),
+        )
+        .effect(Effect::Control)
+        .asks(Operation::Pause)
+        .core(Stage::Stop, &["thread_id", "watch"]),
         tool(
             "debug.wait",
             concat!(
@@ -66,7 +81,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             ),
             ToolAnnotations::READ_ONLY,
             wait,
-        ),
+        )
+        .effect(Effect::Read)
+        .core(Stage::Stop, &[]),
     ]
 }
 
@@ -105,7 +122,7 @@ enum Action {
 async fn control(ctx: Arc<Context>, args: ControlArgs, action: Action) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     // Added before the program moves, so the stop it comes to shows them.
-    super::watches::add(&ctx, &session, &args.watch)?;
+    super::inspect::watches::add(&ctx, &session, &args.watch)?;
     let wait = ctx.bounds.wait_for(args.timeout);
     let thread = args.thread_id;
     let given = [("thread_id", thread)];

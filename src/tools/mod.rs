@@ -5,7 +5,7 @@
 //! JSON arguments, answering a [`ToolResult`] (structured JSON and the same as text).
 //! Every call passes the [`PermissionGate`] first, with the effects
 //! [`classify`](crate::permission::classify) finds in it on the adapter it reaches
-//! (`reach.rs`). The MCP server serves this same catalogue; an agent framework can
+//! (`access/reach.rs`). The MCP server serves this same catalogue; an agent framework can
 //! register it directly.
 //!
 //! ```no_run
@@ -35,112 +35,100 @@ macro_rules! waits {
     };
 }
 
-mod acting;
-mod attach;
-mod bound_lines;
-mod bounds;
-mod breakpoint_report;
+mod access;
 mod breakpoints;
-mod context;
+mod catalogue;
 mod control;
-mod def;
-mod describe;
-mod ended_answers;
-mod evaluate;
-mod exit_signal;
-mod ids;
 mod inspect;
-mod inspect_results;
-mod launch_effects;
-mod locals;
-mod operations;
 mod output;
-mod output_result;
-mod output_tail;
-mod owners;
-mod paths;
-mod profile;
-mod protocol_breakpoints;
-mod protocol_execution;
-mod protocol_inspect;
-mod protocol_memory;
-mod protocol_modify;
-mod reach;
-mod redaction;
-mod render;
-mod rooted_launch;
-mod schema;
-mod session;
-mod session_result;
-mod share;
-mod source_launch;
-mod spec;
-mod start_breakpoints;
-mod start_defaults;
-mod statement;
-mod statement_marks;
-mod stdin;
-mod test_launch;
-mod trace;
-mod trace_result;
-mod watches;
+mod protocol;
+mod results;
+mod start;
 
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use futures::FutureExt;
 use serde_json::Value;
 
-pub use acting::UNKNOWN_SESSION;
-pub use bounds::*;
-pub use owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
-pub use paths::PathPolicy;
-pub use profile::ToolProfile;
-pub use spec::{mcp_name, ToolAnnotations, ToolError, ToolResult, ToolSpec, CODE_ARGUMENTS};
-pub use stdin::MAX_STDIN_TEXT_BYTES;
+pub use access::acting::UNKNOWN_SESSION;
+pub use access::owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
+pub use access::paths::PathPolicy;
+pub use catalogue::profile::ToolProfile;
+pub use catalogue::spec::{
+    mcp_name, ToolAnnotations, ToolError, ToolNames, ToolResult, ToolSpec, CODE_ARGUMENTS,
+};
+pub use results::bounds::*;
+pub use start::stdin::MAX_STDIN_TEXT_BYTES;
 
-pub(crate) use operations::allowed_tools;
-pub(crate) use session_result::SessionEntry;
+pub(crate) use catalogue::operations::allowed_tools;
+pub(crate) use results::sessions::SessionEntry;
 
 use crate::permission::{
     depends_on_target, Adapters, Approver, Call, CallTarget, Effects, PermissionGate,
 };
 use crate::Runtime;
-use context::Context;
-use def::ToolDef;
-pub(crate) use redaction::Redaction;
+use catalogue::context::Context;
+use catalogue::def::ToolDef;
+pub(crate) use results::redaction::Redaction;
 
-/// Every tool, in a stable order.
-pub(crate) fn all_tools() -> Vec<ToolDef> {
+/// Every tool, in a stable order: each one's description, from which the catalogue,
+/// the permission table, the profiles and what each state allows are all read.
+fn describe_tools() -> Vec<ToolDef> {
     [
-        session::tools(),
-        share::tools(),
-        breakpoints::tools(),
+        start::session::tools(),
+        access::share::tools(),
+        breakpoints::set::tools(),
         control::tools(),
-        inspect::tools(),
-        evaluate::tools(),
-        output::tools(),
-        watches::tools(),
-        trace::tools(),
-        protocol_breakpoints::tools(),
-        protocol_execution::tools(),
-        protocol_modify::tools(),
-        protocol_inspect::tools(),
-        protocol_memory::tools(),
+        inspect::stack::tools(),
+        inspect::evaluate::tools(),
+        output::read::tools(),
+        inspect::watches::tools(),
+        output::trace::tools(),
+        protocol::breakpoints::tools(),
+        protocol::execution::tools(),
+        protocol::restarts::tools(),
+        protocol::modify::tools(),
+        protocol::inspect::tools(),
+        protocol::memory::tools(),
     ]
     .into_iter()
     .flatten()
     .collect()
 }
 
-/// The tools `profile` serves under `bounds`, in a stable order.
-fn served(profile: ToolProfile, bounds: &Bounds) -> Vec<ToolDef> {
+/// Every tool, described once per process (their schemas take some work to make).
+pub(crate) fn catalogue_tools() -> &'static [ToolDef] {
+    static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(describe_tools);
+    &TOOLS
+}
+
+/// Every tool, in a stable order.
+pub(crate) fn all_tools() -> Vec<ToolDef> {
+    catalogue_tools().to_vec()
+}
+
+/// The permission table: the effect each tool always has, whatever its arguments.
+pub(crate) fn tool_effects() -> &'static [(&'static str, crate::permission::Effect)] {
+    static EFFECTS: LazyLock<Vec<(&'static str, crate::permission::Effect)>> =
+        LazyLock::new(|| {
+            catalogue_tools()
+                .iter()
+                .map(|t| (t.spec.name, t.spec.effect))
+                .collect()
+        });
+    &EFFECTS
+}
+
+/// The tools `profile` serves under `bounds`, in a stable order, their texts naming
+/// tools as `names`.
+fn served(profile: ToolProfile, bounds: &Bounds, names: ToolNames) -> Vec<ToolDef> {
     let mut tools: Vec<ToolDef> = all_tools()
         .into_iter()
-        .filter(|t| profile.serves(t.spec.name))
-        .map(|t| t.served(profile, bounds))
+        .filter(|t| profile.serves_tool(t))
+        .map(|t| t.served(profile, bounds, names))
         .collect();
-    tools.sort_by_key(|t| profile.rank(t.spec.name));
+    tools.sort_by_key(|t| profile.rank(t));
     tools
 }
 
@@ -160,7 +148,7 @@ impl ToolCatalogue {
     /// until an approver is set).
     pub fn new(runtime: Runtime) -> Self {
         let profile = ToolProfile::default();
-        let tools = served(profile, &Bounds::default());
+        let tools = served(profile, &Bounds::default(), ToolNames::default());
         Self {
             ctx: Arc::new(Context {
                 runtime,
@@ -173,8 +161,9 @@ impl ToolCatalogue {
                 statements: Arc::default(),
                 caller: None,
                 clients: Arc::default(),
-                owner_grace: owners::OWNER_GRACE,
+                owner_grace: access::owners::OWNER_GRACE,
                 acting: None,
+                names: ToolNames::default(),
             }),
             tools: Arc::new(tools),
             profile,
@@ -186,13 +175,13 @@ impl ToolCatalogue {
     /// Serve the tools of `profile`.
     pub fn with_profile(mut self, profile: ToolProfile) -> Self {
         self.profile = profile;
-        self.tools = Arc::new(served(profile, &self.ctx.bounds));
+        self.tools = Arc::new(served(profile, &self.ctx.bounds, self.ctx.names));
         self
     }
 
     /// Set the result bounds (the tools' descriptions state them).
     pub fn with_bounds(mut self, bounds: Bounds) -> Self {
-        self.tools = Arc::new(served(self.profile, &bounds));
+        self.tools = Arc::new(served(self.profile, &bounds, self.ctx.names));
         self.ctx = Arc::new(Context {
             bounds,
             ..self.context()
@@ -229,6 +218,7 @@ impl ToolCatalogue {
             clients: self.ctx.clients.clone(),
             owner_grace: self.ctx.owner_grace,
             acting: self.ctx.acting.clone(),
+            names: self.ctx.names,
         }
     }
 
@@ -285,31 +275,6 @@ impl ToolCatalogue {
         self.run(name, arguments, Some(approver)).await
     }
 
-    /// The answer to a call of a tool this catalogue does not serve: one of another
-    /// profile says which and how to get it; an unknown name lists the tools.
-    pub fn not_served(&self, name: &str) -> ToolError {
-        let known = all_tools()
-            .into_iter()
-            .find(|t| t.spec.name == name || t.spec.mcp_name() == name);
-        match known {
-            Some(tool) => ToolError::invalid(
-                format!(
-                    "{} is not in the `{}` tool profile served here",
-                    tool.spec.name, self.profile
-                ),
-                "the `all` profile serves it: start the server with `--tools all` \
-                 (ToolCatalogue::with_profile(ToolProfile::All))",
-            ),
-            None => {
-                let names: Vec<String> = self.tools.iter().map(|t| t.spec.mcp_name()).collect();
-                ToolError::invalid(
-                    format!("no tool named `{name}`"),
-                    format!("the tools are: {}", names.join(", ")),
-                )
-            }
-        }
-    }
-
     /// Classify the call on the adapter it reaches and ask the gate.
     async fn pass_gate(
         &self,
@@ -321,10 +286,10 @@ impl ToolCatalogue {
             (Effects::default(), None)
         } else {
             let target = if depends_on_target(spec, arguments) {
-                reach::target_of(&self.ctx, spec.name, arguments).await
+                access::reach::target_of(&self.ctx, spec, arguments).await
             } else {
                 CallTarget {
-                    session: reach::session_named(arguments),
+                    session: access::reach::session_named(arguments),
                     ..CallTarget::reaching(Adapters::Some(Vec::new()))
                 }
             };
@@ -349,7 +314,7 @@ impl ToolCatalogue {
     }
 
     /// Remember what the launch that answered `reply` did beyond starting its program,
-    /// for a restart of its session to be rated alike (`launch_effects.rs`).
+    /// for a restart of its session to be rated alike (`start/launch_effects.rs`).
     fn remember_launch(&self, reply: &Value, effects: &Effects) {
         let Some(id) = reply["session_id"].as_str().and_then(|id| id.parse().ok()) else {
             return;
@@ -359,7 +324,7 @@ impl ToolCatalogue {
         self.ctx.launch_effects.remember(id, effects, &live);
     }
 
-    /// Every call's one way out: its result, secrets hidden (`redaction.rs`).
+    /// Every call's one way out: its result, secrets hidden (`results/redaction.rs`).
     async fn run(
         &self,
         name: &str,
@@ -371,6 +336,7 @@ impl ToolCatalogue {
             .and_then(Value::as_str)
             .map(str::to_string);
         let result = self.run_unredacted(name, arguments, approver).await;
+        let result = self.named_for_caller(result);
         self.redaction.result(expression.as_deref(), result)
     }
 
@@ -385,13 +351,13 @@ impl ToolCatalogue {
         };
         // Before the gate, so that no one is asked to approve a call that is refused:
         // one on another client's session, or one that would change a session no one
-        // has started yet (`acting.rs`).
+        // has started yet (`access/acting.rs`).
         let session_call = match self.session_call(&tool.spec, &arguments).await {
             Ok(call) => call,
             Err(refusal) => return refusal.into(),
         };
         // A session whose program has ended has nothing left to approve: a call it
-        // would refuse, and its end, are answered now (`ended_answers.rs`).
+        // would refuse, and its end, are answered now (`access/ended_answers.rs`).
         if let Some(answer) = self.answer_ended(session_call.as_ref()).await {
             return answer;
         }
@@ -407,17 +373,22 @@ impl ToolCatalogue {
         let ctx = self.acting_context(session_call.as_ref());
         // A bug in one handler must answer this call with an error, not take the
         // caller (or the MCP server's request task) down with it.
-        let session_id = reach::session_named(&arguments);
+        let session_id = access::reach::session_named(&arguments);
         let call = AssertUnwindSafe((tool.run)(ctx, arguments)).catch_unwind();
         match call.await {
             Ok(Ok(reply)) => {
-                if tool.spec.name == "debug.launch" {
+                if tool.spec.adds == crate::permission::Adds::Launch {
                     self.remember_launch(&reply.structured, &effects);
                 }
                 ToolResult::ok(reply.structured, reply.text)
             }
             Ok(Err(err)) => {
-                let mut err = exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
+                let mut err =
+                    results::exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
+                if let Some(state) = err.allowed_now.take() {
+                    let allowed = self.as_served(&allowed_tools(state));
+                    err.error = format!("{}; allowed now: {}", err.error, allowed.join(", "));
+                }
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()
             }
@@ -437,11 +408,12 @@ mod tests {
 
     use crate::permission::{tool_effect, Effect};
 
-    use super::{describe, served, Bounds, ToolProfile};
+    use super::catalogue::describe;
+    use super::{served, Bounds, ToolNames, ToolProfile};
 
     #[test]
     fn every_placeholder_in_every_tool_is_filled_in() {
-        for tool in served(ToolProfile::All, &Bounds::default()) {
+        for tool in served(ToolProfile::All, &Bounds::default(), ToolNames::Canonical) {
             let spec = &tool.spec;
             let schema = serde_json::Value::Object(spec.input_schema.clone()).to_string();
             for text in [spec.description.as_str(), schema.as_str()] {
@@ -455,7 +427,7 @@ mod tests {
         let bounds = Bounds::default()
             .wait(Duration::from_secs(12))
             .max_output_bytes(4096);
-        let tools = served(ToolProfile::Core, &bounds);
+        let tools = served(ToolProfile::Core, &bounds, ToolNames::Canonical);
         let spec = |name: &str| &tools.iter().find(|t| t.spec.name == name).unwrap().spec;
         assert!(spec("debug.continue").description.contains("default 12 s"));
         assert!(spec("debug.output")
@@ -470,8 +442,8 @@ mod tests {
 
     #[test]
     fn the_core_profile_lists_fewer_tools_and_leaves_arguments_out() {
-        let core = served(ToolProfile::Core, &Bounds::default());
-        let all = served(ToolProfile::All, &Bounds::default());
+        let core = served(ToolProfile::Core, &Bounds::default(), ToolNames::Canonical);
+        let all = served(ToolProfile::All, &Bounds::default(), ToolNames::Canonical);
         assert!(
             core.len() < all.len() / 2,
             "{} of {}",

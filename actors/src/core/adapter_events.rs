@@ -11,12 +11,21 @@ use crate::wire::types::{
     BreakpointEventBody, CapabilitiesEventBody, ContinuedEventBody, ExitedEventBody,
     OutputEventBody, StoppedEventBody, TerminatedEventBody, Thread, ThreadEventBody,
 };
+use crate::wire::DapCommand;
 use crate::wire::{Event, RawJson};
 
 impl SessionCore {
     pub(super) fn on_event(&mut self, event: Event) {
         self.stop_cache.on_event(&event.event);
         match event.event.as_str() {
+            "invalidated" => {
+                // The adapter says what it answered may no longer hold: frames too.
+                self.run.top_frame = None;
+                self.emit(EventKind::Adapter {
+                    body: event.body.as_ref().map(RawJson::to_value),
+                    event: event.event,
+                });
+            }
             "initialized" => self.on_initialized(),
             "stopped" => match event.parse_body::<StoppedEventBody>() {
                 Ok(body) => self.on_stopped(body),
@@ -229,7 +238,7 @@ impl SessionCore {
         }
         self.adapter.ending();
         self.send(
-            "disconnect",
+            DapCommand::Disconnect,
             Some(json!({ "restart": false })),
             Some(self.config.disconnect_timeout),
             Pending::Ending { token: None },

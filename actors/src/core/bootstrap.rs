@@ -32,6 +32,7 @@ use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
 use crate::registry::ResolvedAdapter;
 use crate::wire::types::OutputEventBody;
+use crate::wire::DapCommand;
 use crate::wire::{Event, Response};
 
 /// What the bootstrap connection sent, once the program's own connection is adopted.
@@ -172,7 +173,7 @@ impl SessionCore {
         self.breakpoints.clear_results();
         let timer = self.timer(self.config.request_timeout);
         self.startup = Some(Startup {
-            operation: if request == "attach" {
+            operation: if DapCommand::from_name(request) == Some(DapCommand::Attach) {
                 Operation::Attach
             } else {
                 Operation::Launch
@@ -186,7 +187,7 @@ impl SessionCore {
         });
         self.set_state(SessionState::Initializing);
         self.send(
-            "initialize",
+            DapCommand::Initialize,
             Some(initialize_arguments(&adapter_id)),
             None,
             Pending::Startup(StartupStep::Initialize),

@@ -14,6 +14,7 @@ use crate::core::state::Operation;
 use crate::core::trace;
 use crate::error::SessionError;
 use crate::wire::types::{FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint};
+use crate::wire::DapCommand;
 
 impl SessionCore {
     /// Replace every breakpoint of `file`.
@@ -159,18 +160,18 @@ impl SessionCore {
         self.check(Operation::SetExceptionBreakpoints)?;
         let wanted =
             serde_json::to_value(&settings).map_err(|e| SessionError::internal("encoding", e))?;
-        self.check_request("setExceptionBreakpoints", Some(&wanted))?;
+        self.check_request(DapCommand::SetExceptionBreakpoints.name(), Some(&wanted))?;
         self.breakpoints.set_exceptions(settings)?;
         if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.exception_arguments())
                 .map_err(|e| SessionError::internal("encoding", e))?;
             self.send(
-                "setExceptionBreakpoints",
+                DapCommand::SetExceptionBreakpoints,
                 Some(args),
                 None,
                 Pending::Agent {
                     token,
-                    command: "setExceptionBreakpoints".into(),
+                    command: DapCommand::SetExceptionBreakpoints.name().into(),
                     purpose: Purpose::Body,
                 },
             );
@@ -245,7 +246,10 @@ impl SessionCore {
                 },
             )
             .collect();
-        self.check_request("setBreakpoints", Some(&json!({ "breakpoints": checked })))
+        self.check_request(
+            DapCommand::SetBreakpoints.name(),
+            Some(&json!({ "breakpoints": checked })),
+        )
     }
 
     /// Send `file`'s whole list to the adapter, or answer from the cache when the
@@ -255,12 +259,12 @@ impl SessionCore {
             let args = self.source_arguments(&file);
             let sent = self.breakpoints.requested(&file);
             self.send(
-                "setBreakpoints",
+                DapCommand::SetBreakpoints,
                 args,
                 None,
                 Pending::Agent {
                     token,
-                    command: "setBreakpoints".into(),
+                    command: DapCommand::SetBreakpoints.name().into(),
                     purpose: Purpose::SourceBreakpoints(file, sent),
                 },
             );
@@ -274,12 +278,12 @@ impl SessionCore {
         if self.adapter_takes_breakpoints() {
             let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
             self.send(
-                "setFunctionBreakpoints",
+                DapCommand::SetFunctionBreakpoints,
                 args,
                 None,
                 Pending::Agent {
                     token,
-                    command: "setFunctionBreakpoints".into(),
+                    command: DapCommand::SetFunctionBreakpoints.name().into(),
                     purpose: Purpose::FunctionBreakpoints(self.breakpoints.function_names()),
                 },
             );

@@ -10,41 +10,24 @@
 use serde_json::Value;
 
 use crate::wire::types::Capabilities;
+use crate::wire::DapCommand;
 
 /// The capability flag (its wire name) that `command` needs, per the DAP
-/// specification; `None` for requests every adapter must serve.
+/// specification (its [`DapCommand`] description); `None` for requests every adapter
+/// must serve, and for commands this runtime does not know.
 pub fn required_capability(command: &str) -> Option<&'static str> {
-    Some(match command {
-        "setFunctionBreakpoints" => "supportsFunctionBreakpoints",
-        "breakpointLocations" => "supportsBreakpointLocationsRequest",
-        "setInstructionBreakpoints" => "supportsInstructionBreakpoints",
-        "dataBreakpointInfo" | "setDataBreakpoints" => "supportsDataBreakpoints",
-        "stepBack" | "reverseContinue" => "supportsStepBack",
-        "stepInTargets" => "supportsStepInTargetsRequest",
-        "goto" | "gotoTargets" => "supportsGotoTargetsRequest",
-        "restartFrame" => "supportsRestartFrame",
-        "restart" => "supportsRestartRequest",
-        "terminateThreads" => "supportsTerminateThreadsRequest",
-        "setVariable" => "supportsSetVariable",
-        "setExpression" => "supportsSetExpression",
-        "completions" => "supportsCompletionsRequest",
-        "exceptionInfo" => "supportsExceptionInfoRequest",
-        "loadedSources" => "supportsLoadedSourcesRequest",
-        "modules" => "supportsModulesRequest",
-        "disassemble" => "supportsDisassembleRequest",
-        "readMemory" => "supportsReadMemoryRequest",
-        "writeMemory" => "supportsWriteMemoryRequest",
-        "cancel" => "supportsCancelRequest",
-        "terminate" => "supportsTerminateRequest",
-        _ => return None,
-    })
+    DapCommand::from_name(command).and_then(|c| c.spec().capability)
 }
 
 /// What the arguments of `command` use that needs a capability of its own, per the
 /// DAP specification: each as (the flag's wire name, what uses it). Empty when the
-/// arguments use nothing optional.
+/// arguments use nothing optional, or the command is not one this runtime knows.
 pub fn argument_requirements(command: &str, arguments: &Value) -> Vec<(&'static str, String)> {
+    use DapCommand as C;
     let mut needs = Vec::new();
+    let Some(known) = DapCommand::from_name(command) else {
+        return needs;
+    };
     let mut need =
         |flag: &'static str, what: &str| needs.push((flag, format!("`{command}` with {what}")));
     let present = |key: &str| arguments.get(key).is_some_and(|v| !v.is_null());
@@ -54,7 +37,7 @@ pub fn argument_requirements(command: &str, arguments: &Value) -> Vec<(&'static 
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty())
     };
-    if matches!(command, "next" | "stepIn" | "stepOut" | "stepBack")
+    if matches!(known, C::Next | C::StepIn | C::StepOut | C::StepBack)
         && arguments
             .get("granularity")
             .and_then(Value::as_str)
@@ -64,16 +47,16 @@ pub fn argument_requirements(command: &str, arguments: &Value) -> Vec<(&'static 
         need("supportsSteppingGranularity", "a granularity");
     }
     if matches!(
-        command,
-        "continue" | "next" | "stepIn" | "stepOut" | "stepBack" | "reverseContinue"
+        known,
+        C::Continue | C::Next | C::StepIn | C::StepOut | C::StepBack | C::ReverseContinue
     ) && arguments.get("singleThread") == Some(&Value::Bool(true))
     {
         need("supportsSingleThreadExecutionRequests", "singleThread");
     }
-    if command == "stepIn" && present("targetId") {
+    if known == C::StepIn && present("targetId") {
         need("supportsStepInTargetsRequest", "a targetId");
     }
-    if command == "setExceptionBreakpoints" {
+    if known == C::SetExceptionBreakpoints {
         if non_empty("filterOptions") {
             need("supportsExceptionFilterOptions", "filterOptions");
         }
@@ -81,15 +64,15 @@ pub fn argument_requirements(command: &str, arguments: &Value) -> Vec<(&'static 
             need("supportsExceptionOptions", "exceptionOptions");
         }
     }
-    if command == "dataBreakpointInfo" && (present("bytes") || present("asAddress")) {
+    if known == C::DataBreakpointInfo && (present("bytes") || present("asAddress")) {
         need("supportsDataBreakpointBytes", "bytes or asAddress");
     }
     if matches!(
-        command,
-        "setBreakpoints"
-            | "setFunctionBreakpoints"
-            | "setInstructionBreakpoints"
-            | "setDataBreakpoints"
+        known,
+        C::SetBreakpoints
+            | C::SetFunctionBreakpoints
+            | C::SetInstructionBreakpoints
+            | C::SetDataBreakpoints
     ) {
         let list = arguments
             .get("breakpoints")
@@ -111,18 +94,17 @@ pub fn argument_requirements(command: &str, arguments: &Value) -> Vec<(&'static 
         }
     }
     if matches!(
-        command,
-        "evaluate" | "variables" | "stackTrace" | "setVariable" | "setExpression"
+        known,
+        C::Evaluate | C::Variables | C::StackTrace | C::SetVariable | C::SetExpression
     ) && present("format")
     {
         need("supportsValueFormattingOptions", "a format");
     }
-    if command == "evaluate"
-        && arguments.get("context").and_then(Value::as_str) == Some("clipboard")
+    if known == C::Evaluate && arguments.get("context").and_then(Value::as_str) == Some("clipboard")
     {
         need("supportsClipboardContext", "the clipboard context");
     }
-    if command == "disconnect" && arguments.get("suspendDebuggee") == Some(&Value::Bool(true)) {
+    if known == C::Disconnect && arguments.get("suspendDebuggee") == Some(&Value::Bool(true)) {
         need("supportSuspendDebuggee", "suspendDebuggee");
     }
     needs

@@ -13,6 +13,7 @@ use crate::core::session::SessionCore;
 use crate::core::state::Operation;
 use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
+use crate::wire::DapCommand;
 
 impl SessionCore {
     pub(super) fn on_start_debugging(
@@ -28,10 +29,11 @@ impl SessionCore {
         let Some(parent) = self.plan.as_ref() else {
             return;
         };
-        let operation = match request {
-            "attach" => Operation::Attach,
-            "launch" => Operation::Launch,
-            other => {
+        let operation = match DapCommand::from_name(request) {
+            Some(DapCommand::Attach) => Operation::Attach,
+            Some(DapCommand::Launch) => Operation::Launch,
+            _ => {
+                let other = request;
                 tracing::warn!(request = other, "startDebugging with an unknown request");
                 return;
             }

@@ -24,7 +24,7 @@ use crate::wire::types::{
     Breakpoint, FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint,
     SteppingGranularity,
 };
-use crate::wire::{Event, RawJson, Request, Response};
+use crate::wire::{DapCommand, Event, RawJson, Request, Response};
 
 /// Identifies an agent request waiting for its answer (chosen by the actor shell).
 pub type Token = u64;
@@ -238,13 +238,13 @@ pub enum ControlAction {
 
 impl ControlAction {
     /// The DAP command.
-    pub fn command(self) -> &'static str {
+    pub fn command(self) -> DapCommand {
         match self {
-            ControlAction::Continue => "continue",
-            ControlAction::Next => "next",
-            ControlAction::StepIn => "stepIn",
-            ControlAction::StepOut => "stepOut",
-            ControlAction::Pause => "pause",
+            ControlAction::Continue => DapCommand::Continue,
+            ControlAction::Next => DapCommand::Next,
+            ControlAction::StepIn => DapCommand::StepIn,
+            ControlAction::StepOut => DapCommand::StepOut,
+            ControlAction::Pause => DapCommand::Pause,
         }
     }
 

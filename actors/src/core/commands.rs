@@ -12,6 +12,7 @@ use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::wire::types::SetExceptionBreakpointsArguments;
+use crate::wire::DapCommand;
 
 impl SessionCore {
     pub(super) fn on_command(
@@ -103,7 +104,7 @@ impl SessionCore {
         command: &str,
         arguments: Option<&Value>,
     ) -> Result<(), SessionError> {
-        if command != "setExceptionBreakpoints" {
+        if DapCommand::from_name(command) != Some(DapCommand::SetExceptionBreakpoints) {
             return Ok(());
         }
         let filters = arguments
@@ -125,12 +126,13 @@ impl SessionCore {
         timeout: Option<Duration>,
         ticket: bool,
     ) -> Result<(), SessionError> {
-        if let Some(refused) = crate::core::raw_requests::refusal(&command) {
+        let known = DapCommand::from_name(&command);
+        if let Some(refused) = known.and_then(crate::core::raw_requests::refusal) {
             return Err(refused);
         }
         // The state is checked as what the command does, not as what the caller says
         // it is: a `continue` sent "as a query" is still a continue.
-        let operation = Operation::of_command(&command).unwrap_or(Operation::CustomRequest);
+        let operation = known.map_or(Operation::CustomRequest, Operation::of);
         if operation != as_asked {
             tracing::debug!(%command, %operation, %as_asked, "checked as its own operation");
         }
@@ -152,9 +154,16 @@ impl SessionCore {
                 return Ok(()); // answered with the same read's answer
             }
         }
-        let moves = ticket || moves_the_program(&command);
-        let purpose = if command == "threads" {
+        // A command this runtime does not know is taken to leave the program where it
+        // is (it may still change it: the stop cache forgets everything it sends).
+        let moves = ticket || known.is_some_and(|c| c.spec().moves_program);
+        let purpose = if known == Some(DapCommand::Threads) {
             Purpose::Threads
+        } else if let Some(thread_id) = self.reads_a_stack_top(known, arguments.as_ref()) {
+            Purpose::StackTop {
+                thread_id,
+                epoch: self.stop_epoch,
+            }
         } else if moves {
             Purpose::Moving {
                 epoch: self.stop_epoch,
@@ -164,7 +173,7 @@ impl SessionCore {
         } else {
             Purpose::Body
         };
-        let tag = self.send(
+        let tag = self.send_named(
             &command.clone(),
             arguments,
             timeout,
@@ -184,12 +193,29 @@ impl SessionCore {
         Ok(())
     }
 
+    /// The thread whose top frame a `stackTrace` with `arguments` reads at this stop,
+    /// if it is one that does (from frame 0, while stopped).
+    fn reads_a_stack_top(
+        &self,
+        known: Option<DapCommand>,
+        arguments: Option<&Value>,
+    ) -> Option<i64> {
+        if known != Some(DapCommand::StackTrace) || self.state != SessionState::Stopped {
+            return None;
+        }
+        let arguments = arguments?;
+        let from_top = arguments
+            .get("startFrame")
+            .map_or(true, |s| s.as_i64() == Some(0));
+        from_top.then(|| arguments.get("threadId")?.as_i64())?
+    }
+
     /// An `evaluate` without a context gets the one that answers with the plain value
     /// (`repl` for most adapters, `watch` for lldb-dap; see `quirks/`). An agent can
     /// still ask for another. The permission gate rates the request by the same
     /// [`Quirks::evaluate_context`](crate::quirks::Quirks::evaluate_context).
     fn with_default_context(&self, command: &str, arguments: Option<Value>) -> Option<Value> {
-        if command != "evaluate" {
+        if DapCommand::from_name(command) != Some(DapCommand::Evaluate) {
             return arguments;
         }
         let mut arguments = arguments.unwrap_or_else(|| json!({}));
@@ -199,20 +225,4 @@ impl SessionCore {
         }
         Some(arguments)
     }
-}
-
-/// Whether `command` sent on its own (not as one of the four control actions) makes
-/// the program move: the session is running until the adapter reports a stop.
-fn moves_the_program(command: &str) -> bool {
-    matches!(
-        command,
-        "goto"
-            | "stepBack"
-            | "reverseContinue"
-            | "restartFrame"
-            | "continue"
-            | "next"
-            | "stepIn"
-            | "stepOut"
-    )
 }

@@ -37,7 +37,7 @@ impl SessionCore {
         if let Some(g) = granularity {
             args["granularity"] = serde_json::to_value(g).unwrap_or(Value::Null);
         }
-        self.check_request(action.command(), Some(&args))?;
+        self.check_request(action.command().name(), Some(&args))?;
         let (epoch, was) = (self.stop_epoch, self.state);
         self.send(
             action.command(),
@@ -45,7 +45,7 @@ impl SessionCore {
             None,
             Pending::Agent {
                 token,
-                command: action.command().into(),
+                command: action.command().name().into(),
                 purpose: Purpose::Control { action, epoch, was },
             },
         );
@@ -103,7 +103,7 @@ impl SessionCore {
             .pending
             .iter()
             .filter(|(_, pending)| {
-                matches!(pending, Pending::Agent { token: t, purpose: Purpose::Body | Purpose::Threads, .. } if *t == token)
+                matches!(pending, Pending::Agent { token: t, purpose: Purpose::Body | Purpose::Threads | Purpose::StackTop { .. }, .. } if *t == token)
             })
             .map(|(tag, _)| *tag)
             .collect();

@@ -10,6 +10,7 @@ use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
+use crate::wire::DapCommand;
 
 impl SessionCore {
     pub(super) fn end(
@@ -63,7 +64,7 @@ impl SessionCore {
     pub(super) fn let_adapter_go(&mut self, token: Option<Token>, terminate_debuggee: bool) {
         self.adapter.ending();
         self.send(
-            "disconnect",
+            DapCommand::Disconnect,
             Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
             Some(self.config.disconnect_timeout),
             Pending::Ending { token },

@@ -13,6 +13,7 @@ use serde_json::json;
 use crate::core::command::{TimerId, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::limits;
+use crate::wire::DapCommand;
 
 /// A `terminate` under way.
 #[derive(Debug)]
@@ -50,12 +51,12 @@ impl SessionCore {
             expired: false,
         });
         self.send(
-            "terminate",
+            DapCommand::Terminate,
             Some(json!({})),
             Some(grace),
             Pending::Agent {
                 token,
-                command: "terminate".into(),
+                command: DapCommand::Terminate.name().into(),
                 purpose: Purpose::Terminating,
             },
         );

@@ -13,40 +13,42 @@
 
 use crate::core::state::Operation;
 use crate::error::SessionError;
+use crate::wire::DapCommand;
 
 /// Why `command` cannot be sent by name, and what to use instead; `None` when it can.
-pub(crate) fn refusal(command: &str) -> Option<SessionError> {
+pub(crate) fn refusal(command: DapCommand) -> Option<SessionError> {
+    use DapCommand as C;
     use Operation as O;
     let (why, instead, operations): (&str, &str, &[Operation]) = match command {
-        "initialize" | "launch" | "attach" | "configurationDone" => (
+        C::Initialize | C::Launch | C::Attach | C::ConfigurationDone => (
             "the session sends it in its launch handshake",
             "start a session with Runtime::launch or Runtime::attach, or a terminated one \
              again with SessionHandle::start",
             &[O::Launch, O::Attach],
         ),
-        "disconnect" => (
+        C::Disconnect => (
             "it lets the adapter go, which the session must know of (else its exit is \
              taken for a crash and the program relaunched)",
             "detach with SessionHandle::disconnect, or end the program with \
              SessionHandle::terminate",
             &[O::Disconnect, O::Terminate],
         ),
-        "terminate" => (
+        C::Terminate => (
             "the session sends it where the adapter takes it, then lets the adapter go",
             "end the program with SessionHandle::terminate",
             &[O::Terminate],
         ),
-        "restart" => (
+        C::Restart => (
             "the session uses the adapter's `restart` where it has one, else launches again",
             "restart the program with SessionHandle::restart",
             &[O::Restart],
         ),
-        "setBreakpoints" => (
+        C::SetBreakpoints => (
             "the session keeps each file's list and gives it to a restarted adapter",
             "use SessionHandle::set_breakpoints, add_breakpoint or remove_breakpoint",
             &[O::SetBreakpoints],
         ),
-        "setFunctionBreakpoints" => (
+        C::SetFunctionBreakpoints => (
             "the session keeps the list and gives it to a restarted adapter",
             "use SessionHandle::set_function_breakpoints",
             &[O::SetBreakpoints],
@@ -54,7 +56,7 @@ pub(crate) fn refusal(command: &str) -> Option<SessionError> {
         _ => return None,
     };
     Some(SessionError::ReservedCommand {
-        command: command.to_string(),
+        command: command.name().to_string(),
         why,
         instead,
         operations: operations.to_vec(),

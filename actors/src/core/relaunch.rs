@@ -14,6 +14,7 @@ use crate::core::command::{Effect, Token};
 use crate::core::session::{Pending, Purpose, SessionCore};
 use crate::core::state::Operation;
 use crate::error::SessionError;
+use crate::wire::DapCommand;
 
 /// A restart by relaunch that waits for the old adapter to end.
 #[derive(Debug)]
@@ -46,12 +47,12 @@ impl SessionCore {
                 .as_ref()
                 .map_or_else(|| json!({}), |p| json!({ "arguments": p.arguments }));
             self.send(
-                "restart",
+                DapCommand::Restart,
                 Some(arguments),
                 None,
                 Pending::Agent {
                     token,
-                    command: "restart".into(),
+                    command: DapCommand::Restart.name().into(),
                     purpose: Purpose::Restart { epoch },
                 },
             );

@@ -6,11 +6,12 @@
 use crate::core::command::StopOutcome;
 use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
 use crate::core::session::{success_or_error, Pending, Purpose, SessionCore};
+use crate::core::snapshot::TopFrame;
 use crate::core::state::SessionState;
 use crate::core::trace_stops::TraceStep;
 use crate::error::SessionError;
-use crate::wire::types::{SetBreakpointsResponseBody, ThreadsResponseBody};
-use crate::wire::Response;
+use crate::wire::types::{SetBreakpointsResponseBody, StackTraceResponseBody, ThreadsResponseBody};
+use crate::wire::{DapCommand, Response};
 
 impl SessionCore {
     pub(super) fn on_response(&mut self, tag: Tag, result: Result<Response, SessionError>) {
@@ -36,11 +37,11 @@ impl SessionCore {
             Pending::Ending { token } => self.finish_ending(token),
             Pending::TraceStop(step) => {
                 let command = match step {
-                    TraceStep::Frame => "stackTrace",
-                    TraceStep::Value => "evaluate",
-                    TraceStep::Resume => "continue",
+                    TraceStep::Frame => DapCommand::StackTrace,
+                    TraceStep::Value => DapCommand::Evaluate,
+                    TraceStep::Resume => DapCommand::Continue,
                 };
-                self.on_trace_step(step, command, result)
+                self.on_trace_step(step, command.name(), result)
             }
             Pending::Agent {
                 token,
@@ -62,6 +63,10 @@ impl SessionCore {
                 ..
             } => Answer::Resumed { epoch },
             Purpose::Body | Purpose::Moving { .. } => Answer::Body(response.raw_body_or_empty()),
+            Purpose::StackTop { thread_id, epoch } => {
+                self.remember_top_frame(thread_id, epoch, &response);
+                Answer::Body(response.raw_body_or_empty())
+            }
             Purpose::Threads => {
                 if let Ok(body) = response.parse_body::<ThreadsResponseBody>() {
                     self.run.threads = body.threads.into_iter().map(|t| (t.id, t)).collect();
@@ -85,6 +90,22 @@ impl SessionCore {
             }
         };
         self.reply(token, Ok(answer));
+    }
+
+    /// A stack read from the top answered at stop `epoch`: its first frame is the
+    /// thread's top frame while that stop lasts.
+    fn remember_top_frame(&mut self, thread_id: i64, epoch: u64, response: &Response) {
+        if epoch != self.stop_epoch || self.state != SessionState::Stopped {
+            return;
+        }
+        let body: StackTraceResponseBody = response.parse_body().unwrap_or_default();
+        if let Some(top) = body.stack_frames.first() {
+            let frame = TopFrame {
+                thread_id,
+                frame_id: top.id,
+            };
+            self.run.top_frame = Some((epoch, frame));
+        }
     }
 
     fn on_agent_failure(&mut self, token: Token, purpose: Purpose, err: SessionError) {

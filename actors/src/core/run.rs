@@ -22,4 +22,9 @@ pub(crate) struct Run {
     pub(crate) exit_code: Option<i64>,
     /// The adapter said `terminated`: the debug session of this run is over.
     pub(crate) terminated_seen: bool,
+    /// The top frame of the stopped thread, with the stop (its epoch) it belongs to:
+    /// frame ids hold while the program stays stopped, so reads that leave it where
+    /// it is (even an `evaluate`) keep it; the next stop, or an `invalidated` event,
+    /// does not.
+    pub(crate) top_frame: Option<(u64, crate::core::snapshot::TopFrame)>,
 }

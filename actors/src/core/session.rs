@@ -32,7 +32,7 @@ use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
 use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint};
-use crate::wire::{RawJson, Request, Response};
+use crate::wire::{DapCommand, RawJson, Request, Response};
 
 /// The limits a session core enforces.
 #[derive(Debug, Clone)]
@@ -116,6 +116,12 @@ pub(super) enum Purpose {
         ticket: bool,
         /// The state before the request, which a refusal puts back.
         was: SessionState,
+    },
+    /// A read of a thread's stack from its top, at stop `epoch`: its first frame is
+    /// remembered as the thread's top frame while the stop lasts.
+    StackTop {
+        thread_id: i64,
+        epoch: u64,
     },
     /// The adapter's `restart`: answered with the stop epoch before it.
     Restart {
@@ -268,6 +274,13 @@ impl SessionCore {
             threads: self.run.threads.values().cloned().collect(),
             last_stop: self.run.last_stop.clone(),
             stop_epoch: self.stop_epoch,
+            top_frame: self
+                .run
+                .top_frame
+                .filter(|(epoch, _)| {
+                    *epoch == self.stop_epoch && self.state == SessionState::Stopped
+                })
+                .map(|(_, top)| top),
             exit_code: self.run.exit_code,
             output_end: self.output.end(),
             output_truncated: self.output.truncated(),
@@ -317,7 +330,19 @@ impl SessionCore {
         id
     }
 
+    /// Send one of the requests this runtime knows.
     pub(super) fn send(
+        &mut self,
+        command: DapCommand,
+        arguments: Option<Value>,
+        timeout: Option<Duration>,
+        pending: Pending,
+    ) -> Tag {
+        self.send_named(command.name(), arguments, timeout, pending)
+    }
+
+    /// Send a request by its wire name: an agent's, which may be an adapter's own.
+    pub(super) fn send_named(
         &mut self,
         command: &str,
         arguments: Option<Value>,

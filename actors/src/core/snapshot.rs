@@ -42,6 +42,9 @@ pub struct SessionSnapshot {
     pub last_stop: Option<StopInfo>,
     /// How many stops there have been (wait for stops after this).
     pub stop_epoch: u64,
+    /// While stopped: the top frame of the stopped thread, once a read of its stack
+    /// told it (the tools' default frame, without asking the adapter again).
+    pub top_frame: Option<TopFrame>,
     /// The debuggee's exit code, once it exited.
     pub exit_code: Option<i64>,
     /// The output cursor after the last byte captured.
@@ -69,6 +72,15 @@ pub struct SessionSnapshot {
     /// shared record; in tokio's clock, so paused-time tests see it move.
     #[serde(skip)]
     pub last_used: Option<Instant>,
+}
+
+/// The top frame of a stopped thread, as a stack read of this stop answered it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopFrame {
+    /// The thread.
+    pub thread_id: i64,
+    /// Its innermost frame's id.
+    pub frame_id: i64,
 }
 
 /// The thread a request that names none is for: the one that last stopped, else the

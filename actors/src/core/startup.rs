@@ -24,6 +24,7 @@ use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
 use crate::wire::types::{SetBreakpointsResponseBody, SourceBreakpoint};
+use crate::wire::DapCommand;
 use crate::wire::Response;
 
 /// One request of the handshake.
@@ -186,7 +187,7 @@ impl SessionCore {
         self.bootstrap = crate::core::bootstrap::bootstrap_for(&plan);
         self.set_state(SessionState::Initializing);
         self.send(
-            "initialize",
+            DapCommand::Initialize,
             Some(initialize_arguments(&plan.adapter.adapter_id)),
             None,
             Pending::Startup(StartupStep::Initialize),
@@ -199,14 +200,14 @@ impl SessionCore {
         result: Result<Response, SessionError>,
     ) {
         let command = match &step {
-            StartupStep::Initialize => "initialize",
+            StartupStep::Initialize => DapCommand::Initialize,
             StartupStep::Start => self.start_command(),
-            StartupStep::ConfigSource(..) => "setBreakpoints",
-            StartupStep::ConfigFunctions(_) => "setFunctionBreakpoints",
-            StartupStep::ConfigExceptions => "setExceptionBreakpoints",
-            StartupStep::ConfigurationDone => "configurationDone",
+            StartupStep::ConfigSource(..) => DapCommand::SetBreakpoints,
+            StartupStep::ConfigFunctions(_) => DapCommand::SetFunctionBreakpoints,
+            StartupStep::ConfigExceptions => DapCommand::SetExceptionBreakpoints,
+            StartupStep::ConfigurationDone => DapCommand::ConfigurationDone,
         };
-        let result = result.and_then(|r| success_or_error(command, r));
+        let result = result.and_then(|r| success_or_error(command.name(), r));
         match (step, result) {
             (StartupStep::Initialize, Ok(response)) => {
                 let claimed = response.parse_body().unwrap_or_default();
@@ -266,11 +267,11 @@ impl SessionCore {
         }
     }
 
-    fn start_command(&self) -> &'static str {
+    fn start_command(&self) -> DapCommand {
         let operation = self.startup.as_ref().map(|s| s.operation);
         match operation.or(self.plan.as_ref().map(|p| p.operation)) {
-            Some(Operation::Attach) => "attach",
-            _ => "launch",
+            Some(Operation::Attach) => DapCommand::Attach,
+            _ => DapCommand::Launch,
         }
     }
 
@@ -293,7 +294,7 @@ impl SessionCore {
             let args = self.source_arguments(&file);
             let sent = self.breakpoints.requested(&file);
             self.send(
-                "setBreakpoints",
+                DapCommand::SetBreakpoints,
                 args,
                 None,
                 Pending::Startup(StartupStep::ConfigSource(file, sent)),
@@ -304,7 +305,7 @@ impl SessionCore {
         {
             let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
             self.send(
-                "setFunctionBreakpoints",
+                DapCommand::SetFunctionBreakpoints,
                 args,
                 None,
                 Pending::Startup(StartupStep::ConfigFunctions(
@@ -329,7 +330,7 @@ impl SessionCore {
             }
             let args = serde_json::to_value(settings).ok();
             self.send(
-                "setExceptionBreakpoints",
+                DapCommand::SetExceptionBreakpoints,
                 args,
                 None,
                 Pending::Startup(StartupStep::ConfigExceptions),
@@ -337,7 +338,7 @@ impl SessionCore {
         }
         if self.advertised().supports_configuration_done_request == Some(true) {
             self.send(
-                "configurationDone",
+                DapCommand::ConfigurationDone,
                 Some(json!({})),
                 None,
                 Pending::Startup(StartupStep::ConfigurationDone),

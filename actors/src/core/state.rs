@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::SessionError;
+use crate::wire::commands::DapCommand;
 
 /// Where a debug session is in its life.
 ///
@@ -131,40 +132,51 @@ impl Operation {
     /// state allows it or not; `None` for a command this runtime does not know (an
     /// adapter's own), which is a [`Operation::CustomRequest`].
     pub fn of_command(command: &str) -> Option<Operation> {
+        DapCommand::from_name(command).map(Operation::of)
+    }
+
+    /// The operation a known DAP command carries out.
+    pub fn of(command: DapCommand) -> Operation {
+        use DapCommand as C;
         use Operation as O;
-        Some(match command {
-            "initialize" | "launch" | "configurationDone" => O::Launch,
-            "attach" => O::Attach,
-            "setBreakpoints"
-            | "setFunctionBreakpoints"
-            | "setDataBreakpoints"
-            | "setInstructionBreakpoints" => O::SetBreakpoints,
-            "setExceptionBreakpoints" => O::SetExceptionBreakpoints,
-            "continue" => O::Continue,
-            "next" => O::Next,
-            "stepIn" => O::StepIn,
-            "stepOut" => O::StepOut,
-            "pause" => O::Pause,
-            "threads" => O::Threads,
-            "stackTrace" => O::StackTrace,
-            "scopes" => O::Scopes,
-            "variables" => O::Variables,
-            "evaluate" => O::Evaluate,
-            "terminate" => O::Terminate,
-            "disconnect" => O::Disconnect,
-            "restart" => O::Restart,
-            "exceptionInfo" | "completions" | "stepInTargets" | "gotoTargets" | "disassemble"
-            | "readMemory" | "locations" | "dataBreakpointInfo" => O::Inspect,
-            "setVariable" | "setExpression" | "writeMemory" => O::Modify,
-            "goto" | "restartFrame" | "stepBack" | "reverseContinue" => O::Navigate,
-            "modules"
-            | "loadedSources"
-            | "source"
-            | "breakpointLocations"
-            | "cancel"
-            | "terminateThreads" => O::Query,
-            _ => return None,
-        })
+        match command {
+            C::Initialize | C::Launch | C::ConfigurationDone => O::Launch,
+            C::Attach => O::Attach,
+            C::SetBreakpoints
+            | C::SetFunctionBreakpoints
+            | C::SetDataBreakpoints
+            | C::SetInstructionBreakpoints => O::SetBreakpoints,
+            C::SetExceptionBreakpoints => O::SetExceptionBreakpoints,
+            C::Continue => O::Continue,
+            C::Next => O::Next,
+            C::StepIn => O::StepIn,
+            C::StepOut => O::StepOut,
+            C::Pause => O::Pause,
+            C::Threads => O::Threads,
+            C::StackTrace => O::StackTrace,
+            C::Scopes => O::Scopes,
+            C::Variables => O::Variables,
+            C::Evaluate => O::Evaluate,
+            C::Terminate => O::Terminate,
+            C::Disconnect => O::Disconnect,
+            C::Restart => O::Restart,
+            C::ExceptionInfo
+            | C::Completions
+            | C::StepInTargets
+            | C::GotoTargets
+            | C::Disassemble
+            | C::ReadMemory
+            | C::Locations
+            | C::DataBreakpointInfo => O::Inspect,
+            C::SetVariable | C::SetExpression | C::WriteMemory => O::Modify,
+            C::Goto | C::RestartFrame | C::StepBack | C::ReverseContinue => O::Navigate,
+            C::Modules
+            | C::LoadedSources
+            | C::Source
+            | C::BreakpointLocations
+            | C::Cancel
+            | C::TerminateThreads => O::Query,
+        }
     }
 
     /// Every operation, in a stable order.

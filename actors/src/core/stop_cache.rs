@@ -30,15 +30,12 @@ use serde_json::Value;
 
 use crate::core::command::{Tag, Token};
 use crate::limits;
-use crate::wire::RawJson;
-
-/// The reads the cache keeps.
-const CACHED: [&str; 4] = ["threads", "stackTrace", "scopes", "variables"];
+use crate::wire::{DapCommand, RawJson, StopCacheRule};
 
 /// What a request is kept under: its command and its arguments with keys sorted, or
 /// `None` when the command is not one the cache keeps.
 pub(crate) fn key(command: &str, arguments: Option<&Value>) -> Option<String> {
-    if !CACHED.contains(&command) {
+    if rule(command) != StopCacheRule::Kept {
         return None;
     }
     let mut key = String::from(command);
@@ -77,26 +74,13 @@ fn canonical(value: &Value, out: &mut String) {
 /// variables as they are: reads, and breakpoint settings. Anything else, including a
 /// command not named here, may change them.
 pub(crate) fn harmless(command: &str) -> bool {
-    CACHED.contains(&command)
-        || matches!(
-            command,
-            "source"
-                | "loadedSources"
-                | "modules"
-                | "exceptionInfo"
-                | "readMemory"
-                | "disassemble"
-                | "locations"
-                | "stepInTargets"
-                | "gotoTargets"
-                | "breakpointLocations"
-                | "dataBreakpointInfo"
-                | "setBreakpoints"
-                | "setFunctionBreakpoints"
-                | "setExceptionBreakpoints"
-                | "setDataBreakpoints"
-                | "setInstructionBreakpoints"
-        )
+    rule(command) != StopCacheRule::Invalidates
+}
+
+/// What `command`'s description says it does to the cache; a command this runtime
+/// does not know may change anything.
+fn rule(command: &str) -> StopCacheRule {
+    DapCommand::from_name(command).map_or(StopCacheRule::Invalidates, |c| c.spec().stop_cache)
 }
 
 /// Whether an adapter event named `event` leaves the cached reads as they are.
@@ -137,7 +121,7 @@ impl StopCache {
         let key = key(command, arguments)?;
         let found = match self.entries.get(&key) {
             Some(body) => Some(body.clone()),
-            None if command == "stackTrace" => self.frames_within(arguments?),
+            None if command == DapCommand::StackTrace.name() => self.frames_within(arguments?),
             None => None,
         };
         if found.is_some() {

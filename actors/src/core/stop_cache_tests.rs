@@ -418,3 +418,49 @@ fn a_failed_read_is_not_kept_and_reads_while_running_are_not_kept() {
 
 #[path = "stop_cache_tests_followers.rs"]
 mod followers;
+
+// ---- the stopped thread's top frame ----
+
+fn top_frame(h: &Harness) -> Option<(i64, i64)> {
+    h.core
+        .snapshot()
+        .top_frame
+        .map(|top| (top.thread_id, top.frame_id))
+}
+
+#[test]
+fn a_stack_read_from_the_top_tells_the_top_frame_until_the_next_stop() {
+    let mut h = stopped();
+    assert_eq!(top_frame(&h), None, "no stack read yet");
+    read_stack(&mut h);
+    assert_eq!(top_frame(&h), Some((1, 1000)));
+    // An evaluation empties the cache but leaves the program where it stopped.
+    let args = json!({ "expression": "x", "frameId": 1000 });
+    h.command(request(Operation::Evaluate, "evaluate", args));
+    assert_eq!(top_frame(&h), Some((1, 1000)));
+    h.stop("step");
+    assert_eq!(top_frame(&h), None, "a new stop has frames of its own");
+}
+
+#[test]
+fn the_top_frame_is_forgotten_when_the_program_runs_or_the_adapter_says_invalidated() {
+    let mut h = stopped();
+    read_stack(&mut h);
+    h.event("invalidated", json!({ "areas": ["stacks"] }));
+    assert_eq!(top_frame(&h), None);
+
+    let mut h = stopped();
+    read_stack(&mut h);
+    h.command(control(ControlAction::Continue));
+    assert_eq!(h.state(), SessionState::Running);
+    assert_eq!(top_frame(&h), None);
+}
+
+#[test]
+fn a_stack_page_further_down_tells_no_top_frame() {
+    let mut h = stopped();
+    let args = json!({ "threadId": 1, "startFrame": 3, "levels": 1 });
+    let (_, out) = h.command(request(Operation::StackTrace, "stackTrace", args));
+    answer_stack(&mut h, out.tag("stackTrace"));
+    assert_eq!(top_frame(&h), None);
+}

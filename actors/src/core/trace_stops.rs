@@ -12,6 +12,7 @@ use crate::core::session::{success_or_error, Pending, SessionCore};
 use crate::core::trace::collected;
 use crate::error::SessionError;
 use crate::wire::types::{EvaluateResponseBody, StackTraceResponseBody, StoppedEventBody};
+use crate::wire::DapCommand;
 use crate::wire::Response;
 
 /// A stop at a tracepoint being read.
@@ -83,7 +84,7 @@ impl SessionCore {
         });
         let arguments = json!({ "threadId": thread, "startFrame": 0, "levels": 1 });
         self.send(
-            "stackTrace",
+            DapCommand::StackTrace,
             Some(arguments),
             None,
             Pending::TraceStop(TraceStep::Frame),
@@ -134,7 +135,7 @@ impl SessionCore {
                 arguments["frameId"] = json!(frame);
             }
             self.send(
-                "evaluate",
+                DapCommand::Evaluate,
                 Some(arguments),
                 None,
                 Pending::TraceStop(TraceStep::Value),
@@ -151,7 +152,7 @@ impl SessionCore {
             tracing::trace!(file = %file.display(), line, "tracepoint row by stop");
         }
         self.send(
-            "continue",
+            DapCommand::Continue,
             Some(json!({ "threadId": stop.thread })),
             None,
             Pending::TraceStop(TraceStep::Resume),

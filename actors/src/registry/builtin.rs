@@ -4,6 +4,9 @@
 use serde_json::{json, Map, Value};
 
 use super::definition::{AdapterDef, AdapterFlavor, ServedCommands, TransportKind};
+use crate::wire::DapCommand;
+/// The DAP requests, short, for the lists of the requests an adapter serves.
+use crate::wire::DapCommand as C;
 
 /// The built-in adapter definitions, in preference order: debugpy, lldb-dap, dlv, gdb,
 /// codelldb, js-debug, rdbg.
@@ -43,6 +46,12 @@ const NATIVE: &[&str] = &["c", "cc", "cpp", "cxx", "c++", "h", "hpp", "rs", "out
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
+}
+
+/// The names of the DAP requests `dap` and of the adapter's own requests `own`.
+fn served(dap: &[DapCommand], own: &[&str]) -> Vec<String> {
+    let dap = dap.iter().map(|c| c.name().to_string());
+    dap.chain(own.iter().map(|c| c.to_string())).collect()
 }
 
 fn object(value: Value) -> Map<String, Value> {
@@ -114,37 +123,39 @@ fn lldb_dap() -> AdapterDef {
 /// on lldb-dap 19.1.7 stopped in a program, and `protocol_lldb` proves the refusal.
 fn lldb_dap_19_commands() -> ServedCommands {
     ServedCommands {
-        commands: strings(&[
-            "attach",
-            "completions",
-            "configurationDone",
-            "continue",
-            "dataBreakpointInfo",
-            "disassemble",
-            "disconnect",
-            "evaluate",
-            "exceptionInfo",
-            "initialize",
-            "launch",
-            "modules",
-            "next",
-            "pause",
-            "restart",
-            "scopes",
-            "setBreakpoints",
-            "setDataBreakpoints",
-            "setExceptionBreakpoints",
-            "setFunctionBreakpoints",
-            "setVariable",
-            "source",
-            "stackTrace",
-            "stepIn",
-            "stepInTargets",
-            "stepOut",
-            "threads",
-            "variables",
-            "compileUnits",
-        ]),
+        commands: served(
+            &[
+                C::Attach,
+                C::Completions,
+                C::ConfigurationDone,
+                C::Continue,
+                C::DataBreakpointInfo,
+                C::Disassemble,
+                C::Disconnect,
+                C::Evaluate,
+                C::ExceptionInfo,
+                C::Initialize,
+                C::Launch,
+                C::Modules,
+                C::Next,
+                C::Pause,
+                C::Restart,
+                C::Scopes,
+                C::SetBreakpoints,
+                C::SetDataBreakpoints,
+                C::SetExceptionBreakpoints,
+                C::SetFunctionBreakpoints,
+                C::SetVariable,
+                C::Source,
+                C::StackTrace,
+                C::StepIn,
+                C::StepInTargets,
+                C::StepOut,
+                C::Threads,
+                C::Variables,
+            ],
+            &["compileUnits"],
+        ),
         reason: "lldb-dap 19 aborts on any command it does not serve, so it is not sent".into(),
     }
 }
@@ -310,29 +321,32 @@ fn rdbg() -> AdapterDef {
 /// on the thread that reads its socket, which ends the program.
 fn rdbg_commands() -> ServedCommands {
     ServedCommands {
-        commands: strings(&[
-            "initialize",
-            "launch",
-            "attach",
-            "setBreakpoints",
-            "setExceptionBreakpoints",
-            "configurationDone",
-            "disconnect",
-            "continue",
-            "next",
-            "stepIn",
-            "stepOut",
-            "terminate",
-            "pause",
-            "stepBack",
-            "threads",
-            "stackTrace",
-            "scopes",
-            "variables",
-            "evaluate",
-            "source",
-            "completions",
-        ]),
+        commands: served(
+            &[
+                C::Initialize,
+                C::Launch,
+                C::Attach,
+                C::SetBreakpoints,
+                C::SetExceptionBreakpoints,
+                C::ConfigurationDone,
+                C::Disconnect,
+                C::Continue,
+                C::Next,
+                C::StepIn,
+                C::StepOut,
+                C::Terminate,
+                C::Pause,
+                C::StepBack,
+                C::Threads,
+                C::StackTrace,
+                C::Scopes,
+                C::Variables,
+                C::Evaluate,
+                C::Source,
+                C::Completions,
+            ],
+            &[],
+        ),
         reason: "rdbg 1.4 ends the program on a request it does not serve, so it is not sent"
             .into(),
     }

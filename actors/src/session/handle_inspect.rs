@@ -2,35 +2,21 @@
 //! stack, scopes, variables and evaluation, and [`SessionHandle::request`], the one
 //! way every DAP request goes. More inspection requests are in `requests_inspect.rs`.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
-use serde::de::{DeserializeOwned, IgnoredAny};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::command::{Answer, Command};
 use crate::core::state::Operation;
-use crate::error::{ProtocolError, SessionError};
+use crate::error::SessionError;
 use crate::session::handle::unexpected;
 use crate::session::SessionHandle;
+use crate::wire::typed_requests::{Evaluate, NoArguments, Scopes, StackTrace, Threads, Variables};
 use crate::wire::types::{
-    EvaluateResponseBody, Scope, ScopesResponseBody, StackFrame, StackTraceResponseBody, Thread,
-    ThreadsResponseBody, Variable, VariablesResponseBody,
+    EvaluateArguments, EvaluateResponseBody, Scope, ScopesArguments, StackFrame,
+    StackTraceArguments, StackTraceResponseBody, Thread, Variable, VariablesArguments,
 };
-use crate::wire::RawJson;
-
-/// The field the DAP specification requires in a command's answer, for the
-/// commands whose typed answer is nothing without it.
-fn required_field(command: &str) -> Option<&'static str> {
-    Some(match command {
-        "threads" => "threads",
-        "stackTrace" => "stackFrames",
-        "scopes" => "scopes",
-        "variables" => "variables",
-        "evaluate" => "result",
-        _ => return None,
-    })
-}
+use crate::wire::{DapCommand, RawJson};
 
 impl SessionHandle {
     /// Send a DAP request and return the response body. The state is checked as the
@@ -73,41 +59,19 @@ impl SessionHandle {
         }
     }
 
-    /// A request whose body is parsed straight from the adapter's text into `T`.
-    async fn typed<T: DeserializeOwned>(
+    /// Send a request this runtime knows, checked as the operation it carries out.
+    pub(super) async fn request_by_command(
         &self,
-        operation: Operation,
-        command: &str,
-        arguments: Value,
-    ) -> Result<T, SessionError> {
-        let body = self
-            .request_raw(operation, command, Some(arguments), None)
-            .await?;
-        // The wire types forgive missing fields; an answer without the one thing it
-        // exists for must not pass as an empty stack or a blank value.
-        if let Some(field) = required_field(command) {
-            let fields: Result<HashMap<String, IgnoredAny>, _> = body.parse();
-            if !fields.is_ok_and(|f| f.contains_key(field)) {
-                return Err(SessionError::Protocol(ProtocolError::MissingField {
-                    command: command.to_string(),
-                    field,
-                    body: body.to_string(),
-                }));
-            }
-        }
-        body.parse().map_err(|e| {
-            SessionError::Protocol(ProtocolError::Malformed {
-                command: command.to_string(),
-                detail: e.to_string(),
-            })
-        })
+        command: DapCommand,
+        arguments: Option<Value>,
+    ) -> Result<RawJson, SessionError> {
+        self.request_raw(Operation::of(command), command.name(), arguments, None)
+            .await
     }
 
     /// The debuggee's threads.
     pub async fn threads(&self) -> Result<Vec<Thread>, SessionError> {
-        let body: ThreadsResponseBody =
-            self.typed(Operation::Threads, "threads", json!({})).await?;
-        Ok(body.threads)
+        Ok(self.call::<Threads>(NoArguments).await?.threads)
     }
 
     /// A thread's call stack, innermost frame first; `levels` of 0 or `None` asks for
@@ -136,29 +100,28 @@ impl SessionHandle {
             Some(t) => t,
             None => Self::thread_or_stopped(&self.snapshot().await?, None)?,
         };
-        let mut args = json!({ "threadId": thread_id, "startFrame": start_frame });
-        if let Some(levels) = levels {
-            args["levels"] = json!(levels);
-        }
-        self.typed(Operation::StackTrace, "stackTrace", args).await
+        self.call::<StackTrace>(StackTraceArguments {
+            thread_id,
+            start_frame: Some(start_frame),
+            levels,
+            format: None,
+        })
+        .await
     }
 
     /// The scopes of a frame (from [`Self::stack_trace`]).
     pub async fn scopes(&self, frame_id: i64) -> Result<Vec<Scope>, SessionError> {
-        let body: ScopesResponseBody = self
-            .typed(Operation::Scopes, "scopes", json!({ "frameId": frame_id }))
-            .await?;
+        let body = self.call::<Scopes>(ScopesArguments { frame_id }).await?;
         Ok(body.scopes)
     }
 
     /// The variables under a reference (a scope's or a structured value's).
     pub async fn variables(&self, variables_reference: i64) -> Result<Vec<Variable>, SessionError> {
-        let body: VariablesResponseBody = self
-            .typed(
-                Operation::Variables,
-                "variables",
-                json!({ "variablesReference": variables_reference }),
-            )
+        let body = self
+            .call::<Variables>(VariablesArguments {
+                variables_reference,
+                ..Default::default()
+            })
             .await?;
         Ok(body.variables)
     }
@@ -172,13 +135,12 @@ impl SessionHandle {
         frame_id: Option<i64>,
         context: Option<&str>,
     ) -> Result<EvaluateResponseBody, SessionError> {
-        let mut args = json!({ "expression": expression });
-        if let Some(context) = context {
-            args["context"] = json!(context);
-        }
-        if let Some(frame) = frame_id {
-            args["frameId"] = json!(frame);
-        }
-        self.typed(Operation::Evaluate, "evaluate", args).await
+        self.call::<Evaluate>(EvaluateArguments {
+            expression: expression.to_string(),
+            frame_id,
+            context: context.map(str::to_string),
+            ..Default::default()
+        })
+        .await
     }
 }

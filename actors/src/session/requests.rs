@@ -17,9 +17,9 @@
 
 use std::path::Path;
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-use serde_json::{json, Value};
+use std::collections::HashMap;
+
+use serde::de::IgnoredAny;
 
 use crate::core::command::{Answer, Command};
 use crate::core::snapshot::SessionSnapshot;
@@ -27,49 +27,36 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::{ProtocolError, SessionError};
 use crate::session::handle::unexpected;
 use crate::session::{RunTicket, SessionHandle};
-use crate::wire::types::{
-    Breakpoint, BreakpointLocation, BreakpointLocationsResponseBody, BreakpointsResponseBody,
-    DataBreakpoint, DataBreakpointInfoArguments, DataBreakpointInfoResponseBody,
-    InstructionBreakpoint, SetExceptionBreakpointsArguments, Source,
+use crate::wire::typed_requests::{
+    BreakpointLocations, DataBreakpointInfo, SetDataBreakpoints, SetInstructionBreakpoints,
+    TypedRequest,
 };
+use crate::wire::types::{
+    Breakpoint, BreakpointLocation, BreakpointLocationsArguments, BreakpointsResponseBody,
+    DataBreakpoint, DataBreakpointInfoArguments, DataBreakpointInfoResponseBody,
+    InstructionBreakpoint, SetDataBreakpointsArguments, SetExceptionBreakpointsArguments,
+    SetInstructionBreakpointsArguments, Source,
+};
+use crate::wire::RawJson;
 
-/// The field the DAP specification requires in the answer to `command`, for the
-/// commands of these files whose answer is nothing without it.
-fn required_field(command: &str) -> Option<&'static str> {
-    Some(match command {
-        "breakpointLocations"
-        | "setInstructionBreakpoints"
-        | "setDataBreakpoints"
-        | "setExceptionBreakpoints" => "breakpoints",
-        "dataBreakpointInfo" => "dataId",
-        "stepInTargets" | "gotoTargets" | "completions" => "targets",
-        "setVariable" | "setExpression" => "value",
-        "exceptionInfo" => "exceptionId",
-        "source" => "content",
-        "loadedSources" => "sources",
-        "modules" => "modules",
-        "disassemble" => "instructions",
-        "readMemory" => "address",
-        "locations" => "source",
-        "variables" => "variables",
-        _ => return None,
-    })
-}
-
-/// The answer to `command` as a `T`, refused when it lacks the one field it exists for.
-pub(super) fn parse<T: DeserializeOwned>(command: &str, body: Value) -> Result<T, SessionError> {
-    if let Some(field) = required_field(command) {
-        if body.get(field).is_none() {
+/// The answer to `R` as its body type, refused when it lacks the one field its
+/// description says it exists for: the wire types forgive missing fields, and an
+/// answer without that field must not pass as an empty stack or a blank value.
+pub(super) fn read_answer<R: TypedRequest>(body: &RawJson) -> Result<R::Body, SessionError> {
+    let command = R::COMMAND;
+    if let Some(field) = command.spec().answer_field {
+        let fields: Result<HashMap<String, IgnoredAny>, _> = body.parse();
+        if !fields.is_ok_and(|f| f.contains_key(field)) {
             return Err(SessionError::Protocol(ProtocolError::MissingField {
-                command: command.to_string(),
+                command: command.name().to_string(),
                 field,
                 body: body.to_string(),
             }));
         }
     }
-    serde_json::from_value(body).map_err(|e| {
+    body.parse().map_err(|e| {
         SessionError::Protocol(ProtocolError::Malformed {
-            command: command.to_string(),
+            command: command.name().to_string(),
             detail: e.to_string(),
         })
     })
@@ -78,19 +65,25 @@ pub(super) fn parse<T: DeserializeOwned>(command: &str, body: Value) -> Result<T
 impl SessionHandle {
     // ---- shared by the request files ----
 
-    /// Send `command` with `arguments` as `operation` and read the answer as a `T`.
-    pub(super) async fn call<T: DeserializeOwned>(
+    /// Send `R` with `arguments`, checked as the operation its command carries out;
+    /// the answer as the adapter sent it.
+    pub(super) async fn send_typed<R: TypedRequest>(
         &self,
-        operation: Operation,
-        command: &str,
-        arguments: impl Serialize,
-    ) -> Result<T, SessionError> {
+        arguments: R::Arguments,
+    ) -> Result<RawJson, SessionError> {
+        let command = R::COMMAND;
         let arguments = serde_json::to_value(arguments)
             .map_err(|e| SessionError::InvalidArgument(format!("`{command}` arguments: {e}")))?;
-        let body = self
-            .request(operation, command, Some(arguments), None)
-            .await?;
-        parse(command, body)
+        self.request_by_command(command, Some(arguments)).await
+    }
+
+    /// Send `R` with `arguments` and read its answer.
+    pub(super) async fn call<R: TypedRequest>(
+        &self,
+        arguments: R::Arguments,
+    ) -> Result<R::Body, SessionError> {
+        let body = self.send_typed::<R>(arguments).await?;
+        read_answer::<R>(&body)
     }
 
     /// The snapshot, once the state is known to allow `operation` (the error the core
@@ -122,16 +115,17 @@ impl SessionHandle {
     /// the stop it causes. The ticket's epoch is read by the session as it sends the
     /// request (as for `continue`), not from an earlier snapshot: a stop that came in
     /// between would otherwise be taken for the one this request causes.
-    pub(super) async fn moving(
+    pub(super) async fn moving<R: TypedRequest>(
         &self,
-        operation: Operation,
-        command: &str,
-        arguments: Value,
+        arguments: R::Arguments,
     ) -> Result<RunTicket, SessionError> {
+        let command = R::COMMAND;
+        let arguments = serde_json::to_value(arguments)
+            .map_err(|e| SessionError::InvalidArgument(format!("`{command}` arguments: {e}")))?;
         match self
             .ask(Command::Move {
-                operation,
-                command: command.to_string(),
+                operation: Operation::of(command),
+                command: command.name().to_string(),
                 arguments,
             })
             .await?
@@ -169,13 +163,13 @@ impl SessionHandle {
         line: i64,
         end_line: Option<i64>,
     ) -> Result<Vec<BreakpointLocation>, SessionError> {
-        let args = json!({
-            "source": source_of(file.as_ref()),
-            "line": line,
-            "endLine": end_line,
-        });
-        let body: BreakpointLocationsResponseBody = self
-            .call(Operation::Query, "breakpointLocations", strip_nulls(args))
+        let body = self
+            .call::<BreakpointLocations>(BreakpointLocationsArguments {
+                source: source_of(file.as_ref()),
+                line,
+                end_line,
+                ..Default::default()
+            })
             .await?;
         Ok(body.breakpoints)
     }
@@ -187,12 +181,8 @@ impl SessionHandle {
         breakpoints: Vec<InstructionBreakpoint>,
     ) -> Result<Vec<Breakpoint>, SessionError> {
         self.adapter_running("instruction breakpoints").await?;
-        let body: BreakpointsResponseBody = self
-            .call(
-                Operation::SetBreakpoints,
-                "setInstructionBreakpoints",
-                json!({ "breakpoints": breakpoints }),
-            )
+        let body = self
+            .call::<SetInstructionBreakpoints>(SetInstructionBreakpointsArguments { breakpoints })
             .await?;
         Ok(body.breakpoints)
     }
@@ -204,8 +194,7 @@ impl SessionHandle {
         &self,
         args: DataBreakpointInfoArguments,
     ) -> Result<DataBreakpointInfoResponseBody, SessionError> {
-        self.call(Operation::Inspect, "dataBreakpointInfo", args)
-            .await
+        self.call::<DataBreakpointInfo>(args).await
     }
 
     /// Replace every data breakpoint (an empty list removes them all). They go
@@ -215,12 +204,8 @@ impl SessionHandle {
         breakpoints: Vec<DataBreakpoint>,
     ) -> Result<Vec<Breakpoint>, SessionError> {
         self.adapter_running("data breakpoints").await?;
-        let body: BreakpointsResponseBody = self
-            .call(
-                Operation::SetBreakpoints,
-                "setDataBreakpoints",
-                json!({ "breakpoints": breakpoints }),
-            )
+        let body = self
+            .call::<SetDataBreakpoints>(SetDataBreakpointsArguments { breakpoints })
             .await?;
         Ok(body.breakpoints)
     }
@@ -266,13 +251,4 @@ pub(super) fn source_of(file: &Path) -> Source {
         path: Some(path.display().to_string()),
         ..Source::default()
     }
-}
-
-/// `value` without its `null` members: absent optional arguments are left out, as
-/// adapters expect, instead of sent as `null`.
-pub(super) fn strip_nulls(mut value: Value) -> Value {
-    if let Value::Object(map) = &mut value {
-        map.retain(|_, v| !v.is_null());
-    }
-    value
 }

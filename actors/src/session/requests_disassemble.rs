@@ -1,14 +1,12 @@
 //! `disassemble` as a typed method of [`SessionHandle`], defaulting to the current
 //! instruction pointer, with lldb-dap 19's reading of the offsets put right.
 
-use serde_json::json;
-
 use crate::core::state::Operation;
 use crate::error::{ProtocolError, SessionError};
 use crate::quirks::lldb_dap::reads_instruction_offset_as_bytes;
-use crate::session::requests::strip_nulls;
 use crate::session::SessionHandle;
-use crate::wire::types::{DisassembleResponseBody, DisassembledInstruction};
+use crate::wire::typed_requests::Disassemble;
+use crate::wire::types::{DisassembleArguments, DisassembledInstruction};
 
 /// The longest x86-64 instruction, in bytes: how far back to start decoding per
 /// instruction wanted before an address, where the adapter cannot count back itself.
@@ -77,15 +75,15 @@ impl SessionHandle {
         instruction_offset: Option<i64>,
         instruction_count: i64,
     ) -> Result<Vec<DisassembledInstruction>, SessionError> {
-        let args = strip_nulls(json!({
-            "memoryReference": reference,
-            "offset": offset,
-            "instructionOffset": instruction_offset,
-            "instructionCount": instruction_count,
-            "resolveSymbols": true,
-        }));
-        let body: DisassembleResponseBody =
-            self.call(Operation::Inspect, "disassemble", args).await?;
+        let body = self
+            .call::<Disassemble>(DisassembleArguments {
+                memory_reference: reference.to_string(),
+                offset,
+                instruction_offset,
+                instruction_count,
+                resolve_symbols: Some(true),
+            })
+            .await?;
         Ok(body.instructions)
     }
 

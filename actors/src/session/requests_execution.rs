@@ -5,18 +5,22 @@
 
 use std::path::Path;
 
-use serde_json::json;
-
 use crate::core::command::{Answer, Command, StartPlan};
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::Operation;
 use crate::error::SessionError;
 use crate::session::handle::unexpected;
-use crate::session::requests::{source_of, strip_nulls};
+use crate::session::requests::source_of;
 use crate::session::{RunTicket, SessionHandle, StepKind};
+use crate::wire::typed_requests::{
+    Continue, Goto, GotoTargets, Next, RestartFrame, ReverseContinue, StepBack, StepIn,
+    StepInTargets, StepOut, TerminateThreads,
+};
 use crate::wire::types::{
-    GotoTarget, GotoTargetsResponseBody, StepInTarget, StepInTargetsResponseBody,
-    SteppingGranularity,
+    ContinueArguments, GotoArguments, GotoTarget, GotoTargetsArguments, NextArguments,
+    RestartFrameArguments, ReverseContinueArguments, StepBackArguments, StepInArguments,
+    StepInTarget, StepInTargetsArguments, StepOutArguments, SteppingGranularity,
+    TerminateThreadsArguments,
 };
 
 impl SessionHandle {
@@ -41,19 +45,41 @@ impl SessionHandle {
                 },
             };
         }
-        let (operation, command) = match kind {
-            StepKind::Over => (Operation::Next, "next"),
-            StepKind::In => (Operation::StepIn, "stepIn"),
-            StepKind::Out => (Operation::StepOut, "stepOut"),
+        let operation = match kind {
+            StepKind::Over => Operation::Next,
+            StepKind::In => Operation::StepIn,
+            StepKind::Out => Operation::StepOut,
         };
         let snapshot = self.ready_for(operation).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        let args = strip_nulls(json!({
-            "threadId": thread,
-            "singleThread": true,
-            "granularity": granularity,
-        }));
-        self.moving(operation, command, args).await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        let single_thread = Some(true);
+        match kind {
+            StepKind::Over => {
+                self.moving::<Next>(NextArguments {
+                    thread_id,
+                    single_thread,
+                    granularity,
+                })
+                .await
+            }
+            StepKind::In => {
+                self.moving::<StepIn>(StepInArguments {
+                    thread_id,
+                    single_thread,
+                    granularity,
+                    target_id: None,
+                })
+                .await
+            }
+            StepKind::Out => {
+                self.moving::<StepOut>(StepOutArguments {
+                    thread_id,
+                    single_thread,
+                    granularity,
+                })
+                .await
+            }
+        }
     }
 
     /// Resume only `thread_id` (the last stopped thread by default), leaving the
@@ -63,19 +89,18 @@ impl SessionHandle {
         thread_id: Option<i64>,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::Continue).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        let args = json!({ "threadId": thread, "singleThread": true });
-        self.moving(Operation::Continue, "continue", args).await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        self.moving::<Continue>(ContinueArguments {
+            thread_id,
+            single_thread: Some(true),
+        })
+        .await
     }
 
     /// The calls `stepIn` could enter from `frame_id` (`stepInTargets`).
     pub async fn step_in_targets(&self, frame_id: i64) -> Result<Vec<StepInTarget>, SessionError> {
-        let body: StepInTargetsResponseBody = self
-            .call(
-                Operation::Inspect,
-                "stepInTargets",
-                json!({ "frameId": frame_id }),
-            )
+        let body = self
+            .call::<StepInTargets>(StepInTargetsArguments { frame_id })
             .await?;
         Ok(body.targets)
     }
@@ -87,9 +112,13 @@ impl SessionHandle {
         target_id: i64,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::StepIn).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        let args = json!({ "threadId": thread, "targetId": target_id });
-        self.moving(Operation::StepIn, "stepIn", args).await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        self.moving::<StepIn>(StepInArguments {
+            thread_id,
+            target_id: Some(target_id),
+            ..Default::default()
+        })
+        .await
     }
 
     /// Step backwards (`stepBack`, needs `supportsStepBack`).
@@ -99,9 +128,13 @@ impl SessionHandle {
         granularity: Option<SteppingGranularity>,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::Navigate).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        let args = strip_nulls(json!({ "threadId": thread, "granularity": granularity }));
-        self.moving(Operation::Navigate, "stepBack", args).await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        self.moving::<StepBack>(StepBackArguments {
+            thread_id,
+            granularity,
+            ..Default::default()
+        })
+        .await
     }
 
     /// Run backwards to the previous stop (`reverseContinue`, needs `supportsStepBack`).
@@ -110,10 +143,12 @@ impl SessionHandle {
         thread_id: Option<i64>,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::Navigate).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        let args = json!({ "threadId": thread });
-        self.moving(Operation::Navigate, "reverseContinue", args)
-            .await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        self.moving::<ReverseContinue>(ReverseContinueArguments {
+            thread_id,
+            ..Default::default()
+        })
+        .await
     }
 
     /// Where execution could jump to at `file:line` (`gotoTargets`).
@@ -123,13 +158,13 @@ impl SessionHandle {
         line: i64,
         column: Option<i64>,
     ) -> Result<Vec<GotoTarget>, SessionError> {
-        let args = strip_nulls(json!({
-            "source": source_of(file.as_ref()),
-            "line": line,
-            "column": column,
-        }));
-        let body: GotoTargetsResponseBody =
-            self.call(Operation::Inspect, "gotoTargets", args).await?;
+        let body = self
+            .call::<GotoTargets>(GotoTargetsArguments {
+                source: source_of(file.as_ref()),
+                line,
+                column,
+            })
+            .await?;
         Ok(body.targets)
     }
 
@@ -141,16 +176,19 @@ impl SessionHandle {
         target_id: i64,
     ) -> Result<RunTicket, SessionError> {
         let snapshot = self.ready_for(Operation::Navigate).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        let args = json!({ "threadId": thread, "targetId": target_id });
-        self.moving(Operation::Navigate, "goto", args).await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        self.moving::<Goto>(GotoArguments {
+            thread_id,
+            target_id,
+        })
+        .await
     }
 
     /// Run `frame_id` again from its start (`restartFrame`).
     pub async fn restart_frame(&self, frame_id: i64) -> Result<RunTicket, SessionError> {
         // The core checks the state, then the capability, as it sends.
-        let args = json!({ "frameId": frame_id });
-        self.moving(Operation::Navigate, "restartFrame", args).await
+        self.moving::<RestartFrame>(RestartFrameArguments { frame_id })
+            .await
     }
 
     /// Restart the debuggee, keeping the session (its id) and every cached breakpoint;
@@ -183,12 +221,9 @@ impl SessionHandle {
 
     /// End some threads (`terminateThreads`).
     pub async fn terminate_threads(&self, thread_ids: Vec<i64>) -> Result<(), SessionError> {
-        self.request(
-            Operation::Query,
-            "terminateThreads",
-            Some(json!({ "threadIds": thread_ids })),
-            None,
-        )
+        self.send_typed::<TerminateThreads>(TerminateThreadsArguments {
+            thread_ids: Some(thread_ids),
+        })
         .await?;
         Ok(())
     }

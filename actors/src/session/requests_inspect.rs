@@ -2,17 +2,22 @@
 //! assigning variables and expressions, completions, exception details, source text,
 //! loaded sources, modules and locations.
 
-use serde_json::json;
-
 use crate::core::state::Operation;
 use crate::error::SessionError;
-use crate::session::requests::{parse, strip_nulls};
+use crate::session::requests::read_answer;
 use crate::session::SessionHandle;
-use crate::wire::types::{
-    CompletionItem, CompletionsResponseBody, ExceptionInfoResponseBody, LoadedSourcesResponseBody,
-    LocationsResponseBody, ModulesResponseBody, SetExpressionResponseBody, SetVariableResponseBody,
-    Source, SourceResponseBody, Variable, VariablesResponseBody,
+use crate::wire::typed_requests::{
+    Completions, ExceptionInfo, LoadedSources, Locations, Modules, NoArguments, SetExpression,
+    SetVariable, Source as SourceRequest, Variables,
 };
+use crate::wire::types::{
+    CompletionItem, CompletionsArguments, ExceptionInfoArguments, ExceptionInfoResponseBody,
+    LocationsArguments, LocationsResponseBody, ModulesArguments, ModulesResponseBody,
+    SetExpressionArguments, SetExpressionResponseBody, SetVariableArguments,
+    SetVariableResponseBody, Source, SourceArguments, SourceResponseBody, Variable,
+    VariablesArguments,
+};
+use crate::wire::RawJson;
 
 impl SessionHandle {
     /// A page of the variables under a reference: only `named` or only `indexed`
@@ -36,14 +41,15 @@ impl SessionHandle {
                 "variables start and count count from 0 and cannot be negative".into(),
             ));
         }
-        let args = strip_nulls(json!({
-            "variablesReference": variables_reference,
-            "filter": filter,
-            "start": start,
-            "count": count,
-        }));
-        let body: VariablesResponseBody =
-            self.call(Operation::Variables, "variables", args).await?;
+        let body = self
+            .call::<Variables>(VariablesArguments {
+                variables_reference,
+                filter: filter.map(str::to_string),
+                start,
+                count,
+                format: None,
+            })
+            .await?;
         Ok(body.variables)
     }
 
@@ -55,21 +61,22 @@ impl SessionHandle {
         name: &str,
         value: &str,
     ) -> Result<SetVariableResponseBody, SessionError> {
-        let args = json!({
-            "variablesReference": variables_reference,
-            "name": name,
-            "value": value,
-        });
-        let mut body = self
-            .request(Operation::Modify, "setVariable", Some(args), None)
+        let answer = self
+            .send_typed::<SetVariable>(SetVariableArguments {
+                variables_reference,
+                name: name.to_string(),
+                value: value.to_string(),
+                format: None,
+            })
             .await?;
         // lldb-dap 19 names the new value `result`, as in an evaluate answer.
+        let mut body = answer.to_value();
         if body.get("value").is_none() {
             if let Some(result) = body.get("result").cloned() {
                 body["value"] = result;
             }
         }
-        parse("setVariable", body)
+        read_answer::<SetVariable>(&RawJson::from_value(&body))
     }
 
     /// Assign `value` to the l-value `expression` in `frame_id` (`setExpression`).
@@ -80,12 +87,13 @@ impl SessionHandle {
         value: &str,
         frame_id: Option<i64>,
     ) -> Result<SetExpressionResponseBody, SessionError> {
-        let args = strip_nulls(json!({
-            "expression": expression,
-            "value": value,
-            "frameId": frame_id,
-        }));
-        self.call(Operation::Modify, "setExpression", args).await
+        self.call::<SetExpression>(SetExpressionArguments {
+            expression: expression.to_string(),
+            value: value.to_string(),
+            frame_id,
+            format: None,
+        })
+        .await
     }
 
     /// What could complete `text` at `column` (1-based, in characters) in `frame_id`
@@ -96,9 +104,14 @@ impl SessionHandle {
         column: i64,
         frame_id: Option<i64>,
     ) -> Result<Vec<CompletionItem>, SessionError> {
-        let args = strip_nulls(json!({ "text": text, "column": column, "frameId": frame_id }));
-        let body: CompletionsResponseBody =
-            self.call(Operation::Inspect, "completions", args).await?;
+        let body = self
+            .call::<Completions>(CompletionsArguments {
+                text: text.to_string(),
+                column,
+                frame_id,
+                line: None,
+            })
+            .await?;
         Ok(body.targets)
     }
 
@@ -109,13 +122,9 @@ impl SessionHandle {
         thread_id: Option<i64>,
     ) -> Result<ExceptionInfoResponseBody, SessionError> {
         let snapshot = self.ready_for(Operation::Inspect).await?;
-        let thread = Self::thread_or_stopped(&snapshot, thread_id)?;
-        self.call(
-            Operation::Inspect,
-            "exceptionInfo",
-            json!({ "threadId": thread }),
-        )
-        .await
+        let thread_id = Self::thread_or_stopped(&snapshot, thread_id)?;
+        self.call::<ExceptionInfo>(ExceptionInfoArguments { thread_id })
+            .await
     }
 
     /// The text of a source the adapter holds (a frame's or loaded source's
@@ -127,18 +136,19 @@ impl SessionHandle {
                  sources with a path are read from disk"
             )));
         }
-        let args = json!({
-            "source": { "sourceReference": source_reference },
-            "sourceReference": source_reference,
-        });
-        self.call(Operation::Query, "source", args).await
+        self.call::<SourceRequest>(SourceArguments {
+            source: Some(Source {
+                source_reference: Some(source_reference),
+                ..Source::default()
+            }),
+            source_reference,
+        })
+        .await
     }
 
     /// Every source the program has loaded (`loadedSources`).
     pub async fn loaded_sources(&self) -> Result<Vec<Source>, SessionError> {
-        let body: LoadedSourcesResponseBody = self
-            .call(Operation::Query, "loadedSources", json!({}))
-            .await?;
+        let body = self.call::<LoadedSources>(NoArguments).await?;
         Ok(body.sources)
     }
 
@@ -156,7 +166,7 @@ impl SessionHandle {
                 "module start and count count from 0 and cannot be negative".into(),
             ));
         }
-        let all: ModulesResponseBody = self.call(Operation::Query, "modules", json!({})).await?;
+        let all = self.call::<Modules>(ModulesArguments::default()).await?;
         let total = all.modules.len();
         let take = count.filter(|c| *c > 0).map_or(total, |c| c as usize);
         Ok(ModulesResponseBody {
@@ -176,11 +186,7 @@ impl SessionHandle {
         &self,
         location_reference: i64,
     ) -> Result<LocationsResponseBody, SessionError> {
-        self.call(
-            Operation::Inspect,
-            "locations",
-            json!({ "locationReference": location_reference }),
-        )
-        .await
+        self.call::<Locations>(LocationsArguments { location_reference })
+            .await
     }
 }

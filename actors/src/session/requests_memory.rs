@@ -3,13 +3,16 @@
 //! [`crate::wire::base64`]), `cancel`, and any command by name. Disassembly is in
 //! `requests_disassemble.rs`.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::state::Operation;
 use crate::error::SessionError;
-use crate::session::requests::strip_nulls;
 use crate::session::SessionHandle;
-use crate::wire::types::{ReadMemoryResponseBody, WriteMemoryResponseBody};
+use crate::wire::typed_requests::{Cancel, ReadMemory, WriteMemory};
+use crate::wire::types::{
+    CancelArguments, ReadMemoryArguments, ReadMemoryResponseBody, WriteMemoryArguments,
+    WriteMemoryResponseBody,
+};
 
 impl SessionHandle {
     /// The stopped thread's top frame's instruction pointer, as a memory reference.
@@ -43,12 +46,12 @@ impl SessionHandle {
                 "cannot read {count} bytes: count is a number of bytes, 0 or more"
             )));
         }
-        let args = strip_nulls(json!({
-            "memoryReference": memory_reference,
-            "offset": offset,
-            "count": count,
-        }));
-        self.call(Operation::Inspect, "readMemory", args).await
+        self.call::<ReadMemory>(ReadMemoryArguments {
+            memory_reference: memory_reference.to_string(),
+            offset,
+            count,
+        })
+        .await
     }
 
     /// Write `data` (base64) at `memory_reference` moved by `offset` (`writeMemory`).
@@ -66,13 +69,13 @@ impl SessionHandle {
                 "the data to write is not base64: {why}"
             )));
         }
-        let args = strip_nulls(json!({
-            "memoryReference": memory_reference,
-            "offset": offset,
-            "data": data,
-            "allowPartial": allow_partial.then_some(true),
-        }));
-        self.call(Operation::Modify, "writeMemory", args).await
+        self.call::<WriteMemory>(WriteMemoryArguments {
+            memory_reference: memory_reference.to_string(),
+            offset,
+            data: data.to_string(),
+            allow_partial: allow_partial.then_some(true),
+        })
+        .await
     }
 
     /// Ask the adapter to give up on a request (by its `seq`) or a progress (by its
@@ -87,9 +90,11 @@ impl SessionHandle {
                 "cancel needs a request_id or a progress_id".into(),
             ));
         }
-        let args = strip_nulls(json!({ "requestId": request_id, "progressId": progress_id }));
-        self.request(Operation::Query, "cancel", Some(args), None)
-            .await?;
+        self.send_typed::<Cancel>(CancelArguments {
+            request_id,
+            progress_id: progress_id.map(str::to_string),
+        })
+        .await?;
         Ok(())
     }
 

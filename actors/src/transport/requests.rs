@@ -27,6 +27,7 @@ use serde_json::json;
 use crate::core::command::Tag;
 use crate::error::{ProtocolError, SessionError, UnmatchedResponse};
 use crate::limits;
+use crate::wire::DapCommand;
 use crate::wire::{Message, Request, Response};
 
 /// A request sent and not yet answered.
@@ -116,7 +117,7 @@ impl RequestTable {
             capabilities: Cancel,
         }
         let flag = match message {
-            Message::Response(r) if r.command == "initialize" && r.success => {
+            Message::Response(r) if r.command == DapCommand::Initialize.name() && r.success => {
                 self.supports_cancel = false;
                 r.parse_body::<Cancel>().ok().and_then(|c| c.supported)
             }
@@ -195,7 +196,7 @@ impl RequestTable {
         if let Some(request) = self.take(response.request_seq) {
             return Some(request);
         }
-        if response.command != "cancel" {
+        if response.command != DapCommand::Cancel.name() {
             self.remember_unmatched(response);
         }
         None
@@ -237,9 +238,9 @@ impl RequestTable {
         let seq = self
             .pending
             .iter()
-            .find(|(_, request)| request.tag == tag && request.command != "cancel")
+            .find(|(_, request)| request.tag == tag && request.command != DapCommand::Cancel.name())
             .map(|(seq, _)| *seq)?;
-        let mut cancel = Request::new("cancel", Some(json!({ "requestId": seq })));
+        let mut cancel = Request::new(DapCommand::Cancel.name(), Some(json!({ "requestId": seq })));
         cancel.seq = self.next_seq();
         Some(cancel)
     }
@@ -248,11 +249,13 @@ impl RequestTable {
     /// the `cancel` to send, if any. `None` when it is not in flight.
     fn expire(&mut self, seq: i64) -> Option<Expired> {
         let request = self.take(seq)?;
-        let cancel = (self.supports_cancel && request.command != "cancel").then(|| {
-            let mut cancel = Request::new("cancel", Some(json!({ "requestId": seq })));
-            cancel.seq = self.next_seq();
-            cancel
-        });
+        let cancel =
+            (self.supports_cancel && request.command != DapCommand::Cancel.name()).then(|| {
+                let mut cancel =
+                    Request::new(DapCommand::Cancel.name(), Some(json!({ "requestId": seq })));
+                cancel.seq = self.next_seq();
+                cancel
+            });
         let unmatched = self
             .unmatched
             .iter()

@@ -28,6 +28,7 @@ use crate::transport::process::ProcessGroup;
 use crate::transport::state::TransportState;
 use crate::transport::terminal::Terminal;
 use crate::wire::types::RunInTerminalRequestArguments;
+use crate::wire::DapCommand;
 use crate::wire::{Event, Message, Request, Response};
 
 /// Check a `startDebugging` request: its `request` (`launch` or `attach`) and its
@@ -42,7 +43,12 @@ pub fn start_debugging(
     let kind = args
         .get("request")
         .and_then(Value::as_str)
-        .filter(|k| *k == "launch" || *k == "attach")
+        .filter(|k| {
+            matches!(
+                DapCommand::from_name(k),
+                Some(DapCommand::Launch | DapCommand::Attach)
+            )
+        })
         .ok_or("startDebugging needs `request`: `launch` or `attach`")?;
     let configuration = args
         .get("configuration")

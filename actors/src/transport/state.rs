@@ -18,6 +18,7 @@ use crate::transport::messages::{
 use crate::transport::output_tail::OutputTail;
 use crate::transport::process::{self, ProcessGroup};
 use crate::transport::requests::RequestTable;
+use crate::wire::DapCommand;
 use crate::wire::{Message, Request, Response};
 
 /// The transport's state.
@@ -92,8 +93,13 @@ impl TransportState {
                 _ => false,
             },
             Message::Response(response) => matches!(
-                response.command.as_str(),
-                "launch" | "attach" | "restart" | "configurationDone"
+                DapCommand::from_name(&response.command),
+                Some(
+                    DapCommand::Launch
+                        | DapCommand::Attach
+                        | DapCommand::Restart
+                        | DapCommand::ConfigurationDone
+                )
             ),
             Message::Request(_) => false,
         };

@@ -124,7 +124,7 @@ impl Driver {
 
     pub(super) async fn finish(&self, id: &str, result: &ToolResult) -> ExitCode {
         let exit_code = result.structured["exit_code"].as_i64();
-        // The signal that ended it, where the adapter's report tells (exit_signal.rs).
+        // The signal that ended it, where the adapter's report tells (tools/results/exit_signal.rs).
         let signal = result.structured["signal_number"].as_i64();
         let signal_name = result.structured["signal"].as_str();
         let test = &result.structured["test"];

@@ -1,0 +1,88 @@
+//! `debug.attach`: a debugger joins a process or debug server that runs already. Its
+//! target is held for the session (`Runtime::attach`), and under a root its program
+//! and working folder resolve inside it as a launch's do.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::AttachSpec;
+
+use crate::tools::breakpoints::at_start::{split_breakpoints, StartBreakpoint, StartBreakpoints};
+use crate::tools::breakpoints::statement_marks;
+use crate::tools::catalogue::context::Context;
+use crate::tools::catalogue::def::Outcome;
+use crate::tools::catalogue::spec::ToolError;
+use crate::tools::inspect::watches;
+use crate::tools::start::defaults::uncaught_exception_filters;
+use crate::tools::start::session::{check_adapter, started};
+
+/// Arguments of `debug.attach`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AttachArgs {
+    /// Process id of a local process.
+    pid: Option<u32>,
+    /// Host of a debug server (default 127.0.0.1).
+    host: Option<String>,
+    /// Port of a debug server.
+    port: Option<u16>,
+    /// The program's path, where the adapter needs it for symbols.
+    program: Option<String>,
+    /// Working directory.
+    cwd: Option<String>,
+    /// Adapter name; chosen from `program` or `port` when absent.
+    adapter: Option<String>,
+    /// Breakpoints set before the target resumes.
+    #[serde(default)]
+    breakpoints: Vec<StartBreakpoint>,
+    /// Exception filters; default uncaught, []: none.
+    filters: Option<Vec<String>>,
+    /// Seconds to wait for a first stop (default {wait} with breakpoints, else
+    /// {initial_wait}).
+    timeout: Option<f64>,
+    /// Also watch these.
+    #[serde(default)]
+    watch: Vec<String>,
+}
+
+pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
+    check_adapter(&ctx, args.adapter.as_deref())?;
+    let program = ctx
+        .paths
+        .resolve_given(args.program.as_deref(), "program")?;
+    let cwd = ctx.paths.resolve_given(args.cwd.as_deref(), "cwd")?;
+    if args.pid.is_none() && args.port.is_none() {
+        return Err(ToolError::invalid(
+            "attach needs `pid`, or `port` (and `host`)",
+            "pass the pid of a local process, or the port of a running debug server",
+        ));
+    }
+    let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let expects_stop = start.stop();
+    let StartBreakpoints {
+        sources: breakpoints,
+        functions,
+        conditional,
+        statements,
+    } = start;
+    let mut spec = AttachSpec::default();
+    spec.pid = args.pid;
+    spec.host = args.host;
+    spec.port = args.port;
+    spec.program = program;
+    spec.cwd = cwd;
+    spec.adapter = args.adapter;
+    spec.breakpoints = breakpoints;
+    spec.function_breakpoints = functions;
+    spec.conditional_function_breakpoints = conditional;
+    spec.exception_filters = match args.filters {
+        Some(filters) => filters,
+        None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
+    };
+    let session = ctx.runtime.attach(spec).await?;
+    watches::add(&ctx, &session, &args.watch)?;
+    statement_marks::remember(&ctx, &session, statements);
+    started(&ctx, session, "attached", expects_stop, args.timeout).await
+}
