@@ -17,8 +17,12 @@ use serde_json::{json, Value};
 struct Projects(PathBuf);
 
 impl Projects {
-    fn new() -> Self {
-        let top = std::env::temp_dir().join(format!("dapvisor-root-builds-{}", std::process::id()));
+    /// The projects of test `name` (each test its own folder: they run at once).
+    fn new(name: &str) -> Self {
+        let top = std::env::temp_dir().join(format!(
+            "dapvisor-root-builds-{name}-{}",
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&top);
         let projects = Self(top);
         let mark = projects.mark().display().to_string();
@@ -113,7 +117,7 @@ fn cargo_test() -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rooted_test_builds_no_source_from_outside_the_root() {
-    let projects = Projects::new();
+    let projects = Projects::new("tests");
     let client = rooted_server(&projects.root()).await;
     for (launch, names) in [
         (go_test(), "a Go package the test builds"),
@@ -147,7 +151,7 @@ async fn a_rooted_test_builds_no_source_from_outside_the_root() {
 /// before they build, the file's words withheld; one that reads only inside runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rooted_source_builds_reading_nothing_from_outside_the_root() {
-    let projects = Projects::new();
+    let projects = Projects::new("sources");
     let secret = "top secret words of the host";
     projects.write("outside/secret.h", &format!("{secret}\n"));
     projects.write("outside/secret.rs", &format!("{secret}\n"));
