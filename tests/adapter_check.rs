@@ -1,6 +1,6 @@
 //! `check_initialize`, which `dapvisor doctor` runs on each adapter: every real adapter
 //! answers over its own transport (stdio for debugpy and lldb-dap, a listening port for
-//! dlv and js-debug, the port named on stderr for rdbg, a dial-back for CodeLLDB), and one that never answers or ends at
+//! dlv and js-debug, the port named on stderr for rdbg, a port it is told for java, a dial-back for CodeLLDB), and one that never answers or ends at
 //! once is reported so, its processes ended before the call returns.
 
 mod common;
@@ -27,7 +27,10 @@ async fn resolve(def: AdapterDef) -> ResolvedAdapter {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_real_adapter_answers_initialize_over_its_own_transport() {
     let registry = AdapterRegistry::builtin();
-    let checks = ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg"].map(|name| {
+    let checks = [
+        "debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg", "java",
+    ]
+    .map(|name| {
         let def = registry.get(name).unwrap().clone();
         async move {
             let answer = check_initialize(resolve(def).await, ANSWER_WAIT).await;

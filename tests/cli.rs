@@ -182,7 +182,9 @@ async fn debug_reports_bad_input_and_exits_125() {
 async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
     let run = dapvisor(&["adapters"]).await;
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    for name in ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg"] {
+    for name in [
+        "debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg", "java",
+    ] {
         let line = run
             .stdout
             .lines()
@@ -209,11 +211,12 @@ async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
         }
         assert_eq!(a["proven"], a["name"] != "gdb", "{a}");
     }
-    // The two dapvisor installed (scripts/provision) say from where, and which version.
+    // The three dapvisor installed (scripts/provision) say from where, and which version.
     let by_name = |name: &str| adapters.iter().find(|a| a["name"] == name).unwrap();
     assert_eq!(by_name("js-debug")["version"], "v1.112.0", "{listed}");
     assert_eq!(by_name("codelldb")["version"], "1.11.8", "{listed}");
-    for name in ["js-debug", "codelldb"] {
+    assert_eq!(by_name("java")["version"], "0.24.2", "{listed}");
+    for name in ["js-debug", "codelldb", "java"] {
         let source = by_name(name)["source"]
             .as_str()
             .unwrap_or_default()
@@ -225,7 +228,7 @@ async fn adapters_lists_what_is_installed_and_how_to_get_the_rest() {
     assert_eq!(run.code, Some(2));
     assert!(
         run.stderr
-            .contains("installs debugpy, js-debug, codelldb only"),
+            .contains("installs debugpy, js-debug, codelldb, java only"),
         "{}",
         run.stderr
     );

@@ -14,7 +14,9 @@ use tokio::process::Command;
 
 /// The adapters this machine has (scripts/provision installs them), each of which
 /// must be found and answer.
-const INSTALLED: [&str; 6] = ["debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg"];
+const INSTALLED: [&str; 7] = [
+    "debugpy", "lldb-dap", "dlv", "codelldb", "js-debug", "rdbg", "java",
+];
 
 /// `dapvisor doctor ARGS --json`, parsed, with the exit code.
 async fn doctor_json(command: &mut Command, args: &[&str]) -> (Option<i32>, Value) {

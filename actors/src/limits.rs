@@ -26,6 +26,14 @@ pub const MIN_MAX_CONTENT_LENGTH: usize = 4 * 1024;
 /// `RuntimeConfig::max_header_bytes` below it.
 pub const MIN_MAX_HEADER_LENGTH: usize = 64;
 
+/// The most `variables` answers one `SessionHandle::variables` call reads to preview
+/// the objects it returned, for an adapter that shows objects as their class and id
+/// (JdiDapServer): 32. Past it, objects keep their ids.
+pub const MAX_PREVIEW_READS: usize = 32;
+
+/// The most elements, entries or fields one such preview shows, then `…`: 10.
+pub const MAX_PREVIEW_ITEMS: usize = 10;
+
 /// Bytes of answers a session keeps from one stop's reads (`threads`, `stackTrace`,
 /// `scopes`, `variables`) to answer them again without the adapter: 1 MiB. An answer
 /// that would go past it is given and not kept. Fixed.
@@ -274,8 +282,13 @@ pub fn clamp_request_timeout(requested: Duration) -> Duration {
     requested.clamp(MIN_REQUEST_TIMEOUT, MAX_REQUEST_TIMEOUT)
 }
 
-/// The test runner's limits live beside it; named here with the rest.
-pub use crate::test_run::{MAX_BUILD_ERROR_BYTES, MAX_FAILURE_TEXT_BYTES};
+/// At most this much of the compiler's messages is kept in a test run's build
+/// failure: 4 KiB. Fixed.
+pub const MAX_BUILD_ERROR_BYTES: usize = 4 * 1024;
+
+/// At most this much of a test run's failure text is kept (its start: the first
+/// failure): 2 KiB. Fixed.
+pub const MAX_FAILURE_TEXT_BYTES: usize = 2 * 1024;
 
 /// How many parents of a process an attach looks at to tell whether it descends from
 /// a live session's adapter (a launched debuggee), which holds it: 64, deeper than

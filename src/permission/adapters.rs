@@ -49,9 +49,13 @@ const READS_NAMES: (Effect, &str) = (Effect::Read, "reads the debuggee");
 /// - rdbg: expressions are Ruby `eval`ed in the program, in every context it serves
 ///   (its `repl` runs no debugger commands over DAP); its completions are IRB's, which
 ///   `eval` the text before a dot to find the receiver's methods.
+/// - java (JdiDapServer): expressions are its own small Java evaluator's, which calls
+///   methods in the program (`invokeMethod`: any code the program has), in every
+///   context; its breakpoint conditions are the same expressions. It has no console
+///   commands and no completions.
 /// - Generic: expressions in the debuggee, console input a debugger's commands, and
 ///   every argument DAP lets an adapter read as an expression is assumed to be one.
-const TABLE: [AdapterTraits; 8] = [
+const TABLE: [AdapterTraits; 9] = [
     AdapterTraits {
         flavor: AdapterFlavor::Debugpy,
         expressions: (Effect::Code, "runs Python code in the debuggee"),
@@ -115,6 +119,14 @@ const TABLE: [AdapterTraits; 8] = [
         completions: (Effect::Code, "may run Ruby code in the debuggee"),
     },
     AdapterTraits {
+        flavor: AdapterFlavor::Jdi,
+        expressions: (Effect::Code, "runs Java methods in the debuggee"),
+        console: (Effect::Code, "runs Java methods in the debuggee"),
+        evaluates_exception_names: false,
+        evaluates_instruction_references: false,
+        completions: READS_NAMES,
+    },
+    AdapterTraits {
         flavor: AdapterFlavor::Generic,
         expressions: (Effect::Code, "runs code in the debuggee"),
         console: (
@@ -145,6 +157,7 @@ pub(crate) fn flavor_name(flavor: AdapterFlavor) -> &'static str {
         AdapterFlavor::CodeLldb => "codelldb",
         AdapterFlavor::JsDebug => "js-debug",
         AdapterFlavor::Rdbg => "rdbg",
+        AdapterFlavor::Jdi => "java (JdiDapServer)",
         AdapterFlavor::Generic => "a generic adapter",
         _ => "an adapter",
     }

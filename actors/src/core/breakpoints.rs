@@ -397,7 +397,31 @@ impl BreakpointCache {
                 return true;
             }
         }
-        false
+        reason == "changed" && self.apply_renumbered(bp)
+    }
+
+    /// A `changed` breakpoint under an id the adapter never gave, at a line of a file
+    /// where the cache holds one it has not verified: that one, set once its class
+    /// loaded and numbered anew (JdiDapServer does so, as clients match by file and
+    /// line when the id is unknown).
+    fn apply_renumbered(&mut self, bp: &Breakpoint) -> bool {
+        let (Some(path), Some(line)) = (bp.source.as_ref().and_then(|s| s.path.as_ref()), bp.line)
+        else {
+            return false;
+        };
+        let Some(records) = self.sources.get_mut(Path::new(path)) else {
+            return false;
+        };
+        let unverified = records
+            .iter_mut()
+            .find(|r| r.requested.line == line && !r.actual.as_ref().is_some_and(|a| a.verified));
+        match unverified {
+            Some(record) => {
+                record.actual = Some(bp.clone());
+                true
+            }
+            None => false,
+        }
     }
 
     /// Count a stop that names `ids` (its `hitBreakpointIds`) as a hit of each cached

@@ -233,6 +233,38 @@ fn breakpoint_events_update_the_record_by_id() {
     ));
 }
 
+#[test]
+fn a_changed_breakpoint_under_a_new_id_is_matched_by_file_and_line_when_unverified() {
+    // JdiDapServer answers a breakpoint in a class not loaded yet unverified, as id 1,
+    // and sets it once the class loads as id 2.
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("/src/Shop.java");
+    cache.set_file(f, vec![bp(9), bp(12)]).unwrap();
+    let pending = |id, line| Breakpoint {
+        id: Some(id),
+        verified: false,
+        line: Some(line),
+        ..Breakpoint::default()
+    };
+    cache.record_file_result(f, &[bp(9), bp(12)], vec![pending(1, 9), pending(3, 12)]);
+    let set_at = |id, line, path: &str| Breakpoint {
+        source: Some(Source {
+            path: Some(path.into()),
+            ..Source::default()
+        }),
+        ..answered(id, line)
+    };
+    assert!(cache.apply_event("changed", &set_at(2, 9, "/src/Shop.java")));
+    assert_eq!(cache.file(f)[0].actual.as_ref().unwrap().id, Some(2));
+    assert!(cache.file(f)[0].actual.as_ref().unwrap().verified);
+    assert!(!cache.file(f)[1].actual.as_ref().unwrap().verified);
+    // Nothing unverified at that line or in that file: nothing is taken.
+    assert!(!cache.apply_event("changed", &set_at(4, 9, "/src/Shop.java")));
+    assert!(!cache.apply_event("changed", &set_at(5, 12, "/src/Other.java")));
+    assert!(!cache.apply_event("new", &set_at(6, 12, "/src/Shop.java")));
+    assert_eq!(cache.file(f)[1].actual.as_ref().unwrap().id, Some(3));
+}
+
 fn answered(id: i64, line: i64) -> Breakpoint {
     Breakpoint {
         id: Some(id),

@@ -12,6 +12,7 @@ mod debugpy;
 mod delve;
 pub(crate) mod dialect;
 mod gdb;
+mod java;
 mod js_debug;
 pub(crate) mod lldb_dap;
 mod ruby;
@@ -96,6 +97,14 @@ pub struct Quirks {
     /// line, as the adapter's launcher would (read back by
     /// [`Self::launcher_exit_code`]). Given the exit code, or the signal.
     pub terminal_exit_line: Option<ExitLine>,
+    /// The adapter shows every object as its class and id (`java.util.ArrayList@2176`,
+    /// JdiDapServer): the session handle previews such values from their children
+    /// (`session/object_previews.rs`).
+    pub objects_show_as_ids: bool,
+    /// An evaluation that runs code leaves the adapter's frames of the stop stale
+    /// until it is asked the stack again (JdiDapServer): the session handle asks it
+    /// before an `evaluate` or `variables` (`session/stale_frames.rs`).
+    pub evaluation_stales_frames: bool,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -129,6 +138,8 @@ impl Quirks {
         no_pid_attach: None,
         terminal_noise: &[],
         terminal_exit_line: None,
+        objects_show_as_ids: false,
+        evaluation_stales_frames: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
         dialect: Dialect::PLAIN,
@@ -204,6 +215,7 @@ impl AdapterFlavor {
             AdapterFlavor::CodeLldb => &codelldb::QUIRKS,
             AdapterFlavor::JsDebug => &js_debug::QUIRKS,
             AdapterFlavor::Rdbg => &ruby::QUIRKS,
+            AdapterFlavor::Jdi => &java::QUIRKS,
             AdapterFlavor::Generic => &Quirks::NONE,
         }
     }
@@ -258,6 +270,14 @@ mod tests {
         let filters = |f: AdapterFlavor| quirks(f).uncaught_exception_filters;
         assert_eq!(filters(AdapterFlavor::Debugpy), ["uncaught"]);
         assert_eq!(filters(AdapterFlavor::JsDebug), ["uncaught"]);
+        assert_eq!(filters(AdapterFlavor::Jdi), ["uncaught"]);
+        assert!(quirks(AdapterFlavor::Jdi).listen_banner_on_stderr);
+        let objects_as_ids: Vec<_> = AdapterFlavor::ALL
+            .into_iter()
+            .filter(|f| quirks(*f).objects_show_as_ids)
+            .collect();
+        assert_eq!(objects_as_ids, [AdapterFlavor::Jdi]);
+        assert!(quirks(AdapterFlavor::Jdi).evaluation_stales_frames);
         assert_eq!(filters(AdapterFlavor::CodeLldb), ["rust_panic"]);
         assert!(filters(AdapterFlavor::LldbDap).is_empty());
         assert!(filters(AdapterFlavor::Delve).is_empty());
@@ -317,7 +337,7 @@ mod tests {
     #[test]
     fn each_family_spells_its_arguments_its_own_way_only_where_its_row_says() {
         use AdapterFlavor::*;
-        let expected: [(AdapterFlavor, &[&str]); 8] = [
+        let expected: [(AdapterFlavor, &[&str]); 9] = [
             (
                 Debugpy,
                 &["launch", "after_extra", "attach", "launch_with_adapter"],
@@ -337,6 +357,7 @@ mod tests {
             (CodeLldb, &["launch", "attach"]),
             (JsDebug, &["launch", "attach", "launch_with_adapter"]),
             (Rdbg, &["launch", "adapter_args"]),
+            (Jdi, &["launch", "after_extra", "launch_with_adapter"]),
             (Generic, &[]),
         ];
         assert_eq!(expected.map(|(f, _)| f), AdapterFlavor::ALL);

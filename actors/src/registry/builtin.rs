@@ -1,4 +1,4 @@
-//! The seven built-in adapters, in preference order: where several serve one extension
+//! The eight built-in adapters, in preference order: where several serve one extension
 //! (C: lldb-dap, gdb, CodeLLDB), the earlier one is chosen first.
 
 use serde_json::{json, Map, Value};
@@ -9,7 +9,7 @@ use crate::wire::DapCommand;
 use crate::wire::DapCommand as C;
 
 /// The built-in adapter definitions, in preference order: debugpy, lldb-dap, dlv, gdb,
-/// codelldb, js-debug, rdbg.
+/// codelldb, js-debug, rdbg, java.
 pub fn builtin_adapters() -> Vec<AdapterDef> {
     vec![
         debugpy(),
@@ -19,6 +19,7 @@ pub fn builtin_adapters() -> Vec<AdapterDef> {
         codelldb(),
         js_debug(),
         rdbg(),
+        java(),
     ]
 }
 
@@ -39,6 +40,8 @@ pub(crate) const BUILTIN_ALIASES: &[(&str, &str)] = &[
     ("ruby", "rdbg"),
     ("rb", "rdbg"),
     ("debug", "rdbg"),
+    ("jdi", "java"),
+    ("jdk", "java"),
 ];
 
 /// Extensions of native programs' sources and binaries; "" is a file without extension.
@@ -313,6 +316,36 @@ fn rdbg() -> AdapterDef {
             .into(),
         adapter_id: "rdbg".into(),
         served_commands: Some(rdbg_commands()),
+        pages_variables: false,
+    }
+}
+
+/// JdiDapServer under the JDK's `java`, from the classes `dapvisor adapters install
+/// java` compiled (resolve.rs puts `-cp CLASSES` first): it listens on the loopback
+/// port it is told and names it on stderr. The JVM flags keep a small adapter small:
+/// one GC thread's worth of collector, no optimizing compiler.
+fn java() -> AdapterDef {
+    AdapterDef {
+        name: "java".into(),
+        flavor: AdapterFlavor::Jdi,
+        languages: strings(&["java"]),
+        extensions: strings(&["java", "class", "jar"]),
+        commands: strings(&["java"]),
+        args: strings(&[
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "JdiDapServer",
+            "--port",
+            "{port}",
+        ]),
+        transport: TransportKind::TcpListen,
+        launch_defaults: Map::new(),
+        install_hint: "Install a JDK 17 or newer (`apt-get install openjdk-17-jdk-headless` on \
+                       Debian 12), then run `dapvisor adapters install java` (it fetches the \
+                       adapter's source with npm and compiles it with javac)"
+            .into(),
+        adapter_id: "java".into(),
+        served_commands: None,
         pages_variables: false,
     }
 }

@@ -19,7 +19,10 @@ pub enum TransportKind {
     Stdio,
     /// The adapter listens on a port it picks itself (its arguments ask for port 0) and
     /// prints a banner naming `host:port` on stdout; the runtime reads the banner (see
-    /// [`parse_listen_banner`](super::parse_listen_banner)) and connects.
+    /// [`parse_listen_banner`](super::parse_listen_banner)) and connects. An adapter
+    /// that cannot pick its own port (JdiDapServer) is told one: each `{port}` in its
+    /// arguments is replaced by a loopback port free just before it starts, and its
+    /// banner, printed once it holds that port, is still what is waited for.
     TcpListen,
     /// The adapter dials in: the runtime listens on a loopback port it picked
     /// (`127.0.0.1:0`) and starts the adapter with that port in its arguments, where
@@ -80,13 +83,18 @@ pub enum AdapterFlavor {
     /// runs the program with a DAP server inside it, so a launch puts the program on
     /// its command line and the process's exit is the program's (see `quirks/ruby.rs`).
     Rdbg,
+    /// JdiDapServer (Java), a single-file DAP server on the JDK's JDI, from the npm
+    /// package js-debug and CodeLLDB come from, compiled with `javac` at install. It
+    /// listens on a port it is told (it refuses to pick one) and starts the program
+    /// itself through a `java` of dapvisor's (see `quirks/java.rs`).
+    Jdi,
     /// Any other adapter: standard DAP arguments, no special handling.
     Generic,
 }
 
 impl AdapterFlavor {
     /// Every family, in a stable order (for tables that must cover each one).
-    pub const ALL: [AdapterFlavor; 8] = [
+    pub const ALL: [AdapterFlavor; 9] = [
         AdapterFlavor::Debugpy,
         AdapterFlavor::LldbDap,
         AdapterFlavor::Delve,
@@ -94,6 +102,7 @@ impl AdapterFlavor {
         AdapterFlavor::CodeLldb,
         AdapterFlavor::JsDebug,
         AdapterFlavor::Rdbg,
+        AdapterFlavor::Jdi,
         AdapterFlavor::Generic,
     ];
 }

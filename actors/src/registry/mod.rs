@@ -44,7 +44,8 @@ pub use definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, ServedCommands,
 pub use detect::{dapvisor_home, Environment, DEFAULT_PROBE_TIMEOUT};
 pub use error::RegistryError;
 pub use install::{
-    install_codelldb, install_debugpy, install_js_debug, InstallRecord, InstallSource, Unpinned,
+    install_codelldb, install_debugpy, install_java, install_js_debug, InstallRecord,
+    InstallSource, Unpinned,
 };
 pub use probe::{parse_gdb_version, MIN_GDB_VERSION};
 pub use version::{adapter_version, first_version};

@@ -7,7 +7,7 @@ use super::debugpy_probe::probe_debugpy;
 use super::definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, TransportKind};
 use super::detect::{expand_candidate, find_executable, is_executable, Environment};
 use super::error::RegistryError;
-use super::install::{codelldb_adapter, js_debug_server};
+use super::install::{codelldb_adapter, debuggee_java, java_classes, js_debug_server};
 use super::probe::{parse_gdb_version, run_probe, ProbeOutcome, MIN_GDB_VERSION};
 
 /// Find `def`'s executable in `env` and check it.
@@ -29,6 +29,7 @@ pub(crate) fn resolve(
         AdapterFlavor::JsDebug => resolve_js_debug(def, env),
         AdapterFlavor::CodeLldb => resolve_codelldb(def, env),
         AdapterFlavor::Rdbg => resolve_rdbg(def, env),
+        AdapterFlavor::Jdi => resolve_java(def, env),
         AdapterFlavor::Gdb => {
             let resolved = resolve_command(def, env)?;
             check_gdb(def, &resolved.program, env)?;
@@ -210,6 +211,29 @@ fn resolve_codelldb(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapt
     }
     tried.push(format!("`{}` (not installed there)", installed.display()));
     Err(not_installed(def, tried, def.install_hint.clone()))
+}
+
+/// JdiDapServer is the `java` on PATH running the classes `dapvisor adapters install
+/// java` compiled into the dapvisor home folder, beside the `java` it starts programs
+/// with.
+fn resolve_java(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapter, RegistryError> {
+    let (java, mut tried) = first_command(def, env);
+    let classes = java_classes(&env.dapvisor_home);
+    if !classes.join("JdiDapServer.class").is_file() {
+        tried.push(format!("`{}` (not installed there)", classes.display()));
+    }
+    let debuggee = debuggee_java(&env.dapvisor_home);
+    if !is_executable(&debuggee) {
+        tried.push(format!("`{}` (not installed there)", debuggee.display()));
+    }
+    match java {
+        Some(java) if tried.is_empty() => {
+            let mut args = vec!["-cp".to_string(), classes.to_string_lossy().into_owned()];
+            args.extend(def.args.iter().cloned());
+            Ok(ResolvedAdapter::running(def, java, args))
+        }
+        _ => Err(not_installed(def, tried, def.install_hint.clone())),
+    }
 }
 
 /// rdbg is Ruby running the `debug` gem's `exe/rdbg`, which Ruby's gems say where to

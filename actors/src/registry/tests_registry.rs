@@ -102,7 +102,7 @@ fn unknown_adapter_lists_known_ones() {
     assert_eq!(name, "pdb");
     assert_eq!(
         known,
-        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug", "rdbg"]
+        &["debugpy", "lldb-dap", "dlv", "gdb", "codelldb", "js-debug", "rdbg", "java"]
     );
     assert!(err.to_string().contains("debugpy, lldb-dap, dlv"), "{err}");
 }
@@ -172,6 +172,62 @@ fn rdbg_refuses_an_attach_by_pid_saying_to_start_under_it_and_attach_by_port() {
         .resolve_for_attach_in(def, &by_port, &fake_env(&dir))
         .unwrap();
     assert_eq!(resolved.name, "rdbg");
+}
+
+#[test]
+fn java_refuses_an_attach_by_pid_saying_to_attach_to_the_jvms_debug_agent_by_port() {
+    let registry = AdapterRegistry::builtin();
+    let spec = AttachSpec {
+        program: Some("/srv/app/Worker.java".into()),
+        pid: Some(4242),
+        ..AttachSpec::default()
+    };
+    let def = registry.select_for_attach(&spec).unwrap();
+    assert_eq!(def.name, "java");
+    let dir = TempDir::new("java-pid");
+    let err = registry
+        .resolve_for_attach_in(def, &spec, &fake_env(&dir))
+        .unwrap_err();
+    assert!(matches!(err, RegistryError::NoPidAttach { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("-agentlib:jdwp") && text.contains("attach by `port`"),
+        "{text}"
+    );
+}
+
+/// A java install is the classes and the program's `java` in the home folder, with
+/// `java` on PATH: the adapter runs as `java -cp CLASSES ... JdiDapServer --port {port}`.
+#[test]
+fn java_resolves_to_the_installed_classes_under_the_java_on_path() {
+    let registry = AdapterRegistry::builtin();
+    let def = registry.get("jdi").unwrap();
+    let dir = TempDir::new("java-home");
+    let env = fake_env(&dir);
+    let missing = registry.resolve_in(def, &env).unwrap_err().to_string();
+    assert!(
+        missing.contains("dapvisor adapters install java"),
+        "{missing}"
+    );
+    let java = dir.file("java", 0o755);
+    let installed = dir.0.join("home/java");
+    std::fs::create_dir_all(installed.join("classes")).unwrap();
+    std::fs::create_dir_all(installed.join("bin")).unwrap();
+    std::fs::write(installed.join("classes/JdiDapServer.class"), "").unwrap();
+    let debuggee = installed.join("bin/debuggee-java");
+    std::fs::write(&debuggee, "").unwrap();
+    let still = registry.resolve_in(def, &env).unwrap_err().to_string();
+    assert!(still.contains("debuggee-java"), "not executable: {still}");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&debuggee, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let resolved = registry.resolve_in(def, &env).unwrap();
+    assert_eq!(resolved.program, java);
+    let classes = installed.join("classes").display().to_string();
+    assert_eq!(resolved.args[..2], ["-cp".to_string(), classes]);
+    assert_eq!(
+        resolved.args[resolved.args.len() - 3..],
+        ["JdiDapServer", "--port", "{port}"]
+    );
 }
 
 #[test]
@@ -405,7 +461,8 @@ fn adapter_flavor_all_lists_every_family_once_in_order() {
             AdapterFlavor::CodeLldb => 4,
             AdapterFlavor::JsDebug => 5,
             AdapterFlavor::Rdbg => 6,
-            AdapterFlavor::Generic => 7,
+            AdapterFlavor::Jdi => 7,
+            AdapterFlavor::Generic => 8,
         }
     }
     for (at, flavor) in AdapterFlavor::ALL.into_iter().enumerate() {

@@ -8,8 +8,9 @@ use super::definition::{AdapterFlavor, ResolvedAdapter};
 use super::probe::{run_probe, ProbeOutcome};
 
 /// The arguments that make `flavor`'s executable print its version, where it has
-/// them. CodeLLDB has no such flag and js-debug runs under node (whose version is
-/// node's): their versions are in dapvisor's install record, where it installed them.
+/// them. CodeLLDB has no such flag, js-debug runs under node and JdiDapServer under
+/// java (whose versions are theirs): their versions are in dapvisor's install record,
+/// where it installed them.
 fn version_arguments(flavor: AdapterFlavor) -> Option<&'static [&'static str]> {
     match flavor {
         // The program is the Python that imports debugpy.
@@ -76,6 +77,7 @@ mod tests {
         for flavor in [
             AdapterFlavor::CodeLldb,
             AdapterFlavor::JsDebug,
+            AdapterFlavor::Jdi,
             AdapterFlavor::Generic,
         ] {
             assert!(version_arguments(flavor).is_none(), "{flavor:?}");

@@ -115,8 +115,20 @@ impl SessionHandle {
         Ok(body.scopes)
     }
 
-    /// The variables under a reference (a scope's or a structured value's).
+    /// The variables under a reference (a scope's or a structured value's); where the
+    /// adapter shows objects as ids (JdiDapServer), each with a preview read from its
+    /// children instead (see `object_previews.rs`).
     pub async fn variables(&self, variables_reference: i64) -> Result<Vec<Variable>, SessionError> {
+        let variables = self.raw_variables(variables_reference).await?;
+        Ok(self.with_previews(variables).await)
+    }
+
+    /// The variables under a reference as the adapter gave them.
+    pub(crate) async fn raw_variables(
+        &self,
+        variables_reference: i64,
+    ) -> Result<Vec<Variable>, SessionError> {
+        self.refresh_stale_frames().await;
         let body = self
             .call::<Variables>(VariablesArguments {
                 variables_reference,
@@ -135,6 +147,7 @@ impl SessionHandle {
         frame_id: Option<i64>,
         context: Option<&str>,
     ) -> Result<EvaluateResponseBody, SessionError> {
+        self.refresh_stale_frames().await;
         self.call::<Evaluate>(EvaluateArguments {
             expression: expression.to_string(),
             frame_id,

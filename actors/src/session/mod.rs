@@ -13,6 +13,8 @@ mod handle_inspect;
 #[cfg(test)]
 mod handle_tests;
 mod held;
+mod object_previews;
+mod stale_frames;
 
 mod effects;
 pub mod messages;

@@ -10,8 +10,7 @@ use serde_json::Value;
 
 use super::TestRunError;
 
-/// At most this much of the compiler's messages is kept in a build failure.
-pub const MAX_BUILD_ERROR_BYTES: usize = 4 * 1024;
+use crate::limits::MAX_BUILD_ERROR_BYTES;
 
 /// Build the tests of the crate at `crate_dir` within `deadline`; the test
 /// executables, in the order cargo built them.

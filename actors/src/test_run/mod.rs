@@ -26,8 +26,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-pub use cargo::MAX_BUILD_ERROR_BYTES;
-pub use outcome::{TestOutcome, MAX_FAILURE_TEXT_BYTES};
+pub use outcome::TestOutcome;
 pub use runner::TestRunner;
 
 use crate::launch::LaunchSpec;

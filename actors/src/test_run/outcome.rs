@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TestRunner;
 
-/// At most this much failure text is kept (its start: the first failure).
-pub const MAX_FAILURE_TEXT_BYTES: usize = 2 * 1024;
+use crate::limits::MAX_FAILURE_TEXT_BYTES;
 
 /// The outcome of one test run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

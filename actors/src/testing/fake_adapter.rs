@@ -77,6 +77,9 @@ pub(crate) struct Script {
     pub(crate) evaluate: HashMap<String, String>,
     pub(crate) exit_code: i64,
     pub(crate) keep_running: bool,
+    pub(crate) junk_frames: usize,
+    pub(crate) unrecorded: bool,
+    pub(crate) thread_churn: usize,
     pub(crate) capabilities: serde_json::Map<String, Value>,
 }
 
@@ -169,6 +172,30 @@ impl FakeAdapter {
         self
     }
 
+    /// After `configurationDone` (and any reverse requests), write `count` JSON
+    /// frames that are not DAP messages: JSON that is no message, an empty object, a
+    /// message of a type DAP does not have, in turn. Past the runtime's
+    /// `max_malformed_frames` the connection is ended as broken.
+    pub fn junk_frames(mut self, count: usize) -> Self {
+        self.script.junk_frames = count;
+        self
+    }
+
+    /// After `configurationDone`, report `count` threads that start and exit at once
+    /// (`thread` events, ids from 100).
+    pub fn thread_churn(mut self, count: usize) -> Self {
+        self.script.thread_churn = count;
+        self
+    }
+
+    /// Keep no record of the messages (the probe still counts connections): for
+    /// benchmarks that serve thousands of sessions and measure what the runtime keeps,
+    /// not what the probe does.
+    pub fn unrecorded(mut self) -> Self {
+        self.script.unrecorded = true;
+        self
+    }
+
     /// The connector to register with
     /// [`RuntimeConfig::in_process_adapter`](crate::RuntimeConfig::in_process_adapter),
     /// and the probe that sees every connection it serves. Each call of the connector
@@ -201,13 +228,16 @@ async fn serve(
 ) {
     let mut framed = Framed::new(stream, DapCodec::new());
     let (delayed_tx, mut delayed_rx) = mpsc::unbounded_channel::<Vec<Out>>();
+    let recorded = !script.unrecorded;
     let mut program = Program::new(script);
     let mut next_seq = 1;
     loop {
         let outs = tokio::select! {
             incoming = framed.next() => match incoming {
                 Some(Ok(Message::Request(request))) => {
-                    probe.record_request(connection, &request);
+                    if recorded {
+                        probe.record_request(connection, &request);
+                    }
                     match program.handle(&request) {
                         Reaction::Now(outs) => outs,
                         Reaction::Later(after, outs) => {
@@ -222,7 +252,9 @@ async fn serve(
                     }
                 }
                 Some(Ok(Message::Response(response))) => {
-                    probe.record_response(connection, response);
+                    if recorded {
+                        probe.record_response(connection, response);
+                    }
                     continue;
                 }
                 Some(Ok(Message::Event(_))) => continue,
@@ -230,7 +262,8 @@ async fn serve(
             },
             Some(outs) = delayed_rx.recv() => outs,
         };
-        if !write(&mut framed, outs, &mut next_seq, &probe, connection).await {
+        let probe = recorded.then_some(&probe);
+        if !write(&mut framed, outs, &mut next_seq, probe, connection).await {
             break;
         }
     }
@@ -244,7 +277,7 @@ async fn write(
     framed: &mut Framed<DuplexStream, DapCodec>,
     outs: Vec<Out>,
     next_seq: &mut i64,
-    probe: &FakeAdapterProbe,
+    probe: Option<&FakeAdapterProbe>,
     connection: usize,
 ) -> bool {
     for out in outs {
@@ -257,7 +290,9 @@ async fn write(
                     Message::Response(r) => r.seq = seq,
                     Message::Event(e) => e.seq = seq,
                 }
-                probe.record_sent(connection, &message);
+                if let Some(probe) = probe {
+                    probe.record_sent(connection, &message);
+                }
                 if framed.feed(message).await.is_err() {
                     return false;
                 }
@@ -271,6 +306,14 @@ async fn write(
             Out::Close => {
                 let _ = SinkExt::<Message>::flush(framed).await;
                 return false;
+            }
+            Out::Raw(bytes) => {
+                use tokio::io::AsyncWriteExt;
+                if SinkExt::<Message>::flush(framed).await.is_err()
+                    || framed.get_mut().write_all(&bytes).await.is_err()
+                {
+                    return false;
+                }
             }
         }
     }

@@ -27,6 +27,8 @@ pub(crate) enum Out {
     Pause(Duration),
     /// Flush, then close the connection.
     Close,
+    /// Write these bytes as they are: a frame that is not a DAP message.
+    Raw(Vec<u8>),
 }
 
 /// How the adapter reacts to one request.
@@ -129,6 +131,8 @@ impl Program {
                     let reverse = Request::new(command.clone(), Some(arguments.clone()));
                     outs.push(Out::Message(Message::Request(reverse)));
                 }
+                outs.extend(junk_frames(self.script.junk_frames));
+                outs.extend(thread_churn(self.script.thread_churn));
                 match self.script.burst {
                     Some((pairs, outputs)) => outs.extend(self.burst(pairs, outputs)),
                     None => outs.extend(self.run_on()),
@@ -337,4 +341,40 @@ fn stopped(reason: &str, hit: Option<i64>) -> Out {
         body["hitBreakpointIds"] = json!([id]);
     }
     event("stopped", Some(body))
+}
+
+/// `count` well-framed JSON bodies that are not DAP messages, in turn: JSON that is
+/// no message, an empty object, and a message of a type DAP does not have. (A body
+/// that is not JSON at all ends the connection: nothing after it can be trusted.)
+fn junk_frames(count: usize) -> Vec<Out> {
+    const BODIES: [&str; 3] = [
+        "[1, 2, 3]",
+        "{}",
+        r#"{"seq": 0, "type": "gossip", "text": "not a DAP message"}"#,
+    ];
+    (0..count)
+        .map(|i| {
+            let body = BODIES[i % BODIES.len()];
+            let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+            Out::Raw(frame.into_bytes())
+        })
+        .collect()
+}
+
+/// `count` threads that start and exit at once (ids from 100), as a program that
+/// churns through short-lived threads reports them.
+fn thread_churn(count: usize) -> Vec<Out> {
+    (0..count as i64)
+        .flat_map(|i| {
+            let thread = json!({ "threadId": 100 + i });
+            let mut started = thread.clone();
+            started["reason"] = json!("started");
+            let mut exited = thread;
+            exited["reason"] = json!("exited");
+            [
+                event("thread", Some(started)),
+                event("thread", Some(exited)),
+            ]
+        })
+        .collect()
 }

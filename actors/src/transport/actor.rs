@@ -130,9 +130,11 @@ async fn start(
                 ),
                 _ => None,
             };
-            let args = match &dial_back {
-                Some(dial_back) => dial_back.arguments(&adapter.args),
-                None => adapter.args.clone(),
+            let args = match (&dial_back, kind) {
+                (Some(dial_back), _) => dial_back.arguments(&adapter.args),
+                (None, TransportKind::TcpListen) => listen::told_port(&adapter.args)
+                    .map_err(|e| format!("could not find a free loopback port: {e}"))?,
+                (None, _) => adapter.args.clone(),
             };
             // Spawning is quick and synchronous; only a missing binary fails here,
             // which reaches the owner as a spawn error.

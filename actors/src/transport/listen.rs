@@ -16,6 +16,26 @@ use crate::transport::messages::TransportMsg;
 use crate::transport::output_order::{drain_in_order, OrderedForward};
 use crate::transport::output_tail::OutputTail;
 
+/// `args` with each `{port}` replaced by a loopback port free now, for an adapter that
+/// listens only on a port it is told (JdiDapServer refuses to pick one). The port is
+/// released before the adapter binds it, the one race dapvisor accepts, because losing
+/// it is safe: the adapter prints its banner only once its own bind succeeded, so
+/// nothing else can answer there, and a port taken meanwhile fails the start with the
+/// adapter's words. Arguments without `{port}` are left as they are (no port is taken).
+pub fn told_port(args: &[String]) -> std::io::Result<Vec<String>> {
+    const PORT: &str = "{port}";
+    if !args.iter().any(|a| a.contains(PORT)) {
+        return Ok(args.to_vec());
+    }
+    let port = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?
+        .local_addr()?
+        .port();
+    Ok(args
+        .iter()
+        .map(|a| a.replace(PORT, &port.to_string()))
+        .collect())
+}
+
 /// Read the adapter's stdout (or stderr, for an adapter that names its port there)
 /// until the banner names the address, connect, then start the I/O tasks; keep
 /// draining the pipe into `tail` (and to `forward`, in order with the events), and
@@ -140,6 +160,17 @@ mod tests {
     use tokio::io::{AsyncWriteExt, DuplexStream};
 
     const TIMEOUT: Duration = Duration::from_secs(10);
+
+    #[test]
+    fn a_port_is_told_only_where_the_arguments_ask_for_one() {
+        let asked = ["JdiDapServer", "--port", "{port}"].map(String::from);
+        let told = told_port(&asked).unwrap();
+        let port: u16 = told[2].parse().unwrap();
+        assert_ne!(port, 0);
+        assert_eq!(told[..2], asked[..2]);
+        let plain = ["0", "127.0.0.1"].map(String::from);
+        assert_eq!(told_port(&plain).unwrap(), plain);
+    }
 
     fn pipe() -> (DuplexStream, BufReader<DuplexStream>, OutputTail) {
         let (adapter, ours) = tokio::io::duplex(1 << 16);

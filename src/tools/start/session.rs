@@ -133,7 +133,7 @@ pub(crate) struct LaunchArgs {
     /// Added to the program's environment.
     #[serde(default)]
     env: BTreeMap<String, String>,
-    /// `debugpy`, `lldb-dap`, `dlv`, `js-debug`, `codelldb` or `rdbg`, or a language.
+    /// debugpy, lldb-dap, dlv, js-debug, codelldb, rdbg, java, or a language.
     adapter: Option<String>,
     /// debugpy: run this module (-m) instead.
     module: Option<String>,

