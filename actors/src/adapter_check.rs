@@ -13,7 +13,7 @@ use ractor::{Actor, ActorRef};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::core::startup::initialize_arguments;
+use crate::core::handshake::initialize_arguments;
 use crate::registry::ResolvedAdapter;
 use crate::transport::TransportOutput;
 use crate::transport::{TransportActor, TransportArgs, TransportConfig, TransportMsg};

@@ -3,8 +3,10 @@
 
 use serde_json::{json, Value};
 
-use crate::core::command::StopInfo;
-use crate::core::session::{Pending, SessionCore};
+use crate::core::pending::Pending;
+use crate::core::phase::{Phase, Program};
+use crate::core::session::SessionCore;
+use crate::core::snapshot::StopInfo;
 use crate::core::state::SessionState;
 use crate::events::EventKind;
 use crate::wire::types::{
@@ -33,8 +35,8 @@ impl SessionCore {
             },
             "continued" => {
                 let body: ContinuedEventBody = event.parse_body().unwrap_or_default();
-                if self.state == SessionState::Stopped {
-                    self.set_state(SessionState::Running);
+                if self.state() == SessionState::Stopped {
+                    self.set_program(Program::Running);
                 }
                 self.emit(EventKind::Continued {
                     thread_id: body.thread_id,
@@ -59,7 +61,7 @@ impl SessionCore {
                 self.emit(EventKind::Terminated {
                     restart: body.restart,
                 });
-                self.set_state(SessionState::Terminated);
+                self.set_program(Program::Ended);
                 self.maybe_finish_startup();
                 self.graceful_end_seen();
                 // The debuggee is gone; let the adapter go too. Where no exit code came
@@ -207,7 +209,7 @@ impl SessionCore {
         }
         self.breakpoints.record_hits(&stop.hit_breakpoint_ids);
         self.run.last_stop = Some(stop.clone());
-        self.set_state(SessionState::Stopped);
+        self.set_program(Program::Stopped);
         self.emit(EventKind::Stopped(stop));
         self.wake_waiters();
     }
@@ -225,7 +227,7 @@ impl SessionCore {
     }
 
     fn on_debuggee_ended(&mut self) {
-        self.set_state(SessionState::Terminated);
+        self.set_program(Program::Ended);
         self.maybe_finish_startup();
         self.wake_waiters();
     }
@@ -233,10 +235,10 @@ impl SessionCore {
     /// Send the `disconnect` that lets a live adapter go, once the debuggee ended and
     /// no handshake is under way. Returns whether it was sent.
     pub(super) fn release_adapter(&mut self) -> bool {
-        if !self.adapter.is_serving() || self.startup.is_some() {
+        if !matches!(self.phase, Phase::Live { .. }) {
             return false;
         }
-        self.adapter.ending();
+        self.change_phase(Phase::ending);
         self.send(
             DapCommand::Disconnect,
             Some(json!({ "restart": false })),

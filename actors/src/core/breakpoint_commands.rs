@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use crate::core::command::{Answer, Token};
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::pending::{Pending, Purpose};
+use crate::core::session::SessionCore;
 use crate::core::state::Operation;
 use crate::core::trace;
 use crate::error::SessionError;
@@ -184,7 +185,7 @@ impl SessionCore {
     /// Whether breakpoint changes go to the adapter now: it is configured and is not
     /// being let go (after the debuggee ended they wait in the cache for the next run).
     pub(super) fn adapter_takes_breakpoints(&self) -> bool {
-        self.adapter.accepts_breakpoints()
+        self.phase.accepts_breakpoints()
     }
 
     /// Function breakpoints need `supportsFunctionBreakpoints`, and their conditions

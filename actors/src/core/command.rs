@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::core::breakpoints::SourceBreakpointRecord;
 use crate::core::output::OutputSlice;
 use crate::core::session_id::SessionId;
-use crate::core::snapshot::SessionSnapshot;
+use crate::core::snapshot::{SessionSnapshot, StopInfo};
 use crate::core::state::Operation;
 use crate::error::{AdapterExit, SessionError};
 use crate::events::EventKind;
@@ -260,25 +260,6 @@ impl ControlAction {
     }
 }
 
-/// Why and where the debuggee stopped.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StopInfo {
-    /// The adapter's reason: `breakpoint`, `step`, `pause`, `exception`, `entry`, ...
-    pub reason: String,
-    /// The thread that stopped.
-    pub thread_id: Option<i64>,
-    /// Whether every thread stopped.
-    pub all_threads_stopped: bool,
-    /// Ids of the breakpoints that were hit.
-    pub hit_breakpoint_ids: Vec<i64>,
-    /// The adapter's description, where it gave one.
-    pub description: Option<String>,
-    /// Extra text (such as an exception message), where the adapter gave any.
-    pub text: Option<String>,
-    /// This stop's number: the session's stops are numbered from 1.
-    pub epoch: u64,
-}
-
 /// How a wait for a stop ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
@@ -293,6 +274,32 @@ pub enum StopOutcome {
     },
     /// Still running when the wait's time ran out. Not an error.
     TimedOut,
+}
+
+/// What js-debug's bootstrap connection sent, once the program's own connection is
+/// adopted (`bootstrap.rs`).
+#[derive(Debug)]
+pub enum BootstrapInput {
+    /// An event.
+    Event(Event),
+    /// The answer to a request sent on it before the adoption.
+    Response {
+        /// The core's tag for it.
+        tag: Tag,
+        /// The response, or why there is none.
+        result: Result<Response, SessionError>,
+    },
+    /// It asked for another child session.
+    StartDebugging {
+        /// `launch` or `attach`.
+        request: String,
+        /// The child's arguments.
+        configuration: Map<String, Value>,
+        /// The server's address.
+        server: Option<(String, u16)>,
+    },
+    /// It ended.
+    Closed(AdapterExit),
 }
 
 /// A successful answer to an agent.
@@ -367,8 +374,8 @@ pub enum Input {
     },
     /// The session cannot go on (restart budget spent, attached process gone).
     Fail {
-        /// Why, for the agent.
-        reason: String,
+        /// Why.
+        cause: crate::core::failure::Failure,
     },
     /// The agent behind `token` gave up on its command (the call's future was
     /// dropped): its answer is no longer wanted.
@@ -388,7 +395,7 @@ pub enum Input {
     },
     /// Output of the connection that bootstrapped this session's program, once the
     /// session adopted the program's own connection (see `core/bootstrap.rs`).
-    Bootstrap(crate::core::bootstrap::BootstrapInput),
+    Bootstrap(BootstrapInput),
 }
 
 /// One thing for the actor shell to do.

@@ -8,7 +8,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::core::command::{Answer, Command, Token};
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::pending::{Pending, Purpose};
+use crate::core::phase::Program;
+use crate::core::session::SessionCore;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::wire::types::SetExceptionBreakpointsArguments;
@@ -63,7 +65,7 @@ impl SessionCore {
                 granularity,
             } => self.control(token, action, thread_id, granularity),
             Command::WaitForStop { after, timeout } => {
-                crate::core::state::check_not_failed(self.state, self.failure.as_deref())?;
+                crate::core::state::check_not_failed(self.state(), self.failure().as_deref())?;
                 self.wait_for_stop(token, after, timeout);
                 Ok(())
             }
@@ -142,7 +144,7 @@ impl SessionCore {
         let arguments = self.with_default_context(&command, arguments);
         // A read at a stop is answered from this stop's cache, or fills it.
         let cache_key = crate::core::stop_cache::key(&command, arguments.as_ref())
-            .filter(|_| self.state == SessionState::Stopped);
+            .filter(|_| self.state() == SessionState::Stopped);
         if cache_key.is_some() {
             if let Some(body) = self.stop_cache.get(&command, arguments.as_ref()) {
                 self.reply(token, Ok(Answer::Body(body)));
@@ -168,7 +170,7 @@ impl SessionCore {
             Purpose::Moving {
                 epoch: self.stop_epoch,
                 ticket,
-                was: self.state,
+                was: self.state(),
             }
         } else {
             Purpose::Body
@@ -188,7 +190,7 @@ impl SessionCore {
         }
         if moves {
             // As for `continue`: a `stopped` event may beat the response.
-            self.set_state(SessionState::Running);
+            self.set_program(Program::Running);
         }
         Ok(())
     }
@@ -200,13 +202,13 @@ impl SessionCore {
         known: Option<DapCommand>,
         arguments: Option<&Value>,
     ) -> Option<i64> {
-        if known != Some(DapCommand::StackTrace) || self.state != SessionState::Stopped {
+        if known != Some(DapCommand::StackTrace) || self.state() != SessionState::Stopped {
             return None;
         }
         let arguments = arguments?;
         let from_top = arguments
             .get("startFrame")
-            .map_or(true, |s| s.as_i64() == Some(0));
+            .is_none_or(|s| s.as_i64() == Some(0));
         from_top.then(|| arguments.get("threadId")?.as_i64())?
     }
 

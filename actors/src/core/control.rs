@@ -6,7 +6,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::core::command::{Answer, ControlAction, Effect, StopOutcome, Tag, Token};
-use crate::core::session::{Pending, Purpose, SessionCore, StopWaiter};
+use crate::core::pending::{Pending, Purpose, StopWaiter};
+use crate::core::phase::Program;
+use crate::core::session::SessionCore;
 use crate::core::state::SessionState;
 use crate::error::SessionError;
 use crate::limits;
@@ -38,7 +40,7 @@ impl SessionCore {
             args["granularity"] = serde_json::to_value(g).unwrap_or(Value::Null);
         }
         self.check_request(action.command().name(), Some(&args))?;
-        let (epoch, was) = (self.stop_epoch, self.state);
+        let (epoch, was) = (self.stop_epoch, self.state());
         self.send(
             action.command(),
             Some(args),
@@ -52,17 +54,17 @@ impl SessionCore {
         if action != ControlAction::Pause {
             // Running from the moment the request leaves: a `stopped` event may beat the
             // response, and must not be overwritten by it.
-            self.set_state(SessionState::Running);
+            self.set_program(Program::Running);
         }
         Ok(())
     }
 
     pub(super) fn wait_for_stop(&mut self, token: Token, after: u64, timeout: Duration) {
         // dlv tells the exit status only while it is being let go: wait for that.
-        let exit_status_coming = self.run.exit_code.is_none() && self.adapter.is_ending();
+        let exit_status_coming = self.run.exit_code.is_none() && self.phase.is_ending();
         // js-debug tells the exit status on the bootstrap connection, a moment later.
         let exit_status_coming = exit_status_coming || self.end_report_pending();
-        let ready = if self.state == SessionState::Terminated {
+        let ready = if self.state() == SessionState::Terminated {
             (!exit_status_coming).then_some(StopOutcome::Terminated {
                 exit_code: self.run.exit_code,
             })
@@ -114,11 +116,12 @@ impl SessionCore {
 
     /// Answer every waiter the latest stop or end satisfies.
     pub(super) fn wake_waiters(&mut self) {
-        if self.state == SessionState::Terminated && self.end_report_pending() {
+        let terminated = self.state() == SessionState::Terminated;
+        if terminated && self.end_report_pending() {
             // The exit code is on its way (see `bootstrap.rs`); woken when it comes.
             return;
         }
-        let outcome = if self.state == SessionState::Terminated {
+        let outcome = if terminated {
             StopOutcome::Terminated {
                 exit_code: self.run.exit_code,
             }
@@ -128,7 +131,6 @@ impl SessionCore {
             return;
         };
         let epoch = self.stop_epoch;
-        let terminated = self.state == SessionState::Terminated;
         let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.waiters)
             .into_iter()
             .partition(|w| terminated || w.after < epoch);

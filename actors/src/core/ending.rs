@@ -1,13 +1,15 @@
 //! How a session's adapter ends: an agent's `terminate` or `disconnect`, and the
-//! adapter connection closing (asked for or not; a crash goes to `adapter_restart.rs`).
+//! adapter connection closing (asked for or not; a crash goes to `crashed.rs`).
 
 use serde_json::json;
 
-use crate::core::adapter_phase::AdapterPhase;
 use crate::core::capability::has_capability;
 use crate::core::command::{Answer, Effect, Token};
-use crate::core::session::{Pending, Purpose, SessionCore};
-use crate::core::state::{Operation, SessionState};
+use crate::core::handshake::Starter;
+use crate::core::pending::{Pending, Purpose};
+use crate::core::phase::{Phase, Program};
+use crate::core::session::SessionCore;
+use crate::core::state::Operation;
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::wire::DapCommand;
@@ -25,10 +27,15 @@ impl SessionCore {
             .push(Effect::EndChildren { terminate_debuggee });
         self.abandon_relaunch(&format!("a {op} request ended the session first"));
         self.abandon_restart_startup();
+        // An adapter still starting for an agent is let go as a serving one is, once
+        // its start has failed.
+        let serving = self.phase.is_serving();
         self.fail_startup(format!("ended by a {op} request before it finished"));
-        if !self.adapter.is_serving() {
-            self.set_state(SessionState::Terminated);
-            if !self.adapter.is_live() {
+        if !serving {
+            if self.phase.is_live() {
+                self.set_program(Program::Ended);
+            } else {
+                self.change_phase(Phase::end);
                 self.stop_bootstrap();
             }
             self.wake_waiters();
@@ -51,10 +58,14 @@ impl SessionCore {
     /// not come up counts as a crash (`fail_startup`), an end asked for does not.
     /// The handshake's late answers are ignored; the adapter is let go as any other.
     fn abandon_restart_startup(&mut self) {
-        if self.startup.as_ref().is_none_or(|s| s.token.is_some()) {
+        let restarting = self
+            .phase
+            .handshake()
+            .is_some_and(|h| matches!(h.starter, Starter::Restart { .. }));
+        if !restarting {
             return;
         }
-        self.startup = None;
+        self.phase.take_handshake();
         self.pending
             .retain(|_, pending| !matches!(pending, Pending::Startup(_)));
     }
@@ -62,7 +73,7 @@ impl SessionCore {
     /// Ask the live adapter to end (`disconnect`), ending the debuggee too if
     /// `terminate_debuggee`; `token` is answered once it has.
     pub(super) fn let_adapter_go(&mut self, token: Option<Token>, terminate_debuggee: bool) {
-        self.adapter.ending();
+        self.change_phase(Phase::ending);
         self.send(
             DapCommand::Disconnect,
             Some(json!({ "restart": false, "terminateDebuggee": terminate_debuggee })),
@@ -73,7 +84,7 @@ impl SessionCore {
 
     /// The `disconnect` was answered (or failed): the adapter is ended either way.
     pub(super) fn finish_ending(&mut self, token: Option<Token>) {
-        self.set_state(SessionState::Terminated);
+        self.set_program(Program::Ended);
         // The program's connection is let go: the bootstrap goes with it.
         self.stop_bootstrap();
         self.wake_waiters();
@@ -81,20 +92,22 @@ impl SessionCore {
         if let Some(token) = token {
             self.reply(token, Ok(Answer::Done));
         }
-        let relaunch = self.adapter.take_relaunch();
+        let relaunch = self.phase.take_relaunch();
         self.continue_relaunch(relaunch);
     }
 
     pub(super) fn on_closed(&mut self, exit: crate::error::AdapterExit) {
-        if matches!(
-            self.state,
-            SessionState::AdapterRestarting | SessionState::Failed
-        ) {
+        if matches!(self.phase, Phase::Crashed { .. } | Phase::Failed(_)) {
             // An adapter already given up on (a crash, or a restart that did not come
             // up): the crash and the restart awaited stay as they are.
             return;
         }
-        if self.quirks().adapter_process_is_the_program && self.is_crash(&exit) {
+        // During a handshake the close is judged as any adapter's: the start fails (a
+        // restart's failing is another crash).
+        if self.quirks().adapter_process_is_the_program
+            && matches!(self.phase, Phase::Live { .. })
+            && self.is_crash(&exit)
+        {
             self.program_ended_with_its_process(&exit);
         }
         if self.is_crash(&exit) {
@@ -103,11 +116,12 @@ impl SessionCore {
             }
             return;
         }
-        let relaunch = self.adapter.take_relaunch();
-        self.adapter = AdapterPhase::Down;
-        self.fail_startup(format!("the adapter is gone: {exit}"));
+        let relaunch = self.phase.take_relaunch();
+        // The adapter is gone: the phase ends below, once what was pending is answered.
+        if let Some(handshake) = self.phase.take_handshake() {
+            self.fail_handshake(handshake, format!("the adapter is gone: {exit}"), false);
+        }
         let error = SessionError::AdapterExited { exit: exit.clone() };
-        self.trace_stop = None;
         for (_, pending) in std::mem::take(&mut self.pending) {
             match pending {
                 // The adapter is gone: the terminate asked for is done.
@@ -121,7 +135,7 @@ impl SessionCore {
                 Pending::Ending { token: None } | Pending::Startup(_) | Pending::TraceStop(_) => {}
             }
         }
-        self.set_state(SessionState::Terminated);
+        self.change_phase(Phase::end);
         if self.end_report_pending() {
             self.await_launcher_report();
         } else {
@@ -137,7 +151,9 @@ impl SessionCore {
     /// signal that ended it) as the program's exit code, as if the adapter had sent
     /// `exited` and `terminated`. Nothing is sent to the adapter that is gone.
     fn program_ended_with_its_process(&mut self, exit: &crate::error::AdapterExit) {
-        self.adapter = AdapterPhase::Down;
+        // Gone, it counts as let go: nothing more is sent to it (no `disconnect` after
+        // the `terminated` below), and its close is then no crash.
+        self.change_phase(Phase::ending);
         let code = exit
             .code
             .map(i64::from)

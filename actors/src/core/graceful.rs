@@ -11,32 +11,11 @@
 use serde_json::json;
 
 use crate::core::command::{TimerId, Token};
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::pending::{Pending, Purpose};
+use crate::core::phase::{Graceful, GracefulWait, Phase};
+use crate::core::session::SessionCore;
 use crate::limits;
 use crate::wire::DapCommand;
-
-/// A `terminate` under way.
-#[derive(Debug)]
-pub(crate) struct Graceful {
-    /// Fires when the debuggee has had its time.
-    timer: TimerId,
-    /// The agent to answer, once the adapter answered `terminate`.
-    answered: Option<Token>,
-    /// The time is up: go on as soon as the adapter answers.
-    expired: bool,
-}
-
-impl Graceful {
-    /// The timer that ends the debuggee's time.
-    pub(crate) fn timer(&self) -> TimerId {
-        self.timer
-    }
-
-    /// The agent answered once the debuggee ended, if the adapter answered already.
-    pub(crate) fn agent(&self) -> Option<Token> {
-        self.answered
-    }
-}
 
 impl SessionCore {
     /// Send `terminate` for the agent `token`; `disconnect` follows.
@@ -45,10 +24,14 @@ impl SessionCore {
         // as every deadline is.
         let grace = limits::clamp_request_timeout(self.config.terminate_grace);
         let timer = self.timer(grace);
-        self.adapter.terminating(Graceful {
-            timer,
-            answered: None,
-            expired: false,
+        self.change_phase(|phase| {
+            phase.ending();
+            if let Phase::Ending { graceful, .. } = phase {
+                *graceful = Some(Graceful {
+                    timer,
+                    awaits: GracefulWait::Answer,
+                });
+            }
         });
         self.send(
             DapCommand::Terminate,
@@ -66,36 +49,38 @@ impl SessionCore {
     /// (or its time is up), else once it has.
     pub(super) fn terminate_answered(&mut self, token: Token, success: bool) {
         let terminated_seen = self.run.terminated_seen;
-        let Some(graceful) = self.adapter.graceful_mut() else {
+        let Some(graceful) = self.phase.graceful_mut() else {
             return self.let_adapter_go(Some(token), true);
         };
-        if success && !graceful.expired && !terminated_seen {
-            graceful.answered = Some(token);
+        if success && graceful.awaits == GracefulWait::Answer && !terminated_seen {
+            graceful.awaits = GracefulWait::End(token);
             return;
         }
-        self.adapter.graceful_done();
+        self.phase.graceful_done();
         self.let_adapter_go(Some(token), true);
     }
 
     /// The debuggee ended (`terminated`): go on if a `terminate` waits for that.
     pub(super) fn graceful_end_seen(&mut self) {
-        if let Some(token) = self.adapter.graceful_mut().and_then(|g| g.answered) {
-            self.adapter.graceful_done();
+        if let Some(GracefulWait::End(token)) = self.phase.graceful().map(|g| g.awaits) {
+            self.phase.graceful_done();
             self.let_adapter_go(Some(token), true);
         }
     }
 
     /// Whether timer `id` is the graceful end's, handling it if so.
     pub(super) fn graceful_timer(&mut self, id: TimerId) -> bool {
-        let Some(graceful) = self.adapter.graceful_mut().filter(|g| g.timer == id) else {
+        let Some(graceful) = self.phase.graceful_mut().filter(|g| g.timer == id) else {
             return false;
         };
-        match graceful.answered {
-            Some(token) => {
-                self.adapter.graceful_done();
+        match graceful.awaits {
+            GracefulWait::End(token) => {
+                self.phase.graceful_done();
                 self.let_adapter_go(Some(token), true);
             }
-            None => graceful.expired = true,
+            GracefulWait::Answer | GracefulWait::LateAnswer => {
+                graceful.awaits = GracefulWait::LateAnswer
+            }
         }
         true
     }

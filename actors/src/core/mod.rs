@@ -1,8 +1,6 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
-mod adapter_phase;
-mod adapter_restart;
 pub mod attach_target;
 pub mod bootstrap;
 mod breakpoint_commands;
@@ -12,10 +10,17 @@ mod children;
 pub mod command;
 mod commands;
 mod control;
+mod crashed;
 mod ending;
+mod failed;
+pub mod failure;
 mod graceful;
+pub(crate) mod handshake;
 pub mod output;
+mod pending;
+mod phase;
 mod pid_injection;
+mod program_session;
 mod raw_requests;
 mod relaunch;
 mod releases;
@@ -25,7 +30,7 @@ mod run;
 pub mod session;
 pub mod session_id;
 pub mod snapshot;
-pub mod startup;
+mod starting;
 pub mod state;
 mod stop_cache;
 pub mod trace;

@@ -12,7 +12,7 @@ impl SessionCore {
     /// The pid the adapter is to inject itself into, while such an attach is starting,
     /// and what it prints when that failed.
     fn injecting_into(&self) -> Option<(u64, &'static str)> {
-        self.startup.as_ref()?;
+        self.phase.handshake()?;
         let plan = self.plan.as_ref()?;
         let failed = plan.adapter.flavor.quirks().injection_failed_marker?;
         if plan.operation != Operation::Attach {

@@ -5,31 +5,25 @@
 //! id, and the agent is answered with the stop epoch to wait from: the first stop of
 //! the new run is after it.
 //!
-//! (Restarts after an adapter crash are in `adapter_restart.rs`.)
+//! (Restarts after an adapter crash are in `crashed.rs`.)
 
 use serde_json::json;
 
 use crate::core::capability::has_capability;
 use crate::core::command::{Effect, Token};
-use crate::core::session::{Pending, Purpose, SessionCore};
+use crate::core::handshake::Starter;
+use crate::core::pending::{Pending, Purpose};
+use crate::core::phase::Relaunch;
+use crate::core::session::SessionCore;
 use crate::core::state::Operation;
 use crate::error::SessionError;
 use crate::wire::DapCommand;
-
-/// A restart by relaunch that waits for the old adapter to end.
-#[derive(Debug)]
-pub(crate) struct Relaunch {
-    /// The agent who asked.
-    pub(crate) token: Token,
-    /// The stop epoch when it asked: the answer, once the new run is under way.
-    pub(crate) epoch: u64,
-}
 
 impl SessionCore {
     /// An agent's restart: the adapter's `restart` request, or a relaunch.
     pub(super) fn restart_debuggee(&mut self, token: Token) -> Result<(), SessionError> {
         self.check(Operation::Restart)?;
-        if !self.adapter.is_serving() {
+        if !self.phase.is_serving() {
             // Being ended (a restart or an end under way), or already gone.
             return Err(SessionError::InvalidArgument(
                 "the debuggee is already being restarted or ended; wait for that to finish".into(),
@@ -38,7 +32,7 @@ impl SessionCore {
         let epoch = self.stop_epoch;
         // js-debug restarts a program by asking for a new session for it, which would
         // be another session: it is relaunched instead.
-        let own_restart = self.bootstrap.is_none();
+        let own_restart = self.run.bootstrap.is_none();
         if own_restart && has_capability(self.advertised(), "supportsRestartRequest") {
             // The configuration goes along, as DAP has it: CodeLLDB 1.11 dies on a
             // `restart` without one.
@@ -68,12 +62,22 @@ impl SessionCore {
                  launched again: detach and attach anew",
             ));
         }
+        if self.phase.handshake().is_some() {
+            // The program runs (debugpy answers `launch` only after
+            // `configurationDone`), but its start is not answered yet: that start
+            // finishes first, rather than end with an adapter let go under it.
+            return Err(SessionError::InvalidArgument(
+                "the debuggee is still starting (its launch or attach is not answered \
+                 yet); wait for the start to finish, then restart"
+                    .into(),
+            ));
+        }
         // The new run's adapter asks for new children.
         self.effects.push(Effect::EndChildren {
             terminate_debuggee: true,
         });
         self.let_adapter_go(None, true);
-        let waits = self.adapter.relaunch_after(Relaunch { token, epoch });
+        let waits = self.phase.relaunch_after(Relaunch { token, epoch });
         debug_assert!(waits, "a serving adapter is being let go");
         Ok(())
     }
@@ -84,15 +88,15 @@ impl SessionCore {
         let Some(relaunch) = relaunch else {
             return;
         };
-        self.begin_run(Some(relaunch.token), None);
-        if let Some(startup) = self.startup.as_mut() {
-            startup.resumed_from = Some(relaunch.epoch);
-        }
+        self.begin_run(Starter::Relaunch {
+            token: relaunch.token,
+            epoch: relaunch.epoch,
+        });
     }
 
     /// An agent ended the session while a relaunch waited: it will not come.
     pub(super) fn abandon_relaunch(&mut self, why: &str) {
-        if let Some(relaunch) = self.adapter.take_relaunch() {
+        if let Some(relaunch) = self.phase.take_relaunch() {
             self.reply(
                 relaunch.token,
                 Err(SessionError::InvalidArgument(format!(

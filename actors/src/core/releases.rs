@@ -12,12 +12,12 @@
 //!   piling up requests the queue's bound no longer counts.
 //!
 //! After every input the core compares what it started or was told to give up on with
-//! what still holds it, so no path that drops a timer or a request has to remember to.
+//! what still holds it (`SessionCore::timers_held`, `SessionCore::tokens_held`), so no
+//! path that drops a timer or a request has to remember to.
 
 use std::collections::BTreeSet;
 
 use crate::core::command::{Effect, TimerId, Token};
-use crate::core::session::{Pending, SessionCore};
 
 /// The timers running and the withdrawn calls, as far as the core knows.
 #[derive(Debug, Default)]
@@ -43,62 +43,32 @@ impl Releases {
     pub(crate) fn withdrawn(&mut self, token: Token) {
         self.withdrawn.insert(token);
     }
-}
 
-impl SessionCore {
-    /// Cancel the timers and release the withdrawn calls nothing holds any more.
-    pub(super) fn release_what_is_let_go(&mut self) {
-        if !self.releases.timers.is_empty() {
-            let held: BTreeSet<TimerId> = self.timers_held().collect();
-            let (kept, gone) = std::mem::take(&mut self.releases.timers)
-                .into_iter()
-                .partition(|id| held.contains(id));
-            self.releases.timers = kept;
-            let gone: Vec<TimerId> = gone.into_iter().collect();
-            self.effects
-                .extend(gone.into_iter().map(|id| Effect::CancelTimer { id }));
-        }
-        if !self.releases.withdrawn.is_empty() {
-            let held: BTreeSet<Token> = self.tokens_held().collect();
-            let (kept, gone) = std::mem::take(&mut self.releases.withdrawn)
-                .into_iter()
-                .partition(|token| held.contains(token));
-            self.releases.withdrawn = kept;
-            let gone: Vec<Token> = gone.into_iter().collect();
-            self.effects
-                .extend(gone.into_iter().map(|token| Effect::Release { token }));
-        }
+    /// Whether nothing waits to be given back.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.timers.is_empty() && self.withdrawn.is_empty()
     }
 
-    /// Every timer some part of the core still waits on.
-    fn timers_held(&self) -> impl Iterator<Item = TimerId> + '_ {
-        let startup = self.startup.as_ref().map(|s| s.timer);
-        let waiters = self.waiters.iter().map(|w| w.timer);
-        let graceful = self.adapter.graceful().map(|g| g.timer());
-        let bootstrap = self.bootstrap.iter().flat_map(|b| b.timers());
-        startup
+    /// What to give back, given what still holds timers and calls: the timers
+    /// nothing waits on are cancelled, the withdrawn calls nothing holds released.
+    pub(crate) fn let_go(
+        &mut self,
+        timers_held: &BTreeSet<TimerId>,
+        tokens_held: &BTreeSet<Token>,
+    ) -> Vec<Effect> {
+        let (kept, gone): (BTreeSet<_>, BTreeSet<_>) = std::mem::take(&mut self.timers)
             .into_iter()
-            .chain(waiters)
-            .chain(graceful)
-            .chain(bootstrap)
-    }
-
-    /// Every call some part of the core still holds: requests of it pending, a start
-    /// or an end under way for it.
-    fn tokens_held(&self) -> impl Iterator<Item = Token> + '_ {
-        let pending = self.pending.values().filter_map(|pending| match pending {
-            Pending::Agent { token, .. } => Some(*token),
-            Pending::Ending { token } => *token,
-            Pending::Startup(_) | Pending::TraceStop(_) => None,
-        });
-        let startup = self.startup.as_ref().and_then(|s| s.token);
-        let graceful = self.adapter.graceful().and_then(|g| g.agent());
-        let relaunch = self.adapter.relaunch().map(|r| r.token);
-        let waiters = self.waiters.iter().map(|w| w.token);
-        pending
-            .chain(startup)
-            .chain(graceful)
-            .chain(relaunch)
-            .chain(waiters)
+            .partition(|id| timers_held.contains(id));
+        self.timers = kept;
+        let mut effects: Vec<Effect> = gone
+            .into_iter()
+            .map(|id| Effect::CancelTimer { id })
+            .collect();
+        let (kept, gone): (BTreeSet<_>, BTreeSet<_>) = std::mem::take(&mut self.withdrawn)
+            .into_iter()
+            .partition(|token| tokens_held.contains(token));
+        self.withdrawn = kept;
+        effects.extend(gone.into_iter().map(|token| Effect::Release { token }));
+        effects
     }
 }

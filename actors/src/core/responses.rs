@@ -5,13 +5,14 @@
 
 use crate::core::command::StopOutcome;
 use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
-use crate::core::session::{success_or_error, Pending, Purpose, SessionCore};
+use crate::core::pending::{Pending, Purpose};
+use crate::core::phase::Program;
+use crate::core::session::{success_or_error, SessionCore};
 use crate::core::snapshot::TopFrame;
 use crate::core::state::SessionState;
-use crate::core::trace_stops::TraceStep;
 use crate::error::SessionError;
 use crate::wire::types::{SetBreakpointsResponseBody, StackTraceResponseBody, ThreadsResponseBody};
-use crate::wire::{DapCommand, Response};
+use crate::wire::Response;
 
 impl SessionCore {
     pub(super) fn on_response(&mut self, tag: Tag, result: Result<Response, SessionError>) {
@@ -19,7 +20,7 @@ impl SessionCore {
             tracing::debug!(tag, "response for a request no longer pending; dropped");
             return;
         };
-        if self.adapter.is_live()
+        if self.phase.is_live()
             && matches!(pending, Pending::Agent { .. })
             && matches!(result, Err(SessionError::AdapterExited { .. }))
         {
@@ -35,14 +36,7 @@ impl SessionCore {
         match pending {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),
-            Pending::TraceStop(step) => {
-                let command = match step {
-                    TraceStep::Frame => DapCommand::StackTrace,
-                    TraceStep::Value => DapCommand::Evaluate,
-                    TraceStep::Resume => DapCommand::Continue,
-                };
-                self.on_trace_step(step, command.name(), result)
-            }
+            Pending::TraceStop(stop) => self.on_trace_step(stop, result),
             Pending::Agent {
                 token,
                 command,
@@ -95,7 +89,7 @@ impl SessionCore {
     /// A stack read from the top answered at stop `epoch`: its first frame is the
     /// thread's top frame while that stop lasts.
     fn remember_top_frame(&mut self, thread_id: i64, epoch: u64, response: &Response) {
-        if epoch != self.stop_epoch || self.state != SessionState::Stopped {
+        if epoch != self.stop_epoch || self.state() != SessionState::Stopped {
             return;
         }
         let body: StackTraceResponseBody = response.parse_body().unwrap_or_default();
@@ -127,11 +121,13 @@ impl SessionCore {
         // the adapter says otherwise (a `stopped` event; a pause asks for one).
         let refused = matches!(err, SessionError::Adapter { .. });
         if let Some((epoch, was)) = resumed_at.filter(|_| refused) {
-            if self.state == SessionState::Running
+            if self.state() == SessionState::Running
                 && self.stop_epoch == epoch
-                && self.adapter.is_live()
+                && self.phase.is_live()
             {
-                self.set_state(was);
+                if let Some(was) = Program::from_state(was) {
+                    self.set_program(was);
+                }
             }
         }
         self.reply(token, Err(err));
@@ -141,19 +137,13 @@ impl SessionCore {
         if self.graceful_timer(id) || self.launcher_report_timer(id) {
             return;
         }
-        if self.startup.as_ref().is_some_and(|s| s.timer == id) {
-            let configured = self
-                .startup
-                .as_ref()
-                .is_some_and(|s| s.configured && s.start_result.is_some());
-            let waiting_for = if self.run.capabilities.is_none() {
-                "the answer to `initialize`"
-            } else if configured && self.awaiting_target() {
+        if let Some(handshake) = self.phase.handshake().filter(|h| h.timer == id) {
+            let waiting_for = if handshake.is_done() && self.awaiting_target() {
                 "the adapter's `startDebugging` for the program's own session"
             } else {
-                self.startup.as_ref().map_or("", |s| s.waiting_for())
+                handshake.waiting_for()
             };
-            let after = self.startup.as_ref().map_or(0, |s| s.deadline.as_secs());
+            let after = handshake.deadline.as_secs();
             let reason = self.startup_timeout_reason(format!(
                 "the adapter did not finish starting within {after}s (still waiting for {waiting_for})"
             ));

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::command::StopInfo;
+use crate::core::snapshot::StopInfo;
 use crate::wire::types::{Capabilities, Thread};
 
 /// What the current adapter has said about itself and its program.
@@ -27,4 +27,7 @@ pub(crate) struct Run {
     /// it is (even an `evaluate`) keep it; the next stop, or an `invalidated` event,
     /// does not.
     pub(crate) top_frame: Option<(u64, crate::core::snapshot::TopFrame)>,
+    /// js-debug's bootstrap connection, where the program of this run has a session of
+    /// its own (`bootstrap.rs`).
+    pub(crate) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
 }

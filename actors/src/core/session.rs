@@ -2,36 +2,37 @@
 //! output of one session, as plain code. Inputs in, effects out (see [`super::command`]).
 //!
 //! This file holds the state and what every part shares (sending, replying,
-//! publishing, state checks). The parts extend [`SessionCore`] in files of their own:
-//! routing an agent's command (`commands.rs`), the breakpoint commands
-//! (`breakpoint_commands.rs`), execution control and stop waits (`control.rs`),
-//! responses and timers (`responses.rs`), ending (`ending.rs`), the launch handshake
-//! (`startup.rs`), adapter events (`adapter_events.rs`), crashes (`adapter_restart.rs`),
-//! child sessions (`children.rs`) and programs in a session of their own
-//! (`bootstrap.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
+//! publishing, phase changes, state checks). Where the session is in its life is one
+//! value, its [`Phase`] (`phase.rs`), whose variants carry what exists in them (a
+//! handshake while starting, a crash while a restart is due, ...); the agent-facing
+//! [`SessionState`] is computed from it. What the current adapter run has said is
+//! `run.rs`, replaced whole at each start; what is in flight is `pending.rs`.
 //!
-//! Beside the agent-facing [`SessionState`], the state is held in typed parts, each
-//! with only its own data: where the adapter is in its life (`adapter_phase.rs`),
-//! what the current adapter run has said (`run.rs`, replaced whole at each start),
-//! and the handshake under way (`startup.rs`).
+//! The parts extend [`SessionCore`] in files of their own, a file per phase: the
+//! handshake (`starting.rs`), ending (`ending.rs`, with `graceful.rs` and
+//! `relaunch.rs`), crashes (`crashed.rs`), failure (`failed.rs`), a program in a
+//! session of its own (`program_session.rs`); and a file per input: an agent's command
+//! (`commands.rs`, `breakpoint_commands.rs`, `control.rs`), adapter events
+//! (`adapter_events.rs`), responses and timers (`responses.rs`), child sessions
+//! (`children.rs`). The answers of a stop's reads are kept in `stop_cache.rs`.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::core::breakpoints::BreakpointCache;
 use crate::core::capability;
-use crate::core::command::{Answer, ControlAction, Effect, Input, StartPlan, Tag, TimerId, Token};
+use crate::core::command::{Answer, Effect, Input, StartPlan, Tag, TimerId, Token};
 use crate::core::output::OutputRing;
+use crate::core::pending::{Pending, StopWaiter};
+use crate::core::phase::{GracefulWait, Phase, Program};
 use crate::core::snapshot::SessionSnapshot;
-use crate::core::startup::{Startup, StartupStep};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
 use crate::limits;
-use crate::wire::types::{Capabilities, FunctionBreakpoint, SourceBreakpoint};
+use crate::wire::types::{Capabilities, FunctionBreakpoint};
 use crate::wire::{DapCommand, RawJson, Request, Response};
 
 /// The limits a session core enforces.
@@ -74,77 +75,12 @@ impl Default for CoreConfig {
     }
 }
 
-/// What a pending DAP request is for.
-#[derive(Debug)]
-pub(super) enum Pending {
-    /// A step of the launch handshake.
-    Startup(StartupStep),
-    /// An agent's request.
-    Agent {
-        token: Token,
-        command: String,
-        purpose: Purpose,
-    },
-    /// The `disconnect` that ends the adapter; `token` is the agent who asked, if any.
-    Ending { token: Option<Token> },
-    /// A request reading a tracepoint at a stop (where the adapter has no log points).
-    TraceStop(crate::core::trace_stops::TraceStep),
-}
-
-/// How to turn a successful response into an agent's answer.
-#[derive(Debug)]
-pub(super) enum Purpose {
-    Body,
-    Threads,
-    /// The file, and its breakpoints as sent: the answer's verdicts are paired with
-    /// them.
-    SourceBreakpoints(PathBuf, Vec<SourceBreakpoint>),
-    /// The names sent, in order: the answer's verdicts are paired with them.
-    FunctionBreakpoints(Vec<String>),
-    Control {
-        action: ControlAction,
-        epoch: u64,
-        /// The state before the request, which a refusal puts back.
-        was: SessionState,
-    },
-    /// A request that moves the program outside the control actions (`goto`,
-    /// `stepBack`, a step into a chosen call, ...): answered with its body, and the
-    /// session runs from the moment it is sent, as after a `continue`.
-    Moving {
-        epoch: u64,
-        /// Answer [`Answer::Resumed`] with `epoch` instead of the body.
-        ticket: bool,
-        /// The state before the request, which a refusal puts back.
-        was: SessionState,
-    },
-    /// A read of a thread's stack from its top, at stop `epoch`: its first frame is
-    /// remembered as the thread's top frame while the stop lasts.
-    StackTop {
-        thread_id: i64,
-        epoch: u64,
-    },
-    /// The adapter's `restart`: answered with the stop epoch before it.
-    Restart {
-        epoch: u64,
-    },
-    /// The `terminate` that asks the debuggee to end gracefully: whatever its
-    /// answer, the adapter is let go next (`disconnect`), and the agent answered then.
-    Terminating,
-}
-
-/// An agent waiting for a stop.
-#[derive(Debug)]
-pub(super) struct StopWaiter {
-    pub(super) token: Token,
-    pub(super) after: u64,
-    pub(super) timer: TimerId,
-}
-
 /// The pure state of one debug session.
 #[derive(Debug)]
 pub struct SessionCore {
     pub(super) config: CoreConfig,
-    pub(super) state: SessionState,
+    /// Where the session is in its life (`phase.rs`).
+    pub(super) phase: Phase,
     pub(super) plan: Option<StartPlan>,
     pub(super) breakpoints: BreakpointCache,
     pub(super) stop_epoch: u64,
@@ -153,28 +89,22 @@ pub struct SessionCore {
     pub(super) trace: crate::core::trace::TraceLog,
     /// The answers of this stop's reads (`stop_cache.rs`).
     pub(super) stop_cache: crate::core::stop_cache::StopCache,
-    /// A stop at a tracepoint being read (where the adapter has no log points).
-    pub(super) trace_stop: Option<crate::core::trace_stops::TraceStop>,
     pub(super) pending: HashMap<Tag, Pending>,
     pub(super) next_tag: Tag,
     pub(super) next_timer: TimerId,
     /// Timers running and withdrawn calls, given back once let go (`releases.rs`).
     pub(super) releases: crate::core::releases::Releases,
-    pub(super) startup: Option<Startup>,
     pub(super) waiters: Vec<StopWaiter>,
     /// The deadline an agent gave the command being handled
     /// ([`Command::WithTimeout`]), for the requests it sends.
     pub(super) command_timeout: Option<Duration>,
-    /// The bootstrap of a run whose program has a session of its own (js-debug).
-    pub(super) bootstrap: Option<crate::core::bootstrap::Bootstrap>,
-    /// Whether an adapter runs, takes breakpoints, or is being let go.
-    pub(super) adapter: crate::core::adapter_phase::AdapterPhase,
     /// What the current adapter run has said (`run.rs`).
     pub(super) run: crate::core::run::Run,
     /// Adapter restarts after crashes so far.
     pub(super) restarts: u32,
-    /// Why the session failed, or why the adapter last crashed.
-    pub(super) failure: Option<String>,
+    /// Why the adapter last crashed, if it ever did: the snapshot's `failure` until
+    /// the session fails for good (then the failure's own reason).
+    pub(super) last_crash: Option<String>,
     pub(super) effects: Vec<Effect>,
 }
 
@@ -185,24 +115,20 @@ impl SessionCore {
             breakpoints: BreakpointCache::new(config.max_breakpoints),
             output: OutputRing::new(config.output_buffer_bytes),
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
-            trace_stop: None,
             stop_cache: Default::default(),
             config,
-            state: SessionState::NotStarted,
+            phase: Phase::NotStarted,
             plan: None,
             stop_epoch: 0,
             pending: HashMap::new(),
             next_tag: 1,
             next_timer: 1,
             releases: Default::default(),
-            startup: None,
             waiters: Vec::new(),
             command_timeout: None,
-            bootstrap: None,
-            adapter: Default::default(),
             run: Default::default(),
             restarts: 0,
-            failure: None,
+            last_crash: None,
             effects: Vec::new(),
         }
     }
@@ -228,7 +154,7 @@ impl SessionCore {
                 crash,
             } => self.on_adapter_restart_scheduled(attempt, after, crash),
             Input::RestartAdapter { attempt, crash } => self.restart_adapter(attempt, crash),
-            Input::Fail { reason } => self.on_fail(reason),
+            Input::Fail { cause } => self.on_fail(cause),
             Input::Withdraw { token } => self.withdraw(token),
             Input::StartDebugging {
                 request,
@@ -241,6 +167,56 @@ impl SessionCore {
         std::mem::take(&mut self.effects)
     }
 
+    /// Cancel the timers and release the withdrawn calls nothing holds any more
+    /// (`releases.rs`).
+    fn release_what_is_let_go(&mut self) {
+        if self.releases.is_empty() {
+            return;
+        }
+        let timers = self.timers_held().collect();
+        let tokens = self.tokens_held().collect();
+        let gone = self.releases.let_go(&timers, &tokens);
+        self.effects.extend(gone);
+    }
+
+    /// Every timer some part of the core still waits on.
+    pub(super) fn timers_held(&self) -> impl Iterator<Item = TimerId> + '_ {
+        let phase = match &self.phase {
+            Phase::Starting { handshake, .. } => Some(handshake.timer),
+            Phase::Ending {
+                graceful: Some(graceful),
+                ..
+            } => Some(graceful.timer),
+            Phase::Severed { timer, .. } => Some(*timer),
+            _ => None,
+        };
+        let waiters = self.waiters.iter().map(|w| w.timer);
+        let bootstrap = self.run.bootstrap.iter().flat_map(|b| b.timers());
+        phase.into_iter().chain(waiters).chain(bootstrap)
+    }
+
+    /// Every call some part of the core still holds: requests of it pending, a start
+    /// or an end under way for it.
+    pub(super) fn tokens_held(&self) -> impl Iterator<Item = Token> + '_ {
+        let pending = self.pending.values().filter_map(|pending| match pending {
+            Pending::Agent { token, .. } => Some(*token),
+            Pending::Ending { token } => *token,
+            Pending::Startup(_) | Pending::TraceStop(_) => None,
+        });
+        let startup = self.phase.handshake().and_then(|h| h.starter.token());
+        let graceful = self.phase.graceful().and_then(|g| match g.awaits {
+            GracefulWait::End(token) => Some(token),
+            GracefulWait::Answer | GracefulWait::LateAnswer => None,
+        });
+        let relaunch = self.phase.relaunch().map(|r| r.token);
+        let waiters = self.waiters.iter().map(|w| w.token);
+        pending
+            .chain(startup)
+            .chain(graceful)
+            .chain(relaunch)
+            .chain(waiters)
+    }
+
     /// How this session's adapter departs from plain DAP (plain DAP before a plan).
     pub(super) fn quirks(&self) -> &'static crate::quirks::Quirks {
         self.plan
@@ -248,23 +224,31 @@ impl SessionCore {
             .map_or(&crate::quirks::Quirks::NONE, |p| p.adapter.flavor.quirks())
     }
 
-    #[cfg(test)]
-    /// The state.
+    /// The agent-facing state, computed from the phase.
     pub fn state(&self) -> SessionState {
-        self.state
+        self.phase.state()
+    }
+
+    /// Why the session failed, or why its adapter last crashed.
+    pub(super) fn failure(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.phase {
+            Phase::Failed(cause) => Some(cause.to_string().into()),
+            _ => self.last_crash.as_deref().map(Into::into),
+        }
     }
 
     /// The cached state, as agents see it.
     pub fn snapshot(&self) -> SessionSnapshot {
+        let state = self.state();
         SessionSnapshot {
-            state: self.state,
-            allowed: self.state.allowed_operations(),
+            state,
+            allowed: state.allowed_operations(),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
             operation: self.plan.as_ref().map(|p| p.operation),
             adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),
             attached_to: self.attach_target().cloned(),
             program: self.plan.as_ref().and_then(|p| p.program.clone()),
-            adapter_live: self.adapter.is_live(),
+            adapter_live: self.phase.is_live(),
             pages_variables: self
                 .plan
                 .as_ref()
@@ -277,9 +261,7 @@ impl SessionCore {
             top_frame: self
                 .run
                 .top_frame
-                .filter(|(epoch, _)| {
-                    *epoch == self.stop_epoch && self.state == SessionState::Stopped
-                })
+                .filter(|(epoch, _)| *epoch == self.stop_epoch && state == SessionState::Stopped)
                 .map(|(_, top)| top),
             exit_code: self.run.exit_code,
             output_end: self.output.end(),
@@ -290,7 +272,7 @@ impl SessionCore {
             last_used: None,
             parent: self.config.parent,
             restarts: self.restarts,
-            failure: self.failure.clone(),
+            failure: self.failure().map(String::from),
         }
     }
 
@@ -311,13 +293,40 @@ impl SessionCore {
         self.effects.push(Effect::Emit(kind));
     }
 
-    pub(super) fn set_state(&mut self, to: SessionState) {
+    /// Enter `phase`, publishing the state change it makes.
+    pub(super) fn enter(&mut self, phase: Phase) {
+        let from = self.state();
+        self.phase = phase;
+        self.state_changed(from);
+    }
+
+    /// Move the program to `to` where an adapter runs (or just broke); with none, an
+    /// ended program ends the phase.
+    pub(super) fn set_program(&mut self, to: Program) {
+        let from = self.state();
+        match self.phase.program_mut() {
+            Some(program) => *program = to,
+            None if to == Program::Ended => self.phase.end(),
+            None => {}
+        }
+        self.state_changed(from);
+    }
+
+    /// Change the phase in place with `change`, publishing the state change it makes.
+    pub(super) fn change_phase<T>(&mut self, change: impl FnOnce(&mut Phase) -> T) -> T {
+        let from = self.state();
+        let out = change(&mut self.phase);
+        self.state_changed(from);
+        out
+    }
+
+    fn state_changed(&mut self, from: SessionState) {
+        let to = self.state();
         if to != SessionState::Stopped {
             // What a stop's reads answered holds only while it lasts.
             self.stop_cache.invalidate();
         }
-        if self.state != to {
-            let from = std::mem::replace(&mut self.state, to);
+        if from != to {
             self.emit(EventKind::StateChanged { from, to });
         }
     }
@@ -353,8 +362,8 @@ impl SessionCore {
         self.next_tag += 1;
         // An agent's deadline covers the agent's requests, not a handshake or an
         // ending its command sets off; a handshake's requests have the handshake's.
-        let timeout = match (&pending, &self.startup) {
-            (Pending::Startup(_), Some(startup)) => startup.deadline,
+        let timeout = match (&pending, self.phase.handshake()) {
+            (Pending::Startup(_), Some(handshake)) => handshake.deadline,
             (Pending::Agent { .. }, _) => limits::clamp_request_timeout(
                 timeout
                     .or(self.command_timeout)
@@ -382,7 +391,7 @@ impl SessionCore {
 
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
-        crate::core::state::check(self.state, self.failure.as_deref(), op)
+        crate::core::state::check(self.state(), self.failure().as_deref(), op)
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a

@@ -11,6 +11,7 @@ use serde_json::json;
 use super::session_tests::{full_caps, plan, Effects, Harness};
 use super::session_tests_states::command_for;
 use crate::core::command::{Answer, Command, Effect, Input};
+use crate::core::failure::Failure;
 use crate::core::session::CoreConfig;
 use crate::core::session_id::SessionId;
 use crate::core::state::{Operation, SessionState};
@@ -59,7 +60,7 @@ impl Harness {
     pub(super) fn failed() -> Self {
         let mut h = Self::restarting();
         h.input(Input::Fail {
-            reason: "the adapter crashed 6 times within 60s".into(),
+            cause: Failure::RestartBudgetSpent("the adapter crashed 6 times within 60s".into()),
         });
         assert_eq!(h.state(), SessionState::Failed);
         h
@@ -298,7 +299,7 @@ fn requests_held_by_a_crash_are_answered_when_the_session_was_ended_meanwhile() 
             crash: 1,
         },
         Input::Fail {
-            reason: "budget spent".into(),
+            cause: Failure::RestartBudgetSpent("budget spent".into()),
         },
     ] {
         let mut h = Harness::stopped();

@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use super::session_tests::{plan, with_breakpoints, Effects, Harness, PROGRAM};
-use crate::core::bootstrap::BootstrapInput;
+use crate::core::command::BootstrapInput;
 use crate::core::command::{Answer, Command, Effect, Input, StopOutcome, TimerId, Token};
 use crate::core::state::SessionState;
 use crate::error::AdapterExit;

@@ -10,6 +10,7 @@ use super::session_tests::{Harness, PROGRAM};
 use super::session_tests_adapter_restart::{killed, restart_handshake};
 use super::session_tests_states::command_for;
 use crate::core::command::{Answer, Command, Input};
+use crate::core::failure::Failure;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -31,7 +32,7 @@ fn past_the_budget_the_session_fails_with_the_reason() {
     });
     let reason = "the adapter crashed 6 times within 60s".to_string();
     let out = h.input(Input::Fail {
-        reason: reason.clone(),
+        cause: Failure::RestartBudgetSpent(reason.clone()),
     });
     assert_eq!(
         out.events(),
@@ -64,7 +65,7 @@ fn a_failure_with_a_live_adapter_stops_it_and_fails_what_is_pending() {
     let mut h = Harness::stopped();
     let (request, _) = h.command(command_for(Operation::StackTrace));
     let out = h.input(Input::Fail {
-        reason: "the attached process 42 is gone".into(),
+        cause: Failure::TargetGone("the attached process 42 is gone".into()),
     });
     assert!(out.stops_adapter());
     assert!(matches!(
@@ -78,14 +79,14 @@ fn a_failure_with_a_live_adapter_stops_it_and_fails_what_is_pending() {
 fn failing_twice_or_after_the_end_changes_nothing() {
     let mut h = Harness::failed();
     let out = h.input(Input::Fail {
-        reason: "again".into(),
+        cause: Failure::RestartBudgetSpent("again".into()),
     });
     assert!(out.0.is_empty(), "{out:?}");
     assert!(h.core.snapshot().failure.unwrap().contains("6 times"));
 
     let mut h = Harness::in_state(SessionState::Terminated);
     let out = h.input(Input::Fail {
-        reason: "late".into(),
+        cause: Failure::RestartBudgetSpent("late".into()),
     });
     assert!(out.0.is_empty(), "{out:?}");
     assert_eq!(h.state(), SessionState::Terminated);

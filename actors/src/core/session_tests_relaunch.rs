@@ -173,3 +173,29 @@ fn restart_needs_a_running_or_stopped_debuggee() {
         SessionError::InvalidState { .. }
     ));
 }
+
+#[test]
+fn a_relaunch_waits_for_the_start_to_be_answered() {
+    // debugpy answers `launch` only after `configurationDone`: the program runs, and
+    // its start is still unanswered. A relaunch then is refused, saying to wait; the
+    // start is answered as usual, and a restart after it relaunches.
+    let mut h = Harness::new();
+    let (start, out) = h.command(Command::Start(Box::new(plan())));
+    let launch = h.ok(out.tag("initialize"), no_restart_caps()).tag("launch");
+    let config = h.event("initialized", json!({}));
+    h.ok(config.tag("configurationDone"), json!({}));
+    assert_eq!(h.state(), SessionState::Running);
+    let (token, out) = h.command(Command::Restart);
+    assert!(
+        matches!(out.error(token), SessionError::InvalidArgument(m) if m.contains("still starting")),
+        "{out:?}"
+    );
+    assert!(out.sends().is_empty(), "{out:?}");
+    let out = h.ok(launch, json!({}));
+    assert!(
+        matches!(out.reply(start), Ok(Answer::Snapshot(_))),
+        "{out:?}"
+    );
+    let (_, out) = h.command(Command::Restart);
+    assert_eq!(out.commands(), vec!["disconnect"], "{out:?}");
+}

@@ -5,7 +5,6 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::core::breakpoints::BreakpointCache;
-use crate::core::command::StopInfo;
 use crate::core::state::{Operation, SessionState};
 use crate::wire::types::{Capabilities, Thread};
 
@@ -116,6 +115,25 @@ pub struct TrafficCounts {
     pub bytes_sent: u64,
     /// Bytes read from the adapter's DAP stream.
     pub bytes_received: u64,
+}
+
+/// Why and where the debuggee stopped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StopInfo {
+    /// The adapter's reason: `breakpoint`, `step`, `pause`, `exception`, `entry`, ...
+    pub reason: String,
+    /// The thread that stopped.
+    pub thread_id: Option<i64>,
+    /// Whether every thread stopped.
+    pub all_threads_stopped: bool,
+    /// Ids of the breakpoints that were hit.
+    pub hit_breakpoint_ids: Vec<i64>,
+    /// The adapter's description, where it gave one.
+    pub description: Option<String>,
+    /// Extra text (such as an exception message), where the adapter gave any.
+    pub text: Option<String>,
+    /// This stop's number: the session's stops are numbered from 1.
+    pub epoch: u64,
 }
 
 #[cfg(test)]

@@ -90,7 +90,7 @@ fn followers_are_answered_when_the_session_fails() {
     let (first, _) = h.command(stack_request());
     let (second, _) = h.command(stack_request());
     let gone = Effects(h.core.handle(crate::core::command::Input::Fail {
-        reason: "the adapter is gone".into(),
+        cause: crate::core::failure::Failure::TargetGone("the adapter is gone".into()),
     }));
     for token in [first, second] {
         assert!(gone.reply(token).is_err(), "{token}: {gone:?}");

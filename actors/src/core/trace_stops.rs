@@ -3,36 +3,22 @@
 //! (the top frame of the stopped thread, then an `evaluate` per expression) and
 //! continues. No one sees the stop: no event, no waiter woken, no stop epoch. Each
 //! row says it came `by stop`, with its thread.
+//!
+//! The reading is a chain of requests, one at a time: what it has read so far travels
+//! with the request in flight ([`Pending::TraceStop`]), so it ends with that request
+//! (an adapter gone, a crash) and needs no field of its own.
 
 use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::core::session::{success_or_error, Pending, SessionCore};
+use crate::core::pending::{Pending, TraceStep, TraceStop};
+use crate::core::session::{success_or_error, SessionCore};
 use crate::core::trace::collected;
 use crate::error::SessionError;
 use crate::wire::types::{EvaluateResponseBody, StackTraceResponseBody, StoppedEventBody};
 use crate::wire::DapCommand;
 use crate::wire::Response;
-
-/// A stop at a tracepoint being read.
-#[derive(Debug)]
-pub(super) struct TraceStop {
-    /// The tracepoint's template (its identity in the trace log).
-    template: String,
-    thread: i64,
-    frame: Option<i64>,
-    collect: Vec<String>,
-    values: Vec<String>,
-}
-
-/// Which request of a [`TraceStop`] an answer is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum TraceStep {
-    Frame,
-    Value,
-    Resume,
-}
 
 impl SessionCore {
     /// The adapter is known to have no log points: tracepoints go by stops.
@@ -75,19 +61,20 @@ impl SessionCore {
         };
         self.breakpoints.record_hits(hits);
         let collect = collected(template).unwrap_or_default();
-        self.trace_stop = Some(TraceStop {
+        let stop = TraceStop {
+            step: TraceStep::Frame,
             template: template.clone(),
             thread,
             frame: None,
             collect,
             values: Vec::new(),
-        });
+        };
         let arguments = json!({ "threadId": thread, "startFrame": 0, "levels": 1 });
         self.send(
             DapCommand::StackTrace,
             Some(arguments),
             None,
-            Pending::TraceStop(TraceStep::Frame),
+            Pending::TraceStop(stop),
         );
         true
     }
@@ -95,15 +82,16 @@ impl SessionCore {
     /// An answer to one of a [`TraceStop`]'s requests.
     pub(super) fn on_trace_step(
         &mut self,
-        step: TraceStep,
-        command: &str,
+        mut stop: TraceStop,
         result: Result<Response, SessionError>,
     ) {
-        let result = result.and_then(|r| success_or_error(command, r));
-        let Some(stop) = self.trace_stop.as_mut() else {
-            return;
+        let command = match stop.step {
+            TraceStep::Frame => DapCommand::StackTrace,
+            TraceStep::Value => DapCommand::Evaluate,
+            TraceStep::Resume => DapCommand::Continue,
         };
-        match (step, result) {
+        let result = result.and_then(|r| success_or_error(command.name(), r));
+        match (stop.step, result) {
             (TraceStep::Frame, Ok(response)) => {
                 let body: StackTraceResponseBody = response.parse_body().unwrap_or_default();
                 stop.frame = body.stack_frames.first().map(|f| f.id);
@@ -121,41 +109,39 @@ impl SessionCore {
                 return;
             }
         }
-        self.next_trace_value();
+        self.next_trace_value(stop);
     }
 
     /// Ask for the next value, or record the row and continue.
-    fn next_trace_value(&mut self) {
-        let Some(stop) = self.trace_stop.as_ref() else {
-            return;
-        };
+    fn next_trace_value(&mut self, mut stop: TraceStop) {
         if let Some(expression) = stop.collect.get(stop.values.len()) {
             let mut arguments = json!({ "expression": expression, "context": "watch" });
             if let Some(frame) = stop.frame {
                 arguments["frameId"] = json!(frame);
             }
+            stop.step = TraceStep::Value;
             self.send(
                 DapCommand::Evaluate,
                 Some(arguments),
                 None,
-                Pending::TraceStop(TraceStep::Value),
+                Pending::TraceStop(stop),
             );
             return;
         }
-        let Some(stop) = self.trace_stop.take() else {
-            return;
-        };
         if let Some((file, line)) = self
             .trace
             .record_stop(&stop.template, stop.thread, stop.values)
         {
             tracing::trace!(file = %file.display(), line, "tracepoint row by stop");
         }
+        let thread = stop.thread;
+        stop.step = TraceStep::Resume;
+        stop.values = Vec::new();
         self.send(
             DapCommand::Continue,
-            Some(json!({ "threadId": stop.thread })),
+            Some(json!({ "threadId": thread })),
             None,
-            Pending::TraceStop(TraceStep::Resume),
+            Pending::TraceStop(stop),
         );
     }
 }

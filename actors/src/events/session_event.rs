@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::core::command::StopInfo;
 use crate::core::session_id::SessionId;
+use crate::core::snapshot::StopInfo;
 use crate::core::state::SessionState;
 use crate::error::AdapterExit;
 use crate::events::Lossy;

@@ -10,8 +10,9 @@ use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 use tracing::Instrument;
 
-use crate::core::bootstrap::BootstrapInput;
+use crate::core::command::BootstrapInput;
 use crate::core::command::{Answer, Command, Input, Token};
+use crate::core::failure::Failure;
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventHub, SessionEvent};
@@ -365,7 +366,9 @@ impl SessionActorState {
                         }
                     }
                 }
-                CrashDecision::GiveUp { reason } => Input::Fail { reason },
+                CrashDecision::GiveUp { reason } => Input::Fail {
+                    cause: Failure::RestartBudgetSpent(reason),
+                },
             },
             SessionMsg::Reattach {
                 attempt,

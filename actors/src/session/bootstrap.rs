@@ -2,7 +2,7 @@
 //! `core/bootstrap.rs`): output of the bootstrap connection, once the program's
 //! connection was adopted, goes to the core as [`Input::Bootstrap`].
 
-use crate::core::bootstrap::BootstrapInput;
+use crate::core::command::BootstrapInput;
 use crate::core::command::Input;
 use crate::transport::{ChildSlot, FrameCredit, TransportOutput};
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use ractor::{Actor, ActorRef};
 
 use crate::core::command::{Effect, Input};
+use crate::core::failure::Failure;
 use crate::error::{AdapterExit, SessionError};
 use crate::events::{EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
@@ -138,7 +139,7 @@ impl SessionActorState {
                 if self.supervisor.send_message(report).is_err() {
                     // No supervisor to decide (the runtime is stopping): fail.
                     return Some(Input::Fail {
-                        reason: "the adapter crashed while the runtime was stopping".into(),
+                        cause: Failure::RuntimeStopping,
                     });
                 }
             }

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::core::attach_target::AttachTarget;
 use crate::core::command::{Input, StartPlan};
+use crate::core::failure::Failure;
 use crate::core::replay_check::ReplayCheck;
 use crate::core::session::SessionCore;
 use crate::launch::AttachSpec;
@@ -105,7 +106,9 @@ pub(crate) fn restart_input(
     gone: Option<String>,
 ) -> Input {
     match gone {
-        Some(reason) if core.awaits_restart(crash) => Input::Fail { reason },
+        Some(reason) if core.awaits_restart(crash) => Input::Fail {
+            cause: Failure::TargetGone(reason),
+        },
         _ => Input::RestartAdapter { attempt, crash },
     }
 }

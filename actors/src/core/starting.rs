@@ -13,12 +13,21 @@
 //! runtime's ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`]).
 //!
 //! A failed `launch` is reported in the adapter's own words, not as a follow-on error.
+//!
+//! This is the behaviour of the [`Phase::Starting`] phase; the handshake's data is
+//! `handshake.rs`.
 
 use serde_json::{json, Value};
 
-use crate::core::adapter_phase::AdapterPhase;
-use crate::core::command::{Answer, Effect, StartPlan, TimerId, Token};
-use crate::core::session::{success_or_error, Pending, SessionCore};
+use crate::core::bootstrap::bootstrap_for;
+use crate::core::command::{Answer, Effect, StartPlan, Token};
+use crate::core::handshake::{
+    initialize_arguments, Configuration, Handshake, StartRequest, Starter, StartupStep,
+};
+use crate::core::pending::Pending;
+use crate::core::phase::{Phase, Program};
+use crate::core::run::Run;
+use crate::core::session::{success_or_error, SessionCore};
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::events::EventKind;
@@ -26,80 +35,6 @@ use crate::limits;
 use crate::wire::types::{SetBreakpointsResponseBody, SourceBreakpoint};
 use crate::wire::DapCommand;
 use crate::wire::Response;
-
-/// One request of the handshake.
-#[derive(Debug)]
-pub(crate) enum StartupStep {
-    Initialize,
-    Start,
-    /// The file, and its breakpoints as sent, in order.
-    ConfigSource(std::path::PathBuf, Vec<SourceBreakpoint>),
-    /// The function breakpoints sent, by name, in order.
-    ConfigFunctions(Vec<String>),
-    ConfigExceptions,
-    ConfigurationDone,
-}
-
-/// A handshake under way.
-#[derive(Debug)]
-pub(crate) struct Startup {
-    /// The agent who asked for the start; none for a restart after a crash.
-    pub(crate) token: Option<Token>,
-    /// The restart's number in its series, for a restart.
-    pub(crate) restart: Option<u32>,
-    /// For an agent's restart by relaunch: the stop epoch to answer with (instead of
-    /// the snapshot a start answers).
-    pub(crate) resumed_from: Option<u64>,
-    pub(crate) operation: Operation,
-    /// The `launch`/`attach` answer, once it came.
-    pub(crate) start_result: Option<Result<(), String>>,
-    /// `initialized` came.
-    pub(crate) initialized: bool,
-    /// `configurationDone` was answered (or the adapter needs none).
-    pub(crate) configured: bool,
-    /// The handshake's deadline: of the whole, and of each of its requests.
-    pub(crate) deadline: std::time::Duration,
-    /// Fires once the deadline has passed.
-    pub(crate) timer: TimerId,
-    /// The arguments of the program's own session, for a handshake on an adopted
-    /// connection (see `bootstrap.rs`); the plan's otherwise.
-    pub(crate) target: Option<serde_json::Map<String, Value>>,
-}
-
-impl Startup {
-    /// What the handshake still waits for, for a timeout message.
-    pub(crate) fn waiting_for(&self) -> &'static str {
-        if !self.initialized {
-            "the `initialized` event"
-        } else if !self.configured {
-            "the answer to `configurationDone`"
-        } else {
-            "the answer to launch/attach"
-        }
-    }
-}
-
-/// The `initialize` arguments dapvisor sends: what this client supports.
-pub(crate) fn initialize_arguments(adapter_id: &str) -> Value {
-    json!({
-        "clientID": "dapvisor",
-        "clientName": "dapvisor",
-        "adapterID": adapter_id,
-        "locale": "en-US",
-        "linesStartAt1": true,
-        "columnsStartAt1": true,
-        "pathFormat": "path",
-        "supportsVariableType": true,
-        "supportsVariablePaging": true,
-        "supportsRunInTerminalRequest": true,
-        "supportsMemoryReferences": true,
-        "supportsProgressReporting": true,
-        "supportsInvalidatedEvent": true,
-        "supportsMemoryEvent": true,
-        "supportsArgsCanBeInterpretedByShell": false,
-        "supportsStartDebuggingRequest": true,
-    })
-}
 
 impl SessionCore {
     /// Begin a launch or attach: a fresh adapter, then `initialize`.
@@ -144,48 +79,40 @@ impl SessionCore {
             });
         }
         self.plan = Some(plan);
-        self.begin_run(Some(token), None);
+        self.begin_run(Starter::Agent(token));
         Ok(())
     }
 
     /// Start a fresh adapter for the plan in force and begin its handshake; the cached
     /// breakpoints and filters go to it during configuration.
-    pub(super) fn begin_run(&mut self, token: Option<Token>, restart: Option<u32>) {
+    pub(super) fn begin_run(&mut self, starter: Starter) {
         let Some(plan) = self.plan.clone() else {
             return;
         };
         let op = plan.operation;
         // A new run: what the old adapter said no longer holds.
-        self.run = Default::default();
+        self.run = Run {
+            bootstrap: bootstrap_for(&plan),
+            ..Run::default()
+        };
         self.breakpoints.clear_results();
 
         self.effects
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
-        self.adapter = AdapterPhase::started();
         // The plan's own deadline, else the one an agent's view gave its start
         // (`SessionHandle::with_timeout`), else the runtime's, else the adapter
         // family's (a build, a large symbol load takes longer).
         let asked = plan
             .launch_timeout
-            .or(token.and(self.command_timeout))
+            .or(starter.token().and(self.command_timeout))
             .or(self.config.launch_timeout)
             .unwrap_or(plan.adapter.flavor.launch_timeout());
         let deadline = limits::clamp_launch_timeout(asked);
         let timer = self.timer(deadline);
-        self.startup = Some(Startup {
-            deadline,
-            token,
-            restart,
-            resumed_from: None,
-            operation: op,
-            start_result: None,
-            initialized: false,
-            configured: false,
-            timer,
-            target: None,
+        self.enter(Phase::Starting {
+            handshake: Handshake::new(starter, op, deadline, timer),
+            program: Program::Initializing,
         });
-        self.bootstrap = crate::core::bootstrap::bootstrap_for(&plan);
-        self.set_state(SessionState::Initializing);
         self.send(
             DapCommand::Initialize,
             Some(initialize_arguments(&plan.adapter.adapter_id)),
@@ -212,7 +139,10 @@ impl SessionCore {
             (StartupStep::Initialize, Ok(response)) => {
                 let claimed = response.parse_body().unwrap_or_default();
                 self.run.capabilities = Some(self.quirks().honoured(claimed));
-                let target = self.startup.as_ref().and_then(|s| s.target.clone());
+                if let Some(h) = self.phase.handshake_mut() {
+                    h.start = StartRequest::Sent;
+                }
+                let target = self.phase.handshake().and_then(|h| h.target.clone());
                 let arguments = target
                     .or_else(|| self.plan.as_ref().map(|p| p.arguments.clone()))
                     .map(Value::Object);
@@ -225,20 +155,12 @@ impl SessionCore {
                 );
             }
             (StartupStep::Start, Ok(_)) => {
-                if let Some(s) = self.startup.as_mut() {
-                    s.start_result = Some(Ok(()));
+                if let Some(h) = self.phase.handshake_mut() {
+                    h.start = StartRequest::Succeeded;
                 }
                 self.maybe_finish_startup();
             }
-            (StartupStep::ConfigurationDone, Ok(_)) => {
-                if let Some(s) = self.startup.as_mut() {
-                    s.configured = true;
-                }
-                if self.state == SessionState::Configured {
-                    self.set_state(SessionState::Running);
-                }
-                self.maybe_finish_startup();
-            }
+            (StartupStep::ConfigurationDone, Ok(_)) => self.configuration_done(),
             (StartupStep::ConfigSource(file, sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
                 self.breakpoints
@@ -268,7 +190,7 @@ impl SessionCore {
     }
 
     fn start_command(&self) -> DapCommand {
-        let operation = self.startup.as_ref().map(|s| s.operation);
+        let operation = self.phase.handshake().map(|h| h.operation);
         match operation.or(self.plan.as_ref().map(|p| p.operation)) {
             Some(Operation::Attach) => DapCommand::Attach,
             _ => DapCommand::Launch,
@@ -278,16 +200,15 @@ impl SessionCore {
     /// The adapter is ready for configuration: send every breakpoint, then
     /// `configurationDone`.
     pub(super) fn on_initialized(&mut self) {
-        let Some(startup) = self.startup.as_mut() else {
+        let Some(handshake) = self.phase.handshake_mut() else {
             return;
         };
-        if startup.initialized {
+        if handshake.initialized() {
             return;
         }
-        startup.initialized = true;
-        self.adapter.initialized();
-        if self.state == SessionState::Initializing {
-            self.set_state(SessionState::Configured);
+        handshake.configuration = Configuration::AwaitingDone;
+        if self.state() == SessionState::Initializing {
+            self.set_program(Program::Configured);
         }
         let files: Vec<_> = self.breakpoints.files().map(|f| f.to_path_buf()).collect();
         for file in files {
@@ -344,40 +265,48 @@ impl SessionCore {
                 Pending::Startup(StartupStep::ConfigurationDone),
             );
         } else {
-            if let Some(s) = self.startup.as_mut() {
-                s.configured = true;
-            }
-            if self.state == SessionState::Configured {
-                self.set_state(SessionState::Running);
-            }
-            self.maybe_finish_startup();
+            self.configuration_done();
         }
+    }
+
+    /// The configuration is done: the program runs (unless it already stopped or
+    /// ended), and the start may be answered.
+    fn configuration_done(&mut self) {
+        if let Some(h) = self.phase.handshake_mut() {
+            h.configuration = Configuration::Done;
+        }
+        if self.state() == SessionState::Configured {
+            self.set_program(Program::Running);
+        }
+        self.maybe_finish_startup();
     }
 
     /// Answer the agent once launch succeeded and configuration is done (or the
     /// debuggee already ended).
     pub(super) fn maybe_finish_startup(&mut self) {
-        let ended = self.state == SessionState::Terminated;
-        let done = self.startup.as_ref().is_some_and(|s| {
-            matches!(s.start_result, Some(Ok(())))
-                && (s.configured || ended)
+        let ended = self.state() == SessionState::Terminated;
+        let done = self.phase.handshake().is_some_and(|h| {
+            h.start == StartRequest::Succeeded
+                && (h.configuration == Configuration::Done || ended)
                 // The program's own session is still to come (js-debug).
                 && (!self.awaiting_target() || ended)
         });
         if done {
-            if let Some(s) = self.startup.take() {
-                if let Some(token) = s.token {
-                    let answer = match s.resumed_from {
-                        Some(epoch) => Answer::Resumed { epoch },
-                        None => Answer::Snapshot(Box::new(self.snapshot())),
-                    };
-                    self.reply(token, Ok(answer));
-                }
-                if let Some(attempt) = s.restart {
-                    self.emit(EventKind::AdapterRestarted { attempt });
+            if let Some(handshake) = self.phase.take_handshake() {
+                match handshake.starter {
+                    Starter::Agent(token) => {
+                        let answer = Answer::Snapshot(Box::new(self.snapshot()));
+                        self.reply(token, Ok(answer));
+                    }
+                    Starter::Relaunch { token, epoch } => {
+                        self.reply(token, Ok(Answer::Resumed { epoch }));
+                    }
+                    Starter::Restart { attempt } => {
+                        self.emit(EventKind::AdapterRestarted { attempt });
+                    }
                 }
             }
-            if self.state == SessionState::Terminated {
+            if self.state() == SessionState::Terminated {
                 // The debuggee ended during the handshake: let the adapter go now.
                 self.release_adapter();
             }
@@ -386,15 +315,24 @@ impl SessionCore {
 
     /// End a handshake under way with `message`; a no-op when none is under way.
     pub(super) fn fail_startup(&mut self, message: String) {
-        let Some(startup) = self.startup.take() else {
-            return;
-        };
-        let Some(token) = startup.token else {
+        if let Some(handshake) = self.phase.take_handshake() {
+            self.fail_handshake(handshake, message, true);
+        }
+    }
+
+    /// End `handshake` with `message`; `adapter_runs`: its adapter is still there, to
+    /// be told to stop (not when its going is what failed the handshake).
+    pub(super) fn fail_handshake(
+        &mut self,
+        handshake: Handshake,
+        message: String,
+        adapter_runs: bool,
+    ) {
+        let Some(token) = handshake.starter.token() else {
             // A restart that did not come up counts as another crash.
-            if self.adapter.is_live() {
+            if adapter_runs {
                 self.effects.push(Effect::StopAdapter);
             }
-            self.adapter = AdapterPhase::Down;
             let exit = crate::error::AdapterExit {
                 reason: format!("the restarted adapter did not come up: {message}"),
                 ..Default::default()
@@ -407,15 +345,25 @@ impl SessionCore {
         self.reply(
             token,
             Err(SessionError::StartFailed {
-                operation: startup.operation,
+                operation: handshake.operation,
                 message,
                 output,
             }),
         );
-        self.set_state(SessionState::Terminated);
+        if adapter_runs {
+            // Told to stop, the adapter is being let go: its close is no crash.
+            self.change_phase(|phase| {
+                phase.ending();
+                if let Some(program) = phase.program_mut() {
+                    *program = Program::Ended;
+                }
+            });
+        } else {
+            self.change_phase(Phase::end);
+        }
         self.stop_bootstrap();
         self.wake_waiters();
-        if self.adapter.is_live() {
+        if adapter_runs {
             self.effects.push(Effect::StopAdapter);
         }
     }
