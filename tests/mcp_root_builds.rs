@@ -17,8 +17,12 @@ use serde_json::{json, Value};
 struct Projects(PathBuf);
 
 impl Projects {
-    fn new() -> Self {
-        let top = std::env::temp_dir().join(format!("dapvisor-root-builds-{}", std::process::id()));
+    /// The projects of test `name` (each test its own folder: they run at once).
+    fn new(name: &str) -> Self {
+        let top = std::env::temp_dir().join(format!(
+            "dapvisor-root-builds-{name}-{}",
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&top);
         let projects = Self(top);
         let mark = projects.mark().display().to_string();
@@ -113,7 +117,7 @@ fn cargo_test() -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rooted_test_builds_no_source_from_outside_the_root() {
-    let projects = Projects::new();
+    let projects = Projects::new("tests");
     let client = rooted_server(&projects.root()).await;
     for (launch, names) in [
         (go_test(), "a Go package the test builds"),
@@ -140,5 +144,53 @@ async fn a_rooted_test_builds_no_source_from_outside_the_root() {
         projects.mark().exists(),
         "the dependency inside the root was built"
     );
+    assert!(client.close().await.success());
+}
+
+/// A C and a Rust source under the root that read a file beside the root: refused
+/// before they build, the file's words withheld; one that reads only inside runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rooted_source_builds_reading_nothing_from_outside_the_root() {
+    let projects = Projects::new("sources");
+    let secret = "top secret words of the host";
+    projects.write("outside/secret.h", &format!("{secret}\n"));
+    projects.write("outside/secret.rs", &format!("{secret}\n"));
+    projects.write(
+        "root/peek.c",
+        "#include \"../outside/secret.h\"\nint main(void) { return 0; }\n",
+    );
+    projects.write(
+        "root/peek.rs",
+        "#[path = \"../outside/secret.rs\"]\nmod secret;\nfn main() {}\n",
+    );
+    projects.write("root/inside.h", "#define CODE 7\n");
+    projects.write(
+        "root/fine.c",
+        "#include \"inside.h\"\n#include <stdio.h>\nint main(void) { return CODE; }\n",
+    );
+    let client = rooted_server(&projects.root()).await;
+    for program in ["peek.c", "peek.rs"] {
+        let err = client
+            .fails("debug_launch", json!({ "program": program }), 500)
+            .await;
+        assert_eq!(err["kind"], "forbidden", "{program}: {err}");
+        let said = err.to_string();
+        assert!(
+            said.contains("secret") && said.contains("outside the root"),
+            "{err}"
+        );
+        assert!(
+            !said.contains(secret),
+            "{program}: the file's words leaked: {err}"
+        );
+    }
+    let ran = client
+        .ok(
+            "debug_launch",
+            json!({ "program": "fine.c", "timeout": 120 }),
+        )
+        .await;
+    assert_eq!(ran["state"], "terminated", "{ran}");
+    assert_eq!(ran["exit_code"], 7, "{ran}");
     assert!(client.close().await.success());
 }

@@ -38,6 +38,7 @@ pub(crate) mod quirks;
 pub mod registry;
 pub(crate) mod runtime;
 pub(crate) mod session;
+pub(crate) mod source_build;
 pub(crate) mod supervisor;
 pub(crate) mod test_run;
 #[cfg(any(test, feature = "testing"))]
@@ -67,6 +68,9 @@ pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use runtime::Runtime;
 pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedWith, StepKind};
+pub use source_build::{
+    BuiltSource, SourceBuildError, SourceLanguage, MAX_SOURCE_BUILD_MESSAGE_BYTES,
+};
 pub use supervisor::RestartPolicy;
 pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};
 pub use transport::InProcessConnect;

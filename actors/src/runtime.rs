@@ -291,6 +291,18 @@ impl Runtime {
                 spec.program.display()
             )));
         }
+        if let Some(language) = crate::SourceLanguage::of(&spec.program) {
+            // No adapter runs a source file (lldb-dap answers "Expected process to be
+            // stopped"): say how to build it.
+            let binary = spec.program.with_extension("");
+            return Err(SessionError::InvalidArgument(format!(
+                "{} is a source file: build it first (`{}`) and launch the binary, or \
+                 launch it through dapvisor's tools (`dapvisor debug`, debug.launch), \
+                 which build it",
+                spec.program.display(),
+                language.build_command(&spec.program, &binary).join(" ")
+            )));
+        }
         let registry = self.inner.config.registry.clone();
         let probe = spec.clone();
         // Finding the adapter and its arguments may run probes (an interpreter, rustc):

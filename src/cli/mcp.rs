@@ -51,7 +51,7 @@ pub struct McpArgs {
     /// A TOML file adding or overriding adapters.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Which tools to serve: core (the find-the-bug loop in 16 tools) or all (one per
+    /// Which tools to serve: core (the tools of the find-the-bug loop) or all (one per
     /// DAP request besides).
     #[arg(long, default_value = "core", value_name = "PROFILE")]
     pub tools: ToolProfile,

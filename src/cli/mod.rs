@@ -48,7 +48,8 @@ pub enum Command {
     Mcp(mcp::McpArgs),
     /// Run a program under its debugger, print every stop, exit with its exit code.
     Debug(debug::DebugArgs),
-    /// List the debug adapters and whether each is installed; install debugpy.
+    /// List the debug adapters and whether each is installed; install debugpy,
+    /// js-debug and CodeLLDB (`dapvisor adapters install NAME...`).
     Adapters(adapters::AdaptersArgs),
     /// Check the adapters, ptrace, core dumps, dapvisor's home and token file (and an
     /// --http port), with the fix for each; exit 1 when the main job cannot run.

@@ -292,7 +292,12 @@ fn launch(arguments: &Value, env: &EnvAllowlist) -> Vec<Found> {
         (false, true) => format!("program: {program}"),
         (true, true) => String::new(),
     };
-    let mut found = vec![Found::new(Effect::Start, Effect::Start.meaning(), carrier)];
+    // A C, C++ or Rust source is built first: its compiler runs on the host.
+    let what = match crate::SourceLanguage::named(std::path::Path::new(program)) {
+        Some(_) if test.is_empty() => "builds the source with its compiler, then starts it",
+        _ => Effect::Start.meaning(),
+    };
+    let mut found = vec![Found::new(Effect::Start, what, carrier)];
     found.extend(env.finding(arguments));
     if is_set(arguments.get("module")) {
         found.push(Found::new(

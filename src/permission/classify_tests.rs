@@ -349,6 +349,16 @@ fn the_words_name_the_adapter_s_way_of_doing_it() {
         effects.describe(),
         "controls the debuggee; runs Python code in the debuggee (condition)"
     );
+    // A source the launch builds says its compiler runs.
+    let launch = |program: &str| {
+        let args = json!({ "program": program });
+        classify(&spec("debug.launch"), &args, &on(LldbDap)).describe()
+    };
+    assert_eq!(
+        launch("sum.c"),
+        "builds the source with its compiler, then starts it (program: sum.c)"
+    );
+    assert_eq!(launch("sum"), "starts a process (program: sum)");
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! - lldb-dap 19 and older read a disassembly's `instructionOffset` as bytes and
 //!   ignore `offset` ([`reads_instruction_offset_as_bytes`]).
 //! - lldb has only throw and catch exception filters (a C++ throw may well be
-//!   caught): none is set by default.
+//!   caught): none is set by default. A Rust program gets a function breakpoint on
+//!   `rust_panic` instead, which every panic passes through.
 //! - Its dialect: `env` is a list of `K=V` strings (lldb-dap 19); an attach to a port
 //!   is to a gdb-remote server (`gdb-remote-port`); with neither pid nor port it
 //!   attaches by the program's name. Every session first keeps lldb off debuginfod
@@ -32,6 +33,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
         ..Dialect::PLAIN
     },
     launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
+    rust_panic_functions: &["rust_panic"],
     ..Quirks::NONE
 };
 

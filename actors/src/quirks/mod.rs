@@ -109,6 +109,10 @@ pub struct Quirks {
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
     pub launch_timeout: Duration,
+    /// Functions a Rust program calls when it panics, broken on from the start where
+    /// the adapter has no panic filter (lldb-dap: `rust_panic`), so that a panic stops
+    /// where it happens instead of ending the run.
+    pub rust_panic_functions: &'static [&'static str],
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -137,6 +141,7 @@ impl Quirks {
         objects_show_as_ids: false,
         evaluation_stales_frames: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
+        rust_panic_functions: &[],
         dialect: Dialect::PLAIN,
     };
 }
@@ -187,6 +192,17 @@ impl AdapterFlavor {
     /// adapter (empty where it has none).
     pub fn uncaught_exception_filters(self) -> &'static [&'static str] {
         self.quirks().uncaught_exception_filters
+    }
+
+    /// The function breakpoints that stop a launch of `spec` where it panics: for a
+    /// Rust program on an adapter with no panic filter (lldb-dap's `rust_panic`);
+    /// none otherwise.
+    pub fn panic_function_breakpoints(self, spec: &crate::LaunchSpec) -> Vec<String> {
+        let functions = self.quirks().rust_panic_functions;
+        if functions.is_empty() || !dialect::is_rust_program(spec) {
+            return Vec::new();
+        }
+        functions.iter().map(|f| f.to_string()).collect()
     }
 
     /// This family's row.

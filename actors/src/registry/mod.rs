@@ -17,6 +17,7 @@ mod detect;
 mod error;
 mod go_binary;
 mod probe;
+mod process_kind;
 mod resolve;
 mod rust_binary;
 mod rust_formatters;
@@ -152,7 +153,9 @@ impl AdapterRegistry {
 
     /// The adapter for an attach: `spec.adapter` if given; else by `spec.program` when
     /// given (as for a launch); else debugpy when a `port` is given (a debug server);
-    /// else the preferred native debugger (lldb-dap) when a `pid` is given.
+    /// else, for a `pid`, by what the process is (`process_kind.rs`: a Python, node,
+    /// ruby or Go process gets its language's adapter), the preferred native debugger
+    /// (lldb-dap) for any other.
     pub fn select_for_attach(&self, spec: &AttachSpec) -> Result<&AdapterDef, RegistryError> {
         if let Some(name) = &spec.adapter {
             return self.named(name);
@@ -163,7 +166,12 @@ impl AdapterRegistry {
         if spec.port.is_some() {
             return self.first_of_flavor(AdapterFlavor::Debugpy, "debugpy");
         }
-        if spec.pid.is_some() {
+        if let Some(pid) = spec.pid {
+            // By what the process is: an interpreter's own debugger, else the native one.
+            let key = process_kind::process_key(pid).unwrap_or("");
+            if let Some(def) = self.serving_key(Some(key)).first() {
+                return Ok(def);
+            }
             return match self.defs.iter().find(|d| d.serves_extension("")) {
                 Some(def) => Ok(def),
                 None => self.named("lldb-dap"),

@@ -50,8 +50,9 @@ fn init_commands_in(sysroot: &Path) -> Result<Vec<String>, String> {
     }
     Ok(vec![
         format!("command script import \"{}\"", lookup.display()),
-        // -s 0: lldb does not echo each of the file's hundred commands.
-        format!("command source -s 0 \"{}\"", commands.display()),
+        // -s 1 (silent run): lldb does not echo each of the file's hundred commands
+        // into the console.
+        format!("command source -s 1 \"{}\"", commands.display()),
     ])
 }
 
@@ -82,7 +83,7 @@ mod tests {
             commands,
             [
                 format!("command script import \"{}/lldb_lookup.py\"", etc.display()),
-                format!("command source -s 0 \"{}/lldb_commands\"", etc.display()),
+                format!("command source -s 1 \"{}/lldb_commands\"", etc.display()),
             ]
         );
         std::fs::remove_dir_all(&sysroot).unwrap();

@@ -87,7 +87,8 @@ impl Terminal {
                 let all_read = futures::future::join_all(readers);
                 let _ = tokio::time::timeout(OUTPUT_AFTER_EXIT, all_read).await;
                 if let Some(line) = exit_line(exit.code, exit.signal) {
-                    let body = json!({ "category": "stderr", "output": line });
+                    // The launcher's line, not the program's output: its console.
+                    let body = json!({ "category": "console", "output": line });
                     on_output(Event::new("output", Some(body)), FrameCredit::none());
                 }
             });

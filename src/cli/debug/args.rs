@@ -27,9 +27,10 @@ pub struct DebugArgs {
     /// The adapter (debugpy, lldb-dap, dlv, ...); chosen from the program by default.
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
-    /// Stop at FILE:LINE (repeatable).
-    #[arg(long = "break", value_name = "FILE:LINE", value_parser = parse_location)]
-    pub breaks: Vec<(String, i64)>,
+    /// Stop at FILE:LINE (repeatable); `FILE:LINE if EXPR` stops there only when EXPR,
+    /// in the program's language, is true.
+    #[arg(long = "break", value_name = "FILE:LINE[ if EXPR]", value_parser = parse_break)]
+    pub breaks: Vec<BreakAt>,
     /// Stop when the function NAME is called (repeatable).
     #[arg(long = "break-function", value_name = "NAME")]
     pub break_functions: Vec<String>,
@@ -63,6 +64,11 @@ pub struct DebugArgs {
     /// Give up after this many stops.
     #[arg(long, default_value_t = DEFAULT_MAX_STOPS, value_name = "N")]
     pub max_stops: usize,
+    /// Also print the debugger's own console lines (lldb's commands, dlv's banner,
+    /// a formatter's errors) among the program's output; by default only what the
+    /// program itself printed (stdout, stderr) and the adapter's important notices.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Print values as the program holds them: no redaction of keys, passwords and
     /// tokens (by default they are hidden).
     #[arg(long)]
@@ -81,6 +87,34 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("`{text}` is not between 0 and 86400 seconds"));
     }
     Ok(Duration::from_secs_f64(seconds))
+}
+
+/// A `--break`: where, and the condition it stops on, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakAt {
+    /// The file, as given.
+    pub file: String,
+    /// The line, from 1.
+    pub line: i64,
+    /// Stop only when this expression is true.
+    pub condition: Option<String>,
+}
+
+/// `FILE:LINE` or `FILE:LINE if EXPR`.
+fn parse_break(text: &str) -> Result<BreakAt, String> {
+    let (place, condition) = match text.split_once(" if ") {
+        Some((place, condition)) if !condition.trim().is_empty() => {
+            (place.trim(), Some(condition.trim().to_string()))
+        }
+        Some(_) => return Err(format!("`{text}` has `if` but no condition after it")),
+        None => (text, None),
+    };
+    let (file, line) = parse_location(place)?;
+    Ok(BreakAt {
+        file,
+        line,
+        condition,
+    })
 }
 
 /// `FILE:LINE`, split at the last colon (Windows-style or odd file names keep theirs).
@@ -109,5 +143,19 @@ mod tests {
         assert!(parse_location("a.py:x").is_err());
         assert!(parse_location("a.py:0").is_err());
         assert!(parse_location(":3").is_err());
+    }
+
+    #[test]
+    fn a_break_may_carry_a_condition_after_if() {
+        let plain = parse_break("a.py:12").unwrap();
+        assert_eq!(
+            (plain.file.as_str(), plain.line, plain.condition),
+            ("a.py", 12, None)
+        );
+        let cond = parse_break("a.py:12 if i == 3 and x").unwrap();
+        assert_eq!(cond.line, 12);
+        assert_eq!(cond.condition.as_deref(), Some("i == 3 and x"));
+        assert!(parse_break("a.py:12 if ").is_err());
+        assert!(parse_break("a.py if x").is_err());
     }
 }

@@ -82,7 +82,7 @@ impl Driver {
             .args
             .breaks
             .iter()
-            .map(|(file, _)| Path::new(file))
+            .map(|at| Path::new(&at.file))
             .find(|file| file.is_relative() && Path::new(missing).ends_with(file))?;
         let program = self.args.program.as_deref()?;
         let folder = if program.is_dir() {

@@ -81,7 +81,7 @@ impl Driver {
     pub(super) async fn new_output(&self, id: &str) -> NewOutput {
         output::settle(&self.tools, id).await;
         let mut cursor = self.output_cursor.load(Ordering::Relaxed);
-        let output = output::read_since(&self.tools, id, &mut cursor).await;
+        let output = output::read_since(&self.tools, id, &mut cursor, self.args.verbose).await;
         self.output_cursor.store(cursor, Ordering::Relaxed);
         output
     }
@@ -154,9 +154,7 @@ impl Driver {
                         return ExitCode::from(signal.exit_status());
                     }
                     if stops >= self.args.max_stops {
-                        return failed(&format!(
-                            "the program stopped {stops} times; giving up (raise --max-stops)"
-                        ));
+                        return failed(&max_stops_reached(stops));
                     }
                     self.moving("debug.continue", self.wait_args(&id)).await
                 }
@@ -198,7 +196,13 @@ impl Driver {
             .args
             .breaks
             .iter()
-            .map(|(file, line)| json!({ "file": file, "line": line }))
+            .map(|at| {
+                let mut bp = json!({ "file": at.file, "line": at.line });
+                if let Some(condition) = &at.condition {
+                    bp["condition"] = json!(condition);
+                }
+                bp
+            })
             .collect();
         breakpoints.extend(
             self.args
@@ -332,4 +336,14 @@ fn own_stdin() -> Option<PathBuf> {
     let path = PathBuf::from(format!("/proc/{}/fd/0", std::process::id()));
     let kind = std::fs::metadata(&path).ok()?.file_type();
     (kind.is_fifo() || kind.is_file()).then_some(path)
+}
+
+/// What the run says when it ends at `--max-stops`: that it did, and how to see the
+/// stops that matter.
+fn max_stops_reached(stops: usize) -> String {
+    format!(
+        "the program stopped {stops} times, the most --max-stops allows; the run ends \
+         there. To see other stops, raise --max-stops, or stop \
+         less often: a condition (--break 'FILE:LINE if EXPR'), or a line past the loop"
+    )
 }

@@ -19,7 +19,9 @@
 
 mod args;
 mod breakpoint_notes;
+mod crash;
 mod driver;
+mod human;
 mod interrupts;
 mod output;
 mod report;
@@ -32,9 +34,11 @@ use crate::tools::{ToolCatalogue, ToolResult};
 use crate::{Runtime, RuntimeConfig};
 
 pub use args::DebugArgs;
+pub use crash::CRASH_BACKTRACE_FRAMES;
 use driver::Driver;
+pub use human::{PREVIEW_CHARS, PREVIEW_ELEMENTS, PREVIEW_WAIT};
 use interrupts::Interrupts;
-pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX};
+pub use output::{OUTPUT_QUIET, OUTPUT_SETTLE_MAX, PROGRAM_OUTPUT_CATEGORIES};
 
 /// Stops printed before `dapvisor debug` gives up on a program that keeps stopping
 /// (a breakpoint in a long loop): 100. Set with `--max-stops`.
@@ -159,13 +163,36 @@ fn failed(message: &str) -> ExitCode {
 }
 
 /// A failed tool call in words for the shell: the error, and its hint unless the hint
-/// names tools (`debug.wait`) a person at the shell does not call.
+/// names tools (`debug.wait`) a person at the shell does not call; the tool's argument
+/// names said as the flags a person gives ([`FLAGS_FOR_ARGUMENTS`]).
 fn error_text(result: &ToolResult) -> String {
-    match result.error() {
+    let text = match result.error() {
         Some(err) if err.hint.is_empty() || err.hint.contains("debug.") => err.error,
         Some(err) => format!("{}; {}", err.error, err.hint),
         None => result.text.clone(),
-    }
+    };
+    as_flags(&text)
+}
+
+/// The tool arguments whose names an error may give, and the flag of `dapvisor debug`
+/// that sets each.
+const FLAGS_FOR_ARGUMENTS: &[(&str, &str)] = &[
+    ("`adapter`", "`--adapter`"),
+    ("`stdin_file`", "`--stdin`"),
+    ("`cwd`", "`--cwd`"),
+    ("`breakpoints`", "`--break`"),
+    ("`timeout`", "`--timeout`"),
+    ("`runner`", "`--runner`"),
+    ("`test`", "`--test`"),
+];
+
+/// `text` with each tool argument named as its flag.
+fn as_flags(text: &str) -> String {
+    FLAGS_FOR_ARGUMENTS
+        .iter()
+        .fold(text.to_string(), |text, (argument, flag)| {
+            text.replace(argument, flag)
+        })
 }
 
 /// stdout failed: closed by the reader (a pipe into `head`), quietly; otherwise said.
@@ -174,4 +201,18 @@ fn stdout_gone(err: std::io::Error) -> ExitCode {
         return ExitCode::from(EXIT_BROKEN_PIPE);
     }
     failed(&format!("cannot write the report to stdout: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_flags_a_person_gives() {
+        assert_eq!(
+            as_flags("Name the adapter with `adapter` to choose one yourself"),
+            "Name the adapter with `--adapter` to choose one yourself"
+        );
+        assert_eq!(as_flags("pass `stdin_file`"), "pass `--stdin`");
+    }
 }

@@ -90,15 +90,29 @@ fn is_output(kind: &EventKind) -> bool {
     matches!(kind, EventKind::Output { .. })
 }
 
-/// What the program printed since `cursor`, read page by page, with the bytes the
-/// session dropped before they could be read; `cursor` moves past it.
-pub(super) async fn read_since(tools: &ToolCatalogue, id: &str, cursor: &mut u64) -> NewOutput {
+/// The output categories `dapvisor debug` prints without `--verbose`: what the program
+/// printed, and the notices an adapter marks important. The adapter's `console`
+/// (lldb's echoed commands, dlv's `Type 'dlv help'`, a launcher's lines) is its own
+/// chatter, not the program's.
+pub const PROGRAM_OUTPUT_CATEGORIES: [&str; 3] = ["stdout", "stderr", "important"];
+
+/// What the program printed since `cursor` (with `everything`, the adapter's console
+/// too), read page by page, with the bytes the session dropped before they could be
+/// read; `cursor` moves past it.
+pub(super) async fn read_since(
+    tools: &ToolCatalogue,
+    id: &str,
+    cursor: &mut u64,
+    everything: bool,
+) -> NewOutput {
     let mut output = NewOutput::default();
     let mut since = *cursor;
     loop {
-        let r = tools
-            .call("debug.output", json!({ "session_id": id, "since": since }))
-            .await;
+        let mut args = json!({ "session_id": id, "since": since });
+        if !everything {
+            args["categories"] = json!(PROGRAM_OUTPUT_CATEGORIES);
+        }
+        let r = tools.call("debug.output", args).await;
         if r.is_error {
             break;
         }

@@ -27,9 +27,25 @@ impl Driver {
                 .await;
             evals.push((expression, r));
         }
+        // A crash: the backtrace, and the program's own innermost frame (crash.rs).
+        let crash = match super::crash::is_crash(&result.structured["stop"]) {
+            true => self.crash_report(id, &result.structured["stop"]).await,
+            false => None,
+        };
+        // For a person: no ids, containers previewed (human.rs).
+        let human = match self.args.json {
+            true => String::new(),
+            false => {
+                let text = stop_text(&result.text);
+                self.human_stop(id, text, &result.structured["stop"]).await
+            }
+        };
         let mut out = std::io::stdout().lock();
         if self.args.json {
             let mut stop = result.structured["stop"].clone();
+            if let Some(crash) = &crash {
+                stop["crash"] = crash.json();
+            }
             stop["evals"] = evals
                 .iter()
                 .map(|(e, r)| match r.error() {
@@ -44,7 +60,10 @@ impl Driver {
             writeln!(out, "{stop}")?;
         } else {
             output.write_text(&mut out)?;
-            writeln!(out, "{}", stop_text(&result.text))?;
+            write!(out, "{human}")?;
+            if let Some(crash) = &crash {
+                write!(out, "{}", crash.text())?;
+            }
             for (_, r) in &evals {
                 match r.error() {
                     None => writeln!(out, "eval: {}", r.text)?,
@@ -64,12 +83,26 @@ impl Driver {
         }
         let said = |key: &str| launched.structured[key].as_str().unwrap_or("?").to_string();
         let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "launched {} under {}",
-            said("program"),
-            said("adapter")
-        )?;
+        // A source the launch built (`sum.c`) is named, not its binary's temporary home.
+        let source = self
+            .args
+            .program
+            .as_ref()
+            .filter(|p| crate::SourceLanguage::of(p).is_some());
+        match source {
+            Some(source) => writeln!(
+                out,
+                "launched {} (built for debugging) under {}",
+                source.display(),
+                said("adapter")
+            )?,
+            None => writeln!(
+                out,
+                "launched {} under {}",
+                said("program"),
+                said("adapter")
+            )?,
+        }
         for note in self.launch_notes(&launched.structured) {
             writeln!(out, "{note}")?;
         }

@@ -28,7 +28,7 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
                         actual
                             .message
                             .clone()
-                            .unwrap_or_else(|| "the adapter did not verify it".into()),
+                            .unwrap_or_else(|| unsaid(snapshot.adapter.as_deref(), file)),
                     ),
                     None => Some("the adapter has not answered for it".into()),
                 }
@@ -58,6 +58,27 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
         list.push(json!({ "function": name, "message": why }));
     }
     (list, text)
+}
+
+/// Why a breakpoint in `file` is not verified when the adapter gives no reason: the
+/// adapter does not debug such files (a `.py` breakpoint in a session attached with
+/// lldb-dap), or else where to look.
+pub(crate) fn unsaid(adapter: Option<&str>, file: &Path) -> String {
+    let registry = crate::registry::AdapterRegistry::builtin();
+    let ext = file
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match adapter.and_then(|name| registry.get(name)) {
+        Some(def) if !ext.is_empty() && !def.serves_extension(&ext) => format!(
+            "the adapter gave no reason, but {} does not debug .{ext} files: start the \
+             session with the adapter for them (`adapter`)",
+            def.name
+        ),
+        _ => "the adapter gave no reason: the line may hold no code, or the program may \
+              not have loaded the file yet"
+            .into(),
+    }
 }
 
 /// The breakpoints of `snapshot` no stop has hit, as `file:line` (a function
@@ -122,5 +143,17 @@ mod tests {
             "a.py:1, function main were never hit"
         );
         assert_eq!(end_text(Some(0), &[]), None);
+    }
+
+    #[test]
+    fn a_breakpoint_the_adapter_gave_no_reason_for_still_has_one() {
+        let wrong = unsaid(Some("lldb-dap"), Path::new("/src/ticker.py"));
+        assert!(
+            wrong.contains("lldb-dap does not debug .py files"),
+            "{wrong}"
+        );
+        let served = unsaid(Some("debugpy"), Path::new("/src/ticker.py"));
+        assert!(served.contains("may hold no code"), "{served}");
+        assert!(unsaid(None, Path::new("x.c")).contains("no reason"));
     }
 }

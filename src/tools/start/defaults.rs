@@ -1,6 +1,8 @@
 //! What a launch or attach sets when the agent does not say: the adapter's filter for
 //! uncaught exceptions, so that a crash stops where it happens (with the exception in
-//! the stop) instead of ending the run. `filters: []` turns it off.
+//! the stop) instead of ending the run, and where the adapter has no such filter for a
+//! Rust program (lldb-dap), a breakpoint on the function every panic calls. `filters:
+//! []` turns both off.
 
 use crate::registry::AdapterDef;
 
@@ -13,6 +15,16 @@ pub(crate) fn uncaught_exception_filters(adapter: Option<&AdapterDef>) -> Vec<St
         let filters = def.flavor.uncaught_exception_filters();
         filters.iter().map(|f| f.to_string()).collect()
     })
+}
+
+/// The function breakpoints that stop a launch of `spec` where a Rust program panics,
+/// on an adapter with no panic filter (lldb-dap: `rust_panic`); off with `filters: []`
+/// as the uncaught filters are.
+pub(crate) fn panic_function_breakpoints(
+    adapter: Option<&AdapterDef>,
+    spec: &crate::LaunchSpec,
+) -> Vec<String> {
+    adapter.map_or_else(Vec::new, |def| def.flavor.panic_function_breakpoints(spec))
 }
 
 #[cfg(test)]

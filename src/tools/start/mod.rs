@@ -6,5 +6,6 @@ pub(super) mod defaults;
 pub(super) mod launch_effects;
 pub(super) mod rooted_launch;
 pub(super) mod session;
+pub(super) mod source_launch;
 pub(super) mod stdin;
 pub(super) mod test_launch;

@@ -207,6 +207,8 @@ pub(crate) async fn restart_inside(
     }
     let snapshot = session.snapshot().await?;
     match (&snapshot.attached_to, &snapshot.program) {
+        // A program dapvisor built from a source inside the root.
+        (None, Some(program)) if crate::BuiltSource::is_kept(Path::new(program)) => Ok(()),
         (None, Some(program)) => ctx.paths.resolve(program, "program").map(|_| ()),
         _ => Ok(()),
     }
@@ -221,7 +223,9 @@ pub(crate) fn replay_check(paths: &PathPolicy) -> Option<crate::ReplayCheck> {
     Some(crate::ReplayCheck::new(move |plan| {
         let cwd = plan.arguments.get("cwd").and_then(Value::as_str);
         for (path, what) in [(plan.program.as_deref(), "program"), (cwd, "cwd")] {
-            if let Some(path) = path {
+            // A program dapvisor built from a source inside the root is taken.
+            let built = |p: &str| what == "program" && crate::BuiltSource::is_kept(Path::new(p));
+            if let Some(path) = path.filter(|p| !built(p)) {
                 paths.resolve(path, what).map_err(|refused| refused.error)?;
             }
         }

@@ -24,7 +24,7 @@ use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
 use crate::tools::inspect::watches;
 use crate::tools::results::render;
 use crate::tools::results::sessions::{SessionEntry, SessionsResult};
-use crate::tools::start::defaults::uncaught_exception_filters;
+use crate::tools::start::defaults::{panic_function_breakpoints, uncaught_exception_filters};
 use crate::tools::start::rooted_launch;
 use crate::tools::start::stdin::StdinText;
 use crate::tools::start::test_launch;
@@ -241,6 +241,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         conditional,
         statements,
     } = start;
+    let mut built = None;
     let (mut spec, runner) = match &args.test {
         Some(test) => {
             rooted_launch::test_args(&ctx.paths, &args.args)?;
@@ -263,7 +264,10 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
                 ));
             };
             let cwd = cwd.or_else(|| default_cwd(&program));
-            let mut spec = LaunchSpec::new(program);
+            // A C, C++ or Rust source runs built (source_launch.rs).
+            built = crate::tools::start::source_launch::build(&ctx, &program).await?;
+            let run = built.as_ref().map_or(program, |b| b.binary().to_path_buf());
+            let mut spec = LaunchSpec::new(run);
             spec.cwd = cwd;
             spec.adapter = args.adapter.clone();
             (spec, None)
@@ -281,7 +285,13 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     spec.conditional_function_breakpoints = conditional;
     spec.exception_filters = match args.filters {
         Some(filters) => filters,
-        None => uncaught_exception_filters(ctx.runtime.registry().select_for_launch(&spec).ok()),
+        None => {
+            let adapter = ctx.runtime.registry().select_for_launch(&spec).ok();
+            // Where the adapter has no panic filter, a Rust panic's function.
+            let panics = panic_function_breakpoints(adapter, &spec);
+            spec.function_breakpoints.extend(panics);
+            uncaught_exception_filters(adapter)
+        }
     };
     // Under a root, only what resolves inside it (`rooted_launch.rs`).
     let given = args.launch_args.unwrap_or_default();
@@ -303,6 +313,9 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     let session = ctx.runtime.start_launch_plan(plan).await?;
     if let Some(text) = stdin_text {
         text.keep_for(&session);
+    }
+    if let Some(built) = built {
+        crate::tools::start::source_launch::keep_for(built, &session);
     }
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
