@@ -6,8 +6,8 @@
 //! command's name is written here and nowhere else.
 //!
 //! A command the handle calls with typed arguments and answer also has a
-//! [`TypedRequest`] (in `typed_requests.rs`), which names its description and its
-//! argument and body types.
+//! [`TypedRequest`](crate::wire::typed_requests::TypedRequest), which names its
+//! description and its argument and body types.
 
 /// A DAP request this runtime knows. A command not here (an adapter's own) is sent by
 /// name and treated as unknown: gated by nothing, and taken to change the program.
