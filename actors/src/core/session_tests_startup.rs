@@ -329,7 +329,7 @@ fn a_start_refused_over_the_breakpoint_limit_caches_none_of_its_breakpoints() {
 }
 
 #[test]
-fn a_plans_notes_open_the_sessions_output_once_as_console_lines() {
+fn a_plans_notes_open_the_sessions_output_once_as_important_lines() {
     let mut h = Harness::new();
     let note = "dapvisor: no Rust toolchain found; Rust values show raw\n";
     let mut noted = plan();
@@ -338,7 +338,7 @@ fn a_plans_notes_open_the_sessions_output_once_as_console_lines() {
     let said: Vec<_> = out
         .events()
         .into_iter()
-        .filter(|e| matches!(e, EventKind::Output { category, output } if category == "console" && output == note))
+        .filter(|e| matches!(e, EventKind::Output { category, output } if category == "important" && output == note))
         .collect();
     assert_eq!(said.len(), 1, "{out:?}");
     let (token, read) = h.command(Command::Output {

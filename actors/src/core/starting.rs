@@ -71,10 +71,12 @@ impl SessionCore {
         }
         self.breakpoints = cache;
 
+        // dapvisor's own words on the start (a toolchain missing, ...): `important`,
+        // so that a reader who leaves out the adapter's console still sees them.
         for note in &plan.notes {
-            self.output.push("console", note);
+            self.output.push("important", note);
             self.emit(EventKind::Output {
-                category: "console".into(),
+                category: "important".into(),
                 output: note.clone(),
             });
         }

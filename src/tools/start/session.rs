@@ -287,9 +287,14 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         Some(filters) => filters,
         None => {
             let adapter = ctx.runtime.registry().select_for_launch(&spec).ok();
-            // Where the adapter has no panic filter, a Rust panic's function.
-            let panics = panic_function_breakpoints(adapter, &spec);
-            spec.function_breakpoints.extend(panics);
+            // Where the adapter has no panic filter, a Rust panic's function; not in a
+            // test run, whose harness catches each test's panic and reports it as
+            // the failure (as pytest does an assertion's, where no uncaught filter
+            // stops either).
+            if runner.is_none() {
+                let panics = panic_function_breakpoints(adapter, &spec);
+                spec.function_breakpoints.extend(panics);
+            }
             uncaught_exception_filters(adapter)
         }
     };
