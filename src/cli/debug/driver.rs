@@ -100,13 +100,28 @@ impl Driver {
         let mut result = tokio::select! {
             result = &mut launch => result,
             signal = self.interrupts.beyond(0) => {
-                if !self.program_runs().await {
-                    // Nothing ran yet to show: the launch, given up, ends its session.
-                    eprintln!("dapvisor: {}: ending the session", signal.name());
-                    return ExitCode::from(signal.exit_status());
+                // The program may run before its handshake is answered (dlv runs it
+                // once `configurationDone` is sent, and answers after): the launch is
+                // given a moment (--pause-wait) to answer, and then the run is paused
+                // and shown below. Otherwise nothing ran yet to show, and the launch,
+                // given up, ends its session.
+                let wait = self.args.pause_wait.unwrap_or(super::PAUSE_WAIT);
+                let answered = if !self.program_may_run().await {
+                    None
+                } else {
+                    tokio::select! {
+                        result = &mut launch => Some(result),
+                        _ = self.interrupts.beyond(1) => None,
+                        _ = tokio::time::sleep(wait) => None,
+                    }
+                };
+                match answered {
+                    Some(result) => result,
+                    None => {
+                        eprintln!("dapvisor: {}: ending the session", signal.name());
+                        return ExitCode::from(signal.exit_status());
+                    }
                 }
-                // It runs, and the launch answers at once: shown below.
-                launch.await
             }
         };
         let Some(id) = result.structured["session_id"].as_str().map(String::from) else {
@@ -282,13 +297,15 @@ impl Driver {
         why.exit_code()
     }
 
-    /// Whether the program of the run's session runs (or is stopped) already.
-    async fn program_runs(&self) -> bool {
+    /// Whether the program of the run's session may run already: it runs or is
+    /// stopped, or its configuration is being finished (where an adapter may start it
+    /// before it answers `configurationDone`).
+    async fn program_may_run(&self) -> bool {
         for session in self.tools.runtime().sessions() {
             if let Ok(snapshot) = session.snapshot().await {
                 if matches!(
                     snapshot.state,
-                    SessionState::Running | SessionState::Stopped
+                    SessionState::Configured | SessionState::Running | SessionState::Stopped
                 ) {
                     return true;
                 }
