@@ -1,13 +1,14 @@
 //! The cost of redaction: 1 MiB of program output (log lines, with a credential in
 //! one line of 64 and a `key=value` pair in each), the same with 64 secrets remembered
-//! by name, and one stop result's JSON and text (20 locals, a dict summary among them).
+//! by name, the same under strict rules with four added patterns, and one stop result's
+//! JSON and text (20 locals, a dict summary among them).
 //!
 //! `cargo bench --bench redact -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dapvisor::redact::{redact_result, redact_text, Known};
+use dapvisor::redact::{redact_result, redact_text, RedactLevel, RedactRules, Redactor};
 use serde_json::json;
 
 /// Bytes of output per iteration.
@@ -60,21 +61,37 @@ fn redaction(c: &mut Criterion) {
     let mut group = c.benchmark_group("redact");
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("output_1mib", |b| {
-        b.iter(|| redact_text(black_box(&text), &mut Known::default()))
+        b.iter(|| redact_text(black_box(&text), &mut Redactor::default()))
     });
-    let mut known = Known::default();
+    let mut redactor = Redactor::default();
     for i in 0..64 {
-        known.remember(&format!("remembered-secret-{i}"));
+        redactor.remember(&format!("remembered-secret-{i}"));
     }
     group.bench_function("output_1mib_64_remembered", |b| {
-        b.iter(|| redact_text(black_box(&text), &mut known.clone()))
+        b.iter(|| redact_text(black_box(&text), &mut redactor.clone()))
+    });
+    // What a person's rules add: strict, a name and four patterns.
+    let mut rules = RedactRules::new(RedactLevel::Strict)
+        .with_name("*_pin")
+        .expect("a valid name");
+    for pattern in [
+        r"ACME-\d{6}",
+        r"\b\d{3}-\d{2}-\d{4}\b",
+        r"(?i)licen[cs]e=\S+",
+        "sk-[A-Za-z0-9]{20,}",
+    ] {
+        rules = rules.with_pattern(pattern).expect("a valid pattern");
+    }
+    let strict = Redactor::new(std::sync::Arc::new(rules));
+    group.bench_function("output_1mib_strict_4_patterns", |b| {
+        b.iter(|| redact_text(black_box(&text), &mut strict.clone()))
     });
     group.finish();
     let (structured, said) = stop_result();
     c.bench_function("redact/stop_result", |b| {
         b.iter(|| {
             let mut value = structured.clone();
-            redact_result(&mut value, black_box(&said), None, &mut Known::default())
+            redact_result(&mut value, black_box(&said), None, &mut Redactor::default())
         })
     });
 }

@@ -1,7 +1,7 @@
 //! `dapvisor debug` on real debugpy prints no secret: the example holding an AWS key
 //! pair, a database password and a GitHub token, stopped with its locals and `--eval`s
 //! printed, in text and in JSON, shows none of them, while `len(password)` still
-//! answers; `--no-redact` prints them and says on stderr what it turned off.
+//! answers; `--redact off` prints them and says on stderr what it turned off.
 
 mod cli_support;
 mod common;
@@ -70,8 +70,8 @@ async fn dapvisor_debug_prints_no_secret_in_text_or_json() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dapvisor_debug_no_redact_prints_them_and_says_so() {
-    let run = debug_secrets(&["--no-redact"]).await;
+async fn dapvisor_debug_redact_off_prints_them_and_says_so() {
+    let run = debug_secrets(&["--redact", "off"]).await;
     for secret in SECRETS {
         assert!(
             run.stdout.contains(secret),
@@ -79,5 +79,5 @@ async fn dapvisor_debug_no_redact_prints_them_and_says_so() {
             run.stdout
         );
     }
-    assert!(run.stderr.contains("--no-redact"), "{}", run.stderr);
+    assert!(run.stderr.contains("redaction is off"), "{}", run.stderr);
 }

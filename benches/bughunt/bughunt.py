@@ -53,6 +53,11 @@ CLIENTS = {
     "dapvisor-before": lambda args, line, timings: run_dapvisor(args, line, timings, args.dapvisor_before),
     "dapvisor-before-warm": lambda args, line, timings: run_dapvisor(
         args, line, timings, args.dapvisor_before, warm=True),
+    # Redaction's cost: the same server with it off, and strict.
+    "dapvisor-unredacted": lambda args, line, timings: run_dapvisor(
+        args, line, timings, flags=("--redact", "off")),
+    "dapvisor-strict": lambda args, line, timings: run_dapvisor(
+        args, line, timings, flags=("--redact", "strict")),
     "mcp-debugger": run_mcp_debugger,
 }
 
@@ -66,7 +71,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5, help="runs of each client (default 5)")
     parser.add_argument("--clients", default="direct,dapvisor,mcp-debugger",
                         help="comma-separated: direct, dapvisor, dapvisor-warm, dapvisor-before, "
-                        "dapvisor-before-warm, mcp-debugger")
+                        "dapvisor-before-warm, dapvisor-unredacted, dapvisor-strict, mcp-debugger")
     parser.add_argument("--python", default=os.environ.get("DAPVISOR_PYTHON", str(REPO / ".venv/bin/python")),
                         help="the Python with debugpy, for every client")
     parser.add_argument("--dapvisor", default=str(Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "release/dapvisor"))

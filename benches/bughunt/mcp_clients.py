@@ -68,14 +68,14 @@ class Mcp:
         end_process(self.proc)
 
 
-def run_dapvisor(args, line, timings, binary=None, warm=False):
+def run_dapvisor(args, line, timings, binary=None, warm=False, flags=()):
     env = dict(os.environ, DAPVISOR_PYTHON=args.python)
     level = env.pop("DAPVISOR_LOG", None) or "debug"
     if args.dapvisor_log:
         env["DAPVISOR_LOG"] = level
     start = time.perf_counter()
     stderr = open(args.dapvisor_log, "a") if args.dapvisor_log else subprocess.DEVNULL
-    argv = [binary or args.dapvisor, "mcp", "--permission-mode", "bypass_all"]
+    argv = [binary or args.dapvisor, "mcp", "--permission-mode", "bypass_all", *flags]
     mcp = Mcp(argv, env, stderr=stderr)
     try:
         mcp.start()

@@ -1,6 +1,12 @@
-//! `dapvisor mcp --config FILE`: adapters added or overridden in a TOML file.
+//! `dapvisor mcp --config FILE`: adapters added or overridden, and what redaction
+//! adds, in a TOML file.
 //!
 //! ```toml
+//! [redact]                           # the flags of the same names add to these
+//! level = "strict"                   # default, strict or off (--redact overrides it)
+//! names = ["ssn", "*_pin"]           # as --redact-name
+//! patterns = ['ACME-\d{6}']          # as --redact-pattern
+//!
 //! [adapters.debugpy]                 # override a built-in: only the fields given change
 //! commands = ["/opt/py/bin/python"]
 //! launch_defaults = { justMyCode = false }
@@ -33,6 +39,23 @@ pub struct ConfigFile {
     /// Adapters by name.
     #[serde(default)]
     pub adapters: BTreeMap<String, AdapterEntry>,
+    /// What redaction adds.
+    #[serde(default)]
+    pub redact: RedactSection,
+}
+
+/// The `[redact]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedactSection {
+    /// `default`, `strict` or `off`.
+    pub level: Option<String>,
+    /// Names whose values are hidden, as `--redact-name` takes them.
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Regular expressions whose matches are hidden, as `--redact-pattern` takes them.
+    #[serde(default)]
+    pub patterns: Vec<String>,
 }
 
 /// One adapter's fields; absent ones keep the built-in's (or the generic default).
@@ -63,12 +86,17 @@ pub struct AdapterEntry {
     pub adapter_id: Option<String>,
 }
 
-/// Read `path` and apply its adapters to `registry`.
-pub fn apply_file(path: &Path, registry: &mut AdapterRegistry) -> Result<(), String> {
+/// Read the config file at `path`.
+pub fn read(path: &Path) -> Result<ConfigFile, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the config file {}: {e}", path.display()))?;
-    let file: ConfigFile = toml::from_str(&text)
-        .map_err(|e| format!("the config file {} is not valid: {e}", path.display()))?;
+    toml::from_str(&text)
+        .map_err(|e| format!("the config file {} is not valid: {e}", path.display()))
+}
+
+/// Read `path` and apply its adapters to `registry`.
+pub fn apply_file(path: &Path, registry: &mut AdapterRegistry) -> Result<(), String> {
+    let file = read(path)?;
     for (name, entry) in file.adapters {
         let def = adapter(&name, entry, registry)
             .map_err(|e| format!("{}: adapter `{name}`: {e}", path.display()))?;

@@ -11,6 +11,7 @@ use crate::mcp::{serve_http_until, serve_stdio_until, DebugServer, MCP_PATH};
 use crate::permission::{
     EnvAllowlist, PermissionGate, PermissionMode, PermissionRule, RuleBehavior,
 };
+use crate::redact::RedactRules;
 use crate::registry::AdapterRegistry;
 use crate::tools::{PathPolicy, ToolCatalogue, ToolProfile};
 use crate::{Runtime, RuntimeConfig, SessionError};
@@ -74,11 +75,10 @@ pub struct McpArgs {
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Show values as the program holds them: no redaction of keys, passwords and
-    /// tokens in what the tools, resources and notifications return (by default they
-    /// are hidden). Only the person starting the server can turn it off.
-    #[arg(long)]
-    pub no_redact: bool,
+    /// Redaction of keys, passwords and tokens in what the tools, resources and
+    /// notifications return. Only the person starting the server sets it.
+    #[command(flatten)]
+    pub redact: super::redact_flags::RedactFlags,
     /// With --http: allowed origins and connection limits.
     #[command(flatten)]
     pub http_limits: super::http_flags::HttpFlags,
@@ -152,7 +152,7 @@ fn start_refused(err: SessionError) -> String {
 
 /// Run the server until the client goes away, or SIGINT or SIGTERM asks it to stop;
 /// either way the sessions end in order (attached programs are detached from).
-pub async fn run(args: McpArgs) -> Result<(), String> {
+pub async fn run(args: McpArgs, redaction: RedactRules) -> Result<(), String> {
     let paths = match &args.root {
         Some(root) => PathPolicy::rooted(root).map_err(|e| e.to_string())?,
         None => PathPolicy::unrestricted(),
@@ -165,10 +165,7 @@ pub async fn run(args: McpArgs) -> Result<(), String> {
         .with_profile(args.tools)
         .with_paths(paths)
         .with_permissions(gate)
-        .with_redaction(!args.no_redact);
-    if args.no_redact {
-        eprintln!("{}", crate::cli::NO_REDACT_WARNING);
-    }
+        .with_redaction_rules(redaction);
     if let Some(secs) = args.owner_grace {
         catalogue = catalogue
             .with_owner_grace(Duration::from_secs(secs))

@@ -17,6 +17,7 @@ pub mod http_flags;
 pub mod http_token;
 pub mod log_writer;
 pub mod mcp;
+pub mod redact_flags;
 pub mod signals;
 
 use std::process::ExitCode;
@@ -24,9 +25,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-/// What `--no-redact` says on stderr: what it turns off.
-pub const NO_REDACT_WARNING: &str = "dapvisor: --no-redact: keys, passwords and tokens in \
-     the debugged program's values and output are shown as they are, not hidden";
+use crate::redact::{RedactLevel, RedactRules};
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -64,12 +63,17 @@ pub const EXIT_SWEEP_WAIT: Duration = Duration::from_secs(10);
 /// Parse the command line and run it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let no_redact = match &cli.command {
-        Command::Mcp(args) => args.no_redact,
-        Command::Debug(args) => args.no_redact,
-        _ => false,
+    let redaction = match redaction_rules(&cli.command) {
+        Ok(rules) => rules,
+        Err(e) => {
+            eprintln!("dapvisor: {e}");
+            return ExitCode::from(2);
+        }
     };
-    init_logging(!no_redact);
+    init_logging(&redaction);
+    if redaction.level() == RedactLevel::Off {
+        eprintln!("{}", redact_flags::REDACT_OFF_WARNING);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -82,14 +86,14 @@ pub fn main() -> ExitCode {
     };
     let code = runtime.block_on(async {
         match cli.command {
-            Command::Mcp(args) => match mcp::run(args).await {
+            Command::Mcp(args) => match mcp::run(args, redaction).await {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("dapvisor mcp: {e}");
                     ExitCode::FAILURE
                 }
             },
-            Command::Debug(args) => debug::run(args).await,
+            Command::Debug(args) => debug::run(args, redaction).await,
             Command::Adapters(args) => adapters::run(args).await,
             Command::Doctor(args) => doctor::run(args).await,
         }
@@ -113,11 +117,24 @@ pub fn main() -> ExitCode {
     code
 }
 
-fn init_logging(redact: bool) {
+/// The redaction rules of the command's flags and, for `mcp`, its config file; the
+/// built-in ones for commands that show no program's values.
+fn redaction_rules(command: &Command) -> Result<RedactRules, String> {
+    match command {
+        Command::Mcp(args) => {
+            let file = args.config.as_deref().map(config::read).transpose()?;
+            args.redact.rules(file.as_ref().map(|f| &f.redact))
+        }
+        Command::Debug(args) => args.redact.rules(None),
+        _ => Ok(RedactRules::default()),
+    }
+}
+
+fn init_logging(redaction: &RedactRules) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("DAPVISOR_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(log_writer::LogWriter { redact })
+        .with_writer(log_writer::LogWriter::new(redaction))
         .try_init();
 }

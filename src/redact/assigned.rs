@@ -15,7 +15,8 @@
 //! past the value.
 
 use super::entropy::is_high_entropy;
-use super::names::{is_secret_name, sounds_secret};
+use super::names::sounds_secret;
+use super::rules::RedactRules;
 use super::values::is_plain;
 use super::Span;
 
@@ -25,7 +26,7 @@ fn name_char(b: u8) -> bool {
 
 /// The spans of secret values assigned to names in `text`, of kind `named-secret` or
 /// `assigned-secret`.
-pub(super) fn spans(text: &str) -> Vec<Span> {
+pub(super) fn spans(text: &str, rules: &RedactRules) -> Vec<Span> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
@@ -47,7 +48,7 @@ pub(super) fn spans(text: &str) -> Vec<Span> {
         }
         let name = name_before(bytes, i);
         let name = &text[name.0..name.1];
-        let strict = is_secret_name(name);
+        let strict = rules.is_secret_name(name);
         if name.is_empty() || !(strict || sounds_secret(name)) {
             i += 1;
             continue;

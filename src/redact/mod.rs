@@ -1,5 +1,5 @@
 //! Secrets hidden from whatever dapvisor hands an agent: plain functions over strings
-//! and JSON, with no state but the secrets already seen ([`Known`]).
+//! and JSON, with no state but the secrets already seen ([`Redactor`]).
 //!
 //! What an agent reads ends up in its transcript, its provider's logs and often a
 //! shared chat, while the program being debugged holds keys, passwords and tokens. So
@@ -24,8 +24,9 @@
 //! the secret is kept, not even a prefix. A fact derived from a secret is not hidden:
 //! `len(password)` is a number, `password == expected` a boolean.
 //!
-//! Every scan is linear in its input (no regular expressions, no backtracking), and no
-//! input makes it panic (property-tested).
+//! Every scan is linear in its input (no backtracking; the only regular expressions are
+//! those a person adds, [`RedactRules::with_pattern`], compiled by the `regex` crate,
+//! whose matching is linear too), and no input makes it panic (property-tested).
 //!
 //! This is best-effort pattern matching: a secret with no known format, under a name
 //! that does not say secret, and not seen before under one, passes; so does one
@@ -35,7 +36,10 @@ mod assigned;
 mod edges;
 mod entropy;
 mod formats;
+mod name_patterns;
 mod names;
+mod rules;
+mod strict;
 mod structured;
 mod values;
 
@@ -45,12 +49,17 @@ mod proptests;
 mod tests;
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 pub use edges::{end_before_token, start_after_token, MAX_TOKEN_BYTES};
 pub use entropy::{is_high_entropy, HIGH_ENTROPY_BITS_PER_CHAR, MIN_HIGH_ENTROPY_CHARS};
+pub use name_patterns::MAX_GLOB_NAME_CHARS;
 pub use names::{expression_name, is_secret_name, sounds_secret};
+pub use rules::{
+    RedactLevel, RedactRules, MAX_ADDED_RULES, MAX_PATTERN_PROGRAM_BYTES, MAX_RULE_BYTES,
+};
 
 /// The most secrets remembered to hide again wherever they appear: 256, the oldest
 /// forgotten first. Each costs a search of every string redacted.
@@ -61,13 +70,33 @@ pub const MAX_REMEMBERED_SECRETS: usize = 256;
 /// one-letter password does not hide that letter everywhere.
 pub const MIN_REMEMBERED_CHARS: usize = 4;
 
-/// The secrets hidden by their name so far, to hide again wherever they appear.
+/// A redactor: its [rules](RedactRules), and the secrets it hid by their name so far,
+/// to hide again wherever they appear.
 #[derive(Debug, Default, Clone)]
-pub struct Known {
+pub struct Redactor {
+    rules: Arc<RedactRules>,
     secrets: VecDeque<String>,
 }
 
-impl Known {
+impl Redactor {
+    /// A redactor with `rules` beside the built-in ones, having seen nothing yet.
+    pub fn new(rules: Arc<RedactRules>) -> Self {
+        Self {
+            rules,
+            secrets: VecDeque::new(),
+        }
+    }
+
+    /// Its rules.
+    pub fn rules(&self) -> &RedactRules {
+        &self.rules
+    }
+
+    /// Its rules, shared, to read while the redactor itself is changed.
+    pub(crate) fn rules_shared(&self) -> Arc<RedactRules> {
+        Arc::clone(&self.rules)
+    }
+
     /// Remember `secret` (if it is long enough), forgetting the oldest past
     /// [`MAX_REMEMBERED_SECRETS`].
     pub fn remember(&mut self, secret: &str) {
@@ -130,23 +159,24 @@ pub fn marker(kind: &str, chars: usize) -> String {
 }
 
 /// `text` with every secret it holds by format, by an assignment to a secret name, or
-/// as a value remembered in `known`, hidden. Values it hides by their name are
-/// remembered in `known`.
-pub fn redact_text(text: &str, known: &mut Known) -> String {
-    let mut spans = assigned::spans(text);
+/// as a value remembered in `redactor`, hidden. Values it hides by their name are
+/// remembered in `redactor`.
+pub fn redact_text(text: &str, redactor: &mut Redactor) -> String {
+    let mut spans = assigned::spans(text, &redactor.rules);
     for span in &spans {
-        known.remember(&text[span.start..span.end]);
+        redactor.remember(&text[span.start..span.end]);
     }
-    spans.extend(known.spans(text));
+    spans.extend(redactor.spans(text));
     spans.extend(formats::spans(text));
+    spans.extend(redactor.rules.spans(text));
     apply(text, spans)
 }
 
 /// Hide the secrets in `value`: by name where the JSON says whose a value is, then in
 /// every string (and key) as [`redact_text`] does.
-pub fn redact_json(value: &mut Value, known: &mut Known) {
-    structured::hide_named(value, known);
-    scrub_strings(value, known);
+pub fn redact_json(value: &mut Value, redactor: &mut Redactor) {
+    structured::hide_named(value, redactor);
+    scrub_strings(value, redactor);
 }
 
 /// Hide the secrets in one tool result, its structured content and its text alike.
@@ -156,42 +186,42 @@ pub fn redact_result(
     structured: &mut Value,
     text: &str,
     expression: Option<&str>,
-    known: &mut Known,
+    redactor: &mut Redactor,
 ) -> String {
     if expression
         .and_then(expression_name)
-        .is_some_and(is_secret_name)
+        .is_some_and(|name| redactor.rules.is_secret_name(name))
     {
         if let Some(result) = structured.get_mut("result") {
-            structured::hide_leaf(result, known);
+            structured::hide_leaf(result, redactor);
         }
     }
-    structured::hide_named(structured, known);
+    structured::hide_named(structured, redactor);
     // The text first: what it assigns to secret names is then hidden in the JSON too.
-    let text = redact_text(text, known);
-    scrub_strings(structured, known);
+    let text = redact_text(text, redactor);
+    scrub_strings(structured, redactor);
     text
 }
 
-fn scrub_strings(value: &mut Value, known: &mut Known) {
+fn scrub_strings(value: &mut Value, redactor: &mut Redactor) {
     match value {
         Value::String(s) => {
-            let redacted = redact_text(s, known);
+            let redacted = redact_text(s, redactor);
             if redacted != *s {
                 *s = redacted;
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| scrub_strings(v, known)),
+        Value::Array(items) => items.iter_mut().for_each(|v| scrub_strings(v, redactor)),
         Value::Object(map) => {
-            let keys_hold_secrets = map.keys().any(|k| redact_text(k, known) != *k);
+            let keys_hold_secrets = map.keys().any(|k| redact_text(k, redactor) != *k);
             if keys_hold_secrets {
                 let old = std::mem::take(map);
                 *map = old
                     .into_iter()
-                    .map(|(k, v)| (redact_text(&k, known), v))
+                    .map(|(k, v)| (redact_text(&k, redactor), v))
                     .collect::<Map<String, Value>>();
             }
-            map.values_mut().for_each(|v| scrub_strings(v, known));
+            map.values_mut().for_each(|v| scrub_strings(v, redactor));
         }
         _ => {}
     }

@@ -139,14 +139,7 @@ pub fn is_secret_name(name: &str) -> bool {
     if !mentions_secret(name) {
         return false;
     }
-    let mut words = words(last_segment(name));
-    while words.len() > 1
-        && words
-            .last()
-            .is_some_and(|w| STORAGE_WORDS.contains(&w.as_str()))
-    {
-        words.pop();
-    }
+    let words = name_words(name);
     let Some(last) = words.last() else {
         return false;
     };
@@ -162,6 +155,20 @@ pub fn is_secret_name(name: &str) -> bool {
     words.len() == 1 && SECRET_ENDINGS.iter().any(|e| last.ends_with(e))
 }
 
+/// The words of `name`'s last segment that say what it holds: storage words
+/// (`_str`, `_b64`) dropped from its end. `self.db_password_str` -> `db password`.
+pub(super) fn name_words(name: &str) -> Vec<String> {
+    let mut words = words(last_segment(name));
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| STORAGE_WORDS.contains(&w.as_str()))
+    {
+        words.pop();
+    }
+    words
+}
+
 /// Whether any word of `name` sounds secret (`key`, `token`, `salt`, ...): a
 /// high-entropy value under it is hidden even where [`is_secret_name`] is false.
 pub fn sounds_secret(name: &str) -> bool {
@@ -173,7 +180,7 @@ pub fn sounds_secret(name: &str) -> bool {
 
 /// The last segment of a dotted or indexed name: `self.password` -> `password`,
 /// `'api_key'` -> `api_key`.
-fn last_segment(name: &str) -> &str {
+pub(super) fn last_segment(name: &str) -> &str {
     let name = name.trim_matches(|c: char| "'\"`[]$@*&".contains(c) || c.is_whitespace());
     name.rsplit(['.', '>', ':', '[']).next().unwrap_or(name)
 }

@@ -30,17 +30,17 @@ proptest! {
 
     #[test]
     fn redaction_never_panics_on_any_text(input in any::<String>()) {
-        let mut known = Known::default();
-        known.remember("hunter22");
-        let _ = redact_text(&input, &mut known);
+        let mut redactor = Redactor::default();
+        redactor.remember("hunter22");
+        let _ = redact_text(&input, &mut redactor);
     }
 
     #[test]
     fn redaction_never_panics_on_noisy_text(input in noisy()) {
-        let mut known = Known::default();
-        let out = redact_text(&input, &mut known);
+        let mut redactor = Redactor::default();
+        let out = redact_text(&input, &mut redactor);
         // Redacting twice changes nothing more that could show a secret.
-        let _ = redact_text(&out, &mut known);
+        let _ = redact_text(&out, &mut redactor);
     }
 
     #[test]
@@ -49,7 +49,7 @@ proptest! {
     ) {
         // Separated from its neighbours as it would be in output or a repr.
         let input = format!("{before} {secret}\n{after}");
-        let out = redact_text(&input, &mut Known::default());
+        let out = redact_text(&input, &mut Redactor::default());
         // The part after the well-known prefix must not show, even in part.
         let tail = &secret[secret.len() - 12..];
         prop_assert!(!out.contains(tail), "{}", out);
@@ -59,10 +59,10 @@ proptest! {
     fn a_named_secret_never_shows_in_json_or_text(
         secret in "[a-zA-Z0-9!#%^&*+]{4,40}", name in "(db_)?(password|api_key|authToken|SECRET)",
     ) {
-        let mut known = Known::default();
+        let mut redactor = Redactor::default();
         let mut value = json!({ "variables": [{ "name": name, "value": format!("'{secret}'") }] });
         let text = format!("  {name} = '{secret}' (str)\n");
-        let text = redact_result(&mut value, &text, None, &mut known);
+        let text = redact_result(&mut value, &text, None, &mut redactor);
         prop_assert!(!text.contains(&secret), "{}", text);
         prop_assert!(!value.to_string().contains(&secret), "{}", value);
     }
@@ -70,12 +70,27 @@ proptest! {
     #[test]
     fn any_json_is_redacted_without_panic(value in arb_json()) {
         let mut value = value;
-        let _ = redact_result(&mut value, "", Some("password"), &mut Known::default());
+        let _ = redact_result(&mut value, "", Some("password"), &mut Redactor::default());
+    }
+
+    #[test]
+    fn strict_rules_with_added_patterns_never_panic_and_hide_random_tokens(
+        input in any::<String>(), before in noisy(), key in "[A-Za-z]{8}[0-9]{4}[A-Za-z0-9]{12}",
+    ) {
+        let rules = RedactRules::new(RedactLevel::Strict)
+            .with_name("*_pin").unwrap()
+            .with_pattern(r"\d{3}-\d{2}").unwrap();
+        let mut redactor = Redactor::new(std::sync::Arc::new(rules));
+        let _ = redact_text(&input, &mut redactor);
+        let out = redact_text(&format!("{before} {key}\n"), &mut redactor);
+        if is_high_entropy(&key) {
+            prop_assert!(!out.contains(&key), "{}", out);
+        }
     }
 
     #[test]
     fn ordinary_words_come_out_unchanged(input in "[a-z ,.]{0,200}") {
-        prop_assert_eq!(redact_text(&input, &mut Known::default()), input);
+        prop_assert_eq!(redact_text(&input, &mut Redactor::default()), input);
     }
 }
 
@@ -114,7 +129,7 @@ fn a_pathological_megabyte_is_redacted_in_one_pass() {
     let unit = "token='x://a:eyJ.eyJ.-----BEGIN PUBLIC KEY AKIAA ghp_ Bearer ";
     let count = (1 << 20) / unit.len();
     let input = unit.repeat(count);
-    let out = redact_text(&input, &mut Known::default());
+    let out = redact_text(&input, &mut Redactor::default());
     // Each quote after `token=` closes at the next unit's, so every other unit is a
     // value; remembered, it is then found in the units between as well.
     assert_eq!(out.matches("«redacted: named-secret").count(), count);

@@ -9,7 +9,7 @@ const AWS_ID: &str = "AKIAIOSFODNN7EXAMPLE";
 const AWS_SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 
 fn text(input: &str) -> String {
-    redact_text(input, &mut Known::default())
+    redact_text(input, &mut Redactor::default())
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn a_high_entropy_value_under_a_secretish_name_is_hidden() {
 
 #[test]
 fn variables_are_hidden_by_name_and_their_value_everywhere() {
-    let mut known = Known::default();
+    let mut redactor = Redactor::default();
     let mut locals = json!({ "variables": [
         { "name": "password", "value": "'hunter2'", "type": "str" },
         { "name": "db", "value": "{'password': 'hunter2'}", "variables_reference": 4 },
@@ -206,7 +206,7 @@ fn variables_are_hidden_by_name_and_their_value_everywhere() {
         &mut locals,
         "password = 'hunter2'\nprinted hunter2\n",
         None,
-        &mut known,
+        &mut redactor,
     );
     let all = format!("{locals}{text}");
     assert!(!all.contains("hunter2"), "{all}");
@@ -217,20 +217,20 @@ fn variables_are_hidden_by_name_and_their_value_everywhere() {
     assert_eq!(locals["variables"][2]["value"], "3");
     assert_eq!(locals["variables"][4]["value"], "True");
     // Remembered: a later result that shows it without its name hides it too.
-    assert_eq!(known.len(), 1);
-    let later = redact_text("the program printed hunter2", &mut known);
+    assert_eq!(redactor.len(), 1);
+    let later = redact_text("the program printed hunter2", &mut redactor);
     assert!(!later.contains("hunter2"));
 }
 
 #[test]
 fn an_evaluated_path_to_a_secret_is_hidden_and_a_derived_fact_is_not() {
-    let mut known = Known::default();
+    let mut redactor = Redactor::default();
     let mut result = json!({ "result": "'hunter2'", "type": "str" });
     let text = redact_result(
         &mut result,
         "password = 'hunter2' (str)",
         Some("password"),
-        &mut known,
+        &mut redactor,
     );
     assert!(!format!("{result}{text}").contains("hunter2"));
     let mut length = json!({ "result": "7", "type": "int" });
@@ -238,20 +238,20 @@ fn an_evaluated_path_to_a_secret_is_hidden_and_a_derived_fact_is_not() {
         &mut length,
         "len(password) = 7 (int)",
         Some("len(password)"),
-        &mut known,
+        &mut redactor,
     );
     assert_eq!(length["result"], "7");
     assert_eq!(text, "len(password) = 7 (int)");
     let mut watch = json!({ "watches": [{ "expression": "cfg.api_key", "value": "'k-1234567'", "previous": null }] });
-    redact_result(&mut watch, "", None, &mut known);
+    redact_result(&mut watch, "", None, &mut redactor);
     assert!(!watch.to_string().contains("k-1234567"));
 }
 
 #[test]
 fn secret_keys_of_a_map_and_tokens_in_keys_are_hidden() {
-    let mut known = Known::default();
+    let mut redactor = Redactor::default();
     let mut env = json!({ "env": { "DB_PASSWORD": "pw-value-1", "HOME": "/home/a" }, GITHUB: 1 });
-    redact_json(&mut env, &mut known);
+    redact_json(&mut env, &mut redactor);
     let shown = env.to_string();
     assert!(
         !shown.contains("pw-value-1") && !shown.contains(GITHUB),
@@ -262,10 +262,10 @@ fn secret_keys_of_a_map_and_tokens_in_keys_are_hidden() {
 
 #[test]
 fn a_short_secret_is_hidden_where_named_but_not_everywhere() {
-    let mut known = Known::default();
+    let mut redactor = Redactor::default();
     let mut v =
         json!([{ "name": "pwd_secret", "value": "'ab'" }, { "name": "x", "value": "'ab'" }]);
-    redact_json(&mut v, &mut known);
+    redact_json(&mut v, &mut redactor);
     assert_eq!(v[0]["value"], "'«redacted: named-secret, 2 chars»'");
     assert_eq!(v[1]["value"], "'ab'");
 }
@@ -328,11 +328,11 @@ fn every_prefix_starts_with_a_byte_the_scan_looks_at() {
 
 #[test]
 fn a_trace_column_hides_a_path_to_a_secret_but_not_a_fact_about_it() {
-    let mut known = Known::default();
+    let mut redactor = Redactor::default();
     let mut rows = json!({ "rows": [{ "values": {
         "len(password)": "7", "self.password": "'hunter2'", "*api_key": "'k-99999'",
     } }] });
-    redact_json(&mut rows, &mut known);
+    redact_json(&mut rows, &mut redactor);
     let values = &rows["rows"][0]["values"];
     assert_eq!(values["len(password)"], "7");
     assert_eq!(

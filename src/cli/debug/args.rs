@@ -69,10 +69,9 @@ pub struct DebugArgs {
     /// program itself printed (stdout, stderr) and the adapter's important notices.
     #[arg(long, short = 'v')]
     pub verbose: bool,
-    /// Print values as the program holds them: no redaction of keys, passwords and
-    /// tokens (by default they are hidden).
-    #[arg(long)]
-    pub no_redact: bool,
+    /// Redaction of keys, passwords and tokens in what is printed.
+    #[command(flatten)]
+    pub redact: crate::cli::redact_flags::RedactFlags,
     /// Arguments for the program (after `--`).
     #[arg(last = true, value_name = "ARGS")]
     pub args: Vec<String>,

@@ -30,6 +30,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::permission::{PermissionGate, PermissionMode};
+use crate::redact::RedactRules;
 use crate::tools::{ToolCatalogue, ToolResult};
 use crate::{Runtime, RuntimeConfig};
 
@@ -63,7 +64,7 @@ pub const EXIT_BROKEN_PIPE: u8 = 141;
 pub const PAUSE_WAIT: Duration = Duration::from_secs(5);
 
 /// Run it; the exit code is the program's (or one of the codes above).
-pub async fn run(args: DebugArgs) -> ExitCode {
+pub async fn run(args: DebugArgs, redaction: RedactRules) -> ExitCode {
     if needs_debugpy(&args) && !args.no_install {
         if let Err(e) = ensure_debugpy().await {
             return failed(&format!(
@@ -81,10 +82,7 @@ pub async fn run(args: DebugArgs) -> ExitCode {
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
         .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0))
-        .with_redaction(!args.no_redact);
-    if args.no_redact {
-        eprintln!("{}", crate::cli::NO_REDACT_WARNING);
-    }
+        .with_redaction_rules(redaction);
     let interrupts = Interrupts::watch();
     let driver = Driver::new(tools, args, interrupts.clone());
     // The first SIGINT or SIGTERM pauses the program, prints where it was and ends the

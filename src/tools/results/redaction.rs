@@ -2,13 +2,15 @@
 //! beside them (resources, notifications), pass the [`redact`](crate::redact) module
 //! on their way out. On by default; only the host turns it off
 //! ([`ToolCatalogue::with_redaction`](crate::tools::ToolCatalogue::with_redaction),
-//! `--no-redact`), never an agent: no tool takes an argument for it.
+//! `--redact off`), never an agent: no tool takes an argument for it; what it hides
+//! beyond the built-in rules is the host's too
+//! ([`ToolCatalogue::with_redaction_rules`](crate::tools::ToolCatalogue::with_redaction_rules)).
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::redact::{redact_json, redact_result, redact_text, Known};
+use crate::redact::{redact_json, redact_result, redact_text, RedactLevel, RedactRules, Redactor};
 
 use crate::tools::catalogue::spec::ToolResult;
 use crate::tools::ToolCatalogue;
@@ -16,7 +18,7 @@ use crate::tools::ToolCatalogue;
 /// Whether to redact, and the secrets hidden so far (shared by every client of one
 /// catalogue: a secret one client's call revealed by name is hidden from all).
 #[derive(Debug, Clone)]
-pub(crate) struct Redaction(Option<Arc<Mutex<Known>>>);
+pub(crate) struct Redaction(Option<Arc<Mutex<Redactor>>>);
 
 impl Default for Redaction {
     fn default() -> Self {
@@ -25,9 +27,17 @@ impl Default for Redaction {
 }
 
 impl Redaction {
-    /// Redaction on or off.
+    /// Redaction on (by the built-in rules) or off.
     pub fn on(on: bool) -> Self {
         Self(on.then(Arc::default))
+    }
+
+    /// Redaction by `rules` (off at [`RedactLevel::Off`]).
+    pub fn by(rules: RedactRules) -> Self {
+        Self(
+            (rules.level() != RedactLevel::Off)
+                .then(|| Arc::new(Mutex::new(Redactor::new(Arc::new(rules))))),
+        )
     }
 
     /// Whether it is on.
@@ -35,7 +45,7 @@ impl Redaction {
         self.0.is_some()
     }
 
-    fn known(&self) -> Option<std::sync::MutexGuard<'_, Known>> {
+    fn known(&self) -> Option<std::sync::MutexGuard<'_, Redactor>> {
         // A panic elsewhere cannot leave a list of strings half-changed.
         self.0
             .as_ref()
@@ -46,29 +56,29 @@ impl Redaction {
     /// alike; `arguments` are the call's (an evaluated `expression` that is only a path
     /// to a secret name hides the `result`).
     pub fn result(&self, arguments_expression: Option<&str>, mut result: ToolResult) -> ToolResult {
-        let Some(mut known) = self.known() else {
+        let Some(mut redactor) = self.known() else {
             return result;
         };
         result.text = redact_result(
             &mut result.structured,
             &result.text,
             arguments_expression,
-            &mut known,
+            &mut redactor,
         );
         result
     }
 
     /// `value` with its secrets hidden.
     pub fn json(&self, value: &mut Value) {
-        if let Some(mut known) = self.known() {
-            redact_json(value, &mut known);
+        if let Some(mut redactor) = self.known() {
+            redact_json(value, &mut redactor);
         }
     }
 
     /// `text` with its secrets hidden.
     pub fn text(&self, text: &str) -> String {
         match self.known() {
-            Some(mut known) => redact_text(text, &mut known),
+            Some(mut redactor) => redact_text(text, &mut redactor),
             None => text.to_string(),
         }
     }
@@ -80,6 +90,14 @@ impl ToolCatalogue {
     /// them (`false`). For the host alone: no tool argument turns it off.
     pub fn with_redaction(mut self, on: bool) -> Self {
         self.redaction = Redaction::on(on);
+        self
+    }
+
+    /// Hide secrets by `rules`: the built-in ones at a [`RedactLevel`] (`Strict` also
+    /// hides every key-like string; `Off` hides nothing), with the names and patterns
+    /// they add. For the host alone, as [`Self::with_redaction`] is.
+    pub fn with_redaction_rules(mut self, rules: RedactRules) -> Self {
+        self.redaction = Redaction::by(rules);
         self
     }
 

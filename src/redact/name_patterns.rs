@@ -1,0 +1,128 @@
+//! [`NamePattern`]: a name added to the secret ones (`--redact-name`). Either words,
+//! matched as the built-in names are (the last words of a name's last segment, in any
+//! case and style: `ssn` hides `ssn`, `userSSN` and `customer.ssn`, not `ssn_count`),
+//! or a glob with `*` over that segment, lowercased (`*_pin`, `customer*`).
+
+use super::names::{last_segment, name_words, words};
+
+/// The longest name a glob is matched against, in characters: 256. A longer "name" is
+/// not a variable's; capping it keeps a glob's match within a fixed cost.
+pub const MAX_GLOB_NAME_CHARS: usize = 256;
+
+/// One added name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum NamePattern {
+    /// The name's last words, lowercased: `pin code` for `pinCode`.
+    Words(Vec<String>),
+    /// A glob over the lowercased last segment.
+    Glob(Vec<char>),
+}
+
+impl NamePattern {
+    /// Read `pattern`, or say why it names nothing.
+    pub(super) fn parse(pattern: &str) -> Result<Self, String> {
+        let pattern = pattern.trim();
+        if pattern.contains('*') {
+            if pattern.chars().all(|c| c == '*') {
+                return Err(format!(
+                    "--redact-name `{pattern}` matches every name: use --redact strict, or \
+                     name the variables"
+                ));
+            }
+            return Ok(Self::Glob(pattern.to_lowercase().chars().collect()));
+        }
+        let words = words(pattern);
+        if words.is_empty() {
+            return Err(format!(
+                "--redact-name `{pattern}` has no letters: give a variable, field or key name"
+            ));
+        }
+        Ok(Self::Words(words))
+    }
+
+    /// Whether `name` (a variable, field or key) matches.
+    pub(super) fn matches(&self, name: &str) -> bool {
+        match self {
+            Self::Words(pattern) => name_words(name).ends_with(pattern),
+            Self::Glob(glob) => {
+                let segment: Vec<char> = last_segment(name)
+                    .to_lowercase()
+                    .chars()
+                    .take(MAX_GLOB_NAME_CHARS + 1)
+                    .collect();
+                segment.len() <= MAX_GLOB_NAME_CHARS && glob_matches(glob, &segment)
+            }
+        }
+    }
+}
+
+/// Whether `text` matches `glob`, whose `*` stands for any run of characters. Greedy
+/// with one remembered star: at most `glob.len() * text.len()` steps.
+fn glob_matches(glob: &[char], text: &[char]) -> bool {
+    let (mut g, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if g < glob.len() && glob[g] == '*' {
+            star = Some((g, t));
+            g += 1;
+        } else if g < glob.len() && glob[g] == text[t] {
+            g += 1;
+            t += 1;
+        } else if let Some((star_g, star_t)) = star {
+            g = star_g + 1;
+            t = star_t + 1;
+            star = Some((star_g, star_t + 1));
+        } else {
+            return false;
+        }
+    }
+    glob[g..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, name: &str) -> bool {
+        NamePattern::parse(pattern).unwrap().matches(name)
+    }
+
+    #[test]
+    fn words_match_the_last_words_in_any_style() {
+        for name in [
+            "ssn",
+            "SSN",
+            "user_ssn",
+            "userSsn",
+            "customer.ssn",
+            "ssn_str",
+        ] {
+            assert!(matches("ssn", name), "{name}");
+        }
+        for name in ["ssn_count", "ssnLength", "lesson"] {
+            assert!(!matches("ssn", name), "{name}");
+        }
+        assert!(matches("pin_code", "userPinCode"));
+        assert!(!matches("pin_code", "code"));
+    }
+
+    #[test]
+    fn globs_match_the_lowercased_last_segment() {
+        assert!(matches("*_pin", "card_pin"));
+        assert!(matches("*_pin", "self.CARD_PIN"));
+        assert!(!matches("*_pin", "pinned"));
+        assert!(matches("customer*", "customerEmail"));
+        assert!(matches("a*b*c", "axxbyyc"));
+        assert!(!matches("a*b*c", "axxbyy"));
+        let long = format!("x{}", "a".repeat(MAX_GLOB_NAME_CHARS));
+        assert!(!matches("x*", &long), "a name past the cap is not a name");
+    }
+
+    #[test]
+    fn patterns_that_name_nothing_are_refused() {
+        assert!(NamePattern::parse("***")
+            .unwrap_err()
+            .contains("every name"));
+        assert!(NamePattern::parse("__").unwrap_err().contains("no letters"));
+    }
+}
