@@ -214,3 +214,40 @@ async fn over_the_tools_a_moved_breakpoint_is_said_and_either_line_removes_it() 
     tools.runtime().shutdown().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// js-debug holds a breakpoint unverified ("provisional") until the script it is in
+/// loads, which is after the launch answers: one that then stops the program is not
+/// said to be unset, and one it binds to the next line is said as moved, once the
+/// program first stopped.
+#[tokio::test]
+async fn js_debug_breakpoints_are_said_as_they_are_at_the_first_stop() {
+    let cart = common::program("javascript/cart.js").display().to_string();
+    let line = common::line_of(&cart, "total += cents + DELIVERY_CENTS");
+    let blank = common::line_of(&cart, "main();") - 1;
+    let fires = format!("{cart}:{line}");
+    let moves = format!("{cart}:{blank}");
+    let run = dapvisor(&[
+        "debug",
+        &cart,
+        "--break",
+        &fires,
+        "--break",
+        &moves,
+        "--max-stops",
+        "1",
+    ])
+    .await;
+    let out = &run.stdout;
+    assert!(!out.contains("is not set"), "{out}");
+    assert!(!out.contains("provisional"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "breakpoint {moves}: asked line {blank}, bound at line {}",
+            blank + 1
+        )),
+        "{out}"
+    );
+    let said = out.find("bound at line").unwrap();
+    let stopped = out.find("stopped (breakpoint)").expect("a stop");
+    assert!(said < stopped, "said before the stop is shown: {out}");
+}

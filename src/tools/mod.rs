@@ -61,6 +61,10 @@ pub use catalogue::spec::{
 pub use results::bounds::*;
 pub use start::stdin::MAX_STDIN_TEXT_BYTES;
 
+pub(crate) use breakpoints::bound_lines::moved as moved_breakpoints;
+pub(crate) use breakpoints::report::{
+    in_words as breakpoint_reason_in_words, unverified as unverified_breakpoints,
+};
 pub(crate) use catalogue::operations::allowed_tools;
 pub(crate) use results::sessions::SessionEntry;
 

@@ -13,14 +13,35 @@ use crate::{SessionId, SessionSnapshot};
 impl Driver {
     /// The launch's word on its breakpoints (`unverified_breakpoints`,
     /// `moved_breakpoints`), one line each, with a hint where a relative `--break`
-    /// missed a file that is beside the program.
+    /// missed a file that is beside the program. When the program runs on from the
+    /// launch, its breakpoints may not be bound yet (js-debug binds one when its
+    /// script loads): they are said after the first stop or end instead
+    /// ([`Self::first_stop_notes`]), as they are then.
     pub(super) fn launch_notes(&self, launched: &Value) -> Vec<String> {
+        if launched["state"] == "running" {
+            return Vec::new();
+        }
+        let mut notes = self.unverified_notes(&launched["unverified_breakpoints"]);
+        notes.extend(moved_notes(&launched["moved_breakpoints"]));
+        notes
+    }
+
+    /// The breakpoints still unverified, or bound at another line, once the program
+    /// first stopped or ended after a launch that answered while it ran.
+    pub(super) async fn first_stop_notes(&self, id: &str) -> Vec<String> {
+        let Some(snapshot) = self.snapshot(id).await else {
+            return Vec::new();
+        };
+        let (unverified, _) = crate::tools::unverified_breakpoints(&snapshot);
+        let (moved, _) = crate::tools::moved_breakpoints(&snapshot);
+        let mut notes = self.unverified_notes(&json!(unverified));
+        notes.extend(moved_notes(&json!(moved)));
+        notes
+    }
+
+    fn unverified_notes(&self, unverified: &Value) -> Vec<String> {
         let mut notes = Vec::new();
-        for bp in launched["unverified_breakpoints"]
-            .as_array()
-            .into_iter()
-            .flatten()
-        {
+        for bp in unverified.as_array().into_iter().flatten() {
             let why = bp["message"]
                 .as_str()
                 .unwrap_or("the adapter did not set it");
@@ -42,20 +63,6 @@ impl Driver {
                 }
             };
             notes.push(note);
-        }
-        for bp in launched["moved_breakpoints"]
-            .as_array()
-            .into_iter()
-            .flatten()
-        {
-            let (file, asked, bound) = (
-                bp["file"].as_str().unwrap_or("?"),
-                &bp["line"],
-                &bp["bound_line"],
-            );
-            notes.push(format!(
-                "breakpoint {file}:{asked}: asked line {asked}, bound at line {bound}"
-            ));
         }
         notes
     }
@@ -95,6 +102,23 @@ impl Driver {
     }
 }
 
+/// A line for each breakpoint the adapter bound at another line than asked.
+fn moved_notes(moved: &Value) -> Vec<String> {
+    moved
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|bp| {
+            let (file, asked, bound) = (
+                bp["file"].as_str().unwrap_or("?"),
+                &bp["line"],
+                &bp["bound_line"],
+            );
+            format!("breakpoint {file}:{asked}: asked line {asked}, bound at line {bound}")
+        })
+        .collect()
+}
+
 /// The breakpoints of `snapshot` no stop named: never set (no such file, or the
 /// adapter's reason), or set and never reached. Logpoints and tracepoints, which do
 /// not stop, are left out.
@@ -110,10 +134,10 @@ fn unhit(snapshot: &SessionSnapshot) -> Vec<Value> {
                 Some(actual) if actual.verified => "the program never ran that line".into(),
                 Some(actual) => format!(
                     "it was never set: {}",
-                    actual
-                        .message
-                        .as_deref()
-                        .unwrap_or("the adapter did not verify it")
+                    actual.message.as_deref().map_or_else(
+                        || "the adapter did not verify it".into(),
+                        crate::tools::breakpoint_reason_in_words
+                    )
                 ),
                 None => "it was never set: the adapter never answered for it".into(),
             };

@@ -140,6 +140,9 @@ impl Driver {
                 Moved::Done(result) => result,
                 Moved::Interrupted(s) => return self.give_up(&id, GiveUp::Signal(s)).await,
             };
+            if let Err(e) = self.print_first_stop_notes(&id).await {
+                return stdout_gone(e);
+            }
         }
         let mut stops = 0;
         loop {

@@ -109,6 +109,20 @@ impl Driver {
         out.flush()
     }
 
+    /// The breakpoints still unverified at the first stop or end, on stdout (nothing
+    /// with `--json`, whose launch event lists them).
+    pub(super) async fn print_first_stop_notes(&self, id: &str) -> std::io::Result<()> {
+        if self.args.json {
+            return Ok(());
+        }
+        let notes = self.first_stop_notes(id).await;
+        let mut out = std::io::stdout().lock();
+        for note in notes {
+            writeln!(out, "{note}")?;
+        }
+        out.flush()
+    }
+
     /// Output printed on its own (no stop to print it with).
     pub(super) fn print_output(&self, output: &NewOutput) -> std::io::Result<()> {
         let mut out = std::io::stdout().lock();

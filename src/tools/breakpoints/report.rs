@@ -24,12 +24,10 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
             } else {
                 match &record.actual {
                     Some(actual) if actual.verified => None,
-                    Some(actual) => Some(
-                        actual
-                            .message
-                            .clone()
-                            .unwrap_or_else(|| unsaid(snapshot.adapter.as_deref(), file)),
-                    ),
+                    Some(actual) => Some(match actual.message.as_deref() {
+                        Some(message) => in_words(message),
+                        None => unsaid(snapshot.adapter.as_deref(), file),
+                    }),
                     None => Some("the adapter has not answered for it".into()),
                 }
             };
@@ -48,8 +46,8 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
             Some(actual) if actual.verified => continue,
             Some(actual) => actual
                 .message
-                .clone()
-                .unwrap_or_else(|| "the adapter did not verify it".into()),
+                .as_deref()
+                .map_or_else(|| "the adapter did not verify it".into(), in_words),
             None => "the adapter has not answered for it".into(),
         };
         text.push_str(&format!(
@@ -58,6 +56,21 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
         list.push(json!({ "function": name, "message": why }));
     }
     (list, text)
+}
+
+/// js-debug's reason for a breakpoint it holds until the script it is in loads: a
+/// translation key, not a sentence.
+const JS_DEBUG_PROVISIONAL: &str = "breakpoint.provisionalBreakpoint";
+
+/// An adapter's reason for not verifying a breakpoint, in words: its own text, or what
+/// a key it sends instead means.
+pub(crate) fn in_words(message: &str) -> String {
+    match message {
+        JS_DEBUG_PROVISIONAL => "pending: the script is not loaded yet (js-debug binds the \
+                                 breakpoint when the program loads it)"
+            .into(),
+        other => other.to_string(),
+    }
 }
 
 /// Why a breakpoint in `file` is not verified when the adapter gives no reason: the
