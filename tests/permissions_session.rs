@@ -36,7 +36,9 @@ async fn an_approval_for_the_session_holds_for_that_tool_and_session_only() {
     let message = asked[0]["message"].as_str().unwrap();
     assert!(
         message.contains("runs Python code in the debuggee (expression)")
-            && message.contains(&format!("debug session {first}")),
+            && message.contains(&format!("debug session {first}"))
+            && message.contains("Allow the debugger tool `debug_evaluate`")
+            && message.contains("approves `debug_evaluate`"),
         "{message}"
     );
     let form = &asked[0]["requestedSchema"]["properties"];

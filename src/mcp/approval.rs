@@ -13,6 +13,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::permission::{Approval, ApprovalRequest, Approver};
+use crate::tools::ToolNames;
 
 /// How long the user has to answer an approval request before it counts as a no:
 /// 5 minutes.
@@ -90,13 +91,15 @@ impl ElicitationApprover {
     async fn ask(&self, request: &ApprovalRequest) -> Result<Option<Answer>, ElicitationError> {
         let timeout = Some(self.timeout);
         let _asking = Asking::new(&self.asking);
+        // The person sees the tools as their MCP client lists them: `debug_evaluate`.
+        let names = ToolNames::Mcp;
         match &request.session {
             Some(session) => {
                 let message = format!(
                     "{} (`for_session` approves `{}` doing this in debug session {session} \
                      from now on.)",
-                    request.summary(),
-                    request.tool
+                    names.in_text(&request.summary()),
+                    names.of(&request.tool)
                 );
                 let answer = self
                     .peer
@@ -111,7 +114,7 @@ impl ElicitationApprover {
             None => {
                 let answer = self
                     .peer
-                    .elicit_with_timeout::<Decision>(request.summary(), timeout)
+                    .elicit_with_timeout::<Decision>(names.in_text(&request.summary()), timeout)
                     .await?;
                 Ok(answer.map(|d| if d.approve { Answer::Yes } else { Answer::No }))
             }
