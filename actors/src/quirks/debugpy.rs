@@ -3,7 +3,9 @@
 //!   adapter never sends `initialized`; the line it prints, `Code injection into
 //!   PID=... failed`, is the only word of why (`core/pid_injection.rs` turns it into
 //!   advice).
-//! - Its `uncaught` filter stops where an exception nothing handles is raised.
+//! - Its `uncaught` filter stops where an exception nothing handles is raised; its
+//!   `raised` filter at every exception, the library's own too, so a session with it
+//!   debugs only the program's code (`justMyCode`).
 //!
 //! (That it sends `initialized` only after `launch`, and answers `launch` only after
 //! `configurationDone`, the launch handshake handles for every adapter alike.)
@@ -11,8 +13,8 @@
 //! Its dialect: a launch runs the program under the Python found (`python`), or runs
 //! a `module` instead of the program. An attach to a port is to a debug server that
 //! speaks DAP itself (`connect`), reached directly; by pid it injects itself. Either
-//! way it names no program, debugs library code too, and does not stop at a
-//! `SystemExit`.
+//! way it names no program, debugs library code too (unless the `raised` filter is
+//! on), and does not stop at a `SystemExit`.
 
 use std::path::Path;
 
@@ -41,11 +43,26 @@ pub(super) const QUIRKS: Quirks = Quirks {
 /// comes through dapvisor's pipes, not debugpy's redirection (which would say it
 /// twice).
 fn launch(draft: &mut LaunchDraft<'_>) {
+    if only_my_code(&draft.spec.exception_filters) {
+        draft.put("justMyCode", json!(true));
+    }
     if draft.spec.stdin.is_some() {
         draft.put("console", json!("integratedTerminal"));
         draft.put("redirectOutput", json!(false));
     }
 }
+
+/// Whether to debug only the program's own code (`justMyCode`), not the library's as
+/// dapvisor otherwise does: with the `raised` filter, which would stop at every
+/// exception the standard library raises and handles itself (importing a module alone
+/// raises dozens) before the program's own. The launch's `launch_args` may still say
+/// otherwise.
+fn only_my_code(exception_filters: &[String]) -> bool {
+    exception_filters.iter().any(|f| f == RAISED)
+}
+
+/// debugpy's filter for every exception raised, handled or not.
+const RAISED: &str = "raised";
 
 /// debugpy runs a module (`module: pytest`) instead of a program, and refuses both; the
 /// program then only chose the adapter.
@@ -61,7 +78,10 @@ fn attach(draft: &mut AttachDraft<'_>) {
     } else if let Some(pid) = draft.spec.pid {
         draft.put("processId", json!(pid));
     }
-    draft.put("justMyCode", json!(false));
+    draft.put(
+        "justMyCode",
+        json!(only_my_code(&draft.spec.exception_filters)),
+    );
     // As for a launch (see the debugpy definition's defaults): a SystemExit ends a
     // program; it is no exception to stop at.
     draft.put("breakOnSystemExit", json!([]));

@@ -234,6 +234,28 @@ fn codelldb_is_told_a_rust_program_is_rust() {
 }
 
 #[test]
+fn debugpy_with_the_raised_filter_debugs_only_the_programs_code_unless_told() {
+    let mut spec = LaunchSpec::new("/srv/app/main.py");
+    assert_eq!(
+        def("debugpy").launch_arguments(&spec)["justMyCode"],
+        json!(false)
+    );
+    spec.exception_filters = vec!["raised".into(), "uncaught".into()];
+    assert_eq!(
+        def("debugpy").launch_arguments(&spec)["justMyCode"],
+        json!(true)
+    );
+    spec.extra = Map::from_iter([("justMyCode".to_string(), json!(false))]);
+    assert_eq!(
+        def("debugpy").launch_arguments(&spec)["justMyCode"],
+        json!(false)
+    );
+    let mut attach_spec = by_port(5678);
+    attach_spec.exception_filters = vec!["raised".into()];
+    assert_eq!(attach("debugpy", &attach_spec)["justMyCode"], json!(true));
+}
+
+#[test]
 fn extra_overrides_defaults_and_spec_fields() {
     let mut spec = LaunchSpec::new("/srv/app/main.py");
     spec.extra = Map::from_iter([
