@@ -171,10 +171,51 @@ impl BuiltSource {
             folder,
         };
         live().insert(built.binary.clone());
-        if let Some(root) = root {
-            built.check_reads(language, source, root, deadline).await?;
+        built
+            .compile(language, source, root, deadline, &built.binary)
+            .await?;
+        Ok(built)
+    }
+
+    /// Build `source` again (edited since, as a restart expects), into the same
+    /// binary: built beside it and renamed over it, so that a program still running
+    /// the old one is not disturbed and a failed build leaves the old one in place.
+    pub async fn rebuild(
+        &self,
+        source: &Path,
+        root: Option<&Path>,
+        deadline: Duration,
+    ) -> Result<(), SourceBuildError> {
+        let language = SourceLanguage::of(source).ok_or_else(|| {
+            SessionError::InvalidArgument(format!(
+                "{} is not a C, C++ or Rust source file",
+                source.display()
+            ))
+        })?;
+        let next = self.binary.with_extension("next");
+        let built = self.compile(language, source, root, deadline, &next).await;
+        if built.is_ok() {
+            std::fs::rename(&next, &self.binary)
+                .map_err(|e| SessionError::internal("replacing the rebuilt program", e))?;
         }
-        let command = language.build_command(source, &built.binary);
+        let _ = std::fs::remove_file(&next);
+        built
+    }
+
+    /// Compile `source` into `binary`; under `root`, only if every file it reads is
+    /// inside it.
+    async fn compile(
+        &self,
+        language: SourceLanguage,
+        source: &Path,
+        root: Option<&Path>,
+        deadline: Duration,
+        binary: &Path,
+    ) -> Result<(), SourceBuildError> {
+        if let Some(root) = root {
+            self.check_reads(language, source, root, deadline).await?;
+        }
+        let command = language.build_command(source, binary);
         let out = run(&command, source, deadline).await?;
         if !out.status.success() {
             return Err(failed(
@@ -187,7 +228,7 @@ impl BuiltSource {
             )
             .into());
         }
-        Ok(built)
+        Ok(())
     }
 
     /// The built program.

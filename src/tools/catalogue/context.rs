@@ -24,6 +24,8 @@ pub(crate) struct Context {
     pub watches: std::sync::Arc<crate::tools::inspect::watches::Watches>,
     /// Each session's breakpoints set by statement.
     pub statements: std::sync::Arc<crate::tools::breakpoints::statement_marks::StatementMarks>,
+    /// Each session's source built for it, rebuilt by `debug.restart`.
+    pub builds: std::sync::Arc<crate::tools::start::source_launch::SourceBuilds>,
     /// The client calling, whose the sessions it starts are; `None`: the host itself,
     /// which may drive every session (`access/owners.rs`).
     pub caller: Option<crate::Owner>,

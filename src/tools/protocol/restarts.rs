@@ -32,7 +32,8 @@ pub(crate) fn tools() -> Vec<ToolDef> {
             concat!(
                 "Restart the program in this session with its breakpoints: by the \
                  adapter's own restart (lldb-dap), else by launching again (debugpy, dlv); \
-                 an attached session that cannot restart answers 501.",
+                 a source launched built is built again first; an attached session that \
+                 cannot restart answers 501.",
                 waits!(short)
             ),
             ToolAnnotations::START,
@@ -75,7 +76,9 @@ async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     // Its program is run again: under a root, only while it still resolves inside.
     crate::tools::start::rooted_launch::restart_inside(&ctx, &session).await?;
-    // The source may have been edited: breakpoints set by statement follow it.
+    // The source may have been edited: a source launched built is built again, and
+    // breakpoints set by statement follow it.
+    let rebuilt = crate::tools::start::source_launch::rebuild(&ctx, &session).await?;
     let rebound = crate::tools::breakpoints::statement_marks::rebind(&ctx, &session).await?;
     let ticket = session.restart().await.map_err(|err| match err {
         SessionError::Unsupported { .. } => ToolError::new(
@@ -90,6 +93,10 @@ async fn restart(ctx: Arc<Context>, args: RestartArgs) -> Outcome {
     if !rebound.is_empty() {
         reply.text = format!("{}\n{}", rebound.join("\n"), reply.text);
         reply.structured["rebound"] = serde_json::json!(rebound);
+    }
+    if let Some((source, said)) = rebuilt {
+        reply.text = format!("{said}\n{}", reply.text);
+        reply.structured["rebuilt"] = serde_json::json!(source);
     }
     Ok(reply)
 }

@@ -242,6 +242,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         statements,
     } = start;
     let mut built = None;
+    let mut source = None;
     let (mut spec, runner) = match &args.test {
         Some(test) => {
             rooted_launch::test_args(&ctx.paths, &args.args)?;
@@ -266,6 +267,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
             let cwd = cwd.or_else(|| default_cwd(&program));
             // A C, C++ or Rust source runs built (source_launch.rs).
             built = crate::tools::start::source_launch::build(&ctx, &program).await?;
+            source = built.as_ref().map(|_| program.clone());
             let run = built.as_ref().map_or(program, |b| b.binary().to_path_buf());
             let mut spec = LaunchSpec::new(run);
             spec.cwd = cwd;
@@ -319,8 +321,8 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     if let Some(text) = stdin_text {
         text.keep_for(&session);
     }
-    if let Some(built) = built {
-        crate::tools::start::source_launch::keep_for(built, &session);
+    if let (Some(built), Some(source)) = (built, source) {
+        crate::tools::start::source_launch::keep_for(&ctx, source, built, &session);
     }
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
