@@ -34,7 +34,7 @@ pub enum Adds {
     Assignment,
     /// A write into the debuggee's memory.
     MemoryWrite,
-    /// Any DAP request ([`classify_custom`]).
+    /// Any DAP request, rated by what its command does (`custom.rs`).
     CustomRequest,
     /// A launch: its environment, a module, a test runner's or the adapter's own
     /// arguments.

@@ -176,7 +176,7 @@ impl Quirks {
 
 impl AdapterFlavor {
     /// The `context` an `evaluate` with `arguments` is sent in to this family's
-    /// adapter ([`Quirks::evaluate_context`]): an evaluation that names none gets
+    /// adapter (its quirks' `evaluate_context`): an evaluation that names none gets
     /// `repl` on most adapters (a generic one too), `watch` on lldb-dap.
     pub fn evaluate_context(self, arguments: Option<&Value>) -> Value {
         self.quirks().evaluate_context(arguments)

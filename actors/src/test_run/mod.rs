@@ -250,7 +250,7 @@ pub enum TestRunError {
     /// The tests did not build.
     #[error("the tests did not build:\n{message}")]
     BuildFailed {
-        /// The compiler's messages, bounded ([`MAX_BUILD_ERROR_BYTES`]).
+        /// The compiler's messages, bounded ([`MAX_BUILD_ERROR_BYTES`](crate::limits::MAX_BUILD_ERROR_BYTES)).
         message: String,
     },
     /// No test binary lists the test.
