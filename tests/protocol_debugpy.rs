@@ -20,12 +20,7 @@ use protocol_support::*;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = stopped_at(&discount(), "total += discounted").await;
-    let (capabilities, filters) = recorded("debugpy");
-    assert_eq!(advertised(&session.snapshot().await.unwrap()), capabilities);
-    assert_eq!(
-        exception_filters(&session.snapshot().await.unwrap()),
-        filters
-    );
+    assert_advertises_as_recorded(&session, "debugpy").await;
     runtime.shutdown().await;
 }
 

@@ -41,12 +41,7 @@ async fn item_name(session: &SessionHandle) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dlv_advertises_what_docs_protocol_md_records() {
     let (runtime, session, _) = stopped_in_needs_restock().await;
-    let (capabilities, filters) = recorded("dlv");
-    assert_eq!(advertised(&session.snapshot().await.unwrap()), capabilities);
-    assert_eq!(
-        exception_filters(&session.snapshot().await.unwrap()),
-        filters
-    );
+    assert_advertises_as_recorded(&session, "dlv").await;
     runtime.shutdown().await;
 }
 

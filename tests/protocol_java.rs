@@ -14,25 +14,13 @@ use protocol_support::*;
 
 /// Parcels.java under JdiDapServer, stopped in `extraKilos` for its first parcel.
 async fn stopped_in_extra_kilos() -> (Runtime, SessionHandle) {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let source = program("java/Parcels.java");
-    let line = line_of(&source, "int kilos = past / 1000;");
-    let session = runtime
-        .launch(LaunchSpec::new(&source).breakpoint(&source, line))
-        .await
-        .unwrap();
-    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
-    assert_eq!(stop.reason, "breakpoint");
-    (runtime, session)
+    stopped_at(&program("java/Parcels.java"), "int kilos = past / 1000;").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn java_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = stopped_in_extra_kilos().await;
-    let (capabilities, filters) = recorded("java");
-    let snapshot = session.snapshot().await.unwrap();
-    assert_eq!(advertised(&snapshot), capabilities);
-    assert_eq!(exception_filters(&snapshot), filters);
+    assert_advertises_as_recorded(&session, "java").await;
     runtime.shutdown().await;
 }
 

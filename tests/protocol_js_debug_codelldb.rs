@@ -48,10 +48,7 @@ async fn frame(session: &SessionHandle) -> i64 {
 async fn js_debug_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = js_stopped().await;
     // The program's own session's answer (the bootstrap's is the same).
-    let snapshot = session.snapshot().await.unwrap();
-    let (capabilities, filters) = recorded("js-debug");
-    assert_eq!(advertised(&snapshot), capabilities);
-    assert_eq!(exception_filters(&snapshot), filters);
+    assert_advertises_as_recorded(&session, "js-debug").await;
     runtime.shutdown().await;
 }
 

@@ -8,30 +8,18 @@ mod protocol_support;
 
 use common::*;
 use dapvisor::wire::types::FunctionBreakpoint;
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle};
+use dapvisor::{Runtime, SessionHandle};
 use protocol_support::*;
 
 /// library.rb under rdbg, stopped in `Loan#days_late` for its first loan.
 async fn stopped_in_days_late() -> (Runtime, SessionHandle) {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let source = program("ruby/library.rb");
-    let line = line_of(&source, "late = kept - LOAN_DAYS + 1");
-    let session = runtime
-        .launch(LaunchSpec::new(&source).breakpoint(&source, line))
-        .await
-        .unwrap();
-    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
-    assert_eq!(stop.reason, "breakpoint");
-    (runtime, session)
+    stopped_at(&program("ruby/library.rb"), "late = kept - LOAN_DAYS + 1").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ruby_advertises_what_docs_protocol_md_records() {
     let (runtime, session) = stopped_in_days_late().await;
-    let (capabilities, filters) = recorded("rdbg");
-    let snapshot = session.snapshot().await.unwrap();
-    assert_eq!(advertised(&snapshot), capabilities);
-    assert_eq!(exception_filters(&snapshot), filters);
+    assert_advertises_as_recorded(&session, "rdbg").await;
     runtime.shutdown().await;
 }
 

@@ -1,12 +1,13 @@
-//! Helpers of the debugpy protocol tests (`protocol_debugpy*.rs`): its programs, a
-//! session stopped at a line, exception options that always break.
+//! Helpers of the debugpy protocol tests (`protocol_debugpy*.rs`): its programs and
+//! exception options that always break.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use dapvisor::wire::types::{
     ExceptionBreakMode, ExceptionOptions, ExceptionPathSegment, SetExceptionBreakpointsArguments,
 };
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle};
+
+use dapvisor::SessionHandle;
 
 use crate::common::*;
 
@@ -16,19 +17,6 @@ pub fn scores() -> PathBuf {
 
 pub fn discount() -> PathBuf {
     program("python/discount.py")
-}
-
-/// `file` under debugpy, stopped at the first hit of the line holding `needle`.
-pub async fn stopped_at(file: &Path, needle: &str) -> (Runtime, SessionHandle) {
-    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
-    let line = line_of(file, needle);
-    let session = runtime
-        .launch(LaunchSpec::new(file).breakpoint(file, line))
-        .await
-        .unwrap();
-    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
-    assert_eq!(stop.reason, "breakpoint");
-    (runtime, session)
 }
 
 /// Break whenever a Python exception of type `name` is raised, caught or not.

@@ -1,13 +1,40 @@
-//! Helpers shared by the protocol tests (`protocol_*.rs`): what an adapter advertises,
-//! and what a refusal for a missing capability looks like.
+//! Helpers shared by the protocol tests (`protocol_*.rs`): a session stopped at a line,
+//! what an adapter advertises, and what a refusal for a missing capability looks like.
 #![allow(dead_code)]
 
 pub mod debugpy;
 
 use dapvisor::signals::Signal;
 use std::fmt::Debug;
+use std::path::Path;
 
-use dapvisor::{SessionError, SessionSnapshot};
+use dapvisor::{
+    LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, SessionHandle, SessionSnapshot,
+};
+
+use crate::common::{expect_stop, line_of};
+
+/// `file` under its adapter, stopped at the first hit of the line holding `needle`.
+pub async fn stopped_at(file: &Path, needle: &str) -> (Runtime, SessionHandle) {
+    let runtime = Runtime::start(RuntimeConfig::default()).await.unwrap();
+    let line = line_of(file, needle);
+    let session = runtime
+        .launch(LaunchSpec::new(file).breakpoint(file, line))
+        .await
+        .unwrap();
+    let stop = expect_stop(&session, RunTicket { epoch: 0 }).await;
+    assert_eq!(stop.reason, "breakpoint");
+    (runtime, session)
+}
+
+/// Assert that `session` advertises the capabilities and exception filters
+/// docs/PROTOCOL.md records for `adapter`.
+pub async fn assert_advertises_as_recorded(session: &SessionHandle, adapter: &str) {
+    let snapshot = session.snapshot().await.unwrap();
+    let (capabilities, filters) = recorded(adapter);
+    assert_eq!(advertised(&snapshot), capabilities, "{adapter}");
+    assert_eq!(exception_filters(&snapshot), filters, "{adapter}");
+}
 
 /// The capability flags the adapter set to `true` in its `initialize` answer (and
 /// later `capabilities` events), sorted: what docs/PROTOCOL.md records per adapter.
