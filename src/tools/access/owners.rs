@@ -159,6 +159,7 @@ impl ToolCatalogue {
         catalogue.ctx = Arc::new(Context {
             runtime: self.ctx.runtime.owned_by(client.clone()),
             caller: Some(client),
+            gate: catalogue.gate.clone(),
             ..self.context()
         });
         catalogue

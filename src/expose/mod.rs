@@ -1,0 +1,201 @@
+//! A person's editor on an agent's session (`debug.expose`): a DAP server endpoint on
+//! 127.0.0.1 for one session, which any DAP client joins (VS Code with `debugServer`,
+//! nvim-dap with a server adapter) by showing a fresh token in its `attach`
+//! arguments. The editor sees the session as the agent does (its stop, threads,
+//! stack, variables, sources, evaluations as the permission gate allows) and its
+//! events as they happen; it moves the program only when the owner exposed it with
+//! `control: true`, and each move it makes is kept for the agent's next look.
+//!
+//! It lives in the agent surface, not the runtime: what an editor may do is rated by
+//! the permission gate and the session's owner, which are this crate's. The pure
+//! parts (what each command may do, the conversation, the events, the snippets) are
+//! tested synchronously; `server.rs` and `connection.rs` carry them over the socket,
+//! framed by the runtime's own DAP codec.
+
+mod access;
+mod connection;
+mod conversation;
+mod events;
+mod moves;
+mod server;
+mod setup;
+mod token;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+pub use access::{access_of, IdeAccess};
+pub use connection::{
+    EDITOR_BACKLOG, EDITOR_HANDSHAKE_TIMEOUT, MAX_EDITOR_MESSAGE_BYTES,
+    MAX_EDITOR_REQUESTS_IN_FLIGHT,
+};
+pub use conversation::Ask;
+pub use moves::{EditorMove, EditorMoves, MovesSeen, MAX_KEPT_EDITOR_MOVES};
+pub use server::{EditorGate, EDITOR_FLUSH_TIMEOUT, MAX_EXPOSED_CLIENTS};
+pub use setup::{nvim_dap, vscode, vscode_type};
+pub use token::TOKEN_FIELD;
+
+use dapvisor_actors::{Owner, SessionHandle, SessionId};
+
+/// The largest cap a setter takes on the editors of one exposure: 64.
+pub const MAX_EXPOSED_CLIENTS_LIMIT: usize = 64;
+
+/// `clients` if it is a valid cap on the editors of one exposure (1 to
+/// [`MAX_EXPOSED_CLIENTS_LIMIT`]), else why not.
+pub fn check_max_clients(clients: usize) -> Result<usize, String> {
+    if (1..=MAX_EXPOSED_CLIENTS_LIMIT).contains(&clients) {
+        Ok(clients)
+    } else {
+        Err(format!(
+            "at most {clients} editors per exposed session: it must be 1 to \
+             {MAX_EXPOSED_CLIENTS_LIMIT} (default {MAX_EXPOSED_CLIENTS})"
+        ))
+    }
+}
+
+/// An exposure that is open.
+#[derive(Debug, Clone)]
+pub struct OpenExposure {
+    /// Where editors connect.
+    pub address: SocketAddr,
+    /// The token they show.
+    pub token: String,
+    /// Whether editors may drive the session.
+    pub control: bool,
+}
+
+struct Entry {
+    generation: u64,
+    open: OpenExposure,
+    closer: server::Closer,
+}
+
+/// The open exposures of one catalogue, one at most per session, and the moves their
+/// editors made.
+pub struct Exposures {
+    open: Mutex<HashMap<SessionId, Entry>>,
+    generations: std::sync::atomic::AtomicU64,
+    moves: Arc<EditorMoves>,
+    max_clients: usize,
+}
+
+impl Default for Exposures {
+    fn default() -> Self {
+        Self {
+            open: Mutex::default(),
+            generations: Default::default(),
+            moves: Arc::default(),
+            max_clients: MAX_EXPOSED_CLIENTS,
+        }
+    }
+}
+
+impl std::fmt::Debug for Exposures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exposures")
+            .field("open", &self.lock().len())
+            .finish()
+    }
+}
+
+impl Exposures {
+    /// Exposures whose endpoints take at most `max_clients` editors each (see
+    /// [`check_max_clients`]).
+    pub fn with_max_clients(max_clients: usize) -> Result<Self, String> {
+        Ok(Self {
+            max_clients: check_max_clients(max_clients)?,
+            ..Self::default()
+        })
+    }
+
+    /// The most editors one endpoint takes.
+    pub fn max_clients(&self) -> usize {
+        self.max_clients
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Entry>> {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The moves editors made, for the agent's next look.
+    pub fn moves(&self) -> &Arc<EditorMoves> {
+        &self.moves
+    }
+
+    /// Expose `session` (owned by `owner`) to editors; one already open for it is
+    /// closed first (its token no longer works).
+    pub async fn expose(
+        self: &Arc<Self>,
+        session: SessionHandle,
+        owner: Option<Owner>,
+        control: bool,
+        gate: Arc<dyn EditorGate>,
+    ) -> Result<OpenExposure, String> {
+        let id = session.id();
+        self.close(id, "the session was exposed again, with a new token");
+        let generation = self
+            .generations
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let exposures = Arc::downgrade(self);
+        let opened = server::open(
+            server::Exposure {
+                session,
+                owner,
+                control,
+                gate,
+                moves: self.moves.clone(),
+                max_clients: self.max_clients,
+            },
+            move || {
+                if let Some(exposures) = exposures.upgrade() {
+                    exposures.forget(id, generation);
+                }
+            },
+        )
+        .await?;
+        let open = OpenExposure {
+            address: opened.address,
+            token: opened.token.secret().to_string(),
+            control,
+        };
+        let entry = Entry {
+            generation,
+            open: open.clone(),
+            closer: opened.closer.clone(),
+        };
+        // The endpoint may have closed already (the session ended meanwhile).
+        if !opened.closer.is_closed() {
+            self.lock().insert(id, entry);
+        }
+        Ok(open)
+    }
+
+    /// The exposure open for `session`, if any.
+    pub fn get(&self, session: SessionId) -> Option<OpenExposure> {
+        self.lock().get(&session).map(|e| e.open.clone())
+    }
+
+    /// Close the exposure of `session`, telling its editors `why`; whether one was
+    /// open.
+    pub fn close(&self, session: SessionId, why: &str) -> bool {
+        let entry = self.lock().remove(&session);
+        match entry {
+            Some(entry) => {
+                entry.closer.close(why);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn forget(&self, session: SessionId, generation: u64) {
+        let mut open = self.lock();
+        if open
+            .get(&session)
+            .is_some_and(|e| e.generation == generation)
+        {
+            open.remove(&session);
+        }
+    }
+}
