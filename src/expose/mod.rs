@@ -19,10 +19,12 @@ mod events;
 mod moves;
 mod server;
 mod setup;
+mod setup_file;
 mod token;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub use access::{access_of, IdeAccess};
@@ -34,6 +36,7 @@ pub use conversation::Ask;
 pub use moves::{EditorMove, EditorMoves, MovesSeen, MAX_KEPT_EDITOR_MOVES};
 pub use server::{EditorGate, EDITOR_FLUSH_TIMEOUT, MAX_EXPOSED_CLIENTS};
 pub use setup::{nvim_dap, vscode, vscode_type};
+pub use setup_file::EXPOSED_DIR;
 pub use token::TOKEN_FIELD;
 
 use dapvisor_actors::{Owner, SessionHandle, SessionId};
@@ -63,12 +66,26 @@ pub struct OpenExposure {
     pub token: String,
     /// Whether editors may drive the session.
     pub control: bool,
+    /// The VS Code `launch.json` configuration that joins it.
+    pub vscode: serde_json::Value,
+    /// The nvim-dap Lua that joins it.
+    pub nvim_dap: String,
+    /// The file (the user's only) that holds all of the above, for the person: an
+    /// agent's answer hides the token.
+    pub file: PathBuf,
 }
 
 struct Entry {
     generation: u64,
     open: OpenExposure,
     closer: server::Closer,
+}
+
+impl Entry {
+    fn close(self, why: &str) {
+        self.closer.close(why);
+        setup_file::remove(&self.open.file);
+    }
 }
 
 /// The open exposures of one catalogue, one at most per session, and the moves their
@@ -78,6 +95,7 @@ pub struct Exposures {
     generations: std::sync::atomic::AtomicU64,
     moves: Arc<EditorMoves>,
     max_clients: usize,
+    home: PathBuf,
 }
 
 impl Default for Exposures {
@@ -87,6 +105,7 @@ impl Default for Exposures {
             generations: Default::default(),
             moves: Arc::default(),
             max_clients: MAX_EXPOSED_CLIENTS,
+            home: dapvisor_actors::registry::dapvisor_home(),
         }
     }
 }
@@ -123,16 +142,18 @@ impl Exposures {
         &self.moves
     }
 
-    /// Expose `session` (owned by `owner`) to editors; one already open for it is
-    /// closed first (its token no longer works).
+    /// Expose `session` (owned by `owner`, debugged by `adapter`) to editors; one
+    /// already open for it is closed first (its token no longer works).
     pub async fn expose(
         self: &Arc<Self>,
         session: SessionHandle,
         owner: Option<Owner>,
         control: bool,
+        adapter: &str,
         gate: Arc<dyn EditorGate>,
     ) -> Result<OpenExposure, String> {
         let id = session.id();
+        let name = id.to_string();
         self.close(id, "the session was exposed again, with a new token");
         let generation = self
             .generations
@@ -154,19 +175,40 @@ impl Exposures {
             },
         )
         .await?;
+        let token = opened.token.secret().to_string();
+        let address = opened.address;
         let open = OpenExposure {
-            address: opened.address,
-            token: opened.token.secret().to_string(),
+            address,
+            vscode: setup::vscode(&name, adapter, address, &token),
+            nvim_dap: setup::nvim_dap(&name, address, &token),
+            file: setup_file::path_for(&self.home, &name, address.port()),
+            token,
             control,
         };
-        let entry = Entry {
-            generation,
-            open: open.clone(),
-            closer: opened.closer.clone(),
-        };
-        // The endpoint may have closed already (the session ended meanwhile).
-        if !opened.closer.is_closed() {
-            self.lock().insert(id, entry);
+        let written = serde_json::json!({
+            "session_id": name,
+            "address": address.to_string(),
+            "token": open.token,
+            "control": control,
+            "vscode": open.vscode,
+            "nvim_dap": open.nvim_dap,
+        });
+        if let Err(e) = setup_file::write(&open.file, &written) {
+            opened.closer.close("its file could not be written");
+            return Err(e);
+        }
+        self.lock().insert(
+            id,
+            Entry {
+                generation,
+                open: open.clone(),
+                closer: opened.closer.clone(),
+            },
+        );
+        // The endpoint may have closed meanwhile (the session ended) before its entry
+        // was there to be forgotten.
+        if opened.closer.is_closed() {
+            self.forget(id, generation);
         }
         Ok(open)
     }
@@ -182,20 +224,24 @@ impl Exposures {
         let entry = self.lock().remove(&session);
         match entry {
             Some(entry) => {
-                entry.closer.close(why);
+                entry.close(why);
                 true
             }
             None => false,
         }
     }
 
+    /// The endpoint of exposure `generation` of `session` has ended: its entry and
+    /// file go (unless a newer exposure of the session holds the place).
     fn forget(&self, session: SessionId, generation: u64) {
         let mut open = self.lock();
         if open
             .get(&session)
             .is_some_and(|e| e.generation == generation)
         {
-            open.remove(&session);
+            if let Some(entry) = open.remove(&session) {
+                entry.close("the exposure ended");
+            }
         }
     }
 }

@@ -79,35 +79,43 @@ async fn expose(ctx: Arc<Context>, args: ExposeArgs) -> Outcome {
         ctx: ctx.clone(),
         session: session.id().to_string(),
     });
+    let adapter = snapshot.adapter.clone().unwrap_or_default();
     let open = ctx
         .exposures
-        .expose(session.clone(), session.owner(), args.control, gate)
+        .expose(
+            session.clone(),
+            session.owner(),
+            args.control,
+            &adapter,
+            gate,
+        )
         .await
         .map_err(|e| ToolError::new(500, e, "try again; if it repeats, report it"))?;
     let id = session.id().to_string();
-    let adapter = snapshot.adapter.as_deref().unwrap_or("");
-    let vscode = crate::expose::vscode(&id, adapter, open.address, &open.token);
-    let nvim = crate::expose::nvim_dap(&id, open.address, &open.token);
     let mode = if args.control {
         "the editor may drive it; its moves show in your next debug.wait"
     } else {
         "read-only"
     };
+    let file = open.file.display().to_string();
     let text = format!(
-        "session {id} is exposed at {} ({mode}), token {}.\nVS Code launch.json \
-         configuration (needs the `{}` debug extension): {vscode}\nnvim-dap:\n{nvim}",
+        "session {id} is exposed at {} ({mode}). Tell the user: the token and the entries \
+         to paste (VS Code launch.json, with the `{}` debug extension; nvim-dap) are in \
+         {file}, readable by them only.\nVS Code: {}\nnvim-dap:\n{}",
         open.address,
-        open.token,
-        crate::expose::vscode_type(adapter),
+        crate::expose::vscode_type(&adapter),
+        open.vscode,
+        open.nvim_dap,
     );
     Ok(Reply::new(
         json!({
             "session_id": id,
             "address": open.address.to_string(),
             "token": open.token,
+            "setup_file": file,
             "control": args.control,
-            "vscode": vscode,
-            "nvim_dap": nvim,
+            "vscode": open.vscode,
+            "nvim_dap": open.nvim_dap,
         }),
         text,
     ))
@@ -211,10 +219,23 @@ impl EditorGate for GateForEditors {
                 effects: &effects,
                 session: Some(&self.session),
             };
+            // Where the gate would ask, its own approver is asked (the host's, if it
+            // set one); the editor's user is not the agent's client and is never asked.
+            let asked = match gate.decide(&call) {
+                crate::permission::Decision::Ask { effects } => effects.describe(),
+                _ => String::new(),
+            };
             gate.check(&call, None)
                 .await
                 .map(|_| ())
-                .map_err(|refused| format!("{} ({})", refused.error, refused.hint))
+                .map_err(|refused| {
+                    let because = if asked.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (this `{}` request {asked})", ask.command)
+                    };
+                    format!("{}{because}; {}", refused.error, refused.hint)
+                })
         })
     }
 }
