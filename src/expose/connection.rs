@@ -98,11 +98,25 @@ async fn write_all(
 /// Queue `messages` for the editor; `false` when the queue is full (or gone): the
 /// editor is then disconnected.
 fn queue_all(queue: &mpsc::Sender<Message>, messages: Vec<Message>, editor: &Editor) -> bool {
+    queue_for(
+        queue,
+        messages,
+        editor.served.exposure.session.id(),
+        editor.number,
+    )
+}
+
+fn queue_for(
+    queue: &mpsc::Sender<Message>,
+    messages: Vec<Message>,
+    session: dapvisor_actors::SessionId,
+    editor: u32,
+) -> bool {
     for message in messages {
         if queue.try_send(message).is_err() {
             tracing::warn!(
-                session = %editor.served.exposure.session.id(),
-                editor = editor.number,
+                session = %session,
+                editor,
                 "an editor was disconnected: {EDITOR_BACKLOG} messages to it were waiting \
                  unread (EDITOR_BACKLOG); the session goes on"
             );
@@ -272,5 +286,25 @@ async fn answer(editor: u32, served: Arc<Served>, ask: Ask) -> Message {
             Message::Response(Response::new(ask.request_seq, name, Ok(body)))
         }
         Err(e) => error(ask.request_seq, name, e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dapvisor_actors::wire::Event;
+
+    use super::*;
+
+    #[test]
+    fn an_editor_whose_queue_is_full_is_let_go_rather_than_the_queue_grown() {
+        let (queue, mut queued) = mpsc::channel(2);
+        let event = || Message::Event(Event::new("output", None));
+        let session = dapvisor_actors::SessionId(1);
+        assert!(queue_for(&queue, vec![event(), event()], session, 1));
+        assert!(!queue_for(&queue, vec![event()], session, 1));
+        assert!(queued.try_recv().is_ok());
+        assert!(queue_for(&queue, vec![event()], session, 1));
+        drop(queued);
+        assert!(!queue_for(&queue, vec![event()], session, 1));
     }
 }

@@ -25,9 +25,9 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             "debug.expose",
-            "Show a session you own to a person's editor: a DAP server on 127.0.0.1 with a \
-             new token. Answers the address and ready VS Code (launch.json) and nvim-dap \
-             entries. Read-only unless `control`; the editor's moves show in debug.wait.",
+            "Show a session you own in a person's editor (VS Code, nvim-dap): a DAP server \
+             on 127.0.0.1; its token and entries to paste go to a file only the user reads. \
+             Read-only unless `control`; the editor's moves show in debug.wait.",
             ToolAnnotations::SETTING,
             expose,
         )
@@ -35,8 +35,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         .adds(Adds::EditorControl),
         tool(
             "debug.unexpose",
-            "Close a session's editor endpoint (debug.expose); its editors are disconnected, \
-             the session goes on.",
+            "Close a session's editor endpoint (debug.expose); the session goes on.",
             ToolAnnotations::SETTING,
             unexpose,
         )
@@ -50,7 +49,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 struct ExposeArgs {
     /// The session, as debug.launch returned it (`s1`).
     session_id: String,
-    /// Let the editor drive it too (continue, steps, set values); default false.
+    /// Let the editor drive it too (default false).
     #[serde(default)]
     control: bool,
 }
@@ -237,5 +236,41 @@ impl EditorGate for GateForEditors {
                     format!("{}{because}; {}", refused.error, refused.hint)
                 })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::permission::{
+        Adapters, Call, CallTarget, Decision, Effect, PermissionGate, PermissionMode,
+    };
+
+    #[test]
+    fn the_gate_rates_an_exposure_by_what_it_lets_the_editor_do() {
+        let spec = &crate::tools::catalogue_tools()
+            .iter()
+            .find(|t| t.spec.name == "debug.expose")
+            .unwrap()
+            .spec;
+        let gate = PermissionGate::new(PermissionMode::PlanOnly);
+        let target = CallTarget {
+            session: Some("s1".into()),
+            ..CallTarget::reaching(Adapters::Some(Vec::new()))
+        };
+        for (control, strongest) in [(false, Effect::Read), (true, Effect::Control)] {
+            let args = json!({"session_id": "s1", "control": control});
+            let effects = gate.classify(spec, &args, &target);
+            assert_eq!(effects.0.iter().map(|f| f.effect).max(), Some(strongest));
+            let call = Call {
+                tool: spec,
+                arguments: &args,
+                effects: &effects,
+                session: Some("s1"),
+            };
+            // Plan-only lets a person look, not drive.
+            assert_eq!(gate.decide(&call) == Decision::Allow, !control, "{control}");
+        }
     }
 }
