@@ -151,47 +151,38 @@ async fn talk(
     loop {
         let room = answers.len() < MAX_EDITOR_REQUESTS_IN_FLIGHT;
         tokio::select! {
-            // Events first: the end of the program reaches the editor before the
-            // endpoint's closing does.
-            biased;
+            // Not biased: a program printing without pause must not starve the
+            // editor's requests.
             event = events.recv() => {
-                let said = match event {
-                    Some(Received::Event(event)) => {
-                        if let dapvisor_actors::EventKind::Stopped(stop) = &event.kind {
-                            last_thread = stop.thread_id.or(last_thread);
-                        }
-                        if !conversation.admitted() {
-                            continue;
-                        }
-                        heard(&event.kind, last_thread)
-                    }
-                    Some(Received::Lagged { missed }) => Heard::Events(vec![notice(&format!(
-                        "{missed} output events were not shown here: they came faster than \
-                         they could be sent"
-                    ))]),
-                    Some(Received::CutOff { .. }) | None => Heard::End(vec![notice(
-                        "the session's events stopped coming: this editor is disconnected",
-                    )]),
-                };
-                match said {
-                    Heard::Events(list) => {
-                        let list = list.into_iter().map(Message::Event).collect();
-                        if !queue_all(&queue, list, editor) {
+                match hear(event, &mut last_thread, conversation.admitted()) {
+                    None => {}
+                    Some(Heard::Events(list)) => {
+                        if !queue_all(&queue, as_messages(list), editor) {
                             return Ending::Cut;
                         }
                     }
-                    Heard::End(list) => {
-                        let list = list.into_iter().map(Message::Event).collect();
-                        return if queue_all(&queue, list, editor) { Ending::Flush } else { Ending::Cut };
-                    }
+                    Some(Heard::End(list)) => return finish(&queue, as_messages(list), editor),
                 }
             }
             () = served.cancelled() => {
+                // What the session said before the endpoint closed comes first (the
+                // program's exit, say).
+                while let Ok(received) = events.try_recv() {
+                    match hear(Some(received), &mut last_thread, conversation.admitted()) {
+                        None => {}
+                        Some(Heard::Events(list)) => {
+                            if !queue_all(&queue, as_messages(list), editor) {
+                                return Ending::Cut;
+                            }
+                        }
+                        Some(Heard::End(list)) => return finish(&queue, as_messages(list), editor),
+                    }
+                }
                 let goodbye = vec![
                     Message::Event(notice(&format!("{}: this editor is disconnected", served.why_closed()))),
                     Message::Event(dapvisor_actors::wire::Event::new("terminated", None)),
                 ];
-                return if queue_all(&queue, goodbye, editor) { Ending::Flush } else { Ending::Cut };
+                return finish(&queue, goodbye, editor);
             }
             Some(answer) = answers.next(), if !answers.is_empty() => {
                 if !queue_all(&queue, vec![answer], editor) {
@@ -218,7 +209,7 @@ async fn talk(
                     // session over since the editor joined.
                     served.closer.close("the session was handed over to another client");
                     let refused = error(request.seq, &request.command, served.why_closed());
-                    return if queue_all(&queue, vec![refused], editor) { Ending::Flush } else { Ending::Cut };
+                    return finish(&queue, vec![refused], editor);
                 }
                 let now = now_for(&request, served).await;
                 match conversation.on_request(&request, &now) {
@@ -227,13 +218,48 @@ async fn talk(
                             return Ending::Cut;
                         }
                     }
-                    Step::Close(list) => {
-                        return if queue_all(&queue, list, editor) { Ending::Flush } else { Ending::Cut };
-                    }
+                    Step::Close(list) => return finish(&queue, list, editor),
                     Step::Ask(ask) => answers.push(Box::pin(answer(editor.number, served.clone(), ask))),
                 }
             }
         }
+    }
+}
+
+/// What the editor hears of what its subscription gave (`None`: nothing, such as
+/// any event before it showed the token); `last_thread` follows the stops.
+fn hear(
+    received: Option<Received<dapvisor_actors::SessionEvent>>,
+    last_thread: &mut Option<i64>,
+    admitted: bool,
+) -> Option<Heard> {
+    match received {
+        Some(Received::Event(event)) => {
+            if let dapvisor_actors::EventKind::Stopped(stop) = &event.kind {
+                *last_thread = stop.thread_id.or(*last_thread);
+            }
+            admitted.then(|| heard(&event.kind, *last_thread))
+        }
+        Some(Received::Lagged { missed }) => Some(Heard::Events(vec![notice(&format!(
+            "{missed} output events were not shown here: they came faster than they could \
+             be sent"
+        ))])),
+        Some(Received::CutOff { .. }) | None => Some(Heard::End(vec![notice(
+            "the session's events stopped coming: this editor is disconnected",
+        )])),
+    }
+}
+
+fn as_messages(events: Vec<dapvisor_actors::wire::Event>) -> Vec<Message> {
+    events.into_iter().map(Message::Event).collect()
+}
+
+/// Queue the last messages: the conversation ends, flushed unless the queue is full.
+fn finish(queue: &mpsc::Sender<Message>, last: Vec<Message>, editor: &Editor) -> Ending {
+    if queue_all(queue, last, editor) {
+        Ending::Flush
+    } else {
+        Ending::Cut
     }
 }
 

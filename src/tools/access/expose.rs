@@ -64,7 +64,9 @@ struct UnexposeArgs {
 
 async fn expose(ctx: Arc<Context>, args: ExposeArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    owned_by_caller(&ctx, &session, "debug.expose")?;
+    // The owner the editors will act for is the one checked here.
+    let owner = session.owner();
+    owned_by_caller(&ctx, &session, owner.as_ref(), "debug.expose")?;
     let snapshot = session.snapshot().await?;
     if snapshot.state == crate::SessionState::Terminated {
         return Err(crate::tools::results::exit_signal::session_ended(&snapshot));
@@ -81,15 +83,23 @@ async fn expose(ctx: Arc<Context>, args: ExposeArgs) -> Outcome {
     let adapter = snapshot.adapter.clone().unwrap_or_default();
     let open = ctx
         .exposures
-        .expose(
-            session.clone(),
-            session.owner(),
-            args.control,
-            &adapter,
-            gate,
-        )
+        .expose(session.clone(), owner.clone(), args.control, &adapter, gate)
         .await
         .map_err(|e| ToolError::new(500, e, "try again; if it repeats, report it"))?;
+    // Checked again now that the endpoint is open: a handover meanwhile (which closes
+    // the exposures it finds) may have come before this one was there to close.
+    let now = session.owner();
+    if now != owner {
+        ctx.exposures
+            .close(session.id(), "the session changed hands as it was exposed");
+        owned_by_caller(&ctx, &session, now.as_ref(), "debug.expose")?;
+        return Err(ToolError::new(
+            500,
+            format!("session {} changed hands as it was exposed", session.id()),
+            "expose it again if it is yours",
+        )
+        .with_kind(NOT_OWNER));
+    }
     let id = session.id().to_string();
     let mode = if args.control {
         "the editor may drive it; its moves show in your next debug.wait"
@@ -122,7 +132,7 @@ async fn expose(ctx: Arc<Context>, args: ExposeArgs) -> Outcome {
 
 async fn unexpose(ctx: Arc<Context>, args: UnexposeArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    owned_by_caller(&ctx, &session, "debug.unexpose")?;
+    owned_by_caller(&ctx, &session, session.owner().as_ref(), "debug.unexpose")?;
     let id = session.id();
     let closed = ctx
         .exposures
@@ -138,13 +148,18 @@ async fn unexpose(ctx: Arc<Context>, args: UnexposeArgs) -> Outcome {
     ))
 }
 
-/// Refuse unless the caller owns `session` (or is the host, or the session is
-/// anyone's): a client it is only shared with may not show it to others.
-fn owned_by_caller(ctx: &Context, session: &SessionHandle, tool: &str) -> Result<(), ToolError> {
-    let (Some(caller), Some(owner)) = (ctx.caller.as_ref(), session.owner()) else {
+/// Refuse unless the caller is `owner`, the owner of `session` (or is the host, or
+/// the session is anyone's): a client it is only shared with may not show it to others.
+fn owned_by_caller(
+    ctx: &Context,
+    session: &SessionHandle,
+    owner: Option<&crate::Owner>,
+    tool: &str,
+) -> Result<(), ToolError> {
+    let (Some(caller), Some(owner)) = (ctx.caller.as_ref(), owner) else {
         return Ok(());
     };
-    if *caller == owner {
+    if caller == owner {
         return Ok(());
     }
     Err(ToolError::new(
