@@ -1,6 +1,7 @@
 //! Who may show a session to a person's editor, and when the showing ends: only the
 //! session's owner exposes it (not a client it is shared with); handing it over
-//! closes the endpoint and hangs up on its editors; an endpoint takes at most its
+//! closes the endpoint and hangs up on its editors, and a change of hands no tool made
+//! is seen at the editor's next request; an endpoint takes at most its
 //! cap of editors at once; the runtime's end ends every endpoint. Real debugpy
 //! sessions, through the catalogue as two clients of one host.
 
@@ -90,8 +91,24 @@ async fn only_the_owner_exposes_a_handover_closes_it_and_a_full_endpoint_turns_e
     let refused = fails(&c1, "debug.expose", json!({"session_id": id}), 500).await;
     assert_eq!(refused.error().unwrap().kind, "not_owner");
 
-    // The new owner shows it; the runtime's end ends the endpoint with the session.
+    // The new owner shows it. A change of hands that no tool made (the host's own,
+    // through the Rust API) is seen by the editor's next request, which is refused and
+    // closes the endpoint.
     let exposed = ok(&c2, "debug.expose", json!({"session_id": id})).await;
+    let (address, token, _) = exposure(&exposed);
+    let mut editor = Editor::connect(&address).await;
+    assert!(editor.join(&token).await.success);
+    let session = host.runtime().find(id.parse().unwrap()).unwrap();
+    session.update_ownership(|o| o.hand_over(Owner::new("c1").unwrap()));
+    let answer = editor.request("threads", json!({})).await;
+    assert!(
+        editor_support::refused(&answer).contains("handed over"),
+        "{answer:?}"
+    );
+    editor.until_closed().await;
+
+    // The runtime's end ends the endpoint with the session.
+    let exposed = ok(&c1, "debug.expose", json!({"session_id": id})).await;
     let (address, token, _) = exposure(&exposed);
     let mut editor = Editor::connect(&address).await;
     assert!(editor.join(&token).await.success);
