@@ -154,28 +154,18 @@ async fn talk(
             // Not biased: a program printing without pause must not starve the
             // editor's requests.
             event = events.recv() => {
-                match hear(event, &mut last_thread, conversation.admitted()) {
-                    None => {}
-                    Some(Heard::Events(list)) => {
-                        if !queue_all(&queue, as_messages(list), editor) {
-                            return Ending::Cut;
-                        }
-                    }
-                    Some(Heard::End(list)) => return finish(&queue, as_messages(list), editor),
+                let heard = hear(event, &mut last_thread, conversation.admitted());
+                if let Some(ending) = tell(heard, &queue, editor) {
+                    return ending;
                 }
             }
             () = served.cancelled() => {
                 // What the session said before the endpoint closed comes first (the
                 // program's exit, say).
                 while let Ok(received) = events.try_recv() {
-                    match hear(Some(received), &mut last_thread, conversation.admitted()) {
-                        None => {}
-                        Some(Heard::Events(list)) => {
-                            if !queue_all(&queue, as_messages(list), editor) {
-                                return Ending::Cut;
-                            }
-                        }
-                        Some(Heard::End(list)) => return finish(&queue, as_messages(list), editor),
+                    let heard = hear(Some(received), &mut last_thread, conversation.admitted());
+                    if let Some(ending) = tell(heard, &queue, editor) {
+                        return ending;
                     }
                 }
                 let goodbye = vec![
@@ -250,8 +240,19 @@ fn hear(
     }
 }
 
-fn as_messages(events: Vec<dapvisor_actors::wire::Event>) -> Vec<Message> {
-    events.into_iter().map(Message::Event).collect()
+/// Send the editor what it `heard`; `Some` when that ends the conversation (the
+/// session ended, or the editor reads too slowly).
+fn tell(heard: Option<Heard>, queue: &mpsc::Sender<Message>, editor: &Editor) -> Option<Ending> {
+    let as_messages = |events: Vec<dapvisor_actors::wire::Event>| -> Vec<Message> {
+        events.into_iter().map(Message::Event).collect()
+    };
+    match heard {
+        None => None,
+        Some(Heard::Events(list)) => {
+            (!queue_all(queue, as_messages(list), editor)).then_some(Ending::Cut)
+        }
+        Some(Heard::End(list)) => Some(finish(queue, as_messages(list), editor)),
+    }
 }
 
 /// Queue the last messages: the conversation ends, flushed unless the queue is full.

@@ -90,7 +90,7 @@ impl Editor {
     pub async fn event(&mut self, name: &str) -> Event {
         loop {
             if let Some(at) = self.events.iter().position(|e| e.event == name) {
-                return self.events.drain(..=at).last().unwrap();
+                return self.events.drain(..=at).next_back().unwrap();
             }
             match self.next().await {
                 Some(Message::Event(e)) => self.events.push(e),
