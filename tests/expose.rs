@@ -204,12 +204,18 @@ async fn debugpy_an_editor_with_control_steps_and_the_agent_hears_it_made_the_mo
     let mut editor = Editor::connect(&address).await;
     assert!(editor.join(&token).await.success);
     let thread = editor.event("stopped").await.body_or_empty()["threadId"].clone();
+    // A second editor watches at the same time.
+    let mut second = Editor::connect(&address).await;
+    assert!(second.join(&token).await.success);
+    second.event("stopped").await;
 
     let stepped = editor.request("next", json!({"threadId": thread})).await;
     assert!(stepped.success, "{stepped:?}");
     editor.event("continued").await;
     let again = editor.event("stopped").await.body_or_empty();
     assert_eq!(again["reason"], "step", "{again}");
+    second.event("continued").await;
+    assert_eq!(second.event("stopped").await.body_or_empty(), again);
 
     // The agent's next look says the program moved, and who moved it.
     let result = mcp
@@ -241,6 +247,7 @@ async fn debugpy_an_editor_with_control_steps_and_the_agent_hears_it_made_the_mo
     let closed = mcp.ok("debug_unexpose", json!({"session_id": id})).await;
     assert_eq!(closed["closed"], true, "{closed}");
     editor.until_closed().await;
+    second.until_closed().await;
     let said: Vec<String> = editor
         .events
         .iter()

@@ -114,7 +114,8 @@ pub fn refusal(command: &str, control: bool, owner: &str) -> Option<String> {
 /// The adapter's capabilities (its `initialize` answer) as an editor on the
 /// endpoint is told them: each capability that only gates a request the editor may
 /// not send here is turned off, so that the editor offers no button that is bound to
-/// fail; and `configurationDone`, which the endpoint answers itself, is on.
+/// fail (a read-only editor is offered no exception filters either, which it would
+/// set); and `configurationDone`, which the endpoint answers itself, is on.
 pub fn capabilities_for_editor(
     mut adapter: serde_json::Map<String, serde_json::Value>,
     control: bool,
@@ -128,6 +129,10 @@ pub fn capabilities_for_editor(
         if !allowed {
             adapter.insert(capability.to_string(), false.into());
         }
+    }
+    if !control {
+        // An editor sends `setExceptionBreakpoints` for each filter it is offered.
+        adapter.remove("exceptionBreakpointFilters");
     }
     adapter.insert("supportsConfigurationDoneRequest".into(), true.into());
     adapter
@@ -221,6 +226,7 @@ mod tests {
             "supportsModulesRequest": true,
             "supportsRestartRequest": true,
             "supportsStepBack": true,
+            "exceptionBreakpointFilters": [{"filter": "raised", "label": "Raised"}],
         });
         let adapter = adapter.as_object().unwrap().clone();
         let watching = capabilities_for_editor(adapter.clone(), false);
@@ -228,9 +234,11 @@ mod tests {
         assert_eq!(watching["supportsStepBack"], false);
         assert_eq!(watching["supportsModulesRequest"], true);
         assert_eq!(watching["supportsConfigurationDoneRequest"], true);
+        assert!(watching.get("exceptionBreakpointFilters").is_none());
         let driving = capabilities_for_editor(adapter, true);
         assert_eq!(driving["supportsSetVariable"], true);
         assert_eq!(driving["supportsStepBack"], true);
         assert_eq!(driving["supportsRestartRequest"], false);
+        assert!(driving.get("exceptionBreakpointFilters").is_some());
     }
 }

@@ -230,6 +230,7 @@ fn hear(
             }
             admitted.then(|| heard(&event.kind, *last_thread))
         }
+        Some(Received::Lagged { .. }) if !admitted => None,
         Some(Received::Lagged { missed }) => Some(Heard::Events(vec![notice(&format!(
             "{missed} output events were not shown here: they came faster than they could \
              be sent"

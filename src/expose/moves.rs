@@ -37,8 +37,10 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl MovesSeen {
-    /// The moves said in a sentence for the agent: "a person's editor (editor 1) made
-    /// these moves since you last looked: next, continue".
+    /// The moves said in a sentence for the agent: "a person's editor ... sent requests
+    /// that move or change the program since you last looked: next (editor 1), ...".
+    /// Each is kept as it is sent (the program may move at once), whatever the adapter
+    /// answers.
     pub fn sentence(&self) -> String {
         let commands: Vec<String> = self
             .moves
@@ -51,8 +53,8 @@ impl MovesSeen {
             String::new()
         };
         format!(
-            "a person's editor on the exposed session moved the program since you last \
-             looked: {}{older}",
+            "a person's editor on the exposed session sent requests that move or change the \
+             program since you last looked: {}{older}",
             commands.join(", ")
         )
     }
