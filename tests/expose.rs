@@ -162,6 +162,26 @@ async fn debugpy_an_editor_sees_the_stop_and_variables_and_may_not_move_a_read_o
     assert_eq!(waited["stop"]["line"], line, "{waited}");
     assert!(waited.get("editor_moves").is_none(), "{waited}");
 
+    // A web page the person opens could post to the endpoint: an HTTP request carries
+    // a Content-Length too, but a connection that does not begin as DAP is closed
+    // before anything in it is read or answered.
+    let body = r#"{"seq":1,"type":"request","command":"initialize","arguments":{}}"#;
+    let post = format!(
+        "POST / HTTP/1.1\r\nHost: {address}\r\nContent-Type: text/plain\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut page = tokio::net::TcpStream::connect(&address).await.unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut page, post.as_bytes())
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::io::AsyncReadExt::read_to_end(&mut page, &mut answer);
+    let _ = tokio::time::timeout(common::ANSWER_WAIT, read)
+        .await
+        .expect("the endpoint hangs up");
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+
     // A wrong token, or none, is refused and hung up on.
     for arguments in [json!({"token": "f".repeat(64)}), json!({})] {
         let mut intruder = Editor::connect(&address).await;

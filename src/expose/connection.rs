@@ -23,6 +23,7 @@ use dapvisor_actors::{Operation, Received, SessionState};
 use super::access::IdeAccess;
 use super::conversation::{error, Ask, Conversation, Now, Step};
 use super::events::{heard, notice, Heard};
+use super::framing::EditorCodec;
 use super::server::{Served, EDITOR_FLUSH_TIMEOUT};
 
 /// The most messages waiting to be sent to one editor: 1,024. An editor that reads
@@ -59,10 +60,7 @@ enum Ending {
 pub(super) async fn serve_editor(stream: TcpStream, editor: Editor) {
     let _ = stream.set_nodelay(true);
     let (read, write) = stream.into_split();
-    let requests = FramedRead::new(
-        read,
-        DapCodec::new().with_max_content_length(MAX_EDITOR_MESSAGE_BYTES),
-    );
+    let requests = FramedRead::new(read, EditorCodec::default());
     let (queue, queued) = mpsc::channel(EDITOR_BACKLOG);
     let writer = write_all(queued, FramedWrite::new(write, DapCodec::new()));
     tokio::pin!(writer);
@@ -127,7 +125,7 @@ fn queue_for(
 }
 
 async fn talk(
-    mut requests: FramedRead<tokio::net::tcp::OwnedReadHalf, DapCodec>,
+    mut requests: FramedRead<tokio::net::tcp::OwnedReadHalf, EditorCodec>,
     queue: mpsc::Sender<Message>,
     editor: &Editor,
 ) -> Ending {

@@ -16,6 +16,7 @@ mod access;
 mod connection;
 mod conversation;
 mod events;
+mod framing;
 mod moves;
 mod server;
 mod setup;
