@@ -67,7 +67,7 @@ mod tests {
         let mut codec = EditorCodec::default();
         let mut bytes = BytesMut::from(&frame(body)[..7]);
         assert!(codec.decode(&mut bytes).unwrap().is_none());
-        bytes.extend_from_slice(frame(body)[7..].as_bytes());
+        bytes.extend_from_slice(&frame(body).as_bytes()[7..]);
         assert!(matches!(
             codec.decode(&mut bytes),
             Ok(Some(Message::Request(_)))
