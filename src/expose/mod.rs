@@ -119,14 +119,23 @@ impl std::fmt::Debug for Exposures {
     }
 }
 
+impl Drop for Exposures {
+    /// The catalogue is gone: its endpoints close, and their files go.
+    fn drop(&mut self) {
+        let open = std::mem::take(&mut *self.lock());
+        for (_, entry) in open {
+            entry.close("dapvisor's tool catalogue was dropped");
+        }
+    }
+}
+
 impl Exposures {
     /// Exposures whose endpoints take at most `max_clients` editors each (see
     /// [`check_max_clients`]).
     pub fn with_max_clients(max_clients: usize) -> Result<Self, String> {
-        Ok(Self {
-            max_clients: check_max_clients(max_clients)?,
-            ..Self::default()
-        })
+        let mut exposures = Self::default();
+        exposures.max_clients = check_max_clients(max_clients)?;
+        Ok(exposures)
     }
 
     /// The most editors one endpoint takes.
@@ -155,6 +164,7 @@ impl Exposures {
     ) -> Result<OpenExposure, String> {
         let id = session.id();
         let name = id.to_string();
+        setup_file::sweep(&self.home);
         self.close(id, "the session was exposed again, with a new token");
         let generation = self
             .generations
