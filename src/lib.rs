@@ -8,6 +8,7 @@
 //! - [`permission`]: the permission gate every tool call passes.
 //! - [`redact`]: secrets hidden from everything handed to an agent.
 //! - [`mcp`]: the catalogue served over MCP (`dapvisor mcp`).
+//! - [`expose`]: a session shown to a person's editor as a DAP server (`debug.expose`).
 //! - [`signals`]: events as agents read them, a signal name and a JSON payload.
 //! - [`cli`]: the `dapvisor` command line.
 #![warn(missing_docs)]
@@ -15,6 +16,7 @@
 pub use dapvisor_actors::*;
 
 pub mod cli;
+pub mod expose;
 pub mod mcp;
 pub mod permission;
 pub mod redact;

@@ -34,8 +34,9 @@ pub fn resolve(token_file: Option<&Path>) -> Result<(BearerToken, Option<PathBuf
     Ok((token, Some(path)))
 }
 
-/// A new token: random bytes from the kernel, as hex.
-fn made_up() -> Result<String, String> {
+/// A new token: random bytes from the kernel, as hex. Also an exposed session's
+/// token (`expose/token.rs`).
+pub(crate) fn made_up() -> Result<String, String> {
     let mut bytes = [0u8; TOKEN_BYTES];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))

@@ -58,17 +58,20 @@ impl BearerToken {
         if !scheme.eq_ignore_ascii_case(b"bearer") {
             return false;
         }
-        let given = given.trim_ascii();
-        let expected = self.0.as_bytes();
-        // Every byte compared whatever the first difference, so the time taken does
-        // not tell how much of a guess was right.
-        given.len() == expected.len()
-            && given
-                .iter()
-                .zip(expected)
-                .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-                == 0
+        same_secret(given.trim_ascii(), self.0.as_bytes())
     }
+}
+
+/// Whether `given` is `expected`, every byte compared whatever the first difference,
+/// so that the time taken does not tell how much of a guess was right. Also the
+/// check of an exposed session's token (`expose/token.rs`).
+pub(crate) fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    given.len() == expected.len()
+        && given
+            .iter()
+            .zip(expected)
+            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+            == 0
 }
 
 impl std::fmt::Debug for BearerToken {

@@ -24,7 +24,7 @@ saying what to do next.";
 /// What the core profile leaves out, said only there.
 const CORE_LEAVES_OUT: &str = "
 These are the core tools; `--tools all` adds one per DAP request (memory, disassembly, data \
-breakpoints, set_variable, goto, restart, custom requests) and debug_share.";
+breakpoints, set_variable, goto, restart, custom requests), debug_share and debug_expose.";
 
 /// The instructions for a server serving `profile`.
 pub fn instructions(profile: ToolProfile) -> String {

@@ -28,6 +28,7 @@ mod resources;
 mod server;
 
 pub use approval::{ElicitationApprover, DEFAULT_APPROVAL_TIMEOUT};
+pub(crate) use bearer::same_secret;
 pub use bearer::{BearerToken, MIN_TOKEN_CHARS};
 pub use http::{bind, serve_http_until, ACCEPT_RETRY};
 pub use http_gate::MCP_PATH;

@@ -54,12 +54,18 @@ pub enum Adds {
     InstructionReferences,
     /// Completions, which some adapters compute by running code.
     Completions,
+    /// A session shown to a person's editor: with `control: true` the editor may
+    /// move the program, which the exposure is rated as (`debug.expose`).
+    EditorControl,
 }
 
 impl Adds {
     /// Whether what it adds depends on where the call lands.
     pub fn depends_on_target(self) -> bool {
-        !matches!(self, Adds::Nothing | Adds::MemoryWrite)
+        !matches!(
+            self,
+            Adds::Nothing | Adds::MemoryWrite | Adds::EditorControl
+        )
     }
 }
 
@@ -200,6 +206,16 @@ pub(super) fn classify_with(
             found.push(Found::new(effect, what, carrier));
         }
         Adds::Nothing => found.push(Found::new(base, base.meaning(), "")),
+        Adds::EditorControl => {
+            found.push(Found::new(base, base.meaning(), ""));
+            if arguments.get("control").and_then(Value::as_bool) == Some(true) {
+                found.push(Found::new(
+                    Effect::Control,
+                    "lets a person's editor move the program",
+                    "control",
+                ));
+            }
+        }
     }
     // Conditions, hit conditions and log messages are expressions the adapter
     // evaluates, whatever the tool.

@@ -189,7 +189,13 @@ async fn reply(
     outcome: StopOutcome,
     waited: std::time::Duration,
 ) -> Reply {
-    let (mut json, text) = render::outcome(ctx, session, outcome, waited).await;
+    let (mut json, mut text) = render::outcome(ctx, session, outcome, waited).await;
     json["session_id"] = json!(session.id().to_string());
+    // Moves a person's editor made on the exposed session since the agent last
+    // looked (`debug.expose` with `control`), said before the stop they led to.
+    if let Some(seen) = ctx.exposures.moves().take(session.id()) {
+        text = format!("{}.\n{text}", seen.sentence());
+        json["editor_moves"] = json!(seen);
+    }
     Reply::new(json, text)
 }

@@ -82,6 +82,7 @@ fn describe_tools() -> Vec<ToolDef> {
     [
         start::session::tools(),
         access::share::tools(),
+        access::expose::tools(),
         breakpoints::set::tools(),
         control::tools(),
         inspect::stack::tools(),
@@ -169,6 +170,8 @@ impl ToolCatalogue {
                 owner_grace: access::owners::OWNER_GRACE,
                 acting: None,
                 names: ToolNames::default(),
+                gate: PermissionGate::default(),
+                exposures: Arc::default(),
             }),
             tools: Arc::new(tools),
             profile,
@@ -206,7 +209,21 @@ impl ToolCatalogue {
     /// Set the permission gate.
     pub fn with_permissions(mut self, gate: PermissionGate) -> Self {
         self.gate = gate;
+        self.ctx = Arc::new(self.context());
         self
+    }
+
+    /// Let at most `clients` editors join each exposed session at once (default
+    /// [`MAX_EXPOSED_CLIENTS`](crate::expose::MAX_EXPOSED_CLIENTS); 1 to
+    /// [`MAX_EXPOSED_CLIENTS_LIMIT`](crate::expose::MAX_EXPOSED_CLIENTS_LIMIT)). Sessions
+    /// exposed already keep theirs.
+    pub fn with_max_exposed_clients(mut self, clients: usize) -> Result<Self, String> {
+        let exposures = crate::expose::Exposures::with_max_clients(clients)?;
+        self.ctx = Arc::new(Context {
+            exposures: Arc::new(exposures),
+            ..self.context()
+        });
+        Ok(self)
     }
 
     fn context(&self) -> Context {
@@ -225,6 +242,8 @@ impl ToolCatalogue {
             owner_grace: self.ctx.owner_grace,
             acting: self.ctx.acting.clone(),
             names: self.ctx.names,
+            gate: self.gate.clone(),
+            exposures: self.ctx.exposures.clone(),
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub(super) mod acting;
 pub(super) mod ended_answers;
+pub(super) mod expose;
 pub(super) mod owners;
 pub(super) mod paths;
 pub(super) mod reach;

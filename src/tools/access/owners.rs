@@ -159,6 +159,7 @@ impl ToolCatalogue {
         catalogue.ctx = Arc::new(Context {
             runtime: self.ctx.runtime.owned_by(client.clone()),
             caller: Some(client),
+            gate: catalogue.gate.clone(),
             ..self.context()
         });
         catalogue
@@ -325,7 +326,7 @@ mod tests {
     }
 
     #[test]
-    fn every_read_only_tool_is_open_to_every_client_and_two_read_class_tools_are_not() {
+    fn every_read_only_tool_is_open_to_every_client_and_four_read_class_tools_are_not() {
         let session = json!({"session_id": "s1"});
         let mut closed = Vec::new();
         for tool in crate::tools::all_tools() {
@@ -336,9 +337,18 @@ mod tests {
                 closed.push(tool.spec.name);
             }
         }
-        // Watches show in the owner's stop results; data_breakpoint_info's `name` can
-        // be an expression.
-        assert_eq!(closed, ["debug.watch", "debug.data_breakpoint_info"]);
+        // Showing a session in an editor is its owner's (the tool checks); watches
+        // show in the owner's stop results; data_breakpoint_info's `name` can be an
+        // expression.
+        assert_eq!(
+            closed,
+            [
+                "debug.expose",
+                "debug.unexpose",
+                "debug.watch",
+                "debug.data_breakpoint_info"
+            ]
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -96,6 +96,13 @@ async fn share(ctx: Arc<Context>, args: ShareArgs) -> Outcome {
         apply(ownership, &change).map_err(|why| ToolError::invalid(why, "nothing was changed"))?;
         Ok(ownership.clone())
     })?;
+    // The old owner's editors go with the old owner: an exposure is the owner's.
+    if let Change::HandOver(to) = &change {
+        ctx.exposures.close(
+            session.id(),
+            &format!("the session was handed over to client {to}"),
+        );
+    }
     // Its child sessions (a debuggee's subprocesses) go with it: they have its
     // ownership, the same record (`Runtime`'s child sessions), so none started
     // meanwhile is left behind.

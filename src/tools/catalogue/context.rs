@@ -39,6 +39,11 @@ pub(crate) struct Context {
     pub acting: Option<crate::tools::access::acting::Acting>,
     /// How the caller calls the tools, which the texts it reads follow.
     pub names: crate::tools::ToolNames,
+    /// The catalogue's permission gate, for what an exposed session's editors ask
+    /// (`debug.expose`): their requests are rated as the agent's own calls.
+    pub gate: crate::permission::PermissionGate,
+    /// The sessions shown to people's editors, and the moves those made.
+    pub exposures: std::sync::Arc<crate::expose::Exposures>,
 }
 
 impl Context {
