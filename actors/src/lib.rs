@@ -30,6 +30,7 @@ pub(crate) mod attach_claims;
 pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;
+pub(crate) mod core_dump;
 pub(crate) mod error;
 pub(crate) mod events;
 pub(crate) mod launch;
@@ -53,6 +54,8 @@ pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBre
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
 pub use core::replay_check::ReplayCheck;
+pub use core::post_mortem::signal_in as core_dump_signal;
+pub use core_dump::is_core_file;
 pub use core::snapshot::StopInfo;
 pub use core::snapshot::TrafficCounts;
 pub use core::snapshot::{SessionSnapshot, TopFrame};

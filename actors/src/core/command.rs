@@ -75,6 +75,10 @@ pub struct StartPlan {
     /// What a launch must still satisfy before the runtime starts it again after its
     /// adapter crashed (`replay_check.rs`); `None` restarts it as it is.
     pub replay_check: Option<crate::core::replay_check::ReplayCheck>,
+    /// The core dump the session opened (`LaunchSpec::core`): it cannot run, so what
+    /// would move or change the program is refused (`post_mortem.rs`); `None` for a
+    /// live program.
+    pub core_file: Option<PathBuf>,
 }
 
 /// A request from an agent.

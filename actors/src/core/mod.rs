@@ -20,6 +20,7 @@ pub mod output;
 mod pending;
 mod phase;
 mod pid_injection;
+pub(crate) mod post_mortem;
 mod program_session;
 mod raw_requests;
 mod relaunch;

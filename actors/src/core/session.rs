@@ -242,7 +242,11 @@ impl SessionCore {
         let state = self.state();
         SessionSnapshot {
             state,
-            allowed: state.allowed_operations(),
+            allowed: match self.core_file() {
+                Some(_) => crate::core::post_mortem::allowed_operations(state),
+                None => state.allowed_operations(),
+            },
+            core_file: self.core_file().map(|f| f.display().to_string()),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
             operation: self.plan.as_ref().map(|p| p.operation),
             adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),
@@ -391,7 +395,17 @@ impl SessionCore {
 
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
-        crate::core::state::check(self.state(), self.failure().as_deref(), op)
+        crate::core::post_mortem::check_session(
+            self.state(),
+            self.failure().as_deref(),
+            self.core_file().is_some(),
+            op,
+        )
+    }
+
+    /// The core dump the session opened, if it is a post-mortem one.
+    pub(super) fn core_file(&self) -> Option<&std::path::Path> {
+        self.plan.as_ref().and_then(|p| p.core_file.as_deref())
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a
