@@ -164,7 +164,7 @@ async fn read_the_c_crash(client: &McpClient, adapter: &str, binary: &str, core:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_c_programs_segfault_is_read_from_its_core_under_lldb_dap_and_codelldb() {
-    let binary = build_c("parcels");
+    let binary = core_support::parcels_binary();
     let dump = dump_of(&binary, &[], &[]);
     eprintln!("dump made by {:?}: {}", dump.made_by, dump.core.display());
     let (binary, core) = (binary.display().to_string(), dump.core.display().to_string());
@@ -233,7 +233,7 @@ async fn a_go_programs_panic_is_read_from_its_core_under_dlv() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_shell_prints_where_a_core_dumps_process_died() {
-    let binary = build_c("parcels");
+    let binary = core_support::parcels_binary();
     let dump = dump_of(&binary, &[], &[]);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_dapvisor"))
         .arg("debug")
@@ -272,7 +272,7 @@ async fn the_shell_prints_where_a_core_dumps_process_died() {
 async fn a_dump_gcore_made_of_the_stopped_crash_opens_the_same() {
     // The route `core_support` takes where the kernel's core_pattern gives no file:
     // gdb runs the program to its fatal SIGSEGV and `gcore` dumps it there.
-    let binary = build_c("parcels");
+    let binary = core_support::parcels_binary();
     let dir = std::env::temp_dir().join(format!("dapvisor-gcore-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let dump = core_support::gcore_dump(&binary, &[], &[], &dir);

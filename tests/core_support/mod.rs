@@ -18,6 +18,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// `examples/programs/c/parcels.c`, which dies of SIGSEGV, built once per test
+/// binary (its tests run at once: each building it over the same file would run or
+/// dump a half-written one).
+pub fn parcels_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| super::common::build_c("parcels")).clone()
+}
+
 /// How the dump of a test was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MadeBy {
