@@ -25,7 +25,8 @@ impl Tree {
     fn new(name: &str) -> Self {
         let binary = core_support::parcels_binary();
         let dump = core_support::dump_of(&binary, &[], &[]);
-        let root = std::env::temp_dir().join(format!("dapvisor-core-root-{name}-{}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("dapvisor-core-root-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
         std::fs::copy(&binary, root.join("parcels")).unwrap();
@@ -131,4 +132,80 @@ async fn opening_a_core_is_a_read_that_plan_only_allows_and_running_it_is_not() 
     let pid = client.pid();
     assert!(client.close().await.success());
     assert_eq!(left_behind_by(pid).await, Vec::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_cannot_open_a_core_is_refused_saying_why() {
+    let tree = Tree::new("refusals");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let program = tree.path("parcels");
+    let core = tree.outside_core.display().to_string();
+    let said = |err: &serde_json::Value| format!("{} {}", err["error"], err["hint"]);
+
+    // An adapter that cannot: the error names those that can.
+    let script = tree.path("tool.py");
+    std::fs::write(&script, "print(1)\n").unwrap();
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": script, "core": core }),
+            400,
+        )
+        .await;
+    let text = said(&err);
+    assert!(text.contains("debugpy cannot open a core dump"), "{text}");
+    for able in ["lldb-dap", "dlv", "codelldb"] {
+        assert!(text.contains(able), "{able}: {text}");
+    }
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": program, "core": core, "adapter": "gdb" }),
+            400,
+        )
+        .await;
+    assert!(said(&err).contains("gdb cannot open a core dump"), "{err}");
+
+    // Not a dump; a source instead of its binary; what only a run takes.
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": program, "core": program }),
+            400,
+        )
+        .await;
+    assert!(said(&err).contains("is not a core dump"), "{err}");
+    let source = program_source();
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": source, "core": core }),
+            400,
+        )
+        .await;
+    assert!(said(&err).contains("is a source file"), "{err}");
+    let err = client
+        .fails(
+            "debug_launch",
+            json!({ "program": program, "core": core, "args": ["x"], "stdin": "y",
+                    "breakpoints": [{ "file": source, "line": 3 }] }),
+            400,
+        )
+        .await;
+    assert!(
+        said(&err).contains("takes no args, breakpoints, stdin"),
+        "{err}"
+    );
+    let sessions = client.ok("debug_sessions", json!({})).await;
+    assert_eq!(sessions["sessions"], json!([]));
+    assert!(client.close().await.success());
+}
+
+/// The C program's source.
+fn program_source() -> String {
+    program("c/parcels.c").display().to_string()
 }

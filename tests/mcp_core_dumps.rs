@@ -108,7 +108,9 @@ async fn read_the_c_crash(client: &McpClient, adapter: &str, binary: &str, core:
         "{entry}"
     );
 
-    let threads = client.ok("debug_threads", json!({ "session_id": id })).await;
+    let threads = client
+        .ok("debug_threads", json!({ "session_id": id }))
+        .await;
     assert_eq!(threads["threads"].as_array().unwrap().len(), 1, "{threads}");
     let stack = client
         .ok("debug_stack_trace", json!({ "session_id": id }))
@@ -167,7 +169,10 @@ async fn a_c_programs_segfault_is_read_from_its_core_under_lldb_dap_and_codelldb
     let binary = core_support::parcels_binary();
     let dump = dump_of(&binary, &[], &[]);
     eprintln!("dump made by {:?}: {}", dump.made_by, dump.core.display());
-    let (binary, core) = (binary.display().to_string(), dump.core.display().to_string());
+    let (binary, core) = (
+        binary.display().to_string(),
+        dump.core.display().to_string(),
+    );
     let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     read_the_c_crash(&client, "lldb-dap", &binary, &core).await;
     read_the_c_crash(&client, "codelldb", &binary, &core).await;
@@ -201,8 +206,13 @@ async fn a_go_programs_panic_is_read_from_its_core_under_dlv() {
 
     // Every goroutine is a thread; the panicking one's stack holds the program's own
     // frames under the runtime's.
-    let threads = client.ok("debug_threads", json!({ "session_id": id })).await;
-    assert!(threads["threads"].as_array().unwrap().len() > 1, "{threads}");
+    let threads = client
+        .ok("debug_threads", json!({ "session_id": id }))
+        .await;
+    assert!(
+        threads["threads"].as_array().unwrap().len() > 1,
+        "{threads}"
+    );
     let stack = client
         .ok(
             "debug_stack_trace",

@@ -53,9 +53,8 @@ pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
-pub use core::replay_check::ReplayCheck;
 pub use core::post_mortem::signal_in as core_dump_signal;
-pub use core_dump::is_core_file;
+pub use core::replay_check::ReplayCheck;
 pub use core::snapshot::StopInfo;
 pub use core::snapshot::TrafficCounts;
 pub use core::snapshot::{SessionSnapshot, TopFrame};
@@ -64,6 +63,7 @@ pub use core::state::{Operation, SessionState};
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
+pub use core_dump::is_core_file;
 pub use error::{
     AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
 };

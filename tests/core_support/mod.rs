@@ -23,7 +23,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// dump a half-written one).
 pub fn parcels_binary() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| super::common::build_c("parcels")).clone()
+    BUILT
+        .get_or_init(|| super::common::build_c("parcels"))
+        .clone()
 }
 
 /// How the dump of a test was made.
@@ -48,10 +50,8 @@ pub struct Dump {
 fn fresh_dir(name: &str) -> PathBuf {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "dapvisor-cores-{name}-{}-{n}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("dapvisor-cores-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -94,8 +94,8 @@ pub fn dump_of(program: &Path, env: &[(&str, &str)], pass_signals: &[&str]) -> D
     let name = program.file_name().unwrap().to_string_lossy().to_string();
     let dir = fresh_dir(&name);
     let pattern = std::fs::read_to_string("/proc/sys/kernel/core_pattern").unwrap_or_default();
-    let uses_pid = std::fs::read_to_string("/proc/sys/kernel/core_uses_pid")
-        .is_ok_and(|v| v.trim() == "1");
+    let uses_pid =
+        std::fs::read_to_string("/proc/sys/kernel/core_uses_pid").is_ok_and(|v| v.trim() == "1");
     if kernel_file(&pattern, uses_pid, &dir, 0).is_some() {
         let mut run = Command::new(program);
         run.current_dir(&dir)
@@ -119,7 +119,10 @@ pub fn dump_of(program: &Path, env: &[(&str, &str)], pass_signals: &[&str]) -> D
         let child = run.spawn().expect("the crashing program starts");
         let pid = child.id();
         let status = child.wait_with_output().unwrap().status;
-        assert!(status.signal().is_some(), "{name} did not crash: {status:?}");
+        assert!(
+            status.signal().is_some(),
+            "{name} did not crash: {status:?}"
+        );
         let file = kernel_file(&pattern, uses_pid, &dir, pid).unwrap();
         if status.core_dumped() && file.is_file() {
             return Dump {
@@ -149,7 +152,9 @@ pub fn gcore_dump(program: &Path, env: &[(&str, &str)], pass_signals: &[&str], d
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    let status = gdb.status().expect("gdb must be installed (scripts/provision installs it)");
+    let status = gdb
+        .status()
+        .expect("gdb must be installed (scripts/provision installs it)");
     assert!(
         status.success() && core.is_file(),
         "gdb made no dump of {}: {status:?}",
@@ -166,7 +171,10 @@ fn a_plain_pattern_names_a_file_in_the_working_folder() {
     let dir = Path::new("/w");
     assert_eq!(kernel_file("core\n", false, dir, 7), Some(dir.join("core")));
     assert_eq!(kernel_file("core", true, dir, 7), Some(dir.join("core.7")));
-    assert_eq!(kernel_file("core.%p", true, dir, 7), Some(dir.join("core.7")));
+    assert_eq!(
+        kernel_file("core.%p", true, dir, 7),
+        Some(dir.join("core.7"))
+    );
     assert_eq!(kernel_file("c%%", false, dir, 7), Some(dir.join("c%")));
     assert_eq!(kernel_file("core.%e", false, dir, 7), None);
     assert_eq!(kernel_file("/var/cores/core", false, dir, 7), None);

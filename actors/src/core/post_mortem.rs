@@ -96,8 +96,8 @@ pub(crate) fn refusal_text(op: Operation) -> String {
 /// The signals whose default action dumps core (signal(7)): the ones a core dump's
 /// process can have died of.
 const DUMPING_SIGNALS: &[&str] = &[
-    "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL", "SIGIOT", "SIGQUIT", "SIGSEGV", "SIGSYS",
-    "SIGTRAP", "SIGXCPU", "SIGXFSZ",
+    "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL", "SIGIOT", "SIGQUIT", "SIGSEGV", "SIGSYS", "SIGTRAP",
+    "SIGXCPU", "SIGXFSZ",
 ];
 
 /// The signal that ended the process, as an adapter's stop names it at the start of

@@ -47,6 +47,51 @@ pub(crate) fn lldb_quoted(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::AdapterFlavor;
+    use serde_json::json;
+
+    fn opened(flavor: AdapterFlavor, core: &str) -> (CoreRequest, Result<Value, String>) {
+        let opens = flavor.core_dump().expect("opens cores");
+        let mut out = Map::new();
+        let written = (opens.arguments)(&mut out, Path::new("/p/crash"), Path::new(core));
+        (opens.request, written.map(|()| Value::Object(out)))
+    }
+
+    #[test]
+    fn each_family_that_opens_a_core_names_it_in_its_own_request() {
+        let (request, args) = opened(AdapterFlavor::LldbDap, "/c/core");
+        assert_eq!(request, CoreRequest::Attach);
+        assert_eq!(
+            args.unwrap(),
+            json!({ "program": "/p/crash", "coreFile": "/c/core" })
+        );
+        let (request, args) = opened(AdapterFlavor::CodeLldb, "/c/core 1");
+        assert_eq!(request, CoreRequest::Attach);
+        assert_eq!(
+            args.unwrap(),
+            json!({ "type": "lldb", "request": "attach",
+                    "targetCreateCommands": ["target create -c \"/c/core 1\" \"/p/crash\""],
+                    "processCreateCommands": [] })
+        );
+        assert!(opened(AdapterFlavor::CodeLldb, "/c/`rm`").1.is_err());
+        let (request, args) = opened(AdapterFlavor::Delve, "/c/core");
+        assert_eq!(request, CoreRequest::Launch);
+        assert_eq!(
+            args.unwrap(),
+            json!({ "mode": "core", "program": "/p/crash", "coreFilePath": "/c/core",
+                    "stopOnEntry": true })
+        );
+        for flavor in [
+            AdapterFlavor::Debugpy,
+            AdapterFlavor::JsDebug,
+            AdapterFlavor::Gdb,
+            AdapterFlavor::Rdbg,
+            AdapterFlavor::Jdi,
+            AdapterFlavor::Generic,
+        ] {
+            assert!(!flavor.opens_core_dumps(), "{flavor:?}");
+        }
+    }
 
     #[test]
     fn a_plain_path_is_quoted_and_a_special_one_refused() {
@@ -54,7 +99,14 @@ mod tests {
             lldb_quoted(Path::new("/tmp/my cores/core.12")).unwrap(),
             "\"/tmp/my cores/core.12\""
         );
-        for bad in ["/tmp/a`ls`", "/tmp/a\"b", "/tmp/a\\b", "/tmp/a\nb", "/tmp/$x", "/tmp/a'b"] {
+        for bad in [
+            "/tmp/a`ls`",
+            "/tmp/a\"b",
+            "/tmp/a\\b",
+            "/tmp/a\nb",
+            "/tmp/$x",
+            "/tmp/a'b",
+        ] {
             assert!(lldb_quoted(Path::new(bad)).is_err(), "{bad:?}");
         }
     }

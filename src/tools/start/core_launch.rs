@@ -29,7 +29,9 @@ pub(super) async fn open(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         ));
     };
     // Resolved as the launch is made, like every path: under a root, inside it.
-    let core = ctx.paths.resolve(args.core.as_deref().unwrap_or(""), "core")?;
+    let core = ctx
+        .paths
+        .resolve(args.core.as_deref().unwrap_or(""), "core")?;
     let mut spec = LaunchSpec::new(program).core(core);
     spec.adapter = args.adapter;
     let given = args.launch_args.unwrap_or_default();
@@ -47,14 +49,7 @@ pub(super) async fn open(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     let plan = ctx.runtime.plan_launch(spec).await?;
     let session = ctx.runtime.start_launch_plan(plan).await?;
     watches::add(&ctx, &session, &args.watch)?;
-    started(
-        &ctx,
-        session,
-        "opened the core dump of",
-        true,
-        args.timeout,
-    )
-    .await
+    started(&ctx, session, "opened the core dump of", true, args.timeout).await
 }
 
 /// Refuse the arguments only a running program takes, naming them.
@@ -68,7 +63,10 @@ fn refuse_what_needs_a_run(args: &LaunchArgs) -> Result<(), ToolError> {
         ("module", args.module.is_some()),
         ("stop_on_entry", args.stop_on_entry),
         ("breakpoints", !args.breakpoints.is_empty()),
-        ("filters", args.filters.as_ref().is_some_and(|f| !f.is_empty())),
+        (
+            "filters",
+            args.filters.as_ref().is_some_and(|f| !f.is_empty()),
+        ),
         ("stdin", args.stdin.is_some()),
         ("stdin_file", args.stdin_file.is_some()),
     ]
@@ -79,10 +77,7 @@ fn refuse_what_needs_a_run(args: &LaunchArgs) -> Result<(), ToolError> {
         return Ok(());
     }
     Err(ToolError::invalid(
-        format!(
-            "a core dump does not run: it takes no {}",
-            given.join(", ")
-        ),
+        format!("a core dump does not run: it takes no {}", given.join(", ")),
         "pass only program, core (and adapter, watch, timeout) to open the dump, or \
          leave `core` out to run the program",
     ))
