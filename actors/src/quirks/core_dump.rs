@@ -15,15 +15,17 @@ pub enum CoreRequest {
     Attach,
 }
 
+/// Writes a core dump's request arguments for a program and its dump (both
+/// absolute); an error says why this dump cannot be named to the adapter.
+pub type CoreArguments = fn(&mut Map<String, Value>, &Path, &Path) -> Result<(), String>;
+
 /// How a family opens a core dump.
 #[derive(Debug, Clone, Copy)]
 pub struct CoreDump {
     /// The request that opens it.
     pub request: CoreRequest,
-    /// Write that request's arguments for `program` (made absolute) and its dump
-    /// `core` (absolute) into the map: an error says why this dump cannot be named to
-    /// the adapter.
-    pub arguments: fn(&mut Map<String, Value>, &Path, &Path) -> Result<(), String>,
+    /// Write that request's arguments for the program and its dump into the map.
+    pub arguments: CoreArguments,
 }
 
 /// `path` as one argument of an lldb command, in double quotes. A path holding a
