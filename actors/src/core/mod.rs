@@ -70,6 +70,8 @@ mod session_tests_lifecycle;
 #[cfg(test)]
 mod session_tests_moves;
 #[cfg(test)]
+mod session_tests_post_mortem;
+#[cfg(test)]
 mod session_tests_raw_requests;
 #[cfg(test)]
 mod session_tests_relaunch;
