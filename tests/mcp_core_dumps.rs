@@ -3,7 +3,8 @@
 //! `core_pattern` writes a file in the crashing program's folder, else by gdb's
 //! `gcore` of the program stopped at its fatal signal). A C program that dies of
 //! SIGSEGV under lldb-dap and CodeLLDB, a Go program that panics (GOTRACEBACK=crash)
-//! under dlv: the session is stopped where it died and says it is a core; threads,
+//! under dlv: the session is stopped where it died and says it is a core, and of
+//! which signal the process died (lldb's stop says it, the Go dump's notes do); threads,
 //! stacks, locals, evaluation and memory read it; every move is refused; ending it
 //! leaves no process behind.
 
@@ -202,7 +203,11 @@ async fn a_go_programs_panic_is_read_from_its_core_under_dlv() {
     assert_eq!(opened["adapter"], "dlv", "{opened}");
     assert_eq!(opened["state"], "stopped", "{opened}");
     assert_eq!(opened["stop"]["kind"], "core", "{opened}");
+    // dlv names no signal: the dump's own notes do (GOTRACEBACK=crash ends in SIGABRT).
+    assert_eq!(opened["stop"]["signal"], "SIGABRT", "{opened}");
     let id = opened["session_id"].as_str().unwrap().to_string();
+    let sessions = client.ok("debug_sessions", json!({})).await;
+    assert_eq!(sessions["sessions"][0]["signal"], "SIGABRT", "{sessions}");
 
     // Every goroutine is a thread; the panicking one's stack holds the program's own
     // frames under the runtime's.

@@ -58,10 +58,14 @@ impl Runtime {
             )));
         }
         let registry = self.registry().clone();
-        let probe = spec.clone();
-        let adapter = tokio::task::spawn_blocking(move || core_adapter(&registry, &probe))
-            .await
-            .map_err(|e| SessionError::internal("looking up the adapter", e))??;
+        let (probe, dump) = (spec.clone(), core.clone());
+        // Finding the adapter may run probes, and the signal is read from the file.
+        let (adapter, signal) = tokio::task::spawn_blocking(move || {
+            let adapter = core_adapter(&registry, &probe)?;
+            Ok::<_, SessionError>((adapter, crate::core_signal::signal_of_core(&dump)))
+        })
+        .await
+        .map_err(|e| SessionError::internal("looking up the adapter", e))??;
         let opens = adapter
             .flavor
             .core_dump()
@@ -102,6 +106,7 @@ impl Runtime {
             )],
             replay_check: None,
             core_file: Some(core),
+            core_signal: signal,
         })
     }
 }

@@ -31,6 +31,7 @@ pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;
 pub(crate) mod core_dump;
+pub(crate) mod core_signal;
 pub(crate) mod error;
 pub(crate) mod events;
 pub(crate) mod launch;
@@ -64,6 +65,7 @@ pub use core::state::{Operation, SessionState};
 pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
 pub use core_dump::is_core_file;
+pub use core_signal::{signal_of_core, MAX_CORE_NOTE_BYTES};
 pub use error::{
     AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
 };

@@ -344,6 +344,7 @@ impl Runtime {
             notes,
             replay_check: None,
             core_file: None,
+            core_signal: None,
         })
     }
 
@@ -390,6 +391,7 @@ impl Runtime {
             notes: Vec::new(),
             replay_check: None,
             core_file: None,
+            core_signal: None,
         })
     }
 

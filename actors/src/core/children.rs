@@ -88,6 +88,7 @@ impl SessionCore {
             notes: Vec::new(),
             replay_check: None,
             core_file: None,
+            core_signal: None,
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

@@ -79,6 +79,9 @@ pub struct StartPlan {
     /// would move or change the program is refused (`post_mortem.rs`); `None` for a
     /// live program.
     pub core_file: Option<PathBuf>,
+    /// The signal that ended the dumped process, as its core file's notes say
+    /// (`core_signal.rs`); `None` for a live program, or where the notes say none.
+    pub core_signal: Option<i32>,
 }
 
 /// A request from an agent.

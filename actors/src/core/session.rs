@@ -247,6 +247,7 @@ impl SessionCore {
                 None => state.allowed_operations(),
             },
             core_file: self.core_file().map(|f| f.display().to_string()),
+            core_signal: self.plan.as_ref().and_then(|p| p.core_signal),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
             operation: self.plan.as_ref().map(|p| p.operation),
             adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),

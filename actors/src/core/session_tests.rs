@@ -310,6 +310,7 @@ pub(crate) fn plan() -> StartPlan {
         notes: Vec::new(),
         replay_check: None,
         core_file: None,
+        core_signal: None,
     }
 }
 

@@ -8,21 +8,25 @@ use serde_json::{json, Value};
 
 use crate::StopInfo;
 
-/// The signal that ended a core dump's process, as the stop names it.
-pub(crate) fn signal(stop: Option<&StopInfo>) -> Option<String> {
-    let stop = stop?;
-    [&stop.description, &stop.text]
-        .into_iter()
-        .flatten()
-        .find_map(|said| crate::core_dump_signal(said))
+/// The signal that ended a core dump's process: as the stop names it (lldb-dap,
+/// CodeLLDB), else as the core file's notes say (`core_signal`, its number).
+pub(crate) fn signal(stop: Option<&StopInfo>, core_signal: Option<i32>) -> Option<String> {
+    let named = stop.and_then(|stop| {
+        [&stop.description, &stop.text]
+            .into_iter()
+            .flatten()
+            .find_map(|said| crate::core_dump_signal(said))
+    });
+    named.or_else(|| core_signal.map(|n| super::exit_signal::signal_name(i64::from(n))))
 }
 
 /// Mark `summary` (a stop's JSON) and `text` as a core dump's when the session
-/// opened one (`core_file`, from its snapshot):
+/// opened one (`core_file` and `core_signal`, from its snapshot):
 /// its reason is `core` (the adapter's, such as lldb-dap's `entry`, kept as
 /// `adapter_reason`), with the dump and the signal.
 pub(crate) fn mark(
     core_file: Option<&str>,
+    core_signal: Option<i32>,
     stop: &StopInfo,
     summary: &mut Value,
     text: &mut String,
@@ -38,7 +42,7 @@ pub(crate) fn mark(
     summary["kind"] = json!("core");
     summary["core_file"] = json!(core);
     let mut head = String::from("stopped (core dump");
-    if let Some(signal) = signal(Some(stop)) {
+    if let Some(signal) = signal(Some(stop), core_signal) {
         summary["signal"] = json!(signal);
         let _ = write!(head, " of a process killed by {signal}");
     }
@@ -67,10 +71,10 @@ mod tests {
         let lldb = stop("entry", "SIGSEGV: address not mapped to object");
         let mut summary = json!({ "reason": "entry" });
         let mut text = "stopped (entry): SIGSEGV: address not mapped in sum".to_string();
-        mark(None, &lldb, &mut summary, &mut text);
+        mark(None, None, &lldb, &mut summary, &mut text);
         assert_eq!(summary["kind"], Value::Null, "not a core: unchanged");
         let core = Some("/tmp/core");
-        mark(core, &lldb, &mut summary, &mut text);
+        mark(core, None, &lldb, &mut summary, &mut text);
         assert_eq!(summary["kind"], "core");
         assert_eq!(summary["reason"], "core");
         assert_eq!(summary["adapter_reason"], "entry");
@@ -85,8 +89,17 @@ mod tests {
         let dlv = stop("exception", "runtime error");
         let mut summary = json!({ "reason": "exception" });
         let mut text = "stopped (exception): runtime error".to_string();
-        mark(core, &dlv, &mut summary, &mut text);
+        mark(core, None, &dlv, &mut summary, &mut text);
         assert_eq!(summary["signal"], Value::Null);
         assert_eq!(text, "stopped (core dump; it cannot run): runtime error");
+        // The core file's own note names it where the adapter does not.
+        let mut summary = json!({ "reason": "entry" });
+        let mut text = "stopped (entry)".to_string();
+        mark(core, Some(6), &stop("entry", ""), &mut summary, &mut text);
+        assert_eq!(summary["signal"], "SIGABRT");
+        assert_eq!(
+            text,
+            "stopped (core dump of a process killed by SIGABRT; it cannot run)"
+        );
     }
 }

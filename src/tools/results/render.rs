@@ -63,8 +63,9 @@ pub(crate) async fn outcome(
                 .as_ref()
                 .map_or(0, |(json, said)| json.to_string().len() + said.len());
             let (mut summary, mut text) = stop_summary(ctx, session, &stop, taken).await;
-            let core = session.snapshot().await.ok().and_then(|s| s.core_file);
-            super::core_stop::mark(core.as_deref(), &stop, &mut summary, &mut text);
+            let snapshot = session.snapshot().await.ok();
+            let (core, signal) = snapshot.map_or((None, None), |s| (s.core_file, s.core_signal));
+            super::core_stop::mark(core.as_deref(), signal, &stop, &mut summary, &mut text);
             let mut json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
             add_trace_note(ctx, session, &mut json, &mut text).await;
             add_output(&mut json, &mut text, tail);

@@ -110,10 +110,9 @@ impl SessionEntry {
             program: snapshot.program.clone(),
             kind: snapshot.core_file.as_ref().map(|_| "core"),
             core_file: snapshot.core_file.clone(),
-            signal: snapshot
-                .core_file
-                .as_ref()
-                .and_then(|_| super::core_stop::signal(snapshot.last_stop.as_ref())),
+            signal: snapshot.core_file.as_ref().and_then(|_| {
+                super::core_stop::signal(snapshot.last_stop.as_ref(), snapshot.core_signal)
+            }),
             owner: ownership.owner.as_ref().map(|o| o.as_str().to_string()),
             adapter_pid: session.adapter_pid(),
             restarts: snapshot.restarts,
