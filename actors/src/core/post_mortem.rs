@@ -68,6 +68,22 @@ pub(crate) fn check_session(
     })
 }
 
+/// What a session in `state` allows: for a core dump's (`core`), less what a dump
+/// cannot do.
+pub(crate) fn allowed_for(state: SessionState, core: bool) -> Vec<Operation> {
+    match core {
+        true => allowed_operations(state),
+        false => state.allowed_operations(),
+    }
+}
+
+impl crate::core::session::SessionCore {
+    /// The core dump the session opened, if it is a post-mortem one.
+    pub(super) fn core_file(&self) -> Option<&std::path::Path> {
+        self.plan.as_ref().and_then(|p| p.core_file.as_deref())
+    }
+}
+
 /// What a core dump's session in `state` allows: the state's own, less what a dump
 /// cannot do.
 pub(crate) fn allowed_operations(state: SessionState) -> Vec<Operation> {

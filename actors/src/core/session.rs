@@ -242,10 +242,7 @@ impl SessionCore {
         let state = self.state();
         SessionSnapshot {
             state,
-            allowed: match self.core_file() {
-                Some(_) => crate::core::post_mortem::allowed_operations(state),
-                None => state.allowed_operations(),
-            },
+            allowed: crate::core::post_mortem::allowed_for(state, self.core_file().is_some()),
             core_file: self.core_file().map(|f| f.display().to_string()),
             core_signal: self.plan.as_ref().and_then(|p| p.core_signal),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
@@ -402,11 +399,6 @@ impl SessionCore {
             self.core_file().is_some(),
             op,
         )
-    }
-
-    /// The core dump the session opened, if it is a post-mortem one.
-    pub(super) fn core_file(&self) -> Option<&std::path::Path> {
-        self.plan.as_ref().and_then(|p| p.core_file.as_deref())
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a
