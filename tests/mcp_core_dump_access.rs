@@ -19,6 +19,7 @@ use serde_json::json;
 struct Tree {
     root: PathBuf,
     outside_core: PathBuf,
+    _dump: core_support::Dump,
 }
 
 impl Tree {
@@ -32,7 +33,8 @@ impl Tree {
         std::fs::copy(&binary, root.join("parcels")).unwrap();
         Self {
             root: std::fs::canonicalize(&root).unwrap(),
-            outside_core: dump.core,
+            outside_core: dump.core.clone(),
+            _dump: dump,
         }
     }
 

@@ -308,5 +308,4 @@ async fn a_dump_gcore_made_of_the_stopped_crash_opens_the_same() {
     let pid = client.pid();
     assert!(client.close().await.success());
     assert_eq!(left_behind_by(pid).await, Vec::new());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,13 +37,22 @@ pub enum MadeBy {
     Gcore,
 }
 
-/// A crashing program's dump.
+/// A crashing program's dump, in a folder of its own that goes when it is dropped
+/// (a Go program's dump is tens of MB).
 #[derive(Debug)]
 pub struct Dump {
     /// The dump.
     pub core: PathBuf,
     /// How it was made.
     pub made_by: MadeBy,
+    /// The folder it is in.
+    dir: PathBuf,
+}
+
+impl Drop for Dump {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 /// A new folder of this test binary's own for one dump.
@@ -128,13 +137,15 @@ pub fn dump_of(program: &Path, env: &[(&str, &str)], pass_signals: &[&str]) -> D
             return Dump {
                 core: file,
                 made_by: MadeBy::Kernel,
+                dir,
             };
         }
     }
     gcore_dump(program, env, pass_signals, &dir)
 }
 
-/// The dump gdb's `gcore` writes of `program` stopped at its fatal signal.
+/// The dump gdb's `gcore` writes of `program` stopped at its fatal signal, in `dir`
+/// (removed with the dump).
 pub fn gcore_dump(program: &Path, env: &[(&str, &str)], pass_signals: &[&str], dir: &Path) -> Dump {
     let core = dir.join("core.gcore");
     let mut gdb = Command::new("gdb");
@@ -163,6 +174,7 @@ pub fn gcore_dump(program: &Path, env: &[(&str, &str)], pass_signals: &[&str], d
     Dump {
         core,
         made_by: MadeBy::Gcore,
+        dir: dir.to_path_buf(),
     }
 }
 
