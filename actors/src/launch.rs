@@ -62,6 +62,11 @@ pub struct LaunchSpec {
     /// terminal dapvisor runs in.
     #[serde(default)]
     pub stdin: Option<PathBuf>,
+    /// A core dump of `program` to open instead of running it (post-mortem): the
+    /// session is stopped where the process died, and nothing can make it run.
+    /// lldb-dap, CodeLLDB and dlv open cores (see `crate::core_dump`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<PathBuf>,
 }
 
 /// Attach to a running process, or to an adapter-side debug server.
@@ -183,6 +188,13 @@ impl LaunchSpec {
     /// Have the program read `file` as its standard input (the `stdin` field).
     pub fn stdin(mut self, file: impl Into<PathBuf>) -> Self {
         self.stdin = Some(file.into());
+        self
+    }
+
+    /// Open `file`, a core dump of the program, instead of running it (the `core`
+    /// field).
+    pub fn core(mut self, file: impl Into<PathBuf>) -> Self {
+        self.core = Some(file.into());
         self
     }
 

@@ -30,6 +30,8 @@ pub(crate) mod attach_claims;
 pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;
+pub(crate) mod core_dump;
+pub(crate) mod core_signal;
 pub(crate) mod error;
 pub(crate) mod events;
 pub(crate) mod launch;
@@ -52,6 +54,7 @@ pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
+pub use core::post_mortem::signal_in as core_dump_signal;
 pub use core::replay_check::ReplayCheck;
 pub use core::snapshot::StopInfo;
 pub use core::snapshot::TrafficCounts;
@@ -61,6 +64,8 @@ pub use core::state::{Operation, SessionState};
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
+pub use core_dump::is_core_file;
+pub use core_signal::{signal_of_core, MAX_CORE_NOTE_BYTES};
 pub use error::{
     AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
 };

@@ -244,7 +244,8 @@ impl Runtime {
     /// given a [`StartPlan::replay_check`]) in a new session, as [`Self::launch`] does.
     /// An attach's plan is refused: [`Self::attach`] holds its target while it starts.
     pub async fn start_launch_plan(&self, plan: StartPlan) -> Result<SessionHandle, SessionError> {
-        if plan.operation != Operation::Launch {
+        // A core dump's plan may be an `attach` (lldb-dap's): it holds no live target.
+        if plan.operation != Operation::Launch && plan.core_file.is_none() {
             return Err(SessionError::InvalidArgument(
                 "start_launch_plan starts launches only: attach with Runtime::attach".into(),
             ));
@@ -273,7 +274,11 @@ impl Runtime {
 
     /// Resolve a launch into a plan: the adapter (checked installed; this may run the
     /// adapter's interpreter once, off the async threads) and its launch arguments.
+    /// A spec with `core` opens that core dump instead (`core_dump.rs`).
     pub async fn plan_launch(&self, mut spec: LaunchSpec) -> Result<StartPlan, SessionError> {
+        if spec.core.is_some() {
+            return self.plan_core(spec).await;
+        }
         spec.program = absolute(&spec.program);
         if let Some(cwd) = &spec.cwd {
             spec.cwd = Some(absolute(cwd));
@@ -338,6 +343,8 @@ impl Runtime {
             launch_timeout: spec.launch_timeout,
             notes,
             replay_check: None,
+            core_file: None,
+            core_signal: None,
         })
     }
 
@@ -383,6 +390,8 @@ impl Runtime {
             launch_timeout: spec.launch_timeout,
             notes: Vec::new(),
             replay_check: None,
+            core_file: None,
+            core_signal: None,
         })
     }
 

@@ -297,7 +297,8 @@ pub(super) fn ending(base: Effect, target: &CallTarget) -> Found {
     }
 }
 
-/// The effects of a `debug.launch`: it starts a process; the environment variables
+/// The effects of a `debug.launch`: it starts a process (opening a core dump reads
+/// one that has ended); the environment variables
 /// not known to be inert, a module run instead of the program, the test runner's own
 /// arguments and the adapter's own launch arguments add more.
 fn launch(arguments: &Value, env: &EnvAllowlist) -> Vec<Found> {
@@ -313,7 +314,16 @@ fn launch(arguments: &Value, env: &EnvAllowlist) -> Vec<Found> {
         Some(_) if test.is_empty() => "builds the source with its compiler, then starts it",
         _ => Effect::Start.meaning(),
     };
-    let mut found = vec![Found::new(Effect::Start, what, carrier)];
+    let core = text("core");
+    // A core dump is the memory of a process that has ended: opening it runs nothing.
+    let mut found = match core.is_empty() {
+        true => vec![Found::new(Effect::Start, what, carrier)],
+        false => vec![Found::new(
+            Effect::Read,
+            "opens a core dump: reads the memory of a process that has ended",
+            format!("core: {core}"),
+        )],
+    };
     found.extend(env.finding(arguments));
     if is_set(arguments.get("module")) {
         found.push(Found::new(

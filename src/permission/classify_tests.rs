@@ -113,6 +113,13 @@ pub(super) fn routes() -> Vec<Case> {
                 (Code, "watch"),
             ]),
         ),
+        // Opening a core dump reads a process that has ended: nothing is started.
+        (
+            "debug.launch",
+            json!({ "program": "crash", "core": "core.17" }),
+            CallTarget::reaching(Adapters::Some(vec![LldbDap])),
+            want(&[(Read, "core: core.17")]),
+        ),
         (
             "debug.attach",
             json!({ "pid": 4242, "watch": ["x"] }),

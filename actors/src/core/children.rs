@@ -87,6 +87,8 @@ impl SessionCore {
             attach_target: None,
             notes: Vec::new(),
             replay_check: None,
+            core_file: None,
+            core_signal: None,
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

@@ -75,6 +75,13 @@ pub struct StartPlan {
     /// What a launch must still satisfy before the runtime starts it again after its
     /// adapter crashed (`replay_check.rs`); `None` restarts it as it is.
     pub replay_check: Option<crate::core::replay_check::ReplayCheck>,
+    /// The core dump the session opened (`LaunchSpec::core`): it cannot run, so what
+    /// would move or change the program is refused (`post_mortem.rs`); `None` for a
+    /// live program.
+    pub core_file: Option<PathBuf>,
+    /// The signal that ended the dumped process, as its core file's notes say
+    /// (`core_signal.rs`); `None` for a live program, or where the notes say none.
+    pub core_signal: Option<i32>,
 }
 
 /// A request from an agent.

@@ -20,6 +20,7 @@ pub mod output;
 mod pending;
 mod phase;
 mod pid_injection;
+pub(crate) mod post_mortem;
 mod program_session;
 mod raw_requests;
 mod relaunch;
@@ -68,6 +69,8 @@ mod session_tests_launch_timeout;
 mod session_tests_lifecycle;
 #[cfg(test)]
 mod session_tests_moves;
+#[cfg(test)]
+mod session_tests_post_mortem;
 #[cfg(test)]
 mod session_tests_raw_requests;
 #[cfg(test)]

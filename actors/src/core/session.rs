@@ -242,7 +242,9 @@ impl SessionCore {
         let state = self.state();
         SessionSnapshot {
             state,
-            allowed: state.allowed_operations(),
+            allowed: crate::core::post_mortem::allowed_for(state, self.core_file().is_some()),
+            core_file: self.core_file().map(|f| f.display().to_string()),
+            core_signal: self.plan.as_ref().and_then(|p| p.core_signal),
             adapter: self.plan.as_ref().map(|p| p.adapter.name.clone()),
             operation: self.plan.as_ref().map(|p| p.operation),
             adapter_flavor: self.plan.as_ref().map(|p| p.adapter.flavor),
@@ -391,7 +393,12 @@ impl SessionCore {
 
     /// Whether the session's state takes `op` (see [`crate::core::state::check`]).
     pub(super) fn check(&self, op: Operation) -> Result<(), SessionError> {
-        crate::core::state::check(self.state(), self.failure().as_deref(), op)
+        crate::core::post_mortem::check_session(
+            self.state(),
+            self.failure().as_deref(),
+            self.core_file().is_some(),
+            op,
+        )
     }
 
     /// Refuse `command` with `arguments` when the adapter did not advertise a

@@ -309,6 +309,8 @@ pub(crate) fn plan() -> StartPlan {
         launch_timeout: None,
         notes: Vec::new(),
         replay_check: None,
+        core_file: None,
+        core_signal: None,
     }
 }
 

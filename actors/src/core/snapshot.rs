@@ -26,6 +26,14 @@ pub struct SessionSnapshot {
     pub attached_to: Option<crate::core::attach_target::AttachTarget>,
     /// The program, for display.
     pub program: Option<String>,
+    /// The core dump the session opened (post-mortem), for display: such a session
+    /// is stopped where the process died and cannot run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_file: Option<String>,
+    /// The number of the signal that ended the dumped process, as its core file
+    /// says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_signal: Option<i32>,
     /// Whether an adapter process is connected.
     pub adapter_live: bool,
     /// Whether the adapter answers `variables` with the `start` and `count` asked for

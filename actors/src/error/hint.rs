@@ -123,6 +123,7 @@ impl SessionError {
                  stops at its breakpoints again), then repeat the request"
                     .into()
             }
+            SessionError::PostMortem { .. } => crate::core::post_mortem::HINT.into(),
             SessionError::SessionFailed { .. } => {
                 "the adapter keeps crashing: read the reason, end this session, and launch \
                  again (perhaps with another adapter)"

@@ -289,6 +289,13 @@ pub enum SessionError {
         /// Why, with the last crash.
         reason: String,
     },
+    /// The session opened a core dump, which cannot run: `operation` would move or
+    /// change the program (continue, a step, pause, goto, restart, a write).
+    #[error("{}", crate::core::post_mortem::refusal_text(*operation))]
+    PostMortem {
+        /// What was asked for.
+        operation: Operation,
+    },
     /// The session was ended by the idle reaper.
     #[error("session `{session}` was reaped after {idle_secs}s without an agent request")]
     Reaped {
@@ -404,6 +411,7 @@ impl SessionError {
             | SessionError::SessionEnded(_)
             | SessionError::Reaped { .. } => 404,
             SessionError::InvalidState { .. }
+            | SessionError::PostMortem { .. }
             | SessionError::InvalidArgument(_)
             | SessionError::Config(_)
             | SessionError::ReservedCommand { .. } => 400,
@@ -415,7 +423,8 @@ impl SessionError {
     }
 
     /// What kind of error, in snake case, for clients that branch on it: `not_found`,
-    /// `session_ended`, `reaped` (404); `invalid_state`, `invalid_argument` (400);
+    /// `session_ended`, `reaped` (404); `invalid_state`, `post_mortem`,
+    /// `invalid_argument` (400);
     /// `unsupported` (501); `busy`, `limit`, `timeout`, `adapter_crashed`,
     /// `adapter_error`, `adapter_exited`, `adapter_start`, `start_failed`, `protocol`,
     /// `internal`, `runtime_stopped`, `session_failed`, `not_owner`, `target_held`
@@ -428,6 +437,7 @@ impl SessionError {
             SessionError::SessionEnded(_) => "session_ended",
             SessionError::Reaped { .. } => "reaped",
             SessionError::InvalidState { .. } => "invalid_state",
+            SessionError::PostMortem { .. } => "post_mortem",
             SessionError::InvalidArgument(_)
             | SessionError::Config(_)
             | SessionError::ReservedCommand { .. } => "invalid_argument",

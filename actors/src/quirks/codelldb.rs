@@ -5,12 +5,17 @@
 //! - `rust_panic` stops a Rust program where it panics, so it is set by default.
 //! - Its dialect: it loads the toolchain's Rust formatters only when told the program
 //!   is Rust (`sourceLanguages`); then a `Vec<String>` reads `size=2`, an `Option`
-//!   `Some(15)`. An attach names its `type` and `request`, and attaches by pid.
+//!   `Some(15)`. CodeLLDB 1.11 reads no `coreFile`: a core dump is an `attach` whose
+//!   target is created by `target create -c CORE PROGRAM` and whose process is the
+//!   dump's (no `processCreateCommands`). An attach names its `type` and `request`, and attaches by pid.
 
-use serde_json::json;
+use std::path::Path;
 
+use serde_json::{json, Map, Value};
+
+use super::core_dump::lldb_quoted;
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
-use super::Quirks;
+use super::{CoreDump, CoreRequest, Quirks};
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exception_stops_look_like_breakpoints: true,
@@ -21,6 +26,10 @@ pub(super) const QUIRKS: Quirks = Quirks {
         ..Dialect::PLAIN
     },
     launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
+    core_dump: Some(CoreDump {
+        request: CoreRequest::Attach,
+        arguments: core_arguments,
+    }),
     ..Quirks::NONE
 };
 
@@ -39,4 +48,19 @@ fn attach(draft: &mut AttachDraft<'_>) {
     if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
     }
+}
+
+/// A core dump: an `attach` that creates the target from the dump and the program,
+/// and attaches to nothing more.
+fn core_arguments(out: &mut Map<String, Value>, program: &Path, core: &Path) -> Result<(), String> {
+    let create = format!(
+        "target create -c {} {}",
+        lldb_quoted(core)?,
+        lldb_quoted(program)?
+    );
+    out.insert("type".into(), json!("lldb"));
+    out.insert("request".into(), json!("attach"));
+    out.insert("targetCreateCommands".into(), json!([create]));
+    out.insert("processCreateCommands".into(), json!([]));
+    Ok(())
 }

@@ -9,6 +9,11 @@
 //!   definition): listening itself, it checks who connects through `/proc/net/tcp`,
 //!   a check that races and refuses its own client now and then on a loaded machine.
 //! - dlv stops on an unrecovered panic by itself: no exception filter is set for it.
+//! - It opens a core dump (a Go program's, dumped with `GOTRACEBACK=crash`) on a
+//!   `launch` in `mode: core` with `coreFilePath`, and `stopOnEntry` (without it,
+//!   it tries to run the dump and stops on that error); the stop names no signal.
+//!   It answers `continue` and steps with success and stops again at once (`can not
+//!   continue execution of core process`).
 //! - Its dialect: a launch's `mode` is `debug` for Go source (a `.go` file or a package
 //!   folder), which dlv builds, and `exec` for a binary. An attach's is `local` for a
 //!   pid and `remote` for a port, where dlv is itself the debug server and is reached
@@ -16,10 +21,10 @@
 
 use std::path::Path;
 
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
 use super::dialect::{AttachDraft, Dialect, LaunchDraft};
-use super::Quirks;
+use super::{CoreDump, CoreRequest, Quirks};
 use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
@@ -32,6 +37,10 @@ pub(super) const QUIRKS: Quirks = Quirks {
         ..Dialect::PLAIN
     },
     launch_timeout: crate::limits::DLV_LAUNCH_TIMEOUT,
+    core_dump: Some(CoreDump {
+        request: CoreRequest::Launch,
+        arguments: core_arguments,
+    }),
     ..Quirks::NONE
 };
 
@@ -68,6 +77,16 @@ fn attach(draft: &mut AttachDraft<'_>) {
         }
         (None, None) => {}
     }
+}
+
+/// A core dump: a `launch` in `core` mode.
+fn core_arguments(out: &mut Map<String, Value>, program: &Path, core: &Path) -> Result<(), String> {
+    out.insert("mode".into(), json!("core"));
+    out.insert("program".into(), path_value(program));
+    out.insert("coreFilePath".into(), path_value(core));
+    // Else dlv tries to run it on `configurationDone` and stops on that error.
+    out.insert("stopOnEntry".into(), json!(true));
+    Ok(())
 }
 
 /// A fresh path in the temp folder for a binary dlv builds from source.

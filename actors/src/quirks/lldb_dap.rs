@@ -7,6 +7,8 @@
 //! - lldb has only throw and catch exception filters (a C++ throw may well be
 //!   caught): none is set by default. A Rust program gets a function breakpoint on
 //!   `rust_panic` instead, which every panic passes through.
+//! - It opens a core dump on `attach` with `coreFile`; the stop comes as `entry`,
+//!   its description naming the signal (`SIGSEGV: address not mapped to object`).
 //! - Its dialect: `env` is a list of `K=V` strings (lldb-dap 19); an attach to a port
 //!   is to a gdb-remote server (`gdb-remote-port`); with neither pid nor port it
 //!   attaches by the program's name. Every session first keeps lldb off debuginfod
@@ -17,7 +19,7 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
-use super::Quirks;
+use super::{CoreDump, CoreRequest, Quirks};
 use crate::launch::LaunchSpec;
 use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note};
 use crate::wire::types::Capabilities;
@@ -34,6 +36,10 @@ pub(super) const QUIRKS: Quirks = Quirks {
     },
     launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
     rust_panic_functions: &["rust_panic"],
+    core_dump: Some(CoreDump {
+        request: CoreRequest::Attach,
+        arguments: core_arguments,
+    }),
     ..Quirks::NONE
 };
 
@@ -67,6 +73,13 @@ fn attach(draft: &mut AttachDraft<'_>) {
     } else if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
     }
+}
+
+/// A core dump is an `attach` naming `coreFile` beside the program.
+fn core_arguments(out: &mut Map<String, Value>, program: &Path, core: &Path) -> Result<(), String> {
+    out.insert("program".into(), crate::registry::path_value(program));
+    out.insert("coreFile".into(), crate::registry::path_value(core));
+    Ok(())
 }
 
 /// Keep lldb off debuginfod; for a Rust program, load the toolchain's Rust formatters

@@ -8,6 +8,7 @@
 //! find and start it, and the permission gate's row of what it evaluates).
 
 mod codelldb;
+pub(crate) mod core_dump;
 mod debugpy;
 mod delve;
 pub(crate) mod dialect;
@@ -17,6 +18,7 @@ mod js_debug;
 pub(crate) mod lldb_dap;
 mod ruby;
 
+pub(crate) use core_dump::{CoreDump, CoreRequest};
 pub use dialect::Dialect;
 
 use std::time::Duration;
@@ -113,6 +115,9 @@ pub struct Quirks {
     /// the adapter has no panic filter (lldb-dap: `rust_panic`), so that a panic stops
     /// where it happens instead of ending the run.
     pub rust_panic_functions: &'static [&'static str],
+    /// How the family opens a core dump (`LaunchSpec::core`); `None` where it
+    /// cannot.
+    pub core_dump: Option<CoreDump>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -142,6 +147,7 @@ impl Quirks {
         evaluation_stales_frames: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
+        core_dump: None,
         dialect: Dialect::PLAIN,
     };
 }
@@ -203,6 +209,17 @@ impl AdapterFlavor {
             return Vec::new();
         }
         functions.iter().map(|f| f.to_string()).collect()
+    }
+
+    /// How this family opens a core dump; `None` where it cannot.
+    pub(crate) fn core_dump(self) -> Option<CoreDump> {
+        self.quirks().core_dump
+    }
+
+    /// Whether this family opens core dumps (`LaunchSpec::core`): lldb-dap, CodeLLDB
+    /// and dlv.
+    pub fn opens_core_dumps(self) -> bool {
+        self.quirks().core_dump.is_some()
     }
 
     /// This family's row.

@@ -93,7 +93,12 @@ impl SessionHandle {
         operation: Operation,
     ) -> Result<SessionSnapshot, SessionError> {
         let snapshot = self.snapshot().await?;
-        crate::core::state::check(snapshot.state, snapshot.failure.as_deref(), operation)?;
+        crate::core::post_mortem::check_session(
+            snapshot.state,
+            snapshot.failure.as_deref(),
+            snapshot.core_file.is_some(),
+            operation,
+        )?;
         Ok(snapshot)
     }
 

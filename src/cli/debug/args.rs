@@ -49,6 +49,11 @@ pub struct DebugArgs {
     /// input: the terminal stays dapvisor's].
     #[arg(long, value_name = "FILE")]
     pub stdin: Option<PathBuf>,
+    /// Open FILE, a core dump of the program, instead of running it: print where the
+    /// process died (the stack, the locals, each --eval) and end. lldb-dap and
+    /// CodeLLDB open a native program's dump, dlv a Go program's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["test", "breaks", "break_functions", "stdin", "cwd", "args"])]
+    pub core: Option<PathBuf>,
     /// Give up when the program neither stops nor ends for this many seconds
     /// [default: wait as long as it runs].
     #[arg(long, value_name = "SECONDS")]

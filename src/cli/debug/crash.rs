@@ -103,6 +103,7 @@ pub(super) fn is_crash(stop: &Value) -> bool {
     let reason = stop["reason"].as_str().unwrap_or("");
     let function = stop["function"].as_str().unwrap_or("");
     matches!(reason, "exception" | "signal")
+        || stop["kind"] == "core"
         || PANIC_FUNCTIONS
             .iter()
             .any(|f| function == *f || function.ends_with(&format!("::{f}")))

@@ -165,6 +165,10 @@ impl Driver {
                     if let Err(e) = self.print_stop(&id, &result).await {
                         return stdout_gone(e);
                     }
+                    // A core dump cannot run: its one stop is all there is to show.
+                    if self.args.core.is_some() {
+                        return ExitCode::SUCCESS;
+                    }
                     // A signal while the stop was printed: it showed where the
                     // program is; the run ends there.
                     if let Some(signal) = self.interrupts.last() {
@@ -210,6 +214,14 @@ impl Driver {
 
     /// `debug.launch`'s arguments from the flags.
     fn launch_args(&self) -> Value {
+        if let Some(core) = &self.args.core {
+            // Only what opening a dump takes (clap refuses the flags of a run).
+            let mut open = json!({ "program": self.args.program, "core": core, "timeout": 0 });
+            if let Some(adapter) = &self.args.adapter {
+                open["adapter"] = json!(adapter);
+            }
+            return open;
+        }
         let mut breakpoints: Vec<Value> = self
             .args
             .breaks

@@ -182,6 +182,7 @@ const FLAGS_FOR_ARGUMENTS: &[(&str, &str)] = &[
     ("`timeout`", "`--timeout`"),
     ("`runner`", "`--runner`"),
     ("`test`", "`--test`"),
+    ("`core`", "`--core`"),
 ];
 
 /// `text` with each tool argument named as its flag.

@@ -96,6 +96,12 @@ impl Driver {
                 source.display(),
                 said("adapter")
             )?,
+            None if self.args.core.is_some() => writeln!(
+                out,
+                "opened the core dump of {} under {}",
+                said("program"),
+                said("adapter")
+            )?,
             None => writeln!(
                 out,
                 "launched {} under {}",

@@ -62,7 +62,10 @@ pub(crate) async fn outcome(
             let taken = tail
                 .as_ref()
                 .map_or(0, |(json, said)| json.to_string().len() + said.len());
-            let (summary, mut text) = stop_summary(ctx, session, &stop, taken).await;
+            let (mut summary, mut text) = stop_summary(ctx, session, &stop, taken).await;
+            let snapshot = session.snapshot().await.ok();
+            let (core, signal) = snapshot.map_or((None, None), |s| (s.core_file, s.core_signal));
+            super::core_stop::mark(core.as_deref(), signal, &stop, &mut summary, &mut text);
             let mut json = json!({ "state": "stopped", "timed_out": false, "stop": summary });
             add_trace_note(ctx, session, &mut json, &mut text).await;
             add_output(&mut json, &mut text, tail);

@@ -30,6 +30,15 @@ pub(crate) struct SessionEntry {
     pub adapter: Option<String>,
     /// What it debugs.
     pub program: Option<String>,
+    /// `core` for a core dump (post-mortem: it cannot run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
+    /// The core dump it opened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub core_file: Option<String>,
+    /// The signal that ended the dumped process, where the adapter names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
     /// The client it belongs to (`null`: anyone's).
     pub owner: Option<String>,
     /// The adapter's process id.
@@ -99,6 +108,11 @@ impl SessionEntry {
             state: snapshot.state.name().to_string(),
             adapter: snapshot.adapter.clone(),
             program: snapshot.program.clone(),
+            kind: snapshot.core_file.as_ref().map(|_| "core"),
+            core_file: snapshot.core_file.clone(),
+            signal: snapshot.core_file.as_ref().and_then(|_| {
+                super::core_stop::signal(snapshot.last_stop.as_ref(), snapshot.core_signal)
+            }),
             owner: ownership.owner.as_ref().map(|o| o.as_str().to_string()),
             adapter_pid: session.adapter_pid(),
             restarts: snapshot.restarts,

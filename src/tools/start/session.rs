@@ -57,6 +57,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 "breakpoints.hit_condition",
                 "breakpoints.expected_text",
                 "breakpoints.near_line",
+                "core",
             ],
         ),
         tool(
@@ -119,44 +120,47 @@ pub(crate) fn tools() -> Vec<ToolDef> {
 pub(crate) struct LaunchArgs {
     /// The program: a script (.py, .js, .mjs, .cjs, .rb), a Go source file or package
     /// folder, or a binary; with `test`, the test's file or folder.
-    program: Option<String>,
+    pub(super) program: Option<String>,
     /// One test to run instead (pytest node id, Go test, Rust test path, node:test
     /// name, `file.rb::Class#test_x`); the end says if it passed.
-    test: Option<String>,
+    pub(super) test: Option<String>,
     /// pytest, go, cargo, node or minitest, if `test` does not tell.
-    runner: Option<String>,
+    pub(super) runner: Option<String>,
     /// The program's arguments.
     #[serde(default)]
-    args: Vec<String>,
+    pub(super) args: Vec<String>,
     /// The working directory (default: the program's folder).
-    cwd: Option<String>,
+    pub(super) cwd: Option<String>,
     /// Added to the program's environment.
     #[serde(default)]
-    env: BTreeMap<String, String>,
+    pub(super) env: BTreeMap<String, String>,
     /// debugpy, lldb-dap, dlv, js-debug, codelldb, rdbg, java, or a language.
-    adapter: Option<String>,
+    pub(super) adapter: Option<String>,
     /// debugpy: run this module (-m) instead.
-    module: Option<String>,
+    pub(super) module: Option<String>,
     /// The adapter's own launch arguments, over dapvisor's.
-    launch_args: Option<serde_json::Map<String, Value>>,
+    pub(super) launch_args: Option<serde_json::Map<String, Value>>,
     /// Stop at the program's first line.
     #[serde(default)]
-    stop_on_entry: bool,
+    pub(super) stop_on_entry: bool,
     /// Breakpoints set before the program runs.
     #[serde(default)]
-    breakpoints: Vec<StartBreakpoint>,
+    pub(super) breakpoints: Vec<StartBreakpoint>,
     /// Exception filters to stop on (debugpy: `raised`, `uncaught`; js-debug: `all`,
     /// `uncaught`; CodeLLDB: `cpp_throw`, `rust_panic`); default uncaught, []: none.
-    filters: Option<Vec<String>>,
+    pub(super) filters: Option<Vec<String>>,
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
-    watch: Vec<String>,
+    pub(super) watch: Vec<String>,
     /// Seconds to wait for the first stop (and a slow debugger start).
-    timeout: Option<f64>,
+    pub(super) timeout: Option<f64>,
     /// The program's stdin, as text (default: empty).
-    stdin: Option<String>,
+    pub(super) stdin: Option<String>,
     /// The program's stdin, as a file.
-    stdin_file: Option<String>,
+    pub(super) stdin_file: Option<String>,
+    /// A core dump of `program` to open instead of running it (lldb-dap, codelldb,
+    /// dlv): stopped where it died; it cannot run.
+    pub(super) core: Option<String>,
 }
 
 /// Arguments naming one session.
@@ -216,6 +220,9 @@ pub(in crate::tools) fn check_adapter(
 
 async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     check_adapter(&ctx, args.adapter.as_deref())?;
+    if args.core.is_some() {
+        return crate::tools::start::core_launch::open(ctx, args).await;
+    }
     let program = ctx
         .paths
         .resolve_given(args.program.as_deref(), "program")?;
