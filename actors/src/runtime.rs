@@ -338,6 +338,7 @@ impl Runtime {
             launch_timeout: spec.launch_timeout,
             notes,
             replay_check: None,
+            path_map: Default::default(),
         })
     }
 
@@ -350,6 +351,8 @@ impl Runtime {
         }
         spec.program = spec.program.as_deref().map(absolute);
         absolutize(&mut spec.breakpoints);
+        crate::path_map::check(&spec.path_mappings).map_err(SessionError::InvalidArgument)?;
+        let path_map = crate::path_map::PathMap::new(&spec.path_mappings);
         let registry = self.inner.config.registry.clone();
         let probe = spec.clone();
         let adapter =
@@ -383,6 +386,7 @@ impl Runtime {
             launch_timeout: spec.launch_timeout,
             notes: Vec::new(),
             replay_check: None,
+            path_map,
         })
     }
 

@@ -87,6 +87,8 @@ impl SessionCore {
             attach_target: None,
             notes: Vec::new(),
             replay_check: None,
+            // The child debugs the same target: its paths map as the parent's.
+            path_map: parent.path_map.clone(),
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

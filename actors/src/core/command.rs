@@ -75,6 +75,9 @@ pub struct StartPlan {
     /// What a launch must still satisfy before the runtime starts it again after its
     /// adapter crashed (`replay_check.rs`); `None` restarts it as it is.
     pub replay_check: Option<crate::core::replay_check::ReplayCheck>,
+    /// The path mappings of a remote or container target, applied to every message
+    /// exchanged with the adapter; empty (nothing mapped) elsewhere.
+    pub path_map: crate::path_map::PathMap,
 }
 
 /// A request from an agent.

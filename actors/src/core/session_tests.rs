@@ -309,6 +309,7 @@ pub(crate) fn plan() -> StartPlan {
         launch_timeout: None,
         notes: Vec::new(),
         replay_check: None,
+        path_map: Default::default(),
     }
 }
 

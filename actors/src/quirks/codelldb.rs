@@ -11,6 +11,7 @@ use serde_json::json;
 
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
+use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exception_stops_look_like_breakpoints: true,
@@ -38,5 +39,14 @@ fn attach(draft: &mut AttachDraft<'_>) {
     draft.put("request", json!("attach"));
     if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
+    }
+    let mappings = &draft.spec.path_mappings;
+    if !mappings.is_empty() {
+        // CodeLLDB's `sourceMap` is an object: the debug info's folder to the local one.
+        let pairs: serde_json::Map<_, _> = mappings
+            .iter()
+            .map(|m| (m.remote.display().to_string(), path_value(&m.local)))
+            .collect();
+        draft.put("sourceMap", serde_json::Value::Object(pairs));
     }
 }

@@ -8,8 +8,9 @@
 //!   caught): none is set by default. A Rust program gets a function breakpoint on
 //!   `rust_panic` instead, which every panic passes through.
 //! - Its dialect: `env` is a list of `K=V` strings (lldb-dap 19); an attach to a port
-//!   is to a gdb-remote server (`gdb-remote-port`); with neither pid nor port it
-//!   attaches by the program's name. Every session first keeps lldb off debuginfod
+//!   is to a gdb-remote server (`gdb-remote-port`, such as `lldb-server gdbserver`);
+//!   with neither pid nor port it attaches by the program's name. Path mappings are
+//!   its `sourceMap` (pairs of the debug info's folder and the local one). Every session first keeps lldb off debuginfod
 //!   ([`NO_DEBUGINFOD`]), and a Rust program's gets the toolchain's Rust formatters.
 
 use std::path::Path;
@@ -19,7 +20,7 @@ use serde_json::{json, Map, Value};
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;
-use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note};
+use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note, path_value};
 use crate::wire::types::Capabilities;
 
 pub(super) const QUIRKS: Quirks = Quirks {
@@ -66,6 +67,15 @@ fn attach(draft: &mut AttachDraft<'_>) {
         draft.put("gdb-remote-hostname", json!(draft.host));
     } else if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
+    }
+    let mappings = &draft.spec.path_mappings;
+    if !mappings.is_empty() {
+        // lldb's `target.source-map`: the path in the debug info, then where it is here.
+        let pairs: Vec<_> = mappings
+            .iter()
+            .map(|m| json!([path_value(&m.remote), path_value(&m.local)]))
+            .collect();
+        draft.put("sourceMap", json!(pairs));
     }
 }
 

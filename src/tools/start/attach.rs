@@ -1,6 +1,7 @@
 //! `debug.attach`: a debugger joins a process or debug server that runs already. Its
 //! target is held for the session (`Runtime::attach`), and under a root its program
-//! and working folder resolve inside it as a launch's do.
+//! and working folder resolve inside it as a launch's do, as do the local folders of
+//! its `path_mappings` (`path_mappings.rs`).
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use crate::tools::catalogue::def::Outcome;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::inspect::watches;
 use crate::tools::start::defaults::uncaught_exception_filters;
+use crate::tools::start::path_mappings;
 use crate::tools::start::session::{check_adapter, started};
 
 /// Arguments of `debug.attach`.
@@ -45,6 +47,21 @@ pub(crate) struct AttachArgs {
     /// Also watch these.
     #[serde(default)]
     watch: Vec<String>,
+    /// A container's or remote host's folders: each `local` folder of yours is
+    /// `remote` on the target (absolute paths). Breakpoints name local files; paths
+    /// shown are local, or `remote:PATH` where no mapping covers them.
+    #[serde(default)]
+    path_mappings: Vec<MappingArg>,
+}
+
+/// One entry of `path_mappings`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MappingArg {
+    /// Your folder.
+    pub(crate) local: String,
+    /// The same folder on the target.
+    pub(crate) remote: String,
 }
 
 pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
@@ -59,6 +76,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
             "pass the pid of a local process, or the port of a running debug server",
         ));
     }
+    let path_mappings = path_mappings::resolve(&ctx.paths, &args.path_mappings)?;
     let start = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = start.stop();
     let StartBreakpoints {
@@ -74,6 +92,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
     spec.program = program;
     spec.cwd = cwd;
     spec.adapter = args.adapter;
+    spec.path_mappings = path_mappings;
     spec.breakpoints = breakpoints;
     spec.function_breakpoints = functions;
     spec.conditional_function_breakpoints = conditional;
