@@ -178,10 +178,12 @@ impl PathMap {
     }
 
     /// `path`, as the target named it, as the agent sees it: a local path as it is;
-    /// under a remote folder, under its local one; anything else marked as the
-    /// target's ([`REMOTE_MARK`]). Unchanged when the map is empty.
+    /// under a remote folder, under its local one; any other file path marked as the
+    /// target's ([`REMOTE_MARK`]). A name that is no absolute path (`<string>`, a
+    /// node internal such as `node:internal/timers`) stays as it is, as does
+    /// everything when the map is empty.
     pub fn to_local(&self, path: &str) -> String {
-        if self.is_empty() || path.starts_with(REMOTE_MARK) {
+        if self.is_empty() || path.starts_with(REMOTE_MARK) || !path.starts_with('/') {
             return path.to_string();
         }
         let given = Path::new(path);
@@ -285,6 +287,9 @@ mod tests {
         assert_eq!(m.to_local(&marked), marked, "marked once");
         assert_eq!(m.to_remote(&marked), "/usr/lib/python3.11/threading.py");
         assert_eq!(m.to_local("/srv/application/a.py"), "remote:/srv/application/a.py");
+        for name in ["<string>", "node:internal/timers", ""] {
+            assert_eq!(m.to_local(name), name, "no file path");
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod ending;
 mod failed;
 pub mod failure;
 mod graceful;
+mod target_gone;
 mod mapped_paths;
 pub(crate) mod handshake;
 pub mod output;
