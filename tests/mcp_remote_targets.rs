@@ -128,6 +128,91 @@ async fn debugpy_listen_in_another_tree_maps_every_path_and_ends_as_target_gone(
     assert!(client.close().await.success());
 }
 
+/// Attach `adapter` through a tunnel to the debug server at `port`, whose program
+/// runs from `tree` and is `local` here, with a breakpoint at `needle` in `local`;
+/// check that everything the agent reads names `local`, that a breakpoint added by
+/// local path binds, that frames outside the mapping are marked `remote:` where
+/// `marked` names one (a file of the target's runtime), and that a cut tunnel ends
+/// the session as `target_gone` when `gone_on_cut`.
+async fn attach_and_check(
+    adapter: &str,
+    port: u16,
+    tree: &RemoteTree,
+    local: &std::path::Path,
+    needles: (&str, &str),
+    extra: Value,
+) -> (McpClient, String) {
+    let client = client().await;
+    let line = line_of(local, needles.0);
+    let mut arguments = json!({ "host": "127.0.0.1", "port": port, "timeout": 60,
+            "adapter": adapter,
+            "path_mappings": [{ "local": local.parent().unwrap(), "remote": tree.app() }],
+            "breakpoints": [{ "file": local, "line": line }] });
+    for (key, value) in extra.as_object().unwrap() {
+        arguments[key] = value.clone();
+    }
+    let attached = client.ok("debug_attach", arguments).await;
+    assert_eq!(attached["adapter"], adapter, "{attached}");
+    assert_eq!(attached["state"], "stopped", "{attached}");
+    assert_eq!(attached["stop"]["line"], line, "{attached}");
+    assert_eq!(attached["stop"]["file"], json!(local), "{attached}");
+    let id = attached["session_id"].as_str().unwrap().to_string();
+    let files = stack_files(&client, &id).await;
+    assert_eq!(files[0], local.display().to_string(), "{files:?}");
+    let app = tree.app().display().to_string();
+    assert!(!files.iter().any(|f| f.contains(&app)), "{files:?}");
+
+    let next_line = line_of(local, needles.1);
+    let set = client
+        .ok(
+            "debug_set_breakpoint",
+            json!({ "session_id": id, "file": local, "line": next_line }),
+        )
+        .await;
+    assert!(!set.to_string().contains(&app), "{set}");
+    let next = client
+        .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
+        .await;
+    assert_eq!(next["stop"]["line"], next_line, "{next}");
+    assert_eq!(next["stop"]["file"], json!(local), "{next}");
+    (client, id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_headless_in_another_tree_maps_every_path_and_ends_as_target_gone() {
+    let source = program("go/ticker");
+    let local = source.join("main.go");
+    let tree = RemoteTree::new("dlv");
+    tree.copy_folder(&source);
+    let binary = tree.build_go("ticker");
+    let (_target, server_port) = dlv_server(&binary).await;
+    let tunnel = Tunnel::open(server_port).await;
+    let (client, id) = attach_and_check(
+        "dlv",
+        tunnel.port,
+        &tree,
+        &local,
+        ("return next", "count = tick(count)"),
+        json!({}),
+    )
+    .await;
+    // Go's runtime frames are the target's toolchain's, which no mapping covers.
+    let files = stack_files(&client, &id).await;
+    assert!(
+        files.iter().any(|f| f.starts_with("remote:/") && f.ends_with("proc.go")),
+        "{files:?}"
+    );
+    tunnel.cut();
+    let entry = ended_entry(&client, &id).await;
+    assert_eq!(entry["state"], "failed", "{entry}");
+    assert!(
+        entry["failure"].as_str().unwrap_or("").starts_with("target_gone"),
+        "{entry}"
+    );
+    assert_eq!(entry["restarts"], 0, "{entry}");
+    assert!(client.close().await.success());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_port_nothing_listens_on_is_an_error_naming_host_port_and_adapter() {
     let client = client().await;

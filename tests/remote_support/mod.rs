@@ -269,3 +269,18 @@ impl Drop for Tunnel {
         self.listener.abort();
     }
 }
+
+/// `binary` run under a headless dlv server on a free loopback port, as `dlv exec
+/// --headless --accept-multiclient --continue --listen 127.0.0.1:PORT binary` runs it.
+pub async fn dlv_server(binary: &Path) -> (Target, u16) {
+    let mut command = Command::new("dlv");
+    command
+        .args(["exec", "--headless", "--accept-multiclient", "--continue"])
+        .args(["--api-version", "2", "--listen", "127.0.0.1:0"])
+        .arg(binary)
+        .current_dir(binary.parent().unwrap());
+    serve(command, Says::Stdout, |line| {
+        port_after(line, "API server listening at: ")
+    })
+    .await
+}
