@@ -151,8 +151,19 @@ async fn attach_and_check(
     for (key, value) in extra.as_object().unwrap() {
         arguments[key] = value.clone();
     }
-    let attached = client.ok("debug_attach", arguments).await;
+    let mut attached = client.ok("debug_attach", arguments).await;
     assert_eq!(attached["adapter"], adapter, "{attached}");
+    if adapter == "lldb-dap" {
+        // lldb-server holds the program at its entry: that stop comes first (lldb-dap
+        // reports it as the signal that holds it, `pause`, and as `entry`).
+        let reason = attached["stop"]["reason"].as_str().unwrap_or("");
+        assert!(["pause", "entry"].contains(&reason), "{attached}");
+        let id = attached["session_id"].clone();
+        attached = client
+            .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
+            .await;
+        attached["session_id"] = id;
+    }
     assert_eq!(attached["state"], "stopped", "{attached}");
     assert_eq!(attached["stop"]["line"], line, "{attached}");
     assert_eq!(attached["stop"]["file"], json!(local), "{attached}");
@@ -210,6 +221,29 @@ async fn dlv_headless_in_another_tree_maps_every_path_and_ends_as_target_gone() 
         "{entry}"
     );
     assert_eq!(entry["restarts"], 0, "{entry}");
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path() {
+    let local = program("c/ticker.c");
+    let tree = RemoteTree::new("lldb-dap");
+    tree.copy(&local);
+    let binary = tree.build_c("ticker.c", "ticker");
+    let (_target, server_port) = lldb_server(&binary).await;
+    let tunnel = Tunnel::open(server_port).await;
+    let (client, id) = attach_and_check(
+        "lldb-dap",
+        tunnel.port,
+        &tree,
+        &local,
+        ("return next", "count = tick(count)"),
+        json!({ "program": binary }),
+    )
+    .await;
+    client
+        .ok("debug_disconnect", json!({ "session_id": id }))
+        .await;
     assert!(client.close().await.success());
 }
 

@@ -127,6 +127,8 @@ pub enum Says {
     Stdout,
     /// On stderr.
     Stderr,
+    /// On stdout, as a number ended by a NUL byte (`lldb-server --pipe 1`).
+    StdoutNul,
 }
 
 /// Start `command` and read its port from the first line of `says` that `port_in`
@@ -146,7 +148,7 @@ pub async fn serve(
     let mut child = command.spawn().expect("the debug server starts");
     let (said, other): (Box<dyn AsyncRead + Unpin + Send>, Box<dyn AsyncRead + Unpin + Send>) =
         match says {
-            Says::Stdout => (
+            Says::Stdout | Says::StdoutNul => (
                 Box::new(child.stdout.take().unwrap()),
                 Box::new(child.stderr.take().unwrap()),
             ),
@@ -167,10 +169,11 @@ pub async fn serve(
         }
         let _ = seen_tx.send(seen);
     });
-    let mut lines = BufReader::new(said).lines();
+    let end = if matches!(says, Says::StdoutNul) { 0 } else { b'\n' };
+    let mut lines = BufReader::new(said).split(end);
     let read = async {
-        while let Ok(Some(line)) = lines.next_line().await {
-            if let Some(port) = port_in(&line) {
+        while let Ok(Some(line)) = lines.next_segment().await {
+            if let Some(port) = port_in(String::from_utf8_lossy(&line).trim()) {
                 return Some(port);
             }
         }
@@ -184,7 +187,7 @@ pub async fn serve(
         panic!("the debug server ended before saying its port: {why}");
     };
     // Keep draining, so that it never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_segment().await {} });
     (Target { child }, port)
 }
 
@@ -283,4 +286,15 @@ pub async fn dlv_server(binary: &Path) -> (Target, u16) {
         port_after(line, "API server listening at: ")
     })
     .await
+}
+
+/// `binary` started under `lldb-server gdbserver` on a free loopback port (stopped at
+/// its entry until a debugger lets it run).
+pub async fn lldb_server(binary: &Path) -> (Target, u16) {
+    let mut command = Command::new("lldb-server-22");
+    command
+        .args(["gdbserver", "127.0.0.1:0", "--pipe", "1", "--"])
+        .arg(binary)
+        .current_dir(binary.parent().unwrap());
+    serve(command, Says::StdoutNul, |said| said.parse().ok()).await
 }

@@ -65,6 +65,11 @@ fn attach(draft: &mut AttachDraft<'_>) {
     if let Some(port) = draft.spec.port {
         draft.put("gdb-remote-port", json!(port));
         draft.put("gdb-remote-hostname", json!(draft.host));
+        // A gdb-remote server holds the program stopped (at its entry, or where it
+        // attached). Left to itself, lldb-dap reports that stop and then resumes the
+        // program on its own, so the stop is gone before it can be read: it stays,
+        // and the agent sees it and continues.
+        draft.put("stopOnEntry", json!(true));
     } else if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
     }

@@ -89,14 +89,19 @@ impl Driver {
             .program
             .as_ref()
             .filter(|p| crate::SourceLanguage::of(p).is_some());
-        match source {
-            Some(source) => writeln!(
+        match (&self.args.attach, source) {
+            (Some((host, port)), _) => writeln!(
+                out,
+                "attached to the debug server at {host}:{port} under {}",
+                said("adapter")
+            )?,
+            (None, Some(source)) => writeln!(
                 out,
                 "launched {} (built for debugging) under {}",
                 source.display(),
                 said("adapter")
             )?,
-            None => writeln!(
+            (None, None) => writeln!(
                 out,
                 "launched {} under {}",
                 said("program"),
