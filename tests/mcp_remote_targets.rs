@@ -225,7 +225,7 @@ async fn dlv_headless_in_another_tree_maps_every_path_and_ends_as_target_gone() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path() {
+async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path_and_ends_as_target_gone() {
     let local = program("c/ticker.c");
     let tree = RemoteTree::new("lldb-dap");
     tree.copy(&local);
@@ -241,9 +241,18 @@ async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path() {
         json!({ "program": binary }),
     )
     .await;
-    client
-        .ok("debug_disconnect", json!({ "session_id": id }))
+    tunnel.cut();
+    let moved = client
+        .call("debug_continue", json!({ "session_id": id, "timeout": 30 }))
         .await;
+    // lldb notices once it next speaks to the server: the continue fails with it.
+    assert_eq!(moved["isError"], true, "{moved}");
+    let entry = ended_entry(&client, &id).await;
+    assert_eq!(entry["state"], "failed", "{entry}");
+    assert!(
+        entry["failure"].as_str().unwrap_or("").starts_with("target_gone"),
+        "{entry}"
+    );
     assert!(client.close().await.success());
 }
 

@@ -18,6 +18,14 @@ use crate::wire::{Event, RawJson};
 
 impl SessionCore {
     pub(super) fn on_event(&mut self, event: Event) {
+        let lost = self.lost_target_in(&event);
+        self.on_adapter_event(event);
+        if let Some(gone) = lost {
+            self.on_fail(gone);
+        }
+    }
+
+    fn on_adapter_event(&mut self, event: Event) {
         self.stop_cache.on_event(&event.event);
         match event.event.as_str() {
             "invalidated" => {

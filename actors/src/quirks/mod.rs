@@ -113,6 +113,11 @@ pub struct Quirks {
     /// the adapter has no panic filter (lldb-dap: `rust_panic`), so that a panic stops
     /// where it happens instead of ending the run.
     pub rust_panic_functions: &'static [&'static str],
+    /// What the adapter says in a console line when the debug server it attached to
+    /// by port dropped the connection (lldb: `Process 7 exited with status = -1
+    /// (0xffffffff) lost connection`): the session then ends as target_gone, not as
+    /// a program that exited (`core/target_gone.rs`).
+    pub target_lost_line: Option<&'static str>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -142,6 +147,7 @@ impl Quirks {
         evaluation_stales_frames: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
+        target_lost_line: None,
         dialect: Dialect::PLAIN,
     };
 }
