@@ -257,6 +257,38 @@ async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn js_debug_against_node_inspect_in_another_tree_maps_every_path_and_ends_with_it() {
+    let local = program("javascript/ticker.js");
+    let tree = RemoteTree::new("js-debug");
+    let remote = tree.copy(&local);
+    let (_target, server_port) = node_inspect(&remote).await;
+    let tunnel = Tunnel::open(server_port).await;
+    let (client, id) = attach_and_check(
+        "js-debug",
+        tunnel.port,
+        &tree,
+        &local,
+        ("ticks += 1;", "console.log(`tick ${ticks}`);"),
+        json!({}),
+    )
+    .await;
+    // Node's own frames (`<node_internals>/internal/timers`) are no files: they stay.
+    let files = stack_files(&client, &id).await;
+    assert!(files.iter().any(|f| f.starts_with("<node_internals>/")), "{files:?}");
+    // js-debug cannot tell a cut inspector connection from a program that ended (it
+    // sees the socket close either way): the session ends as terminated, and is not
+    // restarted.
+    tunnel.cut();
+    client
+        .call("debug_continue", json!({ "session_id": id, "timeout": 30 }))
+        .await;
+    let entry = ended_entry(&client, &id).await;
+    assert_eq!(entry["state"], "terminated", "{entry}");
+    assert_eq!(entry["restarts"], 0, "{entry}");
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_port_nothing_listens_on_is_an_error_naming_host_port_and_adapter() {
     let client = client().await;
     // A port that was free a moment ago: nothing listens on it now.

@@ -298,3 +298,14 @@ pub async fn lldb_server(binary: &Path) -> (Target, u16) {
         .current_dir(binary.parent().unwrap());
     serve(command, Says::StdoutNul, |said| said.parse().ok()).await
 }
+
+/// `script` run by `node --inspect=127.0.0.1:0`, whose inspector port node says on
+/// stderr (`Debugger listening on ws://127.0.0.1:PORT/<id>`).
+pub async fn node_inspect(script: &Path) -> (Target, u16) {
+    let mut command = Command::new("node");
+    command
+        .arg("--inspect=127.0.0.1:0")
+        .arg(script)
+        .current_dir(script.parent().unwrap());
+    serve(command, Says::Stderr, |line| port_after(line, "ws://")).await
+}
