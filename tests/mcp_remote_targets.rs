@@ -153,7 +153,7 @@ async fn attach_and_check(
     }
     let mut attached = client.ok("debug_attach", arguments).await;
     assert_eq!(attached["adapter"], adapter, "{attached}");
-    if adapter == "lldb-dap" {
+    if adapter == "lldb-dap" || adapter == "codelldb" {
         // lldb-server holds the program at its entry: that stop comes first (lldb-dap
         // reports it as the signal that holds it, `pause`, and as `entry`).
         let reason = attached["stop"]["reason"].as_str().unwrap_or("");
@@ -285,6 +285,37 @@ async fn js_debug_against_node_inspect_in_another_tree_maps_every_path_and_ends_
     let entry = ended_entry(&client, &id).await;
     assert_eq!(entry["state"], "terminated", "{entry}");
     assert_eq!(entry["restarts"], 0, "{entry}");
+    assert!(client.close().await.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codelldb_against_lldb_server_in_another_tree_maps_every_path_and_ends_as_target_gone() {
+    let local = program("c/ticker.c");
+    let tree = RemoteTree::new("codelldb");
+    tree.copy(&local);
+    let binary = tree.build_c("ticker.c", "ticker");
+    let (_target, server_port) = lldb_server(&binary).await;
+    let tunnel = Tunnel::open(server_port).await;
+    let (client, id) = attach_and_check(
+        "codelldb",
+        tunnel.port,
+        &tree,
+        &local,
+        ("return next", "count = tick(count)"),
+        json!({ "program": binary }),
+    )
+    .await;
+    tunnel.cut();
+    let moved = client
+        .call("debug_continue", json!({ "session_id": id, "timeout": 30 }))
+        .await;
+    assert_eq!(moved["isError"], true, "{moved}");
+    let entry = ended_entry(&client, &id).await;
+    assert_eq!(entry["state"], "failed", "{entry}");
+    assert!(
+        entry["failure"].as_str().unwrap_or("").starts_with("target_gone"),
+        "{entry}"
+    );
     assert!(client.close().await.success());
 }
 

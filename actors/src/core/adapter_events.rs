@@ -21,7 +21,7 @@ impl SessionCore {
         let lost = self.lost_target_in(&event);
         self.on_adapter_event(event);
         if let Some(gone) = lost {
-            self.on_fail(gone);
+            self.target_lost(gone);
         }
     }
 
@@ -65,6 +65,7 @@ impl SessionCore {
                     return;
                 }
                 self.run.terminated_seen = true;
+                self.run.ended_on_its_own = !self.phase.is_ending();
                 let body: TerminatedEventBody = event.parse_body().unwrap_or_default();
                 self.emit(EventKind::Terminated {
                     restart: body.restart,

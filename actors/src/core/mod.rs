@@ -88,3 +88,5 @@ mod session_tests_states;
 mod session_tests_terminate;
 #[cfg(test)]
 mod session_tests_trace;
+#[cfg(test)]
+mod session_tests_target_gone;

@@ -5,7 +5,10 @@
 //! - `rust_panic` stops a Rust program where it panics, so it is set by default.
 //! - Its dialect: it loads the toolchain's Rust formatters only when told the program
 //!   is Rust (`sourceLanguages`); then a `Vec<String>` reads `size=2`, an `Option`
-//!   `Some(15)`. An attach names its `type` and `request`, and attaches by pid.
+//!   `Some(15)`. An attach names its `type` and `request`, and attaches by pid, or
+//!   to a gdb-remote server (`lldb-server gdbserver`) by running `gdb-remote
+//!   HOST:PORT` as its `processCreateCommands`. Path mappings are its `sourceMap`,
+//!   an object from the debug info's folder to the local one.
 
 use serde_json::json;
 
@@ -22,6 +25,8 @@ pub(super) const QUIRKS: Quirks = Quirks {
         ..Dialect::PLAIN
     },
     launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
+    // CodeLLDB runs on lldb too (it says only `Process exited with code -1.`).
+    target_lost_exit_code: Some(super::lldb_dap::LLDB_LOST_CONNECTION),
     ..Quirks::NONE
 };
 
@@ -37,7 +42,12 @@ fn launch(draft: &mut LaunchDraft<'_>) {
 fn attach(draft: &mut AttachDraft<'_>) {
     draft.put("type", json!("lldb"));
     draft.put("request", json!("attach"));
-    if let Some(pid) = draft.spec.pid {
+    if let Some(port) = draft.spec.port {
+        // CodeLLDB has no key for a gdb-remote server: the attach runs lldb's own
+        // command instead of attaching by pid (its `processCreateCommands`).
+        let command = format!("gdb-remote {}:{port}", draft.host);
+        draft.put("processCreateCommands", json!([command]));
+    } else if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
     }
     let mappings = &draft.spec.path_mappings;

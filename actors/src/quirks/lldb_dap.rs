@@ -35,7 +35,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
     },
     launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
     rust_panic_functions: &["rust_panic"],
-    target_lost_line: Some(LLDB_LOST_CONNECTION),
+    target_lost_exit_code: Some(LLDB_LOST_CONNECTION),
     ..Quirks::NONE
 };
 
@@ -47,9 +47,9 @@ pub(super) const QUIRKS: Quirks = Quirks {
 pub(crate) const NO_DEBUGINFOD: &str =
     "settings clear plugin.symbol-locator.debuginfod.server-urls";
 
-/// What lldb says when the gdb-remote server it debugs through dropped the
+/// The exit status lldb gives a process whose gdb-remote server dropped the
 /// connection: `Process 7 exited with status = -1 (0xffffffff) lost connection`.
-pub(crate) const LLDB_LOST_CONNECTION: &str = "exited with status = -1 (0xffffffff) lost connection";
+pub(crate) const LLDB_LOST_CONNECTION: i64 = -1;
 
 /// lldb-dap 19 takes the environment as a list of `K=V` strings. The program's stdin
 /// is the launch's file, or empty (see [`stdio_with_stdin`]).

@@ -113,11 +113,12 @@ pub struct Quirks {
     /// the adapter has no panic filter (lldb-dap: `rust_panic`), so that a panic stops
     /// where it happens instead of ending the run.
     pub rust_panic_functions: &'static [&'static str],
-    /// What the adapter says in a console line when the debug server it attached to
-    /// by port dropped the connection (lldb: `Process 7 exited with status = -1
-    /// (0xffffffff) lost connection`): the session then ends as target_gone, not as
-    /// a program that exited (`core/target_gone.rs`).
-    pub target_lost_line: Option<&'static str>,
+    /// The exit code the adapter gives the program when the debug server it attached
+    /// to by port dropped the connection (lldb: -1, `exited with status = -1
+    /// (0xffffffff) lost connection`, a status no POSIX process exits with): the
+    /// session then ends as target_gone, not as a program that exited
+    /// (`core/target_gone.rs`).
+    pub target_lost_exit_code: Option<i64>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -147,7 +148,7 @@ impl Quirks {
         evaluation_stales_frames: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
-        target_lost_line: None,
+        target_lost_exit_code: None,
         dialect: Dialect::PLAIN,
     };
 }
