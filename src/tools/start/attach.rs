@@ -47,20 +47,17 @@ pub(crate) struct AttachArgs {
     /// Also watch these.
     #[serde(default)]
     watch: Vec<String>,
-    /// A container's or remote host's folders: each `local` folder of yours is
-    /// `remote` on the target (absolute paths). Breakpoints name local files; paths
-    /// shown are local, or `remote:PATH` where no mapping covers them.
+    /// Your folders as the target (container, remote host) has them, absolute:
+    /// paths shown are yours, or `remote:PATH` where none maps.
     #[serde(default)]
     path_mappings: Vec<MappingArg>,
 }
 
-/// One entry of `path_mappings`.
+/// A folder of yours and the target's.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MappingArg {
-    /// Your folder.
     pub(crate) local: String,
-    /// The same folder on the target.
     pub(crate) remote: String,
 }
 
