@@ -320,7 +320,7 @@ async fn codelldb_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_port_nothing_listens_on_is_an_error_naming_host_port_and_adapter() {
+async fn a_wrong_port_or_a_refused_handshake_is_an_error_naming_host_port_and_adapter() {
     let client = client().await;
     // A port that was free a moment ago: nothing listens on it now.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -328,18 +328,40 @@ async fn a_port_nothing_listens_on_is_an_error_naming_host_port_and_adapter() {
         .local_addr()
         .unwrap()
         .port();
-    for adapter in ["debugpy", "dlv"] {
-        let err = client
-            .fails(
-                "debug_attach",
-                json!({ "host": "127.0.0.1", "port": port, "adapter": adapter }),
-                500,
-            )
-            .await;
-        let text = err.to_string();
-        assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
-        assert!(text.contains(adapter), "{text}");
+    // A server that takes the connection and closes it: a refused handshake.
+    let refusing = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let refusing_port = refusing.local_addr().unwrap().port();
+    let closer = tokio::spawn(async move {
+        while let Ok((stream, _)) = refusing.accept().await {
+            drop(stream);
+        }
+    });
+    for port in [port, refusing_port] {
+        for adapter in ["debugpy", "dlv", "lldb-dap", "js-debug", "codelldb"] {
+            // CodeLLDB attaches only with the binary (below without it).
+            let program = (adapter == "codelldb").then(c_binary);
+            let result = client
+                .call(
+                    "debug_attach",
+                    json!({ "host": "127.0.0.1", "port": port, "adapter": adapter,
+                            "program": program, "timeout": 30 }),
+                )
+                .await;
+            let text = result["structuredContent"]["error"].as_str().unwrap_or("");
+            assert_eq!(result["isError"], true, "{adapter}: {result}");
+            assert!(text.contains(&format!("127.0.0.1:{port}")), "{adapter}: {text}");
+            assert!(text.contains(adapter), "{adapter}: {text}");
+        }
     }
+    closer.abort();
+    let without = client
+        .fails(
+            "debug_attach",
+            json!({ "host": "127.0.0.1", "port": port, "adapter": "codelldb" }),
+            400,
+        )
+        .await;
+    assert!(without["error"].as_str().unwrap().contains("pass `program`"), "{without}");
     assert!(client.close().await.success());
 }
 

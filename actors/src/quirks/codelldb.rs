@@ -27,6 +27,11 @@ pub(super) const QUIRKS: Quirks = Quirks {
     launch_timeout: crate::limits::NATIVE_LAUNCH_TIMEOUT,
     // CodeLLDB runs on lldb too (it says only `Process exited with code -1.`).
     target_lost_exit_code: Some(super::lldb_dap::LLDB_LOST_CONNECTION),
+    port_attach_needs_program: Some(
+        "CodeLLDB attaches to a gdb-remote server only with the program's binary, which it \
+         reads symbols from (it answers `Either \"program\" or \"pid\" is required`): pass \
+         `program`, the binary the server runs or a copy of it here",
+    ),
     ..Quirks::NONE
 };
 

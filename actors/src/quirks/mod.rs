@@ -119,6 +119,9 @@ pub struct Quirks {
     /// session then ends as target_gone, not as a program that exited
     /// (`core/target_gone.rs`).
     pub target_lost_exit_code: Option<i64>,
+    /// Why an attach to a debug server by port needs the program's binary here, for a
+    /// family that cannot attach without one (CodeLLDB); `None` where it can.
+    pub port_attach_needs_program: Option<&'static str>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -149,6 +152,7 @@ impl Quirks {
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
         target_lost_exit_code: None,
+        port_attach_needs_program: None,
         dialect: Dialect::PLAIN,
     };
 }

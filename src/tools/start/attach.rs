@@ -97,8 +97,36 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
     };
-    let session = ctx.runtime.attach(spec).await?;
+    let server = match spec.target() {
+        Some(server @ crate::AttachTarget::Server { .. }) => {
+            let adapter = ctx.runtime.registry().select_for_attach(&spec).ok();
+            Some((server.to_string(), adapter.map(|def| def.name.clone())))
+        }
+        _ => None,
+    };
+    let session = ctx
+        .runtime
+        .attach(spec)
+        .await
+        .map_err(|err| at_server(ToolError::from(err), server))?;
     watches::add(&ctx, &session, &args.watch)?;
     statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "attached", expects_stop, args.timeout).await
+}
+
+/// `err`, from an attach to a debug server, saying which: its host, port and adapter
+/// (a wrong port, or a server that refused the handshake, otherwise reads as the
+/// adapter's own words only).
+fn at_server(mut err: ToolError, server: Option<(String, Option<String>)>) -> ToolError {
+    if let Some((said, adapter)) = server {
+        let adapter = adapter.unwrap_or_else(|| "the adapter".to_string());
+        // The transport names a debug server it connects to itself already.
+        if !err.error.contains(&format!("the {adapter} debug server at {said}")) {
+            err.error = format!(
+                "attaching {adapter} to the debug server at {said} failed: {}",
+                err.error
+            );
+        }
+    }
+    err
 }
