@@ -387,4 +387,25 @@ async fn path_mappings_that_cannot_be_applied_exactly_are_refused() {
         assert!(err["error"].as_str().unwrap().contains(why), "{err}");
     }
     assert!(client.close().await.success());
+
+    // Under a root, a local folder outside it is refused as a breakpoint's file is.
+    let root = program("python");
+    let root = root.to_str().unwrap();
+    let rooted = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all", "--root", root],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let outside = program("go");
+    let err = rooted
+        .fails(
+            "debug_attach",
+            json!({ "port": 1, "adapter": "debugpy",
+                    "path_mappings": [{ "local": outside, "remote": "/app" }] }),
+            500,
+        )
+        .await;
+    assert_eq!(err["kind"], "forbidden", "{err}");
+    assert!(err["error"].as_str().unwrap().contains("outside the root"), "{err}");
+    assert!(rooted.close().await.success());
 }
