@@ -274,11 +274,12 @@ impl Drop for Tunnel {
 }
 
 /// `binary` run under a headless dlv server on a free loopback port, as `dlv exec
-/// --headless --accept-multiclient --continue --listen 127.0.0.1:PORT binary` runs it.
+/// --headless --accept-multiclient --listen 127.0.0.1:PORT binary` runs it: held at its
+/// start until a debugger attaches and lets it run.
 pub async fn dlv_server(binary: &Path) -> (Target, u16) {
     let mut command = Command::new("dlv");
     command
-        .args(["exec", "--headless", "--accept-multiclient", "--continue"])
+        .args(["exec", "--headless", "--accept-multiclient"])
         .args(["--api-version", "2", "--listen", "127.0.0.1:0"])
         .arg(binary)
         .current_dir(binary.parent().unwrap());
