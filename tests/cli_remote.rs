@@ -23,12 +23,22 @@ async fn attach_with_a_map_shows_every_stop_at_the_local_file() {
     let map = format!("{}={}", source.display(), tree.app().display());
     let brk = format!("{}:{line}", local.display());
     let run = dapvisor(&[
-        "debug", "--attach", &at, "--adapter", "dlv", "--map", &map, "--break", &brk,
-        "--max-stops", "2",
+        "debug",
+        "--attach",
+        &at,
+        "--adapter",
+        "dlv",
+        "--map",
+        &map,
+        "--break",
+        &brk,
+        "--max-stops",
+        "2",
     ])
     .await;
     assert!(
-        run.stdout.starts_with(&format!("attached to the debug server at {at} under dlv")),
+        run.stdout
+            .starts_with(&format!("attached to the debug server at {at} under dlv")),
         "{}\n{}",
         run.stdout,
         run.stderr
@@ -42,7 +52,16 @@ async fn attach_with_a_map_shows_every_stop_at_the_local_file() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_map_must_be_local_equals_remote_and_needs_an_attach() {
-    let bad = dapvisor(&["debug", "--attach", "127.0.0.1:1", "--adapter", "dlv", "--map", "/a"]).await;
+    let bad = dapvisor(&[
+        "debug",
+        "--attach",
+        "127.0.0.1:1",
+        "--adapter",
+        "dlv",
+        "--map",
+        "/a",
+    ])
+    .await;
     assert_eq!(bad.code, Some(125), "{}", bad.stderr);
     assert!(bad.stderr.contains("is not LOCAL=REMOTE"), "{}", bad.stderr);
     let alone = dapvisor(&["debug", "prog.py", "--map", "/a=/b"]).await;

@@ -101,7 +101,10 @@ async fn debugpy_listen_in_another_tree_maps_every_path_and_ends_as_target_gone(
         )
         .await;
     assert!(!set.to_string().contains("srv/app"), "{set}");
-    assert!(set.to_string().contains(&local.display().to_string()), "{set}");
+    assert!(
+        set.to_string().contains(&local.display().to_string()),
+        "{set}"
+    );
     let next = client
         .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
         .await;
@@ -210,14 +213,19 @@ async fn dlv_headless_in_another_tree_maps_every_path_and_ends_as_target_gone() 
     // Go's runtime frames are the target's toolchain's, which no mapping covers.
     let files = stack_files(&client, &id).await;
     assert!(
-        files.iter().any(|f| f.starts_with("remote:/") && f.ends_with("proc.go")),
+        files
+            .iter()
+            .any(|f| f.starts_with("remote:/") && f.ends_with("proc.go")),
         "{files:?}"
     );
     tunnel.cut();
     let entry = ended_entry(&client, &id).await;
     assert_eq!(entry["state"], "failed", "{entry}");
     assert!(
-        entry["failure"].as_str().unwrap_or("").starts_with("target_gone"),
+        entry["failure"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("target_gone"),
         "{entry}"
     );
     assert_eq!(entry["restarts"], 0, "{entry}");
@@ -250,7 +258,10 @@ async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
     let entry = ended_entry(&client, &id).await;
     assert_eq!(entry["state"], "failed", "{entry}");
     assert!(
-        entry["failure"].as_str().unwrap_or("").starts_with("target_gone"),
+        entry["failure"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("target_gone"),
         "{entry}"
     );
     assert!(client.close().await.success());
@@ -274,7 +285,10 @@ async fn js_debug_against_node_inspect_in_another_tree_maps_every_path_and_ends_
     .await;
     // Node's own frames (`<node_internals>/internal/timers`) are no files: they stay.
     let files = stack_files(&client, &id).await;
-    assert!(files.iter().any(|f| f.starts_with("<node_internals>/")), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.starts_with("<node_internals>/")),
+        "{files:?}"
+    );
     // js-debug cannot tell a cut inspector connection from a program that ended (it
     // sees the socket close either way): the session ends as terminated, and is not
     // restarted.
@@ -313,7 +327,10 @@ async fn codelldb_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
     let entry = ended_entry(&client, &id).await;
     assert_eq!(entry["state"], "failed", "{entry}");
     assert!(
-        entry["failure"].as_str().unwrap_or("").starts_with("target_gone"),
+        entry["failure"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("target_gone"),
         "{entry}"
     );
     assert!(client.close().await.success());
@@ -349,7 +366,10 @@ async fn a_wrong_port_or_a_refused_handshake_is_an_error_naming_host_port_and_ad
                 .await;
             let text = result["structuredContent"]["error"].as_str().unwrap_or("");
             assert_eq!(result["isError"], true, "{adapter}: {result}");
-            assert!(text.contains(&format!("127.0.0.1:{port}")), "{adapter}: {text}");
+            assert!(
+                text.contains(&format!("127.0.0.1:{port}")),
+                "{adapter}: {text}"
+            );
             assert!(text.contains(adapter), "{adapter}: {text}");
         }
     }
@@ -361,7 +381,13 @@ async fn a_wrong_port_or_a_refused_handshake_is_an_error_naming_host_port_and_ad
             400,
         )
         .await;
-    assert!(without["error"].as_str().unwrap().contains("pass `program`"), "{without}");
+    assert!(
+        without["error"]
+            .as_str()
+            .unwrap()
+            .contains("pass `program`"),
+        "{without}"
+    );
     assert!(client.close().await.success());
 }
 
@@ -369,12 +395,18 @@ async fn a_wrong_port_or_a_refused_handshake_is_an_error_naming_host_port_and_ad
 async fn path_mappings_that_cannot_be_applied_exactly_are_refused() {
     let client = client().await;
     let cases = [
-        (json!([{ "local": "app", "remote": "/srv/app" }]), "not absolute"),
+        (
+            json!([{ "local": "app", "remote": "/srv/app" }]),
+            "not absolute",
+        ),
         (
             json!([{ "local": "/w/a", "remote": "/srv" }, { "local": "/w/b", "remote": "/srv" }]),
             "mapped twice",
         ),
-        (json!([{ "local": "/srv/app", "remote": "/srv" }]), "overlap"),
+        (
+            json!([{ "local": "/srv/app", "remote": "/srv" }]),
+            "overlap",
+        ),
     ];
     for (mappings, why) in cases {
         let err = client
@@ -406,6 +438,9 @@ async fn path_mappings_that_cannot_be_applied_exactly_are_refused() {
         )
         .await;
     assert_eq!(err["kind"], "forbidden", "{err}");
-    assert!(err["error"].as_str().unwrap().contains("outside the root"), "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("outside the root"),
+        "{err}"
+    );
     assert!(rooted.close().await.success());
 }

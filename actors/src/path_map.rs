@@ -268,12 +268,18 @@ mod tests {
     #[test]
     fn local_paths_go_to_the_target_under_its_folders_and_come_back() {
         let m = map(&[("/home/me/app", "/srv/app"), ("/home/me/lib", "/opt/lib")]);
-        assert_eq!(m.to_remote("/home/me/app/src/main.py"), "/srv/app/src/main.py");
+        assert_eq!(
+            m.to_remote("/home/me/app/src/main.py"),
+            "/srv/app/src/main.py"
+        );
         assert_eq!(m.to_remote("/home/me/lib/x.go"), "/opt/lib/x.go");
         assert_eq!(m.to_remote("/home/me/app"), "/srv/app");
         // Component-wise: `/home/me/apple` is not under `/home/me/app`.
         assert_eq!(m.to_remote("/home/me/apple/a.py"), "/home/me/apple/a.py");
-        assert_eq!(m.to_local("/srv/app/src/main.py"), "/home/me/app/src/main.py");
+        assert_eq!(
+            m.to_local("/srv/app/src/main.py"),
+            "/home/me/app/src/main.py"
+        );
         assert_eq!(m.to_local("/opt/lib/x.go"), "/home/me/lib/x.go");
         // Mapped already (by the adapter): kept.
         assert_eq!(m.to_local("/home/me/app/a.py"), "/home/me/app/a.py");
@@ -286,7 +292,10 @@ mod tests {
         assert_eq!(marked, "remote:/usr/lib/python3.11/threading.py");
         assert_eq!(m.to_local(&marked), marked, "marked once");
         assert_eq!(m.to_remote(&marked), "/usr/lib/python3.11/threading.py");
-        assert_eq!(m.to_local("/srv/application/a.py"), "remote:/srv/application/a.py");
+        assert_eq!(
+            m.to_local("/srv/application/a.py"),
+            "remote:/srv/application/a.py"
+        );
         for name in ["<string>", "node:internal/timers", ""] {
             assert_eq!(m.to_local(name), name, "no file path");
         }
@@ -327,9 +336,18 @@ mod tests {
             "path": "/srv/app/not-a-source",
         });
         m.incoming(&mut body);
-        assert_eq!(body["stackFrames"][0]["source"]["path"], "/home/me/app/a.py");
-        assert_eq!(body["stackFrames"][1]["source"]["path"], "remote:/usr/lib/b.py");
-        assert_eq!(body["stackFrames"][2]["source"], json!({"sourceReference": 7}));
+        assert_eq!(
+            body["stackFrames"][0]["source"]["path"],
+            "/home/me/app/a.py"
+        );
+        assert_eq!(
+            body["stackFrames"][1]["source"]["path"],
+            "remote:/usr/lib/b.py"
+        );
+        assert_eq!(
+            body["stackFrames"][2]["source"],
+            json!({"sourceReference": 7})
+        );
         assert_eq!(body["breakpoint"]["source"]["path"], "/home/me/app/c.py");
         assert_eq!(
             body["breakpoint"]["source"]["sources"][0]["path"],
@@ -349,7 +367,10 @@ mod tests {
             check(&mappings).unwrap_err()
         };
         let why = refused(&[("app", "/srv")]);
-        assert!(why.contains("local path app") && why.contains("not absolute"), "{why}");
+        assert!(
+            why.contains("local path app") && why.contains("not absolute"),
+            "{why}"
+        );
         let why = refused(&[("/w/app", "srv")]);
         assert!(why.contains("remote path srv"), "{why}");
         let why = refused(&[("/w/app/../x", "/srv")]);

@@ -364,8 +364,7 @@ impl Runtime {
             .map_err(|e| SessionError::internal("looking up the adapter", e))?
             .map_err(SessionError::Registry)?;
         let needs_program = adapter.flavor.quirks().port_attach_needs_program;
-        if let Some(why) = needs_program.filter(|_| spec.port.is_some() && spec.program.is_none())
-        {
+        if let Some(why) = needs_program.filter(|_| spec.port.is_some() && spec.program.is_none()) {
             return Err(SessionError::InvalidArgument(why.to_string()));
         }
         let arguments = adapter.attach_arguments(&spec);

@@ -24,10 +24,8 @@ pub struct RemoteTree {
 impl RemoteTree {
     /// A fresh tree for `name` (unique to this test binary and test).
     pub fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!(
-            "dapvisor-remote-{}-{name}",
-            std::process::id()
-        ));
+        let root =
+            std::env::temp_dir().join(format!("dapvisor-remote-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("srv/app")).unwrap();
         Self { root }
@@ -64,7 +62,10 @@ impl RemoteTree {
             .arg(self.app().join(file))
             .status()
             .expect("cc must be installed");
-        assert!(status.success(), "building {file} in the remote tree failed");
+        assert!(
+            status.success(),
+            "building {file} in the remote tree failed"
+        );
         binary
     }
 
@@ -79,7 +80,10 @@ impl RemoteTree {
             .env("GOFLAGS", "-mod=mod")
             .status()
             .expect("go must be installed");
-        assert!(status.success(), "building the Go module in the remote tree failed");
+        assert!(
+            status.success(),
+            "building the Go module in the remote tree failed"
+        );
         binary
     }
 }
@@ -146,17 +150,19 @@ pub async fn serve(
         // A group of its own, so that the test can cut it off whole (`Target::cut`).
         .process_group(0);
     let mut child = command.spawn().expect("the debug server starts");
-    let (said, other): (Box<dyn AsyncRead + Unpin + Send>, Box<dyn AsyncRead + Unpin + Send>) =
-        match says {
-            Says::Stdout | Says::StdoutNul => (
-                Box::new(child.stdout.take().unwrap()),
-                Box::new(child.stderr.take().unwrap()),
-            ),
-            Says::Stderr => (
-                Box::new(child.stderr.take().unwrap()),
-                Box::new(child.stdout.take().unwrap()),
-            ),
-        };
+    let (said, other): (
+        Box<dyn AsyncRead + Unpin + Send>,
+        Box<dyn AsyncRead + Unpin + Send>,
+    ) = match says {
+        Says::Stdout | Says::StdoutNul => (
+            Box::new(child.stdout.take().unwrap()),
+            Box::new(child.stderr.take().unwrap()),
+        ),
+        Says::Stderr => (
+            Box::new(child.stderr.take().unwrap()),
+            Box::new(child.stdout.take().unwrap()),
+        ),
+    };
     let (seen_tx, seen) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
         let mut other = BufReader::new(other).lines();
@@ -169,7 +175,11 @@ pub async fn serve(
         }
         let _ = seen_tx.send(seen);
     });
-    let end = if matches!(says, Says::StdoutNul) { 0 } else { b'\n' };
+    let end = if matches!(says, Says::StdoutNul) {
+        0
+    } else {
+        b'\n'
+    };
     let mut lines = BufReader::new(said).split(end);
     let read = async {
         while let Ok(Some(line)) = lines.next_segment().await {

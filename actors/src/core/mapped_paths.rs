@@ -12,7 +12,10 @@ use crate::wire::RawJson;
 
 impl SessionCore {
     fn path_map(&self) -> Option<&PathMap> {
-        self.plan.as_ref().map(|p| &p.path_map).filter(|m| !m.is_empty())
+        self.plan
+            .as_ref()
+            .map(|p| &p.path_map)
+            .filter(|m| !m.is_empty())
     }
 
     /// `input` with the paths of its adapter message made the agent's.

@@ -15,9 +15,8 @@ mod ending;
 mod failed;
 pub mod failure;
 mod graceful;
-mod target_gone;
-mod mapped_paths;
 pub(crate) mod handshake;
+mod mapped_paths;
 pub mod output;
 mod pending;
 mod phase;
@@ -35,6 +34,7 @@ pub mod snapshot;
 mod starting;
 pub mod state;
 mod stop_cache;
+mod target_gone;
 pub mod trace;
 mod trace_stops;
 
@@ -85,8 +85,8 @@ mod session_tests_startup_failures;
 #[cfg(test)]
 mod session_tests_states;
 #[cfg(test)]
+mod session_tests_target_gone;
+#[cfg(test)]
 mod session_tests_terminate;
 #[cfg(test)]
 mod session_tests_trace;
-#[cfg(test)]
-mod session_tests_target_gone;

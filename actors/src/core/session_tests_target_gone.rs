@@ -41,15 +41,24 @@ fn a_direct_debug_server_that_drops_the_connection_is_gone_not_crashed() {
         ..AdapterExit::default()
     }));
     assert_eq!(h.state(), SessionState::Failed);
-    assert!(!out.0.iter().any(|e| matches!(e, crate::core::command::Effect::ReportCrash(_))));
+    assert!(!out
+        .0
+        .iter()
+        .any(|e| matches!(e, crate::core::command::Effect::ReportCrash(_))));
     let why = failure(&h);
-    assert!(why.starts_with("target_gone: the debug server at 127.0.0.1:4711"), "{why}");
+    assert!(
+        why.starts_with("target_gone: the debug server at 127.0.0.1:4711"),
+        "{why}"
+    );
     assert!(why.contains("attach to it anew"), "{why}");
 
     // A pid attach's adapter crash is still a crash, restarted by the supervisor.
     let mut h = running(attach_plan());
     let out = h.input(Input::Closed(AdapterExit::default()));
-    assert!(out.0.iter().any(|e| matches!(e, crate::core::command::Effect::ReportCrash(_))));
+    assert!(out
+        .0
+        .iter()
+        .any(|e| matches!(e, crate::core::command::Effect::ReportCrash(_))));
 }
 
 #[test]
@@ -66,7 +75,11 @@ fn lldb_s_lost_connection_exit_code_is_the_target_gone_even_after_terminated() {
         let mut h = running(server_plan(flavor));
         h.event("terminated", json!({}));
         h.event("exited", json!({ "exitCode": -1 }));
-        assert_eq!(h.state(), SessionState::Failed, "{flavor:?}: said after terminated");
+        assert_eq!(
+            h.state(),
+            SessionState::Failed,
+            "{flavor:?}: said after terminated"
+        );
     }
     // Another code is the program's own exit; a pid attach's -1 is the program's too.
     let mut h = running(server_plan(AdapterFlavor::LldbDap));

@@ -71,7 +71,9 @@ fn attach(draft: &mut AttachDraft<'_>) {
     if !mappings.is_empty() {
         let pairs: Vec<_> = mappings
             .iter()
-            .map(|m| json!({"localRoot": path_value(&m.local), "remoteRoot": path_value(&m.remote)}))
+            .map(
+                |m| json!({"localRoot": path_value(&m.local), "remoteRoot": path_value(&m.remote)}),
+            )
             .collect();
         draft.put("pathMappings", json!(pairs));
     }

@@ -113,7 +113,9 @@ fn parse_host_port(text: &str) -> Result<(String, u16), String> {
         .ok_or_else(|| format!("`{port}` in `{text}` is not a port (1 to 65535)"))?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
     if host.is_empty() {
-        return Err(format!("`{text}` names no host: give one, such as 127.0.0.1:{port}"));
+        return Err(format!(
+            "`{text}` names no host: give one, such as 127.0.0.1:{port}"
+        ));
     }
     Ok((host.to_string(), port))
 }

@@ -121,7 +121,10 @@ fn at_server(mut err: ToolError, server: Option<(String, Option<String>)>) -> To
     if let Some((said, adapter)) = server {
         let adapter = adapter.unwrap_or_else(|| "the adapter".to_string());
         // The transport names a debug server it connects to itself already.
-        if !err.error.contains(&format!("the {adapter} debug server at {said}")) {
+        if !err
+            .error
+            .contains(&format!("the {adapter} debug server at {said}"))
+        {
             err.error = format!(
                 "attaching {adapter} to the debug server at {said} failed: {}",
                 err.error

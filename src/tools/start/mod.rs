@@ -2,9 +2,9 @@
 //! `debug.attach`, and what a launch sets when the agent does not say.
 
 pub(super) mod attach;
-pub(crate) mod path_mappings;
 pub(super) mod defaults;
 pub(super) mod launch_effects;
+pub(crate) mod path_mappings;
 pub(super) mod rooted_launch;
 pub(super) mod session;
 pub(super) mod source_launch;

@@ -31,9 +31,8 @@ pub(crate) fn resolve(
         let local = paths.resolve(&m.local, "path_mappings local")?;
         mappings.push(PathMapping::new(local, &m.remote));
     }
-    dapvisor_actors::path_map::check(&mappings).map_err(|why| {
-        ToolError::invalid(why, "fix `path_mappings` and attach again")
-    })?;
+    dapvisor_actors::path_map::check(&mappings)
+        .map_err(|why| ToolError::invalid(why, "fix `path_mappings` and attach again"))?;
     Ok(mappings)
 }
 
@@ -72,9 +71,15 @@ mod tests {
         let ok = resolve(&free, &[arg(inside.to_str().unwrap(), "/srv/app")]).unwrap();
         assert_eq!(ok, [PathMapping::new(&inside, "/srv/app")]);
         let relative = resolve(&free, &[arg("app", "/srv")]).unwrap_err();
-        assert!(relative.error.contains("local folder \"app\""), "{relative}");
+        assert!(
+            relative.error.contains("local folder \"app\""),
+            "{relative}"
+        );
         let relative = resolve(&free, &[arg("/w", "srv")]).unwrap_err();
-        assert!(relative.error.contains("remote folder \"srv\""), "{relative}");
+        assert!(
+            relative.error.contains("remote folder \"srv\""),
+            "{relative}"
+        );
         let twice = resolve(&free, &[arg("/w/a", "/srv"), arg("/w/b", "/srv")]).unwrap_err();
         assert!(twice.error.contains("mapped twice"), "{twice}");
 
@@ -91,9 +96,15 @@ mod tests {
     #[test]
     fn a_map_flag_is_local_equals_remote() {
         let m = parse_flag("/home/me/app=/app").unwrap();
-        assert_eq!((m.local.as_str(), m.remote.as_str()), ("/home/me/app", "/app"));
+        assert_eq!(
+            (m.local.as_str(), m.remote.as_str()),
+            ("/home/me/app", "/app")
+        );
         for bad in ["/home/me/app", "=/app", "/a="] {
-            assert!(parse_flag(bad).unwrap_err().contains("LOCAL=REMOTE"), "{bad}");
+            assert!(
+                parse_flag(bad).unwrap_err().contains("LOCAL=REMOTE"),
+                "{bad}"
+            );
         }
     }
 }
