@@ -27,9 +27,11 @@ const CORE_TOOLS_LIST_BYTES: usize = 12_000;
 /// the debugger's start too and its description says so (46,497), and to 46,800 when
 /// `debug.launch` took the program's stdin too (`stdin`, `stdin_file`: 46,665 in all),
 /// to 47,000 when it opened core dumps (`core`, and the sessions listing's `kind`,
-/// `core_file` and `signal`: 46,915 in all), and to 48,000 when `debug.expose` and
-/// `debug.unexpose` came too (a person's editor on a session, about 960 bytes).
-const ALL_TOOLS_LIST_BYTES: usize = 48_000;
+/// `core_file` and `signal`: 46,915 in all), to 48,000 when `debug.expose` and
+/// `debug.unexpose` came too (a person's editor on a session, about 960 bytes), and to
+/// 48,300 when `debug.attach` took `path_mappings` for remote and container targets
+/// (issue 29.1: 355 bytes).
+const ALL_TOOLS_LIST_BYTES: usize = 48_300;
 
 /// The tools that declare an `outputSchema` in the `all` profile (the core profile
 /// declares none: its budget has no room for them).

@@ -107,6 +107,7 @@ impl Runtime {
             replay_check: None,
             core_file: Some(core),
             core_signal: signal,
+            path_map: Default::default(),
         })
     }
 }

@@ -111,6 +111,13 @@ pub struct AttachSpec {
     /// runtime's `launch_timeout` when absent. Clamped to 5 s..30 min.
     #[serde(default)]
     pub launch_timeout: Option<Duration>,
+    /// Where the target's files are the agent's under other folders (a container, a
+    /// remote host): each agent folder (`local`) and the target's (`remote`). The
+    /// adapter is told them in its own words, and every path the session sends or
+    /// shows is mapped (see [`crate::path_map`]); at most
+    /// [`MAX_PATH_MAPPINGS`](crate::path_map::MAX_PATH_MAPPINGS).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path_mappings: Vec<crate::path_map::PathMapping>,
 }
 
 /// A source breakpoint given at launch or attach time.
@@ -222,6 +229,14 @@ impl LaunchSpec {
 }
 
 impl AttachSpec {
+    /// Map the agent's folder `local` to the target's folder `remote` (the
+    /// `path_mappings` field).
+    pub fn map_path(mut self, local: impl Into<PathBuf>, remote: impl Into<PathBuf>) -> Self {
+        self.path_mappings
+            .push(crate::path_map::PathMapping::new(local, remote));
+        self
+    }
+
     /// What this attach reaches: the debug server when it names a port (a port wins
     /// over a pid, as in the attach arguments), else the process, with its start time
     /// now; `None` when it names neither. [`crate::Runtime::holder_of`] says which

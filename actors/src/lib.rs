@@ -36,6 +36,7 @@ pub(crate) mod error;
 pub(crate) mod events;
 pub(crate) mod launch;
 pub mod limits;
+pub mod path_map;
 pub(crate) mod quirks;
 pub mod registry;
 pub(crate) mod runtime;
@@ -71,6 +72,7 @@ pub use error::{
 };
 pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
+pub use path_map::PathMapping;
 pub use runtime::Runtime;
 pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedWith, StepKind};
 pub use source_build::{

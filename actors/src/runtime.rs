@@ -345,6 +345,7 @@ impl Runtime {
             replay_check: None,
             core_file: None,
             core_signal: None,
+            path_map: Default::default(),
         })
     }
 
@@ -357,6 +358,8 @@ impl Runtime {
         }
         spec.program = spec.program.as_deref().map(absolute);
         absolutize(&mut spec.breakpoints);
+        crate::path_map::check(&spec.path_mappings).map_err(SessionError::InvalidArgument)?;
+        let path_map = crate::path_map::PathMap::new(&spec.path_mappings);
         let registry = self.inner.config.registry.clone();
         let probe = spec.clone();
         let adapter =
@@ -367,6 +370,10 @@ impl Runtime {
             .await
             .map_err(|e| SessionError::internal("looking up the adapter", e))?
             .map_err(SessionError::Registry)?;
+        let needs_program = adapter.flavor.quirks().port_attach_needs_program;
+        if let Some(why) = needs_program.filter(|_| spec.port.is_some() && spec.program.is_none()) {
+            return Err(SessionError::InvalidArgument(why.to_string()));
+        }
         let arguments = adapter.attach_arguments(&spec);
         let attach_target = crate::session::reattach::attach_target(&spec);
         Ok(StartPlan {
@@ -392,6 +399,7 @@ impl Runtime {
             replay_check: None,
             core_file: None,
             core_signal: None,
+            path_map,
         })
     }
 

@@ -43,7 +43,7 @@ mod inspect;
 mod output;
 mod protocol;
 mod results;
-mod start;
+pub(crate) mod start;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, LazyLock};

@@ -18,6 +18,14 @@ use crate::wire::{Event, RawJson};
 
 impl SessionCore {
     pub(super) fn on_event(&mut self, event: Event) {
+        let lost = self.lost_target_in(&event);
+        self.on_adapter_event(event);
+        if let Some(gone) = lost {
+            self.target_lost(gone);
+        }
+    }
+
+    fn on_adapter_event(&mut self, event: Event) {
         self.stop_cache.on_event(&event.event);
         match event.event.as_str() {
             "invalidated" => {
@@ -57,6 +65,7 @@ impl SessionCore {
                     return;
                 }
                 self.run.terminated_seen = true;
+                self.run.ended_on_its_own = !self.phase.is_ending();
                 let body: TerminatedEventBody = event.parse_body().unwrap_or_default();
                 self.emit(EventKind::Terminated {
                     restart: body.restart,

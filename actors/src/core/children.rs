@@ -89,6 +89,8 @@ impl SessionCore {
             replay_check: None,
             core_file: None,
             core_signal: None,
+            // The child debugs the same target: its paths map as the parent's.
+            path_map: parent.path_map.clone(),
         };
         self.effects.push(Effect::SpawnChild(Box::new(child)));
     }

@@ -82,6 +82,9 @@ pub struct StartPlan {
     /// The signal that ended the dumped process, as its core file's notes say
     /// (`core_signal.rs`); `None` for a live program, or where the notes say none.
     pub core_signal: Option<i32>,
+    /// The path mappings of a remote or container target, applied to every message
+    /// exchanged with the adapter; empty (nothing mapped) elsewhere.
+    pub path_map: crate::path_map::PathMap,
 }
 
 /// A request from an agent.

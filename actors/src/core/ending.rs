@@ -111,6 +111,10 @@ impl SessionCore {
             self.program_ended_with_its_process(&exit);
         }
         if self.is_crash(&exit) {
+            if let Some(gone) = self.dropped_target(&exit) {
+                self.on_fail(gone);
+                return;
+            }
             if !self.defer_crash_to_bootstrap(&exit) {
                 self.on_crash(exit);
             }

@@ -21,10 +21,17 @@ pub enum Failure {
     RuntimeStopping,
 }
 
+impl Failure {
+    /// How a [`Failure::TargetGone`] begins in words (`target_gone: the debug server
+    /// at ... dropped the connection`), so that an agent can tell it from a crash.
+    pub const TARGET_GONE: &'static str = "target_gone";
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::RestartBudgetSpent(why) | Failure::TargetGone(why) => f.write_str(why),
+            Failure::RestartBudgetSpent(why) => f.write_str(why),
+            Failure::TargetGone(why) => write!(f, "{}: {why}", Failure::TARGET_GONE),
             Failure::RuntimeStopping => {
                 f.write_str("the adapter crashed while the runtime was stopping")
             }

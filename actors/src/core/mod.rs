@@ -16,6 +16,7 @@ mod failed;
 pub mod failure;
 mod graceful;
 pub(crate) mod handshake;
+mod mapped_paths;
 pub mod output;
 mod pending;
 mod phase;
@@ -34,6 +35,7 @@ pub mod snapshot;
 mod starting;
 pub mod state;
 mod stop_cache;
+mod target_gone;
 pub mod trace;
 mod trace_stops;
 
@@ -85,6 +87,8 @@ mod session_tests_startup;
 mod session_tests_startup_failures;
 #[cfg(test)]
 mod session_tests_states;
+#[cfg(test)]
+mod session_tests_target_gone;
 #[cfg(test)]
 mod session_tests_terminate;
 #[cfg(test)]

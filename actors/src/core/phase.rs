@@ -223,6 +223,12 @@ impl Phase {
         let held = match std::mem::take(self) {
             Phase::Crashed { exit, .. } => Some(exit),
             Phase::Ended { held } => held,
+            // Failed is final: what the adapter says after (lldb's `terminated` once
+            // its target is gone) ends nothing more.
+            failed @ Phase::Failed(_) => {
+                *self = failed;
+                return;
+            }
             _ => None,
         };
         *self = Phase::Ended { held };

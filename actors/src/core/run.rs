@@ -22,6 +22,9 @@ pub(crate) struct Run {
     pub(crate) exit_code: Option<i64>,
     /// The adapter said `terminated`: the debug session of this run is over.
     pub(crate) terminated_seen: bool,
+    /// It said so with no end asked for (no terminate, disconnect or restart under
+    /// way): what came after may still say why (`target_gone.rs`).
+    pub(crate) ended_on_its_own: bool,
     /// The top frame of the stopped thread, with the stop (its epoch) it belongs to:
     /// frame ids hold while the program stays stopped, so reads that leave it where
     /// it is (even an `evaluate`) keep it; the next stop, or an `invalidated` event,

@@ -135,6 +135,7 @@ impl SessionCore {
 
     /// Feed one input; returns what the shell must do, in order.
     pub fn handle(&mut self, input: Input) -> Vec<Effect> {
+        let input = self.map_incoming_paths(input);
         match input {
             Input::Command { token, command } => {
                 if let Err(err) = self.on_command(token, command) {
@@ -164,7 +165,9 @@ impl SessionCore {
             Input::Bootstrap(input) => self.on_bootstrap(input),
         }
         self.release_what_is_let_go();
-        std::mem::take(&mut self.effects)
+        let mut effects = std::mem::take(&mut self.effects);
+        self.map_outgoing_paths(&mut effects);
+        effects
     }
 
     /// Cancel the timers and release the withdrawn calls nothing holds any more

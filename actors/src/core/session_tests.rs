@@ -311,6 +311,7 @@ pub(crate) fn plan() -> StartPlan {
         replay_check: None,
         core_file: None,
         core_signal: None,
+        path_map: Default::default(),
     }
 }
 

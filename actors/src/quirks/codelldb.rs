@@ -7,7 +7,10 @@
 //!   is Rust (`sourceLanguages`); then a `Vec<String>` reads `size=2`, an `Option`
 //!   `Some(15)`. CodeLLDB 1.11 reads no `coreFile`: a core dump is an `attach` whose
 //!   target is created by `target create -c CORE PROGRAM` and whose process is the
-//!   dump's (no `processCreateCommands`). An attach names its `type` and `request`, and attaches by pid.
+//!   dump's (no `processCreateCommands`). An attach names its `type` and `request`,
+//!   and attaches by pid, or to a gdb-remote server (`lldb-server gdbserver`) by
+//!   running `gdb-remote HOST:PORT` as its `processCreateCommands`. Path mappings are
+//!   its `sourceMap`, an object from the debug info's folder to the local one.
 
 use std::path::Path;
 
@@ -16,6 +19,7 @@ use serde_json::{json, Map, Value};
 use super::core_dump::lldb_quoted;
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::{CoreDump, CoreRequest, Quirks};
+use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exception_stops_look_like_breakpoints: true,
@@ -30,6 +34,13 @@ pub(super) const QUIRKS: Quirks = Quirks {
         request: CoreRequest::Attach,
         arguments: core_arguments,
     }),
+    // CodeLLDB runs on lldb too (it says only `Process exited with code -1.`).
+    target_lost_exit_code: Some(super::lldb_dap::LLDB_LOST_CONNECTION),
+    port_attach_needs_program: Some(
+        "CodeLLDB attaches to a gdb-remote server only with the program's binary, which it \
+         reads symbols from (it answers `Either \"program\" or \"pid\" is required`): pass \
+         `program`, the binary the server runs or a copy of it here",
+    ),
     ..Quirks::NONE
 };
 
@@ -45,8 +56,22 @@ fn launch(draft: &mut LaunchDraft<'_>) {
 fn attach(draft: &mut AttachDraft<'_>) {
     draft.put("type", json!("lldb"));
     draft.put("request", json!("attach"));
-    if let Some(pid) = draft.spec.pid {
+    if let Some(port) = draft.spec.port {
+        // CodeLLDB has no key for a gdb-remote server: the attach runs lldb's own
+        // command instead of attaching by pid (its `processCreateCommands`).
+        let command = format!("gdb-remote {}:{port}", draft.host);
+        draft.put("processCreateCommands", json!([command]));
+    } else if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
+    }
+    let mappings = &draft.spec.path_mappings;
+    if !mappings.is_empty() {
+        // CodeLLDB's `sourceMap` is an object: the debug info's folder to the local one.
+        let pairs: serde_json::Map<_, _> = mappings
+            .iter()
+            .map(|m| (m.remote.display().to_string(), path_value(&m.local)))
+            .collect();
+        draft.put("sourceMap", serde_json::Value::Object(pairs));
     }
 }
 

@@ -14,7 +14,8 @@
 //! a `module` instead of the program. An attach to a port is to a debug server that
 //! speaks DAP itself (`connect`), reached directly; by pid it injects itself. Either
 //! way it names no program, debugs library code too (unless the `raised` filter is
-//! on), and does not stop at a `SystemExit`.
+//! on), and does not stop at a `SystemExit`. Path mappings are its `pathMappings`
+//! (`localRoot`, `remoteRoot`).
 
 use std::path::Path;
 
@@ -23,6 +24,7 @@ use serde_json::{json, Map, Value};
 use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;
+use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     injection_failed_marker: Some("Code injection into PID="),
@@ -86,6 +88,16 @@ fn attach(draft: &mut AttachDraft<'_>) {
     // program; it is no exception to stop at.
     draft.put("breakOnSystemExit", json!([]));
     draft.program = None;
+    let mappings = &draft.spec.path_mappings;
+    if !mappings.is_empty() {
+        let pairs: Vec<_> = mappings
+            .iter()
+            .map(
+                |m| json!({"localRoot": path_value(&m.local), "remoteRoot": path_value(&m.remote)}),
+            )
+            .collect();
+        draft.put("pathMappings", json!(pairs));
+    }
 }
 
 /// The program runs under the Python that has debugpy, unless the launch names another.

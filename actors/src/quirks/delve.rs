@@ -16,8 +16,9 @@
 //!   continue execution of core process`).
 //! - Its dialect: a launch's `mode` is `debug` for Go source (a `.go` file or a package
 //!   folder), which dlv builds, and `exec` for a binary. An attach's is `local` for a
-//!   pid and `remote` for a port, where dlv is itself the debug server and is reached
-//!   directly.
+//!   pid and `remote` for a port, where dlv is itself the debug server (`dlv exec
+//!   --headless --accept-multiclient`) and is reached directly. Path mappings are its
+//!   `substitutePath` (`from` the client's folder `to` the program's).
 
 use std::path::Path;
 
@@ -76,6 +77,15 @@ fn attach(draft: &mut AttachDraft<'_>) {
             draft.put("processId", json!(pid));
         }
         (None, None) => {}
+    }
+    let mappings = &draft.spec.path_mappings;
+    if !mappings.is_empty() {
+        // dlv's `from` is the client's path, `to` the debugged program's.
+        let pairs: Vec<_> = mappings
+            .iter()
+            .map(|m| json!({"from": path_value(&m.local), "to": path_value(&m.remote)}))
+            .collect();
+        draft.put("substitutePath", json!(pairs));
     }
 }
 

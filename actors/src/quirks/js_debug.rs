@@ -8,7 +8,8 @@
 //! - Its `uncaught` filter stops where an exception nothing catches is thrown.
 //! - Its dialect: a launch names the workspace folder (`__workspaceFolder`) and the
 //!   node found (`runtimeExecutable`); an attach names its `type` and `request`, and a
-//!   Node inspector's `address` and `port`, or a `processId` as a string.
+//!   Node inspector's `address` and `port` (`node --inspect`), or a `processId` as a
+//!   string. A path mapping is its `localRoot` and `remoteRoot` (one pair).
 
 use std::path::Path;
 
@@ -60,6 +61,11 @@ fn attach(draft: &mut AttachDraft<'_>) {
     } else if let Some(pid) = draft.spec.pid {
         // js-debug takes the process id as a string.
         draft.put("processId", json!(pid.to_string()));
+    }
+    // js-debug takes one pair of folders; dapvisor maps any others itself.
+    if let Some(first) = draft.spec.path_mappings.first() {
+        draft.put("localRoot", path_value(&first.local));
+        draft.put("remoteRoot", path_value(&first.remote));
     }
 }
 

@@ -10,8 +10,9 @@
 //! - It opens a core dump on `attach` with `coreFile`; the stop comes as `entry`,
 //!   its description naming the signal (`SIGSEGV: address not mapped to object`).
 //! - Its dialect: `env` is a list of `K=V` strings (lldb-dap 19); an attach to a port
-//!   is to a gdb-remote server (`gdb-remote-port`); with neither pid nor port it
-//!   attaches by the program's name. Every session first keeps lldb off debuginfod
+//!   is to a gdb-remote server (`gdb-remote-port`, such as `lldb-server gdbserver`);
+//!   with neither pid nor port it attaches by the program's name. Path mappings are
+//!   its `sourceMap` (pairs of the debug info's folder and the local one). Every session first keeps lldb off debuginfod
 //!   ([`NO_DEBUGINFOD`]), and a Rust program's gets the toolchain's Rust formatters.
 
 use std::path::Path;
@@ -21,7 +22,7 @@ use serde_json::{json, Map, Value};
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::{CoreDump, CoreRequest, Quirks};
 use crate::launch::LaunchSpec;
-use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note};
+use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note, path_value};
 use crate::wire::types::Capabilities;
 
 pub(super) const QUIRKS: Quirks = Quirks {
@@ -40,6 +41,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
         request: CoreRequest::Attach,
         arguments: core_arguments,
     }),
+    target_lost_exit_code: Some(LLDB_LOST_CONNECTION),
     ..Quirks::NONE
 };
 
@@ -50,6 +52,10 @@ pub(super) const QUIRKS: Quirks = Quirks {
 /// network unasked. An `initCommands` of the caller's, run after it, can set servers.
 pub(crate) const NO_DEBUGINFOD: &str =
     "settings clear plugin.symbol-locator.debuginfod.server-urls";
+
+/// The exit status lldb gives a process whose gdb-remote server dropped the
+/// connection: `Process 7 exited with status = -1 (0xffffffff) lost connection`.
+pub(crate) const LLDB_LOST_CONNECTION: i64 = -1;
 
 /// lldb-dap 19 takes the environment as a list of `K=V` strings. The program's stdin
 /// is the launch's file, or empty (see [`stdio_with_stdin`]).
@@ -70,8 +76,22 @@ fn attach(draft: &mut AttachDraft<'_>) {
     if let Some(port) = draft.spec.port {
         draft.put("gdb-remote-port", json!(port));
         draft.put("gdb-remote-hostname", json!(draft.host));
+        // A gdb-remote server holds the program stopped (at its entry, or where it
+        // attached). Left to itself, lldb-dap reports that stop and then resumes the
+        // program on its own, so the stop is gone before it can be read: it stays,
+        // and the agent sees it and continues.
+        draft.put("stopOnEntry", json!(true));
     } else if let Some(pid) = draft.spec.pid {
         draft.put("pid", json!(pid));
+    }
+    let mappings = &draft.spec.path_mappings;
+    if !mappings.is_empty() {
+        // lldb's `target.source-map`: the path in the debug info, then where it is here.
+        let pairs: Vec<_> = mappings
+            .iter()
+            .map(|m| json!([path_value(&m.remote), path_value(&m.local)]))
+            .collect();
+        draft.put("sourceMap", json!(pairs));
     }
 }
 

@@ -118,6 +118,15 @@ pub struct Quirks {
     /// How the family opens a core dump (`LaunchSpec::core`); `None` where it
     /// cannot.
     pub core_dump: Option<CoreDump>,
+    /// The exit code the adapter gives the program when the debug server it attached
+    /// to by port dropped the connection (lldb: -1, `exited with status = -1
+    /// (0xffffffff) lost connection`, a status no POSIX process exits with): the
+    /// session then ends as target_gone, not as a program that exited
+    /// (`core/target_gone.rs`).
+    pub target_lost_exit_code: Option<i64>,
+    /// Why an attach to a debug server by port needs the program's binary here, for a
+    /// family that cannot attach without one (CodeLLDB); `None` where it can.
+    pub port_attach_needs_program: Option<&'static str>,
     /// How the family spells its `launch` and `attach` arguments.
     pub dialect: Dialect,
 }
@@ -148,6 +157,8 @@ impl Quirks {
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
         core_dump: None,
+        target_lost_exit_code: None,
+        port_attach_needs_program: None,
         dialect: Dialect::PLAIN,
     };
 }

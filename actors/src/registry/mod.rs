@@ -33,6 +33,8 @@ pub mod install;
 #[cfg(test)]
 mod tests_arguments;
 #[cfg(test)]
+mod tests_path_mappings;
+#[cfg(test)]
 mod tests_registry;
 
 use std::collections::BTreeMap;

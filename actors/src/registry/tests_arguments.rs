@@ -276,7 +276,7 @@ fn relative_programs_become_absolute() {
     assert_eq!(args["program"], json!(expected.to_string_lossy()));
 }
 
-fn attach(name: &str, spec: &AttachSpec) -> Value {
+pub(super) fn attach(name: &str, spec: &AttachSpec) -> Value {
     Value::Object(def(name).attach_arguments(spec))
 }
 
@@ -287,7 +287,7 @@ fn by_pid(pid: u32) -> AttachSpec {
     }
 }
 
-fn by_port(port: u16) -> AttachSpec {
+pub(super) fn by_port(port: u16) -> AttachSpec {
     AttachSpec {
         port: Some(port),
         ..AttachSpec::default()
@@ -371,7 +371,8 @@ fn attach_by_port_by_pid_and_by_name_in_each_remaining_dialect() {
     // lldb-dap attaches to a gdb-remote server by port, and by name with neither.
     assert_eq!(
         attach("lldb-dap", &by_port(1234)),
-        json!({"gdb-remote-port": 1234, "gdb-remote-hostname": "127.0.0.1"})
+        json!({"gdb-remote-port": 1234, "gdb-remote-hostname": "127.0.0.1",
+               "stopOnEntry": true})
     );
     let by_name = AttachSpec {
         program: Some("/srv/app/prog".into()),

@@ -109,7 +109,12 @@ async fn start(
     match &adapter.transport {
         TransportKind::TcpConnect { host, port } => {
             let (host, port) = (host.clone(), *port);
-            let connecting = io::connect_tcp(host, port, ends, config.connect_timeout);
+            // A debug server attached to directly (`debugpy --listen`, `dlv
+            // --headless`) is named by its adapter, so that a wrong port says whose.
+            let what = format!("the {} debug server", adapter.name);
+            let timeout = config.connect_timeout;
+            let connecting =
+                async move { io::connect_tcp((host, port), &what, ends, timeout).await };
             io_tasks.spawn(connecting.in_current_span());
         }
         TransportKind::InProcess { name } => {

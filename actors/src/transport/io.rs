@@ -345,8 +345,14 @@ async fn write_frames<W: AsyncWrite + Unpin>(
     let _ = SinkExt::<Message>::close(&mut frames).await;
 }
 
-/// Connect to `host:port` and start the I/O tasks, or report why not.
-pub async fn connect_tcp(host: String, port: u16, ends: StreamEnds, connect_timeout: Duration) {
+/// Connect to `host:port` and start the I/O tasks, or report why not, naming what was
+/// connected to as `what` (`the adapter`, `the debugpy debug server`).
+pub async fn connect_tcp(
+    (host, port): (String, u16),
+    what: &str,
+    ends: StreamEnds,
+    connect_timeout: Duration,
+) {
     let actor = ends.actor.clone();
     match tokio::time::timeout(connect_timeout, TcpStream::connect((host.as_str(), port))).await {
         Ok(Ok(stream)) => {
@@ -357,12 +363,12 @@ pub async fn connect_tcp(host: String, port: u16, ends: StreamEnds, connect_time
         }
         Ok(Err(err)) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(
-                "could not connect to the adapter at {host}:{port}: {err}"
+                "could not connect to {what} at {host}:{port}: {err}"
             )));
         }
         Err(_) => {
             let _ = actor.cast(TransportMsg::StreamEnded(format!(
-                "connecting to the adapter at {host}:{port} took longer than {}s",
+                "connecting to {what} at {host}:{port} took longer than {}s",
                 connect_timeout.as_secs_f64()
             )));
         }

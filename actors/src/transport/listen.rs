@@ -55,7 +55,7 @@ pub fn connect_from_banner<R>(
         let mut output = BufReader::new(output);
         match wait_for_banner(&mut output, &tail, connect_timeout, ready).await {
             Ok((host, port)) => {
-                connect_tcp(host, port, ends, connect_timeout).await;
+                connect_tcp((host, port), "the adapter", ends, connect_timeout).await;
                 // Keep draining so the adapter never blocks on a full pipe.
                 match forward {
                     Some(forward) => {

@@ -12,8 +12,20 @@ use super::DEFAULT_MAX_STOPS;
 pub struct DebugArgs {
     /// The program: a script, a Go source file or package folder, or a binary. With
     /// --test: the test's file, package folder or crate folder, where the id does not say.
-    #[arg(required_unless_present = "test")]
+    /// With --attach: the program's binary, where the adapter needs it for symbols
+    /// (lldb-dap against `lldb-server gdbserver`).
+    #[arg(required_unless_present_any = ["test", "attach"])]
     pub program: Option<PathBuf>,
+    /// Attach to a debug server at HOST:PORT instead of starting the program: a
+    /// `debugpy --listen`, a `dlv --headless --accept-multiclient`, an `lldb-server
+    /// gdbserver` (with --adapter lldb-dap), a `node --inspect` (with --adapter
+    /// js-debug). Detached at the end, the program runs on.
+    #[arg(long, value_name = "HOST:PORT", value_parser = parse_host_port, conflicts_with = "test")]
+    pub attach: Option<(String, u16)>,
+    /// With --attach: your folder LOCAL is REMOTE on the target (repeatable); breakpoints
+    /// name your files, and paths shown are yours (`remote:PATH` where none maps).
+    #[arg(long = "map", value_name = "LOCAL=REMOTE", requires = "attach")]
+    pub maps: Vec<String>,
     /// Run one test instead, as its runner names it: a pytest node id
     /// (`tests/test_cart.py::test_total`), a Go test (`TestTotal`), a Rust test path
     /// (`cart::tests::total`), a node:test name or a minitest test
@@ -93,6 +105,25 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// `HOST:PORT`, split at the last colon (`[::1]:5678` keeps its brackets off).
+fn parse_host_port(text: &str) -> Result<(String, u16), String> {
+    let (host, port) = text
+        .rsplit_once(':')
+        .ok_or_else(|| format!("`{text}` is not HOST:PORT, such as 127.0.0.1:5678"))?;
+    let port: u16 = port
+        .parse()
+        .ok()
+        .filter(|p| *p > 0)
+        .ok_or_else(|| format!("`{port}` in `{text}` is not a port (1 to 65535)"))?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if host.is_empty() {
+        return Err(format!(
+            "`{text}` names no host: give one, such as 127.0.0.1:{port}"
+        ));
+    }
+    Ok((host.to_string(), port))
+}
+
 /// A `--break`: where, and the condition it stops on, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BreakAt {
@@ -147,6 +178,19 @@ mod tests {
         assert!(parse_location("a.py:x").is_err());
         assert!(parse_location("a.py:0").is_err());
         assert!(parse_location(":3").is_err());
+    }
+
+    #[test]
+    fn an_attach_is_host_colon_port() {
+        assert_eq!(
+            parse_host_port("127.0.0.1:5678").unwrap(),
+            ("127.0.0.1".into(), 5678)
+        );
+        assert_eq!(parse_host_port("[::1]:80").unwrap(), ("::1".into(), 80));
+        assert!(parse_host_port("5678").is_err());
+        assert!(parse_host_port(":5678").is_err());
+        assert!(parse_host_port("h:0").is_err());
+        assert!(parse_host_port("h:99999").is_err());
     }
 
     #[test]

@@ -95,7 +95,14 @@ impl Driver {
     }
 
     pub(super) async fn drive(&self) -> ExitCode {
-        let launch = self.tools.call("debug.launch", self.launch_args());
+        let (tool, arguments) = match &self.args.attach {
+            Some(at) => match self.attach_args(at) {
+                Ok(arguments) => ("debug.attach", arguments),
+                Err(why) => return failed(&why),
+            },
+            None => ("debug.launch", self.launch_args()),
+        };
+        let launch = self.tools.call(tool, arguments);
         tokio::pin!(launch);
         let mut result = tokio::select! {
             result = &mut launch => result,
@@ -210,6 +217,30 @@ impl Driver {
                 }
             };
         }
+    }
+
+    /// `debug.attach`'s arguments from the flags, for a debug server at `at`: the
+    /// launch's breakpoints, program and adapter, and the `--map` flags.
+    fn attach_args(&self, (host, port): &(String, u16)) -> Result<Value, String> {
+        let launch = self.launch_args();
+        let mut mappings = Vec::new();
+        for flag in &self.args.maps {
+            let m = crate::tools::start::path_mappings::parse_flag(flag)?;
+            mappings.push(json!({ "local": m.local, "remote": m.remote }));
+        }
+        let mut attach = json!({
+            "host": host,
+            "port": port,
+            "breakpoints": launch["breakpoints"],
+            "path_mappings": mappings,
+            "timeout": 0,
+        });
+        for key in ["program", "adapter", "cwd"] {
+            if !launch[key].is_null() {
+                attach[key] = launch[key].clone();
+            }
+        }
+        Ok(attach)
     }
 
     /// `debug.launch`'s arguments from the flags.

@@ -89,20 +89,25 @@ impl Driver {
             .program
             .as_ref()
             .filter(|p| crate::SourceLanguage::of(p).is_some());
-        match source {
-            Some(source) => writeln!(
+        match (&self.args.attach, source) {
+            (Some((host, port)), _) => writeln!(
+                out,
+                "attached to the debug server at {host}:{port} under {}",
+                said("adapter")
+            )?,
+            (None, Some(source)) => writeln!(
                 out,
                 "launched {} (built for debugging) under {}",
                 source.display(),
                 said("adapter")
             )?,
-            None if self.args.core.is_some() => writeln!(
+            (None, None) if self.args.core.is_some() => writeln!(
                 out,
                 "opened the core dump of {} under {}",
                 said("program"),
                 said("adapter")
             )?,
-            None => writeln!(
+            (None, None) => writeln!(
                 out,
                 "launched {} under {}",
                 said("program"),

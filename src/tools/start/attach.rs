@@ -1,6 +1,7 @@
 //! `debug.attach`: a debugger joins a process or debug server that runs already. Its
 //! target is held for the session (`Runtime::attach`), and under a root its program
-//! and working folder resolve inside it as a launch's do.
+//! and working folder resolve inside it as a launch's do, as do the local folders of
+//! its `path_mappings` (`path_mappings.rs`).
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use crate::tools::catalogue::def::Outcome;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::inspect::watches;
 use crate::tools::start::defaults::uncaught_exception_filters;
+use crate::tools::start::path_mappings;
 use crate::tools::start::session::{check_adapter, started};
 
 /// Arguments of `debug.attach`.
@@ -45,6 +47,18 @@ pub(crate) struct AttachArgs {
     /// Also watch these.
     #[serde(default)]
     watch: Vec<String>,
+    /// Your folders as the target (container, remote host) has them, absolute:
+    /// paths shown are yours, or `remote:PATH` where none maps.
+    #[serde(default)]
+    path_mappings: Vec<MappingArg>,
+}
+
+/// A folder of yours and the target's.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MappingArg {
+    pub(crate) local: String,
+    pub(crate) remote: String,
 }
 
 pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Outcome {
@@ -59,6 +73,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
             "pass the pid of a local process, or the port of a running debug server",
         ));
     }
+    let path_mappings = path_mappings::resolve(&ctx.paths, &args.path_mappings)?;
     let start = split_breakpoints(&ctx, args.breakpoints)?;
     let expects_stop = start.stop();
     let StartBreakpoints {
@@ -74,6 +89,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
     spec.program = program;
     spec.cwd = cwd;
     spec.adapter = args.adapter;
+    spec.path_mappings = path_mappings;
     spec.breakpoints = breakpoints;
     spec.function_breakpoints = functions;
     spec.conditional_function_breakpoints = conditional;
@@ -81,8 +97,39 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
     };
-    let session = ctx.runtime.attach(spec).await?;
+    let server = match spec.target() {
+        Some(server @ crate::AttachTarget::Server { .. }) => {
+            let adapter = ctx.runtime.registry().select_for_attach(&spec).ok();
+            Some((server.to_string(), adapter.map(|def| def.name.clone())))
+        }
+        _ => None,
+    };
+    let session = ctx
+        .runtime
+        .attach(spec)
+        .await
+        .map_err(|err| at_server(ToolError::from(err), server))?;
     watches::add(&ctx, &session, &args.watch)?;
     statement_marks::remember(&ctx, &session, statements);
     started(&ctx, session, "attached", expects_stop, args.timeout).await
+}
+
+/// `err`, from an attach to a debug server, saying which: its host, port and adapter
+/// (a wrong port, or a server that refused the handshake, otherwise reads as the
+/// adapter's own words only).
+fn at_server(mut err: ToolError, server: Option<(String, Option<String>)>) -> ToolError {
+    if let Some((said, adapter)) = server {
+        let adapter = adapter.unwrap_or_else(|| "the adapter".to_string());
+        // The transport names a debug server it connects to itself already.
+        if !err
+            .error
+            .contains(&format!("the {adapter} debug server at {said}"))
+        {
+            err.error = format!(
+                "attaching {adapter} to the debug server at {said} failed: {}",
+                err.error
+            );
+        }
+    }
+    err
 }

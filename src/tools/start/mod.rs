@@ -5,6 +5,7 @@ pub(super) mod attach;
 pub(super) mod core_launch;
 pub(super) mod defaults;
 pub(super) mod launch_effects;
+pub(crate) mod path_mappings;
 pub(super) mod rooted_launch;
 pub(super) mod session;
 pub(super) mod source_launch;

@@ -73,7 +73,14 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         .asks(Operation::Attach)
         .core(
             Stage::Start,
-            &["cwd", "breakpoints", "filters", "watch", "timeout"],
+            &[
+                "cwd",
+                "breakpoints",
+                "filters",
+                "watch",
+                "timeout",
+                "path_mappings",
+            ],
         ),
         typed_tool(
             "debug.sessions",

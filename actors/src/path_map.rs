@@ -1,0 +1,392 @@
+//! Path mappings of a remote or container target: the agent's folders on one side,
+//! the target's on the other, so that every path an agent names or reads is its own.
+//!
+//! A session attached with [`PathMapping`]s keeps a [`PathMap`]. What goes to the
+//! adapter has each local path under a mapping's `local` folder rewritten to the
+//! `remote` one ([`PathMap::outgoing`]); what comes back has each path under a
+//! `remote` folder rewritten to the `local` one, keeps paths already local (an
+//! adapter that was given the mappings in its own dialect maps them itself), and
+//! marks every other path as the target's with [`REMOTE_MARK`] ([`PathMap::incoming`]):
+//! a path with no mapping is shown as it is on the target, never guessed. A marked
+//! path sent back (a `source` request for a frame in a library) goes unmarked.
+//!
+//! Only DAP `Source` objects carry the paths rewritten: a `source` object's `path`,
+//! and each of a `sources` list's, at any depth (stack frames, breakpoints, scopes,
+//! loaded sources, output events).
+//!
+//! [`check`] refuses mappings that could not be applied exactly: relative paths, `..`,
+//! two mappings of one remote (or one local) folder, and a local folder and a remote
+//! folder where one holds the other (a path under both could be either side's).
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The mark before a path that is the target's and has no mapping:
+/// `remote:/usr/lib/python3.11/threading.py`.
+pub const REMOTE_MARK: &str = "remote:";
+
+/// The most path mappings one attach may give (default 64).
+pub const MAX_PATH_MAPPINGS: usize = 64;
+
+/// One folder of the agent's (`local`) and the folder it is on the target (`remote`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PathMapping {
+    /// The agent's folder, absolute.
+    pub local: PathBuf,
+    /// The same folder on the target, absolute.
+    pub remote: PathBuf,
+}
+
+impl PathMapping {
+    /// `local` on this side is `remote` on the target.
+    pub fn new(local: impl Into<PathBuf>, remote: impl Into<PathBuf>) -> Self {
+        Self {
+            local: local.into(),
+            remote: remote.into(),
+        }
+    }
+}
+
+/// Why `mappings` cannot be applied exactly, with what to do instead; `Ok` when they
+/// can (none is fine too).
+pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
+    if mappings.len() > MAX_PATH_MAPPINGS {
+        return Err(format!(
+            "{} path mappings is more than the {MAX_PATH_MAPPINGS} an attach may give; \
+             map common parent folders instead",
+            mappings.len()
+        ));
+    }
+    for m in mappings {
+        for (side, path) in [("local", &m.local), ("remote", &m.remote)] {
+            plain_absolute(path).map_err(|why| {
+                format!(
+                    "the {side} path {} of a path mapping {why}; give both sides as \
+                     absolute folders, such as {{\"local\": \"/home/me/app\", \"remote\": \
+                     \"/app\"}}",
+                    path.display()
+                )
+            })?;
+        }
+    }
+    for (i, a) in mappings.iter().enumerate() {
+        for b in &mappings[i + 1..] {
+            if same(&a.remote, &b.remote) {
+                return Err(format!(
+                    "the remote folder {} is mapped twice (to {} and {}); map each remote \
+                     folder once",
+                    a.remote.display(),
+                    a.local.display(),
+                    b.local.display()
+                ));
+            }
+            if same(&a.local, &b.local) {
+                return Err(format!(
+                    "the local folder {} is mapped twice (to {} and {}); map each local \
+                     folder once",
+                    a.local.display(),
+                    a.remote.display(),
+                    b.remote.display()
+                ));
+            }
+        }
+    }
+    for local in mappings {
+        for remote in mappings {
+            let (l, r) = (&local.local, &remote.remote);
+            if l.starts_with(r) || r.starts_with(l) {
+                return Err(format!(
+                    "the local folder {} and the remote folder {} overlap, so a path under \
+                     both could be either side's; map folders that do not hold one \
+                     another (a path that is the same on both sides needs no mapping)",
+                    l.display(),
+                    r.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why `path` is not an absolute path without `.` or `..`.
+fn plain_absolute(path: &Path) -> Result<(), &'static str> {
+    if !path.is_absolute() {
+        return Err("is not absolute");
+    }
+    if path
+        .components()
+        .any(|c| matches!(c, Component::ParentDir | Component::CurDir))
+    {
+        return Err("has `.` or `..` in it");
+    }
+    Ok(())
+}
+
+fn same(a: &Path, b: &Path) -> bool {
+    a.components().eq(b.components())
+}
+
+/// The mappings of one session, applied to the messages it exchanges with its
+/// adapter. Empty (the default) changes nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathMap {
+    /// Longest `local` first, so the deepest mapping of a path wins.
+    by_local: Vec<PathMapping>,
+    /// Longest `remote` first.
+    by_remote: Vec<PathMapping>,
+}
+
+impl PathMap {
+    /// A map of `mappings`, which [`check`] accepted.
+    pub fn new(mappings: &[PathMapping]) -> Self {
+        let depth = |p: &Path| std::cmp::Reverse(p.components().count());
+        let mut by_local = mappings.to_vec();
+        by_local.sort_by_key(|m| depth(&m.local));
+        let mut by_remote = mappings.to_vec();
+        by_remote.sort_by_key(|m| depth(&m.remote));
+        Self {
+            by_local,
+            by_remote,
+        }
+    }
+
+    /// Whether there is nothing to map.
+    pub fn is_empty(&self) -> bool {
+        self.by_local.is_empty()
+    }
+
+    /// The mappings, deepest local folder first.
+    pub fn mappings(&self) -> &[PathMapping] {
+        &self.by_local
+    }
+
+    /// `path` as the target names it: under a local folder, under its remote one;
+    /// a marked remote path, unmarked; anything else as it is.
+    pub fn to_remote(&self, path: &str) -> String {
+        if let Some(remote) = path.strip_prefix(REMOTE_MARK) {
+            return remote.to_string();
+        }
+        for m in &self.by_local {
+            if let Ok(rest) = Path::new(path).strip_prefix(&m.local) {
+                return join(&m.remote, rest);
+            }
+        }
+        path.to_string()
+    }
+
+    /// `path`, as the target named it, as the agent sees it: a local path as it is;
+    /// under a remote folder, under its local one; any other file path marked as the
+    /// target's ([`REMOTE_MARK`]). A name that is no absolute path (`<string>`, a
+    /// node internal such as `node:internal/timers`) stays as it is, as does
+    /// everything when the map is empty.
+    pub fn to_local(&self, path: &str) -> String {
+        if self.is_empty() || path.starts_with(REMOTE_MARK) || !path.starts_with('/') {
+            return path.to_string();
+        }
+        let given = Path::new(path);
+        if self.by_local.iter().any(|m| given.starts_with(&m.local)) {
+            return path.to_string();
+        }
+        for m in &self.by_remote {
+            if let Ok(rest) = given.strip_prefix(&m.remote) {
+                return join(&m.local, rest);
+            }
+        }
+        format!("{REMOTE_MARK}{path}")
+    }
+
+    /// Rewrite the paths of the `Source` objects in a request's arguments for the
+    /// target.
+    pub fn outgoing(&self, value: &mut Value) {
+        if !self.is_empty() {
+            walk(value, &|path| self.to_remote(path));
+        }
+    }
+
+    /// Rewrite the paths of the `Source` objects in a response's or event's body for
+    /// the agent.
+    pub fn incoming(&self, value: &mut Value) {
+        if !self.is_empty() {
+            walk(value, &|path| self.to_local(path));
+        }
+    }
+}
+
+fn join(folder: &Path, rest: &Path) -> String {
+    if rest.as_os_str().is_empty() {
+        folder.display().to_string()
+    } else {
+        folder.join(rest).display().to_string()
+    }
+}
+
+/// Apply `map` to the `path` of every `source` object and `sources` entry in `value`.
+fn walk(value: &mut Value, map: &dyn Fn(&str) -> String) {
+    match value {
+        Value::Object(object) => {
+            for (key, inner) in object.iter_mut() {
+                match (key.as_str(), &mut *inner) {
+                    ("source", Value::Object(source)) => map_path(source, map),
+                    ("sources", Value::Array(sources)) => {
+                        for source in sources.iter_mut() {
+                            if let Value::Object(source) = source {
+                                map_path(source, map);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                walk(inner, map);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| walk(item, map)),
+        _ => {}
+    }
+}
+
+fn map_path(source: &mut serde_json::Map<String, Value>, map: &dyn Fn(&str) -> String) {
+    if let Some(Value::String(path)) = source.get_mut("path") {
+        *path = map(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> PathMap {
+        let mappings: Vec<_> = pairs.iter().map(|(l, r)| PathMapping::new(l, r)).collect();
+        check(&mappings).unwrap();
+        PathMap::new(&mappings)
+    }
+
+    #[test]
+    fn local_paths_go_to_the_target_under_its_folders_and_come_back() {
+        let m = map(&[("/home/me/app", "/srv/app"), ("/home/me/lib", "/opt/lib")]);
+        assert_eq!(
+            m.to_remote("/home/me/app/src/main.py"),
+            "/srv/app/src/main.py"
+        );
+        assert_eq!(m.to_remote("/home/me/lib/x.go"), "/opt/lib/x.go");
+        assert_eq!(m.to_remote("/home/me/app"), "/srv/app");
+        // Component-wise: `/home/me/apple` is not under `/home/me/app`.
+        assert_eq!(m.to_remote("/home/me/apple/a.py"), "/home/me/apple/a.py");
+        assert_eq!(
+            m.to_local("/srv/app/src/main.py"),
+            "/home/me/app/src/main.py"
+        );
+        assert_eq!(m.to_local("/opt/lib/x.go"), "/home/me/lib/x.go");
+        // Mapped already (by the adapter): kept.
+        assert_eq!(m.to_local("/home/me/app/a.py"), "/home/me/app/a.py");
+    }
+
+    #[test]
+    fn a_target_path_with_no_mapping_is_marked_and_goes_back_unmarked() {
+        let m = map(&[("/home/me/app", "/srv/app")]);
+        let marked = m.to_local("/usr/lib/python3.11/threading.py");
+        assert_eq!(marked, "remote:/usr/lib/python3.11/threading.py");
+        assert_eq!(m.to_local(&marked), marked, "marked once");
+        assert_eq!(m.to_remote(&marked), "/usr/lib/python3.11/threading.py");
+        assert_eq!(
+            m.to_local("/srv/application/a.py"),
+            "remote:/srv/application/a.py"
+        );
+        for name in ["<string>", "node:internal/timers", ""] {
+            assert_eq!(m.to_local(name), name, "no file path");
+        }
+    }
+
+    #[test]
+    fn the_deepest_mapping_of_a_path_wins() {
+        let m = map(&[("/w/app", "/srv"), ("/w/vendored", "/srv2/lib/vendored")]);
+        assert_eq!(m.to_local("/srv2/lib/vendored/a.go"), "/w/vendored/a.go");
+        let nested = map(&[("/w/app", "/srv"), ("/w/shared", "/srv/shared")]);
+        assert_eq!(nested.to_local("/srv/shared/a.py"), "/w/shared/a.py");
+        assert_eq!(nested.to_local("/srv/main.py"), "/w/app/main.py");
+        assert_eq!(nested.to_remote("/w/shared/a.py"), "/srv/shared/a.py");
+    }
+
+    #[test]
+    fn no_mappings_change_nothing() {
+        let m = PathMap::default();
+        assert_eq!(m.to_local("/usr/lib/a.py"), "/usr/lib/a.py");
+        let mut body = json!({"stackFrames": [{"source": {"path": "/a.py"}}]});
+        let before = body.clone();
+        m.incoming(&mut body);
+        assert_eq!(body, before);
+    }
+
+    #[test]
+    fn sources_are_rewritten_wherever_they_are_in_a_message() {
+        let m = map(&[("/home/me/app", "/srv/app")]);
+        let mut body = json!({
+            "stackFrames": [
+                {"id": 1, "name": "f", "source": {"path": "/srv/app/a.py", "name": "a.py"}},
+                {"id": 2, "name": "g", "source": {"path": "/usr/lib/b.py"}},
+                {"id": 3, "name": "h", "source": {"sourceReference": 7}},
+            ],
+            "breakpoint": {"source": {"path": "/srv/app/c.py",
+                           "sources": [{"path": "/srv/app/d.py"}]}},
+            "sources": [{"path": "/srv/app/e.py"}],
+            "path": "/srv/app/not-a-source",
+        });
+        m.incoming(&mut body);
+        assert_eq!(
+            body["stackFrames"][0]["source"]["path"],
+            "/home/me/app/a.py"
+        );
+        assert_eq!(
+            body["stackFrames"][1]["source"]["path"],
+            "remote:/usr/lib/b.py"
+        );
+        assert_eq!(
+            body["stackFrames"][2]["source"],
+            json!({"sourceReference": 7})
+        );
+        assert_eq!(body["breakpoint"]["source"]["path"], "/home/me/app/c.py");
+        assert_eq!(
+            body["breakpoint"]["source"]["sources"][0]["path"],
+            "/home/me/app/d.py"
+        );
+        assert_eq!(body["sources"][0]["path"], "/home/me/app/e.py");
+        assert_eq!(body["path"], "/srv/app/not-a-source", "only sources");
+        let mut args = json!({"source": {"path": "/home/me/app/a.py"}, "lines": [3]});
+        m.outgoing(&mut args);
+        assert_eq!(args["source"]["path"], "/srv/app/a.py");
+    }
+
+    #[test]
+    fn mappings_that_cannot_be_applied_exactly_are_refused_saying_why() {
+        let refused = |pairs: &[(&str, &str)]| {
+            let mappings: Vec<_> = pairs.iter().map(|(l, r)| PathMapping::new(l, r)).collect();
+            check(&mappings).unwrap_err()
+        };
+        let why = refused(&[("app", "/srv")]);
+        assert!(
+            why.contains("local path app") && why.contains("not absolute"),
+            "{why}"
+        );
+        let why = refused(&[("/w/app", "srv")]);
+        assert!(why.contains("remote path srv"), "{why}");
+        let why = refused(&[("/w/app/../x", "/srv")]);
+        assert!(why.contains("`..`"), "{why}");
+        let why = refused(&[("/w/a", "/srv"), ("/w/b", "/srv/")]);
+        assert!(why.contains("remote folder /srv is mapped twice"), "{why}");
+        let why = refused(&[("/w/a", "/srv"), ("/w/a/", "/srv2")]);
+        assert!(why.contains("local folder /w/a is mapped twice"), "{why}");
+        let why = refused(&[("/app/src", "/app")]);
+        assert!(why.contains("overlap"), "{why}");
+        let why = refused(&[("/app", "/app")]);
+        assert!(why.contains("overlap"), "{why}");
+        let many: Vec<_> = (0..=MAX_PATH_MAPPINGS)
+            .map(|i| PathMapping::new(format!("/l/{i}"), format!("/r/{i}")))
+            .collect();
+        assert!(check(&many).unwrap_err().contains("more than the 64"));
+        assert!(check(&[]).is_ok());
+    }
+}
