@@ -50,6 +50,7 @@ pub use adapter_check::check_initialize;
 pub use config::RuntimeConfig;
 pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
+pub use core::call_patterns::CallPattern;
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
 pub use core::replay_check::ReplayCheck;
@@ -60,7 +61,9 @@ pub use core::state::{Operation, SessionState};
 /// The expressions a tracepoint's log message records (`None` when the message is
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
-pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
+pub use core::trace::{
+    CallEvent, CallRecord, TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint,
+};
 pub use error::{
     AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
 };

@@ -183,6 +183,9 @@ impl SessionCore {
     }
 
     fn on_stopped(&mut self, mut body: StoppedEventBody) {
+        if self.stop_at_call(&body) {
+            return; // a call trace's own stop: read and moved on from, no one's stop
+        }
         if self.stop_at_tracepoint(&body) {
             return; // read and continued by the session: no one's stop
         }

@@ -41,6 +41,11 @@ pub(super) const QUIRKS: Quirks = Quirks {
 /// comes through dapvisor's pipes, not debugpy's redirection (which would say it
 /// twice).
 fn launch(draft: &mut LaunchDraft<'_>) {
+    // A call trace reads each return value in the caller's locals after a step out,
+    // where pydevd shows it only when asked to.
+    if !draft.spec.calls.is_empty() {
+        draft.put("showReturnValue", json!(true));
+    }
     if draft.spec.stdin.is_some() {
         draft.put("console", json!("integratedTerminal"));
         draft.put("redirectOutput", json!(false));
@@ -62,6 +67,9 @@ fn attach(draft: &mut AttachDraft<'_>) {
         draft.put("processId", json!(pid));
     }
     draft.put("justMyCode", json!(false));
+    if !draft.spec.calls.is_empty() {
+        draft.put("showReturnValue", json!(true));
+    }
     // As for a launch (see the debugpy definition's defaults): a SystemExit ends a
     // program; it is no exception to stop at.
     draft.put("breakOnSystemExit", json!([]));

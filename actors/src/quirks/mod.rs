@@ -41,6 +41,9 @@ pub struct Quirks {
     /// The `evaluate` context that answers with the plain value, for an evaluation
     /// that names none (`repl` on most adapters).
     pub plain_evaluate_context: &'static str,
+    /// Function breakpoints take the package-qualified name (`main.fact`, dlv): a call
+    /// trace's `module.name` pattern is sent whole, not as its last part.
+    pub qualified_function_breakpoints: bool,
     /// A stop made by an exception filter comes as a `breakpoint` stop on a breakpoint
     /// of the adapter's own (CodeLLDB).
     pub exception_stops_look_like_breakpoints: bool,
@@ -120,6 +123,7 @@ pub struct Quirks {
 impl Quirks {
     /// Plain DAP: an adapter dapvisor knows nothing special of.
     pub const NONE: Quirks = Quirks {
+        qualified_function_breakpoints: false,
         exit_status_in_console: None,
         plain_evaluate_context: "repl",
         exception_stops_look_like_breakpoints: false,

@@ -1,0 +1,398 @@
+//! Call traces, the effects: the session's call breakpoints go out with the agent's
+//! function breakpoints (DAP sets them all in one list), and each stop at one, or at
+//! the session's own step out of a call, is read and moved on from without anyone
+//! seeing it: no event, no waiter woken, no stop epoch.
+//!
+//! A stop is read as a chain of requests, one at a time (the whole stack, the top
+//! frame's scopes, its first scope's variables), what it has so far travelling with
+//! the request in flight ([`Pending::CallStop`]); then the program steps out or
+//! continues ([`CallTracker::resume`]). The pairing and the counting are `calls.rs`'s.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::core::call_patterns::{self, CallPattern};
+use crate::core::calls::{Ended, Resume};
+use crate::core::command::{Answer, Token};
+use crate::core::pending::{Pending, Purpose};
+use crate::core::session::{success_or_error, SessionCore};
+use crate::core::state::Operation;
+use crate::core::trace::{CallEvent, CallRecord};
+use crate::error::SessionError;
+use crate::wire::types::{
+    Breakpoint, FunctionBreakpoint, ScopesResponseBody, SetFunctionBreakpointsArguments,
+    StackTraceResponseBody, StoppedEventBody, VariablesResponseBody,
+};
+use crate::wire::{DapCommand, Response};
+
+/// What the names of call breakpoints carry in a request's list of names sent, so
+/// that their verdicts are told from the agent's own.
+const CALL_NAME: &str = "\u{0}call:";
+
+/// A stop at a call breakpoint, or at the session's step out of a call, being read.
+#[derive(Debug)]
+pub(crate) struct CallStop {
+    step: CallStep,
+    thread: i64,
+    /// At a function's entry (else at a return).
+    entry: bool,
+    frames: usize,
+    top: Option<Top>,
+    ended: Vec<Ended>,
+}
+
+#[derive(Debug, Clone)]
+struct Top {
+    id: i64,
+    name: String,
+    file: Option<String>,
+    line: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CallStep {
+    Frames,
+    Scopes,
+    Variables,
+    Resume,
+}
+
+impl SessionCore {
+    /// Check `texts` and make them the traced patterns (the start's, or a change's).
+    pub(super) fn set_call_patterns(&mut self, texts: &[String]) -> Result<(), SessionError> {
+        let patterns = call_patterns::parse_all(texts)?;
+        if let Some(glob) = patterns.iter().find(|p| p.is_glob()) {
+            return Err(SessionError::InvalidArgument(format!(
+                "the call pattern {:?} has a `*` in the function's own name, which the \
+                 adapter's function breakpoints cannot take: name the function, or put the \
+                 glob in the module or file part",
+                glob.text
+            )));
+        }
+        self.calls.patterns = patterns;
+        Ok(())
+    }
+
+    /// The function breakpoints to send: the agent's, then the call breakpoints (one
+    /// per name, not already among the agent's).
+    pub(super) fn function_breakpoint_arguments(&self) -> SetFunctionBreakpointsArguments {
+        let mut arguments = self.breakpoints.function_arguments();
+        for name in self.call_breakpoint_names() {
+            arguments.breakpoints.push(FunctionBreakpoint {
+                name,
+                ..FunctionBreakpoint::default()
+            });
+        }
+        arguments
+    }
+
+    /// The names of [`Self::function_breakpoint_arguments`], call breakpoints marked.
+    pub(super) fn function_breakpoint_names(&self) -> Vec<String> {
+        let mut names = self.breakpoints.function_names();
+        names.extend(
+            self.call_breakpoint_names()
+                .into_iter()
+                .map(|n| format!("{CALL_NAME}{n}")),
+        );
+        names
+    }
+
+    fn call_breakpoint_names(&self) -> Vec<String> {
+        let qualified = self.quirks().qualified_function_breakpoints;
+        let agents = self.breakpoints.function_names();
+        let mut names: Vec<String> = Vec::new();
+        for name in self
+            .calls
+            .patterns
+            .iter()
+            .map(|p| p.breakpoint_name(qualified))
+        {
+            if !names.contains(&name) && !agents.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// Whether function breakpoints go out at all (the agent's or the calls').
+    pub(super) fn has_function_breakpoints(&self) -> bool {
+        !self.breakpoints.functions().is_empty() || !self.calls.patterns.is_empty()
+    }
+
+    /// Split an answer to a list sent as `sent` into the agent's verdicts and the call
+    /// breakpoints' (whose ids the session keeps, to know their stops).
+    pub(super) fn take_call_ids(
+        &mut self,
+        sent: &[String],
+        actual: Vec<Breakpoint>,
+    ) -> (Vec<Breakpoint>, Vec<Breakpoint>) {
+        let mut agents = Vec::new();
+        let mut calls = Vec::new();
+        for (i, bp) in actual.into_iter().enumerate() {
+            match sent.get(i) {
+                Some(name) if name.starts_with(CALL_NAME) => calls.push(bp),
+                _ => agents.push(bp),
+            }
+        }
+        self.calls.clear_ids();
+        for id in calls.iter().filter_map(|bp| bp.id) {
+            self.calls.add_id(id);
+        }
+        (agents, calls)
+    }
+
+    /// Change the traced patterns: `remove` those, then `add` these; the call
+    /// breakpoints' verdicts answer.
+    pub(super) fn change_calls(
+        &mut self,
+        token: Token,
+        add: Vec<String>,
+        remove: Vec<String>,
+    ) -> Result<(), SessionError> {
+        self.check(Operation::SetBreakpoints)?;
+        let mut texts: Vec<String> = self.calls.patterns.iter().map(|p| p.text.clone()).collect();
+        for gone in &remove {
+            let Some(at) = texts.iter().position(|t| t == gone.trim()) else {
+                return Err(SessionError::InvalidArgument(format!(
+                    "no call pattern {gone:?} is traced; traced now: {texts:?}"
+                )));
+            };
+            texts.remove(at);
+        }
+        for new in add {
+            if !texts.iter().any(|t| t == new.trim()) {
+                texts.push(new.trim().to_string());
+            }
+        }
+        if !self.calls.patterns.is_empty() || !texts.is_empty() {
+            self.check_function_features(&[])?;
+        }
+        self.set_call_patterns(&texts)?;
+        if self.adapter_takes_breakpoints() {
+            let args = serde_json::to_value(self.function_breakpoint_arguments()).ok();
+            self.send(
+                DapCommand::SetFunctionBreakpoints,
+                args,
+                None,
+                Pending::Agent {
+                    token,
+                    command: DapCommand::SetFunctionBreakpoints.name().into(),
+                    purpose: Purpose::CallBreakpoints(self.function_breakpoint_names()),
+                },
+            );
+        } else {
+            self.reply(token, Ok(Answer::Breakpoints(Vec::new())));
+        }
+        Ok(())
+    }
+
+    /// If this stop is the session's own (a call breakpoint alone, or its step out),
+    /// read it and go on, and return `true`.
+    pub(super) fn stop_at_call(&mut self, body: &StoppedEventBody) -> bool {
+        let Some(thread) = body.thread_id else {
+            self.calls.interrupted(None);
+            return false;
+        };
+        let hits = body.hit_breakpoint_ids.as_deref().unwrap_or_default();
+        let entry = self.calls.is_call_hit(hits);
+        if !entry && !self.calls.take_step(&body.reason, thread) {
+            self.calls.interrupted(Some(thread));
+            return false;
+        }
+        if entry {
+            self.breakpoints.record_hits(hits);
+            if !self.calls.admit(Instant::now()) {
+                self.resume_after_call(thread);
+                return true;
+            }
+        }
+        let stop = CallStop {
+            step: CallStep::Frames,
+            thread,
+            entry,
+            frames: 0,
+            top: None,
+            ended: Vec::new(),
+        };
+        self.send(
+            DapCommand::StackTrace,
+            Some(json!({ "threadId": thread, "startFrame": 0 })),
+            None,
+            Pending::CallStop(stop),
+        );
+        true
+    }
+
+    /// An answer to one of a [`CallStop`]'s requests.
+    pub(super) fn on_call_step(
+        &mut self,
+        mut stop: CallStop,
+        result: Result<Response, SessionError>,
+    ) {
+        let command = match stop.step {
+            CallStep::Frames => DapCommand::StackTrace,
+            CallStep::Scopes => DapCommand::Scopes,
+            CallStep::Variables => DapCommand::Variables,
+            CallStep::Resume => {
+                if let Err(err) = result {
+                    tracing::warn!(%err, "going on after a call trace's stop failed");
+                }
+                return;
+            }
+        };
+        let response = match result.and_then(|r| success_or_error(command.name(), r)) {
+            Ok(response) => response,
+            Err(err) => {
+                tracing::debug!(%err, "a call trace's read failed; going on");
+                return self.finish_call_stop(stop, None);
+            }
+        };
+        match stop.step {
+            CallStep::Frames => {
+                let body: StackTraceResponseBody = response.parse_body().unwrap_or_default();
+                stop.frames = body.stack_frames.len();
+                stop.top = body.stack_frames.first().map(|f| Top {
+                    id: f.id,
+                    name: f.name.clone(),
+                    file: f.source.as_ref().and_then(|s| s.path.clone()),
+                    line: f.line,
+                });
+                if !stop.entry {
+                    stop.ended = self.calls.returned(stop.thread, stop.frames);
+                    if !stop.ended.iter().any(|e| e.own_frame) {
+                        return self.finish_call_stop(stop, None);
+                    }
+                } else if !self.traced(stop.top.as_ref()) {
+                    return self.resume_after_call(stop.thread);
+                }
+                let Some(frame) = stop.top.as_ref().map(|t| t.id) else {
+                    return self.finish_call_stop(stop, None);
+                };
+                stop.step = CallStep::Scopes;
+                self.send(
+                    DapCommand::Scopes,
+                    Some(json!({ "frameId": frame })),
+                    None,
+                    Pending::CallStop(stop),
+                );
+            }
+            CallStep::Scopes => {
+                let body: ScopesResponseBody = response.parse_body().unwrap_or_default();
+                let Some(scope) = body.scopes.first().map(|s| s.variables_reference) else {
+                    return self.finish_call_stop(stop, None);
+                };
+                stop.step = CallStep::Variables;
+                self.send(
+                    DapCommand::Variables,
+                    Some(json!({ "variablesReference": scope })),
+                    None,
+                    Pending::CallStop(stop),
+                );
+            }
+            CallStep::Variables | CallStep::Resume => {
+                let body: VariablesResponseBody = response.parse_body().unwrap_or_default();
+                let variables = body
+                    .variables
+                    .into_iter()
+                    .map(|v| (v.name, v.value))
+                    .collect();
+                self.finish_call_stop(stop, Some(variables));
+            }
+        }
+    }
+
+    /// Whether the stopped frame is one of the traced patterns' (a breakpoint on a
+    /// function's own name may stop in a namesake of another module).
+    fn traced(&self, top: Option<&Top>) -> bool {
+        let Some(top) = top else { return false };
+        self.calls
+            .patterns
+            .iter()
+            .any(|p: &CallPattern| p.matches(&top.name, top.file.as_deref()))
+    }
+
+    /// Record what the stop showed (`variables`: the top frame's first scope, where
+    /// it was read), then go on.
+    fn finish_call_stop(&mut self, stop: CallStop, variables: Option<Vec<(String, String)>>) {
+        let thread = stop.thread;
+        let top = stop.top.clone();
+        let site = |top: &Option<Top>| crate::core::trace::CallSite {
+            file: top
+                .as_ref()
+                .and_then(|t| t.file.clone())
+                .unwrap_or_default()
+                .into(),
+            line: top.as_ref().map_or(0, |t| t.line),
+            thread,
+        };
+        if stop.entry {
+            let Some(top) = &stop.top else {
+                return self.resume_after_call(thread);
+            };
+            let (call, depth) = self.calls.enter(thread, stop.frames, &top.name);
+            let record = CallRecord {
+                call,
+                event: CallEvent::Call,
+                function: top.name.clone(),
+                depth,
+                returned: None,
+                unknown: None,
+                pair: None,
+            };
+            let arguments = crate::core::calls::arguments_of(variables.unwrap_or_default());
+            let row = self.trace.push_call(site(&stop.top), record, arguments);
+            self.calls.set_row(thread, call, row);
+        } else {
+            let value = variables
+                .as_deref()
+                .and_then(crate::core::calls::return_value_of);
+            for ended in stop.ended {
+                let (returned, unknown) = match (&value, ended.own_frame) {
+                    (Some(v), true) => (Some(v.clone()), None),
+                    (None, true) => (
+                        None,
+                        Some("the adapter showed no return value (it may have raised)"),
+                    ),
+                    (_, false) => (
+                        None,
+                        Some("it returned while the program ran on from someone's stop"),
+                    ),
+                };
+                let record = CallRecord {
+                    call: ended.open.call,
+                    event: CallEvent::Return,
+                    function: ended.open.function.clone(),
+                    depth: ended.open.depth,
+                    returned,
+                    unknown: unknown.map(str::to_string),
+                    pair: None,
+                };
+                self.trace.push_return(ended.open.row, site(&top), record);
+            }
+        }
+        self.resume_after_call(thread);
+    }
+
+    /// Step out while calls are open on `thread`, else continue.
+    fn resume_after_call(&mut self, thread: i64) {
+        let command = match self.calls.resume(thread) {
+            Resume::StepOut => DapCommand::StepOut,
+            Resume::Continue => DapCommand::Continue,
+        };
+        let stop = CallStop {
+            step: CallStep::Resume,
+            thread,
+            entry: false,
+            frames: 0,
+            top: None,
+            ended: Vec::new(),
+        };
+        self.send(
+            command,
+            Some(json!({ "threadId": thread })),
+            None,
+            Pending::CallStop(stop),
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! Call traces, the pure part: which breakpoints are the session's own call
+//! breakpoints, the calls open on each thread (to pair a return with its call and to
+//! know how deep a call is), whether a step stop is the session's own step out of a
+//! call, and the rate past which calls go unrecorded.
+//!
+//! How a call is recorded (`call_stops.rs`): a function breakpoint stops the program at
+//! the function's entry; the session reads the arguments, steps out, reads the return
+//! value the adapter shows in the caller's locals, and goes on: a step out again while
+//! calls are still open on that thread (each step out ends the innermost frame), else
+//! a continue. Frame counts pair each return with its call: a step out that lands at
+//! `n` frames ends every open call entered at more than `n`, and reads the return
+//! value of the one entered at exactly `n + 1`.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use crate::core::call_patterns::CallPattern;
+
+/// A call recorded and not yet returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OpenCall {
+    /// The call's id (the session's calls are numbered from 1).
+    pub call: u64,
+    /// Frames on the thread's stack at the function's entry, its own included.
+    pub frames: usize,
+    /// The trace row of the call.
+    pub row: u64,
+    /// How many traced calls it is inside on its thread.
+    pub depth: usize,
+    pub function: String,
+}
+
+/// How a call ended, as a step out showed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Ended {
+    pub open: OpenCall,
+    /// Whether this step out ended this call's own frame (its return value is the one
+    /// shown); `false` for a call that ended while the program ran past it.
+    pub own_frame: bool,
+}
+
+/// What to do after an internal stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Resume {
+    StepOut,
+    Continue,
+}
+
+/// The session's call tracing state.
+#[derive(Debug, Clone)]
+pub(crate) struct CallTracker {
+    pub patterns: Vec<CallPattern>,
+    /// The adapter's ids of the call breakpoints.
+    ids: HashSet<i64>,
+    next_call: u64,
+    open: HashMap<i64, Vec<OpenCall>>,
+    /// Threads the session stepped out on, whose next `step` stop is its own.
+    stepping: HashSet<i64>,
+    /// Calls recorded in the current second, and when it began.
+    window: Option<(Instant, u32)>,
+    rate: u32,
+    /// Calls not recorded because they came faster than the rate.
+    pub over_rate: u64,
+}
+
+impl CallTracker {
+    pub(crate) fn new(rate: u32) -> Self {
+        Self {
+            patterns: Vec::new(),
+            ids: HashSet::new(),
+            next_call: 1,
+            open: HashMap::new(),
+            stepping: HashSet::new(),
+            window: None,
+            rate: rate.max(1),
+            over_rate: 0,
+        }
+    }
+
+    /// Forget the adapter's ids (a new adapter run numbers breakpoints anew).
+    pub(crate) fn clear_ids(&mut self) {
+        self.ids.clear();
+        self.open.clear();
+        self.stepping.clear();
+    }
+
+    pub(crate) fn add_id(&mut self, id: i64) {
+        self.ids.insert(id);
+    }
+
+    /// Whether a stop hit the session's call breakpoints and nothing else.
+    pub(crate) fn is_call_hit(&self, hits: &[i64]) -> bool {
+        !hits.is_empty() && hits.iter().all(|id| self.ids.contains(id))
+    }
+
+    /// Whether a `step` stop on `thread` is the session's own step out (and so no
+    /// longer awaited).
+    pub(crate) fn take_step(&mut self, reason: &str, thread: i64) -> bool {
+        reason == "step" && self.stepping.remove(&thread)
+    }
+
+    /// A stop that is someone's (an agent's breakpoint, a pause): the session's step
+    /// out on that thread, if any, is over. Its open calls stay: a later step out of
+    /// theirs still ends them.
+    pub(crate) fn interrupted(&mut self, thread: Option<i64>) {
+        match thread {
+            Some(thread) => {
+                self.stepping.remove(&thread);
+            }
+            None => self.stepping.clear(),
+        }
+    }
+
+    /// Whether one more call may be recorded at `now`: at most the rate a second;
+    /// past it, the call is counted in [`Self::over_rate`].
+    pub(crate) fn admit(&mut self, now: Instant) -> bool {
+        let (start, count) = match self.window {
+            Some((start, count)) if now.duration_since(start) < Duration::from_secs(1) => {
+                (start, count)
+            }
+            _ => (now, 0),
+        };
+        if count >= self.rate {
+            self.window = Some((start, count));
+            self.over_rate += 1;
+            return false;
+        }
+        self.window = Some((start, count + 1));
+        true
+    }
+
+    /// A call of `function` entered on `thread` with `frames` frames: its id, and
+    /// how many traced calls it is nested in on that thread.
+    pub(crate) fn enter(&mut self, thread: i64, frames: usize, function: &str) -> (u64, usize) {
+        let call = self.next_call;
+        self.next_call += 1;
+        let stack = self.open.entry(thread).or_default();
+        let depth = stack.len();
+        stack.push(OpenCall {
+            call,
+            frames,
+            row: 0,
+            depth,
+            function: function.to_string(),
+        });
+        (call, depth)
+    }
+
+    /// The trace row the call `call` was recorded at.
+    pub(crate) fn set_row(&mut self, thread: i64, call: u64, row: u64) {
+        if let Some(open) = self
+            .open
+            .get_mut(&thread)
+            .and_then(|s| s.iter_mut().find(|o| o.call == call))
+        {
+            open.row = row;
+        }
+    }
+
+    /// A step out on `thread` landed with `frames` frames: the calls it ended,
+    /// innermost first.
+    pub(crate) fn returned(&mut self, thread: i64, frames: usize) -> Vec<Ended> {
+        let Some(stack) = self.open.get_mut(&thread) else {
+            return Vec::new();
+        };
+        let mut ended = Vec::new();
+        while stack.last().is_some_and(|o| o.frames > frames) {
+            let open = stack.pop().expect("checked");
+            let own_frame = open.frames == frames + 1;
+            ended.push(Ended { open, own_frame });
+        }
+        ended
+    }
+
+    /// How many traced calls are open on `thread`.
+    pub(crate) fn depth(&self, thread: i64) -> usize {
+        self.open.get(&thread).map_or(0, Vec::len)
+    }
+
+    /// How to go on after an internal stop on `thread`: step out while calls are open
+    /// there (remembered, so that the `step` stop is known as the session's), else
+    /// continue.
+    pub(crate) fn resume(&mut self, thread: i64) -> Resume {
+        if self.depth(thread) > 0 {
+            self.stepping.insert(thread);
+            Resume::StepOut
+        } else {
+            Resume::Continue
+        }
+    }
+}
+
+/// The arguments among a function's first scope's variables at its entry: all but
+/// the adapters' own entries (a return value shown, debugpy's groups such as `special
+/// variables`). Where the adapter lists locals with the arguments (lldb, dlv), the
+/// locals come too, not yet set.
+pub(crate) fn arguments_of(variables: Vec<(String, String)>) -> Vec<(String, String)> {
+    variables
+        .into_iter()
+        .filter(|(name, _)| return_slot(name).is_none() && !name.contains(' '))
+        .collect()
+}
+
+/// The return value the adapter shows among the caller's variables after a step out:
+/// debugpy's `(return) NAME`, lldb's `(Return Value)`, dlv's `~r0` (several results
+/// joined with `, `).
+pub(crate) fn return_value_of(variables: &[(String, String)]) -> Option<String> {
+    let values: Vec<&str> = variables
+        .iter()
+        .filter(|(name, _)| return_slot(name).is_some())
+        .map(|(_, value)| value.as_str())
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
+}
+
+/// Whether a variable's name is an adapter's return-value slot.
+fn return_slot(name: &str) -> Option<()> {
+    let dlv = name
+        .strip_prefix("~r")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    (name.starts_with("(return)") || name == "(Return Value)" || dlv).then_some(())
+}
+
+#[cfg(test)]
+#[path = "calls_tests.rs"]
+mod tests;

@@ -1,0 +1,100 @@
+use std::time::{Duration, Instant};
+
+use super::*;
+
+#[test]
+fn a_recursion_pairs_each_return_with_its_own_call_innermost_first() {
+    let mut t = CallTracker::new(1000);
+    t.add_id(7);
+    assert!(t.is_call_hit(&[7]));
+    assert!(
+        !t.is_call_hit(&[7, 8]),
+        "an agent's breakpoint among them: a real stop"
+    );
+    assert!(!t.is_call_hit(&[]));
+    // fact(3) -> fact(2) -> fact(1), at 3, 4, 5 frames.
+    assert_eq!(t.enter(1, 3, "fact"), (1, 0));
+    assert_eq!(t.resume(1), Resume::StepOut);
+    assert_eq!(t.enter(1, 4, "fact"), (2, 1));
+    assert_eq!(t.enter(1, 5, "fact"), (3, 2));
+    assert_eq!(t.resume(1), Resume::StepOut);
+    assert!(t.take_step("step", 1));
+    assert!(!t.take_step("step", 1), "taken once");
+    let ended = t.returned(1, 4);
+    assert_eq!(ended.len(), 1);
+    assert_eq!((ended[0].open.call, ended[0].own_frame), (3, true));
+    assert_eq!(t.resume(1), Resume::StepOut);
+    assert_eq!(t.returned(1, 3)[0].open.call, 2);
+    assert_eq!(t.returned(1, 2)[0].open.call, 1);
+    assert_eq!(t.resume(1), Resume::Continue);
+}
+
+#[test]
+fn a_step_out_of_an_untraced_frame_ends_no_call_and_one_past_several_ends_them_all() {
+    let mut t = CallTracker::new(1000);
+    t.enter(1, 3, "outer");
+    // outer calls an untraced helper (4 frames) which calls inner (5).
+    t.enter(1, 5, "inner");
+    let ended = t.returned(1, 4);
+    assert_eq!(
+        (ended[0].open.function.as_str(), ended[0].own_frame),
+        ("inner", true)
+    );
+    assert!(
+        t.returned(1, 3).is_empty(),
+        "the helper returned, not outer"
+    );
+    // An agent's stop interrupted: the program ran on, and the next step out lands
+    // below both: both end, only the frame just left is its own.
+    t.enter(1, 4, "again");
+    t.interrupted(Some(1));
+    assert!(!t.take_step("step", 1));
+    let ended = t.returned(1, 1);
+    assert_eq!(ended.len(), 2);
+    assert!(!ended[0].own_frame && !ended[1].own_frame);
+}
+
+#[test]
+fn calls_past_the_rate_are_counted_not_recorded_until_the_second_is_over() {
+    let mut t = CallTracker::new(2);
+    let now = Instant::now();
+    assert!(t.admit(now));
+    assert!(t.admit(now));
+    assert!(!t.admit(now + Duration::from_millis(500)));
+    assert_eq!(t.over_rate, 1);
+    assert!(t.admit(now + Duration::from_millis(1000)));
+}
+
+#[test]
+fn threads_keep_their_own_calls() {
+    let mut t = CallTracker::new(1000);
+    t.enter(1, 3, "a");
+    assert_eq!(t.enter(2, 3, "b"), (2, 0));
+    assert_eq!(t.resume(2), Resume::StepOut);
+    assert!(!t.take_step("step", 1));
+    assert!(t.take_step("step", 2));
+    assert_eq!(t.returned(2, 2)[0].open.function, "b");
+    assert_eq!(t.depth(1), 1);
+}
+
+fn vars(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn each_adapters_return_slot_is_read_and_left_out_of_arguments() {
+    let python = vars(&[("(return) fact", "1"), ("n", "2")]);
+    assert_eq!(return_value_of(&python).as_deref(), Some("1"));
+    let lldb = vars(&[("(Return Value)", "6"), ("p", "pt")]);
+    assert_eq!(return_value_of(&lldb).as_deref(), Some("6"));
+    let go = vars(&[("x", "1"), ("~r0", "3"), ("~r1", "error nil")]);
+    assert_eq!(return_value_of(&go).as_deref(), Some("3, error nil"));
+    assert_eq!(arguments_of(go), vars(&[("x", "1")]));
+    assert_eq!(return_value_of(&vars(&[("n", "2"), ("~rx", "1")])), None);
+    assert_eq!(
+        arguments_of(vars(&[("self", "<C>"), ("special variables", "")])),
+        vars(&[("self", "<C>")])
+    );
+}
