@@ -50,7 +50,7 @@ pub use adapter_check::check_initialize;
 pub use config::RuntimeConfig;
 pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
-pub use core::call_patterns::CallPattern;
+pub use core::call_patterns::{glob as call_glob, CallPattern};
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
 pub use core::replay_check::ReplayCheck;

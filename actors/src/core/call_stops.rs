@@ -74,6 +74,11 @@ impl SessionCore {
         Ok(())
     }
 
+    /// The traced patterns, as given.
+    pub(super) fn call_pattern_texts(&self) -> Vec<String> {
+        self.calls.patterns.iter().map(|p| p.text.clone()).collect()
+    }
+
     /// The function breakpoints to send: the agent's, then the call breakpoints (one
     /// per name, not already among the agent's).
     pub(super) fn function_breakpoint_arguments(&self) -> SetFunctionBreakpointsArguments {
@@ -151,7 +156,7 @@ impl SessionCore {
         remove: Vec<String>,
     ) -> Result<(), SessionError> {
         self.check(Operation::SetBreakpoints)?;
-        let mut texts: Vec<String> = self.calls.patterns.iter().map(|p| p.text.clone()).collect();
+        let mut texts = self.call_pattern_texts();
         for gone in &remove {
             let Some(at) = texts.iter().position(|t| t == gone.trim()) else {
                 return Err(SessionError::InvalidArgument(format!(
@@ -182,7 +187,14 @@ impl SessionCore {
                 },
             );
         } else {
-            self.reply(token, Ok(Answer::Breakpoints(Vec::new())));
+            let patterns = self.call_pattern_texts();
+            self.reply(
+                token,
+                Ok(Answer::Calls {
+                    patterns,
+                    breakpoints: Vec::new(),
+                }),
+            );
         }
         Ok(())
     }
@@ -344,10 +356,10 @@ impl SessionCore {
             let row = self.trace.push_call(site(&stop.top), record, arguments);
             self.calls.set_row(thread, call, row);
         } else {
-            let value = variables
-                .as_deref()
-                .and_then(crate::core::calls::return_value_of);
             for ended in stop.ended {
+                let value = variables
+                    .as_deref()
+                    .and_then(|v| crate::core::calls::return_value_of(v, &ended.open.function));
                 let (returned, unknown) = match (&value, ended.own_frame) {
                     (Some(v), true) => (Some(v.clone()), None),
                     (None, true) => (

@@ -201,13 +201,20 @@ pub(crate) fn arguments_of(variables: Vec<(String, String)>) -> Vec<(String, Str
         .collect()
 }
 
-/// The return value the adapter shows among the caller's variables after a step out:
-/// debugpy's `(return) NAME`, lldb's `(Return Value)`, dlv's `~r0` (several results
-/// joined with `, `).
-pub(crate) fn return_value_of(variables: &[(String, String)]) -> Option<String> {
+/// The return value the adapter shows among the caller's variables after `function`
+/// returned: debugpy's `(return) NAME` (which keeps those of every function returned
+/// from into that frame: the one named so), lldb's `(Return Value)`, dlv's `~r0`
+/// (several results joined with `, `).
+pub(crate) fn return_value_of(variables: &[(String, String)], function: &str) -> Option<String> {
+    let own = function.rsplit(['.', ':']).next().unwrap_or(function);
+    let named = |slot: &str| {
+        slot.strip_prefix("(return)")
+            .map(str::trim)
+            .map(|n| n.rsplit('.').next().unwrap_or(n) == own)
+    };
     let values: Vec<&str> = variables
         .iter()
-        .filter(|(name, _)| return_slot(name).is_some())
+        .filter(|(name, _)| return_slot(name).is_some() && named(name) != Some(false))
         .map(|(_, value)| value.as_str())
         .collect();
     (!values.is_empty()).then(|| values.join(", "))

@@ -85,14 +85,16 @@ fn vars(list: &[(&str, &str)]) -> Vec<(String, String)> {
 
 #[test]
 fn each_adapters_return_slot_is_read_and_left_out_of_arguments() {
-    let python = vars(&[("(return) fact", "1"), ("n", "2")]);
-    assert_eq!(return_value_of(&python).as_deref(), Some("1"));
+    // debugpy keeps every function's returned into the frame: the one named is read.
+    let python = vars(&[("(return) parse", "120"), ("(return) fact", "1"), ("n", "2")]);
+    assert_eq!(return_value_of(&python, "fact").as_deref(), Some("1"));
+    assert_eq!(return_value_of(&python, "other"), None);
     let lldb = vars(&[("(Return Value)", "6"), ("p", "pt")]);
-    assert_eq!(return_value_of(&lldb).as_deref(), Some("6"));
+    assert_eq!(return_value_of(&lldb, "fact").as_deref(), Some("6"));
     let go = vars(&[("x", "1"), ("~r0", "3"), ("~r1", "error nil")]);
-    assert_eq!(return_value_of(&go).as_deref(), Some("3, error nil"));
+    assert_eq!(return_value_of(&go, "main.f").as_deref(), Some("3, error nil"));
     assert_eq!(arguments_of(go), vars(&[("x", "1")]));
-    assert_eq!(return_value_of(&vars(&[("n", "2"), ("~rx", "1")])), None);
+    assert_eq!(return_value_of(&vars(&[("n", "2"), ("~rx", "1")]), "f"), None);
     assert_eq!(
         arguments_of(vars(&[("self", "<C>"), ("special variables", "")])),
         vars(&[("self", "<C>")])

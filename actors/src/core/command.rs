@@ -321,6 +321,14 @@ pub enum Answer {
     SourceBreakpoints(Vec<SourceBreakpointRecord>),
     /// Function breakpoints as the adapter answered them.
     Breakpoints(Vec<Breakpoint>),
+    /// The call trace's patterns after a change, and the adapter's verdicts on its
+    /// breakpoints (none where the adapter takes no breakpoints yet).
+    Calls {
+        /// The patterns traced now, as given.
+        patterns: Vec<String>,
+        /// The call breakpoints as the adapter answered them.
+        breakpoints: Vec<Breakpoint>,
+    },
     /// Execution resumed (or a pause was asked for); wait for stops after `epoch`.
     Resumed {
         /// The stop epoch when the request was sent.

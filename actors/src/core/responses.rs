@@ -85,7 +85,10 @@ impl SessionCore {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
                 let (agents, calls) = self.take_call_ids(&sent, body.breakpoints);
                 self.breakpoints.record_function_result(&sent, agents);
-                Answer::Breakpoints(calls)
+                Answer::Calls {
+                    patterns: self.call_pattern_texts(),
+                    breakpoints: calls,
+                }
             }
             Purpose::Control { epoch, .. } | Purpose::Restart { epoch } => {
                 Answer::Resumed { epoch }

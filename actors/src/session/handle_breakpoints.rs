@@ -71,14 +71,19 @@ impl SessionHandle {
     /// another with the return value, without the program stopping for anyone (read
     /// with [`Self::trace`]). A pattern is `name`, `module.name` (`pkg.Type.method` in
     /// Go) or `file:function`, with `*` globs in the module or file part; a bad one is
-    /// refused with why. Answers with the adapter's verdicts on the call breakpoints.
+    /// refused with why. Answers with the patterns traced now, and the adapter's
+    /// verdicts on the call breakpoints (none before the adapter takes breakpoints).
+    /// Empty lists change nothing: they read the patterns.
     pub async fn set_calls(
         &self,
         add: Vec<String>,
         remove: Vec<String>,
-    ) -> Result<Vec<Breakpoint>, SessionError> {
+    ) -> Result<(Vec<String>, Vec<Breakpoint>), SessionError> {
         match self.ask(Command::SetCalls { add, remove }).await? {
-            Answer::Breakpoints(list) => Ok(list),
+            Answer::Calls {
+                patterns,
+                breakpoints,
+            } => Ok((patterns, breakpoints)),
             other => Err(unexpected(other)),
         }
     }

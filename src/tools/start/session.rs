@@ -24,6 +24,7 @@ use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
 use crate::tools::inspect::watches;
 use crate::tools::results::render;
 use crate::tools::results::sessions::{SessionEntry, SessionsResult};
+use crate::tools::output::call_names;
 use crate::tools::start::defaults::{panic_function_breakpoints, uncaught_exception_filters};
 use crate::tools::start::rooted_launch;
 use crate::tools::start::stdin::StdinText;
@@ -72,7 +73,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         .asks(Operation::Attach)
         .core(
             Stage::Start,
-            &["cwd", "breakpoints", "filters", "watch", "timeout"],
+            &["cwd", "breakpoints", "filters", "watch", "timeout", "calls"],
         ),
         typed_tool(
             "debug.sessions",
@@ -151,6 +152,9 @@ pub(crate) struct LaunchArgs {
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
     watch: Vec<String>,
+    /// Record each call of these functions, arguments and return value, without stopping (debug.trace).
+    #[serde(default)]
+    calls: Vec<String>,
     /// Seconds to wait for the first stop (and a slow debugger start).
     timeout: Option<f64>,
     /// The program's stdin, as text (default: empty).
@@ -234,6 +238,8 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         (None, _) => None,
     };
     let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let sources = program.as_deref().map(default_cwd).unwrap_or(cwd.clone());
+    let calls = call_names::expand(args.calls, sources.as_deref(), &ctx.paths)?;
     let expects_stop = args.stop_on_entry || start.stop();
     let StartBreakpoints {
         sources: breakpoints,
@@ -283,6 +289,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     spec.breakpoints = breakpoints;
     spec.function_breakpoints = functions;
     spec.conditional_function_breakpoints = conditional;
+    spec.calls = calls;
     spec.exception_filters = match args.filters {
         Some(filters) => filters,
         None => {

@@ -1,0 +1,106 @@
+//! Call traces over MCP on real adapters: a launch with `calls` runs to its end without
+//! a stop, and debug.trace reads a row per call (arguments) and per return (the value),
+//! paired and nested; debug.calls changes the patterns, and refuses bad ones.
+
+mod agent;
+mod common;
+
+use agent::mcp_client::{Elicitation, McpClient};
+use serde_json::{json, Value};
+
+fn program(path: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Every row of a session's trace, read by cursor, and the texts of the pages.
+async fn all_rows(client: &McpClient, id: &Value) -> (Vec<Value>, String) {
+    let (mut rows, mut text, mut since) = (Vec::new(), String::new(), 0);
+    loop {
+        let page = client
+            .call("debug_trace", json!({ "session_id": id, "since": since }))
+            .await;
+        let result = agent::mcp_client::ok_result("debug_trace", page.clone());
+        text.push_str(page["content"][0]["text"].as_str().unwrap_or_default());
+        rows.extend(result["rows"].as_array().unwrap().iter().cloned());
+        since = result["next"].as_u64().unwrap();
+        if result["more"] != json!(true) {
+            return (rows, text);
+        }
+    }
+}
+
+/// The calls of `function`, as (arguments, the return row's `returned` or `unknown`).
+fn calls_of(rows: &[Value], function: &str) -> Vec<(Value, Value)> {
+    rows.iter()
+        .filter(|r| r["call"]["function"] == function && r["call"]["event"] == "call")
+        .map(|call| {
+            let back = &rows[usize::try_from(call["call"]["pair"].as_u64().expect("paired")).unwrap()];
+            assert_eq!(back["call"]["call"], call["call"]["call"], "{back}");
+            assert_eq!(back["call"]["event"], "return", "{back}");
+            let outcome = if back["call"]["returned"].is_null() {
+                back["call"]["unknown"].clone()
+            } else {
+                back["call"]["returned"].clone()
+            };
+            (call["values"].clone(), outcome)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_records_calls_with_arguments_and_return_values_without_stopping() {
+    let script = program("examples/programs/python/parcels.py");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script,
+                    "calls": ["layers", "parcels.parse_grams", "parcels.py:pri*"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "no one's stop: {ended}");
+    assert_eq!(ended["exit_code"], 15, "{ended}");
+    // Per parcel priced: parse_grams, three nested layers and price, each twice (call
+    // and return); the parcel that does not parse, parse_grams alone.
+    assert_eq!(ended["trace_rows"], 22, "{ended}");
+
+    let (rows, text) = all_rows(&client, &id).await;
+    eprintln!("{text}");
+    assert_eq!(rows.len(), 22);
+    let layers = calls_of(&rows, "layers");
+    assert_eq!(layers.len(), 6);
+    // pydevd shows nesting past two levels as `...`.
+    assert_eq!(layers[0], (json!({ "box": "[[[...]]]" }), json!("2")));
+    assert_eq!(layers[2], (json!({ "box": "[]" }), json!("0")));
+    let depths: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["call"]["function"] == "layers" && r["call"]["event"] == "call")
+        .map(|r| &r["call"]["depth"])
+        .collect();
+    assert_eq!(depths[..3], [&json!(0), &json!(1), &json!(2)]);
+    let prices = calls_of(&rows, "price");
+    assert_eq!(
+        prices[1],
+        (
+            json!({ "grams": "500", "depth": "2" }),
+            json!("Price(cents=1100, band='large')")
+        ),
+        "the bug, in one row"
+    );
+    let parsed = calls_of(&rows, "parse_grams");
+    assert_eq!(parsed.len(), 3);
+    assert_eq!(parsed[0], (json!({ "text": "'120'" }), json!("120")));
+    // The text is a tree: nested calls indented under their callers.
+    assert!(text.contains("-> layers(box=[[[...]]])"), "{text}");
+    assert!(text.contains("    -> layers(box=[])"), "{text}");
+    assert!(text.contains("<- price #"), "{text}");
+    client.close().await;
+}
