@@ -34,7 +34,8 @@ fn calls_of(rows: &[Value], function: &str) -> Vec<(Value, Value)> {
     rows.iter()
         .filter(|r| r["call"]["function"] == function && r["call"]["event"] == "call")
         .map(|call| {
-            let back = &rows[usize::try_from(call["call"]["pair"].as_u64().expect("paired")).unwrap()];
+            let back =
+                &rows[usize::try_from(call["call"]["pair"].as_u64().expect("paired")).unwrap()];
             assert_eq!(back["call"]["call"], call["call"]["call"], "{back}");
             assert_eq!(back["call"]["event"], "return", "{back}");
             let outcome = if back["call"]["returned"].is_null() {
@@ -102,5 +103,47 @@ async fn debugpy_records_calls_with_arguments_and_return_values_without_stopping
     assert!(text.contains("-> layers(box=[[[...]]])"), "{text}");
     assert!(text.contains("    -> layers(box=[])"), "{text}");
     assert!(text.contains("<- price #"), "{text}");
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_records_calls_and_reads_a_struct_returned_by_its_members() {
+    let source = program("examples/programs/c/parcels.c");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": source, "adapter": "lldb-dap",
+                    "calls": ["layers", "parcels.c:price_*"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "no one's stop: {ended}");
+    assert_eq!(ended["exit_code"], 15, "{ended}");
+    // Per parcel: three nested layers and price_of, each a call and a return.
+    assert_eq!(ended["trace_rows"], 16, "{ended}");
+    let (rows, text) = all_rows(&client, &id).await;
+    eprintln!("{text}");
+    let layers = calls_of(&rows, "layers");
+    assert_eq!(layers.len(), 6);
+    assert_eq!(layers[0], (json!({ "boxes": "2" }), json!("2")));
+    assert_eq!(layers[2], (json!({ "boxes": "0" }), json!("0")));
+    let prices = calls_of(&rows, "price_of");
+    assert_eq!(prices.len(), 2);
+    // lldb lists the function's locals beside its arguments (`p`, not yet set).
+    assert_eq!(prices[1].0["grams"], "500", "{:?}", prices[1]);
+    assert_eq!(prices[1].0["depth"], "2", "{:?}", prices[1]);
+    assert_eq!(
+        prices[1].1,
+        json!("{cents=1100, band=1}"),
+        "the bug, in one row"
+    );
     client.close().await;
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::core::call_patterns::{self, CallPattern};
-use crate::core::calls::{Ended, Resume};
+use crate::core::calls::{self, Ended, Resume};
 use crate::core::command::{Answer, Token};
 use crate::core::pending::{Pending, Purpose};
 use crate::core::session::{success_or_error, SessionCore};
@@ -40,6 +40,8 @@ pub(crate) struct CallStop {
     frames: usize,
     top: Option<Top>,
     ended: Vec<Ended>,
+    /// The first scope's variables, kept while a struct returned is read whole.
+    variables: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -55,6 +57,8 @@ enum CallStep {
     Frames,
     Scopes,
     Variables,
+    /// The members of a return value the adapter shows as its type's name alone.
+    Members(usize),
     Resume,
 }
 
@@ -226,6 +230,7 @@ impl SessionCore {
             frames: 0,
             top: None,
             ended: Vec::new(),
+            variables: Vec::new(),
         };
         self.send(
             DapCommand::StackTrace,
@@ -245,7 +250,7 @@ impl SessionCore {
         let command = match stop.step {
             CallStep::Frames => DapCommand::StackTrace,
             CallStep::Scopes => DapCommand::Scopes,
-            CallStep::Variables => DapCommand::Variables,
+            CallStep::Variables | CallStep::Members(_) => DapCommand::Variables,
             CallStep::Resume => {
                 if let Err(err) = result {
                     tracing::warn!(%err, "going on after a call trace's stop failed");
@@ -302,15 +307,53 @@ impl SessionCore {
                     Pending::CallStop(stop),
                 );
             }
-            CallStep::Variables | CallStep::Resume => {
+            CallStep::Variables => {
                 let body: VariablesResponseBody = response.parse_body().unwrap_or_default();
-                let variables = body
+                // A struct returned that the adapter shows as its type's name (lldb):
+                // its members are read, one level.
+                let own = stop.ended.iter().find(|e| e.own_frame);
+                let slot = own.and_then(|ended| {
+                    body.variables.iter().position(|v| {
+                        calls::is_return_slot(&v.name, &ended.open.function)
+                            && calls::shows_only_a_type(&v.value, v.variables_reference)
+                    })
+                });
+                let reference = slot.map(|at| body.variables[at].variables_reference);
+                stop.variables = body
                     .variables
                     .into_iter()
                     .map(|v| (v.name, v.value))
                     .collect();
+                match (slot, reference) {
+                    (Some(at), Some(reference)) => {
+                        stop.step = CallStep::Members(at);
+                        self.send(
+                            DapCommand::Variables,
+                            Some(json!({ "variablesReference": reference })),
+                            None,
+                            Pending::CallStop(stop),
+                        );
+                    }
+                    _ => {
+                        let variables = std::mem::take(&mut stop.variables);
+                        self.finish_call_stop(stop, Some(variables));
+                    }
+                }
+            }
+            CallStep::Members(at) => {
+                let body: VariablesResponseBody = response.parse_body().unwrap_or_default();
+                let members: Vec<(String, String)> = body
+                    .variables
+                    .into_iter()
+                    .map(|v| (v.name, v.value))
+                    .collect();
+                let mut variables = std::mem::take(&mut stop.variables);
+                if let Some(slot) = variables.get_mut(at) {
+                    slot.1 = calls::members_text(&members);
+                }
                 self.finish_call_stop(stop, Some(variables));
             }
+            CallStep::Resume => {}
         }
     }
 
@@ -399,6 +442,7 @@ impl SessionCore {
             frames: 0,
             top: None,
             ended: Vec::new(),
+            variables: Vec::new(),
         };
         self.send(
             command,

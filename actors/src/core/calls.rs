@@ -206,18 +206,47 @@ pub(crate) fn arguments_of(variables: Vec<(String, String)>) -> Vec<(String, Str
 /// from into that frame: the one named so), lldb's `(Return Value)`, dlv's `~r0`
 /// (several results joined with `, `).
 pub(crate) fn return_value_of(variables: &[(String, String)], function: &str) -> Option<String> {
-    let own = function.rsplit(['.', ':']).next().unwrap_or(function);
-    let named = |slot: &str| {
-        slot.strip_prefix("(return)")
-            .map(str::trim)
-            .map(|n| n.rsplit('.').next().unwrap_or(n) == own)
-    };
     let values: Vec<&str> = variables
         .iter()
-        .filter(|(name, _)| return_slot(name).is_some() && named(name) != Some(false))
+        .filter(|(name, _)| is_return_slot(name, function))
         .map(|(_, value)| value.as_str())
         .collect();
     (!values.is_empty()).then(|| values.join(", "))
+}
+
+/// Whether a variable named `name` holds what `function` returned (see
+/// [`return_value_of`]).
+pub(crate) fn is_return_slot(name: &str, function: &str) -> bool {
+    let own = function.rsplit(['.', ':']).next().unwrap_or(function);
+    match name.strip_prefix("(return)").map(str::trim) {
+        Some(named) => named.rsplit('.').next().unwrap_or(named) == own,
+        None => return_slot(name).is_some(),
+    }
+}
+
+/// The most members of a struct returned that its row shows: 16.
+const MAX_MEMBERS_SHOWN: usize = 16;
+
+/// Whether a value with children shows only its type's name (lldb shows a struct as
+/// `price`): then its members say more. Not a pointer's address, nor a value that
+/// shows its contents (`Price(cents=1)`, `{...}`, `[1, 2]`).
+pub(crate) fn shows_only_a_type(value: &str, reference: i64) -> bool {
+    reference > 0
+        && !value.starts_with("0x")
+        && !value.contains(['{', '(', '[', '<', '"', '\'', '='])
+}
+
+/// `{cents=1100, band=1}`: a struct's members, at most [`MAX_MEMBERS_SHOWN`].
+pub(crate) fn members_text(members: &[(String, String)]) -> String {
+    let mut shown: Vec<String> = members
+        .iter()
+        .take(MAX_MEMBERS_SHOWN)
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    if members.len() > MAX_MEMBERS_SHOWN {
+        shown.push("…".into());
+    }
+    format!("{{{}}}", shown.join(", "))
 }
 
 /// Whether a variable's name is an adapter's return-value slot.

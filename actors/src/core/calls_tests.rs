@@ -86,17 +86,45 @@ fn vars(list: &[(&str, &str)]) -> Vec<(String, String)> {
 #[test]
 fn each_adapters_return_slot_is_read_and_left_out_of_arguments() {
     // debugpy keeps every function's returned into the frame: the one named is read.
-    let python = vars(&[("(return) parse", "120"), ("(return) fact", "1"), ("n", "2")]);
+    let python = vars(&[
+        ("(return) parse", "120"),
+        ("(return) fact", "1"),
+        ("n", "2"),
+    ]);
     assert_eq!(return_value_of(&python, "fact").as_deref(), Some("1"));
     assert_eq!(return_value_of(&python, "other"), None);
     let lldb = vars(&[("(Return Value)", "6"), ("p", "pt")]);
     assert_eq!(return_value_of(&lldb, "fact").as_deref(), Some("6"));
     let go = vars(&[("x", "1"), ("~r0", "3"), ("~r1", "error nil")]);
-    assert_eq!(return_value_of(&go, "main.f").as_deref(), Some("3, error nil"));
+    assert_eq!(
+        return_value_of(&go, "main.f").as_deref(),
+        Some("3, error nil")
+    );
     assert_eq!(arguments_of(go), vars(&[("x", "1")]));
-    assert_eq!(return_value_of(&vars(&[("n", "2"), ("~rx", "1")]), "f"), None);
+    assert_eq!(
+        return_value_of(&vars(&[("n", "2"), ("~rx", "1")]), "f"),
+        None
+    );
     assert_eq!(
         arguments_of(vars(&[("self", "<C>"), ("special variables", "")])),
         vars(&[("self", "<C>")])
     );
+}
+
+#[test]
+fn a_struct_shown_as_its_type_is_read_by_its_members() {
+    assert!(shows_only_a_type("price", 5));
+    assert!(!shows_only_a_type("price", 0), "no children");
+    assert!(
+        !shows_only_a_type("0x5555", 5),
+        "a pointer keeps its address"
+    );
+    assert!(!shows_only_a_type("Price(cents=1, band='x')", 5));
+    assert!(!shows_only_a_type("main.price {cents: 1}", 5));
+    assert_eq!(
+        members_text(&vars(&[("cents", "1100"), ("band", "1")])),
+        "{cents=1100, band=1}"
+    );
+    let many: Vec<(String, String)> = (0..20).map(|i| (format!("m{i}"), "0".into())).collect();
+    assert!(members_text(&many).ends_with("m15=0, …}"));
 }

@@ -16,6 +16,9 @@ pub const MAX_SCANNED_FILES: usize = 500;
 /// The largest source file read for its functions: 1 MiB (larger ones are skipped).
 pub const MAX_SCANNED_FILE_BYTES: u64 = 1024 * 1024;
 
+/// The other sources read: Python, Go, Rust, JavaScript and TypeScript.
+const SCANNED: &[&str] = &["py", "go", "rs", "js", "mjs", "cjs", "ts"];
+
 /// How deep below the program's folder sources are looked for: 4 folders.
 const MAX_DEPTH: usize = 4;
 
@@ -69,10 +72,7 @@ fn name_of(pattern: &str) -> &str {
         Some((_, f)) if !pattern.contains("::") => f,
         _ => pattern,
     };
-    function
-        .rsplit(['.', ':'])
-        .next()
-        .unwrap_or(function)
+    function.rsplit(['.', ':']).next().unwrap_or(function)
 }
 
 /// `pattern` expanded against `sources` (path, text): one pattern per function whose
@@ -101,13 +101,56 @@ fn expand_one(pattern: &str, sources: &[(PathBuf, String)]) -> Vec<String> {
                 continue;
             }
         }
-        for defined in definitions(text) {
+        let c_family = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| C_FAMILY.contains(&e));
+        let defined = if c_family {
+            c_definitions(text)
+        } else {
+            definitions(text)
+        };
+        for defined in defined {
             if glob(name, &defined) && !names.contains(&defined) {
                 names.push(defined);
             }
         }
     }
     names.into_iter().map(|n| format!("{prefix}{n}")).collect()
+}
+
+/// C and C++ sources, whose functions have no keyword before them.
+const C_FAMILY: &[&str] = &["c", "h", "cc", "cpp", "cxx", "hpp"];
+
+/// The functions a C or C++ source defines, by how a definition looks: a line at the
+/// left margin with a type, then the name and `(`, not ending in `;` (a prototype, a
+/// declaration) and not a control word.
+fn c_definitions(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        if line.starts_with([' ', '\t', '#', '/', '*', '}']) || line.trim_end().ends_with(';') {
+            continue;
+        }
+        let Some((head, _)) = line.split_once('(') else {
+            continue;
+        };
+        let name: String = head
+            .trim_end()
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect::<Vec<char>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let typed = head.trim_end().len() > name.len();
+        let control = ["if", "while", "for", "switch", "return", "sizeof"].contains(&name.as_str());
+        if typed && !control && !name.is_empty() {
+            let own = name.rsplit("::").next().unwrap_or(&name).to_string();
+            names.push(own);
+        }
+    }
+    names
 }
 
 /// The names of the functions `text` defines, by the keyword before them: `def`
@@ -164,7 +207,7 @@ fn collect_sources(folder: &Path, depth: usize, paths: &Paths, out: &mut Vec<Pat
             && path
                 .extension()
                 .and_then(|e| e.to_str())
-                .is_some_and(|e| ["py", "go", "rs", "js", "mjs", "cjs", "ts"].contains(&e))
+                .is_some_and(|e| SCANNED.contains(&e) || C_FAMILY.contains(&e))
             && paths.may_read(&path)
         {
             out.push(path);
@@ -204,6 +247,13 @@ mod tests {
         assert_eq!(expand_one("pri*", &s), ["price", "prime", "print_all"]);
         assert_eq!(expand_one("main.Cart.T*", &s), ["main.Cart.Total"]);
         assert!(expand_one("nothing*", &s).is_empty());
+    }
+
+    #[test]
+    fn c_definitions_are_told_from_prototypes_and_statements() {
+        let text = "static struct price price_of(int g, int d)\n{\n    return f(x);\n}\n\
+                    int main(void)\nint proto(int);\nif (x)\nvoid Shelf::restock(int n) {\n";
+        assert_eq!(c_definitions(text), ["price_of", "main", "restock"]);
     }
 
     #[test]

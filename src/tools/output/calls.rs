@@ -47,10 +47,13 @@ pub(crate) struct CallsArgs {
 async fn calls(ctx: Arc<Context>, args: CallsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
     let program = session.snapshot().await?.program;
-    let folder = program
-        .as_deref()
-        .map(std::path::Path::new)
-        .map(|p| if p.is_dir() { p } else { p.parent().unwrap_or(p) });
+    let folder = program.as_deref().map(std::path::Path::new).map(|p| {
+        if p.is_dir() {
+            p
+        } else {
+            p.parent().unwrap_or(p)
+        }
+    });
     let add = call_names::expand(args.add, folder, &ctx.paths)?;
     let remove = call_names::expand(args.remove, folder, &ctx.paths)?;
     let (traced, verdicts) = session.set_calls(add, remove).await?;
