@@ -147,3 +147,121 @@ async fn lldb_dap_records_calls_and_reads_a_struct_returned_by_its_members() {
     );
     client.close().await;
 }
+
+fn line_of(file: &std::path::Path, text: &str) -> i64 {
+    let source = std::fs::read_to_string(file).unwrap();
+    let at = source.lines().position(|l| l.contains(text)).unwrap();
+    i64::try_from(at + 1).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agents_breakpoint_inside_a_traced_call_still_stops_and_debug_calls_changes_the_patterns(
+) {
+    let script = program("examples/programs/python/parcels.py");
+    let innermost = line_of(&script, "return 0");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script, "calls": ["layers"],
+                    "breakpoints": [{ "file": script, "line": innermost }] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    assert_eq!(launched["state"], "stopped", "{launched}");
+    assert_eq!(launched["stop"]["reason"], "breakpoint", "{launched}");
+    assert_eq!(launched["stop"]["line"], innermost, "{launched}");
+    // The three nested calls that led there, recorded on the way.
+    let (rows, _) = all_rows(&client, &id).await;
+    let depths: Vec<&Value> = rows.iter().map(|r| &r["call"]["depth"]).collect();
+    assert_eq!(depths, [&json!(0), &json!(1), &json!(2)], "{rows:?}");
+
+    let bad = client
+        .fails(
+            "debug_calls",
+            json!({ "session_id": id, "add": ["a b"] }),
+            400,
+        )
+        .await;
+    assert!(
+        bad["error"].as_str().unwrap().contains("`module.name`"),
+        "{bad}"
+    );
+    let gone = client
+        .fails(
+            "debug_calls",
+            json!({ "session_id": id, "remove": ["price"] }),
+            400,
+        )
+        .await;
+    assert!(
+        gone["error"].as_str().unwrap().contains("layers"),
+        "says what is traced: {gone}"
+    );
+    let changed = client
+        .ok(
+            "debug_calls",
+            json!({ "session_id": id, "add": ["pri*"], "remove": ["layers"] }),
+        )
+        .await;
+    assert_eq!(changed["calls"], json!(["price"]), "{changed}");
+
+    // The next parcel's innermost layers stops again (its breakpoint is the agent's).
+    let again = client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    assert_eq!(again["state"], "stopped", "{again}");
+    assert_eq!(again["stop"]["line"], innermost, "{again}");
+    let ended = client
+        .ok("debug_continue", json!({ "session_id": id }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "{ended}");
+    let (rows, _) = all_rows(&client, &id).await;
+    let prices = calls_of(&rows, "price");
+    assert_eq!(prices.len(), 2, "{rows:?}");
+    assert_eq!(prices[1].1, json!("Price(cents=1100, band='large')"));
+    // The layers calls the agent's stop interrupted returned unseen: said so.
+    let unseen = calls_of(&rows, "layers");
+    assert_eq!(unseen.len(), 3);
+    assert!(
+        unseen
+            .iter()
+            .all(|(_, why)| why.as_str().unwrap().contains("ran on")),
+        "{unseen:?}"
+    );
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agents_step_over_traced_calls_still_ends_in_a_stop() {
+    let script = program("examples/programs/python/parcels.py");
+    let line = line_of(&script, "quote = price(grams, layers(");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script, "calls": ["layers", "price"],
+                    "breakpoints": [{ "file": script, "line": line }] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    assert_eq!(launched["stop"]["line"], line, "{launched}");
+    let stepped = client
+        .ok("debug_step_over", json!({ "session_id": id }))
+        .await;
+    assert_eq!(
+        stepped["state"], "stopped",
+        "the step ends, not the program: {stepped}"
+    );
+    let (rows, _) = all_rows(&client, &id).await;
+    assert!(!calls_of(&rows, "layers").is_empty(), "{rows:?}");
+    client.close().await;
+}

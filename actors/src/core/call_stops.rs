@@ -385,6 +385,10 @@ impl SessionCore {
             let Some(top) = &stop.top else {
                 return self.resume_after_call(thread);
             };
+            // Calls at this depth or deeper ended unseen (the program ran on from
+            // someone's stop inside them): they end here.
+            let stale = self.calls.stale(thread, stop.frames);
+            self.push_returns(stale, None, site(&stop.top));
             let (call, depth) = self.calls.enter(thread, stop.frames, &top.name);
             let record = CallRecord {
                 call,
@@ -398,41 +402,90 @@ impl SessionCore {
             let arguments = crate::core::calls::arguments_of(variables.unwrap_or_default());
             let row = self.trace.push_call(site(&stop.top), record, arguments);
             self.calls.set_row(thread, call, row);
-        } else {
-            for ended in stop.ended {
-                let value = variables
-                    .as_deref()
-                    .and_then(|v| crate::core::calls::return_value_of(v, &ended.open.function));
-                let (returned, unknown) = match (&value, ended.own_frame) {
-                    (Some(v), true) => (Some(v.clone()), None),
-                    (None, true) => (
-                        None,
-                        Some("the adapter showed no return value (it may have raised)"),
-                    ),
-                    (_, false) => (
-                        None,
-                        Some("it returned while the program ran on from someone's stop"),
-                    ),
-                };
-                let record = CallRecord {
-                    call: ended.open.call,
-                    event: CallEvent::Return,
-                    function: ended.open.function.clone(),
-                    depth: ended.open.depth,
-                    returned,
-                    unknown: unknown.map(str::to_string),
-                    pair: None,
-                };
-                self.trace.push_return(ended.open.row, site(&top), record);
+            if self.calls.agent_step(thread) == Some(true) {
+                return self.end_agents_step(thread); // stepped into: it ends here
             }
+        } else {
+            self.push_returns(stop.ended, variables.as_deref(), site(&top));
         }
         self.resume_after_call(thread);
     }
 
-    /// Step out while calls are open on `thread`, else continue.
+    /// The program ended: the calls still open end with it (innermost first).
+    pub(super) fn end_open_calls(&mut self) {
+        for (thread, ended) in self.calls.end_all() {
+            let site = crate::core::trace::CallSite {
+                file: Default::default(),
+                line: 0,
+                thread,
+            };
+            let call = ended.open.call;
+            let record = CallRecord {
+                call,
+                event: CallEvent::Return,
+                function: ended.open.function,
+                depth: ended.open.depth,
+                returned: None,
+                unknown: Some("no return was seen before the program ended".into()),
+                pair: None,
+            };
+            self.trace.push_return(ended.open.row, site, record);
+        }
+    }
+
+    /// The agent's step on `thread` ends where the program is: a stop of its own.
+    fn end_agents_step(&mut self, thread: i64) {
+        let body = StoppedEventBody {
+            reason: "step".into(),
+            thread_id: Some(thread),
+            description: Some("a traced call interrupted the step; it ends here".into()),
+            ..StoppedEventBody::default()
+        };
+        self.on_stopped(body);
+    }
+
+    /// The return rows of the calls `ended` (innermost first), with the value each
+    /// shows among `variables` where the step out ended its own frame.
+    fn push_returns(
+        &mut self,
+        ended: Vec<Ended>,
+        variables: Option<&[(String, String)]>,
+        site: crate::core::trace::CallSite,
+    ) {
+        for ended in ended {
+            let value = variables.and_then(|v| calls::return_value_of(v, &ended.open.function));
+            let (returned, unknown) = match (value, ended.own_frame) {
+                (Some(v), true) => (Some(v), None),
+                (None, true) => (
+                    None,
+                    Some("the adapter showed no return value (it may have raised)"),
+                ),
+                (_, false) => (
+                    None,
+                    Some("it returned while the program ran on from someone's stop"),
+                ),
+            };
+            let record = CallRecord {
+                call: ended.open.call,
+                event: CallEvent::Return,
+                function: ended.open.function.clone(),
+                depth: ended.open.depth,
+                returned,
+                unknown: unknown.map(str::to_string),
+                pair: None,
+            };
+            self.trace.push_return(ended.open.row, site.clone(), record);
+        }
+    }
+
+    /// Step out while calls are open on `thread`, else continue (or, when a step of
+    /// the agent's was under way, end it here).
     fn resume_after_call(&mut self, thread: i64) {
         let command = match self.calls.resume(thread) {
             Resume::StepOut => DapCommand::StepOut,
+            Resume::Continue if self.calls.agent_step(thread).is_some() => {
+                return self.end_agents_step(thread);
+            }
             Resume::Continue => DapCommand::Continue,
         };
         let stop = CallStop {

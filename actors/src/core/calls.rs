@@ -61,6 +61,8 @@ pub(crate) struct CallTracker {
     rate: u32,
     /// Calls not recorded because they came faster than the rate.
     pub over_rate: u64,
+    /// The agent's step in flight: its thread, and whether it steps into calls.
+    agent_step: Option<(i64, bool)>,
 }
 
 impl CallTracker {
@@ -74,14 +76,21 @@ impl CallTracker {
             window: None,
             rate: rate.max(1),
             over_rate: 0,
+            agent_step: None,
         }
     }
 
-    /// Forget the adapter's ids (a new adapter run numbers breakpoints anew).
+    /// Forget the call breakpoints' ids: a new list of them was answered.
     pub(crate) fn clear_ids(&mut self) {
+        self.ids.clear();
+    }
+
+    /// A new adapter run: its breakpoints and threads are new.
+    pub(crate) fn new_run(&mut self) {
         self.ids.clear();
         self.open.clear();
         self.stepping.clear();
+        self.agent_step = None;
     }
 
     pub(crate) fn add_id(&mut self, id: i64) {
@@ -103,12 +112,29 @@ impl CallTracker {
     /// out on that thread, if any, is over. Its open calls stay: a later step out of
     /// theirs still ends them.
     pub(crate) fn interrupted(&mut self, thread: Option<i64>) {
+        self.agent_step = None;
         match thread {
             Some(thread) => {
                 self.stepping.remove(&thread);
             }
             None => self.stepping.clear(),
         }
+    }
+
+    /// The agent moved the program on `thread`: a step (`Some(into)`: whether it steps
+    /// into calls), or a continue or pause (`None`).
+    pub(crate) fn agent_moves(&mut self, thread: i64, step_into: Option<bool>) {
+        self.agent_step = step_into.map(|into| (thread, into));
+    }
+
+    /// Whether the agent's step on `thread` is still to end, and if so whether it
+    /// steps into calls. A call trace's stop inside it ends it instead of going on:
+    /// at the entry of a call stepped into, or where the program is once the traced
+    /// calls it stepped over returned.
+    pub(crate) fn agent_step(&self, thread: i64) -> Option<bool> {
+        self.agent_step
+            .filter(|(t, _)| *t == thread)
+            .map(|(_, into)| into)
     }
 
     /// Whether one more call may be recorded at `now`: at most the rate a second;
@@ -144,6 +170,43 @@ impl CallTracker {
             function: function.to_string(),
         });
         (call, depth)
+    }
+
+    /// A call is entered on `thread` at `frames` frames: the open calls entered at as
+    /// many frames or more ended unseen (the program ran on from someone's stop inside
+    /// them), innermost first.
+    pub(crate) fn stale(&mut self, thread: i64, frames: usize) -> Vec<Ended> {
+        let Some(stack) = self.open.get_mut(&thread) else {
+            return Vec::new();
+        };
+        let mut ended = Vec::new();
+        while let Some(open) = stack.pop_if(|o| o.frames >= frames) {
+            ended.push(Ended {
+                open,
+                own_frame: false,
+            });
+        }
+        ended
+    }
+
+    /// Every call still open, on every thread: the program ended.
+    pub(crate) fn end_all(&mut self) -> Vec<(i64, Ended)> {
+        self.stepping.clear();
+        self.agent_step = None;
+        let mut ended = Vec::new();
+        for (thread, stack) in self.open.iter_mut() {
+            while let Some(open) = stack.pop() {
+                ended.push((
+                    *thread,
+                    Ended {
+                        open,
+                        own_frame: false,
+                    },
+                ));
+            }
+        }
+        ended.sort_by_key(|(_, e)| std::cmp::Reverse(e.open.call));
+        ended
     }
 
     /// The trace row the call `call` was recorded at.

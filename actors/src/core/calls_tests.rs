@@ -55,6 +55,50 @@ fn a_step_out_of_an_untraced_frame_ends_no_call_and_one_past_several_ends_them_a
 }
 
 #[test]
+fn a_call_entered_where_open_ones_were_ends_them_unseen() {
+    let mut t = CallTracker::new(1000);
+    t.enter(1, 3, "outer");
+    t.enter(1, 4, "inner");
+    t.interrupted(Some(1)); // an agent's stop inside inner; the program ran on
+    let stale = t.stale(1, 4);
+    assert_eq!(stale.len(), 1);
+    assert_eq!(
+        (stale[0].open.function.as_str(), stale[0].own_frame),
+        ("inner", false)
+    );
+    assert_eq!(
+        t.enter(1, 4, "inner").1,
+        1,
+        "nested in outer again, not in the stale one"
+    );
+    assert_eq!(t.stale(1, 2).len(), 2);
+}
+
+#[test]
+fn an_agents_step_is_remembered_until_a_stop_that_is_someones() {
+    let mut t = CallTracker::new(1000);
+    t.agent_moves(1, Some(false));
+    assert_eq!(t.agent_step(1), Some(false));
+    assert_eq!(t.agent_step(2), None, "another thread's");
+    t.interrupted(Some(1));
+    assert_eq!(t.agent_step(1), None);
+    t.agent_moves(1, Some(true));
+    t.agent_moves(1, None);
+    assert_eq!(t.agent_step(1), None, "a continue is no step");
+}
+
+#[test]
+fn the_programs_end_ends_every_open_call_innermost_first() {
+    let mut t = CallTracker::new(1000);
+    t.enter(1, 3, "a");
+    t.enter(2, 3, "b");
+    t.enter(1, 4, "c");
+    let ended: Vec<u64> = t.end_all().iter().map(|(_, e)| e.open.call).collect();
+    assert_eq!(ended, [3, 2, 1]);
+    assert_eq!(t.depth(1), 0);
+}
+
+#[test]
 fn calls_past_the_rate_are_counted_not_recorded_until_the_second_is_over() {
     let mut t = CallTracker::new(2);
     let now = Instant::now();

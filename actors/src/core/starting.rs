@@ -101,7 +101,7 @@ impl SessionCore {
             ..Run::default()
         };
         self.breakpoints.clear_results();
-        self.calls.clear_ids();
+        self.calls.new_run();
 
         self.effects
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
