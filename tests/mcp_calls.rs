@@ -265,3 +265,52 @@ async fn an_agents_step_over_traced_calls_still_ends_in_a_stop() {
     assert!(!calls_of(&rows, "layers").is_empty(), "{rows:?}");
     client.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dlv_records_calls_with_their_arguments_and_says_it_shows_no_return_values() {
+    let package = program("examples/programs/go/parcels");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": package, "timeout": 300,
+                    "calls": ["main.layers", "parseGrams", "main.price*"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 300 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "no one's stop: {ended}");
+    assert_eq!(ended["exit_code"], 15, "{ended}");
+    let (rows, text) = all_rows(&client, &id).await;
+    eprintln!("{text}");
+    assert_eq!(rows.len(), 22, "{text}");
+    let layers = calls_of(&rows, "main.layers");
+    assert_eq!(layers.len(), 6);
+    assert_eq!(layers[0].0, json!({ "boxes": "2" }));
+    // dlv 1.20 shows no return value after a step out: each return row says so.
+    let why = layers[0].1.as_str().unwrap();
+    assert!(why.contains("no return value after a step out"), "{why}");
+    let depths: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["call"]["function"] == "main.layers" && r["call"]["event"] == "call")
+        .map(|r| &r["call"]["depth"])
+        .collect();
+    assert_eq!(depths[..3], [&json!(0), &json!(1), &json!(2)]);
+    let parsed = calls_of(&rows, "main.parseGrams");
+    assert_eq!(parsed.len(), 3);
+    assert_eq!(parsed[1].0, json!({ "text": "\"heavy\"" }));
+    let prices = calls_of(&rows, "main.priceOf");
+    assert_eq!(prices.len(), 2);
+    assert_eq!(
+        prices[1].0,
+        json!({ "grams": "500", "depth": "2" }),
+        "the bug's call"
+    );
+    client.close().await;
+}

@@ -277,7 +277,8 @@ impl SessionCore {
                 });
                 if !stop.entry {
                     stop.ended = self.calls.returned(stop.thread, stop.frames);
-                    if !stop.ended.iter().any(|e| e.own_frame) {
+                    let shown = !self.quirks().no_return_value_after_step_out;
+                    if !shown || !stop.ended.iter().any(|e| e.own_frame) {
                         return self.finish_call_stop(stop, None);
                     }
                 } else if !self.traced(stop.top.as_ref()) {
@@ -456,6 +457,10 @@ impl SessionCore {
             let value = variables.and_then(|v| calls::return_value_of(v, &ended.open.function));
             let (returned, unknown) = match (value, ended.own_frame) {
                 (Some(v), true) => (Some(v), None),
+                (None, true) if variables.is_none() => (
+                    None,
+                    Some("this adapter shows no return value after a step out"),
+                ),
                 (None, true) => (
                     None,
                     Some("the adapter showed no return value (it may have raised)"),
