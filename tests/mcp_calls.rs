@@ -314,3 +314,68 @@ async fn dlv_records_calls_with_their_arguments_and_says_it_shows_no_return_valu
     );
     client.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codelldb_records_calls_with_arguments_and_return_values() {
+    let source = program("examples/programs/c/parcels.c");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": source, "adapter": "codelldb",
+                    "calls": ["layers", "price_of"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "no one's stop: {ended}");
+    let (rows, text) = all_rows(&client, &id).await;
+    eprintln!("{text}");
+    assert_eq!(rows.len(), 16, "{text}");
+    let layers = calls_of(&rows, "layers");
+    assert_eq!(layers[0], (json!({ "boxes": "2" }), json!("2")));
+    let prices = calls_of(&rows, "price_of");
+    assert_eq!(prices[1].0["grams"], "500", "{:?}", prices[1]);
+    assert_eq!(
+        prices[1].1,
+        json!("{cents:1100, band:1}"),
+        "the bug, in one row"
+    );
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn js_debug_says_it_records_no_calls_rather_than_recording_none_silently() {
+    let script = program("examples/programs/javascript/cart.js");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script, "calls": ["lineCents"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "{ended}");
+    let out = client
+        .call("debug_output", json!({ "session_id": id }))
+        .await;
+    let text = out["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(text.contains("no calls are recorded (lineCents)"), "{text}");
+    client.close().await;
+}

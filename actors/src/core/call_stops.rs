@@ -83,6 +83,27 @@ impl SessionCore {
         self.calls.patterns.iter().map(|p| p.text.clone()).collect()
     }
 
+    /// Say (as important output) that the call trace asked for cannot be recorded: the
+    /// adapter has no function breakpoints (js-debug).
+    pub(super) fn note_calls_unsupported(&mut self) {
+        if self.calls.patterns.is_empty()
+            || self.advertised().supports_function_breakpoints == Some(true)
+        {
+            return;
+        }
+        let note = format!(
+            "dapvisor: no calls are recorded ({}): this adapter has no function \
+             breakpoints, which call traces stop at; use tracepoints (a breakpoint with \
+             `collect`) at the function's first line instead\n",
+            self.call_pattern_texts().join(", ")
+        );
+        self.output.push("important", &note);
+        self.emit(crate::events::EventKind::Output {
+            category: "important".into(),
+            output: note,
+        });
+    }
+
     /// The function breakpoints to send: the agent's, then the call breakpoints (one
     /// per name, not already among the agent's).
     pub(super) fn function_breakpoint_arguments(&self) -> SetFunctionBreakpointsArguments {

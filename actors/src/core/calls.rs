@@ -266,8 +266,8 @@ pub(crate) fn arguments_of(variables: Vec<(String, String)>) -> Vec<(String, Str
 
 /// The return value the adapter shows among the caller's variables after `function`
 /// returned: debugpy's `(return) NAME` (which keeps those of every function returned
-/// from into that frame: the one named so), lldb's `(Return Value)`, dlv's `~r0`
-/// (several results joined with `, `).
+/// from into that frame: the one named so), lldb-dap's `(Return Value)`, CodeLLDB's
+/// `[return value]`, dlv's `~r0` (several results joined with `, `).
 pub(crate) fn return_value_of(variables: &[(String, String)], function: &str) -> Option<String> {
     let values: Vec<&str> = variables
         .iter()
@@ -317,7 +317,8 @@ fn return_slot(name: &str) -> Option<()> {
     let dlv = name
         .strip_prefix("~r")
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    (name.starts_with("(return)") || name == "(Return Value)" || dlv).then_some(())
+    let lldb = name == "(Return Value)" || name == "[return value]"; // lldb-dap, CodeLLDB
+    (name.starts_with("(return)") || lldb || dlv).then_some(())
 }
 
 #[cfg(test)]

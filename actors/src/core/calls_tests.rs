@@ -137,6 +137,11 @@ fn each_adapters_return_slot_is_read_and_left_out_of_arguments() {
     ]);
     assert_eq!(return_value_of(&python, "fact").as_deref(), Some("1"));
     assert_eq!(return_value_of(&python, "other"), None);
+    let codelldb = vars(&[("[return value]", "{cents:1, band:0}"), ("i", "0")]);
+    assert_eq!(
+        return_value_of(&codelldb, "f").as_deref(),
+        Some("{cents:1, band:0}")
+    );
     let lldb = vars(&[("(Return Value)", "6"), ("p", "pt")]);
     assert_eq!(return_value_of(&lldb, "fact").as_deref(), Some("6"));
     let go = vars(&[("x", "1"), ("~r0", "3"), ("~r1", "error nil")]);

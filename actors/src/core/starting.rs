@@ -227,6 +227,7 @@ impl SessionCore {
                 Pending::Startup(StartupStep::ConfigSource(file, sent)),
             );
         }
+        self.note_calls_unsupported();
         if self.has_function_breakpoints()
             && self.advertised().supports_function_breakpoints == Some(true)
         {
