@@ -16,8 +16,11 @@ const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
 /// conversation that only needs the find-the-bug loop. 11,775 when this was written;
 /// 11,997 once `debug.launch` took `stdin` and minitest ids (two of its texts cut to fit);
 /// 11,986 once its description said how to stop at raised exceptions (issue 28, item 15:
-/// its `test` and `timeout` texts cut to fit).
-const CORE_TOOLS_LIST_BYTES: usize = 12_000;
+/// its `test` and `timeout` texts cut to fit); raised to 12,200 when `debug.launch` took
+/// `calls` (issue 32: call traces, 12,167), the one argument worth its bytes to every
+/// agent: calls with their arguments and return values are what agents find bugs by
+/// fastest.
+const CORE_TOOLS_LIST_BYTES: usize = 12_200;
 
 /// The most `tools/list` may take with every tool (`--tools all`): 41,373 bytes when
 /// this was written, from 52 KB before the core profile's cuts (annotations at their
@@ -25,8 +28,10 @@ const CORE_TOOLS_LIST_BYTES: usize = 12_000;
 /// from 44,000 when `all` began to declare output schemas (4,199 bytes for eight
 /// tools, 46,303 in all), and to 46,600 when `debug.launch`'s `timeout` came to cover
 /// the debugger's start too and its description says so (46,497), and to 46,800 when
-/// `debug.launch` took the program's stdin too (`stdin`, `stdin_file`: 46,665 in all).
-const ALL_TOOLS_LIST_BYTES: usize = 46_800;
+/// `debug.launch` took the program's stdin too (`stdin`, `stdin_file`: 46,665 in all), and
+/// to 47,900 with call traces (issue 32: `debug.calls`, `calls` on `debug.launch` and
+/// `debug.attach`, and `debug.trace`'s call rows in its output schema: 47,808 in all).
+const ALL_TOOLS_LIST_BYTES: usize = 47_900;
 
 /// The tools that declare an `outputSchema` in the `all` profile (the core profile
 /// declares none: its budget has no room for them).
