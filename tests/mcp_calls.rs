@@ -379,3 +379,33 @@ async fn js_debug_says_it_records_no_calls_rather_than_recording_none_silently()
     assert!(text.contains("no calls are recorded (lineCents)"), "{text}");
     client.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_calls_secret_arguments_are_redacted_as_every_value_is() {
+    let script = program("examples/programs/python/secrets.py");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": script, "calls": ["connect"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["trace_rows"], 2, "{ended}");
+    let page = client
+        .call("debug_trace", json!({ "session_id": id }))
+        .await
+        .to_string();
+    for secret in ["ghp_R2d2", "wJalrXUtnFEMI", "AKIAIOSFODNN7", "s3cr3t-Db"] {
+        assert!(!page.contains(secret), "{secret} leaked: {page}");
+    }
+    assert!(page.contains("redacted"), "{page}");
+    client.close().await;
+}

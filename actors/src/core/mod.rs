@@ -5,6 +5,7 @@ pub mod attach_target;
 pub mod bootstrap;
 mod breakpoint_commands;
 pub mod breakpoints;
+mod call_breakpoints;
 pub mod call_patterns;
 mod call_stops;
 mod calls;

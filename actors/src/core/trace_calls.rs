@@ -100,3 +100,59 @@ impl TraceLog {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> CallSite {
+        CallSite {
+            file: PathBuf::from("/p/parcels.py"),
+            line: 19,
+            thread: 1,
+        }
+    }
+
+    fn record(call: u64, event: CallEvent) -> CallRecord {
+        CallRecord {
+            call,
+            event,
+            function: "layers".into(),
+            depth: 0,
+            returned: (event == CallEvent::Return).then(|| "2".into()),
+            unknown: None,
+            pair: None,
+        }
+    }
+
+    #[test]
+    fn a_call_row_and_its_return_row_name_each_other() {
+        let mut log = TraceLog::new(10);
+        let arguments = vec![("box".to_string(), "[[]]".to_string())];
+        let call = log.push_call(site(), record(1, CallEvent::Call), arguments);
+        log.push_return(call, site(), record(1, CallEvent::Return));
+        let rows = log.read_since(0, 10).rows;
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].call.as_ref().unwrap().pair, Some(1));
+        assert_eq!(rows[1].call.as_ref().unwrap().pair, Some(0));
+        assert_eq!((rows[0].hit, rows[0].values[0].value.as_str()), (1, "[[]]"));
+        assert_eq!(
+            rows[1].call.as_ref().unwrap().returned.as_deref(),
+            Some("2")
+        );
+    }
+
+    #[test]
+    fn a_return_whose_call_row_was_dropped_still_names_it_and_a_long_value_is_cut() {
+        let mut log = TraceLog::new(1);
+        let call = log.push_call(site(), record(1, CallEvent::Call), Vec::new());
+        let mut back = record(1, CallEvent::Return);
+        back.returned = Some("x".repeat(limits::MAX_TRACE_VALUE_BYTES + 10));
+        log.push_return(call, site(), back);
+        let slice = log.read_since(0, 10);
+        assert_eq!((slice.dropped, slice.rows.len()), (1, 1));
+        let kept = slice.rows[0].call.as_ref().unwrap();
+        assert_eq!(kept.pair, Some(0));
+        assert!(kept.returned.as_ref().unwrap().ends_with('…'));
+    }
+}
