@@ -3,6 +3,8 @@
 //! - `dapvisor mcp [flags]`: serve the debugger tools over MCP on stdio.
 //! - `dapvisor debug PROGRAM [--break FILE:LINE]... [--eval EXPR]... [-- ARGS...]`:
 //!   run a program under its debugger, print each stop, exit with its exit code.
+//! - `dapvisor trace PROGRAM --calls PATTERN... [-- ARGS...]`: print every call of the
+//!   functions named, with arguments and return values, as an indented tree.
 //! - `dapvisor adapters` / `dapvisor adapters install debugpy`.
 //! - `dapvisor doctor [--json]`: whether this machine can do the main job, and the fixes.
 //!
@@ -18,6 +20,7 @@ pub mod http_token;
 pub mod log_writer;
 pub mod mcp;
 pub mod signals;
+pub mod trace;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -48,6 +51,9 @@ pub enum Command {
     Mcp(mcp::McpArgs),
     /// Run a program under its debugger, print every stop, exit with its exit code.
     Debug(debug::DebugArgs),
+    /// Run a program recording every call of the functions named (`--calls`), and print
+    /// the calls as an indented tree with their arguments and return values.
+    Trace(trace::TraceArgs),
     /// List the debug adapters and whether each is installed; install debugpy,
     /// js-debug and CodeLLDB (`dapvisor adapters install NAME...`).
     Adapters(adapters::AdaptersArgs),
@@ -67,6 +73,7 @@ pub fn main() -> ExitCode {
     let no_redact = match &cli.command {
         Command::Mcp(args) => args.no_redact,
         Command::Debug(args) => args.no_redact,
+        Command::Trace(args) => args.no_redact,
         _ => false,
     };
     init_logging(!no_redact);
@@ -90,6 +97,7 @@ pub fn main() -> ExitCode {
                 }
             },
             Command::Debug(args) => debug::run(args).await,
+            Command::Trace(args) => trace::run(args).await,
             Command::Adapters(args) => adapters::run(args).await,
             Command::Doctor(args) => doctor::run(args).await,
         }

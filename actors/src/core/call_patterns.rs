@@ -99,7 +99,7 @@ impl CallPattern {
         if let Some(wanted) = &self.file {
             let Some(file) = file else { return false };
             let wanted = wanted.trim_start_matches("./");
-            if !(glob(wanted, file) || file.ends_with(&format!("/{wanted}")) || file == wanted) {
+            if !(glob(wanted, file) || glob(&format!("*/{wanted}"), file)) {
                 return false;
             }
         }
@@ -183,6 +183,8 @@ mod tests {
         assert!(p("main.fact").matches("main.fact", Some("/x/main.go")));
         assert!(p("Cart.total").matches("cart.Cart.total", None));
         assert!(p("prog.py:fa*").matches("fact", Some("/x/prog.py")));
+        assert!(p("pr*.py:fact").matches("fact", Some("/x/prog.py")));
+        assert!(p("x/prog.py:fact").matches("fact", Some("/w/x/prog.py")));
         assert!(!p("other.py:fact").matches("fact", Some("/x/prog.py")));
         assert!(p("ns::fact").matches("ns::fact(int)", None));
     }

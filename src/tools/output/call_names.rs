@@ -89,7 +89,7 @@ fn expand_one(pattern: &str, sources: &[(PathBuf, String)]) -> Vec<String> {
     for (path, text) in sources {
         let path_text = path.to_string_lossy();
         if let Some(file) = file_part {
-            if !(glob(file, &path_text) || path_text.ends_with(&format!("/{file}"))) {
+            if !(glob(file, &path_text) || glob(&format!("*/{file}"), &path_text)) {
                 continue;
             }
         }
@@ -244,6 +244,10 @@ mod tests {
             ["parcels.py:price", "parcels.py:prime"]
         );
         assert_eq!(expand_one("other.pri*", &s), ["other.print_all"]);
+        assert_eq!(
+            expand_one("par*.py:pri*", &s),
+            ["par*.py:price", "par*.py:prime"]
+        );
         assert_eq!(expand_one("pri*", &s), ["price", "prime", "print_all"]);
         assert_eq!(expand_one("main.Cart.T*", &s), ["main.Cart.Total"]);
         assert!(expand_one("nothing*", &s).is_empty());
