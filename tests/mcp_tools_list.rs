@@ -16,8 +16,11 @@ const BYPASS: &[&str] = &["--permission-mode", "bypass_all"];
 /// conversation that only needs the find-the-bug loop. 11,775 when this was written;
 /// 11,997 once `debug.launch` took `stdin` and minitest ids (two of its texts cut to fit);
 /// 11,986 once its description said how to stop at raised exceptions (issue 28, item 15:
-/// its `test` and `timeout` texts cut to fit).
-const CORE_TOOLS_LIST_BYTES: usize = 12_000;
+/// its `test` and `timeout` texts cut to fit); raised to 12,200 when `debug.launch` took
+/// `calls` (issue 32: call traces, 12,167), the one argument worth its bytes to every
+/// agent: calls with their arguments and return values are what agents find bugs by
+/// fastest.
+const CORE_TOOLS_LIST_BYTES: usize = 12_200;
 
 /// The most `tools/list` may take with every tool (`--tools all`): 41,373 bytes when
 /// this was written, from 52 KB before the core profile's cuts (annotations at their
@@ -28,10 +31,12 @@ const CORE_TOOLS_LIST_BYTES: usize = 12_000;
 /// `debug.launch` took the program's stdin too (`stdin`, `stdin_file`: 46,665 in all),
 /// to 47,000 when it opened core dumps (`core`, and the sessions listing's `kind`,
 /// `core_file` and `signal`: 46,915 in all), to 48,000 when `debug.expose` and
-/// `debug.unexpose` came too (a person's editor on a session, about 960 bytes), and to
+/// `debug.unexpose` came too (a person's editor on a session, about 960 bytes), to
 /// 48,300 when `debug.attach` took `path_mappings` for remote and container targets
-/// (issue 29.1: 355 bytes).
-const ALL_TOOLS_LIST_BYTES: usize = 48_300;
+/// (issue 29.1: 355 bytes), and to 49,500 with call traces (issue 32: `debug.calls`,
+/// `calls` on `debug.launch` and `debug.attach`, and `debug.trace`'s call rows in its
+/// output schema: 1,143 bytes).
+const ALL_TOOLS_LIST_BYTES: usize = 49_500;
 
 /// The tools that declare an `outputSchema` in the `all` profile (the core profile
 /// declares none: its budget has no room for them).

@@ -108,6 +108,7 @@ impl Runtime {
             core_file: Some(core),
             core_signal: signal,
             path_map: Default::default(),
+            calls: Vec::new(),
         })
     }
 }

@@ -46,6 +46,11 @@ pub struct LaunchSpec {
     /// first). See [`Self::function_breakpoint_if`].
     #[serde(default)]
     pub conditional_function_breakpoints: Vec<FunctionBreakpoint>,
+    /// Functions whose calls are recorded, with their arguments and return values, as
+    /// trace rows (`SessionHandle::trace`), without stopping: `name`, `module.name`,
+    /// `file:function`, with `*` globs (see `SessionHandle::set_calls`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
     /// Exception filter ids set before the program runs (such as `raised`, `uncaught`).
     #[serde(default)]
     pub exception_filters: Vec<String>,
@@ -101,6 +106,9 @@ pub struct AttachSpec {
     /// resumes together with [`Self::function_breakpoints`] (which come first).
     #[serde(default)]
     pub conditional_function_breakpoints: Vec<FunctionBreakpoint>,
+    /// Functions whose calls are recorded (as [`LaunchSpec::calls`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
     /// Exception filter ids set before the target resumes.
     #[serde(default)]
     pub exception_filters: Vec<String>,

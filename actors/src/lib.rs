@@ -53,6 +53,7 @@ pub use adapter_check::check_initialize;
 pub use config::RuntimeConfig;
 pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
+pub use core::call_patterns::{glob as call_glob, CallPattern};
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
 pub use core::post_mortem::signal_in as core_dump_signal;
@@ -64,7 +65,9 @@ pub use core::state::{Operation, SessionState};
 /// The expressions a tracepoint's log message records (`None` when the message is
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
-pub use core::trace::{TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint};
+pub use core::trace::{
+    CallEvent, CallRecord, TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint,
+};
 pub use core_dump::is_core_file;
 pub use core_signal::{signal_of_core, MAX_CORE_NOTE_BYTES};
 pub use error::{

@@ -96,6 +96,18 @@ pub const DEFAULT_MAX_TRACE_ROWS: usize = 10_000;
 /// ends in `…`; evaluate it at a breakpoint for the whole).
 pub const MAX_TRACE_VALUE_BYTES: usize = 1024;
 
+/// The most call patterns a session traces at once (`calls`): 64.
+pub const MAX_CALL_PATTERNS: usize = 64;
+
+/// The longest call pattern: 512 bytes.
+pub const MAX_CALL_PATTERN_BYTES: usize = 512;
+
+/// Calls a session records a second at most: 200. Each recorded call stops the
+/// program twice inside the session (at its entry and its return, never shown); past
+/// this rate calls run unrecorded for the rest of that second, and the session counts
+/// them (`calls_dropped` in `debug.trace`). Set with `RuntimeConfig::max_calls_per_second`.
+pub const DEFAULT_MAX_CALLS_PER_SECOND: u32 = 200;
+
 /// The most expressions one tracepoint collects: 16.
 pub const MAX_TRACE_EXPRESSIONS: usize = 16;
 

@@ -3,6 +3,8 @@
 //! - `dapvisor mcp [flags]`: serve the debugger tools over MCP on stdio.
 //! - `dapvisor debug PROGRAM [--break FILE:LINE]... [--eval EXPR]... [-- ARGS...]`:
 //!   run a program under its debugger, print each stop, exit with its exit code.
+//! - `dapvisor trace PROGRAM --calls PATTERN... [-- ARGS...]`: print every call of the
+//!   functions named, with arguments and return values, as an indented tree.
 //! - `dapvisor adapters` / `dapvisor adapters install debugpy`.
 //! - `dapvisor doctor [--json]`: whether this machine can do the main job, and the fixes.
 //!
@@ -19,6 +21,7 @@ pub mod log_writer;
 pub mod mcp;
 pub mod redact_flags;
 pub mod signals;
+pub mod trace;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -47,6 +50,9 @@ pub enum Command {
     Mcp(mcp::McpArgs),
     /// Run a program under its debugger, print every stop, exit with its exit code.
     Debug(debug::DebugArgs),
+    /// Run a program recording every call of the functions named (`--calls`), and print
+    /// the calls as an indented tree with their arguments and return values.
+    Trace(trace::TraceArgs),
     /// List the debug adapters and whether each is installed; install debugpy,
     /// js-debug and CodeLLDB (`dapvisor adapters install NAME...`).
     Adapters(adapters::AdaptersArgs),
@@ -94,6 +100,7 @@ pub fn main() -> ExitCode {
                 }
             },
             Command::Debug(args) => debug::run(args, redaction).await,
+            Command::Trace(args) => trace::run(args, redaction).await,
             Command::Adapters(args) => adapters::run(args).await,
             Command::Doctor(args) => doctor::run(args).await,
         }
@@ -126,6 +133,7 @@ fn redaction_rules(command: &Command) -> Result<RedactRules, String> {
             args.redact.rules(file.as_ref().map(|f| &f.redact))
         }
         Command::Debug(args) => args.redact.rules(None),
+        Command::Trace(args) => args.redact.rules(None),
         _ => Ok(RedactRules::default()),
     }
 }

@@ -90,6 +90,7 @@ fn describe_tools() -> Vec<ToolDef> {
         output::read::tools(),
         inspect::watches::tools(),
         output::trace::tools(),
+        output::calls::tools(),
         protocol::breakpoints::tools(),
         protocol::execution::tools(),
         protocol::restarts::tools(),

@@ -37,6 +37,9 @@ pub struct RuntimeConfig {
     /// Tracepoint rows kept per session (default [`limits::DEFAULT_MAX_TRACE_ROWS`];
     /// at least 1).
     pub(crate) max_trace_rows: usize,
+    /// Calls recorded per second per session (default
+    /// [`limits::DEFAULT_MAX_CALLS_PER_SECOND`]; at least 1).
+    pub(crate) max_calls_per_second: u32,
     /// Largest frame accepted from an adapter (default
     /// [`limits::DEFAULT_MAX_CONTENT_LENGTH`]).
     pub(crate) max_frame_bytes: usize,
@@ -124,6 +127,7 @@ impl Default for RuntimeConfig {
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_trace_rows: limits::DEFAULT_MAX_TRACE_ROWS,
+            max_calls_per_second: limits::DEFAULT_MAX_CALLS_PER_SECOND,
             max_frame_bytes: limits::DEFAULT_MAX_CONTENT_LENGTH,
             max_header_bytes: limits::DEFAULT_MAX_HEADER_LENGTH,
             stderr_tail_bytes: limits::DEFAULT_STDERR_TAIL_BYTES,
@@ -200,6 +204,13 @@ impl RuntimeConfig {
     /// at least 1).
     pub fn max_trace_rows(mut self, rows: usize) -> Self {
         self.max_trace_rows = rows;
+        self
+    }
+
+    /// Calls a session's call trace records a second at most (default
+    /// [`limits::DEFAULT_MAX_CALLS_PER_SECOND`]; at least 1); the rest are counted.
+    pub fn max_calls_per_second(mut self, calls: u32) -> Self {
+        self.max_calls_per_second = calls;
         self
     }
 
@@ -431,6 +442,7 @@ impl RuntimeConfig {
             max_breakpoints: self.max_breakpoints,
             output_buffer_bytes: self.output_buffer_bytes,
             max_trace_rows: self.max_trace_rows,
+            max_calls_per_second: self.max_calls_per_second,
             terminate_grace: self.terminate_grace,
             disconnect_timeout: self.disconnect_timeout,
             parent: None,

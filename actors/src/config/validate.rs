@@ -81,6 +81,13 @@ impl RuntimeConfig {
             limits::DEFAULT_MAX_TRACE_ROWS,
         )?;
         at_least(
+            "max_calls_per_second",
+            self.max_calls_per_second as usize,
+            1,
+            "every call of a call trace would go unrecorded",
+            limits::DEFAULT_MAX_CALLS_PER_SECOND as usize,
+        )?;
+        at_least(
             "max_frame_bytes",
             self.max_frame_bytes,
             limits::MIN_MAX_CONTENT_LENGTH,

@@ -70,6 +70,7 @@ impl SessionCore {
                 self.emit(EventKind::Terminated {
                     restart: body.restart,
                 });
+                self.end_open_calls();
                 self.set_program(Program::Ended);
                 self.maybe_finish_startup();
                 self.graceful_end_seen();
@@ -191,7 +192,10 @@ impl SessionCore {
         }
     }
 
-    fn on_stopped(&mut self, mut body: StoppedEventBody) {
+    pub(super) fn on_stopped(&mut self, mut body: StoppedEventBody) {
+        if self.stop_at_call(&body) {
+            return; // a call trace's own stop: read and moved on from, no one's stop
+        }
         if self.stop_at_tracepoint(&body) {
             return; // read and continued by the session: no one's stop
         }
@@ -236,6 +240,7 @@ impl SessionCore {
     }
 
     fn on_debuggee_ended(&mut self) {
+        self.end_open_calls();
         self.set_program(Program::Ended);
         self.maybe_finish_startup();
         self.wake_waiters();

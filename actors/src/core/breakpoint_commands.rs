@@ -190,7 +190,10 @@ impl SessionCore {
 
     /// Function breakpoints need `supportsFunctionBreakpoints`, and their conditions
     /// the capabilities conditions need.
-    fn check_function_features(&self, list: &[FunctionBreakpoint]) -> Result<(), SessionError> {
+    pub(super) fn check_function_features(
+        &self,
+        list: &[FunctionBreakpoint],
+    ) -> Result<(), SessionError> {
         self.check_request(
             "setFunctionBreakpoints",
             Some(&json!({ "breakpoints": list })),
@@ -277,7 +280,7 @@ impl SessionCore {
 
     fn sync_functions(&mut self, token: Token) {
         if self.adapter_takes_breakpoints() {
-            let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
+            let args = serde_json::to_value(self.function_breakpoint_arguments()).ok();
             self.send(
                 DapCommand::SetFunctionBreakpoints,
                 args,
@@ -285,7 +288,7 @@ impl SessionCore {
                 Pending::Agent {
                     token,
                     command: DapCommand::SetFunctionBreakpoints.name().into(),
-                    purpose: Purpose::FunctionBreakpoints(self.breakpoints.function_names()),
+                    purpose: Purpose::FunctionBreakpoints(self.function_breakpoint_names()),
                 },
             );
         } else {

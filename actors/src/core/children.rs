@@ -79,6 +79,7 @@ impl SessionCore {
                 .map(|f| f.requested.clone())
                 .collect(),
             exception_filters: self.breakpoints.exception_filters().to_vec(),
+            calls: self.calls.patterns.iter().map(|p| p.text.clone()).collect(),
             program,
             // The shell, which knows this session's id, sets it.
             parent: None,

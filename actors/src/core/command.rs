@@ -57,6 +57,8 @@ pub struct StartPlan {
     pub function_breakpoints: Vec<FunctionBreakpoint>,
     /// Exception filters to set before the debuggee runs.
     pub exception_filters: Vec<String>,
+    /// Call-trace patterns recorded from the start.
+    pub calls: Vec<String>,
     /// The program, for display.
     pub program: Option<String>,
     /// The session whose adapter asked for this one with `startDebugging`. A child
@@ -130,6 +132,13 @@ pub enum Command {
     },
     /// Replace every function breakpoint.
     SetFunctionBreakpoints(Vec<FunctionBreakpoint>),
+    /// Change the call trace's patterns: `remove` these, then `add` those.
+    SetCalls {
+        /// Patterns to trace from now on.
+        add: Vec<String>,
+        /// Patterns to trace no more.
+        remove: Vec<String>,
+    },
     /// Add (or replace) one function breakpoint, keeping the others.
     AddFunctionBreakpoint(FunctionBreakpoint),
     /// Remove the function breakpoint on this function, keeping the others.
@@ -322,6 +331,14 @@ pub enum Answer {
     SourceBreakpoints(Vec<SourceBreakpointRecord>),
     /// Function breakpoints as the adapter answered them.
     Breakpoints(Vec<Breakpoint>),
+    /// The call trace's patterns after a change, and the adapter's verdicts on its
+    /// breakpoints (none where the adapter takes no breakpoints yet).
+    Calls {
+        /// The patterns traced now, as given.
+        patterns: Vec<String>,
+        /// The call breakpoints as the adapter answered them.
+        breakpoints: Vec<Breakpoint>,
+    },
     /// Execution resumed (or a pause was asked for); wait for stops after `epoch`.
     Resumed {
         /// The stop epoch when the request was sent.

@@ -41,7 +41,8 @@ impl SessionCore {
                 self.add_file_breakpoint(token, file, breakpoint)
             }
             Command::Trace { since, max_rows } => {
-                let slice = self.trace.read_since(since, max_rows);
+                let mut slice = self.trace.read_since(since, max_rows);
+                slice.calls_dropped = self.calls.over_rate;
                 self.reply(token, Ok(Answer::Trace(slice)));
                 Ok(())
             }
@@ -49,6 +50,7 @@ impl SessionCore {
                 self.remove_file_breakpoint(token, file, line)
             }
             Command::SetFunctionBreakpoints(list) => self.set_function_breakpoints(token, list),
+            Command::SetCalls { add, remove } => self.change_calls(token, add, remove),
             Command::AddFunctionBreakpoint(bp) => self.add_function_breakpoint(token, bp),
             Command::RemoveFunctionBreakpoint(name) => self.remove_function_breakpoint(token, name),
             Command::SetExceptionBreakpoints(filters) => {

@@ -51,6 +51,13 @@ impl SessionCore {
                 purpose: Purpose::Control { action, epoch, was },
             },
         );
+        // A call trace's stops inside this move end it where the agent expects one.
+        let step_into = match action {
+            ControlAction::Next | ControlAction::StepOut => Some(false),
+            ControlAction::StepIn => Some(true),
+            ControlAction::Continue | ControlAction::Pause => None,
+        };
+        self.calls.agent_moves(thread, step_into);
         if action != ControlAction::Pause {
             // Running from the moment the request leaves: a `stopped` event may beat the
             // response, and must not be overwritten by it.

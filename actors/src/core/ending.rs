@@ -136,7 +136,10 @@ impl SessionCore {
                 } => self.reply(token, Ok(Answer::Done)),
                 Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
                 Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
-                Pending::Ending { token: None } | Pending::Startup(_) | Pending::TraceStop(_) => {}
+                Pending::Ending { token: None }
+                | Pending::Startup(_)
+                | Pending::TraceStop(_)
+                | Pending::CallStop(_) => {}
             }
         }
         self.change_phase(Phase::end);

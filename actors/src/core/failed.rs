@@ -72,7 +72,10 @@ impl SessionCore {
             match pending {
                 Pending::Agent { token, .. } => self.reply(token, Err(error.clone())),
                 Pending::Ending { token: Some(token) } => self.reply(token, Ok(Answer::Done)),
-                Pending::Ending { token: None } | Pending::Startup(_) | Pending::TraceStop(_) => {}
+                Pending::Ending { token: None }
+                | Pending::Startup(_)
+                | Pending::TraceStop(_)
+                | Pending::CallStop(_) => {}
             }
         }
         for waiter in std::mem::take(&mut self.waiters) {

@@ -26,6 +26,8 @@ pub(crate) enum Pending {
     /// A request reading a tracepoint at a stop (where the adapter has no log points),
     /// with what the reading has so far.
     TraceStop(TraceStop),
+    /// A request reading a call trace's stop, or moving on from it (`call_stops.rs`).
+    CallStop(crate::core::call_stops::CallStop),
 }
 
 /// How to turn a successful response into an agent's answer.
@@ -38,6 +40,9 @@ pub(crate) enum Purpose {
     SourceBreakpoints(PathBuf, Vec<SourceBreakpoint>),
     /// The names sent, in order: the answer's verdicts are paired with them.
     FunctionBreakpoints(Vec<String>),
+    /// The same list, sent for a change of the call trace: answered with the call
+    /// breakpoints' verdicts.
+    CallBreakpoints(Vec<String>),
     Control {
         action: ControlAction,
         epoch: u64,

@@ -37,6 +37,7 @@ impl SessionCore {
             Pending::Startup(step) => self.on_startup_response(step, result),
             Pending::Ending { token } => self.finish_ending(token),
             Pending::TraceStop(stop) => self.on_trace_step(stop, result),
+            Pending::CallStop(stop) => self.on_call_step(stop, result),
             Pending::Agent {
                 token,
                 command,
@@ -75,9 +76,19 @@ impl SessionCore {
             }
             Purpose::FunctionBreakpoints(sent) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
+                let (agents, _) = self.take_call_ids(&sent, body.breakpoints);
                 self.breakpoints
-                    .record_function_result(&sent, body.breakpoints.clone());
-                Answer::Breakpoints(body.breakpoints)
+                    .record_function_result(&sent, agents.clone());
+                Answer::Breakpoints(agents)
+            }
+            Purpose::CallBreakpoints(sent) => {
+                let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
+                let (agents, calls) = self.take_call_ids(&sent, body.breakpoints);
+                self.breakpoints.record_function_result(&sent, agents);
+                Answer::Calls {
+                    patterns: self.call_pattern_texts(),
+                    breakpoints: calls,
+                }
             }
             Purpose::Control { epoch, .. } | Purpose::Restart { epoch } => {
                 Answer::Resumed { epoch }

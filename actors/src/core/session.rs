@@ -50,6 +50,8 @@ pub struct CoreConfig {
     pub output_buffer_bytes: usize,
     /// Tracepoint rows kept (default [`limits::DEFAULT_MAX_TRACE_ROWS`]).
     pub max_trace_rows: usize,
+    /// Calls recorded a second (default [`limits::DEFAULT_MAX_CALLS_PER_SECOND`]).
+    pub max_calls_per_second: u32,
     /// How long a graceful terminate gives the debuggee (default
     /// [`limits::DEFAULT_TERMINATE_GRACE`]).
     pub terminate_grace: Duration,
@@ -68,6 +70,7 @@ impl Default for CoreConfig {
             max_breakpoints: limits::DEFAULT_MAX_BREAKPOINTS,
             output_buffer_bytes: limits::DEFAULT_OUTPUT_BUFFER_BYTES,
             max_trace_rows: limits::DEFAULT_MAX_TRACE_ROWS,
+            max_calls_per_second: limits::DEFAULT_MAX_CALLS_PER_SECOND,
             terminate_grace: limits::DEFAULT_TERMINATE_GRACE,
             disconnect_timeout: limits::DEFAULT_DISCONNECT_TIMEOUT,
             parent: None,
@@ -87,6 +90,8 @@ pub struct SessionCore {
     pub(super) output: OutputRing,
     /// Tracepoints and the rows their hits recorded.
     pub(super) trace: crate::core::trace::TraceLog,
+    /// Call traces: patterns, open calls (`calls.rs`).
+    pub(super) calls: crate::core::calls::CallTracker,
     /// The answers of this stop's reads (`stop_cache.rs`).
     pub(super) stop_cache: crate::core::stop_cache::StopCache,
     pub(super) pending: HashMap<Tag, Pending>,
@@ -115,6 +120,7 @@ impl SessionCore {
             breakpoints: BreakpointCache::new(config.max_breakpoints),
             output: OutputRing::new(config.output_buffer_bytes),
             trace: crate::core::trace::TraceLog::new(config.max_trace_rows),
+            calls: crate::core::calls::CallTracker::new(config.max_calls_per_second),
             stop_cache: Default::default(),
             config,
             phase: Phase::NotStarted,
@@ -204,7 +210,7 @@ impl SessionCore {
         let pending = self.pending.values().filter_map(|pending| match pending {
             Pending::Agent { token, .. } => Some(*token),
             Pending::Ending { token } => *token,
-            Pending::Startup(_) | Pending::TraceStop(_) => None,
+            Pending::Startup(_) | Pending::TraceStop(_) | Pending::CallStop(_) => None,
         });
         let startup = self.phase.handshake().and_then(|h| h.starter.token());
         let graceful = self.phase.graceful().and_then(|g| match g.awaits {

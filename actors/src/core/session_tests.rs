@@ -303,6 +303,7 @@ pub(crate) fn plan() -> StartPlan {
         breakpoints: Vec::new(),
         function_breakpoints: Vec::new(),
         exception_filters: Vec::new(),
+        calls: Vec::new(),
         program: Some(PROGRAM.into()),
         parent: None,
         attach_target: None,

@@ -69,6 +69,9 @@ impl SessionCore {
         if !plan.exception_filters.is_empty() {
             cache.set_exception_filters(plan.exception_filters.clone())?;
         }
+        if !plan.calls.is_empty() {
+            self.set_call_patterns(&plan.calls)?;
+        }
         self.breakpoints = cache;
 
         // dapvisor's own words on the start (a toolchain missing, ...): `important`,
@@ -98,6 +101,7 @@ impl SessionCore {
             ..Run::default()
         };
         self.breakpoints.clear_results();
+        self.calls.new_run();
 
         self.effects
             .push(Effect::StartAdapter(Box::new(plan.adapter.clone())));
@@ -170,8 +174,8 @@ impl SessionCore {
             }
             (StartupStep::ConfigFunctions(sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
-                self.breakpoints
-                    .record_function_result(&sent, body.breakpoints);
+                let (agents, _) = self.take_call_ids(&sent, body.breakpoints);
+                self.breakpoints.record_function_result(&sent, agents);
             }
             (StartupStep::ConfigExceptions, Ok(_)) => {}
             (
@@ -223,16 +227,17 @@ impl SessionCore {
                 Pending::Startup(StartupStep::ConfigSource(file, sent)),
             );
         }
-        if !self.breakpoints.functions().is_empty()
+        self.note_calls_unsupported();
+        if self.has_function_breakpoints()
             && self.advertised().supports_function_breakpoints == Some(true)
         {
-            let args = serde_json::to_value(self.breakpoints.function_arguments()).ok();
+            let args = serde_json::to_value(self.function_breakpoint_arguments()).ok();
             self.send(
                 DapCommand::SetFunctionBreakpoints,
                 args,
                 None,
                 Pending::Startup(StartupStep::ConfigFunctions(
-                    self.breakpoints.function_names(),
+                    self.function_breakpoint_names(),
                 )),
             );
         }

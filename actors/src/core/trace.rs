@@ -61,8 +61,11 @@ pub struct TraceRow {
     pub thread: Option<i64>,
     /// How the row was recorded.
     pub route: TraceRoute,
-    /// Each expression's value, in the order given.
+    /// Each expression's value, in the order given; a call row's arguments, by name.
     pub values: Vec<TraceValue>,
+    /// What a call trace's row says of its call (`None` for a tracepoint's row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<CallRecord>,
 }
 
 /// How a tracepoint's row was recorded.
@@ -90,6 +93,9 @@ pub struct TraceSlice {
     pub dropped: u64,
     /// Whether more rows wait after these.
     pub more: bool,
+    /// Calls the call trace left unrecorded in the whole session: they came faster
+    /// than its rate ([`limits::DEFAULT_MAX_CALLS_PER_SECOND`]).
+    pub calls_dropped: u64,
 }
 
 /// A tracepoint's identity in its template, and what it records.
@@ -288,6 +294,7 @@ impl TraceLog {
             line: tracepoint.line,
             thread,
             route,
+            call: None,
             values: tracepoint
                 .collect
                 .iter()
@@ -331,6 +338,7 @@ impl TraceLog {
             more: next < self.next_index,
             missed: oldest.saturating_sub(since),
             dropped: self.dropped,
+            calls_dropped: 0,
             next,
             rows,
         }
@@ -404,6 +412,11 @@ fn marker_begun(text: &str, marker: &str) -> usize {
         })
         .unwrap_or(0)
 }
+
+#[path = "trace_calls.rs"]
+mod trace_calls;
+pub(crate) use trace_calls::CallSite;
+pub use trace_calls::{CallEvent, CallRecord};
 
 #[cfg(test)]
 #[path = "trace_tests.rs"]

@@ -48,6 +48,11 @@ fn launch(draft: &mut LaunchDraft<'_>) {
     if only_my_code(&draft.spec.exception_filters) {
         draft.put("justMyCode", json!(true));
     }
+    // A call trace reads each return value in the caller's locals after a step out,
+    // where pydevd shows it only when asked to.
+    if !draft.spec.calls.is_empty() {
+        draft.put("showReturnValue", json!(true));
+    }
     if draft.spec.stdin.is_some() {
         draft.put("console", json!("integratedTerminal"));
         draft.put("redirectOutput", json!(false));
@@ -84,6 +89,9 @@ fn attach(draft: &mut AttachDraft<'_>) {
         "justMyCode",
         json!(only_my_code(&draft.spec.exception_filters)),
     );
+    if !draft.spec.calls.is_empty() {
+        draft.put("showReturnValue", json!(true));
+    }
     // As for a launch (see the debugpy definition's defaults): a SystemExit ends a
     // program; it is no exception to stop at.
     draft.put("breakOnSystemExit", json!([]));

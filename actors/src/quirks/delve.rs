@@ -32,6 +32,8 @@ pub(super) const QUIRKS: Quirks = Quirks {
     exit_status_in_console: Some(exit_status_in),
     debuggee_output_on_adapter_pipes: true,
     attach_port_speaks_dap: true,
+    qualified_function_breakpoints: true,
+    no_return_value_after_step_out: true,
     dialect: Dialect {
         launch,
         attach,

@@ -43,6 +43,13 @@ pub struct Quirks {
     /// The `evaluate` context that answers with the plain value, for an evaluation
     /// that names none (`repl` on most adapters).
     pub plain_evaluate_context: &'static str,
+    /// Function breakpoints take the package-qualified name (`main.fact`, dlv): a call
+    /// trace's `module.name` pattern is sent whole, not as its last part.
+    pub qualified_function_breakpoints: bool,
+    /// After a step out, the caller's locals do not show what the function returned
+    /// (dlv 1.2x: a `~r0` there is the caller's own result): a call trace's return
+    /// rows say so rather than read them.
+    pub no_return_value_after_step_out: bool,
     /// A stop made by an exception filter comes as a `breakpoint` stop on a breakpoint
     /// of the adapter's own (CodeLLDB).
     pub exception_stops_look_like_breakpoints: bool,
@@ -134,6 +141,8 @@ pub struct Quirks {
 impl Quirks {
     /// Plain DAP: an adapter dapvisor knows nothing special of.
     pub const NONE: Quirks = Quirks {
+        qualified_function_breakpoints: false,
+        no_return_value_after_step_out: false,
         exit_status_in_console: None,
         plain_evaluate_context: "repl",
         exception_stops_look_like_breakpoints: false,

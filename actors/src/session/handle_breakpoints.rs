@@ -65,6 +65,29 @@ impl SessionHandle {
         source_records(self.ask(Command::RemoveBreakpoint { file, line }).await?)
     }
 
+    /// Change the call trace: trace the calls of the functions `add` names, and no
+    /// longer those of `remove` (patterns as given before). Each call of a traced
+    /// function is recorded as a trace row with its arguments, and its return as
+    /// another with the return value, without the program stopping for anyone (read
+    /// with [`Self::trace`]). A pattern is `name`, `module.name` (`pkg.Type.method` in
+    /// Go) or `file:function`, with `*` globs in the module or file part; a bad one is
+    /// refused with why. Answers with the patterns traced now, and the adapter's
+    /// verdicts on the call breakpoints (none before the adapter takes breakpoints).
+    /// Empty lists change nothing: they read the patterns.
+    pub async fn set_calls(
+        &self,
+        add: Vec<String>,
+        remove: Vec<String>,
+    ) -> Result<(Vec<String>, Vec<Breakpoint>), SessionError> {
+        match self.ask(Command::SetCalls { add, remove }).await? {
+            Answer::Calls {
+                patterns,
+                breakpoints,
+            } => Ok((patterns, breakpoints)),
+            other => Err(unexpected(other)),
+        }
+    }
+
     /// Replace every function breakpoint.
     pub async fn set_function_breakpoints(
         &self,

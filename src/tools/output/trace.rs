@@ -17,12 +17,15 @@ use crate::tools::catalogue::profile::Stage;
 use crate::tools::catalogue::spec::ToolAnnotations;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::output::trace_result::{TraceResult, TraceRowEntry};
-use crate::{SessionHandle, TraceRoute, TraceRow};
+use crate::{CallEvent, SessionHandle, TraceRoute, TraceRow};
+
+/// The deepest a call row is indented in text (deeper ones say their depth anyway).
+const MAX_INDENT: usize = 16;
 
 pub(crate) fn tools() -> Vec<ToolDef> {
     vec![typed_tool(
         "debug.trace",
-        "Rows recorded by tracepoints (breakpoints with `collect`): hit, file, line, values. \
+        "Rows recorded by tracepoints (breakpoints with `collect`) and `calls`: hit, file, line, values. \
          From cursor `since` (0: the first); when `more`, call again with `since` = `next`.",
         ToolAnnotations::READ_ONLY,
         trace,
@@ -78,6 +81,13 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Result<Typed<TraceResult>,
             ),
         );
     }
+    if slice.calls_dropped > 0 {
+        let _ = writeln!(
+            text,
+            "[{} calls were not recorded: they came faster than the session records them]",
+            slice.calls_dropped
+        );
+    }
     if more {
         let _ = write!(
             text,
@@ -94,12 +104,49 @@ async fn trace(ctx: Arc<Context>, args: TraceArgs) -> Result<Typed<TraceResult>,
         missed: slice.missed,
         dropped: slice.dropped,
         routes,
+        calls_dropped: slice.calls_dropped,
     };
     Ok(Typed::new(result, text.trim_end()))
 }
 
-/// `#3 loop.py:12 i=2 total=3`, one line.
+/// `#3 loop.py:12 i=2 total=3`, one line; a call trace's rows indented by depth:
+/// `-> fact(n=2) #2 prog.py:1`, then `<- fact #2 = 2`.
 fn row_text(row: &TraceRow) -> String {
+    if let Some(call) = &row.call {
+        let indent = "  ".repeat(call.depth.min(MAX_INDENT));
+        let line = match call.event {
+            CallEvent::Call => {
+                let arguments: Vec<String> = row
+                    .values
+                    .iter()
+                    .map(|v| format!("{}={}", v.expression, v.value.replace('\n', "\\n")))
+                    .collect();
+                format!(
+                    "{indent}-> {}({}) #{} {}:{}",
+                    call.function,
+                    arguments.join(", "),
+                    call.call,
+                    short(&row.file),
+                    row.line
+                )
+            }
+            CallEvent::Return => match (&call.returned, &call.unknown) {
+                (Some(value), _) => format!(
+                    "{indent}<- {} #{} = {}",
+                    call.function,
+                    call.call,
+                    value.replace('\n', "\\n")
+                ),
+                (None, why) => format!(
+                    "{indent}<- {} #{} (no value: {})",
+                    call.function,
+                    call.call,
+                    why.as_deref().unwrap_or("none shown")
+                ),
+            },
+        };
+        return line + "\n";
+    }
     let mut line = format!("#{} {}:{}", row.hit, short(&row.file), row.line);
     for value in &row.values {
         let _ = write!(

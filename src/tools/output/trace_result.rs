@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{TraceRoute, TraceRow};
+use crate::{CallRecord, TraceRoute, TraceRow};
 
 /// What `debug.trace` answers: a slice of the rows the session's tracepoints recorded.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -27,6 +27,13 @@ pub(crate) struct TraceResult {
     /// has no log points.
     #[schemars(with = "Vec<String>")]
     pub routes: Vec<TraceRoute>,
+    /// Calls the call trace left unrecorded, coming faster than its rate.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub calls_dropped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One hit of a tracepoint, as `debug.trace` lists it.
@@ -44,6 +51,13 @@ pub(crate) struct TraceRowEntry {
     /// The thread, where the route that recorded the row knows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub thread: Option<i64>,
+    /// A call trace's row (its `values` are the arguments): the call's id, `event`
+    /// (`call` or `return`), `function`, `depth` among traced calls, on a return
+    /// `returned` (or why `unknown`), and `pair`, the cursor of the other row. `file`
+    /// and `line` are the function's entry, or where the call returned to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BTreeMap<String, Value>>")]
+    pub call: Option<CallRecord>,
 }
 
 impl From<&TraceRow> for TraceRowEntry {
@@ -58,6 +72,7 @@ impl From<&TraceRow> for TraceRowEntry {
                 .map(|v| (v.expression.clone(), Value::String(v.value.clone())))
                 .collect(),
             thread: row.thread,
+            call: row.call.clone(),
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::Outcome;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::inspect::watches;
+use crate::tools::output::call_names;
 use crate::tools::start::defaults::uncaught_exception_filters;
 use crate::tools::start::path_mappings;
 use crate::tools::start::session::{check_adapter, started};
@@ -47,6 +48,9 @@ pub(crate) struct AttachArgs {
     /// Also watch these.
     #[serde(default)]
     watch: Vec<String>,
+    /// Record each call of these functions (as debug.launch's `calls`).
+    #[serde(default)]
+    calls: Vec<String>,
     /// Your folders as the target (container, remote host) has them, absolute:
     /// paths shown are yours, or `remote:PATH` where none maps.
     #[serde(default)]
@@ -82,6 +86,10 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
         conditional,
         statements,
     } = start;
+    let sources = cwd
+        .clone()
+        .or_else(|| program.as_deref().and_then(|p| p.parent()).map(Into::into));
+    let calls = call_names::expand(args.calls, sources.as_deref(), &ctx.paths)?;
     let mut spec = AttachSpec::default();
     spec.pid = args.pid;
     spec.host = args.host;
@@ -93,6 +101,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
     spec.breakpoints = breakpoints;
     spec.function_breakpoints = functions;
     spec.conditional_function_breakpoints = conditional;
+    spec.calls = calls;
     spec.exception_filters = match args.filters {
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),

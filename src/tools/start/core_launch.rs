@@ -69,6 +69,7 @@ fn refuse_what_needs_a_run(args: &LaunchArgs) -> Result<(), ToolError> {
         ),
         ("stdin", args.stdin.is_some()),
         ("stdin_file", args.stdin_file.is_some()),
+        ("calls", !args.calls.is_empty()),
     ]
     .into_iter()
     .filter_map(|(name, is_given)| is_given.then_some(name))

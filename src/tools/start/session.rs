@@ -22,6 +22,7 @@ use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, typed_tool, Outcome, Reply, ToolDef, Typed};
 use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
 use crate::tools::inspect::watches;
+use crate::tools::output::call_names;
 use crate::tools::results::render;
 use crate::tools::results::sessions::{SessionEntry, SessionsResult};
 use crate::tools::start::defaults::{panic_function_breakpoints, uncaught_exception_filters};
@@ -80,6 +81,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
                 "watch",
                 "timeout",
                 "path_mappings",
+                "calls",
             ],
         ),
         typed_tool(
@@ -159,6 +161,9 @@ pub(crate) struct LaunchArgs {
     /// Expressions shown at each stop (as debug.watch).
     #[serde(default)]
     pub(super) watch: Vec<String>,
+    /// Record each call of these functions, arguments and return value, without stopping (debug.trace).
+    #[serde(default)]
+    pub(super) calls: Vec<String>,
     /// Seconds to wait for the first stop (and a slow debugger start).
     pub(super) timeout: Option<f64>,
     /// The program's stdin, as text (default: empty).
@@ -248,6 +253,8 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         (None, _) => None,
     };
     let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let sources = program.as_deref().map(default_cwd).unwrap_or(cwd.clone());
+    let calls = call_names::expand(args.calls, sources.as_deref(), &ctx.paths)?;
     let expects_stop = args.stop_on_entry || start.stop();
     let StartBreakpoints {
         sources: breakpoints,
@@ -299,6 +306,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     spec.breakpoints = breakpoints;
     spec.function_breakpoints = functions;
     spec.conditional_function_breakpoints = conditional;
+    spec.calls = calls;
     spec.exception_filters = match args.filters {
         Some(filters) => filters,
         None => {

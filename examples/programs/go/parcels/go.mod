@@ -1,0 +1,3 @@
+module parcels
+
+go 1.19
