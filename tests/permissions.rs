@@ -245,7 +245,8 @@ async fn over_mcp_default_mode_asks_the_user_through_elicitation() {
     assert_eq!(asked.len(), 1);
     let message = asked[0]["message"].as_str().unwrap();
     assert!(
-        message.contains("debug.evaluate") && message.contains("1 + 1"),
+        // Named as the MCP client lists the tool.
+        message.contains("`debug_evaluate`") && message.contains("1 + 1"),
         "{message}"
     );
     let schema = &asked[0]["requestedSchema"];
