@@ -21,8 +21,8 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use dapvisor::{AttachSpec, LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle};
 use dapvisor::StopOutcome;
+use dapvisor::{AttachSpec, LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle};
 
 use remote_support::{debugpy_server, RemoteTree};
 use support::stats::Summary;
