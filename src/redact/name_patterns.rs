@@ -15,7 +15,7 @@ pub(super) enum NamePattern {
     /// The name's last words, lowercased: `pin code` for `pinCode`.
     Words(Vec<String>),
     /// A glob over the lowercased last segment.
-    Glob(Vec<char>),
+    Glob(String),
 }
 
 impl NamePattern {
@@ -29,7 +29,7 @@ impl NamePattern {
                      name the variables"
                 ));
             }
-            return Ok(Self::Glob(pattern.to_lowercase().chars().collect()));
+            return Ok(Self::Glob(pattern.to_lowercase()));
         }
         let words = words(pattern);
         if words.is_empty() {
@@ -45,38 +45,13 @@ impl NamePattern {
         match self {
             Self::Words(pattern) => name_words(name).ends_with(pattern),
             Self::Glob(glob) => {
-                let segment: Vec<char> = last_segment(name)
-                    .to_lowercase()
-                    .chars()
-                    .take(MAX_GLOB_NAME_CHARS + 1)
-                    .collect();
-                segment.len() <= MAX_GLOB_NAME_CHARS && glob_matches(glob, &segment)
+                let segment = last_segment(name);
+                // The glob of call patterns: `*` for any run, at most glob × name steps.
+                segment.chars().count() <= MAX_GLOB_NAME_CHARS
+                    && crate::call_glob(glob, &segment.to_lowercase())
             }
         }
     }
-}
-
-/// Whether `text` matches `glob`, whose `*` stands for any run of characters. Greedy
-/// with one remembered star: at most `glob.len() * text.len()` steps.
-fn glob_matches(glob: &[char], text: &[char]) -> bool {
-    let (mut g, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if g < glob.len() && glob[g] == '*' {
-            star = Some((g, t));
-            g += 1;
-        } else if g < glob.len() && glob[g] == text[t] {
-            g += 1;
-            t += 1;
-        } else if let Some((star_g, star_t)) = star {
-            g = star_g + 1;
-            t = star_t + 1;
-            star = Some((star_g, star_t + 1));
-        } else {
-            return false;
-        }
-    }
-    glob[g..].iter().all(|&c| c == '*')
 }
 
 #[cfg(test)]
