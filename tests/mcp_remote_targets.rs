@@ -249,6 +249,25 @@ async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
         json!({ "program": binary }),
     )
     .await;
+    // The modules' files too: the program's under the agent's folder, the target's
+    // libraries marked as the target's (a name that is no path, `[vdso]`, as it is).
+    let modules = client
+        .ok("debug_modules", json!({ "session_id": id }))
+        .await;
+    let paths: Vec<&str> = modules["modules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["path"].as_str())
+        .collect();
+    let own = local.parent().unwrap().join("ticker").display().to_string();
+    assert!(paths.contains(&own.as_str()), "{modules}");
+    assert!(
+        paths
+            .iter()
+            .all(|p| *p == own || p.starts_with("remote:") || !p.starts_with('/')),
+        "{modules}"
+    );
     tunnel.cut();
     let moved = client
         .call("debug_continue", json!({ "session_id": id, "timeout": 30 }))

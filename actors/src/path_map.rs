@@ -10,9 +10,10 @@
 //! a path with no mapping is shown as it is on the target, never guessed. A marked
 //! path sent back (a `source` request for a frame in a library) goes unmarked.
 //!
-//! Only DAP `Source` objects carry the paths rewritten: a `source` object's `path`,
-//! and each of a `sources` list's, at any depth (stack frames, breakpoints, scopes,
-//! loaded sources, output events).
+//! Only DAP `Source` and `Module` objects carry the paths rewritten: a `source`
+//! object's `path`, and each of a `sources` list's, at any depth (stack frames,
+//! breakpoints, scopes, loaded sources, output events); a `module`'s (a `module`
+//! event's, each of a `modules` answer's) `path` and `symbolFilePath`.
 //!
 //! [`check`] refuses mappings that could not be applied exactly: relative paths, `..`,
 //! two mappings of one remote (or one local) folder, and a local folder and a remote
@@ -237,6 +238,14 @@ fn walk(value: &mut Value, map: &dyn Fn(&str) -> String) {
                             }
                         }
                     }
+                    ("module", Value::Object(module)) => map_module(module, map),
+                    ("modules", Value::Array(modules)) => {
+                        for module in modules.iter_mut() {
+                            if let Value::Object(module) = module {
+                                map_module(module, map);
+                            }
+                        }
+                    }
                     _ => {}
                 }
                 walk(inner, map);
@@ -253,6 +262,14 @@ fn map_path(source: &mut serde_json::Map<String, Value>, map: &dyn Fn(&str) -> S
     }
 }
 
+/// A module's file and its symbol file, where it names them.
+fn map_module(module: &mut serde_json::Map<String, Value>, map: &dyn Fn(&str) -> String) {
+    map_path(module, map);
+    if let Some(Value::String(path)) = module.get_mut("symbolFilePath") {
+        *path = map(path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -263,6 +280,27 @@ mod tests {
         let mappings: Vec<_> = pairs.iter().map(|(l, r)| PathMapping::new(l, r)).collect();
         check(&mappings).unwrap();
         PathMap::new(&mappings)
+    }
+
+    #[test]
+    fn module_paths_come_back_local_or_marked() {
+        let m = map(&[("/home/me/app", "/srv/app")]);
+        let mut answer = json!({ "modules": [
+            { "id": 1, "name": "prog", "path": "/srv/app/prog",
+              "symbolFilePath": "/srv/app/prog.debug" },
+            { "id": 2, "name": "libc.so.6", "path": "/usr/lib/libc.so.6" },
+        ] });
+        m.incoming(&mut answer);
+        assert_eq!(answer["modules"][0]["path"], "/home/me/app/prog");
+        assert_eq!(
+            answer["modules"][0]["symbolFilePath"],
+            "/home/me/app/prog.debug"
+        );
+        assert_eq!(answer["modules"][1]["path"], "remote:/usr/lib/libc.so.6");
+        let mut event =
+            json!({ "reason": "new", "module": { "id": 3, "path": "/srv/app/lib.so" } });
+        m.incoming(&mut event);
+        assert_eq!(event["module"]["path"], "/home/me/app/lib.so");
     }
 
     #[test]
