@@ -21,29 +21,11 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use dapvisor::StopOutcome;
-use dapvisor::{AttachSpec, LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle};
+use dapvisor::{AttachSpec, LaunchSpec, Runtime, RuntimeConfig};
 
 use remote_support::{debugpy_server, RemoteTree};
+use support::first_stop::timed_to_first_stop;
 use support::stats::Summary;
-
-/// How long one side's stop may take before the bench gives up on it.
-const STOP_WAIT: Duration = Duration::from_secs(120);
-
-/// Wait for `session`'s first stop and end it: how long since `start`.
-async fn stopped(runtime: &Runtime, session: SessionHandle, start: Instant) -> Duration {
-    let outcome = session
-        .wait_for_stop(RunTicket { epoch: 0 }, STOP_WAIT)
-        .await
-        .expect("a stop");
-    assert!(
-        matches!(outcome, StopOutcome::Stopped(_)),
-        "stopped: {outcome:?}"
-    );
-    let took = start.elapsed();
-    runtime.end_session(session.id()).await.expect("ended");
-    took
-}
 
 /// One attach, with `local`'s folder mapped to the tree's, to a server started for it.
 async fn attach_once(runtime: &Runtime, local: &Path, line: i64) -> Duration {
@@ -58,7 +40,7 @@ async fn attach_once(runtime: &Runtime, local: &Path, line: i64) -> Duration {
     spec.breakpoints = LaunchSpec::new(local).breakpoint(local, line).breakpoints;
     let start = Instant::now();
     let session = runtime.attach(spec).await.expect("the attach succeeds");
-    stopped(runtime, session, start).await
+    timed_to_first_stop(runtime, session, start).await
 }
 
 /// One launch of `local` with the same breakpoint.
@@ -66,7 +48,7 @@ async fn launch_once(runtime: &Runtime, local: &Path, line: i64) -> Duration {
     let start = Instant::now();
     let spec = LaunchSpec::new(local).breakpoint(local, line);
     let session = runtime.launch(spec).await.expect("the launch succeeds");
-    stopped(runtime, session, start).await
+    timed_to_first_stop(runtime, session, start).await
 }
 
 fn main() {

@@ -22,28 +22,16 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, StopOutcome};
+use dapvisor::{LaunchSpec, Runtime, RuntimeConfig};
 
+use support::first_stop::timed_to_first_stop;
 use support::stats::Summary;
-
-/// How long one side's stop may take before the bench gives up on it.
-const STOP_WAIT: Duration = Duration::from_secs(120);
 
 /// Start `spec`, wait for its first stop, end the session: how long to the stop.
 async fn to_first_stop(runtime: &Runtime, spec: LaunchSpec) -> Duration {
     let start = Instant::now();
     let session = runtime.launch(spec).await.expect("the start succeeds");
-    let outcome = session
-        .wait_for_stop(RunTicket { epoch: 0 }, STOP_WAIT)
-        .await
-        .expect("a stop");
-    assert!(
-        matches!(outcome, StopOutcome::Stopped(_)),
-        "stopped: {outcome:?}"
-    );
-    let took = start.elapsed();
-    runtime.end_session(session.id()).await.expect("ended");
-    took
+    timed_to_first_stop(runtime, session, start).await
 }
 
 /// Alternate `rounds` of opening `core` and launching `program` to its crash under

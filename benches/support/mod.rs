@@ -8,6 +8,7 @@ pub mod allocations;
 pub mod counters;
 pub mod direct_client;
 pub mod fake;
+pub mod first_stop;
 pub mod memory;
 pub mod messages;
 pub mod procs;
