@@ -242,18 +242,25 @@ async fn attaches_by_port_to_a_program_started_under_rdbg_open() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // `DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)`, then it waits.
+    // `DEBUGGER: Debugger can attach via TCP/IP (127.0.0.1:PORT)` and `DEBUGGER: wait
+    // for debugger connection...`, in either order. rdbg fails a client that connects
+    // before the second (see quirks/ruby.rs), so the attach waits for both, as a person
+    // reading that stderr would.
     let mut stderr = std::io::BufReader::new(started.stderr.take().unwrap());
     let mut port = None;
+    let mut waiting = false;
     let mut line = String::new();
-    while port.is_none() && stderr.read_line(&mut line).unwrap() > 0 {
-        port = line
-            .trim_end()
-            .strip_suffix(')')
-            .and_then(|l| l.rsplit_once(':'))
-            .and_then(|(_, p)| p.parse::<u16>().ok());
+    while (port.is_none() || !waiting) && stderr.read_line(&mut line).unwrap() > 0 {
+        waiting |= line.contains("wait for debugger connection");
+        port = port.or_else(|| {
+            line.trim_end()
+                .strip_suffix(')')
+                .and_then(|l| l.rsplit_once(':'))
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+        });
         line.clear();
     }
+    assert!(waiting, "rdbg says it waits for a debugger");
     let port = port.expect("rdbg names its port");
     // Its stderr is drained so that rdbg never blocks on it.
     std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
