@@ -493,5 +493,5 @@ fn same_place(a: &SourceBreakpoint, b: &SourceBreakpoint) -> bool {
 }
 
 #[cfg(test)]
-#[path = "breakpoints_tests.rs"]
+#[path = "tests/breakpoints_unit.rs"]
 mod tests;

@@ -322,5 +322,5 @@ fn return_slot(name: &str) -> Option<()> {
 }
 
 #[cfg(test)]
-#[path = "calls_tests.rs"]
+#[path = "tests/calls_unit.rs"]
 mod tests;

@@ -273,5 +273,5 @@ impl OutputRing {
 }
 
 #[cfg(test)]
-#[path = "output_tests.rs"]
+#[path = "tests/output_unit.rs"]
 mod tests;

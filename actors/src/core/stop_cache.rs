@@ -267,5 +267,5 @@ fn plain_stack_request(arguments: &Value) -> Option<(i64, i64, Option<i64>)> {
 }
 
 #[cfg(test)]
-#[path = "stop_cache_tests.rs"]
+#[path = "tests/stop_cache_unit.rs"]
 mod tests;

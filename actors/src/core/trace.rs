@@ -419,5 +419,5 @@ pub(crate) use trace_calls::CallSite;
 pub use trace_calls::{CallEvent, CallRecord};
 
 #[cfg(test)]
-#[path = "trace_tests.rs"]
+#[path = "tests/trace_unit.rs"]
 mod tests;
