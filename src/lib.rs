@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub use dapvisor_actors::*;
+pub use tools::ErrorCode;
 
 pub mod cli;
 pub mod expose;

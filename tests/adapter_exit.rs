@@ -5,6 +5,7 @@
 
 mod common;
 
+use dapvisor::ErrorCode;
 use std::time::Duration;
 
 use common::*;

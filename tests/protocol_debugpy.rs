@@ -13,6 +13,7 @@ use dapvisor::wire::types::{
     ExceptionBreakMode, ExceptionFilterOptions, SetExceptionBreakpointsArguments,
     SteppingGranularity,
 };
+use dapvisor::ErrorCode;
 use dapvisor::{RunTicket, Runtime, RuntimeConfig, StepKind};
 use protocol_support::debugpy::*;
 use protocol_support::*;

@@ -9,6 +9,7 @@ mod protocol_support;
 
 use common::*;
 use dapvisor::wire::types::{FunctionBreakpoint, InstructionBreakpoint, SteppingGranularity};
+use dapvisor::ErrorCode;
 use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, StepKind};
 use protocol_support::*;
 

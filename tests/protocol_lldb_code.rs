@@ -7,6 +7,7 @@ mod common;
 mod protocol_support;
 
 use common::*;
+use dapvisor::ErrorCode;
 use dapvisor::SessionError;
 use protocol_support::*;
 

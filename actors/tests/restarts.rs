@@ -35,7 +35,6 @@ async fn a_crashed_adapter_comes_back_and_stops_at_the_breakpoint_again() {
         SessionError::AdapterCrashed { attempt, .. } => assert_eq!(*attempt, 1),
         other => panic!("expected AdapterCrashed, got {other:?}"),
     }
-    assert_eq!((err.code(), err.kind()), (500, "adapter_crashed"));
 
     // The same handle sees the new adapter stop at the same breakpoint.
     let second = stopped(&session, first).await;

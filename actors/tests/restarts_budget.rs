@@ -120,7 +120,6 @@ async fn a_runtime_with_a_bad_restart_policy_is_refused_saying_why() {
         }
         other => panic!("want a configuration refusal, got {other:?}"),
     }
-    assert_eq!((err.code(), err.kind()), (400, "invalid_argument"));
 }
 
 #[tokio::test(start_paused = true)]

@@ -5,6 +5,7 @@
 pub mod debugpy;
 
 use dapvisor::signals::Signal;
+use dapvisor::ErrorCode;
 use std::fmt::Debug;
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! The error texts, codes, kinds and hints agents rely on.
+//! The error texts and hints agents rely on.
 
 use super::*;
 
@@ -33,74 +33,6 @@ fn an_exit_without_a_stdout_tail_still_deserializes() {
         (exit.stderr_tail.as_str(), exit.stdout_tail.as_str()),
         ("e", "")
     );
-}
-
-#[test]
-fn codes_are_the_seeds_and_the_kind_tells_the_rest_apart() {
-    let cases = [
-        (SessionError::NotFound("s1".into()), 404, "not_found"),
-        (
-            SessionError::TargetHeld {
-                target: "pid 7".into(),
-                session: Some("s1".into()),
-                owner: Some("c1".into()),
-            },
-            500,
-            "target_held",
-        ),
-        (
-            SessionError::NotOwner {
-                session: "s1".into(),
-                owner: "c1".into(),
-                client: "c2".into(),
-            },
-            500,
-            "not_owner",
-        ),
-        (
-            SessionError::InvalidArgument("x".into()),
-            400,
-            "invalid_argument",
-        ),
-        (
-            SessionError::Config(ConfigError::new("max_sessions", 0, ConfigRule::NotZero)),
-            400,
-            "invalid_argument",
-        ),
-        (
-            SessionError::Busy {
-                queued: 3,
-                limit: 2,
-            },
-            500,
-            "busy",
-        ),
-        (
-            SessionError::LimitExceeded {
-                what: "sessions".into(),
-                limit: 1,
-            },
-            500,
-            "limit",
-        ),
-        (
-            SessionError::timeout("next", Duration::from_secs(1)),
-            500,
-            "timeout",
-        ),
-        (
-            SessionError::AdapterCrashed {
-                exit: AdapterExit::default(),
-                attempt: 1,
-                retry_in: Duration::ZERO,
-            },
-            500,
-            "adapter_crashed",
-        ),
-    ];
-    for (err, code, kind) in cases {
-        assert_eq!((err.code(), err.kind()), (code, kind), "{err}");
-    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 pub(super) mod context;
 pub(super) mod def;
 pub(super) mod describe;
+pub(super) mod error_code;
 pub(super) mod names;
 pub(super) mod operations;
 pub(super) mod profile;

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::SessionError;
+use crate::{ErrorCode, SessionError};
 
 /// Hints about what a tool does to the world, as MCP defines them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -306,7 +306,7 @@ impl From<ToolError> for ToolResult {
 /// `unknown_session` (404: a call that would change a session, on an id no session
 /// has, [`UNKNOWN_SESSION`](crate::tools::UNKNOWN_SESSION)), `limit`,
 /// `busy`, `timeout`, `adapter_crashed`, `internal`, ... (see
-/// [`SessionError::kind`] for the runtime's).
+/// [`ErrorCode`](crate::ErrorCode) for the runtime's).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("error {code} ({kind}): {error}. Next: {hint}")]
 pub struct ToolError {
