@@ -8,7 +8,9 @@
 //! wave the live tasks and open descriptors must come back to what they were after
 //! the first (exact counts, checked: the bench exits non-zero if they do not), and
 //! the resident memory kept per ended session is printed (glibc keeps freed pages in
-//! its arenas, so it is read after `malloc_trim` and reported, not asserted).
+//! its arenas, so it is read after `malloc_trim` and reported, not asserted), beside
+//! the heap bytes still allocated (counted by the bench's allocator: what the process
+//! holds, without the allocator's free pages), which tells a leak from fragmentation.
 //!
 //! `cargo bench --bench soak` (about a minute; `SOAK_SESSIONS` and `SOAK_WAVE` change
 //! the totals).
@@ -22,7 +24,11 @@ use dapvisor::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionHandle, Sto
 use futures::future::join_all;
 use serde_json::json;
 
+use support::allocations::{live_bytes, CountingAllocator};
 use support::memory::{release_freed, rss_kib};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// Sessions started and ended in all, by default.
 const SESSIONS: usize = 1_000;
@@ -45,6 +51,7 @@ struct Reading {
     tasks: usize,
     fds: usize,
     rss_kib: u64,
+    heap_kib: u64,
     sessions: usize,
 }
 
@@ -56,6 +63,7 @@ fn read(runtime: &Runtime) -> Reading {
             .num_alive_tasks(),
         fds: std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count()),
         rss_kib: rss_kib(),
+        heap_kib: live_bytes() / 1024,
         sessions: runtime.sessions().len(),
     }
 }
@@ -180,20 +188,20 @@ async fn soak(total: usize, wave: usize) -> Vec<String> {
     let before = read(&runtime);
     println!("== soak: {total} sessions in waves of {wave}, half on a misbehaving adapter");
     println!(
-        "{:>6} {:>9} {:>7} {:>5} {:>9}",
-        "wave", "moment", "tasks", "fds", "RSS KiB"
+        "{:>6} {:>9} {:>7} {:>5} {:>9} {:>9}",
+        "wave", "moment", "tasks", "fds", "RSS KiB", "heap KiB"
     );
     let row = |label: &str, moment: &str, r: Reading| {
         println!(
-            "{label:>6} {moment:>9} {:>7} {:>5} {:>9}",
-            r.tasks, r.fds, r.rss_kib
+            "{label:>6} {moment:>9} {:>7} {:>5} {:>9} {:>9}",
+            r.tasks, r.fds, r.rss_kib, r.heap_kib
         );
     };
     row("-", "before", before);
     let mut failures = Vec::new();
     let mut reference: Option<Reading> = None;
-    let mut after_first_kib = 0;
-    let mut after_middle_kib = 0;
+    let mut after_first = None;
+    let mut after_middle = None;
     let waves = total.div_ceil(wave);
     let started = Instant::now();
     for n in 1..=waves {
@@ -219,7 +227,7 @@ async fn soak(total: usize, wave: usize) -> Vec<String> {
         row(&n.to_string(), "during", peak);
         row(&n.to_string(), "after", after);
         if n == waves.div_ceil(2) {
-            after_middle_kib = after.rss_kib;
+            after_middle = Some(after);
         }
         if after.sessions != 0 {
             failures.push(format!(
@@ -230,7 +238,7 @@ async fn soak(total: usize, wave: usize) -> Vec<String> {
         match reference {
             None => {
                 reference = Some(after);
-                after_first_kib = after.rss_kib;
+                after_first = Some(after);
             }
             Some(first) => {
                 if after.tasks > first.tasks {
@@ -251,15 +259,27 @@ async fn soak(total: usize, wave: usize) -> Vec<String> {
     let last = read(&runtime);
     let ended_since_first = total.saturating_sub(wave.min(total));
     let ended_since_middle = total.saturating_sub((waves.div_ceil(2) * wave).min(total));
+    let (first, middle) = (after_first.unwrap_or(last), after_middle.unwrap_or(last));
     let per_session =
-        |from: u64, sessions: usize| (last.rss_kib as f64 - from as f64) / sessions.max(1) as f64;
+        |now: u64, from: u64, sessions: usize| (now as f64 - from as f64) / sessions.max(1) as f64;
     println!(
-        "resident memory after the first wave {after_first_kib} KiB, after the middle one \
-         {after_middle_kib} KiB, at the end {} KiB: {:+.2} KiB per session ended since the \
-         first, {:+.2} since the middle",
+        "resident memory after the first wave {} KiB, after the middle one {} KiB, at the \
+         end {} KiB: {:+.2} KiB per session ended since the first, {:+.2} since the middle",
+        first.rss_kib,
+        middle.rss_kib,
         last.rss_kib,
-        per_session(after_first_kib, ended_since_first),
-        per_session(after_middle_kib, ended_since_middle),
+        per_session(last.rss_kib, first.rss_kib, ended_since_first),
+        per_session(last.rss_kib, middle.rss_kib, ended_since_middle),
+    );
+    println!(
+        "heap still allocated after the first wave {} KiB, after the middle one {} KiB, at \
+         the end {} KiB: {:+.3} KiB per session ended since the first, {:+.3} since the \
+         middle",
+        first.heap_kib,
+        middle.heap_kib,
+        last.heap_kib,
+        per_session(last.heap_kib, first.heap_kib, ended_since_first),
+        per_session(last.heap_kib, middle.heap_kib, ended_since_middle),
     );
     println!(
         "{total} sessions started and ended in {:.1} s",
