@@ -69,7 +69,7 @@ pub struct LaunchSpec {
     pub stdin: Option<PathBuf>,
     /// A core dump of `program` to open instead of running it (post-mortem): the
     /// session is stopped where the process died, and nothing can make it run.
-    /// lldb-dap, CodeLLDB and dlv open cores (see `crate::core_dump`).
+    /// lldb-dap, CodeLLDB and dlv open cores (see `crate::runtime::core_dump`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub core: Option<PathBuf>,
 }
@@ -243,13 +243,5 @@ impl AttachSpec {
         self.path_mappings
             .push(crate::path_map::PathMapping::new(local, remote));
         self
-    }
-
-    /// What this attach reaches: the debug server when it names a port (a port wins
-    /// over a pid, as in the attach arguments), else the process, with its start time
-    /// now; `None` when it names neither. [`crate::Runtime::holder_of`] says which
-    /// live session, if any, holds it.
-    pub fn target(&self) -> Option<crate::AttachTarget> {
-        crate::session::reattach::attach_target(self)
     }
 }

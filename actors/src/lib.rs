@@ -26,14 +26,13 @@
 #![warn(unnameable_types)]
 
 pub(crate) mod adapter_check;
-pub(crate) mod attach_claims;
 pub(crate) mod clean_start;
 pub(crate) mod config;
 pub(crate) mod core;
-pub(crate) mod core_dump;
 pub(crate) mod core_signal;
 pub(crate) mod error;
 pub(crate) mod events;
+pub(crate) mod host_probe;
 pub(crate) mod launch;
 pub mod limits;
 pub mod path_map;
@@ -41,6 +40,7 @@ pub(crate) mod quirks;
 pub mod registry;
 pub(crate) mod runtime;
 pub(crate) mod session;
+pub(crate) mod session_state;
 pub(crate) mod source_build;
 pub(crate) mod supervisor;
 pub(crate) mod test_run;
@@ -50,6 +50,7 @@ pub(crate) mod transport;
 pub mod wire;
 
 pub use adapter_check::check_initialize;
+pub use config::RestartPolicy;
 pub use config::RuntimeConfig;
 pub use core::attach_target::AttachTarget;
 pub use core::breakpoints::{BreakpointCache, FunctionBreakpointRecord, SourceBreakpointRecord};
@@ -61,14 +62,12 @@ pub use core::replay_check::ReplayCheck;
 pub use core::snapshot::StopInfo;
 pub use core::snapshot::TrafficCounts;
 pub use core::snapshot::{SessionSnapshot, TopFrame};
-pub use core::state::{Operation, SessionState};
 /// The expressions a tracepoint's log message records (`None` when the message is
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;
 pub use core::trace::{
     CallEvent, CallRecord, TraceRoute, TraceRow, TraceSlice, TraceValue, Tracepoint,
 };
-pub use core_dump::is_core_file;
 pub use core_signal::{signal_of_core, MAX_CORE_NOTE_BYTES};
 pub use error::{
     AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
@@ -76,12 +75,13 @@ pub use error::{
 pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};
 pub use path_map::PathMapping;
+pub use runtime::core_dump::is_core_file;
 pub use runtime::Runtime;
 pub use session::{Owner, Ownership, RunTicket, SessionHandle, SessionId, SharedWith, StepKind};
+pub use session_state::{Operation, SessionState};
 pub use source_build::{
     BuiltSource, SourceBuildError, SourceLanguage, MAX_SOURCE_BUILD_MESSAGE_BYTES,
 };
-pub use supervisor::RestartPolicy;
 pub use test_run::{TestOutcome, TestRequest, TestRunError, TestRunner};
 pub use transport::InProcessConnect;
 pub use transport::{all_process_groups_swept, unswept_process_groups};

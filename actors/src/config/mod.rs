@@ -1,6 +1,7 @@
 //! [`RuntimeConfig`]: every limit of a runtime, with its default, and a setter each;
 //! checked as a whole when a runtime starts (`validate.rs`).
 
+mod restart_policy;
 mod validate;
 
 use std::time::Duration;
@@ -8,8 +9,8 @@ use std::time::Duration;
 use crate::core::session::CoreConfig;
 use crate::limits;
 use crate::registry::{AdapterDef, AdapterRegistry};
-use crate::supervisor::RestartPolicy;
 use crate::transport::{InProcessAdapters, InProcessConnect, TransportConfig};
+pub use restart_policy::RestartPolicy;
 
 /// How a [`Runtime`](crate::Runtime) is set up: a builder. `RuntimeConfig::default()`
 /// has every default of [`crate::limits`] and the built-in adapters; each setter

@@ -91,3 +91,75 @@ impl RestartPolicy {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validate_refuses_a_jitter_outside_0_to_1_saying_why() {
+        for jitter in [f64::NAN, f64::INFINITY, -0.1, 1.5] {
+            let policy = RestartPolicy {
+                jitter,
+                ..RestartPolicy::default()
+            };
+            let err = policy.validate().unwrap_err();
+            assert_eq!(err.field(), "restart_policy.jitter");
+            assert_eq!(err.rule(), ConfigRule::Between { min: 0.0, max: 1.0 });
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("jitter is {jitter}"))
+                    && text.contains("a number from 0 to 1"),
+                "{text}"
+            );
+        }
+        for jitter in [0.0, 0.5, 1.0] {
+            let policy = RestartPolicy {
+                jitter,
+                ..RestartPolicy::default()
+            };
+            assert!(policy.validate().is_ok(), "{jitter}");
+        }
+        assert!(RestartPolicy::default().validate().is_ok());
+    }
+
+    #[test]
+    fn validate_refuses_a_backoff_above_its_cap_and_a_zero_window() {
+        let inverted = RestartPolicy {
+            initial_backoff: Duration::from_secs(60),
+            ..RestartPolicy::default()
+        };
+        let err = inverted.validate().unwrap_err();
+        let field = (err.field(), err.value());
+        assert_eq!(field, ("restart_policy.initial_backoff", "60s"));
+        let max = Duration::from_secs(30);
+        assert!(matches!(err.rule(), ConfigRule::NoLongerThan { max: m, .. } if m == max));
+        let text = err.to_string();
+        assert!(
+            text.contains("no longer than restart_policy.max_backoff (30s)"),
+            "{text}"
+        );
+        let no_window = RestartPolicy {
+            window: Duration::ZERO,
+            ..RestartPolicy::default()
+        };
+        let err = no_window.validate().unwrap_err();
+        assert_eq!(err.field(), "restart_policy.window");
+        let other = "restart_policy.max_restarts";
+        assert_eq!(err.rule(), ConfigRule::NotZeroWhile { other });
+        let text = err.to_string();
+        assert!(
+            text.contains("window is 0s") && text.contains("max_restarts to 0"),
+            "{text}"
+        );
+        let off = RestartPolicy {
+            max_restarts: 0,
+            window: Duration::ZERO,
+            ..RestartPolicy::default()
+        };
+        assert!(
+            off.validate().is_ok(),
+            "restarting turned off needs no window"
+        );
+    }
+}

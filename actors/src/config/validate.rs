@@ -387,12 +387,12 @@ mod tests {
 
     #[test]
     fn a_restart_policy_refusal_names_its_field_under_restart_policy() {
-        let err = refused(RuntimeConfig::default().restart_policy(
-            crate::supervisor::RestartPolicy {
+        let err = refused(
+            RuntimeConfig::default().restart_policy(crate::config::RestartPolicy {
                 jitter: 2.0,
                 ..Default::default()
-            },
-        ));
+            }),
+        );
         assert_eq!((err.field(), err.value()), ("restart_policy.jitter", "2"));
         assert!(
             err.to_string().starts_with(

@@ -6,9 +6,9 @@ use serde_json::{json, Value};
 use crate::core::pending::Pending;
 use crate::core::phase::{Phase, Program};
 use crate::core::session::SessionCore;
+use crate::core::session_event::EventKind;
 use crate::core::snapshot::StopInfo;
 use crate::core::state::SessionState;
-use crate::events::EventKind;
 use crate::wire::types::{
     BreakpointEventBody, CapabilitiesEventBody, ContinuedEventBody, ExitedEventBody,
     OutputEventBody, StoppedEventBody, TerminatedEventBody, Thread, ThreadEventBody,

@@ -1,7 +1,7 @@
 //! What an attach reached, kept in its plan so that a restart after a crash can tell
 //! whether there is still something to attach to (see `session/reattach.rs`), and so
 //! that a second attach to it is refused while the session holds it
-//! (`attach_claims.rs`).
+//! (`runtime/attach_claims.rs`).
 
 use std::net::{IpAddr, UdpSocket};
 use std::time::Duration;

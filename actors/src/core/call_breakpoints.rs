@@ -51,7 +51,7 @@ impl SessionCore {
             self.call_pattern_texts().join(", ")
         );
         self.output.push("important", &note);
-        self.emit(crate::events::EventKind::Output {
+        self.emit(crate::core::session_event::EventKind::Output {
             category: "important".into(),
             output: note,
         });

@@ -13,11 +13,11 @@ use serde_json::{Map, Value};
 
 use crate::core::breakpoints::SourceBreakpointRecord;
 use crate::core::output::OutputSlice;
+use crate::core::session_event::EventKind;
 use crate::core::session_id::SessionId;
 use crate::core::snapshot::{SessionSnapshot, StopInfo};
 use crate::core::state::Operation;
 use crate::error::{AdapterExit, SessionError};
-use crate::events::EventKind;
 use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
 use crate::wire::types::{

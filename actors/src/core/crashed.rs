@@ -9,9 +9,9 @@ use crate::core::command::Effect;
 use crate::core::handshake::Starter;
 use crate::core::phase::Phase;
 use crate::core::session::SessionCore;
+use crate::core::session_event::EventKind;
 use crate::core::state::SessionState;
 use crate::error::{AdapterExit, SessionError};
-use crate::events::EventKind;
 
 impl SessionCore {
     /// What this session's attach reached, to check before its adapter is restarted.

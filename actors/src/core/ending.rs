@@ -9,9 +9,9 @@ use crate::core::handshake::Starter;
 use crate::core::pending::{Pending, Purpose};
 use crate::core::phase::{Phase, Program};
 use crate::core::session::SessionCore;
+use crate::core::session_event::EventKind;
 use crate::core::state::Operation;
 use crate::error::SessionError;
-use crate::events::EventKind;
 use crate::wire::DapCommand;
 
 impl SessionCore {

@@ -9,9 +9,9 @@ use crate::core::failure::Failure;
 use crate::core::pending::Pending;
 use crate::core::phase::Phase;
 use crate::core::session::SessionCore;
+use crate::core::session_event::EventKind;
 use crate::core::state::SessionState;
 use crate::error::SessionError;
-use crate::events::EventKind;
 
 impl SessionCore {
     /// The session cannot go on.

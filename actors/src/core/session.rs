@@ -27,10 +27,10 @@ use crate::core::command::{Answer, Effect, Input, StartPlan, Tag, TimerId, Token
 use crate::core::output::OutputRing;
 use crate::core::pending::{Pending, StopWaiter};
 use crate::core::phase::{GracefulWait, Phase, Program};
+use crate::core::session_event::EventKind;
 use crate::core::snapshot::SessionSnapshot;
 use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
-use crate::events::EventKind;
 use crate::limits;
 use crate::wire::types::{Capabilities, FunctionBreakpoint};
 use crate::wire::{DapCommand, RawJson, Request, Response};

@@ -8,7 +8,6 @@ use crate::core::session_id::SessionId;
 use crate::core::snapshot::StopInfo;
 use crate::core::state::SessionState;
 use crate::error::AdapterExit;
-use crate::events::Lossy;
 use crate::wire::types::Breakpoint;
 
 /// An event of one session.
@@ -175,12 +174,6 @@ impl EventKind {
     }
 }
 
-impl Lossy for SessionEvent {
-    fn is_lossy(&self) -> bool {
-        !self.kind.is_lifecycle()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,11 +258,6 @@ mod tests {
         ];
         for kind in &bulk {
             assert!(!kind.is_lifecycle(), "{kind:?} should be bulk");
-            let event = SessionEvent {
-                session_id: SessionId(1),
-                kind: kind.clone(),
-            };
-            assert!(event.is_lossy());
         }
     }
 }

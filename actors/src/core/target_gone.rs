@@ -13,11 +13,11 @@ use crate::core::command::Effect;
 use crate::core::failure::Failure;
 use crate::core::phase::Phase;
 use crate::core::session::SessionCore;
+use crate::core::session_event::EventKind;
 use crate::core::state::Operation;
 use crate::core::state::SessionState;
 use crate::error::AdapterExit;
 use crate::error::SessionError;
-use crate::events::EventKind;
 use crate::wire::types::ExitedEventBody;
 use crate::wire::Event;
 

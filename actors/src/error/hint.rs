@@ -1,7 +1,12 @@
 //! What an agent can do next, for each [`SessionError`]: its `hint`.
 
 use super::SessionError;
-use crate::core::state::{Operation, SessionState};
+use crate::session_state::{Operation, SessionState};
+
+/// What an agent can do instead, for [`SessionError::PostMortem`]'s hint.
+const POST_MORTEM: &str = "a core dump is read, never run: read its threads, each \
+     thread's stack, the locals, memory, and evaluate expressions that need no running \
+     process; to run the program again, launch it without `core`";
 
 impl SessionError {
     /// What an agent can do next.
@@ -123,7 +128,7 @@ impl SessionError {
                  stops at its breakpoints again), then repeat the request"
                     .into()
             }
-            SessionError::PostMortem { .. } => crate::core::post_mortem::HINT.into(),
+            SessionError::PostMortem { .. } => POST_MORTEM.into(),
             SessionError::SessionFailed { .. } => {
                 "the adapter keeps crashing: read the reason, end this session, and launch \
                  again (perhaps with another adapter)"

@@ -1,17 +1,15 @@
 //! The error an agent gets back from a session or the runtime.
 //!
 //! Every variant says what went wrong and, through [`SessionError::hint`], what the
-//! agent can do next. [`SessionError::code`] carries the HTTP-like codes agents and MCP
-//! clients already know: 404 no such session, 400 invalid state or argument, 501
-//! unsupported, 500 otherwise; [`SessionError::kind`] tells apart the errors that share
-//! a code (`busy`, `limit`, `timeout`, `adapter_crashed`, ... under 500).
+//! agent can do next. How a client sees it (an HTTP-like code and a snake-case kind) is
+//! the agent surface's mapping (`dapvisor::ErrorCode`), not the runtime's.
 
 use std::time::Duration;
 
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::core::state::{Operation, SessionState};
+use crate::session_state::{Operation, SessionState};
 
 mod config;
 mod hint;
@@ -291,7 +289,7 @@ pub enum SessionError {
     },
     /// The session opened a core dump, which cannot run: `operation` would move or
     /// change the program (continue, a step, pause, goto, restart, a write).
-    #[error("{}", crate::core::post_mortem::refusal_text(*operation))]
+    #[error("{}", post_mortem_refusal(*operation))]
     PostMortem {
         /// What was asked for.
         operation: Operation,
@@ -354,6 +352,21 @@ fn target_held_text(target: &str, session: Option<&str>, owner: Option<&str>) ->
     }
 }
 
+/// A core dump's refusal of `op`: why it cannot be done.
+fn post_mortem_refusal(op: Operation) -> String {
+    let why = match op {
+        Operation::Modify => "a dump's memory and variables cannot be written",
+        Operation::SetBreakpoints | Operation::SetExceptionBreakpoints => {
+            "a dump never runs to a breakpoint"
+        }
+        _ => "a dump cannot run",
+    };
+    format!(
+        "`{op}` is refused: the session is a core dump (the memory of a process that has \
+         ended); {why}"
+    )
+}
+
 /// A registry refusal as it always read: an argument error, or the adapter that could
 /// not be started.
 fn registry_text(err: &crate::registry::RegistryError) -> String {
@@ -398,65 +411,6 @@ impl SessionError {
         SessionError::Internal {
             context,
             detail: detail.to_string(),
-        }
-    }
-
-    /// HTTP-like code, as the second seed has them: 404 no such session, 400 invalid
-    /// state or argument, 501 unsupported, 500 otherwise (a call for a client that
-    /// may not drive the session too). [`kind`](Self::kind) says
-    /// which 500 (or 404, or 400) it is.
-    pub fn code(&self) -> u16 {
-        match self {
-            SessionError::NotFound(_)
-            | SessionError::SessionEnded(_)
-            | SessionError::Reaped { .. } => 404,
-            SessionError::InvalidState { .. }
-            | SessionError::PostMortem { .. }
-            | SessionError::InvalidArgument(_)
-            | SessionError::Config(_)
-            | SessionError::ReservedCommand { .. } => 400,
-            SessionError::Registry(err) if err.adapter().is_none() => 400,
-            SessionError::TestRun(err) if err.is_argument_error() => 400,
-            SessionError::Unsupported { .. } => 501,
-            _ => 500,
-        }
-    }
-
-    /// What kind of error, in snake case, for clients that branch on it: `not_found`,
-    /// `session_ended`, `reaped` (404); `invalid_state`, `post_mortem`,
-    /// `invalid_argument` (400);
-    /// `unsupported` (501); `busy`, `limit`, `timeout`, `adapter_crashed`,
-    /// `adapter_error`, `adapter_exited`, `adapter_start`, `start_failed`, `protocol`,
-    /// `internal`, `runtime_stopped`, `session_failed`, `not_owner`, `target_held`
-    /// (500).
-    pub fn kind(&self) -> &'static str {
-        match self {
-            SessionError::NotFound(_) => "not_found",
-            SessionError::NotOwner { .. } => "not_owner",
-            SessionError::TargetHeld { .. } => "target_held",
-            SessionError::SessionEnded(_) => "session_ended",
-            SessionError::Reaped { .. } => "reaped",
-            SessionError::InvalidState { .. } => "invalid_state",
-            SessionError::PostMortem { .. } => "post_mortem",
-            SessionError::InvalidArgument(_)
-            | SessionError::Config(_)
-            | SessionError::ReservedCommand { .. } => "invalid_argument",
-            SessionError::Registry(err) if err.adapter().is_none() => "invalid_argument",
-            SessionError::Registry(_) => "adapter_start",
-            SessionError::TestRun(err) if err.is_argument_error() => "invalid_argument",
-            SessionError::TestRun(_) => "start_failed",
-            SessionError::Unsupported { .. } => "unsupported",
-            SessionError::Busy { .. } => "busy",
-            SessionError::LimitExceeded { .. } => "limit",
-            SessionError::Timeout { .. } => "timeout",
-            SessionError::AdapterCrashed { .. } => "adapter_crashed",
-            SessionError::Adapter { .. } => "adapter_error",
-            SessionError::AdapterExited { .. } => "adapter_exited",
-            SessionError::StartFailed { .. } => "start_failed",
-            SessionError::Protocol(_) => "protocol",
-            SessionError::Internal { .. } => "internal",
-            SessionError::RuntimeStopped => "runtime_stopped",
-            SessionError::SessionFailed { .. } => "session_failed",
         }
     }
 }

@@ -17,9 +17,9 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::core_dump::lldb_quoted;
+use super::dialect::path_value;
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
 use super::{CoreDump, CoreRequest, Quirks};
-use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exception_stops_look_like_breakpoints: true,

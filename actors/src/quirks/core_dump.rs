@@ -49,7 +49,7 @@ pub(crate) fn lldb_quoted(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::AdapterFlavor;
+    use crate::quirks::AdapterFlavor;
     use serde_json::json;
 
     fn opened(flavor: AdapterFlavor, core: &str) -> (CoreRequest, Result<Value, String>) {

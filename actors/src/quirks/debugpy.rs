@@ -21,10 +21,10 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use super::dialect::path_value;
 use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;
-use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     injection_failed_marker: Some("Code injection into PID="),

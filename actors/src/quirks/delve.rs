@@ -24,9 +24,9 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use super::dialect::path_value;
 use super::dialect::{AttachDraft, Dialect, LaunchDraft};
 use super::{CoreDump, CoreRequest, Quirks};
-use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     exit_status_in_console: Some(exit_status_in),

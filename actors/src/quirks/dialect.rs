@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
+use super::rust_binary::is_rust_binary;
 use crate::launch::{AttachSpec, LaunchSpec};
-use crate::registry::{absolute, is_rust_binary, path_value};
 
 /// A `launch` request's arguments while they are written: what a dialect may change
 /// before the registry writes the spec's fields.
@@ -148,4 +148,15 @@ pub(crate) fn stdio_with_stdin(spec: &LaunchSpec) -> Value {
         .as_deref()
         .map_or_else(|| json!("/dev/null"), |file| path_value(&absolute(file)));
     json!([stdin, null, null])
+}
+
+/// `path` made absolute against the process's working directory (no file system access,
+/// links are kept).
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `path` as a JSON string.
+pub(crate) fn path_value(path: &Path) -> Value {
+    Value::String(path.to_string_lossy().into_owned())
 }

@@ -22,7 +22,7 @@ pub enum AdapterFlavor {
     /// gdb's built-in DAP mode (`gdb -i dap`), gdb 14 or newer.
     Gdb,
     /// CodeLLDB, an LLDB-based adapter that dials the runtime back
-    /// ([`TransportKind::ConnectBack`]). Shows Rust values as Rust once told the program
+    /// ([`crate::registry::TransportKind::ConnectBack`]). Shows Rust values as Rust once told the program
     /// is Rust (`sourceLanguages`).
     CodeLldb,
     /// js-debug (Node.js, JavaScript and TypeScript), run as a DAP server under node.

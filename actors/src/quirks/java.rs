@@ -8,7 +8,8 @@
 //!   is the file, compiled in memory with its locals), a `.class` file as its class
 //!   from its folder, a `.jar` as the `Main-Class` its manifest names; `launch_args`
 //!   `mainClass` and `classpath` override each (a class in a package, a jar with none).
-//! - It starts the program itself, with `javaPath`: dapvisor's `debuggee-java`, which
+//! - It starts the program itself, with `javaPath`: dapvisor's `debuggee-java` (set when
+//!   the adapter is resolved, `registry/resolve.rs`), which
 //!   keeps the debug agent JdiDapServer asks for on every interface (`address=*:PORT`)
 //!   on loopback, and gives the program the adapter's stdin. The program runs in the
 //!   adapter's working folder (the launch's `cwd`). JdiDapServer reads no `env`: each
@@ -32,10 +33,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::dialect::{default_to_adapter, LaunchDraft};
+use super::dialect::LaunchDraft;
+use super::dialect::{absolute, path_value};
 use super::{Dialect, Quirks};
-use crate::launch::LaunchSpec;
-use crate::registry::{absolute, path_value};
 
 pub(super) const QUIRKS: Quirks = Quirks {
     listen_banner_on_stderr: true,
@@ -50,7 +50,6 @@ pub(super) const QUIRKS: Quirks = Quirks {
     dialect: Dialect {
         launch,
         after_extra,
-        launch_with_adapter,
         ..Dialect::PLAIN
     },
     ..Quirks::NONE
@@ -120,17 +119,6 @@ fn octal_escaped(text: &str) -> String {
     text.bytes().map(|b| format!("\\{b:03o}")).collect()
 }
 
-/// The program is started with dapvisor's `debuggee-java` unless the arguments name
-/// another `javaPath`.
-fn launch_with_adapter(out: &mut Map<String, Value>, _java: &std::path::Path, _: &LaunchSpec) {
-    let home = crate::registry::dapvisor_home();
-    default_to_adapter(
-        out,
-        "javaPath",
-        &crate::registry::install::debuggee_java(&home),
-    );
-}
-
 /// The `Main-Class` a jar's manifest names, if it can be read.
 fn jar_main_class(jar: &std::path::Path) -> Option<String> {
     use std::io::Read;
@@ -149,6 +137,7 @@ fn jar_main_class(jar: &std::path::Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::launch::LaunchSpec;
 
     fn launched(program: &str, extra: Value) -> Map<String, Value> {
         let mut spec = LaunchSpec::new(program);

@@ -15,10 +15,10 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use super::dialect::path_value;
 use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;
-use crate::registry::path_value;
 
 pub(super) const QUIRKS: Quirks = Quirks {
     program_has_a_session_of_its_own: true,

@@ -19,10 +19,13 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use super::dialect::path_value;
 use super::dialect::{is_rust_program, stdio_with_stdin, AttachDraft, Dialect, LaunchDraft};
+use super::rust_formatters::{
+    lldb_init_commands as lldb_rust_formatters, missing_note as missing_rust_formatters_note,
+};
 use super::{CoreDump, CoreRequest, Quirks};
 use crate::launch::LaunchSpec;
-use crate::registry::{lldb_rust_formatters, missing_rust_formatters_note, path_value};
 use crate::wire::types::Capabilities;
 
 pub(super) const QUIRKS: Quirks = Quirks {
@@ -97,8 +100,8 @@ fn attach(draft: &mut AttachDraft<'_>) {
 
 /// A core dump is an `attach` naming `coreFile` beside the program.
 fn core_arguments(out: &mut Map<String, Value>, program: &Path, core: &Path) -> Result<(), String> {
-    out.insert("program".into(), crate::registry::path_value(program));
-    out.insert("coreFile".into(), crate::registry::path_value(core));
+    out.insert("program".into(), path_value(program));
+    out.insert("coreFile".into(), path_value(core));
     Ok(())
 }
 

@@ -12,20 +12,23 @@ pub(crate) mod core_dump;
 mod debugpy;
 mod delve;
 pub(crate) mod dialect;
+mod flavor;
 mod gdb;
 mod java;
 mod js_debug;
 pub(crate) mod lldb_dap;
 mod ruby;
+mod rust_binary;
+mod rust_formatters;
 
 pub(crate) use core_dump::{CoreDump, CoreRequest};
 pub use dialect::Dialect;
+pub use flavor::AdapterFlavor;
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::registry::AdapterFlavor;
 use crate::wire::types::Capabilities;
 
 /// Says how a program ended, given its exit code or the signal that killed it, in the
@@ -394,7 +397,7 @@ mod tests {
             (CodeLldb, &["launch", "attach"]),
             (JsDebug, &["launch", "attach", "launch_with_adapter"]),
             (Rdbg, &["launch", "adapter_args"]),
-            (Jdi, &["launch", "after_extra", "launch_with_adapter"]),
+            (Jdi, &["launch", "after_extra"]),
             (Generic, &[]),
         ];
         assert_eq!(expected.map(|(f, _)| f), AdapterFlavor::ALL);

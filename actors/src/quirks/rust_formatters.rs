@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::detect::DEFAULT_PROBE_TIMEOUT;
-use super::probe::{run_probe, ProbeOutcome};
+use crate::host_probe::DEFAULT_PROBE_TIMEOUT;
+use crate::host_probe::{run_probe, ProbeOutcome};
 
 /// Where the formatters sit inside a sysroot.
 const FORMATTERS_DIR: &str = "lib/rustlib/etc";

@@ -7,13 +7,11 @@
 //! (its [`Dialect`](crate::quirks::Dialect)) is in its row of the crate's quirks table; nothing here names a
 //! family.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{json, Map, Value};
 
 use super::definition::{AdapterDef, ResolvedAdapter};
 use crate::launch::{AttachSpec, LaunchSpec};
-use crate::quirks::dialect::{AttachDraft, LaunchDraft};
+use crate::quirks::dialect::{absolute, path_value, AttachDraft, LaunchDraft};
 
 /// Host used for attach by port when the spec names none.
 pub(crate) const DEFAULT_ATTACH_HOST: &str = "127.0.0.1";
@@ -122,17 +120,6 @@ impl ResolvedAdapter {
         (self.flavor.quirks().dialect.attach_with_adapter)(&mut out);
         out
     }
-}
-
-/// `path` made absolute against the process's working directory (no file system access,
-/// links are kept).
-pub(crate) fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// `path` as a JSON string.
-pub(crate) fn path_value(path: &Path) -> Value {
-    Value::String(path.to_string_lossy().into_owned())
 }
 
 /// `extra`'s keys into `into`, each replacing the whole value there.

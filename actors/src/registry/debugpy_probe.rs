@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
-use super::probe::{run_probe, ProbeOutcome};
+use crate::host_probe::{run_probe, ProbeOutcome};
 
 /// The probe: import debugpy and say where it came from.
 const PROBE: &str = "import sys, debugpy; sys.stdout.write(debugpy.__file__ or '')";

@@ -5,13 +5,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How long one probe of an adapter (`python -c "import debugpy"`, `gdb --version`) may
-/// run before it is killed and the candidate counted as not working: 20 s. A probe takes
-/// well under a second on an idle machine, but 5 s proved too short on a loaded one
-/// (seven adapters started at once beside a test run: `import debugpy` and rdbg's
-/// `require` both passed 5 s), and a working adapter counted as missing fails a launch
-/// outright, where a slow probe only delays it. Set with [`Environment::probe_timeout`].
-pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+pub use crate::host_probe::DEFAULT_PROBE_TIMEOUT;
 
 /// What adapter resolution looks at, captured once so it can be given explicitly.
 #[derive(Debug, Clone, PartialEq, Eq)]

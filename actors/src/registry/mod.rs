@@ -8,7 +8,8 @@
 //! executable and checks that it works; it blocks on short probe subprocesses.
 
 mod arguments;
-pub(crate) use arguments::{absolute, path_value, DEFAULT_ATTACH_HOST};
+pub(crate) use crate::quirks::dialect::absolute;
+pub(crate) use arguments::DEFAULT_ATTACH_HOST;
 mod banner;
 mod builtin;
 mod debugpy_probe;
@@ -19,15 +20,8 @@ mod go_binary;
 mod probe;
 mod process_kind;
 mod resolve;
-mod rust_binary;
-mod rust_formatters;
 mod select;
 mod version;
-
-pub(crate) use rust_binary::is_rust_binary;
-pub(crate) use rust_formatters::{
-    lldb_init_commands as lldb_rust_formatters, missing_note as missing_rust_formatters_note,
-};
 
 pub mod install;
 #[cfg(test)]

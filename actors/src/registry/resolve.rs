@@ -8,7 +8,9 @@ use super::definition::{AdapterDef, AdapterFlavor, ResolvedAdapter, TransportKin
 use super::detect::{expand_candidate, find_executable, is_executable, Environment};
 use super::error::RegistryError;
 use super::install::{codelldb_adapter, debuggee_java, java_classes, js_debug_server};
-use super::probe::{parse_gdb_version, run_probe, ProbeOutcome, MIN_GDB_VERSION};
+use super::probe::{parse_gdb_version, MIN_GDB_VERSION};
+use crate::host_probe::{run_probe, ProbeOutcome};
+use crate::quirks::dialect::path_value;
 
 /// Find `def`'s executable in `env` and check it.
 pub(crate) fn resolve(
@@ -230,7 +232,13 @@ fn resolve_java(def: &AdapterDef, env: &Environment) -> Result<ResolvedAdapter, 
         Some(java) if tried.is_empty() => {
             let mut args = vec!["-cp".to_string(), classes.to_string_lossy().into_owned()];
             args.extend(def.args.iter().cloned());
-            Ok(ResolvedAdapter::running(def, java, args))
+            // The program runs under dapvisor's `debuggee-java` unless the launch's
+            // own arguments name another `javaPath` (they are merged over these).
+            let mut def = def.clone();
+            def.launch_defaults
+                .entry("javaPath")
+                .or_insert_with(|| path_value(&debuggee));
+            Ok(ResolvedAdapter::running(&def, java, args))
         }
         _ => Err(not_installed(def, tried, def.install_hint.clone())),
     }

@@ -228,6 +228,18 @@ fn java_resolves_to_the_installed_classes_under_the_java_on_path() {
         resolved.args[resolved.args.len() - 3..],
         ["JdiDapServer", "--port", "{port}"]
     );
+    // The program runs under the home's `debuggee-java` (this environment's home, not
+    // the process's), unless the launch names its own `javaPath`.
+    let spec = crate::LaunchSpec::new("/srv/app/Worker.java");
+    let arguments = resolved.launch_arguments(&spec);
+    assert_eq!(arguments["javaPath"], debuggee.display().to_string());
+    let mut own = spec.clone();
+    own.extra
+        .insert("javaPath".into(), "/opt/jdk/bin/java".into());
+    assert_eq!(
+        resolved.launch_arguments(&own)["javaPath"],
+        "/opt/jdk/bin/java"
+    );
 }
 
 #[test]

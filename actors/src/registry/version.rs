@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::definition::{AdapterFlavor, ResolvedAdapter};
-use super::probe::{run_probe, ProbeOutcome};
+use crate::host_probe::{run_probe, ProbeOutcome};
 
 /// The arguments that make `flavor`'s executable print its version, where it has
 /// them. CodeLLDB has no such flag, js-debug runs under node and JdiDapServer under

@@ -16,11 +16,13 @@ use std::sync::{Arc, Mutex};
 
 use crate::core::attach_target::AttachTarget;
 use crate::error::SessionError;
+use crate::launch::AttachSpec;
 use crate::limits::MAX_ATTACH_ANCESTRY;
+use crate::registry::DEFAULT_ATTACH_HOST;
 use crate::runtime::Runtime;
 use crate::session::{SessionHandle, SessionId};
 use crate::transport::process::{tag_owner, TREE_ENV};
-use crate::transport::procfs::{env_var, Stat};
+use crate::transport::procfs::{env_var, ProcessId, Stat};
 
 /// The attaches under way, each with its target.
 #[derive(Debug, Default)]
@@ -67,6 +69,27 @@ impl AttachClaims {
 }
 
 impl Runtime {
+    /// What an attach for `spec` reaches: the debug server when it names a port (a
+    /// port wins over a pid, as in the attach arguments), else the process, with its
+    /// start time now; `None` when it names neither. [`Self::holder_of`] says which
+    /// live session, if any, holds it.
+    pub fn target_of(spec: &AttachSpec) -> Option<AttachTarget> {
+        match (spec.port, spec.pid) {
+            (Some(port), _) => Some(AttachTarget::Server {
+                host: spec
+                    .host
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_ATTACH_HOST.to_string()),
+                port,
+            }),
+            (None, Some(pid)) => Some(AttachTarget::Process {
+                pid,
+                start: ProcessId::of(pid).map(|p| p.start),
+            }),
+            (None, None) => None,
+        }
+    }
+
     /// Claim `target` for an attach: refused when another attach to it is under way,
     /// or a live session holds it ([`Self::holder_of`]).
     pub(crate) async fn claim_target(&self, target: &AttachTarget) -> Result<Claim, SessionError> {
@@ -164,7 +187,10 @@ mod tests {
             port: 5678,
         };
         let refused = claims.take(&other_name).err().unwrap();
-        assert_eq!(refused.kind(), "target_held");
+        assert!(
+            matches!(refused, SessionError::TargetHeld { .. }),
+            "{refused}"
+        );
         assert!(refused.to_string().contains("another attach"), "{refused}");
         let elsewhere = claims.take(&server(5679)).unwrap();
         drop(first);
@@ -180,5 +206,37 @@ mod tests {
         let parent = Stat::read(me).unwrap().ppid;
         assert!(parent <= 1 || lineage.contains(&parent), "{lineage:?}");
         assert!(lineage.len() <= MAX_ATTACH_ANCESTRY);
+    }
+
+    #[test]
+    fn a_pid_is_the_process_with_its_start_time_now() {
+        let me = std::process::id();
+        let spec = AttachSpec {
+            pid: Some(me),
+            ..AttachSpec::default()
+        };
+        let start = ProcessId::of(me).map(|p| p.start);
+        assert!(start.is_some(), "our own start time");
+        assert_eq!(
+            Runtime::target_of(&spec),
+            Some(AttachTarget::Process { pid: me, start })
+        );
+        assert_eq!(Runtime::target_of(&AttachSpec::default()), None);
+    }
+
+    #[test]
+    fn a_port_wins_over_a_pid_and_the_host_defaults_to_loopback() {
+        let spec = AttachSpec {
+            pid: Some(1),
+            port: Some(5678),
+            ..AttachSpec::default()
+        };
+        assert_eq!(
+            Runtime::target_of(&spec),
+            Some(AttachTarget::Server {
+                host: "127.0.0.1".into(),
+                port: 5678
+            })
+        );
     }
 }

@@ -8,6 +8,9 @@ use dashmap::DashMap;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorCell, ActorRef};
 
+pub(crate) mod attach_claims;
+pub(crate) mod core_dump;
+
 use crate::config::RuntimeConfig;
 use crate::core::command::StartPlan;
 use crate::core::state::Operation;
@@ -43,7 +46,7 @@ struct RuntimeInner {
     config: Arc<RuntimeConfig>,
     ended: Arc<EndedSessions>,
     /// The attaches under way, each holding its target (`attach_claims.rs`).
-    attach_claims: Arc<crate::attach_claims::AttachClaims>,
+    attach_claims: Arc<attach_claims::AttachClaims>,
 }
 
 impl Drop for RuntimeInner {
@@ -227,7 +230,7 @@ impl Runtime {
         }
         // Held until the session is started (its snapshot then names the target) or
         // the attach failed.
-        let _claim = match crate::session::reattach::attach_target(&spec) {
+        let _claim = match Self::target_of(&spec) {
             Some(target) => Some(self.claim_target(&target).await?),
             None => None,
         };
@@ -236,7 +239,7 @@ impl Runtime {
     }
 
     /// The attaches under way.
-    pub(crate) fn attach_claims(&self) -> &Arc<crate::attach_claims::AttachClaims> {
+    pub(crate) fn attach_claims(&self) -> &Arc<attach_claims::AttachClaims> {
         &self.inner.attach_claims
     }
 
@@ -376,7 +379,7 @@ impl Runtime {
             return Err(SessionError::InvalidArgument(why.to_string()));
         }
         let arguments = adapter.attach_arguments(&spec);
-        let attach_target = crate::session::reattach::attach_target(&spec);
+        let attach_target = Self::target_of(&spec);
         Ok(StartPlan {
             operation: Operation::Attach,
             program: spec

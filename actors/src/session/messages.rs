@@ -65,7 +65,7 @@ pub enum SessionMsg {
     /// [`crate::testing::inject_fault`]). Nothing in the runtime sends it.
     #[cfg(any(test, feature = "testing"))]
     #[doc(hidden)]
-    InjectFault(crate::testing::InjectedFault),
+    InjectFault(crate::transport::injected_fault::InjectedFault),
 }
 
 /// What the supervisor decided about a session's crashed adapter.

@@ -13,29 +13,7 @@ use crate::core::command::{Input, StartPlan};
 use crate::core::failure::Failure;
 use crate::core::replay_check::ReplayCheck;
 use crate::core::session::SessionCore;
-use crate::launch::AttachSpec;
-use crate::registry::DEFAULT_ATTACH_HOST;
-use crate::transport::procfs::{ProcessId, Stat};
-
-/// What an attach for `spec` reaches: the debug server when it names a port (a port
-/// wins over a pid, as in the attach arguments), else the process, with its start
-/// time now.
-pub(crate) fn attach_target(spec: &AttachSpec) -> Option<AttachTarget> {
-    match (spec.port, spec.pid) {
-        (Some(port), _) => Some(AttachTarget::Server {
-            host: spec
-                .host
-                .clone()
-                .unwrap_or_else(|| DEFAULT_ATTACH_HOST.to_string()),
-            port,
-        }),
-        (None, Some(pid)) => Some(AttachTarget::Process {
-            pid,
-            start: ProcessId::of(pid).map(|p| p.start),
-        }),
-        (None, None) => None,
-    }
-}
+use crate::transport::procfs::Stat;
 
 /// What to do with a restart that is due.
 #[derive(Debug)]
@@ -149,6 +127,7 @@ pub(crate) async fn server_gone(host: &str, port: u16, timeout: Duration) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::procfs::ProcessId;
 
     fn stat(state: char, start: u64) -> Stat {
         Stat {
@@ -158,6 +137,14 @@ mod tests {
             pgrp: 4242,
             start,
         }
+    }
+
+    #[test]
+    fn this_process_is_not_gone_and_a_different_start_is_not_it() {
+        let me = std::process::id();
+        let start = ProcessId::of(me).expect("our own start time").start;
+        assert_eq!(process_gone(me, Some(start), Stat::read(me)), None);
+        assert!(process_gone(me, Some(start + 1), Stat::read(me)).is_some());
     }
 
     #[test]
@@ -177,40 +164,8 @@ mod tests {
     }
 
     #[test]
-    fn this_process_is_its_own_target_and_a_different_start_is_not() {
-        let me = std::process::id();
-        let spec = AttachSpec {
-            pid: Some(me),
-            ..AttachSpec::default()
-        };
-        let Some(AttachTarget::Process { pid, start }) = attach_target(&spec) else {
-            panic!("{:?}", attach_target(&spec));
-        };
-        assert_eq!(pid, me);
-        let start = start.expect("our own start time");
-        assert_eq!(process_gone(me, Some(start), Stat::read(me)), None);
-        assert!(process_gone(me, Some(start + 1), Stat::read(me)).is_some());
-    }
-
-    #[test]
-    fn a_port_wins_over_a_pid_and_the_host_defaults_to_loopback() {
-        let spec = AttachSpec {
-            pid: Some(1),
-            port: Some(5678),
-            ..AttachSpec::default()
-        };
-        assert_eq!(
-            attach_target(&spec),
-            Some(AttachTarget::Server {
-                host: "127.0.0.1".into(),
-                port: 5678
-            })
-        );
-    }
-
-    #[test]
     fn a_replay_check_refuses_with_its_reason_and_passes_what_it_passes() {
-        let plan = crate::core::session_tests::plan();
+        let plan = crate::core::tests::plan();
         let passes = ReplayCheck::new(|_| Ok(()));
         assert_eq!(replay_refused(&passes, &plan), None);
         let refuses = ReplayCheck::new(|plan| {

@@ -5,9 +5,9 @@ mod children;
 mod crashes;
 pub mod ended;
 mod reaper;
-pub mod restart_policy;
+pub mod restart_tracker;
 mod shutdown;
 
 pub use actor::{SupervisorActor, SupervisorArgs, SupervisorMsg};
 pub use ended::EndedSessions;
-pub use restart_policy::{RestartDecision, RestartPolicy, RestartTracker};
+pub use restart_tracker::{RestartDecision, RestartTracker};

@@ -3,44 +3,8 @@
 //! panicking) and check what supervision does about it. A testing hook: nothing in
 //! the runtime sends these, and no adapter can trigger them.
 
-use ractor::ActorProcessingErr;
-
 use crate::session::{SessionHandle, SessionMsg};
-
-/// Which actor fails, and how.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InjectedFault {
-    /// The session actor's handler returns an error.
-    SessionError,
-    /// The session actor's handler panics.
-    SessionPanic,
-    /// The handler of the session's current transport returns an error.
-    TransportError,
-    /// The handler of the session's current transport panics.
-    TransportPanic,
-}
-
-impl InjectedFault {
-    /// Whether the fault is for the transport (the session passes it on).
-    pub(crate) fn is_transport(self) -> bool {
-        matches!(
-            self,
-            InjectedFault::TransportError | InjectedFault::TransportPanic
-        )
-    }
-
-    /// Fail the handler of `actor` ("session" or "transport") as the fault says.
-    pub(crate) fn fail(self, actor: &str) -> Result<(), ActorProcessingErr> {
-        match self {
-            InjectedFault::SessionPanic | InjectedFault::TransportPanic => {
-                panic!("a panic injected into the {actor} actor (testing hook)")
-            }
-            InjectedFault::SessionError | InjectedFault::TransportError => {
-                Err(format!("an error injected into the {actor} actor (testing hook)").into())
-            }
-        }
-    }
-}
+pub use crate::transport::injected_fault::InjectedFault;
 
 /// Make `session`'s actor (or its current transport) fail as `fault` says, from its
 /// next message on. False if the session actor is already gone. A transport fault

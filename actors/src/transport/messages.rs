@@ -260,5 +260,5 @@ pub enum TransportMsg {
     /// Testing hook: fail this actor (see [`crate::testing::inject_fault`]).
     #[cfg(any(test, feature = "testing"))]
     #[doc(hidden)]
-    InjectFault(crate::testing::InjectedFault),
+    InjectFault(crate::transport::injected_fault::InjectedFault),
 }

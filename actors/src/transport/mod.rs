@@ -28,6 +28,8 @@ pub(crate) mod child_slots;
 pub(crate) mod connect_back;
 pub(crate) mod ending;
 pub(crate) mod in_process;
+#[cfg(any(test, feature = "testing"))]
+pub(crate) mod injected_fault;
 pub(crate) mod io;
 pub(crate) mod io_tasks;
 pub(crate) mod listen;

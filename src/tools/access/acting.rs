@@ -142,7 +142,7 @@ impl ToolCatalogue {
             .get("host")
             .and_then(Value::as_str)
             .map(str::to_string);
-        let Some(target) = spec.target() else {
+        let Some(target) = crate::Runtime::target_of(&spec) else {
             return Ok(()); // the tool says what an attach needs
         };
         Ok(self.ctx.runtime.target_free(&target).await?)

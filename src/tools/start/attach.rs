@@ -106,7 +106,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
         Some(filters) => filters,
         None => uncaught_exception_filters(ctx.runtime.registry().select_for_attach(&spec).ok()),
     };
-    let server = match spec.target() {
+    let server = match crate::Runtime::target_of(&spec) {
         Some(server @ crate::AttachTarget::Server { .. }) => {
             let adapter = ctx.runtime.registry().select_for_attach(&spec).ok();
             Some((server.to_string(), adapter.map(|def| def.name.clone())))
