@@ -5,8 +5,8 @@
 //! start and end are in neither figure.
 //!
 //! Printed per adapter: the loop's time untraced and traced (medians), recorded calls a
-//! second, the ratio of the two loop times, and the DAP requests per recorded call (the
-//! traced run's `requests_sent` less the untraced run's, over the calls: exact). Every
+//! second, the ratio of the two loop times, and the DAP requests the traced run sent more
+//! than the untraced one, as `per call x calls + left over` (exact counts). Every
 //! traced run must record every call (`calls_dropped` 0, a call and a return row each),
 //! or the bench fails. The rate cap (`max_calls_per_second`) is lifted for the bench.
 //!
@@ -18,7 +18,8 @@
 //! Needs debugpy (`$DAPVISOR_PYTHON`), lldb-dap, CodeLLDB, dlv, cc and go.
 //! `$DAPVISOR_CALL_ROUNDS` rounds per adapter (3 by default); `$DAPVISOR_CALL_ADAPTERS`
 //! a comma list to run some (`debugpy,debugpy-nodelay,lldb-dap,codelldb,dlv`).
-//! `cargo bench --bench call_throughput`
+//! `cargo bench --profile dev --bench call_throughput`; figures in BENCHMARKS.md,
+//! "Call-trace throughput per adapter".
 
 mod support;
 
@@ -109,20 +110,29 @@ fn cases(dir: &Path, only: Option<&str>) -> Vec<Case> {
     if all.iter().any(|case| case.2.ends_with("call_loop_go")) {
         let out = dir.join("call_loop_go");
         build(
-            &["go", "build", "-gcflags=all=-N -l", "-o", out.to_str().unwrap(), "."],
+            &[
+                "go",
+                "build",
+                "-gcflags=all=-N -l",
+                "-o",
+                out.to_str().unwrap(),
+                ".",
+            ],
             &fixtures().join("call_loop_go"),
             "call_loop_go",
         );
     }
     all.into_iter()
-        .map(|(name, adapter, program, pattern, calls, nodelay_at)| Case {
-            name,
-            adapter,
-            program,
-            pattern,
-            calls,
-            nodelay_at,
-        })
+        .map(
+            |(name, adapter, program, pattern, calls, nodelay_at)| Case {
+                name,
+                adapter,
+                program,
+                pattern,
+                calls,
+                nodelay_at,
+            },
+        )
         .collect()
 }
 
@@ -179,7 +189,12 @@ async fn run(runtime: &Runtime, case: &Case, traced: bool, out: &Path) -> Run {
                 break;
             }
         }
-        assert_eq!(rows, 2 * case.calls, "{}: a call and a return row each", case.name);
+        assert_eq!(
+            rows,
+            2 * case.calls,
+            "{}: a call and a return row each",
+            case.name
+        );
     }
     runtime
         .end_session(session.id())
@@ -206,23 +221,34 @@ fn median(samples: &mut [Duration]) -> Duration {
 async fn measure(runtime: &Runtime, case: &Case, rounds: usize, dir: &Path) {
     let out = dir.join(format!("{}.out", case.name));
     let (mut plain, mut traced) = (Vec::new(), Vec::new());
-    let mut requests = Vec::new();
+    let mut extra = Vec::new();
     for _ in 0..rounds {
         let untraced = run(runtime, case, false, &out).await;
         let recorded = run(runtime, case, true, &out).await;
         plain.push(untraced.loop_time);
         traced.push(recorded.loop_time);
-        let extra = recorded.requests_sent as f64 - untraced.requests_sent as f64;
-        requests.push(extra / case.calls as f64);
+        extra.push(recorded.requests_sent as i64 - untraced.requests_sent as i64);
     }
     let (plain, traced) = (median(&mut plain), median(&mut traced));
-    let rate = case.calls as f64 / traced.as_secs_f64();
+    let calls = case.calls as f64;
     let ratio = traced.as_secs_f64() / plain.as_secs_f64();
+    // Exact: the traced run's requests less the untraced run's, per call and left over
+    // (the call breakpoints' `setFunctionBreakpoints`).
+    let calls_i = case.calls as i64;
+    let per_call: Vec<String> = extra
+        .iter()
+        .map(|e| format!("{e} = {} x {calls_i} + {}", e / calls_i, e % calls_i))
+        .collect();
     println!(
-        "call_throughput {:<16} {} calls: untraced {:>10.3?}, traced {:>10.3?}: \
-         {rate:.1} recorded calls/s, {ratio:.0}x the untraced loop; \
-         DAP requests per recorded call {requests:?}",
-        case.name, case.calls, plain, traced
+        "call_throughput {:<16} {} calls: untraced {:.3?} ({:.0} calls/s), traced {:.3?} \
+         ({:.1} recorded calls/s), ratio {ratio:.0}; more DAP requests traced: {}",
+        case.name,
+        case.calls,
+        plain,
+        calls / plain.as_secs_f64(),
+        traced,
+        calls / traced.as_secs_f64(),
+        per_call.join(", ")
     );
 }
 

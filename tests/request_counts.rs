@@ -325,7 +325,10 @@ async fn requests_of_recorded_calls(
     let rows = trace["rows"].as_array().unwrap();
     assert_eq!(rows.len() as u64, 2 * calls, "{trace}");
     let mut returns = rows.iter().filter(|r| r["call"]["event"] == "return");
-    assert!(returns.all(|r| r["call"]["returned"].is_string()), "{trace}");
+    assert!(
+        returns.all(|r| r["call"]["returned"].is_string()),
+        "{trace}"
+    );
     assert!(trace.get("calls_dropped").is_none(), "{trace}");
     ok(&tools, "debug.terminate", session).await;
     sent

@@ -86,6 +86,22 @@ HUNTS = [
         evidence=["500", "band"],
         expand=("p",),
     ),
+    # CodeLLDB shows the struct returned as `{cents:1100, band:1}`.
+    Hunt(
+        name="c/prices.c (CodeLLDB)",
+        program=PROGRAMS / "c/prices.c",
+        adapter="codelldb",
+        source=PROGRAMS / "c/prices.c",
+        call_site="struct price quote = price_of(",
+        function="price_of",
+        calls=["prices.c:*"],
+        exit_code=15,
+        in_locals=lambda v: _is(v.get("grams"), "500") and _is(v.get("p.band"), "1"),
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        in_return=lambda r: "band:1" in r,
+        evidence=["500", "band"],
+        expand=("p",),
+    ),
     Hunt(
         name="go/parcels (dlv)",
         program=PROGRAMS / "go/parcels",
