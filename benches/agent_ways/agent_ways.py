@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Does a call trace help an agent? A scripted agent finds the planted bug of each example
-program with a call-trace story (hunts.py) two ways through `dapvisor mcp` over stdio,
-as an agent would (tools/call JSON): line breakpoints and stepping, and call traces
-(ways.py; the diff way of issue 32 part 2 is not yet measured). Each way must reach the
-bug (the buggy function, its inputs and the wrong value), or the run fails.
+program with a call-trace story (hunts.py) through `dapvisor mcp` over stdio, as an agent
+would (tools/call JSON): by line breakpoints and stepping, and by call traces, each told
+the suspect function or told nothing (ways.py; the diff way of issue 32 part 2 is not yet
+measured). Each way must reach the bug (the buggy function, its inputs and the wrong
+value), or the run fails.
 
 Counted exactly per way: the tool calls made (ending the session included), and the
 bytes of their answers: the text content (what an MCP client shows a model) and the
 whole JSON-RPC answer (text and structured content). Timed: each way whole, from the
-server's start to the answer; runs of both ways alternate, so the ratio of one round's
-times is the figure to compare (a shared machine's load moves a whole round).
+server's start to the answer; the ways alternate, so the ratio of one round's times (a
+call-trace way's to the stepping way told as much) is the figure to compare (a shared
+machine's load moves a whole round).
 
 Usage (from the repository root):
   cargo build --bin dapvisor          # or --release, and pass --dapvisor
@@ -33,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bughunt"))
 from hunts import HUNTS, REPO  # noqa: E402
 from mcp_clients import Mcp  # noqa: E402
 from scenario import Fail  # noqa: E402
-from ways import WAYS  # noqa: E402
+from ways import TOLD_AS_MUCH, WAYS  # noqa: E402
 
 
 class CountingMcp(Mcp):
@@ -124,11 +126,12 @@ def main():
     print(f"load after: {os.getloadavg()}")
     print()
     print("| program | way | tool calls | text bytes | JSON-RPC bytes | time, median (range) "
-          "| time / stepping's, median of each round's |")
+          "| time / stepping told as much: median of each round's (range) |")
     print("|---|---|---|---|---|---|---|")
     for hunt in hunts:
-        base = {r["round"]: r["seconds"] for r in results.get((hunt.name, "stepping"), [])}
         for way in ways:
+            base = {r["round"]: r["seconds"]
+                    for r in results.get((hunt.name, TOLD_AS_MUCH.get(way)), [])}
             runs = results.get((hunt.name, way), [])
             if not runs:
                 print(f"| {hunt.name} | {way} | failed | | | | |")
@@ -140,7 +143,8 @@ def main():
             wire = "/".join(str(c[2]) for c in counts)
             secs = [r["seconds"] for r in runs]
             ratio = [r["seconds"] / base[r["round"]] for r in runs if r["round"] in base]
-            rounds = f"{statistics.median(ratio):.2f}x" if ratio else ""
+            rounds = (f"{statistics.median(ratio):.2f}x ({min(ratio):.2f}-{max(ratio):.2f})"
+                      if ratio else "")
             print(f"| {hunt.name} | {way} | {calls} | {text} | {wire} | "
                   f"{statistics.median(secs):.2f} s ({min(secs):.2f}-{max(secs):.2f}) | {rounds} |")
     if "diff" not in WAYS:

@@ -27,6 +27,8 @@ class Hunt:
     source: Path
     # Text of the caller's line that calls the function with the bug.
     call_site: str
+    # Text of `main`'s first line, where an agent with no suspect starts.
+    entry: str
     # The function with the bug, as the adapter names its frame.
     function: str
     # What the call-trace way traces: every function of the program (the agent does not
@@ -63,6 +65,7 @@ HUNTS = [
         adapter=None,
         source=PROGRAMS / "python/parcels.py",
         call_site="quote = price(grams, layers(",
+        entry='total = 0',
         function="price",
         calls=["parcels.py:*"],
         exit_code=15,
@@ -77,6 +80,7 @@ HUNTS = [
         adapter="lldb-dap",
         source=PROGRAMS / "c/prices.c",
         call_site="struct price quote = price_of(",
+        entry='const char *weights[]',
         function="price_of",
         calls=["prices.c:*"],
         exit_code=15,
@@ -93,6 +97,7 @@ HUNTS = [
         adapter="codelldb",
         source=PROGRAMS / "c/prices.c",
         call_site="struct price quote = price_of(",
+        entry='const char *weights[]',
         function="price_of",
         calls=["prices.c:*"],
         exit_code=15,
@@ -108,6 +113,7 @@ HUNTS = [
         adapter=None,
         source=PROGRAMS / "go/parcels/main.go",
         call_site="quote := priceOf(grams, layers(",
+        entry='total := 0',
         function="main.priceOf",
         calls=["main.*"],
         exit_code=15,
@@ -128,6 +134,7 @@ HUNTS = [
         adapter=None,
         source=PROGRAMS / "python/discount.py",
         call_site="discounted = apply_discount(line_cents)",
+        entry='total = order_total(ITEMS)',
         function="apply_discount",
         calls=["discount.py:*"],
         exit_code=3,
@@ -143,6 +150,7 @@ HUNTS = [
         adapter="lldb-dap",
         source=PROGRAMS / "c/average.c",
         call_site="s.mean = mean_of(s.sum, s.count);",
+        entry='int scores[NUM_SCORES]',
         function="mean_of",
         calls=["average.c:*"],
         exit_code=4,
