@@ -292,3 +292,74 @@ async fn evaluations_at_one_stop_cost_one_request_each() {
     assert_eq!(requests_sent(&tools, &id).await - before, 3);
     ok(&tools, "debug.terminate", json!({ "session_id": id })).await;
 }
+
+/// The requests of continuing from `first` to `last` (two breakpoints of `file`) with
+/// `pattern` traced (`calls` on the launch: debugpy shows return values only then): the
+/// recorded calls' own, and the continue's (`continue`, then the stop summary's
+/// `stackTrace`, `scopes`, `variables` at the second stop). Checks that `calls` calls
+/// were recorded with their return values, all between the two stops.
+async fn requests_of_recorded_calls(
+    program: &str,
+    file: &str,
+    (first, last): (&str, &str),
+    pattern: &str,
+    calls: u64,
+) -> u64 {
+    let tools = catalogue().await;
+    let (first, last) = (line_of(file, first), line_of(file, last));
+    let breakpoints = json!([{ "file": file, "line": first }, { "file": file, "line": last }]);
+    let launch = ok(
+        &tools,
+        "debug.launch",
+        json!({ "program": program, "breakpoints": breakpoints, "calls": [pattern] }),
+    )
+    .await;
+    assert_eq!(launch["stop"]["line"], first, "{launch}");
+    let id = launch["session_id"].as_str().unwrap().to_string();
+    let session = json!({ "session_id": id });
+    let before = requests_sent(&tools, &id).await;
+    let stopped = ok(&tools, "debug.continue", session.clone()).await;
+    assert_eq!(stopped["stop"]["line"], last, "{stopped}");
+    let sent = requests_sent(&tools, &id).await - before;
+    let trace = ok(&tools, "debug.trace", session.clone()).await;
+    let rows = trace["rows"].as_array().unwrap();
+    assert_eq!(rows.len() as u64, 2 * calls, "{trace}");
+    let mut returns = rows.iter().filter(|r| r["call"]["event"] == "return");
+    assert!(
+        returns.all(|r| r["call"]["returned"].is_string()),
+        "{trace}"
+    );
+    assert!(trace.get("calls_dropped").is_none(), "{trace}");
+    ok(&tools, "debug.terminate", session).await;
+    sent
+}
+
+/// A recorded call costs debugpy 8 requests: at the function's entry `stackTrace`
+/// (the depth, and the frame), `scopes`, `variables` (the arguments), `stepOut`; at the
+/// return `stackTrace` (which calls ended), `scopes`, `variables` (`(return) NAME`),
+/// `continue`. debugpy answers each about 44 ms late (pydevd's Nagle delay,
+/// BENCHMARKS.md "debugpy's delay per answer"), so a call takes about 350 ms: the 3
+/// calls a second measured in BENCHMARKS.md, "Call-trace throughput".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_call_costs_debugpy_eight_requests() {
+    let file = discount();
+    // discount_percent is called once per line item: three times.
+    let between = ("total = 0", "return total");
+    let sent = requests_of_recorded_calls(&file, &file, between, "discount_percent", 3).await;
+    assert_eq!(sent, 4 + 3 * PER_RECORDED_CALL, "debugpy");
+}
+
+/// As on debugpy: lldb-dap shows the return value as `(Return Value)`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_call_costs_lldb_dap_eight_requests() {
+    let binary = c_binary().display().to_string();
+    let file = program("c/average.c").display().to_string();
+    let between = ("int scores[NUM_SCORES]", "printf(\"average of");
+    let sent = requests_of_recorded_calls(&binary, &file, between, "mean_of", 1).await;
+    assert_eq!(sent, 4 + PER_RECORDED_CALL, "lldb-dap");
+}
+
+/// The requests a recorded call costs where the adapter shows a return value
+/// (`call_stops.rs`): three reads and a step out at the entry, three reads and a
+/// continue at the return.
+const PER_RECORDED_CALL: u64 = 8;

@@ -24,6 +24,7 @@ class Mcp:
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=cwd
         )
         self.id = 0
+        self.reply_bytes = 0
 
     def rpc(self, method, params):
         self.id += 1
@@ -36,6 +37,7 @@ class Mcp:
                 raise Fail(f"the MCP server closed its output during {method}")
             reply = json.loads(line)
             if reply.get("id") == self.id and "method" not in reply:
+                self.reply_bytes = len(line)  # what the last answer cost to read, in bytes
                 if "error" in reply:
                     raise Fail(f"{method}: {reply['error']}")
                 return reply["result"]

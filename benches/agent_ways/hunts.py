@@ -1,0 +1,162 @@
+"""The hunts: each example program whose planted bug a call trace shows, what an agent
+knows before it starts (the program, its sources, and which function's answer looks
+wrong in the output), and how it tells that it has reached the bug.
+
+A hunt is found when the agent holds the buggy function's inputs and the wrong value it
+produced, read from dapvisor's answers: `in_locals` judges the function's locals at its
+`return` line (the stepping way; `expand` names locals the adapter shows as a type's name
+alone, whose members the agent reads), `in_args` and `in_return` a call row's arguments
+and its return row's value (the call-trace way). `evidence` is what the text the agent
+read must say as well, so that the bytes counted are bytes that carry the answer."""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+REPO = Path(__file__).resolve().parent.parent.parent
+PROGRAMS = REPO / "examples" / "programs"
+
+
+@dataclass
+class Hunt:
+    name: str
+    # What debug_launch runs (a source dapvisor builds, a script, a Go package).
+    program: Path
+    adapter: Optional[str]
+    # The source holding the call site and the function.
+    source: Path
+    # Text of the caller's line that calls the function with the bug.
+    call_site: str
+    # Text of `main`'s first line, where an agent with no suspect starts.
+    entry: str
+    # The function with the bug, as the adapter names its frame.
+    function: str
+    # What the call-trace way traces: every function of the program (the agent does not
+    # know which one is wrong).
+    calls: list
+    exit_code: int
+    in_locals: Callable[[dict], bool]
+    in_args: Callable[[dict], bool]
+    in_return: Callable[[str], bool]
+    evidence: list
+    # The function's `return` line (its text), and the condition that stops there for
+    # the bug's call: where an agent looks next when the trace shows no return value.
+    return_line: str = "return"
+    condition: str = ""
+    expand: tuple = ()
+
+
+def line_of(source: Path, text: str) -> int:
+    hits = [n for n, line in enumerate(source.read_text().splitlines(), 1) if text in line]
+    if len(hits) != 1:
+        raise SystemExit(f"`{text}` is on {len(hits)} lines of {source}, not one")
+    return hits[0]
+
+
+def _is(value, *texts):
+    return value is not None and str(value).strip() in texts
+
+
+HUNTS = [
+    # A 500 g parcel priced as large: price(grams=500, depth=2) returns band 'large'.
+    Hunt(
+        name="python/parcels.py",
+        program=PROGRAMS / "python/parcels.py",
+        adapter=None,
+        source=PROGRAMS / "python/parcels.py",
+        call_site="quote = price(grams, layers(",
+        entry='total = 0',
+        function="price",
+        calls=["parcels.py:*"],
+        exit_code=15,
+        in_locals=lambda v: _is(v.get("grams"), "500") and _is(v.get("band"), "'large'"),
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        in_return=lambda r: "band='large'" in r,
+        evidence=["500", "large"],
+    ),
+    Hunt(
+        name="c/prices.c (lldb-dap)",
+        program=PROGRAMS / "c/prices.c",
+        adapter="lldb-dap",
+        source=PROGRAMS / "c/prices.c",
+        call_site="struct price quote = price_of(",
+        entry='const char *weights[]',
+        function="price_of",
+        calls=["prices.c:*"],
+        exit_code=15,
+        in_locals=lambda v: _is(v.get("grams"), "500") and _is(v.get("p.band"), "1"),
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        in_return=lambda r: "band=1" in r,
+        evidence=["500", "band"],
+        expand=("p",),
+    ),
+    # CodeLLDB shows the struct returned as `{cents:1100, band:1}`.
+    Hunt(
+        name="c/prices.c (CodeLLDB)",
+        program=PROGRAMS / "c/prices.c",
+        adapter="codelldb",
+        source=PROGRAMS / "c/prices.c",
+        call_site="struct price quote = price_of(",
+        entry='const char *weights[]',
+        function="price_of",
+        calls=["prices.c:*"],
+        exit_code=15,
+        in_locals=lambda v: _is(v.get("grams"), "500") and _is(v.get("p.band"), "1"),
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        in_return=lambda r: "band:1" in r,
+        evidence=["500", "band"],
+        expand=("p",),
+    ),
+    Hunt(
+        name="go/parcels (dlv)",
+        program=PROGRAMS / "go/parcels",
+        adapter=None,
+        source=PROGRAMS / "go/parcels/main.go",
+        call_site="quote := priceOf(grams, layers(",
+        entry='total := 0',
+        function="main.priceOf",
+        calls=["main.*"],
+        exit_code=15,
+        in_locals=lambda v: _is(v.get("grams"), "500") and _is(v.get("band"), '"large"'),
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        # dlv 1.20 shows no return value after a step out: the trace finds the call, and
+        # a breakpoint on its return line, on its arguments, shows the band.
+        in_return=lambda r: "large" in r,
+        evidence=["500", "large"],
+        return_line="return price{",
+        condition="grams == 500",
+    ),
+    # The discount applied per line: apply_discount(amount=1000) returns 1000 (no
+    # discount for a 57.00 order).
+    Hunt(
+        name="python/discount.py",
+        program=PROGRAMS / "python/discount.py",
+        adapter=None,
+        source=PROGRAMS / "python/discount.py",
+        call_site="discounted = apply_discount(line_cents)",
+        entry='total = order_total(ITEMS)',
+        function="apply_discount",
+        calls=["discount.py:*"],
+        exit_code=3,
+        in_locals=lambda v: _is(v.get("amount"), "1000") and _is(v.get("percent"), "0"),
+        in_args=lambda a: _is(a.get("amount"), "1000"),
+        in_return=lambda r: _is(r, "1000"),
+        evidence=["1000"],
+    ),
+    # Integer division: mean_of(sum=426, count=5) returns 85, not 85.2.
+    Hunt(
+        name="c/average.c (lldb-dap)",
+        program=PROGRAMS / "c/average.c",
+        adapter="lldb-dap",
+        source=PROGRAMS / "c/average.c",
+        call_site="s.mean = mean_of(s.sum, s.count);",
+        entry='int scores[NUM_SCORES]',
+        function="mean_of",
+        calls=["average.c:*"],
+        exit_code=4,
+        in_locals=lambda v: _is(v.get("sum"), "426") and _is(v.get("mean"), "85"),
+        in_args=lambda a: _is(a.get("sum"), "426"),
+        in_return=lambda r: _is(r, "85"),
+        evidence=["426", "85"],
+    ),
+]
