@@ -191,7 +191,30 @@ async fn dlv_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked_pat
                             "adapter": "dlv", "path_mappings": mapping_elsewhere(&source),
                             "breakpoints": [in_tick] });
     let (id, marked) = stopped_in_remote_file(&client, arguments, &remote).await;
-    break_in_marked_file(&client, &id, &marked, line_of(&local, "count = tick(count)")).await;
+    let in_main = line_of(&local, "count = tick(count)");
+    break_in_marked_file(&client, &id, &marked, in_main).await;
+    // Removed by the same path, one breakpoint goes; a file's whole list, replaced so.
+    let removed = client
+        .ok(
+            "debug_remove_breakpoint",
+            json!({ "session_id": id, "file": marked, "line": in_main }),
+        )
+        .await;
+    assert_eq!(removed["file"], marked, "{removed}");
+    assert_eq!(removed["breakpoints"].as_array().unwrap().len(), 1, "{removed}");
+    let replaced = client
+        .ok(
+            "debug_set_breakpoints",
+            json!({ "session_id": id, "file": marked, "lines": [in_main] }),
+        )
+        .await;
+    assert_eq!(replaced["breakpoints"][0]["line"], in_main, "{replaced}");
+    assert_eq!(replaced["breakpoints"].as_array().unwrap().len(), 1, "{replaced}");
+    let next = client
+        .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
+        .await;
+    assert_eq!(next["stop"]["file"], marked, "{next}");
+    assert_eq!(next["stop"]["line"], in_main, "{next}");
     client
         .ok("debug_disconnect", json!({ "session_id": id }))
         .await;
