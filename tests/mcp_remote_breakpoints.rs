@@ -12,6 +12,7 @@ mod common;
 mod remote_support;
 
 use agent::mcp_client::{Elicitation, McpClient};
+use agent::session_ends::close_leaving_nothing;
 use common::*;
 use remote_support::*;
 use serde_json::{json, Value};
@@ -65,7 +66,10 @@ async fn break_in_marked_file(client: &McpClient, id: &str, marked: &str, line: 
         .read(&format!("debugger://sessions/{id}"))
         .await
         .expect("the session's resource reads");
-    assert!(session["breakpoints"].to_string().contains(marked), "{session}");
+    assert!(
+        session["breakpoints"].to_string().contains(marked),
+        "{session}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -77,7 +81,12 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
     // Under a root: the target's files are outside it, and are the target's to read.
     let root = program("python");
     let client = McpClient::start_all_tools(
-        &["--permission-mode", "bypass_all", "--root", root.to_str().unwrap()],
+        &[
+            "--permission-mode",
+            "bypass_all",
+            "--root",
+            root.to_str().unwrap(),
+        ],
         Elicitation::Unsupported,
     )
     .await;
@@ -87,7 +96,13 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
                             "path_mappings": mapping_elsewhere(&root),
                             "breakpoints": [{ "function": "tick" }] });
     let (id, marked) = stopped_in_remote_file(&client, arguments, &remote).await;
-    break_in_marked_file(&client, &id, &marked, line_of(&local, "count = tick(count)")).await;
+    break_in_marked_file(
+        &client,
+        &id,
+        &marked,
+        line_of(&local, "count = tick(count)"),
+    )
+    .await;
 
     // The root still holds for this machine's files.
     let outside = program("go/ticker/main.go");
@@ -108,7 +123,10 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
         )
         .await;
     assert!(
-        refused["error"].as_str().unwrap().contains("no absolute path"),
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("no absolute path"),
         "{refused}"
     );
     // A `statement` would need the file's text, which is the target's.
@@ -120,7 +138,10 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
         )
         .await;
     assert!(
-        refused["error"].as_str().unwrap().contains("remote target's file"),
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("remote target's file"),
         "{refused}"
     );
     client
@@ -138,7 +159,10 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
         )
         .await;
     assert!(
-        refused["error"].as_str().unwrap().contains("not attached to a remote target"),
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("not attached to a remote target"),
         "{refused}"
     );
     let launched = client
@@ -156,18 +180,18 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
         )
         .await;
     let why = refused["error"].as_str().unwrap();
+    assert!(why.contains("not attached to a remote target"), "{refused}");
     assert!(
-        why.contains("not attached to a remote target"),
-        "{refused}"
-    );
-    assert!(
-        refused["hint"].as_str().unwrap().contains("without `remote:`"),
+        refused["hint"]
+            .as_str()
+            .unwrap()
+            .contains("without `remote:`"),
         "{refused}"
     );
     client
         .ok("debug_terminate", json!({ "session_id": here }))
         .await;
-    assert!(client.close().await.success());
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,7 +225,11 @@ async fn dlv_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked_pat
         )
         .await;
     assert_eq!(removed["file"], marked, "{removed}");
-    assert_eq!(removed["breakpoints"].as_array().unwrap().len(), 1, "{removed}");
+    assert_eq!(
+        removed["breakpoints"].as_array().unwrap().len(),
+        1,
+        "{removed}"
+    );
     let replaced = client
         .ok(
             "debug_set_breakpoints",
@@ -209,7 +237,11 @@ async fn dlv_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked_pat
         )
         .await;
     assert_eq!(replaced["breakpoints"][0]["line"], in_main, "{replaced}");
-    assert_eq!(replaced["breakpoints"].as_array().unwrap().len(), 1, "{replaced}");
+    assert_eq!(
+        replaced["breakpoints"].as_array().unwrap().len(),
+        1,
+        "{replaced}"
+    );
     let next = client
         .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
         .await;
@@ -218,5 +250,5 @@ async fn dlv_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked_pat
     client
         .ok("debug_disconnect", json!({ "session_id": id }))
         .await;
-    assert!(client.close().await.success());
+    close_leaving_nothing(client).await;
 }
