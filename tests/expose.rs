@@ -241,7 +241,13 @@ async fn debugpy_an_editor_with_control_steps_and_the_agent_hears_it_made_the_mo
     // The agent hears at once that a person's editor may now move its program.
     let took = editor_notice(&mcp, &id, "editor_took_over").await;
     assert_eq!(took["payload"], json!({"editor": 1}), "{took}");
-    assert!(took["message"].as_str().unwrap().contains("joined with control"), "{took}");
+    assert!(
+        took["message"]
+            .as_str()
+            .unwrap()
+            .contains("joined with control"),
+        "{took}"
+    );
     let thread = editor.event("stopped").await.body_or_empty()["threadId"].clone();
     // A second editor watches at the same time.
     let mut second = Editor::connect(&address).await;

@@ -70,7 +70,9 @@ async fn only_the_owner_exposes_a_handover_closes_it_and_a_full_endpoint_turns_e
     // why (the cap, who holds the place, how to raise it), its `initialize` refused
     // with the same, and `terminated`.
     let mut second = Editor::connect(&address).await;
-    let init = second.request("initialize", json!({"adapterID": "x"})).await;
+    let init = second
+        .request("initialize", json!({"adapterID": "x"}))
+        .await;
     let why = editor_support::refused(&init);
     for part in [
         "already has 1 editor connected",

@@ -86,7 +86,10 @@ async fn vscode(mcp: &McpClient, id: &str, control: bool, mode: &str) -> Value {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    printed(String::from_utf8_lossy(&output.stdout).trim(), &output.stderr)
+    printed(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        &output.stderr,
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -144,8 +147,8 @@ async fn vscodes_own_dap_client_watches_then_drives_an_agents_debugpy_session() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vscode_is_told_why_a_full_endpoint_turns_it_away_and_why_the_session_ended() {
     use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-    let mcp = McpClient::start_all_tools(&["--max-exposed-clients", "1"], Elicitation::Unsupported)
-        .await;
+    let mcp =
+        McpClient::start_all_tools(&["--max-exposed-clients", "1"], Elicitation::Unsupported).await;
     let file = discount();
     let line = line_of(&file, "discounted = apply_discount");
     let launched = mcp

@@ -24,7 +24,11 @@ use super::resources::session_uri;
 /// Whether the client `caller` (`None`: the host's own, on stdio) hears of `activity`:
 /// it owns the session, or the session is anyone's. A session that is gone is no one's
 /// concern.
-pub(crate) fn concerns(runtime: &Runtime, caller: Option<&Owner>, activity: &EditorActivity) -> bool {
+pub(crate) fn concerns(
+    runtime: &Runtime,
+    caller: Option<&Owner>,
+    activity: &EditorActivity,
+) -> bool {
     let Some(session) = runtime.session(activity.session) else {
         return false;
     };

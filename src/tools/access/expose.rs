@@ -151,7 +151,9 @@ async fn unexpose(ctx: Arc<Context>, args: UnexposeArgs) -> Outcome {
 impl crate::tools::ToolCatalogue {
     /// What the editors of this catalogue's exposed sessions do with control, from now
     /// on, as they do it (an MCP server notifies its clients of it).
-    pub fn editor_activity(&self) -> tokio::sync::broadcast::Receiver<crate::expose::EditorActivity> {
+    pub fn editor_activity(
+        &self,
+    ) -> tokio::sync::broadcast::Receiver<crate::expose::EditorActivity> {
         self.ctx.exposures.moves().feed().subscribe()
     }
 }

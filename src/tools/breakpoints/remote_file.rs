@@ -32,7 +32,11 @@ pub(crate) async fn breakpoint_file(
 /// The file a breakpoint of a start request names (`debug.launch`, `debug.attach`):
 /// a marked remote path as it is when the session it starts is a debug server's
 /// (`remote_target`); any other resolved by the server's path rules.
-pub(crate) fn start_file(ctx: &Context, file: &str, remote_target: bool) -> Result<PathBuf, ToolError> {
+pub(crate) fn start_file(
+    ctx: &Context,
+    file: &str,
+    remote_target: bool,
+) -> Result<PathBuf, ToolError> {
     if !file.starts_with(REMOTE_MARK) {
         return ctx.paths.resolve(file, "file");
     }
