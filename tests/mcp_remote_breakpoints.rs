@@ -35,6 +35,10 @@ async fn stopped_in_remote_file(
     assert_eq!(attached["state"], "stopped", "{attached}");
     let marked = format!("remote:{}", remote_file.display());
     assert_eq!(attached["stop"]["file"], marked, "{attached}");
+    // Its lines are the target's: none is read from this machine's files.
+    assert!(attached["stop"].get("source").is_none(), "{attached}");
+    let note = attached["stop"]["source_note"].as_str().unwrap_or("");
+    assert!(note.contains("the remote target's file"), "{attached}");
     (attached["session_id"].as_str().unwrap().to_string(), marked)
 }
 
