@@ -2,7 +2,8 @@
 //! server on real adapters, with a DAP client in the test acting as the editor: it
 //! sees the stop, the stack and the variables; it is refused a move when the
 //! session is shown read-only, and a wrong token; with `control` it steps, and the
-//! agent's next `debug_wait` says an editor did; its leaving leaves the session as it
+//! agent's next `debug_wait` says an editor did, and the agent is notified as it joins,
+//! moves and leaves; its leaving leaves the session as it
 //! was, and ending the session (or closing the exposure) hangs up on it.
 
 mod agent;
@@ -85,6 +86,19 @@ async fn top_frame_and_locals(editor: &mut Editor, thread: &Value) -> (Value, Ve
         .unwrap()
         .clone();
     (frame, list)
+}
+
+/// The data of the first MCP log message about session `id` whose signal is `signal`
+/// (waiting for it if need be).
+async fn editor_notice(mcp: &McpClient, id: &str, signal: &str) -> Value {
+    let found = mcp
+        .notification(|n| {
+            n["method"] == "notifications/message"
+                && n["params"]["data"]["signal"] == signal
+                && n["params"]["data"]["session_id"] == id
+        })
+        .await;
+    found["params"]["data"].clone()
 }
 
 /// Whether the endpoint at `address` is closed: it refuses the connection, or closes
@@ -220,9 +234,20 @@ async fn debugpy_an_editor_with_control_steps_and_the_agent_hears_it_made_the_mo
     let mcp = McpClient::start_all_tools(&[], Elicitation::Unsupported).await;
     let file = discount();
     let (id, line) = stopped_at(&mcp, &file, &file, "discounted = apply_discount").await;
+    mcp.subscribe(&format!("debugger://sessions/{id}")).await;
     let (address, token) = expose(&mcp, &id, true).await;
     let mut editor = Editor::connect(&address).await;
     assert!(editor.join(&token).await.success);
+    // The agent hears at once that a person's editor may now move its program.
+    let took = editor_notice(&mcp, &id, "editor_took_over").await;
+    assert_eq!(took["payload"], json!({"editor": 1}), "{took}");
+    assert!(
+        took["message"]
+            .as_str()
+            .unwrap()
+            .contains("joined with control"),
+        "{took}"
+    );
     let thread = editor.event("stopped").await.body_or_empty()["threadId"].clone();
     // A second editor watches at the same time.
     let mut second = Editor::connect(&address).await;
@@ -236,6 +261,21 @@ async fn debugpy_an_editor_with_control_steps_and_the_agent_hears_it_made_the_mo
     assert_eq!(again["reason"], "step", "{again}");
     second.event("continued").await;
     assert_eq!(second.event("stopped").await.body_or_empty(), again);
+    // The move is notified as it is made (and, to a subscriber, as a resource update),
+    // not only said in the next tool result.
+    let moved = editor_notice(&mcp, &id, "editor_moved").await;
+    assert_eq!(
+        moved["payload"],
+        json!({"editor": 1, "command": "next"}),
+        "{moved}"
+    );
+    let update = mcp
+        .update(&format!("debugger://sessions/{id}"), "editor_moved")
+        .await;
+    assert_eq!(
+        update["params"]["_meta"]["dapvisor/event"]["payload"]["command"], "next",
+        "{update}"
+    );
 
     // The agent's next look says the program moved, and who moved it.
     let result = mcp
@@ -268,6 +308,16 @@ async fn debugpy_an_editor_with_control_steps_and_the_agent_hears_it_made_the_mo
     assert_eq!(closed["closed"], true, "{closed}");
     editor.until_closed().await;
     second.until_closed().await;
+    // Both editors had control: each gave it back as it was hung up on.
+    let gave_back = |editor: u32| {
+        move |n: &Value| {
+            n["method"] == "notifications/message"
+                && n["params"]["data"]["signal"] == "editor_gave_back"
+                && n["params"]["data"]["payload"]["editor"] == editor
+        }
+    };
+    mcp.notification(gave_back(1)).await;
+    mcp.notification(gave_back(2)).await;
     let said: Vec<String> = editor
         .events
         .iter()

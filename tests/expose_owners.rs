@@ -2,7 +2,8 @@
 //! session's owner exposes it (not a client it is shared with); handing it over
 //! closes the endpoint and hangs up on its editors, and a change of hands no tool made
 //! is seen at the editor's next request; an endpoint takes at most its
-//! cap of editors at once; the runtime's end ends every endpoint. Real debugpy
+//! cap of editors at once, and tells the one past it why, in DAP terms; the runtime's
+//! end ends every endpoint. Real debugpy
 //! sessions, through the catalogue as two clients of one host.
 
 mod agent;
@@ -21,6 +22,15 @@ fn exposure(exposed: &Value) -> (String, String, String) {
     let setup: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let address = setup["address"].as_str().unwrap().to_string();
     (address, setup["token"].as_str().unwrap().to_string(), file)
+}
+
+/// The text of every `output` event an editor was sent.
+fn outputs(editor: &Editor) -> Vec<String> {
+    editor
+        .events
+        .iter()
+        .filter_map(|e| e.body_or_empty()["output"].as_str().map(str::to_string))
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -56,10 +66,43 @@ async fn only_the_owner_exposes_a_handover_closes_it_and_a_full_endpoint_turns_e
     let mut editor = Editor::connect(&address).await;
     assert!(editor.join(&token).await.success);
     editor.event("stopped").await;
-    // The endpoint takes one editor here: the next is hung up on as it connects.
+    // The endpoint takes one editor here: the next is turned away as it connects, told
+    // why (the cap, who holds the place, how to raise it), its `initialize` refused
+    // with the same, and `terminated`.
     let mut second = Editor::connect(&address).await;
+    let init = second
+        .request("initialize", json!({"adapterID": "x"}))
+        .await;
+    let why = editor_support::refused(&init);
+    for part in [
+        "already has 1 editor connected",
+        "MAX_EXPOSED_CLIENTS, 1 on this server",
+        "held by editor 1 (from 127.0.0.1:",
+        "--max-exposed-clients N",
+    ] {
+        assert!(why.contains(part), "{part}: {why}");
+    }
     second.until_closed().await;
-    assert!(second.events.is_empty(), "{:?}", second.events);
+    let console = outputs(&second);
+    assert!(console.iter().any(|o| o.contains(&why)), "{console:?}");
+    assert!(second.events.iter().any(|e| e.event == "terminated"));
+
+    // A DAP message larger than an editor may send is answered too, before the hang-up
+    // (the editor holding the place leaves first).
+    assert!(editor.request("disconnect", json!({})).await.success);
+    editor.until_closed().await;
+    let mut big = Editor::connect(&address).await;
+    big.send_bytes(b"Content-Length: 2000000\r\n\r\n{").await;
+    big.until_closed().await;
+    let console = outputs(&big);
+    assert!(
+        console.iter().any(|o| o.contains("cannot read")),
+        "{console:?}"
+    );
+    assert!(big.events.iter().any(|e| e.event == "terminated"));
+    let mut editor = Editor::connect(&address).await;
+    assert!(editor.join(&token).await.success);
+    editor.event("stopped").await;
 
     // Handing the session over closes its endpoint: the editor hears why.
     ok(
@@ -69,16 +112,7 @@ async fn only_the_owner_exposes_a_handover_closes_it_and_a_full_endpoint_turns_e
     )
     .await;
     editor.until_closed().await;
-    let said: Vec<String> = editor
-        .events
-        .iter()
-        .map(|e| {
-            e.body_or_empty()["output"]
-                .as_str()
-                .unwrap_or("")
-                .to_string()
-        })
-        .collect();
+    let said = outputs(&editor);
     assert!(
         said.iter().any(|o| o.contains("handed over to client c2")),
         "{said:?}"
@@ -106,6 +140,7 @@ async fn only_the_owner_exposes_a_handover_closes_it_and_a_full_endpoint_turns_e
         "{answer:?}"
     );
     editor.until_closed().await;
+    assert!(editor.events.iter().any(|e| e.event == "terminated"));
 
     // The runtime's end ends the endpoint with the session.
     let exposed = ok(&c1, "debug.expose", json!({"session_id": id})).await;

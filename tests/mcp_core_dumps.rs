@@ -13,6 +13,7 @@ mod common;
 mod core_support;
 
 use agent::mcp_client::{Elicitation, McpClient};
+use agent::session_ends::{close_leaving_nothing, open_core, session_entry};
 use common::*;
 use core_support::dump_of;
 use serde_json::{json, Value};
@@ -79,12 +80,7 @@ async fn moves_are_refused(client: &McpClient, id: &str) {
 async fn read_the_c_crash(client: &McpClient, adapter: &str, binary: &str, core: &str) {
     let source = program("c/parcels.c");
     let loop_line = line_of(&source, "while (at->grams != 0)");
-    let opened = client
-        .ok(
-            "debug_launch",
-            json!({ "program": binary, "core": core, "adapter": adapter, "timeout": 120 }),
-        )
-        .await;
+    let opened = open_core(client, &binary, &core, Some(adapter)).await;
     assert_eq!(opened["state"], "stopped", "{adapter}: {opened}");
     let stop = &opened["stop"];
     assert_eq!(stop["kind"], "core", "{adapter}: {stop}");
@@ -95,14 +91,7 @@ async fn read_the_c_crash(client: &McpClient, adapter: &str, binary: &str, core:
     assert_eq!(stop["line"], loop_line, "{adapter}: {stop}");
     let id = opened["session_id"].as_str().unwrap().to_string();
 
-    let sessions = client.ok("debug_sessions", json!({})).await;
-    let entry = sessions["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["session_id"] == id.as_str())
-        .unwrap()
-        .clone();
+    let entry = session_entry(client, &id).await;
     assert_eq!(
         (&entry["kind"], &entry["signal"], &entry["state"]),
         (&json!("core"), &json!("SIGSEGV"), &json!("stopped")),
@@ -177,9 +166,7 @@ async fn a_c_programs_segfault_is_read_from_its_core_under_lldb_dap_and_codelldb
     let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
     read_the_c_crash(&client, "lldb-dap", &binary, &core).await;
     read_the_c_crash(&client, "codelldb", &binary, &core).await;
-    let pid = client.pid();
-    assert!(client.close().await.success());
-    assert_eq!(left_behind_by(pid).await, Vec::new());
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -194,12 +181,7 @@ async fn a_go_programs_panic_is_read_from_its_core_under_dlv() {
     );
     eprintln!("dump made by {:?}: {}", dump.made_by, dump.core.display());
     let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
-    let opened = client
-        .ok(
-            "debug_launch",
-            json!({ "program": binary, "core": dump.core, "timeout": 120 }),
-        )
-        .await;
+    let opened = open_core(&client, &binary, &dump.core, None).await;
     assert_eq!(opened["adapter"], "dlv", "{opened}");
     assert_eq!(opened["state"], "stopped", "{opened}");
     assert_eq!(opened["stop"]["kind"], "core", "{opened}");
@@ -241,9 +223,7 @@ async fn a_go_programs_panic_is_read_from_its_core_under_dlv() {
     client
         .ok("debug_terminate", json!({ "session_id": id }))
         .await;
-    let pid = client.pid();
-    assert!(client.close().await.success());
-    assert_eq!(left_behind_by(pid).await, Vec::new());
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -292,12 +272,7 @@ async fn a_dump_gcore_made_of_the_stopped_crash_opens_the_same() {
     std::fs::create_dir_all(&dir).unwrap();
     let dump = core_support::gcore_dump(&binary, &[], &[], &dir);
     let client = McpClient::start_all_tools(BYPASS, Elicitation::Unsupported).await;
-    let opened = client
-        .ok(
-            "debug_launch",
-            json!({ "program": binary, "core": dump.core, "timeout": 120 }),
-        )
-        .await;
+    let opened = open_core(&client, &binary, &dump.core, None).await;
     assert_eq!(opened["adapter"], "lldb-dap", "{opened}");
     let stop = &opened["stop"];
     assert_eq!(
@@ -305,7 +280,5 @@ async fn a_dump_gcore_made_of_the_stopped_crash_opens_the_same() {
         (&json!("core"), &json!("SIGSEGV"), &json!("total_weight")),
         "{stop}"
     );
-    let pid = client.pid();
-    assert!(client.close().await.success());
-    assert_eq!(left_behind_by(pid).await, Vec::new());
+    close_leaving_nothing(client).await;
 }

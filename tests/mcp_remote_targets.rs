@@ -4,14 +4,15 @@
 //! Breakpoints by local path bind in the remote files; every path the agent reads
 //! (the stop, the stack, the breakpoints, the session list) is its own, or marked
 //! `remote:` where no mapping covers it. A target that drops the connection ends the
-//! session as `target_gone`; a port nothing listens on is a clear error. Real
-//! debugpy, dlv, lldb-dap, js-debug and CodeLLDB.
+//! session as `target_gone`; a port nothing listens on is a clear error; the server
+//! leaves no process behind. Real debugpy, dlv, lldb-dap, js-debug and CodeLLDB.
 
 mod agent;
 mod common;
 mod remote_support;
 
 use agent::mcp_client::{Elicitation, McpClient};
+use agent::session_ends::{assert_target_gone, close_leaving_nothing, ended_entry};
 use common::*;
 use remote_support::*;
 use serde_json::{json, Value};
@@ -35,22 +36,6 @@ async fn stack_files(client: &McpClient, id: &str) -> Vec<String> {
         .iter()
         .map(|f| f["file"].as_str().unwrap_or("").to_string())
         .collect()
-}
-
-/// Wait until the session is no longer live; returns its `debug.sessions` entry.
-async fn ended_entry(client: &McpClient, id: &str) -> Value {
-    // A wait on a session whose target went answers with its failure.
-    let waited = client
-        .call("debug_wait", json!({ "session_id": id, "timeout": 60 }))
-        .await;
-    let sessions = client.ok("debug_sessions", json!({})).await;
-    sessions["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["session_id"] == id)
-        .cloned()
-        .unwrap_or_else(|| panic!("no session {id} after {waited}: {sessions}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -122,13 +107,11 @@ async fn debugpy_listen_in_another_tree_maps_every_path_and_ends_as_target_gone(
 
     // The tunnel's far end goes: the connection drops, and the tunnel still accepts.
     tunnel.cut();
-    let entry = ended_entry(&client, &id).await;
-    assert_eq!(entry["state"], "failed", "{entry}");
-    let failure = entry["failure"].as_str().unwrap_or("");
-    assert!(failure.starts_with("target_gone"), "{entry}");
+    let entry = ended_entry(&client, &id, 60).await;
+    assert_target_gone(&entry);
+    let failure = entry["failure"].as_str().unwrap();
     assert!(failure.contains(&format!("127.0.0.1:{port}")), "{entry}");
-    assert_eq!(entry["restarts"], 0, "not restarted as a crash: {entry}");
-    assert!(client.close().await.success());
+    close_leaving_nothing(client).await;
 }
 
 /// Attach `adapter` through a tunnel to the debug server at `port`, whose program
@@ -219,17 +202,9 @@ async fn dlv_headless_in_another_tree_maps_every_path_and_ends_as_target_gone() 
         "{files:?}"
     );
     tunnel.cut();
-    let entry = ended_entry(&client, &id).await;
-    assert_eq!(entry["state"], "failed", "{entry}");
-    assert!(
-        entry["failure"]
-            .as_str()
-            .unwrap_or("")
-            .starts_with("target_gone"),
-        "{entry}"
-    );
-    assert_eq!(entry["restarts"], 0, "{entry}");
-    assert!(client.close().await.success());
+    let entry = ended_entry(&client, &id, 60).await;
+    assert_target_gone(&entry);
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -274,16 +249,9 @@ async fn lldb_dap_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
         .await;
     // lldb notices once it next speaks to the server: the continue fails with it.
     assert_eq!(moved["isError"], true, "{moved}");
-    let entry = ended_entry(&client, &id).await;
-    assert_eq!(entry["state"], "failed", "{entry}");
-    assert!(
-        entry["failure"]
-            .as_str()
-            .unwrap_or("")
-            .starts_with("target_gone"),
-        "{entry}"
-    );
-    assert!(client.close().await.success());
+    let entry = ended_entry(&client, &id, 60).await;
+    assert_target_gone(&entry);
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -315,10 +283,10 @@ async fn js_debug_against_node_inspect_in_another_tree_maps_every_path_and_ends_
     client
         .call("debug_continue", json!({ "session_id": id, "timeout": 30 }))
         .await;
-    let entry = ended_entry(&client, &id).await;
+    let entry = ended_entry(&client, &id, 60).await;
     assert_eq!(entry["state"], "terminated", "{entry}");
     assert_eq!(entry["restarts"], 0, "{entry}");
-    assert!(client.close().await.success());
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -343,16 +311,9 @@ async fn codelldb_against_lldb_server_in_another_tree_maps_every_path_and_ends_a
         .call("debug_continue", json!({ "session_id": id, "timeout": 30 }))
         .await;
     assert_eq!(moved["isError"], true, "{moved}");
-    let entry = ended_entry(&client, &id).await;
-    assert_eq!(entry["state"], "failed", "{entry}");
-    assert!(
-        entry["failure"]
-            .as_str()
-            .unwrap_or("")
-            .starts_with("target_gone"),
-        "{entry}"
-    );
-    assert!(client.close().await.success());
+    let entry = ended_entry(&client, &id, 60).await;
+    assert_target_gone(&entry);
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -407,7 +368,7 @@ async fn a_wrong_port_or_a_refused_handshake_is_an_error_naming_host_port_and_ad
             .contains("pass `program`"),
         "{without}"
     );
-    assert!(client.close().await.success());
+    close_leaving_nothing(client).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -437,7 +398,7 @@ async fn path_mappings_that_cannot_be_applied_exactly_are_refused() {
             .await;
         assert!(err["error"].as_str().unwrap().contains(why), "{err}");
     }
-    assert!(client.close().await.success());
+    close_leaving_nothing(client).await;
 
     // Under a root, a local folder outside it is refused as a breakpoint's file is.
     let root = program("python");
@@ -461,5 +422,5 @@ async fn path_mappings_that_cannot_be_applied_exactly_are_refused() {
         err["error"].as_str().unwrap().contains("outside the root"),
         "{err}"
     );
-    assert!(rooted.close().await.success());
+    close_leaving_nothing(rooted).await;
 }

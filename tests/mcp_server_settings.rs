@@ -132,6 +132,13 @@ async fn flags_set_the_session_limit_and_add_adapters_from_a_config_file() {
             && stderr.contains("the default is"),
         "{stderr}"
     );
+    // And a cap on an exposed session's editors out of its range.
+    let stderr = refused_at_start(&["mcp", "--max-exposed-clients", "65"]).await;
+    assert!(
+        stderr.contains("--max-exposed-clients: at most 65 editors")
+            && stderr.contains("1 to 64 (default 4)"),
+        "{stderr}"
+    );
 }
 
 /// `dapvisor ARGS` fails before it serves: nothing on stdout; what it said on stderr.

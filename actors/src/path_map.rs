@@ -28,6 +28,11 @@ use serde_json::Value;
 /// `remote:/usr/lib/python3.11/threading.py`.
 pub const REMOTE_MARK: &str = "remote:";
 
+/// Whether `path` is a remote target's file marked as such ([`REMOTE_MARK`]).
+pub fn is_remote(path: &std::path::Path) -> bool {
+    path.to_str().is_some_and(|p| p.starts_with(REMOTE_MARK))
+}
+
 /// The most path mappings one attach may give (default 64).
 pub const MAX_PATH_MAPPINGS: usize = 64;
 
@@ -200,11 +205,9 @@ impl PathMap {
     }
 
     /// Rewrite the paths of the `Source` objects in a request's arguments for the
-    /// target.
+    /// target (without mappings, only marked remote paths change: they lose the mark).
     pub fn outgoing(&self, value: &mut Value) {
-        if !self.is_empty() {
-            walk(value, &|path| self.to_remote(path));
-        }
+        walk(value, &|path| self.to_remote(path));
     }
 
     /// Rewrite the paths of the `Source` objects in a response's or event's body for
@@ -357,6 +360,14 @@ mod tests {
         let before = body.clone();
         m.incoming(&mut body);
         assert_eq!(body, before);
+        m.outgoing(&mut body);
+        assert_eq!(body, before);
+        // But for a marked remote path an agent passes back, which loses its mark.
+        let mut marked = json!({"source": {"path": "remote:/usr/lib/a.py"}});
+        m.outgoing(&mut marked);
+        assert_eq!(marked["source"]["path"], "/usr/lib/a.py");
+        assert!(is_remote(std::path::Path::new("remote:/usr/lib/a.py")));
+        assert!(!is_remote(std::path::Path::new("/remote:/a.py")));
     }
 
     #[test]

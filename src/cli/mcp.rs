@@ -71,6 +71,9 @@ pub struct McpArgs {
     /// MCP session (0..=3600) [default: 60].
     #[arg(long, value_name = "SECONDS", requires = "http")]
     pub owner_grace: Option<u64>,
+    /// Editors (debug.expose) one exposed session takes at once, 1..=64 [default: 4].
+    #[arg(long, value_name = "N")]
+    pub max_exposed_clients: Option<usize>,
     /// Only debug programs, working directories and breakpoint files under DIR
     /// (relative paths resolve against it).
     #[arg(long, value_name = "DIR")]
@@ -170,6 +173,11 @@ pub async fn run(args: McpArgs, redaction: RedactRules) -> Result<(), String> {
         catalogue = catalogue
             .with_owner_grace(Duration::from_secs(secs))
             .map_err(|e| format!("--owner-grace: {e}"))?;
+    }
+    if let Some(clients) = args.max_exposed_clients {
+        catalogue = catalogue
+            .with_max_exposed_clients(clients)
+            .map_err(|e| format!("--max-exposed-clients: {e}"))?;
     }
     let stop = async {
         let signal = super::signals::stop_requested().await;

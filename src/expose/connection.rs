@@ -17,10 +17,11 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_util::codec::{FramedRead, FramedWrite};
 
-use dapvisor_actors::wire::{DapCodec, DapCommand, Message, Request, Response};
+use dapvisor_actors::wire::{CodecError, DapCodec, DapCommand, Message, Request, Response};
 use dapvisor_actors::{Operation, Received, SessionState};
 
 use super::access::IdeAccess;
+use super::activity::{EditorActivity, EditorDid};
 use super::conversation::{error, Ask, Conversation, Now, Step};
 use super::events::{heard, notice, Heard};
 use super::framing::EditorCodec;
@@ -146,6 +147,10 @@ async fn talk(
         .and_then(|s| s.default_thread());
     let handshake = tokio::time::sleep(EDITOR_HANDSHAKE_TIMEOUT);
     tokio::pin!(handshake);
+    let mut seat = ControlSeat {
+        editor,
+        taken: false,
+    };
     loop {
         let room = answers.len() < MAX_EDITOR_REQUESTS_IN_FLIGHT;
         tokio::select! {
@@ -166,11 +171,8 @@ async fn talk(
                         return ending;
                     }
                 }
-                let goodbye = vec![
-                    Message::Event(notice(&format!("{}: this editor is disconnected", served.why_closed()))),
-                    Message::Event(dapvisor_actors::wire::Event::new("terminated", None)),
-                ];
-                return finish(&queue, goodbye, editor);
+                let why = format!("{}: this editor is disconnected", served.why_closed());
+                return finish(&queue, goodbye(&why), editor);
             }
             Some(answer) = answers.next(), if !answers.is_empty() => {
                 if !queue_all(&queue, vec![answer], editor) {
@@ -179,7 +181,14 @@ async fn talk(
             }
             () = &mut handshake, if !conversation.admitted() => {
                 tracing::info!(session = %session.id(), "an editor did not show the token in time");
-                return Ending::Cut;
+                let why = format!(
+                    "this editor did not show the token within {} s of connecting \
+                     (EDITOR_HANDSHAKE_TIMEOUT): send `initialize`, then `attach` with the \
+                     token debug.expose gave for session {}",
+                    EDITOR_HANDSHAKE_TIMEOUT.as_secs(),
+                    session.id()
+                );
+                return finish(&queue, goodbye(&why), editor);
             }
             frame = requests.next(), if room => {
                 let request = match frame {
@@ -188,7 +197,20 @@ async fn talk(
                     Some(Ok(_)) => continue,
                     Some(Err(e)) => {
                         tracing::info!(session = %session.id(), "an editor sent what is not DAP: {e}");
-                        return Ending::Cut;
+                        // A connection that never began as DAP (a web page posting to
+                        // the port) is no editor to answer; a DAP client is told.
+                        if !requests.decoder().spoke_dap() {
+                            return Ending::Cut;
+                        }
+                        let why = match e {
+                            CodecError::ContentTooLong { length, limit } => format!(
+                                "this editor sent a message dapvisor cannot read: {length} \
+                                 bytes, more than an editor may send (MAX_EDITOR_MESSAGE_BYTES, \
+                                 {limit})"
+                            ),
+                            e => format!("this editor sent a message dapvisor cannot read: {e}"),
+                        };
+                        return finish(&queue, goodbye(&why), editor);
                     }
                     None => return Ending::Cut,
                 };
@@ -196,12 +218,15 @@ async fn talk(
                     // Checked as the request comes: the owner may have handed the
                     // session over since the editor joined.
                     served.closer.close("the session was handed over to another client");
-                    let refused = error(request.seq, &request.command, served.why_closed());
-                    return finish(&queue, vec![refused], editor);
+                    let why = served.why_closed();
+                    let mut last = vec![error(request.seq, &request.command, why.clone())];
+                    last.extend(goodbye(&format!("{why}: this editor is disconnected")));
+                    return finish(&queue, last, editor);
                 }
                 let now = now_for(&request, served).await;
                 match conversation.on_request(&request, &now) {
                     Step::Send(list) => {
+                        seat.take_if_admitted(&conversation);
                         if !queue_all(&queue, list, editor) {
                             return Ending::Cut;
                         }
@@ -210,6 +235,39 @@ async fn talk(
                     Step::Ask(ask) => answers.push(Box::pin(answer(editor.number, served.clone(), ask))),
                 }
             }
+        }
+    }
+}
+
+/// An editor with control's hold on the session's moves: taken as it shows the token
+/// (the agent is told it took over), given back however its connection ends.
+struct ControlSeat<'a> {
+    editor: &'a Editor,
+    taken: bool,
+}
+
+impl ControlSeat<'_> {
+    fn say(&self, what: EditorDid) {
+        let exposure = &self.editor.served.exposure;
+        exposure.moves.feed().send(EditorActivity {
+            session: exposure.session.id(),
+            editor: self.editor.number,
+            what,
+        });
+    }
+
+    fn take_if_admitted(&mut self, conversation: &Conversation) {
+        if !self.taken && conversation.admitted() && self.editor.served.exposure.control {
+            self.taken = true;
+            self.say(EditorDid::TookOver);
+        }
+    }
+}
+
+impl Drop for ControlSeat<'_> {
+    fn drop(&mut self) {
+        if self.taken {
+            self.say(EditorDid::GaveBack);
         }
     }
 }
@@ -252,6 +310,15 @@ fn tell(heard: Option<Heard>, queue: &mpsc::Sender<Message>, editor: &Editor) ->
         }
         Some(Heard::End(list)) => Some(finish(queue, as_messages(list), editor)),
     }
+}
+
+/// The last words to an editor the endpoint hangs up on: `why` in its debug console,
+/// and `terminated`, which ends its debug session.
+fn goodbye(why: &str) -> Vec<Message> {
+    vec![
+        Message::Event(notice(why)),
+        Message::Event(dapvisor_actors::wire::Event::new("terminated", None)),
+    ]
 }
 
 /// Queue the last messages: the conversation ends, flushed unless the queue is full.

@@ -66,12 +66,12 @@ pub fn heard(kind: &EventKind, last_thread: Option<i64>) -> Heard {
         }
         EventKind::Process { body } => one("process", body.clone()),
         EventKind::Exited { exit_code } => one("exited", json!({"exitCode": exit_code})),
-        EventKind::Terminated { .. }
-        | EventKind::SessionFailed { .. }
-        | EventKind::SessionReaped { .. }
-        | EventKind::SessionClosed { .. } => {
-            Heard::End(vec![Event::new("terminated", Some(json!({})))])
-        }
+        EventKind::Terminated { .. } => ended("the session's program ended"),
+        EventKind::SessionFailed { .. } => ended("the session failed"),
+        EventKind::SessionReaped { idle_secs } => ended(&format!(
+            "the session was ended after {idle_secs} s without a call from its agent"
+        )),
+        EventKind::SessionClosed { .. } => ended("the session was ended"),
         EventKind::Adapter { event, body }
             if matches!(event.as_str(), "loadedSource" | "invalidated" | "memory") =>
         {
@@ -81,6 +81,15 @@ pub fn heard(kind: &EventKind, last_thread: Option<i64>) -> Heard {
         // own events (restarts, child sessions, its notices) are not the editor's.
         _ => Heard::Events(Vec::new()),
     }
+}
+
+/// The session has ended, for `why`: said in the editor's console, then
+/// `terminated`, which ends its debug session.
+fn ended(why: &str) -> Heard {
+    Heard::End(vec![
+        notice(&format!("{why}: this editor is disconnected")),
+        Event::new("terminated", Some(json!({}))),
+    ])
 }
 
 /// An `output` event in the editor's debug console, from dapvisor itself.
@@ -157,7 +166,8 @@ mod tests {
             let Heard::End(said) = heard(&end, None) else {
                 panic!("{end:?} does not end it");
             };
-            assert_eq!(said[0].event, "terminated");
+            assert_eq!(said[0].event, "output");
+            assert_eq!(said[1].event, "terminated");
         }
         let exited = events(heard(&EventKind::Exited { exit_code: 3 }, None));
         assert_eq!(exited[0].1, json!({"exitCode": 3}));

@@ -31,6 +31,13 @@ impl Default for EditorCodec {
     }
 }
 
+impl EditorCodec {
+    /// Whether the connection began as DAP does (a `Content-Length` header).
+    pub fn spoke_dap(&self) -> bool {
+        self.started
+    }
+}
+
 impl Decoder for EditorCodec {
     type Item = Message;
     type Error = CodecError;

@@ -13,6 +13,7 @@
 //! framed by the runtime's own DAP codec.
 
 mod access;
+mod activity;
 mod connection;
 mod conversation;
 mod events;
@@ -22,6 +23,7 @@ mod server;
 mod setup;
 mod setup_file;
 mod token;
+mod turn_away;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -29,6 +31,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub use access::{access_of, IdeAccess};
+pub use activity::{EditorActivity, EditorActivityFeed, EditorDid, EDITOR_ACTIVITY_BACKLOG};
 pub use connection::{
     EDITOR_BACKLOG, EDITOR_HANDSHAKE_TIMEOUT, MAX_EDITOR_MESSAGE_BYTES,
     MAX_EDITOR_REQUESTS_IN_FLIGHT,
@@ -39,6 +42,7 @@ pub use server::{EditorGate, EDITOR_FLUSH_TIMEOUT, MAX_EXPOSED_CLIENTS};
 pub use setup::{nvim_dap, vscode, vscode_type};
 pub use setup_file::EXPOSED_DIR;
 pub use token::TOKEN_FIELD;
+pub use turn_away::{EDITOR_REFUSAL_TIMEOUT, MAX_EDITORS_BEING_TURNED_AWAY};
 
 use dapvisor_actors::{Owner, SessionHandle, SessionId};
 

@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use dapvisor_actors::SessionId;
 
+use super::activity::{EditorActivity, EditorActivityFeed, EditorDid};
+
 /// The most moves kept per session until the agent looks: 32. Past it the oldest go,
 /// and the agent is told how many.
 pub const MAX_KEPT_EDITOR_MOVES: usize = 32;
@@ -60,15 +62,29 @@ impl MovesSeen {
     }
 }
 
-/// The moves not yet seen, per session.
+/// The moves not yet seen, per session; and the feed that says each one (and each
+/// editor with control joining and leaving) as it happens.
 #[derive(Debug, Default)]
 pub struct EditorMoves {
     unseen: Mutex<HashMap<SessionId, MovesSeen>>,
+    feed: EditorActivityFeed,
 }
 
 impl EditorMoves {
-    /// Keep a move `editor` made on `session`.
+    /// What editors with control do, as they do it.
+    pub fn feed(&self) -> &EditorActivityFeed {
+        &self.feed
+    }
+
+    /// Keep a move `editor` made on `session`, and say it.
     pub fn record(&self, session: SessionId, editor: u32, command: &str) {
+        self.feed.send(EditorActivity {
+            session,
+            editor,
+            what: EditorDid::Moved {
+                command: command.to_string(),
+            },
+        });
         let mut unseen = self.unseen.lock().unwrap_or_else(|p| p.into_inner());
         let seen = unseen.entry(session).or_default();
         if seen.moves.len() == MAX_KEPT_EDITOR_MOVES {

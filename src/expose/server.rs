@@ -5,6 +5,7 @@
 //! again), when the session ends, or when its runtime goes: no task outlives the
 //! session.
 
+use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,9 +22,11 @@ use super::conversation::Ask;
 use super::events::{heard, Heard};
 use super::moves::EditorMoves;
 use super::token::ExposeToken;
+use super::turn_away::{turn_away, why_full, Holder, MAX_EDITORS_BEING_TURNED_AWAY};
 
 /// The most editors connected to one exposed session at once: 4. One more is
-/// closed as it connects, and the server's log says why.
+/// turned away as it connects: it is told why in DAP terms (`turn_away.rs`), and the
+/// server's log says so.
 pub const MAX_EXPOSED_CLIENTS: usize = 4;
 
 /// How long the endpoint gives its editors to read their last messages when it
@@ -163,6 +166,9 @@ async fn accept(listener: TcpListener, served: Arc<Served>) {
     let session = served.exposure.session.clone();
     let mut events = session.subscribe();
     let mut editors = JoinSet::new();
+    // Who holds each place, by the task serving it.
+    let mut holders: HashMap<tokio::task::Id, Holder> = HashMap::new();
+    let mut turning_away = JoinSet::new();
     let mut numbered: u32 = 0;
     loop {
         tokio::select! {
@@ -182,19 +188,38 @@ async fn accept(listener: TcpListener, served: Arc<Served>) {
             accepted = listener.accept() => {
                 let Ok((stream, peer)) = accepted else { continue };
                 if editors.len() >= served.exposure.max_clients {
+                    let max = served.exposure.max_clients;
                     tracing::warn!(
                         session = %session.id(), %peer,
-                        "an editor was turned away: {} are connected already, the most one \
-                         exposed session takes", served.exposure.max_clients
+                        "an editor was turned away: {max} are connected already, the most one \
+                         exposed session takes (MAX_EXPOSED_CLIENTS)"
                     );
-                    drop(stream);
+                    if turning_away.len() < MAX_EDITORS_BEING_TURNED_AWAY {
+                        let held: Vec<Holder> = holders.values().copied().collect();
+                        let why = why_full(&session.id().to_string(), max, &held);
+                        turning_away.spawn(turn_away(stream, why));
+                    } else {
+                        tracing::warn!(
+                            session = %session.id(), %peer,
+                            "{MAX_EDITORS_BEING_TURNED_AWAY} turned-away editors are being told \
+                             why already: this one is closed without a word"
+                        );
+                    }
                     continue;
                 }
                 numbered += 1;
                 let editor = Editor { number: numbered, served: served.clone() };
-                editors.spawn(serve_editor(stream, editor));
+                let task = editors.spawn(serve_editor(stream, editor));
+                holders.insert(task.id(), Holder { number: numbered, peer });
             }
-            Some(_) = editors.join_next(), if !editors.is_empty() => {}
+            Some(ended) = editors.join_next_with_id(), if !editors.is_empty() => {
+                let id = match ended {
+                    Ok((id, ())) => id,
+                    Err(e) => e.id(),
+                };
+                holders.remove(&id);
+            }
+            Some(_) = turning_away.join_next(), if !turning_away.is_empty() => {}
         }
     }
     served.closer.cancel.cancel();

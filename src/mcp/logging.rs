@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::{EventKind, SessionEvent};
 
 /// The logger name on every message.
-const LOGGER: &str = "dapvisor";
+pub(crate) const LOGGER: &str = "dapvisor";
 
 /// The least level the client wants; every level at first. Shared by one connection's
 /// handler and its event forwarder.
@@ -30,7 +30,7 @@ impl LogLevel {
         self.0.store(rank(level), Ordering::Relaxed);
     }
 
-    fn wants(&self, level: LoggingLevel) -> bool {
+    pub(crate) fn wants(&self, level: LoggingLevel) -> bool {
         rank(level) >= self.0.load(Ordering::Relaxed)
     }
 }

@@ -13,6 +13,7 @@
 
 mod approval;
 mod bearer;
+mod editor_notify;
 mod http;
 mod http_connections;
 mod http_gate;

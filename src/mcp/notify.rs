@@ -33,7 +33,7 @@ impl Subscriptions {
         self.lock().remove(uri);
     }
 
-    fn contains(&self, uri: &str) -> bool {
+    pub(crate) fn contains(&self, uri: &str) -> bool {
         self.lock().contains(uri)
     }
 
@@ -43,16 +43,53 @@ impl Subscriptions {
     }
 }
 
-/// Forward the runtime's events to the client until either side goes away.
+/// What a connection's person's editors do (`editor_notify.rs`): the feed, and the
+/// client it is for (`None`: the host's own).
+pub(crate) struct EditorNotices {
+    pub feed: tokio::sync::broadcast::Receiver<crate::expose::EditorActivity>,
+    pub caller: Option<crate::Owner>,
+}
+
+/// Forward the runtime's events, and what editors with control do on the client's
+/// exposed sessions, to the client until either side goes away.
 pub(crate) async fn forward(
     runtime: Runtime,
     peer: Peer<RoleServer>,
     subscriptions: Subscriptions,
     log_level: LogLevel,
     redaction: Redaction,
+    mut editors: EditorNotices,
 ) {
+    use tokio::sync::broadcast::error::RecvError;
     let mut events = runtime.subscribe();
-    while let Some(received) = events.recv().await {
+    let mut editors_open = true;
+    loop {
+        let received = tokio::select! {
+            received = events.recv() => received,
+            activity = editors.feed.recv(), if editors_open => {
+                match activity {
+                    Ok(activity) => {
+                        let caller = editors.caller.as_ref();
+                        if super::editor_notify::concerns(&runtime, caller, &activity)
+                            && super::editor_notify::send(&peer, &log_level, &subscriptions, &activity)
+                                .await
+                                .is_err()
+                        {
+                            break; // the client is gone
+                        }
+                    }
+                    Err(RecvError::Lagged(skipped)) => tracing::warn!(
+                        skipped,
+                        "editor notifications fell behind (EDITOR_ACTIVITY_BACKLOG); some were \
+                         skipped"
+                    ),
+                    // The catalogue is gone: only the runtime's events are left.
+                    Err(RecvError::Closed) => editors_open = false,
+                }
+                continue;
+            }
+        };
+        let Some(received) = received else { break };
         let event = match received {
             Received::Event(event) => event,
             // Only output is ever dropped, and output is not notified.

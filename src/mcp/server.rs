@@ -180,6 +180,10 @@ impl ServerHandler for DebugServer {
             self.subscriptions.clone(),
             self.log_level.clone(),
             self.catalogue.redaction().clone(),
+            notify::EditorNotices {
+                feed: self.catalogue.editor_activity(),
+                caller: self.catalogue.caller().cloned(),
+            },
         ));
     }
 

@@ -5,6 +5,7 @@
 
 pub mod mcp_client;
 pub mod schema_check;
+pub mod session_ends;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -53,6 +53,13 @@ impl Editor {
         self.seq
     }
 
+    /// Send raw bytes, as a broken or hostile editor would.
+    pub async fn send_bytes(&mut self, bytes: &[u8]) {
+        tokio::io::AsyncWriteExt::write_all(self.framed.get_mut(), bytes)
+            .await
+            .expect("the bytes are sent");
+    }
+
     /// The next message, or `None` once the endpoint closed the connection.
     async fn next(&mut self) -> Option<Message> {
         let next = tokio::time::timeout(ANSWER_WAIT, self.framed.next())

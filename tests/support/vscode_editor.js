@@ -1,7 +1,9 @@
 // A person's VS Code on a session dapvisor exposes (`debug.expose`), through VS Code's own
 // DAP test client (@vscode/debugadapter-testsupport, installed by scripts/provision into
-// .node-test). Usage: node vscode_editor.js PORT TOKEN watch|drive
+// .node-test). Usage: node vscode_editor.js PORT TOKEN watch|drive|crowded
 // Prints one JSON object saying what the editor saw; exits non-zero on anything unexpected.
+// `crowded` (an endpoint taking one editor): a second VS Code is turned away; then it
+// prints `ready`, and the JSON once the test has ended the session under the first.
 'use strict';
 const { DebugClient } = require('@vscode/debugadapter-testsupport');
 
@@ -22,8 +24,55 @@ process.on('beforeExit', () => {
   process.exit(2);
 });
 
+// The text of an `output` event's body, without dapvisor's line end.
+const said = (event) => event.body.output.trim();
+
+// One VS Code holds the only place; a second is turned away, told why; the first is
+// told when the session ends.
+async function crowded(port, token) {
+  const seen = {};
+  const holder = new DebugClient('node', 'unused', 'dapvisor');
+  step = 'connecting the holder';
+  await holder.start(Number(port));
+  step = 'initializing the holder';
+  await holder.initializeRequest();
+  const initialized = holder.waitForEvent('initialized');
+  step = 'attaching the holder';
+  await holder.attachRequest({ token });
+  await initialized;
+
+  const late = new DebugClient('node', 'unused', 'dapvisor');
+  // Waited for before connecting: the endpoint says why as soon as it accepts.
+  const output = late.waitForEvent('output');
+  const terminated = late.waitForEvent('terminated');
+  step = 'connecting past the cap';
+  await late.start(Number(port));
+  step = 'initializing past the cap';
+  seen.initialize_refused = await refusal(late.initializeRequest());
+  step = 'waiting for why';
+  seen.turned_away = said(await output);
+  step = 'waiting for the turned-away terminated';
+  await terminated;
+  seen.turned_away_terminated = true;
+
+  // The test ends the session now: the holder hears why, and `terminated`.
+  const goodbye = [];
+  holder.on('output', (event) => goodbye.push(said(event)));
+  const ended = holder.waitForEvent('terminated');
+  step = 'waiting for the session to end';
+  process.stdout.write('ready\n');
+  await ended;
+  seen.holder_told = goodbye;
+  holder.stopAdapter();
+  late.stopAdapter();
+  return seen;
+}
+
 async function main() {
   const [port, token, mode] = process.argv.slice(2);
+  if (mode === 'crowded') {
+    return crowded(port, token);
+  }
   const seen = {};
 
   // Someone without the token is turned away.

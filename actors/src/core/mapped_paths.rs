@@ -5,6 +5,7 @@
 //! breakpoint cache, the stop, the trace) and everything an agent reads sees local
 //! paths only. Nothing is done for a session without mappings.
 
+use crate::core::attach_target::AttachTarget;
 use crate::core::command::{Effect, Input};
 use crate::core::session::SessionCore;
 use crate::path_map::PathMap;
@@ -39,9 +40,18 @@ impl SessionCore {
         input
     }
 
+    /// The map for what goes out: a debug server's session has one even without
+    /// mappings, for the marked remote paths an agent passes back (`remote:/usr/lib/a.py`
+    /// goes out as `/usr/lib/a.py`).
+    fn outgoing_map(&self) -> Option<&PathMap> {
+        let plan = self.plan.as_ref()?;
+        let server = matches!(plan.attach_target, Some(AttachTarget::Server { .. }));
+        (server || !plan.path_map.is_empty()).then_some(&plan.path_map)
+    }
+
     /// The requests among `effects` with their paths made the target's.
     pub(super) fn map_outgoing_paths(&self, effects: &mut [Effect]) {
-        let Some(map) = self.path_map() else {
+        let Some(map) = self.outgoing_map() else {
             return;
         };
         for effect in effects {

@@ -490,6 +490,10 @@ fn start_function_breakpoints(
 }
 
 fn absolute(path: &Path) -> PathBuf {
+    // A remote target's file no mapping covers is the target's path, kept as it is.
+    if crate::path_map::is_remote(path) {
+        return path.to_path_buf();
+    }
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 

@@ -388,7 +388,12 @@ pub(super) fn unexpected(answer: Answer) -> SessionError {
     SessionError::internal("reading the session's answer", format!("{answer:?}"))
 }
 
-/// Breakpoint files are keyed by absolute path, as adapters report them.
+/// Breakpoint files are keyed by absolute path, as adapters report them; a remote
+/// target's file no mapping covers (`remote:/usr/lib/a.py`, see
+/// [`crate::path_map::REMOTE_MARK`]) is the target's path, kept as it is.
 pub(super) fn absolute(path: &Path) -> PathBuf {
+    if crate::path_map::is_remote(path) {
+        return path.to_path_buf();
+    }
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }

@@ -148,6 +148,16 @@ async fn unexpose(ctx: Arc<Context>, args: UnexposeArgs) -> Outcome {
     ))
 }
 
+impl crate::tools::ToolCatalogue {
+    /// What the editors of this catalogue's exposed sessions do with control, from now
+    /// on, as they do it (an MCP server notifies its clients of it).
+    pub fn editor_activity(
+        &self,
+    ) -> tokio::sync::broadcast::Receiver<crate::expose::EditorActivity> {
+        self.ctx.exposures.moves().feed().subscribe()
+    }
+}
+
 /// Refuse unless the caller is `owner`, the owner of `session` (or is the host, or
 /// the session is anyone's): a client it is only shared with may not show it to others.
 fn owned_by_caller(

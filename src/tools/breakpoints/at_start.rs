@@ -62,10 +62,13 @@ impl StartBreakpoints {
     }
 }
 
-/// Source and function breakpoints from a start request, paths resolved.
+/// Source and function breakpoints from a start request, paths resolved; a marked
+/// remote path (`remote:/usr/lib/a.py`) is taken when the session started is a debug
+/// server's (`remote_target`, see `remote_file.rs`).
 pub(crate) fn split_breakpoints(
     ctx: &Context,
     list: Vec<StartBreakpoint>,
+    remote_target: bool,
 ) -> Result<StartBreakpoints, ToolError> {
     let mut sources = Vec::new();
     let mut functions = Vec::new();
@@ -80,7 +83,7 @@ pub(crate) fn split_breakpoints(
         };
         match (bp.file, choice.is_given(), bp.function) {
             (Some(file), true, None) => {
-                let file = ctx.paths.resolve(&file, "file")?;
+                let file = super::remote_file::start_file(ctx, &file, remote_target)?;
                 let line = choice
                     .resolve(&file)
                     .and_then(|line| check_within_file(&file, line).map(|()| line))

@@ -18,6 +18,10 @@ use crate::tools::catalogue::spec::ToolError;
 /// exist is said when the breakpoint is reported unverified; one larger than
 /// [`MAX_STATEMENT_SOURCE_BYTES`] is not counted).
 pub(crate) fn check_within_file(file: &Path, line: i64) -> Result<(), ToolError> {
+    // A remote target's file is not read here (nor is a local one named like it).
+    if crate::path_map::is_remote(file) {
+        return Ok(());
+    }
     let Some(lines) = count_lines(file) else {
         return Ok(());
     };

@@ -3,6 +3,7 @@
 
 pub(super) mod at_start;
 pub(super) mod bound_lines;
+pub(super) mod remote_file;
 pub(super) mod report;
 pub(super) mod set;
 pub(super) mod statement;

@@ -18,6 +18,7 @@ use crate::{FunctionBreakpointRecord, SourceBreakpointRecord};
 use crate::{SessionHandle, Tracepoint};
 
 use crate::tools::breakpoints::bound_lines::{asked_line, check_within_file};
+use crate::tools::breakpoints::remote_file::breakpoint_file;
 use crate::tools::breakpoints::statement::LineChoice;
 use crate::tools::breakpoints::statement_marks::{self, StatementMark};
 use crate::tools::catalogue::context::Context;
@@ -155,15 +156,16 @@ enum Target {
     Function(String),
 }
 
-fn target(
+async fn target(
     ctx: &Context,
+    session: &SessionHandle,
     file: &Option<String>,
-    choice: LineChoice,
+    choice: LineChoice<'_>,
     function: &Option<String>,
 ) -> Result<Target, ToolError> {
     match (file, choice.is_given(), function) {
         (Some(file), true, None) => {
-            let file = ctx.paths.resolve(file, "file")?;
+            let file = breakpoint_file(ctx, session, file).await?;
             let line = choice.resolve(&file)?;
             Ok(Target::Line(file, line))
         }
@@ -177,7 +179,7 @@ fn target(
 
 async fn set_breakpoints(ctx: Arc<Context>, args: SetBreakpointsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let file = ctx.paths.resolve(&args.file, "file")?;
+    let file = breakpoint_file(&ctx, &session, &args.file).await?;
     let mut list = Vec::with_capacity(args.lines.len() + args.breakpoints.len());
     let checked = |line| {
         let line = check_line(line)?;
@@ -212,7 +214,7 @@ async fn set_breakpoint(ctx: Arc<Context>, args: OneBreakpointArgs) -> Outcome {
         near_line: args.near_line,
         expected_text: args.expected_text.as_deref(),
     };
-    let target = target(&ctx, &args.file, choice, &args.function)?;
+    let target = target(&ctx, &session, &args.file, choice, &args.function).await?;
     if let Target::Line(file, line) = &target {
         check_within_file(file, *line)?;
     }
@@ -273,7 +275,7 @@ async fn remove_breakpoint(ctx: Arc<Context>, args: RemoveBreakpointArgs) -> Out
         near_line: args.near_line,
         expected_text: None,
     };
-    match target(&ctx, &args.file, choice, &args.function)? {
+    match target(&ctx, &session, &args.file, choice, &args.function).await? {
         Target::Line(file, line) => {
             // The line it was asked for, or the one the adapter bound it at.
             let line = asked_line(&session, &file, line).await?;

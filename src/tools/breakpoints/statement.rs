@@ -59,6 +59,10 @@ impl LineChoice<'_> {
 }
 
 fn read(file: &Path) -> Result<String, ToolError> {
+    if let Some(refused) = super::remote_file::unreadable(file, "a `statement` or `expected_text`")
+    {
+        return Err(refused);
+    }
     let size = std::fs::metadata(file)
         .map_err(|e| {
             ToolError::invalid(

@@ -211,7 +211,8 @@ pub(crate) struct ExceptionOptionArgs {
 
 async fn breakpoint_locations(ctx: Arc<Context>, args: LocationsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let file = ctx.paths.resolve(&args.file, "file")?;
+    let file =
+        crate::tools::breakpoints::remote_file::breakpoint_file(&ctx, &session, &args.file).await?;
     let line = check_line(args.line)?;
     let end = args.end_line.map(check_line).transpose()?;
     let places = session.breakpoint_locations(&file, line, end).await?;

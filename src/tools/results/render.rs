@@ -255,7 +255,15 @@ pub(crate) async fn stop_summary(
     );
 
     let path = frame.source.as_ref().and_then(|s| s.path.as_deref());
-    if let Some(path) = path.filter(|p| !ctx.paths.may_read(Path::new(p))) {
+    if let Some(path) = path.filter(|p| crate::path_map::is_remote(Path::new(p))) {
+        // A remote target's file is not this machine's: nothing here is read for it.
+        let note = format!(
+            "source not shown: {path} is the remote target's file (debug.source asks the \
+             adapter for it)"
+        );
+        let _ = writeln!(text, "({note})");
+        json["source_note"] = json!(note);
+    } else if let Some(path) = path.filter(|p| !ctx.paths.may_read(Path::new(p))) {
         // Under --root, files outside it are not read, whoever names them.
         let root = ctx.paths.root().map(|r| r.display().to_string());
         let note = format!(

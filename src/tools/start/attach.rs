@@ -78,7 +78,7 @@ pub(in crate::tools) async fn attach(ctx: Arc<Context>, args: AttachArgs) -> Out
         ));
     }
     let path_mappings = path_mappings::resolve(&ctx.paths, &args.path_mappings)?;
-    let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let start = split_breakpoints(&ctx, args.breakpoints, args.port.is_some())?;
     let expects_stop = start.stop();
     let StartBreakpoints {
         sources: breakpoints,

@@ -252,7 +252,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         (Some(text), None) => Some(StdinText::write(text)?),
         (None, _) => None,
     };
-    let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let start = split_breakpoints(&ctx, args.breakpoints, false)?;
     let sources = program.as_deref().map(default_cwd).unwrap_or(cwd.clone());
     let calls = call_names::expand(args.calls, sources.as_deref(), &ctx.paths)?;
     let expects_stop = args.stop_on_entry || start.stop();
