@@ -122,35 +122,84 @@ fn expand_one(pattern: &str, sources: &[(PathBuf, String)]) -> Vec<String> {
 /// C and C++ sources, whose functions have no keyword before them.
 const C_FAMILY: &[&str] = &["c", "h", "cc", "cpp", "cxx", "hpp"];
 
-/// The functions a C or C++ source defines, by how a definition looks: a line at the
-/// left margin with a type, then the name and `(`, not ending in `;` (a prototype, a
-/// declaration) and not a control word.
+/// The functions a C or C++ source defines, by how a definition looks: a line with a
+/// type, then the name and `(`, not ending in `;` (a prototype, a declaration) and not a
+/// control word, either at the left margin or directly in a class or struct body (a
+/// method defined where it is declared). Braces are counted to know which body a line
+/// is in; a brace in a string or a comment may mislead that count, which costs a name
+/// at worst.
 fn c_definitions(text: &str) -> Vec<String> {
     let mut names = Vec::new();
+    let mut depth = 0usize;
+    // The depths of the class and struct bodies open around the line.
+    let mut member_depths: Vec<usize> = Vec::new();
+    // A class head whose `{` is on a later line.
+    let mut class_head = false;
     for line in text.lines() {
-        if line.starts_with([' ', '\t', '#', '/', '*', '}']) || line.trim_end().ends_with(';') {
-            continue;
+        if std::mem::take(&mut class_head) && line.trim_start().starts_with('{') {
+            member_depths.push(depth + 1);
         }
-        let Some((head, _)) = line.split_once('(') else {
-            continue;
+        let in_body = member_depths.last() == Some(&depth);
+        let candidate = if depth == 0 {
+            Some(line)
+        } else if in_body {
+            Some(line.trim_start())
+        } else {
+            None
         };
-        let name: String = head
-            .trim_end()
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-            .collect::<Vec<char>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let typed = head.trim_end().len() > name.len();
-        let control = ["if", "while", "for", "switch", "return", "sizeof"].contains(&name.as_str());
-        if typed && !control && !name.is_empty() {
-            let own = name.rsplit("::").next().unwrap_or(&name).to_string();
-            names.push(own);
+        if let Some(candidate) = candidate {
+            if let Some(name) = c_defined_name(candidate) {
+                names.push(name);
+            }
+            match class_head_of(candidate) {
+                Some(true) => member_depths.push(depth + 1),
+                Some(false) => class_head = true,
+                None => {}
+            }
         }
+        let opened = line.matches('{').count();
+        let closed = line.matches('}').count();
+        depth = (depth + opened).saturating_sub(closed);
+        member_depths.retain(|d| *d <= depth);
     }
     names
+}
+
+/// The function `line` defines, if it is a definition's first line (see
+/// [`c_definitions`]).
+fn c_defined_name(line: &str) -> Option<String> {
+    if line.starts_with([' ', '\t', '#', '/', '*', '}']) || line.trim_end().ends_with(';') {
+        return None;
+    }
+    let (head, _) = line.split_once('(')?;
+    // An assignment or a call's arguments, not a definition.
+    if head.contains(['=', '.', ',', '"']) || head.contains("->") {
+        return None;
+    }
+    let name: String = head
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect::<Vec<char>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let typed = head.trim_end().len() > name.len();
+    let control = ["if", "while", "for", "switch", "return", "sizeof"].contains(&name.as_str());
+    (typed && !control && !name.is_empty())
+        .then(|| name.rsplit("::").next().unwrap_or(&name).to_string())
+}
+
+/// Whether `line` is a class or struct head (`class Shelf {`, `struct Cart : public
+/// Base`), rather than a function returning a struct or a declaration: `Some(true)` when
+/// its body opens on this line, `Some(false)` when on a later one.
+fn class_head_of(line: &str) -> Option<bool> {
+    let words = line.trim_start();
+    let head = ["class ", "struct "].iter().any(|k| words.starts_with(k))
+        && !line.contains('(')
+        && !line.trim_end().ends_with(';');
+    head.then(|| line.contains('{'))
 }
 
 /// The names of the functions `text` defines, by the keyword before them: `def`
@@ -258,6 +307,14 @@ mod tests {
         let text = "static struct price price_of(int g, int d)\n{\n    return f(x);\n}\n\
                     int main(void)\nint proto(int);\nif (x)\nvoid Shelf::restock(int n) {\n";
         assert_eq!(c_definitions(text), ["price_of", "main", "restock"]);
+    }
+
+    #[test]
+    fn a_method_defined_in_its_class_body_is_found_and_its_statements_are_not() {
+        let text = "class Shelf {\npublic:\n    int count() const {\n        int n = total(a,\n            b);\n        if (n) {\n            run(n) {\n        }\n        return n;\n    }\n    void restock(int n);\n    struct Slot {\n        int at(int i) { return i; }\n    };\n};\nint main(void) {\n    helper(x) {\n}\n";
+        assert_eq!(c_definitions(text), ["count", "at", "main"]);
+        let brace_below = "struct Cart\n{\n    long total() const\n    {\n        return 0;\n    }\n};\n";
+        assert_eq!(c_definitions(brace_below), ["total"]);
     }
 
     #[test]
