@@ -230,7 +230,7 @@ pub(in crate::tools) fn check_adapter(
     ))
 }
 
-async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
+pub(in crate::tools) async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     check_adapter(&ctx, args.adapter.as_deref())?;
     if args.core.is_some() {
         return crate::tools::start::core_launch::open(ctx, args).await;

@@ -1,0 +1,223 @@
+//! A page of a diff's differences, as `debug.diff` answers it: both runs in a line
+//! each, then the differences from a cursor, as many as `limit` asks and
+//! [`MAX_DIFF_RESULT_BYTES`] holds (structured content and text together); every cut
+//! says how to read the rest.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Map, Value};
+
+use crate::tools::diff::align::{content, Difference, Kind, Side, What};
+use crate::tools::diff::store::{KeptDiff, SideSummary};
+
+/// The most bytes a `debug.diff` answer holds, its structured content and its text
+/// together: 8 KiB. Past it, fewer differences are shown (the cursor reads on), and a
+/// single difference's values are cut.
+pub const MAX_DIFF_RESULT_BYTES: usize = 8 * 1024;
+
+/// The most differences one answer shows, and the default: 20 and 1 (the first
+/// difference is usually the one to read).
+pub const MAX_DIFFERENCES_SHOWN: usize = 20;
+
+/// The characters a value keeps when a difference alone is over
+/// [`MAX_DIFF_RESULT_BYTES`]: 200.
+const CUT_VALUE_CHARS: usize = 200;
+
+/// The page of `diff` from `cursor`, at most `limit` differences; `tool` names
+/// `debug.diff` and `debug.trace` as the caller calls them.
+pub(crate) fn page(
+    diff: &KeptDiff,
+    cursor: usize,
+    limit: usize,
+    tool: impl Fn(&str) -> String,
+) -> (Value, String) {
+    let total = diff.alignment.differences.len();
+    let mut shown: Vec<Value> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    let mut cut_values = false;
+    let mut next = cursor.min(total);
+    while next < total && shown.len() < limit {
+        let difference = &diff.alignment.differences[next];
+        let (mut json, mut text) = one(diff, next, difference, None);
+        let used = |json: &Value, text: &str, shown: &[Value], texts: &[String]| {
+            shown.iter().map(|s| s.to_string().len()).sum::<usize>()
+                + texts.iter().map(String::len).sum::<usize>()
+                + json.to_string().len()
+                + text.len()
+        };
+        // Room for the heads and notes around the differences.
+        let room = MAX_DIFF_RESULT_BYTES - 1536;
+        if used(&json, &text, &shown, &texts) > room {
+            if !shown.is_empty() {
+                break;
+            }
+            (json, text) = one(diff, next, difference, Some(CUT_VALUE_CHARS));
+            cut_values = true;
+        }
+        shown.push(json);
+        texts.push(text);
+        next += 1;
+    }
+    let more = next < total;
+    let mut text = format!(
+        "diff {}: a ({}) {}; b ({}) {}\n",
+        diff.id,
+        side_line(&diff.a),
+        diff.a.end,
+        side_line(&diff.b),
+        diff.b.end
+    );
+    if total == 0 {
+        let _ = writeln!(
+            text,
+            "no difference: the {} rows of both runs are equal, aligned by function and call order",
+            diff.alignment.matched
+        );
+    }
+    for (n, line) in texts.iter().enumerate() {
+        if n == 0 && cursor == 0 {
+            text.push_str("first difference: ");
+        }
+        text.push_str(line);
+    }
+    if cut_values {
+        let _ = writeln!(
+            text,
+            "[values cut at {CUT_VALUE_CHARS} chars to fit {} KiB: read the whole rows with {} \
+             (the row cursors are given; with keep: true the sessions stay to be read)]",
+            MAX_DIFF_RESULT_BYTES / 1024,
+            tool("debug.trace")
+        );
+    }
+    if more {
+        let _ = write!(
+            text,
+            "[{} of {total} differences shown: call {} with diff_id={}, cursor={next} for more]",
+            next - cursor.min(total),
+            tool("debug.diff"),
+            diff.id
+        );
+    } else if total > 0 {
+        let _ = write!(text, "[{total} differences in all]");
+    }
+    let mut structured = json!({
+        "diff_id": diff.id,
+        "a": side_json(&diff.a),
+        "b": side_json(&diff.b),
+        "matched": diff.alignment.matched,
+        "total": total,
+        "cursor": cursor,
+        "differences": shown,
+        "kept": diff.kept_sessions,
+    });
+    if more {
+        structured["next_cursor"] = json!(next);
+    }
+    (structured, text.trim_end().to_string())
+}
+
+fn side_line(side: &SideSummary) -> String {
+    format!(
+        "{} {}, {} rows",
+        side.session_id,
+        side.program.as_deref().map_or("?", short),
+        side.rows
+    )
+}
+
+fn side_json(side: &SideSummary) -> Value {
+    let mut json = json!({
+        "session_id": side.session_id,
+        "program": side.program,
+        "end": side.end,
+        "rows": side.rows,
+    });
+    if side.calls_dropped > 0 {
+        json["calls_dropped"] = json!(side.calls_dropped);
+    }
+    json
+}
+
+/// One difference, its values cut at `cut` chars if given.
+fn one(diff: &KeptDiff, n: usize, d: &Difference, cut: Option<usize>) -> (Value, String) {
+    let row = d.row();
+    let (event, function) = match (&d.key.what, &row.call) {
+        (What::Call, Some(call)) => ("call", call.function.clone()),
+        (What::Return, Some(call)) => ("return", call.function.clone()),
+        _ => ("tracepoint", d.function().unwrap_or("").to_string()),
+    };
+    let kind = match d.kind {
+        Kind::Values => "values",
+        Kind::OnlyIn(Side::A) => "only_in_a",
+        Kind::OnlyIn(Side::B) => "only_in_b",
+    };
+    let side = |name: &str, row: Option<&crate::TraceRow>, summary: &SideSummary| match row {
+        None => (Value::Null, format!("  {name}: (no such row)\n")),
+        Some(row) => {
+            let values: Map<String, Value> = content(row)
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(cut_text(&v, cut))))
+                .collect();
+            let shown: Vec<String> = values
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default().replace('\n', "\\n")))
+                .collect();
+            let json = json!({ "session_id": summary.session_id, "row": row.index,
+                               "values": values });
+            (json, format!("  {name}: {}\n", shown.join(", ")))
+        }
+    };
+    let (a, a_text) = side("a", d.a.as_ref(), &diff.a);
+    let (b, b_text) = side("b", d.b.as_ref(), &diff.b);
+    let place = format!("{}:{}", short_path(&row.file), row.line);
+    let mut json = json!({
+        "n": n,
+        "kind": kind,
+        "event": event,
+        "function": function,
+        "file": row.file,
+        "line": row.line,
+        "path": d.key.path_text(),
+        "matched_before": d.matched_before,
+        "a": a,
+        "b": b,
+    });
+    let what = match (d.kind, event) {
+        (Kind::Values, "call") => format!("{function} was called with other arguments"),
+        (Kind::Values, "return") => format!("{function} returned otherwise"),
+        (Kind::Values, _) => "the tracepoint read otherwise".to_string(),
+        (Kind::OnlyIn(s), _) => format!("only {} has this {event}", s.name()),
+    };
+    let mut text = format!(
+        "#{n} after {} matching rows, at {} ({event} of {function}, {place}): {what}\n{a_text}{b_text}",
+        d.matched_before,
+        d.key.path_text(),
+    );
+    if let Some(why) = &d.unsure {
+        json["unsure"] = json!(why);
+        let _ = writeln!(text, "  (maybe no real difference: {why})");
+    }
+    (json, text)
+}
+
+fn cut_text(value: &str, cut: Option<usize>) -> String {
+    match cut {
+        Some(chars) if value.chars().count() > chars => {
+            let mut kept: String = value.chars().take(chars).collect();
+            kept.push('…');
+            kept
+        }
+        _ => value.to_string(),
+    }
+}
+
+fn short(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+fn short_path(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
