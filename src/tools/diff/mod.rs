@@ -43,11 +43,9 @@ pub const MAX_DIFF_WAIT: Duration = Duration::from_secs(600);
 pub(crate) fn tools() -> Vec<ToolDef> {
     let mut def = tool(
         "debug.diff",
-        "Run two launches `a` and `b` (each what debug.launch takes, e.g. two `test`s, or \
-         one program with two `args`), record the same `calls` and `collect` tracepoints \
-         in both, align the rows by function and call order, and return the first \
-         difference: where, both values, the call path, rows matched before it. More by \
-         `diff_id` and `cursor`.",
+        "Run launches `a` and `b` (each as debug.launch takes) recording the same `calls` \
+         and `collect` tracepoints; return the first difference of their rows, aligned by \
+         call order: where, both values, the call path. More: `diff_id`, `cursor`.",
         ToolAnnotations::START,
         diff,
     )
@@ -58,7 +56,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
     vec![def]
 }
 
-/// A tracepoint both runs record.
+// A tracepoint both runs record (no doc comment: its schema says enough).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CollectPoint {
@@ -72,9 +70,11 @@ pub(crate) struct CollectPoint {
 #[serde(deny_unknown_fields)]
 pub(crate) struct DiffArgs {
     /// One run: what debug.launch takes.
-    a: Option<Map<String, Value>>,
+    #[schemars(extend("type" = "object"))]
+    a: Option<Value>,
     /// The other run.
-    b: Option<Map<String, Value>>,
+    #[schemars(extend("type" = "object"))]
+    b: Option<Value>,
     /// Functions whose calls both record (as debug.launch's `calls`).
     #[serde(default)]
     calls: Vec<String>,
