@@ -349,3 +349,56 @@ async fn runs_past_the_sessions_row_cap_are_refused_rather_than_misaligned() {
     assert!(runtime.sessions().is_empty(), "both ended");
     runtime.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_diff_given_up_on_midway_ends_both_runs() {
+    use dapvisor::permission::{PermissionGate, PermissionMode};
+    use dapvisor::tools::{ToolCatalogue, ToolProfile};
+    use dapvisor::{EventKind, Received};
+    let runtime = dapvisor::Runtime::start(dapvisor::RuntimeConfig::default())
+        .await
+        .unwrap();
+    let mut events = runtime.subscribe();
+    let tools = ToolCatalogue::new(runtime.clone())
+        .with_profile(ToolProfile::All)
+        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+    let ticker = program("examples/programs/python/ticker.py");
+    // Two programs that run for minutes: the call is dropped (its client went) while
+    // the diff waits on them.
+    let call = tokio::spawn(async move {
+        tools
+            .call(
+                "debug.diff",
+                json!({ "a": { "program": ticker }, "b": { "program": ticker },
+                        "calls": ["tick"], "timeout": 300 }),
+            )
+            .await
+    });
+    let mut running = std::collections::HashSet::new();
+    while running.len() < 2 {
+        if let Some(Received::Event(event)) = events.recv().await {
+            if matches!(event.kind, EventKind::Process { .. }) {
+                running.insert(event.session_id);
+            }
+        }
+    }
+    call.abort();
+    assert!(call.await.unwrap_err().is_cancelled());
+    // Bounded, so that a session left running fails the test rather than hanging it.
+    let mut closed = std::collections::HashSet::new();
+    let both_closed = async {
+        while closed.len() < 2 {
+            if let Some(Received::Event(event)) = events.recv().await {
+                if matches!(event.kind, EventKind::SessionClosed { .. }) {
+                    closed.insert(event.session_id);
+                }
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(120), both_closed)
+        .await
+        .expect("both sessions end once the diff is given up on");
+    assert_eq!(closed, running);
+    assert!(runtime.sessions().is_empty());
+    runtime.shutdown().await;
+}

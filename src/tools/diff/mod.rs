@@ -125,12 +125,11 @@ async fn diff(ctx: Arc<Context>, args: DiffArgs) -> Outcome {
     let launches = launches::launch_arguments(&json!({
         "a": args.a, "b": args.b, "calls": args.calls, "collect": args.collect,
     }))?;
-    let mut started = Started::new(ctx.clone());
+    let started = Started::new(ctx.clone());
     let (a, b) = tokio::join!(
-        runs::start(&ctx, "a", launches[0].1.clone()),
-        runs::start(&ctx, "b", launches[1].1.clone())
+        runs::start(&ctx, &started, "a", launches[0].1.clone()),
+        runs::start(&ctx, &started, "b", launches[1].1.clone())
     );
-    started.sessions.extend(a.iter().chain(b.iter()).cloned());
     let (a, b) = match (a, b) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {

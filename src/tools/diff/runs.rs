@@ -3,7 +3,7 @@
 //! whole, and ended when the diff is made unless kept. A guard ends both sessions on
 //! every other way out (an error, the call dropped when its client went).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::spec::ToolError;
-use crate::tools::start::session::{launch, LaunchArgs};
+use crate::tools::start::session::{start_launch, LaunchArgs};
 use crate::{RunTicket, SessionHandle, SessionState, StopOutcome, TraceRow};
 
 /// How a run ended, as far as the diff waited.
@@ -58,11 +58,13 @@ pub(crate) struct SideRun {
     pub calls_dropped: u64,
 }
 
-/// Both sessions of a diff, ended when this is dropped unless [`Self::keep`] was
-/// called: no process is left behind on an error or a dropped call.
+/// Both sessions of a diff, each held from the moment it exists and ended when this
+/// is dropped unless [`Self::keep`] was called: no process is left behind on an
+/// error or a dropped call (a start still under way when the call is dropped is
+/// ended by the runtime itself).
 pub(crate) struct Started {
     ctx: Arc<Context>,
-    pub sessions: Vec<SessionHandle>,
+    sessions: Mutex<Vec<SessionHandle>>,
     kept: bool,
 }
 
@@ -70,7 +72,7 @@ impl Started {
     pub fn new(ctx: Arc<Context>) -> Self {
         Self {
             ctx,
-            sessions: Vec::new(),
+            sessions: Mutex::new(Vec::new()),
             kept: false,
         }
     }
@@ -81,34 +83,47 @@ impl Started {
     }
 
     /// End both sessions now (their programs and adapters).
-    pub async fn end(mut self) {
-        for session in std::mem::take(&mut self.sessions) {
+    pub async fn end(self) {
+        for session in self.take() {
             let _ = self.ctx.runtime.end_session(session.id()).await;
         }
+    }
+
+    fn hold(&self, session: SessionHandle) {
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(session);
+    }
+
+    fn take(&self) -> Vec<SessionHandle> {
+        std::mem::take(&mut *self.sessions.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
 impl Drop for Started {
     fn drop(&mut self) {
-        if self.kept || self.sessions.is_empty() {
+        let sessions = self.take();
+        if self.kept || sessions.is_empty() {
             return;
         }
         let runtime = self.ctx.runtime.clone();
-        let ids: Vec<_> = self.sessions.iter().map(SessionHandle::id).collect();
         // Dropped outside a runtime only at a process's end, which ends them anyway.
         if let Ok(handle) = tokio::runtime::Handle::try_current() {
             handle.spawn(async move {
-                for id in ids {
-                    let _ = runtime.end_session(id).await;
+                for session in sessions {
+                    let _ = runtime.end_session(session.id()).await;
                 }
             });
         }
     }
 }
 
-/// Start one side as `debug.launch` would with `arguments`: its session.
+/// Start one side as `debug.launch` would with `arguments`, held by `started` as
+/// soon as it exists; its session.
 pub(crate) async fn start(
     ctx: &Arc<Context>,
+    started: &Started,
     side: &str,
     arguments: Value,
 ) -> Result<SessionHandle, ToolError> {
@@ -118,12 +133,12 @@ pub(crate) async fn start(
             "pass what debug.launch takes (a `program` with its `args`, or a `test`)",
         )
     })?;
-    let reply = launch(ctx.clone(), parsed).await.map_err(|mut err| {
+    let (session, _) = start_launch(ctx, parsed).await.map_err(|mut err| {
         err.error = format!("run {side} did not start: {}", err.error);
         err
     })?;
-    let id = reply.structured["session_id"].as_str().unwrap_or_default();
-    ctx.session(id)
+    started.hold(session.clone());
+    Ok(session)
 }
 
 /// Wait until `session`'s program ends, stops, or `deadline` passes.

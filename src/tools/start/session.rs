@@ -230,11 +230,25 @@ pub(in crate::tools) fn check_adapter(
     ))
 }
 
-pub(in crate::tools) async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
+async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     check_adapter(&ctx, args.adapter.as_deref())?;
     if args.core.is_some() {
         return crate::tools::start::core_launch::open(ctx, args).await;
     }
+    let timeout = args.timeout;
+    let (session, expects_stop) = start_launch(&ctx, args).await?;
+    started(&ctx, session, "launched", expects_stop, timeout).await
+}
+
+/// Start the session `args` (not a core dump's) asks for, as `debug.launch` does, and
+/// answer it at once, with whether the program is expected to stop (a breakpoint, a
+/// stop at entry): `debug.diff` starts its runs so, holding each session from the
+/// moment it exists.
+pub(in crate::tools) async fn start_launch(
+    ctx: &Arc<Context>,
+    args: LaunchArgs,
+) -> Result<(SessionHandle, bool), ToolError> {
+    check_adapter(ctx, args.adapter.as_deref())?;
     let program = ctx
         .paths
         .resolve_given(args.program.as_deref(), "program")?;
@@ -349,9 +363,9 @@ pub(in crate::tools) async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Out
     if let Some(runner) = runner {
         test_launch::remember(&ctx, &session, runner);
     }
-    watches::add(&ctx, &session, &args.watch)?;
-    statement_marks::remember(&ctx, &session, statements);
-    started(&ctx, session, "launched", expects_stop, args.timeout).await
+    watches::add(ctx, &session, &args.watch)?;
+    statement_marks::remember(ctx, &session, statements);
+    Ok((session, expects_stop))
 }
 
 /// The launch handshake's deadline when the agent's `timeout` is longer than the
