@@ -42,6 +42,24 @@ fn two_inputs(program: &str, extra: Value) -> Value {
     json!({ "a": a, "b": b, "timeout": 300 })
 }
 
+/// With `keep`: each side was run again and stopped at `target`, where its `grams`
+/// are its own; then both are ended.
+async fn stopped_at_the_difference(client: &McpClient, first: &Value, target: &str) {
+    for (side, grams) in [("a", "499"), ("b", "500")] {
+        let run = &first["stopped"][side];
+        assert_eq!(run["target"], target, "{first}");
+        let end = run["end"].as_str().unwrap();
+        // debugpy's reason is `function breakpoint`, the others' `breakpoint`.
+        assert!(end.starts_with("stopped (") && end.contains("breakpoint in "), "{first}");
+        let id = run["session_id"].clone();
+        let value = client
+            .ok("debug_evaluate", json!({ "session_id": id, "expression": "grams" }))
+            .await;
+        assert_eq!(value["result"], grams, "{value}");
+        client.ok("debug_terminate", json!({ "session_id": id })).await;
+    }
+}
+
 /// The differences of `first`'s diff, read on by cursor from the second.
 async fn the_rest(client: &McpClient, first: &Value) -> Vec<Value> {
     let page = client
@@ -122,7 +140,8 @@ async fn a_passing_and_a_failing_pytest_test_differ_at_the_call_they_make_otherw
             "debug_diff",
             json!({ "a": { "test": "tests/test_shipping.py::test_light", "program": folder },
                     "b": { "test": "tests/test_shipping.py::test_edge", "program": folder },
-                    "calls": ["shipping.quote", "shipping.band"], "timeout": 300, "limit": 20 }),
+                    "calls": ["shipping.quote", "shipping.band"], "timeout": 300, "limit": 20,
+                    "keep": true }),
         )
         .await;
     let differences = first["differences"].as_array().unwrap();
@@ -137,12 +156,13 @@ async fn a_passing_and_a_failing_pytest_test_differ_at_the_call_they_make_otherw
     assert_eq!(band["b"]["values"]["returned"], "'large'", "{band}");
     // pytest exits 1 for the failing test.
     assert_eq!(first["b"]["end"], "exited with code 1", "{first}");
+    stopped_at_the_difference(&client, &first, "the 1st call of quote").await;
     nothing_left(&client).await;
     client.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lldb_dap_finds_the_difference_and_keep_leaves_both_sessions() {
+async fn lldb_dap_finds_the_difference_and_keep_stops_both_runs_there() {
     let client = client().await;
     let mut args = two_inputs(
         &program("examples/programs/c/shipping.c"),
@@ -158,19 +178,7 @@ async fn lldb_dap_finds_the_difference_and_keep_leaves_both_sessions() {
         .find(|d| d["path"] == "quote#2 > band#1" && d["event"] == "return")
         .expect("band returns otherwise");
     assert_eq!((band["a"]["values"]["returned"].as_str(), band["b"]["values"]["returned"].as_str()), (Some("0"), Some("1")), "{band}");
-    // Kept: both sessions are there to read, with the rows the diff names.
-    assert_eq!(first["kept"], true);
-    let b = first["b"]["session_id"].clone();
-    let row = first["differences"][0]["b"]["row"].as_u64().unwrap();
-    let trace = client
-        .ok("debug_trace", json!({ "session_id": b, "since": row, "max_rows": 1 }))
-        .await;
-    assert_eq!(trace["rows"][0]["values"]["grams"], "500", "{trace}");
-    for side in ["a", "b"] {
-        client
-            .ok("debug_terminate", json!({ "session_id": first[side]["session_id"] }))
-            .await;
-    }
+    stopped_at_the_difference(&client, &first, "the 2nd call of quote").await;
     nothing_left(&client).await;
     client.close().await;
 }
@@ -180,10 +188,12 @@ async fn dlv_finds_the_difference_though_it_shows_no_return_values() {
     let client = client().await;
     let mut args = two_inputs(&program("examples/programs/go/shipping"), json!({}));
     args["calls"] = json!(["main.quote", "main.band", "main.*Rate"]);
+    args["keep"] = json!(true);
     let first = client.ok("debug_diff", args).await;
     let rest = the_rest(&client, &first).await;
     // dlv's return rows say alike on both sides that no value is shown: equal.
     assert_shipping_differences(&first, &rest, "main.quote", ["main.smallRate", "main.largeRate"]);
+    stopped_at_the_difference(&client, &first, "the 2nd call of main.quote").await;
     nothing_left(&client).await;
     client.close().await;
 }

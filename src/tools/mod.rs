@@ -349,8 +349,8 @@ impl ToolCatalogue {
     }
 
     /// Pass each launch a call of `tool` makes ([`ToolDef::gated_as`]) through the
-    /// gate as a `debug.launch` call with its arguments; each one's reply field and
-    /// effects.
+    /// gate as a `debug.launch` call with its arguments; where in the reply each one's
+    /// session is named, and its effects.
     async fn pass_gate_as_launches(
         &self,
         tool: &ToolDef,
@@ -446,8 +446,10 @@ impl ToolCatalogue {
                 if tool.spec.adds == crate::permission::Adds::Launch {
                     self.remember_launch(&reply.structured, &effects);
                 }
-                for (field, effects) in &launches {
-                    self.remember_launch(&reply.structured[*field], effects);
+                for (at, effects) in &launches {
+                    if let Some(launched) = reply.structured.pointer(at) {
+                        self.remember_launch(launched, effects);
+                    }
                 }
                 ToolResult::ok(reply.structured, reply.text)
             }

@@ -73,9 +73,9 @@ impl<R: Serialize> Typed<R> {
 
 type Handler = Arc<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + Send + Sync>;
 
-/// The calls of other tools a call of this one makes, each passed through the gate as
-/// that tool's call: (the field of the reply that answers it, the tool, its
-/// arguments). `debug.diff` makes two `debug.launch` calls.
+/// The `debug.launch` calls a call of this tool makes, each passed through the gate
+/// as that call: (a JSON pointer to where the reply names the session it left to the
+/// agent, if it did; its arguments). `debug.diff` makes two.
 pub(crate) type GatedAs = fn(&Value) -> Result<Vec<(&'static str, Value)>, ToolError>;
 
 /// A tool: its spec, its handler, the session operation it asks for and its place in

@@ -9,10 +9,14 @@
 //! ([`launches::launch_arguments`], which the catalogue gates part by part).
 
 pub(crate) mod align;
+mod keep;
 mod launches;
 pub(crate) mod page;
 mod runs;
+mod stop_there;
 pub(crate) mod store;
+#[cfg(test)]
+mod test_rows;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,7 +54,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         diff,
     )
     .effect(Effect::Start)
-    .gated_as(launches::launch_arguments);
+    .gated_as(gated_launches);
     // Its code (tracepoint expressions) is the launches' own, rated with them.
     def.spec.code_arguments.clear();
     vec![def]
@@ -168,32 +172,41 @@ async fn diff(ctx: Arc<Context>, args: DiffArgs) -> Outcome {
             },
         )
     };
-    if args.keep {
-        started.keep();
-    } else {
-        started.end().await;
-    }
+    let stopped = match (args.keep, alignment.differences.first()) {
+        (true, Some(first)) => {
+            match keep::run_to_difference(&ctx, &launches, [&a, &b], first, wait).await {
+                Ok(runs) => runs,
+                Err(e) => {
+                    started.end().await;
+                    return Err(e);
+                }
+            }
+        }
+        _ => Vec::new(),
+    };
+    // The first runs have told what they had to: their rows are kept with the diff.
+    started.end().await;
     let kept = ctx.diffs.keep(|id| KeptDiff {
         id,
         owner: ctx.caller.clone(),
         a: summary(&a),
         b: summary(&b),
         alignment,
-        kept_sessions: args.keep,
+        keep: args.keep,
+        stopped,
     });
-    let (json, mut text) = page(&kept, args.cursor, limit, |t| ctx.tool(t));
-    if args.keep {
-        text.push_str(&format!(
-            "\nboth sessions are kept ({}, {}) as the runs left them: they ran to their end \
-             and do not stop at the difference; read them with {} and {}, end them with {}",
-            kept.a.session_id,
-            kept.b.session_id,
-            ctx.tool("debug.trace"),
-            ctx.tool("debug.output"),
-            ctx.tool("debug.terminate")
-        ));
-    }
+    let (json, text) = page(&kept, args.cursor, limit, |t| ctx.tool(t));
     Ok(Reply::new(json, text))
+}
+
+/// The launches a diff makes, for the gate: each names its session, when it is left
+/// to the agent (`keep`), at `stopped.a` or `stopped.b` of the reply.
+fn gated_launches(arguments: &Value) -> Result<Vec<(&'static str, Value)>, ToolError> {
+    let launches = launches::launch_arguments(arguments)?;
+    Ok(launches
+        .into_iter()
+        .map(|(side, launch)| (if side == "a" { "/stopped/a" } else { "/stopped/b" }, launch))
+        .collect())
 }
 
 /// `timeout` as a wait, or why it is none.

@@ -83,9 +83,11 @@ pub(crate) fn page(
     if cut_values {
         let _ = writeln!(
             text,
-            "[values cut at {CUT_VALUE_CHARS} chars to fit {} KiB: read the whole rows with {} \
-             (the row cursors are given; with keep: true the sessions stay to be read)]",
+            "[values cut at {CUT_VALUE_CHARS} chars to fit {} KiB; whole, they are in each \
+             run's own trace: launch it alone with {} and `calls`, and read {} (or \
+             pass keep: true to stop both runs there and look)]",
             MAX_DIFF_RESULT_BYTES / 1024,
+            tool("debug.launch"),
             tool("debug.trace")
         );
     }
@@ -100,6 +102,9 @@ pub(crate) fn page(
     } else if total > 0 {
         let _ = write!(text, "[{total} differences in all]");
     }
+    if total == 0 && diff.keep {
+        text.push_str("\nnothing to stop at: both sessions ended");
+    }
     let mut structured = json!({
         "diff_id": diff.id,
         "a": side_json(&diff.a),
@@ -108,8 +113,22 @@ pub(crate) fn page(
         "total": total,
         "cursor": cursor,
         "differences": shown,
-        "kept": diff.kept_sessions,
     });
+    if !diff.stopped.is_empty() {
+        let mut stopped = Map::new();
+        for run in &diff.stopped {
+            stopped.insert(run.side.name().into(), run.json());
+        }
+        structured["stopped"] = Value::Object(stopped);
+        let _ = write!(
+            text,
+            "\nkept, each run again to the first difference (end them with {}):",
+            tool("debug.terminate")
+        );
+        for run in &diff.stopped {
+            let _ = write!(text, "\n  {}", run.text());
+        }
+    }
     if more {
         structured["next_cursor"] = json!(next);
     }

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::diff::align::Alignment;
+use crate::tools::diff::keep::StoppedRun;
 use crate::Owner;
 
 /// The most diffs a catalogue keeps for reading on: 16, the oldest forgotten first.
@@ -33,8 +34,10 @@ pub(crate) struct KeptDiff {
     pub a: SideSummary,
     pub b: SideSummary,
     pub alignment: Alignment,
-    /// Whether its sessions were left to the agent.
-    pub kept_sessions: bool,
+    /// Whether `keep` was asked.
+    pub keep: bool,
+    /// With `keep`: each side's second run, left stopped at the first difference.
+    pub stopped: Vec<StoppedRun>,
 }
 
 /// The kept diffs of one catalogue.
