@@ -50,13 +50,21 @@ async fn stopped_at_the_difference(client: &McpClient, first: &Value, target: &s
         assert_eq!(run["target"], target, "{first}");
         let end = run["end"].as_str().unwrap();
         // debugpy's reason is `function breakpoint`, the others' `breakpoint`.
-        assert!(end.starts_with("stopped (") && end.contains("breakpoint in "), "{first}");
+        assert!(
+            end.starts_with("stopped (") && end.contains("breakpoint in "),
+            "{first}"
+        );
         let id = run["session_id"].clone();
         let value = client
-            .ok("debug_evaluate", json!({ "session_id": id, "expression": "grams" }))
+            .ok(
+                "debug_evaluate",
+                json!({ "session_id": id, "expression": "grams" }),
+            )
             .await;
         assert_eq!(value["result"], grams, "{value}");
-        client.ok("debug_terminate", json!({ "session_id": id })).await;
+        client
+            .ok("debug_terminate", json!({ "session_id": id }))
+            .await;
     }
 }
 
@@ -98,7 +106,8 @@ fn assert_shipping_differences(first: &Value, rest: &[Value], quote: &str, rates
             )
         })
         .collect();
-    let only = |side: &str, rate: &str| (format!("only_in_{side}"), format!("{quote}#2 > {rate}#1"));
+    let only =
+        |side: &str, rate: &str| (format!("only_in_{side}"), format!("{quote}#2 > {rate}#1"));
     assert!(kinds.contains(&only("a", rates[0])), "{kinds:?}");
     assert!(kinds.contains(&only("b", rates[1])), "{kinds:?}");
     assert_eq!(first["total"].as_u64().unwrap() as usize, rest.len() + 1);
@@ -107,7 +116,10 @@ fn assert_shipping_differences(first: &Value, rest: &[Value], quote: &str, rates
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_finds_where_two_inputs_part_and_reads_the_rest_by_cursor() {
     let client = client().await;
-    let mut args = two_inputs(&program("examples/programs/python/shipping/shipping.py"), json!({}));
+    let mut args = two_inputs(
+        &program("examples/programs/python/shipping/shipping.py"),
+        json!({}),
+    );
     args["calls"] = json!(["quote", "band", "*_rate"]);
     let result = client.call("debug_diff", args).await;
     let text = result["content"][0]["text"].as_str().unwrap().to_string();
@@ -117,7 +129,10 @@ async fn debugpy_finds_where_two_inputs_part_and_reads_the_rest_by_cursor() {
         result.to_string().len() <= dapvisor::tools::MAX_DIFF_RESULT_BYTES,
         "{result}"
     );
-    assert!(text.contains("first difference: #0 after 6 matching rows, at quote#2"), "{text}");
+    assert!(
+        text.contains("first difference: #0 after 6 matching rows, at quote#2"),
+        "{text}"
+    );
     assert!(text.contains("cursor=1"), "says how to read on: {text}");
     let rest = the_rest(&client, &first).await;
     assert_shipping_differences(&first, &rest, "quote", ["small_rate", "large_rate"]);
@@ -146,7 +161,11 @@ async fn a_passing_and_a_failing_pytest_test_differ_at_the_call_they_make_otherw
         .await;
     let differences = first["differences"].as_array().unwrap();
     let one = &differences[0];
-    assert_eq!((one["path"].as_str(), one["matched_before"].as_u64()), (Some("quote#1"), Some(0)), "{first}");
+    assert_eq!(
+        (one["path"].as_str(), one["matched_before"].as_u64()),
+        (Some("quote#1"), Some(0)),
+        "{first}"
+    );
     assert_eq!(one["a"]["values"]["grams"], "499", "{one}");
     assert_eq!(one["b"]["values"]["grams"], "500", "{one}");
     let band = differences
@@ -177,7 +196,14 @@ async fn lldb_dap_finds_the_difference_and_keep_stops_both_runs_there() {
         .iter()
         .find(|d| d["path"] == "quote#2 > band#1" && d["event"] == "return")
         .expect("band returns otherwise");
-    assert_eq!((band["a"]["values"]["returned"].as_str(), band["b"]["values"]["returned"].as_str()), (Some("0"), Some("1")), "{band}");
+    assert_eq!(
+        (
+            band["a"]["values"]["returned"].as_str(),
+            band["b"]["values"]["returned"].as_str()
+        ),
+        (Some("0"), Some("1")),
+        "{band}"
+    );
     stopped_at_the_difference(&client, &first, "the 2nd call of quote").await;
     nothing_left(&client).await;
     client.close().await;
@@ -192,7 +218,12 @@ async fn dlv_finds_the_difference_though_it_shows_no_return_values() {
     let first = client.ok("debug_diff", args).await;
     let rest = the_rest(&client, &first).await;
     // dlv's return rows say alike on both sides that no value is shown: equal.
-    assert_shipping_differences(&first, &rest, "main.quote", ["main.smallRate", "main.largeRate"]);
+    assert_shipping_differences(
+        &first,
+        &rest,
+        "main.quote",
+        ["main.smallRate", "main.largeRate"],
+    );
     stopped_at_the_difference(&client, &first, "the 2nd call of main.quote").await;
     nothing_left(&client).await;
     client.close().await;
@@ -212,7 +243,13 @@ async fn each_bad_input_is_said_and_leaves_nothing_behind() {
             400,
         )
         .await;
-    assert!(err["error"].as_str().unwrap().contains("run b did not start"), "{err}");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("run b did not start"),
+        "{err}"
+    );
     nothing_left(&client).await;
     // A pattern that names nothing.
     let err = client
@@ -223,7 +260,10 @@ async fn each_bad_input_is_said_and_leaves_nothing_behind() {
             400,
         )
         .await;
-    assert!(err["error"].as_str().unwrap().contains("nothing_here_*"), "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("nothing_here_*"),
+        "{err}"
+    );
     // Nothing to record, and a side that sets its own calls.
     client
         .fails(
@@ -250,9 +290,17 @@ async fn each_bad_input_is_said_and_leaves_nothing_behind() {
             400,
         )
         .await;
-    assert!(err["error"].as_str().unwrap().contains("neither run recorded anything"), "{err}");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("neither run recorded anything"),
+        "{err}"
+    );
     // A diff id no one made.
-    client.fails("debug_diff", json!({ "diff_id": "d99" }), 404).await;
+    client
+        .fails("debug_diff", json!({ "diff_id": "d99" }), 404)
+        .await;
     nothing_left(&client).await;
     client.close().await;
 }
@@ -295,7 +343,10 @@ async fn each_launch_of_a_diff_passes_the_gate_as_debug_launch_would() {
                 "calls": ["quote"] }),
     )
     .await;
-    assert!(err["error"].as_str().unwrap().contains("not approved"), "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("not approved"),
+        "{err}"
+    );
     let asked = client.elicitations();
     assert_eq!(asked.len(), 1, "{asked:?}");
     let question = asked[0]["message"].as_str().unwrap();
@@ -308,7 +359,10 @@ async fn each_launch_of_a_diff_passes_the_gate_as_debug_launch_would() {
 async fn a_difference_beside_secrets_shows_them_hidden_and_equal_hidden_values_match() {
     let client = client().await;
     let script = program("examples/programs/python/secrets.py");
-    let line = common::line_of(&common::root().join("examples/programs/python/secrets.py"), "expected = \"not-the-password\"");
+    let line = common::line_of(
+        &common::root().join("examples/programs/python/secrets.py"),
+        "expected = \"not-the-password\"",
+    );
     // Both runs pass the same credentials to connect (equal once hidden); the
     // tracepoint reads them beside the argument count, which differs.
     let result = client
@@ -324,7 +378,10 @@ async fn a_difference_beside_secrets_shows_them_hidden_and_equal_hidden_values_m
     let page = result.to_string();
     let first = agent::mcp_client::ok_result("debug_diff", result);
     assert_eq!(first["total"], 1, "{first}");
-    assert_eq!(first["matched"], 2, "connect's call (its secrets hidden alike) and return: {first}");
+    assert_eq!(
+        first["matched"], 2,
+        "connect's call (its secrets hidden alike) and return: {first}"
+    );
     assert_eq!(first["differences"][0]["event"], "tracepoint", "{first}");
     for secret in ["ghp_R2d2", "wJalrXUtnFEMI", "AKIAIOSFODNN7", "s3cr3t-Db"] {
         assert!(!page.contains(secret), "{secret} leaked: {page}");
@@ -355,7 +412,11 @@ async fn runs_past_the_sessions_row_cap_are_refused_rather_than_misaligned() {
         413,
     )
     .await;
-    assert!(refused.text.contains("more rows than a session keeps"), "{}", refused.text);
+    assert!(
+        refused.text.contains("more rows than a session keeps"),
+        "{}",
+        refused.text
+    );
     assert!(runtime.sessions().is_empty(), "both ended");
     runtime.shutdown().await;
 }

@@ -214,7 +214,9 @@ mod tests {
 
     #[test]
     fn two_tests_share_the_project_folder() {
-        let args = parsed(&["--calls", "f", "--test", "t::a", "--test", "t::b", "--", "proj"]);
+        let args = parsed(&[
+            "--calls", "f", "--test", "t::a", "--test", "t::b", "--", "proj",
+        ]);
         let (a, b) = launches(&args).unwrap();
         assert_eq!(a, json!({ "test": "t::a", "program": "proj" }));
         assert_eq!(b["test"], "t::b");
@@ -226,7 +228,9 @@ mod tests {
             tracepoint("p.py:7:total, i").unwrap(),
             json!({ "file": "p.py", "line": 7, "expressions": ["total", "i"] })
         );
-        assert!(tracepoint("p.py:x:total").unwrap_err().contains("line number"));
+        assert!(tracepoint("p.py:x:total")
+            .unwrap_err()
+            .contains("line number"));
         assert!(tracepoint("p.py").is_err());
     }
 }

@@ -56,11 +56,11 @@ pub use access::acting::UNKNOWN_SESSION;
 pub use access::owners::{check as check_owner, MAX_OWNER_GRACE, NOT_OWNER, OWNER_GRACE};
 pub use access::paths::PathPolicy;
 pub use catalogue::profile::ToolProfile;
-pub use diff::{
-    DEFAULT_DIFF_WAIT, MAX_DIFFERENCES_A_PAGE, MAX_DIFF_RESULT_BYTES, MAX_DIFF_WAIT, MAX_KEPT_DIFFS,
-};
 pub use catalogue::spec::{
     mcp_name, ToolAnnotations, ToolError, ToolNames, ToolResult, ToolSpec, CODE_ARGUMENTS,
+};
+pub use diff::{
+    DEFAULT_DIFF_WAIT, MAX_DIFFERENCES_A_PAGE, MAX_DIFF_RESULT_BYTES, MAX_DIFF_WAIT, MAX_KEPT_DIFFS,
 };
 pub use results::bounds::*;
 pub use start::stdin::MAX_STDIN_TEXT_BYTES;

@@ -212,7 +212,8 @@ pub(crate) fn keyed(rows: &[TraceRow]) -> Vec<Key> {
                             // Calls above it ended unseen with it.
                             Some(at) => stack.drain(at..).next().expect("at < len").path,
                             None => {
-                                let mut path = stack.last().map(|o| o.path.clone()).unwrap_or_default();
+                                let mut path =
+                                    stack.last().map(|o| o.path.clone()).unwrap_or_default();
                                 path.push(Step {
                                     function: call.function.clone(),
                                     ordinal: 0,

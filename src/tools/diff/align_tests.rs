@@ -33,7 +33,10 @@ fn the_first_difference_is_a_value_with_its_path_and_the_rows_matched_before_it(
     assert_eq!(first.kind, Kind::Values);
     assert_eq!(first.key.path_text(), "quote#1 > band#1");
     assert_eq!(first.key.what, What::Return);
-    assert_eq!(first.matched_before, 4, "price's two rows, quote's and band's calls");
+    assert_eq!(
+        first.matched_before, 4,
+        "price's two rows, quote's and band's calls"
+    );
     assert_eq!(content(first.a.as_ref().unwrap())[0].1, "small");
     assert_eq!(content(first.b.as_ref().unwrap())[0].1, "large");
     assert_eq!(first.function(), Some("band"));
@@ -167,7 +170,11 @@ fn a_side_with_calls_left_unrecorded_makes_every_difference_unsure() {
     let first = &aligned.differences[0];
     assert_eq!(first.kind, Kind::Values, "f#1 reads 1 against 2");
     assert!(
-        first.unsure.as_deref().unwrap().starts_with("b: 1 call left"),
+        first
+            .unsure
+            .as_deref()
+            .unwrap()
+            .starts_with("b: 1 call left"),
         "{first:?}"
     );
 }
@@ -207,6 +214,10 @@ fn a_return_whose_call_row_is_missing_still_aligns() {
     let kinds: Vec<Kind> = aligned.differences.iter().map(|d| d.kind).collect();
     assert_eq!(
         kinds,
-        [Kind::OnlyIn(Side::A), Kind::OnlyIn(Side::B), Kind::OnlyIn(Side::B)]
+        [
+            Kind::OnlyIn(Side::A),
+            Kind::OnlyIn(Side::B),
+            Kind::OnlyIn(Side::B)
+        ]
     );
 }

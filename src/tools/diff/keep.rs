@@ -57,7 +57,8 @@ pub(crate) async fn run_to_difference(
 ) -> Result<Vec<StoppedRun>, ToolError> {
     let again = Started::new(ctx.clone());
     let mut plans = Vec::new();
-    for ((side, first), (name, launch)) in [Side::A, Side::B].into_iter().zip(firsts).zip(launches) {
+    for ((side, first), (name, launch)) in [Side::A, Side::B].into_iter().zip(firsts).zip(launches)
+    {
         let point = if first.calls_dropped > 0 {
             Err("its first run left calls unrecorded, so the call to stop at cannot be counted")
         } else {

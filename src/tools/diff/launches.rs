@@ -68,7 +68,9 @@ pub(crate) fn launch_arguments(arguments: &Value) -> Result<Vec<(&'static str, V
 fn tracepoint(point: &Value) -> Result<Value, ToolError> {
     let bad = || {
         ToolError::invalid(
-            format!("a `collect` entry must be {{\"file\", \"line\", \"expressions\"}}, not {point}"),
+            format!(
+                "a `collect` entry must be {{\"file\", \"line\", \"expressions\"}}, not {point}"
+            ),
             "pass each tracepoint as {\"file\": F, \"line\": N, \"expressions\": [\"x\", ...]}",
         )
     };
@@ -118,13 +120,18 @@ mod tests {
         let err = launch_arguments(&own).unwrap_err();
         assert!(err.error.contains("`a` sets `calls`"), "{err:?}");
         let missing = json!({ "a": { "program": "p" } });
-        assert!(launch_arguments(&missing).unwrap_err().error.contains("`b`"));
+        assert!(launch_arguments(&missing)
+            .unwrap_err()
+            .error
+            .contains("`b`"));
         let odd = json!({ "a": {}, "b": {}, "collect": [{ "file": "p", "line": 1, "expr": [] }] });
         assert!(launch_arguments(&odd).is_err());
     }
 
     #[test]
     fn a_page_of_a_diff_made_before_launches_nothing() {
-        assert!(launch_arguments(&json!({ "diff_id": "d1" })).unwrap().is_empty());
+        assert!(launch_arguments(&json!({ "diff_id": "d1" }))
+            .unwrap()
+            .is_empty());
     }
 }

@@ -205,7 +205,16 @@ fn gated_launches(arguments: &Value) -> Result<Vec<(&'static str, Value)>, ToolE
     let launches = launches::launch_arguments(arguments)?;
     Ok(launches
         .into_iter()
-        .map(|(side, launch)| (if side == "a" { "/stopped/a" } else { "/stopped/b" }, launch))
+        .map(|(side, launch)| {
+            (
+                if side == "a" {
+                    "/stopped/a"
+                } else {
+                    "/stopped/b"
+                },
+                launch,
+            )
+        })
         .collect())
 }
 

@@ -179,7 +179,12 @@ fn one(diff: &KeptDiff, n: usize, d: &Difference, cut: Option<usize>) -> (Value,
                 .collect();
             let shown: Vec<String> = values
                 .iter()
-                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default().replace('\n', "\\n")))
+                .map(|(k, v)| {
+                    format!(
+                        "{k}={}",
+                        v.as_str().unwrap_or_default().replace('\n', "\\n")
+                    )
+                })
                 .collect();
             let json = json!({ "session_id": summary.session_id, "row": row.index,
                                "values": values });

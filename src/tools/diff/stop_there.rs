@@ -24,7 +24,11 @@ pub(crate) struct StopPoint {
 /// Where `side`'s second run stops to be at `difference`, from its first run's `rows`
 /// (every row kept: a run with rows dropped cannot be counted in); `None` when it has
 /// no call there (a top-level row it lacks).
-pub(crate) fn stop_point(difference: &Difference, side: Side, rows: &[TraceRow]) -> Option<StopPoint> {
+pub(crate) fn stop_point(
+    difference: &Difference,
+    side: Side,
+    rows: &[TraceRow],
+) -> Option<StopPoint> {
     let own = match side {
         Side::A => difference.a.as_ref(),
         Side::B => difference.b.as_ref(),
@@ -59,10 +63,10 @@ pub(crate) fn stop_point(difference: &Difference, side: Side, rows: &[TraceRow])
                 .iter()
                 .filter(|r| r.call.is_none() && r.file == row.file && r.line == row.line)
                 .count();
-            let name = row
-                .file
-                .file_name()
-                .map_or_else(|| row.file.display().to_string(), |n| n.to_string_lossy().into_owned());
+            let name = row.file.file_name().map_or_else(
+                || row.file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
             Some(StopPoint {
                 breakpoint: json!({ "file": row.file, "line": row.line,
                                     "hit_condition": n.to_string() }),

@@ -53,7 +53,10 @@ fn a_return_stops_at_its_calls_entry_and_a_side_lacking_a_call_where_the_runs_pa
     // quote#2's return differs last: both stop at its entry.
     let last = aligned.differences.last().unwrap();
     assert_eq!(last.key.what, What::Return);
-    assert_eq!(stop_point(last, Side::A, &a.rows).unwrap().says, "the 2nd call of quote");
+    assert_eq!(
+        stop_point(last, Side::A, &a.rows).unwrap().says,
+        "the 2nd call of quote"
+    );
 }
 
 #[test]
@@ -74,7 +77,10 @@ fn a_tracepoint_row_stops_at_the_nth_pass_of_its_line_and_a_top_level_row_has_no
     let lone = Script::default().leaf("f", "1", "1");
     let none = Script::default();
     let aligned = align(run(&lone), run(&none));
-    assert_eq!(stop_point(&aligned.differences[0], Side::B, &none.rows), None);
+    assert_eq!(
+        stop_point(&aligned.differences[0], Side::B, &none.rows),
+        None
+    );
 }
 
 #[test]

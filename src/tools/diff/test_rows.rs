@@ -81,4 +81,3 @@ impl Script {
         self.call(function, &[("x", x)]).ret(r)
     }
 }
-
