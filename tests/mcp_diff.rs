@@ -360,7 +360,7 @@ async fn a_difference_beside_secrets_shows_them_hidden_and_equal_hidden_values_m
     let client = client().await;
     let script = program("examples/programs/python/secrets.py");
     let line = common::line_of(
-        &common::root().join("examples/programs/python/secrets.py"),
+        common::root().join("examples/programs/python/secrets.py"),
         "expected = \"not-the-password\"",
     );
     // Both runs pass the same credentials to connect (equal once hidden); the

@@ -266,7 +266,7 @@ pub(in crate::tools) async fn start_launch(
         (Some(text), None) => Some(StdinText::write(text)?),
         (None, _) => None,
     };
-    let start = split_breakpoints(&ctx, args.breakpoints)?;
+    let start = split_breakpoints(ctx, args.breakpoints)?;
     let sources = program.as_deref().map(default_cwd).unwrap_or(cwd.clone());
     let calls = call_names::expand(args.calls, sources.as_deref(), &ctx.paths)?;
     let expects_stop = args.stop_on_entry || start.stop();
@@ -301,7 +301,7 @@ pub(in crate::tools) async fn start_launch(
             };
             let cwd = cwd.or_else(|| default_cwd(&program));
             // A C, C++ or Rust source runs built (source_launch.rs).
-            built = crate::tools::start::source_launch::build(&ctx, &program).await?;
+            built = crate::tools::start::source_launch::build(ctx, &program).await?;
             source = built.as_ref().map(|_| program.clone());
             let run = built.as_ref().map_or(program, |b| b.binary().to_path_buf());
             let mut spec = LaunchSpec::new(run);
@@ -312,7 +312,7 @@ pub(in crate::tools) async fn start_launch(
     };
     spec.args.extend(args.args);
     spec.env.extend(args.env);
-    spec.launch_timeout = longer_handshake(&ctx, &spec, args.timeout);
+    spec.launch_timeout = longer_handshake(ctx, &spec, args.timeout);
     if args.adapter.is_some() {
         spec.adapter = args.adapter;
     }
@@ -358,10 +358,10 @@ pub(in crate::tools) async fn start_launch(
         text.keep_for(&session);
     }
     if let (Some(built), Some(source)) = (built, source) {
-        crate::tools::start::source_launch::keep_for(&ctx, source, built, &session);
+        crate::tools::start::source_launch::keep_for(ctx, source, built, &session);
     }
     if let Some(runner) = runner {
-        test_launch::remember(&ctx, &session, runner);
+        test_launch::remember(ctx, &session, runner);
     }
     watches::add(ctx, &session, &args.watch)?;
     statement_marks::remember(ctx, &session, statements);
