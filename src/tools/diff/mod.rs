@@ -108,10 +108,13 @@ async fn diff(ctx: Arc<Context>, args: DiffArgs) -> Outcome {
         ));
     }
     if let Some(id) = &args.diff_id {
-        if args.a.is_some() || args.b.is_some() {
+        let runs = args.a.is_some() || args.b.is_some() || !args.calls.is_empty();
+        if runs || !args.collect.is_empty() || args.keep || args.timeout.is_some() {
             return Err(ToolError::invalid(
-                "both `diff_id` and a launch were given",
-                "pass `diff_id` (and `cursor`) to read on, or `a` and `b` to make a new diff",
+                "`diff_id` reads on a diff made before, which runs nothing: `a`, `b`, \
+                 `calls`, `collect`, `keep` and `timeout` are for a new diff",
+                "pass `diff_id` with `cursor` (and `limit`) alone to read on, or the launches \
+                 without `diff_id` to make a new diff",
             ));
         }
         let kept = ctx.diffs.get(id, ctx.caller.as_ref())?;

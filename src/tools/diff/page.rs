@@ -19,9 +19,49 @@ pub const MAX_DIFF_RESULT_BYTES: usize = 8 * 1024;
 /// difference is usually the one to read).
 pub const MAX_DIFFERENCES_SHOWN: usize = 20;
 
-/// The characters a value keeps when a difference alone is over
-/// [`MAX_DIFF_RESULT_BYTES`]: 200.
-const CUT_VALUE_CHARS: usize = 200;
+/// How much of a difference an answer shows: everything, or, when a difference alone
+/// is over [`MAX_DIFF_RESULT_BYTES`], less and less until it fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shape {
+    /// The characters each value (and name, and step of the path) keeps.
+    cut: Option<usize>,
+    /// Only the values that differ between the sides.
+    only_differing: bool,
+    /// The most values shown a side.
+    max_values: Option<usize>,
+}
+
+/// The shapes tried, fullest first; the last always fits.
+const SHAPES: [Shape; 5] = [
+    Shape {
+        cut: None,
+        only_differing: false,
+        max_values: None,
+    },
+    Shape {
+        cut: Some(200),
+        only_differing: false,
+        max_values: None,
+    },
+    Shape {
+        cut: Some(200),
+        only_differing: true,
+        max_values: None,
+    },
+    Shape {
+        cut: Some(32),
+        only_differing: true,
+        max_values: Some(8),
+    },
+    Shape {
+        cut: Some(32),
+        only_differing: true,
+        max_values: Some(0),
+    },
+];
+
+/// The steps of a call path a shortened difference shows, its innermost: 8.
+const SHORT_PATH_STEPS: usize = 8;
 
 /// The page of `diff` from `cursor`, at most `limit` differences; `tool` names
 /// `debug.diff` and `debug.trace` as the caller calls them.
@@ -34,28 +74,31 @@ pub(crate) fn page(
     let total = diff.alignment.differences.len();
     let mut shown: Vec<Value> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
-    let mut cut_values = false;
+    let mut shortened = false;
     let mut next = cursor.min(total);
+    // Room for the heads and notes around the differences.
+    let room = MAX_DIFF_RESULT_BYTES - 1536;
+    let mut used = 0;
     while next < total && shown.len() < limit {
         let difference = &diff.alignment.differences[next];
-        let (mut json, mut text) = one(diff, next, difference, None);
-        let used = |json: &Value, text: &str, shown: &[Value], texts: &[String]| {
-            shown.iter().map(|s| s.to_string().len()).sum::<usize>()
-                + texts.iter().map(String::len).sum::<usize>()
-                + json.to_string().len()
-                + text.len()
-        };
-        // Room for the heads and notes around the differences.
-        let room = MAX_DIFF_RESULT_BYTES - 1536;
-        if used(&json, &text, &shown, &texts) > room {
+        let size = |(json, text): &(Value, String)| json.to_string().len() + text.len();
+        let mut this = one(next, difference, SHAPES[0]);
+        if used + size(&this) > room {
             if !shown.is_empty() {
                 break;
             }
-            (json, text) = one(diff, next, difference, Some(CUT_VALUE_CHARS));
-            cut_values = true;
+            // Alone and too big: shortened until it fits (the last shape always does).
+            for shape in &SHAPES[1..] {
+                this = one(next, difference, *shape);
+                if size(&this) <= room {
+                    break;
+                }
+            }
+            shortened = true;
         }
-        shown.push(json);
-        texts.push(text);
+        used += size(&this);
+        shown.push(this.0);
+        texts.push(this.1);
         next += 1;
     }
     let more = next < total;
@@ -80,12 +123,12 @@ pub(crate) fn page(
         }
         text.push_str(line);
     }
-    if cut_values {
+    if shortened {
         let _ = writeln!(
             text,
-            "[values cut at {CUT_VALUE_CHARS} chars to fit {} KiB; whole, they are in each \
-             run's own trace: launch it alone with {} and `calls`, and read {} (or \
-             pass keep: true to stop both runs there and look)]",
+            "[shortened to fit {} KiB (values cut, equal ones left out); whole, they are in \
+             each run's own trace: launch it alone with {} and `calls`, and read {}; or \
+             pass keep: true to stop both runs there and look]",
             MAX_DIFF_RESULT_BYTES / 1024,
             tool("debug.launch"),
             tool("debug.trace")
@@ -157,25 +200,52 @@ fn side_json(side: &SideSummary) -> Value {
     json
 }
 
-/// One difference, its values cut at `cut` chars if given.
-fn one(diff: &KeptDiff, n: usize, d: &Difference, cut: Option<usize>) -> (Value, String) {
+/// One difference, in `shape`.
+fn one(n: usize, d: &Difference, shape: Shape) -> (Value, String) {
     let row = d.row();
     let (event, function) = match (&d.key.what, &row.call) {
         (What::Call, Some(call)) => ("call", call.function.clone()),
         (What::Return, Some(call)) => ("return", call.function.clone()),
         _ => ("tracepoint", d.function().unwrap_or("").to_string()),
     };
+    let function = cut_text(&function, shape.cut);
     let kind = match d.kind {
         Kind::Values => "values",
         Kind::OnlyIn(Side::A) => "only_in_a",
         Kind::OnlyIn(Side::B) => "only_in_b",
     };
-    let side = |name: &str, row: Option<&crate::TraceRow>, summary: &SideSummary| match row {
-        None => (Value::Null, format!("  {name}: (no such row)\n")),
-        Some(row) => {
-            let values: Map<String, Value> = content(row)
+    let (a_values, b_values) = (d.a.as_ref().map(content), d.b.as_ref().map(content));
+    // The names whose values are shown: with `only_differing`, those whose values
+    // differ between the sides (or that one side lacks).
+    let differs = |name: &str| match (&a_values, &b_values) {
+        (Some(a), Some(b)) => {
+            let value = |of: &[(String, String)]| {
+                of.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+            };
+            value(a) != value(b)
+        }
+        _ => true,
+    };
+    let mut left_out = 0;
+    let mut side = |name: &str,
+                    row: Option<&crate::TraceRow>,
+                    values: Option<Vec<(String, String)>>| match (row, values) {
+        (Some(row), Some(values)) => {
+            let total = values.len();
+            let kept: Vec<(String, String)> = values
                 .into_iter()
-                .map(|(k, v)| (k, Value::String(cut_text(&v, cut))))
+                .filter(|(k, _)| !shape.only_differing || differs(k))
+                .take(shape.max_values.unwrap_or(usize::MAX))
+                .collect();
+            left_out = left_out.max(total - kept.len());
+            let values: Map<String, Value> = kept
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        cut_text(&k, shape.cut),
+                        Value::String(cut_text(&v, shape.cut)),
+                    )
+                })
                 .collect();
             let shown: Vec<String> = values
                 .iter()
@@ -186,13 +256,17 @@ fn one(diff: &KeptDiff, n: usize, d: &Difference, cut: Option<usize>) -> (Value,
                     )
                 })
                 .collect();
-            let json = json!({ "session_id": summary.session_id, "row": row.index,
-                               "values": values });
+            let json = json!({ "row": row.index, "values": values });
             (json, format!("  {name}: {}\n", shown.join(", ")))
         }
+        _ => (Value::Null, format!("  {name}: (no such row)\n")),
     };
-    let (a, a_text) = side("a", d.a.as_ref(), &diff.a);
-    let (b, b_text) = side("b", d.b.as_ref(), &diff.b);
+    let (a, a_text) = side("a", d.a.as_ref(), a_values.clone());
+    let (b, b_text) = side("b", d.b.as_ref(), b_values.clone());
+    let path = match shape.cut {
+        None => d.key.path_text(),
+        Some(cut) => short_path_text(d, cut),
+    };
     let place = format!("{}:{}", short_path(&row.file), row.line);
     let mut json = json!({
         "n": n,
@@ -201,7 +275,7 @@ fn one(diff: &KeptDiff, n: usize, d: &Difference, cut: Option<usize>) -> (Value,
         "function": function,
         "file": row.file,
         "line": row.line,
-        "path": d.key.path_text(),
+        "path": path,
         "matched_before": d.matched_before,
         "a": a,
         "b": b,
@@ -215,13 +289,38 @@ fn one(diff: &KeptDiff, n: usize, d: &Difference, cut: Option<usize>) -> (Value,
     let mut text = format!(
         "#{n} after {} matching rows, at {} ({event} of {function}, {place}): {what}\n{a_text}{b_text}",
         d.matched_before,
-        d.key.path_text(),
+        path,
     );
+    if left_out > 0 {
+        json["values_left_out"] = json!(left_out);
+        let _ = writeln!(
+            text,
+            "  ({left_out} values left out: equal on both sides, or past the most shown)"
+        );
+    }
     if let Some(why) = &d.unsure {
         json["unsure"] = json!(why);
         let _ = writeln!(text, "  (maybe no real difference: {why})");
     }
     (json, text)
+}
+
+/// The innermost [`SHORT_PATH_STEPS`] steps of the difference's path, each function
+/// name cut at `cut` chars: `… > quote#2 > band#1`.
+fn short_path_text(d: &Difference, cut: usize) -> String {
+    let path = &d.key.path;
+    let from = path.len().saturating_sub(SHORT_PATH_STEPS);
+    let mut steps: Vec<String> = path[from..]
+        .iter()
+        .map(|s| format!("{}#{}", cut_text(&s.function, Some(cut)), s.ordinal))
+        .collect();
+    if from > 0 {
+        steps.insert(0, "…".into());
+    }
+    if steps.is_empty() {
+        return "(top level)".into();
+    }
+    steps.join(" > ")
 }
 
 fn cut_text(value: &str, cut: Option<usize>) -> String {
@@ -245,3 +344,7 @@ fn short_path(path: &std::path::Path) -> String {
         |n| n.to_string_lossy().into_owned(),
     )
 }
+
+#[cfg(test)]
+#[path = "page_tests.rs"]
+mod tests;
