@@ -49,9 +49,13 @@ async fn stopped_at_the_difference(client: &McpClient, first: &Value, target: &s
         let run = &first["stopped"][side];
         assert_eq!(run["target"], target, "{first}");
         let end = run["end"].as_str().unwrap();
-        // debugpy's reason is `function breakpoint`, the others' `breakpoint`.
+        // debugpy's reason is `function breakpoint`, the others' `breakpoint`; then
+        // where: `in quote at shipping.c:29`.
+        let function = target.rsplit(' ').next().unwrap();
         assert!(
-            end.starts_with("stopped (") && end.contains("breakpoint in "),
+            end.starts_with("stopped (")
+                && end.contains("breakpoint")
+                && end.contains(&format!(" in {function} at ")),
             "{first}"
         );
         let id = run["session_id"].clone();
