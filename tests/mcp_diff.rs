@@ -1,7 +1,8 @@
 //! debug.diff over MCP on real adapters: two runs of one program on a passing and a
 //! failing input (examples/programs/*/shipping), and a passing and a failing pytest
 //! test, aligned by function and call order; the first difference, the rest by
-//! cursor, both sessions ended (or kept), and each bad input said.
+//! cursor, both sessions ended (or kept stopped at the difference), and each bad input
+//! said (the cases that need the runtime itself are in diff_runs.rs).
 
 mod agent;
 mod common;
@@ -396,84 +397,35 @@ async fn a_difference_beside_secrets_shows_them_hidden_and_equal_hidden_values_m
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn runs_past_the_sessions_row_cap_are_refused_rather_than_misaligned() {
-    use dapvisor::permission::{PermissionGate, PermissionMode};
-    use dapvisor::tools::{ToolCatalogue, ToolProfile};
-    let runtime = dapvisor::Runtime::start(dapvisor::RuntimeConfig::default().max_trace_rows(5))
-        .await
-        .unwrap();
-    let tools = ToolCatalogue::new(runtime.clone())
-        .with_profile(ToolProfile::All)
-        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
+async fn a_run_that_stops_at_an_exception_says_so_and_its_missing_rows_are_unsure() {
+    let client = client().await;
     let shipping = program("examples/programs/python/shipping/shipping.py");
-    // Two parcels make twelve rows, past a cap of five.
-    let refused = agent::fails(
-        &tools,
-        "debug.diff",
-        json!({ "a": { "program": shipping, "args": ["1", "2"] },
-                "b": { "program": shipping, "args": ["1", "3"] },
-                "calls": ["quote", "band", "*_rate"], "timeout": 120 }),
-        413,
-    )
-    .await;
-    assert!(
-        refused.text.contains("more rows than a session keeps"),
-        "{}",
-        refused.text
+    // `x` is no weight: b raises before its first quote, and stops there.
+    let first = client
+        .ok(
+            "debug_diff",
+            json!({ "a": { "program": shipping, "args": ["120"] },
+                    "b": { "program": shipping, "args": ["120", "x"] },
+                    "calls": ["quote"], "timeout": 120 }),
+        )
+        .await;
+    let end = first["b"]["end"].as_str().unwrap();
+    assert!(end.starts_with("stopped (exception"), "{first}");
+    assert!(end.contains("ValueError"), "{first}");
+    assert_eq!(
+        (first["total"].as_u64(), first["b"]["rows"].as_u64()),
+        (Some(2), Some(0)),
+        "{first}"
     );
-    assert!(runtime.sessions().is_empty(), "both ended");
-    runtime.shutdown().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_diff_given_up_on_midway_ends_both_runs() {
-    use dapvisor::permission::{PermissionGate, PermissionMode};
-    use dapvisor::tools::{ToolCatalogue, ToolProfile};
-    use dapvisor::{EventKind, Received};
-    let runtime = dapvisor::Runtime::start(dapvisor::RuntimeConfig::default())
-        .await
-        .unwrap();
-    let mut events = runtime.subscribe();
-    let tools = ToolCatalogue::new(runtime.clone())
-        .with_profile(ToolProfile::All)
-        .with_permissions(PermissionGate::new(PermissionMode::BypassAll));
-    let ticker = program("examples/programs/python/ticker.py");
-    // Two programs that run for minutes: the call is dropped (its client went) while
-    // the diff waits on them.
-    let call = tokio::spawn(async move {
-        tools
-            .call(
-                "debug.diff",
-                json!({ "a": { "program": ticker }, "b": { "program": ticker },
-                        "calls": ["tick"], "timeout": 300 }),
-            )
-            .await
-    });
-    let mut running = std::collections::HashSet::new();
-    while running.len() < 2 {
-        if let Some(Received::Event(event)) = events.recv().await {
-            if matches!(event.kind, EventKind::Process { .. }) {
-                running.insert(event.session_id);
-            }
-        }
-    }
-    call.abort();
-    assert!(call.await.unwrap_err().is_cancelled());
-    // Bounded, so that a session left running fails the test rather than hanging it.
-    let mut closed = std::collections::HashSet::new();
-    let both_closed = async {
-        while closed.len() < 2 {
-            if let Some(Received::Event(event)) = events.recv().await {
-                if matches!(event.kind, EventKind::SessionClosed { .. }) {
-                    closed.insert(event.session_id);
-                }
-            }
-        }
-    };
-    tokio::time::timeout(std::time::Duration::from_secs(120), both_closed)
-        .await
-        .expect("both sessions end once the diff is given up on");
-    assert_eq!(closed, running);
-    assert!(runtime.sessions().is_empty());
-    runtime.shutdown().await;
+    let one = &first["differences"][0];
+    assert_eq!(one["kind"], "only_in_a", "{one}");
+    assert!(
+        one["unsure"]
+            .as_str()
+            .unwrap()
+            .starts_with("b stopped (exception"),
+        "{one}"
+    );
+    nothing_left(&client).await;
+    client.close().await;
 }

@@ -35,7 +35,7 @@ use page::page;
 use runs::{SideRun, Started};
 use store::{KeptDiff, SideSummary};
 
-pub use page::{MAX_DIFFERENCES_SHOWN as MAX_DIFFERENCES_A_PAGE, MAX_DIFF_RESULT_BYTES};
+pub use page::{MAX_DIFFERENCES_A_PAGE, MAX_DIFF_RESULT_BYTES};
 pub use store::MAX_KEPT_DIFFS;
 
 /// How long a diff waits for both runs to end, by default: 120 s (`timeout`).

@@ -17,7 +17,7 @@ pub const MAX_DIFF_RESULT_BYTES: usize = 8 * 1024;
 
 /// The most differences one answer shows, and the default: 20 and 1 (the first
 /// difference is usually the one to read).
-pub const MAX_DIFFERENCES_SHOWN: usize = 20;
+pub const MAX_DIFFERENCES_A_PAGE: usize = 20;
 
 /// How much of a difference an answer shows: everything, or, when a difference alone
 /// is over [`MAX_DIFF_RESULT_BYTES`], less and less until it fits.

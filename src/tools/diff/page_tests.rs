@@ -49,10 +49,10 @@ fn bytes(page: &(Value, String)) -> usize {
 #[test]
 fn a_page_shows_as_many_differences_as_fit_and_says_where_to_read_on() {
     let diff = kept(30, 4, 60);
-    let page = page(&diff, 0, MAX_DIFFERENCES_SHOWN, |t| t.to_string());
+    let page = page(&diff, 0, MAX_DIFFERENCES_A_PAGE, |t| t.to_string());
     assert!(bytes(&page) <= MAX_DIFF_RESULT_BYTES, "{}", bytes(&page));
     let shown = page.0["differences"].as_array().unwrap().len();
-    assert!(shown > 1 && shown < MAX_DIFFERENCES_SHOWN, "{shown}");
+    assert!(shown > 1 && shown < MAX_DIFFERENCES_A_PAGE, "{shown}");
     assert_eq!(page.0["next_cursor"], shown);
     assert!(
         page.1.ends_with(&format!(
