@@ -149,14 +149,11 @@ pub(crate) async fn wait_end(
     wait: Duration,
 ) -> Result<End, ToolError> {
     let snapshot = session.snapshot().await?;
-    let outcome = match snapshot.state {
-        SessionState::Terminated => StopOutcome::Terminated {
+    let outcome = match (snapshot.state, snapshot.last_stop) {
+        (SessionState::Terminated, _) => StopOutcome::Terminated {
             exit_code: snapshot.exit_code,
         },
-        SessionState::Stopped => match snapshot.last_stop {
-            Some(stop) => StopOutcome::Stopped(stop),
-            None => StopOutcome::TimedOut,
-        },
+        (SessionState::Stopped, Some(stop)) => StopOutcome::Stopped(stop),
         _ => {
             let left = deadline.saturating_duration_since(Instant::now());
             let ticket = RunTicket {
