@@ -5,6 +5,8 @@
 //!   run a program under its debugger, print each stop, exit with its exit code.
 //! - `dapvisor trace PROGRAM --calls PATTERN... [-- ARGS...]`: print every call of the
 //!   functions named, with arguments and return values, as an indented tree.
+//! - `dapvisor diff --calls PATTERN... -- A_ARGS --- B_ARGS` (or two `--test`): the
+//!   first difference between two runs' calls.
 //! - `dapvisor adapters` / `dapvisor adapters install debugpy`.
 //! - `dapvisor doctor [--json]`: whether this machine can do the main job, and the fixes.
 //!
@@ -14,6 +16,7 @@
 pub mod adapters;
 pub mod config;
 pub mod debug;
+pub mod diff;
 pub mod doctor;
 pub mod http_flags;
 pub mod http_token;
@@ -53,6 +56,9 @@ pub enum Command {
     /// Run a program recording every call of the functions named (`--calls`), and print
     /// the calls as an indented tree with their arguments and return values.
     Trace(trace::TraceArgs),
+    /// Run two launches recording the same calls (`--calls`) and tracepoints, and print
+    /// the first difference between them; exit 1 when they differ, 0 when not.
+    Diff(diff::DiffArgs),
     /// List the debug adapters and whether each is installed; install debugpy,
     /// js-debug and CodeLLDB (`dapvisor adapters install NAME...`).
     Adapters(adapters::AdaptersArgs),
@@ -101,6 +107,7 @@ pub fn main() -> ExitCode {
             },
             Command::Debug(args) => debug::run(args, redaction).await,
             Command::Trace(args) => trace::run(args, redaction).await,
+            Command::Diff(args) => diff::run(args, redaction).await,
             Command::Adapters(args) => adapters::run(args).await,
             Command::Doctor(args) => doctor::run(args).await,
         }
@@ -134,6 +141,7 @@ fn redaction_rules(command: &Command) -> Result<RedactRules, String> {
         }
         Command::Debug(args) => args.redact.rules(None),
         Command::Trace(args) => args.redact.rules(None),
+        Command::Diff(args) => args.redact.rules(None),
         _ => Ok(RedactRules::default()),
     }
 }

@@ -39,6 +39,7 @@ mod access;
 mod breakpoints;
 mod catalogue;
 mod control;
+mod diff;
 mod inspect;
 mod output;
 mod protocol;
@@ -58,6 +59,9 @@ pub use catalogue::error_code::ErrorCode;
 pub use catalogue::profile::ToolProfile;
 pub use catalogue::spec::{
     mcp_name, ToolAnnotations, ToolError, ToolNames, ToolResult, ToolSpec, CODE_ARGUMENTS,
+};
+pub use diff::{
+    DEFAULT_DIFF_WAIT, MAX_DIFFERENCES_A_PAGE, MAX_DIFF_RESULT_BYTES, MAX_DIFF_WAIT, MAX_KEPT_DIFFS,
 };
 pub use results::bounds::*;
 pub use start::stdin::MAX_STDIN_TEXT_BYTES;
@@ -92,6 +96,7 @@ fn describe_tools() -> Vec<ToolDef> {
         inspect::watches::tools(),
         output::trace::tools(),
         output::calls::tools(),
+        diff::tools(),
         protocol::breakpoints::tools(),
         protocol::execution::tools(),
         protocol::restarts::tools(),
@@ -174,6 +179,8 @@ impl ToolCatalogue {
                 names: ToolNames::default(),
                 gate: PermissionGate::default(),
                 exposures: Arc::default(),
+                redaction: Redaction::default(),
+                diffs: Arc::default(),
             }),
             tools: Arc::new(tools),
             profile,
@@ -246,6 +253,8 @@ impl ToolCatalogue {
             names: self.ctx.names,
             gate: self.gate.clone(),
             exposures: self.ctx.exposures.clone(),
+            redaction: self.redaction.clone(),
+            diffs: self.ctx.diffs.clone(),
         }
     }
 
@@ -340,6 +349,32 @@ impl ToolCatalogue {
         Ok(effects)
     }
 
+    /// Pass each launch a call of `tool` makes ([`ToolDef::gated_as`]) through the
+    /// gate as a `debug.launch` call with its arguments; where in the reply each one's
+    /// session is named, and its effects.
+    async fn pass_gate_as_launches(
+        &self,
+        tool: &ToolDef,
+        arguments: &Value,
+        approver: Option<&dyn Approver>,
+    ) -> Result<Vec<(&'static str, Effects)>, ToolError> {
+        let Some(parts) = tool.gated_as else {
+            return Ok(Vec::new());
+        };
+        let launch = catalogue_tools()
+            .iter()
+            .find(|t| t.spec.name == "debug.launch")
+            .expect("the catalogue has debug.launch");
+        let mut passed = Vec::new();
+        for (field, launch_arguments) in parts(arguments)? {
+            let effects = self
+                .pass_gate(&launch.spec, &launch_arguments, approver)
+                .await?;
+            passed.push((field, effects));
+        }
+        Ok(passed)
+    }
+
     /// Remember what the launch that answered `reply` did beyond starting its program,
     /// for a restart of its session to be rated alike (`start/launch_effects.rs`).
     fn remember_launch(&self, reply: &Value, effects: &Effects) {
@@ -392,6 +427,11 @@ impl ToolCatalogue {
             Ok(effects) => effects,
             Err(refusal) => return refusal.into(),
         };
+        // The launches a call makes (debug.diff's two), each gated as debug.launch.
+        let launches = match self.pass_gate_as_launches(tool, &arguments, approver).await {
+            Ok(launches) => launches,
+            Err(refusal) => return refusal.into(),
+        };
         // The gate may have waited on the user for minutes: the session may have ended
         // or changed hands since. Checked again now, and by the handler as it acts.
         if let Some(Err(refusal)) = session_call.as_ref().map(|c| self.may_act_on(c)) {
@@ -406,6 +446,11 @@ impl ToolCatalogue {
             Ok(Ok(reply)) => {
                 if tool.spec.adds == crate::permission::Adds::Launch {
                     self.remember_launch(&reply.structured, &effects);
+                }
+                for (at, effects) in &launches {
+                    if let Some(launched) = reply.structured.pointer(at) {
+                        self.remember_launch(launched, effects);
+                    }
                 }
                 ToolResult::ok(reply.structured, reply.text)
             }

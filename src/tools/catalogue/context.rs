@@ -44,6 +44,11 @@ pub(crate) struct Context {
     pub gate: crate::permission::PermissionGate,
     /// The sessions shown to people's editors, and the moves those made.
     pub exposures: std::sync::Arc<crate::expose::Exposures>,
+    /// The catalogue's redaction, for what a tool compares before it answers
+    /// (`debug.diff` compares values as the agent will read them).
+    pub redaction: crate::tools::Redaction,
+    /// The diffs made, kept for their further differences (`debug.diff`).
+    pub diffs: std::sync::Arc<crate::tools::diff::store::Diffs>,
 }
 
 impl Context {

@@ -73,6 +73,11 @@ impl<R: Serialize> Typed<R> {
 
 type Handler = Arc<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, Outcome> + Send + Sync>;
 
+/// The `debug.launch` calls a call of this tool makes, each passed through the gate
+/// as that call: (a JSON pointer to where the reply names the session it left to the
+/// agent, if it did; its arguments). `debug.diff` makes two.
+pub(crate) type GatedAs = fn(&Value) -> Result<Vec<(&'static str, Value)>, ToolError>;
+
 /// A tool: its spec, its handler, the session operation it asks for and its place in
 /// the core profile.
 #[derive(Clone)]
@@ -81,6 +86,8 @@ pub(crate) struct ToolDef {
     pub run: Handler,
     pub asks: Asks,
     pub core: Option<CorePlace>,
+    /// The `debug.launch` calls a call of it makes, gated as such ([`GatedAs`]).
+    pub gated_as: Option<GatedAs>,
 }
 
 impl ToolDef {
@@ -102,6 +109,13 @@ impl ToolDef {
     /// that does not say works in every state.
     pub fn asks(mut self, operation: Operation) -> Self {
         self.asks = Asks::Operation(operation);
+        self
+    }
+
+    /// Each call makes the `debug.launch` calls `parts` finds in its arguments: each
+    /// passes the gate as that launch would, besides the call itself.
+    pub fn gated_as(mut self, parts: GatedAs) -> Self {
+        self.gated_as = Some(parts);
         self
     }
 
@@ -202,6 +216,7 @@ where
         run,
         asks: Asks::AnyState,
         core: None,
+        gated_as: None,
     }
 }
 

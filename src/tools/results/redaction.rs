@@ -90,6 +90,7 @@ impl ToolCatalogue {
     /// them (`false`). For the host alone: no tool argument turns it off.
     pub fn with_redaction(mut self, on: bool) -> Self {
         self.redaction = Redaction::on(on);
+        self.ctx = Arc::new(self.context());
         self
     }
 
@@ -98,6 +99,7 @@ impl ToolCatalogue {
     /// they add. For the host alone, as [`Self::with_redaction`] is.
     pub fn with_redaction_rules(mut self, rules: RedactRules) -> Self {
         self.redaction = Redaction::by(rules);
+        self.ctx = Arc::new(self.context());
         self
     }
 

@@ -235,6 +235,20 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     if args.core.is_some() {
         return crate::tools::start::core_launch::open(ctx, args).await;
     }
+    let timeout = args.timeout;
+    let (session, expects_stop) = start_launch(&ctx, args).await?;
+    started(&ctx, session, "launched", expects_stop, timeout).await
+}
+
+/// Start the session `args` (not a core dump's) asks for, as `debug.launch` does, and
+/// answer it at once, with whether the program is expected to stop (a breakpoint, a
+/// stop at entry): `debug.diff` starts its runs so, holding each session from the
+/// moment it exists.
+pub(in crate::tools) async fn start_launch(
+    ctx: &Arc<Context>,
+    args: LaunchArgs,
+) -> Result<(SessionHandle, bool), ToolError> {
+    check_adapter(ctx, args.adapter.as_deref())?;
     let program = ctx
         .paths
         .resolve_given(args.program.as_deref(), "program")?;
@@ -252,7 +266,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         (Some(text), None) => Some(StdinText::write(text)?),
         (None, _) => None,
     };
-    let start = split_breakpoints(&ctx, args.breakpoints, false)?;
+    let start = split_breakpoints(ctx, args.breakpoints, false)?;
     let sources = program.as_deref().map(default_cwd).unwrap_or(cwd.clone());
     let calls = call_names::expand(args.calls, sources.as_deref(), &ctx.paths)?;
     let expects_stop = args.stop_on_entry || start.stop();
@@ -287,7 +301,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
             };
             let cwd = cwd.or_else(|| default_cwd(&program));
             // A C, C++ or Rust source runs built (source_launch.rs).
-            built = crate::tools::start::source_launch::build(&ctx, &program).await?;
+            built = crate::tools::start::source_launch::build(ctx, &program).await?;
             source = built.as_ref().map(|_| program.clone());
             let run = built.as_ref().map_or(program, |b| b.binary().to_path_buf());
             let mut spec = LaunchSpec::new(run);
@@ -298,7 +312,7 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
     };
     spec.args.extend(args.args);
     spec.env.extend(args.env);
-    spec.launch_timeout = longer_handshake(&ctx, &spec, args.timeout);
+    spec.launch_timeout = longer_handshake(ctx, &spec, args.timeout);
     if args.adapter.is_some() {
         spec.adapter = args.adapter;
     }
@@ -344,14 +358,14 @@ async fn launch(ctx: Arc<Context>, args: LaunchArgs) -> Outcome {
         text.keep_for(&session);
     }
     if let (Some(built), Some(source)) = (built, source) {
-        crate::tools::start::source_launch::keep_for(&ctx, source, built, &session);
+        crate::tools::start::source_launch::keep_for(ctx, source, built, &session);
     }
     if let Some(runner) = runner {
-        test_launch::remember(&ctx, &session, runner);
+        test_launch::remember(ctx, &session, runner);
     }
-    watches::add(&ctx, &session, &args.watch)?;
-    statement_marks::remember(&ctx, &session, statements);
-    started(&ctx, session, "launched", expects_stop, args.timeout).await
+    watches::add(ctx, &session, &args.watch)?;
+    statement_marks::remember(ctx, &session, statements);
+    Ok((session, expects_stop))
 }
 
 /// The launch handshake's deadline when the agent's `timeout` is longer than the

@@ -1,0 +1,3 @@
+module shipping
+
+go 1.19
