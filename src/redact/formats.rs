@@ -134,10 +134,8 @@ pub(super) fn spans(text: &str) -> Vec<Span> {
     let mut bearer_from = [0usize; BEARER_WORDS.len()];
     for (marker, at, after) in markers::find(text) {
         match marker {
-            Marker::Prefix(k) => {
-                if at >= prefix_to[k] && !after_alphanumeric(text, at) {
-                    prefix_to[k] = prefixed_at(text, k, (at, after), &mut prefixed);
-                }
+            Marker::Prefix(k) if at >= prefix_to[k] && !after_alphanumeric(text, at) => {
+                prefix_to[k] = prefixed_at(text, k, (at, after), &mut prefixed);
             }
             Marker::PemBegin if at >= key_from => key_from = private_key_at(text, at, &mut keys),
             Marker::Url if at >= url_from => url_from = url_password_at(text, after, &mut urls),
