@@ -15,7 +15,7 @@
 //! past the value.
 
 use super::entropy::is_high_entropy;
-use super::names::sounds_secret;
+use super::names::{is_secret_name, mentions_secret, sounds_secret};
 use super::rules::RedactRules;
 use super::values::is_plain;
 use super::Span;
@@ -27,10 +27,13 @@ fn name_char(b: u8) -> bool {
 /// The spans of secret values assigned to names in `text`, of kind `named-secret` or
 /// `assigned-secret`.
 pub(super) fn spans(text: &str, rules: &RedactRules) -> Vec<Span> {
+    super::passes::one();
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
+    // Only `=` and `:` can assign: jump from one to the next.
+    while let Some(at) = memchr::memchr2(b'=', b':', &bytes[i..]) {
+        i += at;
         let b = bytes[i];
         let next = bytes.get(i + 1).copied();
         let prev = i.checked_sub(1).map(|p| bytes[p]);
@@ -39,8 +42,7 @@ pub(super) fn spans(text: &str, rules: &RedactRules) -> Vec<Span> {
                 !matches!(next, Some(b'=' | b'>'))
                     && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>'))
             }
-            b':' => !matches!(next, Some(b':' | b'/' | b'=')) && prev != Some(b':'),
-            _ => false,
+            _ => !matches!(next, Some(b':' | b'/' | b'=')) && prev != Some(b':'),
         };
         if !assigns {
             i += 1;
@@ -48,8 +50,10 @@ pub(super) fn spans(text: &str, rules: &RedactRules) -> Vec<Span> {
         }
         let name = name_before(bytes, i);
         let name = &text[name.0..name.1];
-        let strict = rules.is_secret_name(name);
-        if name.is_empty() || !(strict || sounds_secret(name)) {
+        // Most names mention no secret at all: test that once, not in each rule.
+        let mentions = mentions_secret(name);
+        let strict = (mentions && is_secret_name(name)) || rules.is_added_name(name);
+        if name.is_empty() || !(strict || (mentions && sounds_secret(name))) {
             i += 1;
             continue;
         }
@@ -64,13 +68,16 @@ pub(super) fn spans(text: &str, rules: &RedactRules) -> Vec<Span> {
             found.push(Span::new(start, end, "assigned-secret"));
         }
         i = resume.max(i + 1);
+        if i >= bytes.len() {
+            break;
+        }
     }
     found
 }
 
 /// The name that ends just before the separator at `sep`: spaces, then one closing
 /// quote or bracket, then name characters, read backwards.
-fn name_before(bytes: &[u8], sep: usize) -> (usize, usize) {
+pub(super) fn name_before(bytes: &[u8], sep: usize) -> (usize, usize) {
     let mut end = sep;
     while end > 0 && bytes[end - 1] == b' ' {
         end -= 1;
@@ -90,7 +97,7 @@ fn name_before(bytes: &[u8], sep: usize) -> (usize, usize) {
 
 /// The value after a separator (its byte range without quotes) and where the scan
 /// resumes; `None` for code (`f(...)`, `x[...]`) or nothing.
-fn value_after(bytes: &[u8], from: usize) -> Option<(usize, usize, usize)> {
+pub(super) fn value_after(bytes: &[u8], from: usize) -> Option<(usize, usize, usize)> {
     let mut i = from;
     while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
         i += 1;

@@ -36,19 +36,25 @@ mod assigned;
 mod edges;
 mod entropy;
 mod formats;
+mod markers;
 mod name_patterns;
 mod names;
+mod passes;
+mod remembered;
 mod rules;
 mod strict;
 mod structured;
 mod values;
 
 #[cfg(test)]
+mod differential;
+#[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod reference;
 #[cfg(test)]
 mod tests;
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -75,7 +81,7 @@ pub const MIN_REMEMBERED_CHARS: usize = 4;
 #[derive(Debug, Default, Clone)]
 pub struct Redactor {
     rules: Arc<RedactRules>,
-    secrets: VecDeque<String>,
+    secrets: remembered::Remembered,
 }
 
 impl Redactor {
@@ -83,7 +89,7 @@ impl Redactor {
     pub fn new(rules: Arc<RedactRules>) -> Self {
         Self {
             rules,
-            secrets: VecDeque::new(),
+            secrets: remembered::Remembered::default(),
         }
     }
 
@@ -100,14 +106,7 @@ impl Redactor {
     /// Remember `secret` (if it is long enough), forgetting the oldest past
     /// [`MAX_REMEMBERED_SECRETS`].
     pub fn remember(&mut self, secret: &str) {
-        if secret.chars().count() < MIN_REMEMBERED_CHARS || self.secrets.iter().any(|s| s == secret)
-        {
-            return;
-        }
-        if self.secrets.len() >= MAX_REMEMBERED_SECRETS {
-            self.secrets.pop_front();
-        }
-        self.secrets.push_back(secret.to_string());
+        self.secrets.remember(secret);
     }
 
     /// How many secrets are remembered.
@@ -117,17 +116,11 @@ impl Redactor {
 
     /// Whether none is.
     pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
+        self.secrets.len() == 0
     }
 
     fn spans(&self, text: &str) -> Vec<Span> {
-        let mut found = Vec::new();
-        for secret in &self.secrets {
-            for (at, _) in text.match_indices(secret.as_str()) {
-                found.push(Span::new(at, at + secret.len(), NAMED));
-            }
-        }
-        found
+        self.secrets.spans(text)
     }
 }
 

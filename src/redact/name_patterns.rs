@@ -14,8 +14,8 @@ pub const MAX_GLOB_NAME_CHARS: usize = 256;
 pub(super) enum NamePattern {
     /// The name's last words, lowercased: `pin code` for `pinCode`.
     Words(Vec<String>),
-    /// A glob over the lowercased last segment.
-    Glob(String),
+    /// A glob over the lowercased last segment, and its parts between the `*`s.
+    Glob { glob: String, parts: Vec<String> },
 }
 
 impl NamePattern {
@@ -29,7 +29,13 @@ impl NamePattern {
                      name the variables"
                 ));
             }
-            return Ok(Self::Glob(pattern.to_lowercase()));
+            let glob = pattern.to_lowercase();
+            let parts = glob
+                .split('*')
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect();
+            return Ok(Self::Glob { glob, parts });
         }
         let words = words(pattern);
         if words.is_empty() {
@@ -42,14 +48,37 @@ impl NamePattern {
 
     /// Whether `name` (a variable, field or key) matches.
     pub(super) fn matches(&self, name: &str) -> bool {
+        if !self.may_match(name) {
+            return false;
+        }
+        let segment = last_segment(name);
         match self {
             Self::Words(pattern) => name_words(name).ends_with(pattern),
-            Self::Glob(glob) => {
-                let segment = last_segment(name);
+            Self::Glob { glob, .. } => {
                 // The glob of call patterns: `*` for any run, at most glob × name steps.
                 segment.chars().count() <= MAX_GLOB_NAME_CHARS
                     && crate::call_glob(glob, &segment.to_lowercase())
             }
+        }
+    }
+
+    /// A test that `name` cannot match, without cutting, splitting or lowercasing it
+    /// (which allocate): this runs at every assignment in every text redacted. Exact
+    /// for ASCII, where lowercasing changes no length and the words and the glob's
+    /// literal parts must stand in the name (in its last segment, so in it all) as
+    /// they are, in some case; any other name is matched in full.
+    fn may_match(&self, name: &str) -> bool {
+        if !name.is_ascii() {
+            return true;
+        }
+        let stands = |part: &String| {
+            name.as_bytes()
+                .windows(part.len())
+                .any(|w| w.eq_ignore_ascii_case(part.as_bytes()))
+        };
+        match self {
+            Self::Words(pattern) => pattern.last().is_none_or(stands),
+            Self::Glob { parts, .. } => parts.iter().all(stands),
         }
     }
 }

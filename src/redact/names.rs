@@ -87,18 +87,53 @@ pub(super) const SECRETISH_WORDS: &[&str] = &[
 
 /// What every secret or secret-sounding name contains somewhere, in any case: a cheap
 /// test that lets most names through without splitting them into words.
-const STEMS: &[&str] = &[
+pub(super) const STEMS: &[&str] = &[
     "pass", "pwd", "secret", "token", "key", "auth", "cred", "api", "private", "sig", "hmac",
     "salt", "session", "cookie",
 ];
 
+/// For each of a stem's first three places and each byte, the [`STEMS`] that have that
+/// byte there in either case, as bits. Where the three bytes from a place of a name
+/// agree on no stem (nearly everywhere), no stem starts there, so the search below
+/// compares a whole stem almost never: this test runs at every `=` and `:` of every
+/// text redacted, and was once most of redaction's time.
+const STEM_BYTES: [[u16; 256]; 3] = {
+    assert!(STEMS.len() <= 16);
+    let mut table = [[0u16; 256]; 3];
+    let mut s = 0;
+    while s < STEMS.len() {
+        let stem = STEMS[s].as_bytes();
+        assert!(stem.len() >= 3);
+        let mut place = 0;
+        while place < 3 {
+            let b = stem[place];
+            table[place][b.to_ascii_lowercase() as usize] |= 1 << s;
+            table[place][b.to_ascii_uppercase() as usize] |= 1 << s;
+            place += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
 /// Whether `name` contains any of [`STEMS`], in any case.
 pub(super) fn mentions_secret(name: &str) -> bool {
     let bytes = name.as_bytes();
-    STEMS.iter().any(|stem| {
-        bytes
-            .windows(stem.len())
-            .any(|w| w.eq_ignore_ascii_case(stem.as_bytes()))
+    bytes.windows(3).enumerate().any(|(at, three)| {
+        let mut starting = STEM_BYTES[0][three[0] as usize]
+            & STEM_BYTES[1][three[1] as usize]
+            & STEM_BYTES[2][three[2] as usize];
+        while starting != 0 {
+            let stem = STEMS[starting.trailing_zeros() as usize].as_bytes();
+            if bytes[at..]
+                .get(..stem.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(stem))
+            {
+                return true;
+            }
+            starting &= starting - 1;
+        }
+        false
     })
 }
 
