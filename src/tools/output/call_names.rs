@@ -313,7 +313,8 @@ mod tests {
     fn a_method_defined_in_its_class_body_is_found_and_its_statements_are_not() {
         let text = "class Shelf {\npublic:\n    int count() const {\n        int n = total(a,\n            b);\n        if (n) {\n            run(n) {\n            }\n        }\n        return n;\n    }\n    void restock(int n);\n    struct Slot {\n        int at(int i) { return i; }\n    };\n};\nint main(void) {\n    helper(x) {\n}\n";
         assert_eq!(c_definitions(text), ["count", "at", "main"]);
-        let brace_below = "struct Cart\n{\n    long total() const\n    {\n        return 0;\n    }\n};\n";
+        let brace_below =
+            "struct Cart\n{\n    long total() const\n    {\n        return 0;\n    }\n};\n";
         assert_eq!(c_definitions(brace_below), ["total"]);
     }
 
