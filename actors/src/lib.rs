@@ -70,7 +70,8 @@ pub use core::trace::{
 };
 pub use core_signal::{signal_of_core, MAX_CORE_NOTE_BYTES};
 pub use error::{
-    AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, UnmatchedResponse,
+    AdapterExit, ConfigError, ConfigRule, ProtocolError, SessionError, TransportError,
+    UnmatchedResponse,
 };
 pub use events::{EventKind, EventStream, Received, SessionEvent, TryRecvError};
 pub use launch::{AttachSpec, InitialBreakpoint, LaunchSpec};

@@ -10,7 +10,9 @@ use std::time::Duration;
 use dapvisor_actors::testing::transport::{TransportConfig, TransportMsg, TransportOutput};
 use dapvisor_actors::testing::{FakeAdapter, FakeAdapterProbe};
 use dapvisor_actors::wire::Response;
-use dapvisor_actors::{LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome};
+use dapvisor_actors::{
+    LaunchSpec, RunTicket, Runtime, RuntimeConfig, SessionError, StopOutcome, TransportError,
+};
 use serde_json::{json, Value};
 
 use transport_support::*;
@@ -126,9 +128,9 @@ async fn reading_pauses_while_the_owner_has_not_handled_the_bound_of_events() {
 }
 
 /// The timeout's command, seq, deadline and whether a cancel was sent.
-fn timeout_of(result: Result<Response, SessionError>) -> (String, i64, Duration, bool) {
+fn timeout_of(result: Result<Response, TransportError>) -> (String, i64, Duration, bool) {
     match result {
-        Err(SessionError::Timeout {
+        Err(TransportError::Timeout {
             command,
             after,
             seq,
@@ -237,7 +239,7 @@ async fn an_answer_under_a_wrong_request_seq_is_named_in_the_timeout() {
     assert_eq!(tag, 1, "the wrong answers reached no one; the deadline did");
     let err = result.unwrap_err();
     match &err {
-        SessionError::Timeout {
+        TransportError::Timeout {
             unmatched,
             unmatched_count,
             ..

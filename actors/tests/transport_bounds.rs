@@ -11,7 +11,7 @@ use dapvisor_actors::registry::{AdapterDef, TransportKind};
 use dapvisor_actors::testing::is_alive;
 use dapvisor_actors::testing::transport::{TransportConfig, TransportMsg, TransportOutput};
 use dapvisor_actors::wire::{Message, Request};
-use dapvisor_actors::SessionError;
+use dapvisor_actors::TransportError;
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::time::timeout;
@@ -112,8 +112,9 @@ async fn requests_the_adapter_does_not_read_are_refused_past_the_bound_and_none_
     let mut refused = Vec::new();
     while let Ok((tag, result)) = timeout(Duration::from_secs(1), h.answer()).await {
         match result {
-            Err(SessionError::LimitExceeded { what, limit: 2 }) => {
-                assert!(what.contains("not reading its input"), "{what}");
+            Err(err @ TransportError::NotReading { limit: 2, .. }) => {
+                let text = err.to_string();
+                assert!(text.contains("not reading its input"), "{text}");
                 refused.push(tag);
             }
             other => panic!("request {tag}: want a refusal, got {other:?}"),

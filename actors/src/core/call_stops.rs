@@ -11,12 +11,13 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use crate::core::answer::answer_of;
 use crate::core::call_patterns::CallPattern;
 use crate::core::calls::{self, Ended, Resume};
 use crate::core::pending::Pending;
-use crate::core::session::{success_or_error, SessionCore};
+use crate::core::session::SessionCore;
 use crate::core::trace::{CallEvent, CallRecord};
-use crate::error::SessionError;
+use crate::error::TransportError;
 use crate::wire::types::{
     ScopesResponseBody, StackTraceResponseBody, StoppedEventBody, VariablesResponseBody,
 };
@@ -97,7 +98,7 @@ impl SessionCore {
     pub(super) fn on_call_step(
         &mut self,
         mut stop: CallStop,
-        result: Result<Response, SessionError>,
+        result: Result<Response, TransportError>,
     ) {
         let command = match stop.step {
             CallStep::Frames => DapCommand::StackTrace,
@@ -110,7 +111,7 @@ impl SessionCore {
                 return;
             }
         };
-        let response = match result.and_then(|r| success_or_error(command.name(), r)) {
+        let response = match answer_of(command.name(), result) {
             Ok(response) => response,
             Err(err) => {
                 tracing::debug!(%err, "a call trace's read failed; going on");

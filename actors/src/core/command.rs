@@ -17,7 +17,7 @@ use crate::core::session_event::EventKind;
 use crate::core::session_id::SessionId;
 use crate::core::snapshot::{SessionSnapshot, StopInfo};
 use crate::core::state::Operation;
-use crate::error::{AdapterExit, SessionError};
+use crate::error::{AdapterExit, SessionError, TransportError};
 use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
 use crate::wire::types::{
@@ -306,7 +306,7 @@ pub enum BootstrapInput {
         /// The core's tag for it.
         tag: Tag,
         /// The response, or why there is none.
-        result: Result<Response, SessionError>,
+        result: Result<Response, TransportError>,
     },
     /// It asked for another child session.
     StartDebugging {
@@ -371,7 +371,7 @@ pub enum Input {
         /// The core's tag for it.
         tag: Tag,
         /// The response, or why there is none.
-        result: Result<Response, SessionError>,
+        result: Result<Response, TransportError>,
     },
     /// An event from the adapter.
     Event(Event),

@@ -1,6 +1,7 @@
 //! The pure session core: no tasks, no I/O. Inputs in, effects out.
 
 mod adapter_events;
+mod answer;
 pub mod attach_target;
 pub mod bootstrap;
 mod breakpoint_commands;

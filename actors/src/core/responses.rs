@@ -3,26 +3,27 @@
 //! into the agent's answer; a timer ends a handshake that took too long or a wait for
 //! a stop.
 
+use crate::core::answer::answer_of;
 use crate::core::command::StopOutcome;
 use crate::core::command::{Answer, ControlAction, Tag, TimerId, Token};
 use crate::core::pending::{Pending, Purpose};
 use crate::core::phase::Program;
-use crate::core::session::{success_or_error, SessionCore};
+use crate::core::session::SessionCore;
 use crate::core::snapshot::TopFrame;
 use crate::core::state::SessionState;
-use crate::error::SessionError;
+use crate::error::{SessionError, TransportError};
 use crate::wire::types::{SetBreakpointsResponseBody, StackTraceResponseBody, ThreadsResponseBody};
 use crate::wire::Response;
 
 impl SessionCore {
-    pub(super) fn on_response(&mut self, tag: Tag, result: Result<Response, SessionError>) {
+    pub(super) fn on_response(&mut self, tag: Tag, result: Result<Response, TransportError>) {
         let Some(pending) = self.pending.remove(&tag) else {
             tracing::debug!(tag, "response for a request no longer pending; dropped");
             return;
         };
         if self.phase.is_live()
             && matches!(pending, Pending::Agent { .. })
-            && matches!(result, Err(SessionError::AdapterExited { .. }))
+            && matches!(result, Err(TransportError::AdapterGone { .. }))
         {
             // The transport refused it as its adapter is going, and the close that
             // follows has not come yet. It says how the adapter went (a crash held for
@@ -42,7 +43,7 @@ impl SessionCore {
                 token,
                 command,
                 purpose,
-            } => match result.and_then(|r| success_or_error(&command, r)) {
+            } => match answer_of(&command, result) {
                 Ok(response) => self.on_agent_success(token, purpose, response),
                 Err(err) => self.on_agent_failure(token, purpose, err),
             },

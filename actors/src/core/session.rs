@@ -33,7 +33,7 @@ use crate::core::state::{Operation, SessionState};
 use crate::error::SessionError;
 use crate::limits;
 use crate::wire::types::{Capabilities, FunctionBreakpoint};
-use crate::wire::{DapCommand, RawJson, Request, Response};
+use crate::wire::{DapCommand, Request};
 
 /// The limits a session core enforces.
 #[derive(Debug, Clone)]
@@ -463,34 +463,6 @@ impl SessionCore {
             capability: capability.to_string(),
         }
     }
-}
-
-/// A response with `success: false` becomes the adapter's error.
-pub(super) fn success_or_error(
-    command: &str,
-    response: Response,
-) -> Result<Response, SessionError> {
-    if response.success {
-        return Ok(response);
-    }
-    // Adapters put the human text either in `message` or in body.error.format.
-    let body = response.body.as_ref().map(RawJson::to_value);
-    let detail = body
-        .as_ref()
-        .and_then(|b| b.pointer("/error/format"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let message = match (response.message.clone(), detail) {
-        (Some(m), Some(d)) if m != d => format!("{m}: {d}"),
-        (Some(m), _) => m,
-        (None, Some(d)) => d,
-        (None, None) => "no reason given".into(),
-    };
-    Err(SessionError::Adapter {
-        command: command.to_string(),
-        message,
-        body,
-    })
 }
 
 /// A function breakpoint by name.

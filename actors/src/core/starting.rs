@@ -19,6 +19,7 @@
 
 use serde_json::{json, Value};
 
+use crate::core::answer::answer_of;
 use crate::core::bootstrap::bootstrap_for;
 use crate::core::command::{Answer, Effect, StartPlan, Token};
 use crate::core::handshake::{
@@ -27,10 +28,10 @@ use crate::core::handshake::{
 use crate::core::pending::Pending;
 use crate::core::phase::{Phase, Program};
 use crate::core::run::Run;
-use crate::core::session::{success_or_error, SessionCore};
+use crate::core::session::SessionCore;
 use crate::core::session_event::EventKind;
 use crate::core::state::{Operation, SessionState};
-use crate::error::SessionError;
+use crate::error::{SessionError, TransportError};
 use crate::limits;
 use crate::wire::types::{SetBreakpointsResponseBody, SourceBreakpoint};
 use crate::wire::DapCommand;
@@ -130,7 +131,7 @@ impl SessionCore {
     pub(super) fn on_startup_response(
         &mut self,
         step: StartupStep,
-        result: Result<Response, SessionError>,
+        result: Result<Response, TransportError>,
     ) {
         let command = match &step {
             StartupStep::Initialize => DapCommand::Initialize,
@@ -140,7 +141,7 @@ impl SessionCore {
             StartupStep::ConfigExceptions => DapCommand::SetExceptionBreakpoints,
             StartupStep::ConfigurationDone => DapCommand::ConfigurationDone,
         };
-        let result = result.and_then(|r| success_or_error(command.name(), r));
+        let result = answer_of(command.name(), result);
         match (step, result) {
             (StartupStep::Initialize, Ok(response)) => {
                 let claimed = response.parse_body().unwrap_or_default();

@@ -12,10 +12,11 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use crate::core::answer::answer_of;
 use crate::core::pending::{Pending, TraceStep, TraceStop};
-use crate::core::session::{success_or_error, SessionCore};
+use crate::core::session::SessionCore;
 use crate::core::trace::collected;
-use crate::error::SessionError;
+use crate::error::TransportError;
 use crate::wire::types::{EvaluateResponseBody, StackTraceResponseBody, StoppedEventBody};
 use crate::wire::DapCommand;
 use crate::wire::Response;
@@ -83,14 +84,14 @@ impl SessionCore {
     pub(super) fn on_trace_step(
         &mut self,
         mut stop: TraceStop,
-        result: Result<Response, SessionError>,
+        result: Result<Response, TransportError>,
     ) {
         let command = match stop.step {
             TraceStep::Frame => DapCommand::StackTrace,
             TraceStep::Value => DapCommand::Evaluate,
             TraceStep::Resume => DapCommand::Continue,
         };
-        let result = result.and_then(|r| success_or_error(command.name(), r));
+        let result = answer_of(command.name(), result);
         match (stop.step, result) {
             (TraceStep::Frame, Ok(response)) => {
                 let body: StackTraceResponseBody = response.parse_body().unwrap_or_default();

@@ -14,9 +14,11 @@ use crate::session_state::{Operation, SessionState};
 mod config;
 mod hint;
 mod protocol;
+mod transport;
 
 pub use config::{ConfigError, ConfigRule};
 pub use protocol::ProtocolError;
+pub use transport::TransportError;
 
 /// How an adapter connection ended, for errors and events.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]

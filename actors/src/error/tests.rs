@@ -79,3 +79,50 @@ fn a_config_refusal_reads_and_hints_as_an_invalid_argument() {
     );
     assert!(matches!(err, SessionError::Config(inner) if inner == config));
 }
+
+#[test]
+fn each_transport_failure_reads_the_same_as_the_session_error_it_becomes() {
+    let exit = AdapterExit {
+        reason: "end of stream".into(),
+        ..AdapterExit::default()
+    };
+    let failures = [
+        TransportError::Timeout {
+            command: "evaluate".into(),
+            after: Duration::from_secs(30),
+            seq: 12,
+            cancel_sent: true,
+            unmatched: Vec::new(),
+            unmatched_count: 0,
+        },
+        TransportError::AdapterGone { exit },
+        TransportError::NotDap(ProtocolError::NotDap {
+            command: "threads".into(),
+            detail: "no `type`".into(),
+        }),
+        TransportError::NotReading {
+            adapter: "debugpy".into(),
+            limit: 64,
+        },
+    ];
+    let kinds: Vec<&str> = failures
+        .iter()
+        .map(|failure| {
+            let text = failure.to_string();
+            let session = SessionError::from(failure.clone());
+            assert_eq!(
+                session.to_string(),
+                text,
+                "the agent reads what the log said"
+            );
+            match session {
+                SessionError::Timeout { seq: 12, .. } => "timeout",
+                SessionError::AdapterExited { .. } => "adapter gone",
+                SessionError::Protocol(ProtocolError::NotDap { .. }) => "protocol",
+                SessionError::LimitExceeded { limit: 64, .. } => "limit",
+                other => panic!("{failure:?} became {other:?}"),
+            }
+        })
+        .collect();
+    assert_eq!(kinds, ["timeout", "adapter gone", "protocol", "limit"]);
+}

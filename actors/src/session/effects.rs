@@ -10,7 +10,7 @@ use ractor::{Actor, ActorRef};
 
 use crate::core::command::{Effect, Input};
 use crate::core::failure::Failure;
-use crate::error::{AdapterExit, SessionError};
+use crate::error::{AdapterExit, SessionError, TransportError};
 use crate::events::{EventKind, SessionEvent};
 use crate::registry::ResolvedAdapter;
 use crate::session::actor::SessionActorState;
@@ -70,7 +70,7 @@ impl SessionActorState {
                     };
                     return Some(Input::Response {
                         tag,
-                        result: Err(SessionError::AdapterExited { exit }),
+                        result: Err(TransportError::AdapterGone { exit }),
                     });
                 };
                 // A transport that refuses the message has just ended: its `Closed`

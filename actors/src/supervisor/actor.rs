@@ -25,7 +25,7 @@ use crate::session::report::SessionReport;
 use crate::session::{SessionActor, SessionArgs, SessionHandle, SessionId, SessionShared};
 use crate::supervisor::ended::EndedSessions;
 use crate::supervisor::shutdown::{announce_closed, end_sessions, stop_session};
-use crate::supervisor::RestartTracker;
+use crate::supervisor::{RestartTracker, SpawnError};
 use crate::transport::{ChildSlot, ChildSlots};
 
 /// Messages the supervisor handles.
@@ -35,7 +35,7 @@ pub enum SupervisorMsg {
         /// The client the session belongs to, if any.
         owner: Option<crate::session::Owner>,
         /// The new session's handle, or why not.
-        reply: RpcReplyPort<Result<SessionHandle, SessionError>>,
+        reply: RpcReplyPort<Result<SessionHandle, SpawnError>>,
     },
     /// Stop a session's actor and forget it: the last step of
     /// [`crate::Runtime::end_session`] (which first ends its adapter).
@@ -243,7 +243,7 @@ impl SupervisorState {
         &mut self,
         myself: &ActorRef<SupervisorMsg>,
         ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
-    ) -> Result<SessionHandle, SessionError> {
+    ) -> Result<SessionHandle, SpawnError> {
         let tree = ChildSlots::new(self.config.max_child_sessions);
         self.spawn_in_tree(myself, None, ownership, tree, None)
             .await
@@ -259,13 +259,12 @@ impl SupervisorState {
         ownership: Arc<std::sync::Mutex<crate::session::Ownership>>,
         tree: ChildSlots,
         slot: Option<ChildSlot>,
-    ) -> Result<SessionHandle, SessionError> {
+    ) -> Result<SessionHandle, SpawnError> {
         if self.shutting_down {
-            return Err(SessionError::RuntimeStopped);
+            return Err(SpawnError::ShuttingDown);
         }
         if self.sessions.len() >= self.config.max_sessions {
-            return Err(SessionError::LimitExceeded {
-                what: "sessions in this runtime".into(),
+            return Err(SpawnError::AtCapacity {
                 limit: self.config.max_sessions,
             });
         }
@@ -289,7 +288,7 @@ impl SupervisorState {
         // Session start-up does no I/O; awaiting it does not wait on any adapter.
         let (actor, _) = Actor::spawn_linked(None, SessionActor, args, myself.get_cell())
             .await
-            .map_err(|e| SessionError::internal("starting the session actor", e))?;
+            .map_err(|e| SpawnError::ActorFailed(e.to_string()))?;
         let handle = SessionHandle::new(id, actor, hub, shared, self.config.max_queued_requests);
         self.by_actor.insert(handle.actor().get_id(), id);
         self.sessions.insert(id, handle.clone());

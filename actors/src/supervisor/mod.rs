@@ -7,7 +7,9 @@ pub mod ended;
 mod reaper;
 pub mod restart_tracker;
 mod shutdown;
+mod spawn_error;
 
 pub use actor::{SupervisorActor, SupervisorArgs, SupervisorMsg};
 pub use ended::EndedSessions;
 pub use restart_tracker::{RestartDecision, RestartTracker};
+pub(crate) use spawn_error::SpawnError;

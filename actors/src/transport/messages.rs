@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::core::command::Tag;
-use crate::error::{AdapterExit, SessionError};
+use crate::error::{AdapterExit, TransportError};
 use crate::limits;
 use crate::registry::ResolvedAdapter;
 use crate::transport::in_process::InProcessAdapters;
@@ -25,7 +25,7 @@ pub enum TransportOutput {
         /// The owner's tag for the request.
         tag: Tag,
         /// The response, or the failure.
-        result: Result<Response, SessionError>,
+        result: Result<Response, TransportError>,
     },
     /// The adapter asked for a child session (`startDebugging`); it has been told yes.
     StartDebugging {

@@ -261,7 +261,9 @@ mod tests {
         assert!(order.admit(out("output")).is_empty());
         let response = TransportOutput::Response {
             tag: 7,
-            result: Err(crate::error::SessionError::internal("testing", "x")),
+            result: Err(crate::error::TransportError::AdapterGone {
+                exit: crate::error::AdapterExit::default(),
+            }),
         };
         assert!(order.admit(response).is_empty());
         assert!(order.admit(out("terminated")).is_empty());

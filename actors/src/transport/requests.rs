@@ -25,7 +25,7 @@ use tokio::time::Instant;
 use serde_json::json;
 
 use crate::core::command::Tag;
-use crate::error::{ProtocolError, SessionError, UnmatchedResponse};
+use crate::error::{ProtocolError, TransportError, UnmatchedResponse};
 use crate::limits;
 use crate::wire::DapCommand;
 use crate::wire::{Message, Request, Response};
@@ -55,7 +55,7 @@ pub struct Expired {
     /// The request, out of the table.
     pub request: InFlight,
     /// The error that fails it.
-    pub error: SessionError,
+    pub error: TransportError,
     /// The `cancel` to send the adapter, numbered, where it supports one.
     pub cancel: Option<Request>,
 }
@@ -262,7 +262,7 @@ impl RequestTable {
             .filter(|(n, _)| *n >= request.unmatched_before)
             .map(|(_, response)| response.clone())
             .collect();
-        let error = SessionError::Timeout {
+        let error = TransportError::Timeout {
             command: request.command.clone(),
             after: request.timeout,
             seq,
@@ -279,9 +279,9 @@ impl RequestTable {
 
     /// The adapter answered request `seq` with something that is not DAP: take it out
     /// (if it is in flight) with the error that fails it.
-    pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight, SessionError)> {
+    pub fn malformed(&mut self, seq: i64, detail: &str) -> Option<(InFlight, TransportError)> {
         let request = self.take(seq)?;
-        let error = SessionError::Protocol(ProtocolError::NotDap {
+        let error = TransportError::NotDap(ProtocolError::NotDap {
             command: request.command.clone(),
             detail: detail.to_string(),
         });

@@ -89,9 +89,9 @@ fn an_answer_to_no_request_in_flight_matches_nothing() {
 }
 
 /// The timeout's command, seq, deadline and whether a cancel was sent.
-fn timeout_of(error: SessionError) -> (String, i64, Duration, bool) {
+fn timeout_of(error: TransportError) -> (String, i64, Duration, bool) {
     match error {
-        SessionError::Timeout {
+        TransportError::Timeout {
             command,
             after,
             seq,
@@ -103,9 +103,9 @@ fn timeout_of(error: SessionError) -> (String, i64, Duration, bool) {
 }
 
 /// The unmatched responses a timeout names, and how many there were.
-fn unmatched_of(error: &SessionError) -> (Vec<UnmatchedResponse>, usize) {
+fn unmatched_of(error: &TransportError) -> (Vec<UnmatchedResponse>, usize) {
     match error {
-        SessionError::Timeout {
+        TransportError::Timeout {
             unmatched,
             unmatched_count,
             ..
@@ -153,7 +153,8 @@ fn a_timeout_names_the_unmatched_responses_that_came_while_it_waited() {
         ),
         "{text}"
     );
-    assert!(error.hint().contains("misbehaving"), "{}", error.hint());
+    let hint = crate::error::SessionError::from(error).hint();
+    assert!(hint.contains("misbehaving"), "{hint}");
 }
 
 #[test]
@@ -192,7 +193,8 @@ fn a_timeout_with_nothing_unexpected_says_nothing_of_it() {
     let error = table.expire(seq).unwrap().error;
     assert_eq!(unmatched_of(&error), (vec![], 0));
     assert!(!error.to_string().contains("meanwhile"), "{error}");
-    assert!(error.hint().contains("longer timeout"), "{}", error.hint());
+    let hint = crate::error::SessionError::from(error).hint();
+    assert!(hint.contains("longer timeout"), "{hint}");
 }
 
 fn initialized(supports_cancel: Option<bool>) -> Message {

@@ -10,7 +10,7 @@ use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 use crate::core::command::Tag;
-use crate::error::SessionError;
+use crate::error::TransportError;
 use crate::transport::ending::Ending;
 use crate::transport::messages::{
     FrameCredit, Outgoing, TransportConfig, TransportMsg, TransportOutput, TransportSink,
@@ -142,7 +142,7 @@ impl TransportState {
         let Some(outgoing) = self.outgoing.clone() else {
             (self.sink)(TransportOutput::Response {
                 tag,
-                result: Err(SessionError::AdapterExited {
+                result: Err(TransportError::AdapterGone {
                     exit: self.exit_report("the adapter connection is closing".into()),
                 }),
             });
@@ -175,13 +175,9 @@ impl TransportState {
     }
 
     /// Why a request cannot be queued for the adapter: too many wait to be written.
-    fn not_reading(&self) -> SessionError {
-        SessionError::LimitExceeded {
-            what: format!(
-                "messages waiting to be written to adapter `{}`, which is not reading \
-                 its input (max_unwritten_messages)",
-                self.adapter_name
-            ),
+    fn not_reading(&self) -> TransportError {
+        TransportError::NotReading {
+            adapter: self.adapter_name.clone(),
             limit: self.config.max_unwritten_messages,
         }
     }
@@ -258,7 +254,7 @@ impl TransportState {
         self.deadline_timer = None;
         for mut expired in self.requests.expire_due(Instant::now()) {
             let sent = expired.cancel.take().is_some_and(|c| self.send_cancel(c));
-            if let SessionError::Timeout { cancel_sent, .. } = &mut expired.error {
+            if let TransportError::Timeout { cancel_sent, .. } = &mut expired.error {
                 *cancel_sent = sent;
             }
             expired.request.span.in_scope(|| {

@@ -12,7 +12,7 @@ use dapvisor_actors::testing::transport::{
     TransportOutput,
 };
 use dapvisor_actors::wire::{DapCodec, Event, Message, Request, Response};
-use dapvisor_actors::{AdapterExit, SessionError};
+use dapvisor_actors::{AdapterExit, TransportError};
 use futures::{SinkExt, StreamExt};
 use ractor::{Actor, ActorRef};
 use serde_json::Value;
@@ -160,7 +160,7 @@ impl Harness {
     }
 
     /// The next answer the owner got: its tag and result.
-    pub async fn answer(&mut self) -> (Tag, Result<Response, SessionError>) {
+    pub async fn answer(&mut self) -> (Tag, Result<Response, TransportError>) {
         match self.output().await {
             TransportOutput::Response { tag, result } => (tag, result),
             other => panic!("want an answer, got {other:?}"),

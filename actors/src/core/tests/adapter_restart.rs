@@ -16,7 +16,7 @@ use crate::core::session::CoreConfig;
 use crate::core::session_event::EventKind;
 use crate::core::session_id::SessionId;
 use crate::core::state::{Operation, SessionState};
-use crate::error::{AdapterExit, SessionError};
+use crate::error::{AdapterExit, SessionError, TransportError};
 
 /// The adapter ending on its own (not asked to): killed by SIGKILL.
 pub(super) fn killed() -> AdapterExit {
@@ -241,7 +241,7 @@ fn a_request_refused_by_a_closing_transport_is_answered_as_the_crash_is() {
     let mut h = Harness::stopped();
     let (request, out) = h.command(command_for(Operation::Evaluate));
     let (tag, _, _) = out.sent("evaluate");
-    let closing = SessionError::AdapterExited { exit: killed() };
+    let closing = TransportError::AdapterGone { exit: killed() };
     let out = h.respond(tag, Err(closing));
     assert_eq!(out.replies(), 0, "{out:?}");
     h.closed(killed());

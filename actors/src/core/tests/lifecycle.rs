@@ -11,7 +11,7 @@ use super::{full_caps, lldb_plan, plan, request, Harness};
 use crate::core::command::{Answer, Command, Effect};
 use crate::core::session_event::EventKind;
 use crate::core::state::{Operation, SessionState};
-use crate::error::SessionError;
+use crate::error::{SessionError, TransportError};
 use crate::limits;
 
 fn output(category: &str, text: &str) -> serde_json::Value {
@@ -149,7 +149,7 @@ fn disconnect_can_leave_the_debuggee_running() {
 fn a_failed_disconnect_still_ends_the_session() {
     let mut h = Harness::running();
     let (token, out) = h.command(Command::Terminate);
-    let timeout = SessionError::timeout("disconnect", limits::DEFAULT_DISCONNECT_TIMEOUT);
+    let timeout = TransportError::timeout("disconnect", limits::DEFAULT_DISCONNECT_TIMEOUT);
     let out = h.respond(out.tag("disconnect"), Err(timeout));
     assert!(matches!(out.reply(token), Ok(Answer::Done)));
     assert!(out.stops_adapter());
@@ -297,7 +297,7 @@ fn a_second_response_for_an_answered_request_is_ignored() {
     let mut h = Harness::stopped();
     let (_, out) = h.command(request(Operation::Threads, "threads", json!({})));
     let tag = out.tag("threads");
-    let timeout = SessionError::timeout("threads", limits::DEFAULT_REQUEST_TIMEOUT);
+    let timeout = TransportError::timeout("threads", limits::DEFAULT_REQUEST_TIMEOUT);
     assert_eq!(h.respond(tag, Err(timeout)).replies(), 1);
     assert!(h.ok(tag, json!({ "threads": [] })).0.is_empty());
 }

@@ -25,7 +25,7 @@ use crate::core::command::{
 use crate::core::session::{CoreConfig, SessionCore};
 use crate::core::session_event::EventKind;
 use crate::core::state::{Operation, SessionState};
-use crate::error::SessionError;
+use crate::error::{SessionError, TransportError};
 use crate::launch::InitialBreakpoint;
 use crate::registry::{AdapterDef, AdapterFlavor, ResolvedAdapter};
 use crate::wire::types::SourceBreakpoint;
@@ -77,7 +77,11 @@ impl Harness {
         self.respond(tag, Ok(response(false, Some(message), None)))
     }
 
-    pub(super) fn respond(&mut self, tag: Tag, result: Result<Response, SessionError>) -> Effects {
+    pub(super) fn respond(
+        &mut self,
+        tag: Tag,
+        result: Result<Response, TransportError>,
+    ) -> Effects {
         Effects(self.core.handle(Input::Response { tag, result }))
     }
 

@@ -10,14 +10,14 @@ use serde_json::json;
 use super::{control, Harness};
 use crate::core::command::{Command, ControlAction};
 use crate::core::state::SessionState;
-use crate::error::SessionError;
+use crate::error::{SessionError, TransportError};
 
 // Issue 27, item 1: an unanswered move may have moved the program.
 #[test]
 fn a_step_that_times_out_stays_running_until_the_adapter_says_it_stopped() {
     let mut h = Harness::stopped();
     let (token, out) = h.command(control(ControlAction::Next));
-    let timeout = SessionError::timeout("next", Duration::from_secs(30));
+    let timeout = TransportError::timeout("next", Duration::from_secs(30));
     let out = h.respond(out.tag("next"), Err(timeout));
     assert_eq!(h.state(), SessionState::Running);
     assert!(matches!(out.error(token), SessionError::Timeout { .. }));

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::{plan, Effects, Harness};
 use crate::core::command::{Answer, Command, Input};
 use crate::core::state::SessionState;
-use crate::error::{AdapterExit, SessionError};
+use crate::error::{AdapterExit, TransportError};
 use crate::limits;
 
 /// Running under an adapter with `terminate`.
@@ -80,7 +80,7 @@ fn a_refused_or_unanswered_terminate_goes_straight_to_disconnect() {
     assert!(h.timer(timer).sends().is_empty());
     let timed_out = h.respond(
         out.tag("terminate"),
-        Err(SessionError::timeout(
+        Err(TransportError::timeout(
             "terminate",
             limits::DEFAULT_TERMINATE_GRACE,
         )),
