@@ -58,10 +58,10 @@ pub use core::call_patterns::{glob as call_glob, CallPattern};
 pub use core::command::{StartPlan, StopOutcome};
 pub use core::output::{OutputEntry, OutputSlice};
 pub use core::post_mortem::signal_in as core_dump_signal;
-pub use core::replay_check::ReplayCheck;
 pub use core::snapshot::StopInfo;
 pub use core::snapshot::TrafficCounts;
 pub use core::snapshot::{SessionSnapshot, TopFrame};
+pub use core::start_plan::ReplayCheck;
 /// The expressions a tracepoint's log message records (`None` when the message is
 /// not a tracepoint's).
 pub use core::trace::collected as tracepoint_expressions;

@@ -14,11 +14,9 @@ use serde_json::{Map, Value};
 use crate::core::breakpoints::SourceBreakpointRecord;
 use crate::core::output::OutputSlice;
 use crate::core::session_event::EventKind;
-use crate::core::session_id::SessionId;
 use crate::core::snapshot::{SessionSnapshot, StopInfo};
 use crate::core::state::Operation;
 use crate::error::{AdapterExit, SessionError, TransportError};
-use crate::launch::InitialBreakpoint;
 use crate::registry::ResolvedAdapter;
 use crate::wire::types::{
     Breakpoint, FunctionBreakpoint, SetExceptionBreakpointsArguments, SourceBreakpoint,
@@ -26,68 +24,14 @@ use crate::wire::types::{
 };
 use crate::wire::{DapCommand, Event, RawJson, Request, Response};
 
+pub use crate::core::start_plan::StartPlan;
+
 /// Identifies an agent request waiting for its answer (chosen by the actor shell).
 pub type Token = u64;
 /// Identifies a DAP request the core asked the transport to send (chosen by the core).
 pub type Tag = u64;
 /// Identifies a timer the core asked for (chosen by the core).
 pub type TimerId = u64;
-
-/// Everything needed to start (or start again) the adapter and the debuggee.
-///
-/// An embedder gets one from [`Runtime::plan_launch`](crate::Runtime::plan_launch) or
-/// [`Runtime::plan_attach`](crate::Runtime::plan_attach), and starts it with
-/// [`SessionHandle::start`](crate::SessionHandle::start) on a session it created and
-/// subscribed to first, so it sees every event from the first. Its fields may be read
-/// and adjusted; it is not built from scratch outside the runtime (`non_exhaustive`),
-/// so its adapter has always been found and checked.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct StartPlan {
-    /// [`Operation::Launch`] or [`Operation::Attach`].
-    pub operation: Operation,
-    /// The adapter, found and checked.
-    pub adapter: ResolvedAdapter,
-    /// The `launch` or `attach` arguments in the adapter's dialect.
-    pub arguments: Map<String, Value>,
-    /// Source breakpoints to set before the debuggee runs.
-    pub breakpoints: Vec<InitialBreakpoint>,
-    /// Function breakpoints to set before the debuggee runs, whole (a child session
-    /// gets its parent's with their conditions).
-    pub function_breakpoints: Vec<FunctionBreakpoint>,
-    /// Exception filters to set before the debuggee runs.
-    pub exception_filters: Vec<String>,
-    /// Call-trace patterns recorded from the start.
-    pub calls: Vec<String>,
-    /// The program, for display.
-    pub program: Option<String>,
-    /// The session whose adapter asked for this one with `startDebugging`. A child
-    /// is not restarted after a crash: it depends on its parent's adapter, which asks
-    /// for it again when the parent runs again.
-    pub parent: Option<SessionId>,
-    /// What an attach reached, checked before its adapter is restarted after a
-    /// crash; `None` for a launch and for a child session.
-    pub attach_target: Option<crate::core::attach_target::AttachTarget>,
-    /// The deadline of the handshake (and of each of its requests), on every start of
-    /// this plan; the runtime's `launch_timeout` when `None`.
-    pub launch_timeout: Option<Duration>,
-    /// Lines dapvisor says in the session's output (category `console`) once, when the
-    /// session starts: what the agent should know about how it was set up.
-    pub notes: Vec<String>,
-    /// What a launch must still satisfy before the runtime starts it again after its
-    /// adapter crashed (`replay_check.rs`); `None` restarts it as it is.
-    pub replay_check: Option<crate::core::replay_check::ReplayCheck>,
-    /// The core dump the session opened (`LaunchSpec::core`): it cannot run, so what
-    /// would move or change the program is refused (`post_mortem.rs`); `None` for a
-    /// live program.
-    pub core_file: Option<PathBuf>,
-    /// The signal that ended the dumped process, as its core file's notes say
-    /// (`core_signal.rs`); `None` for a live program, or where the notes say none.
-    pub core_signal: Option<i32>,
-    /// The path mappings of a remote or container target, applied to every message
-    /// exchanged with the adapter; empty (nothing mapped) elsewhere.
-    pub path_map: crate::path_map::PathMap,
-}
 
 /// A request from an agent.
 #[derive(Debug, Clone)]

@@ -20,11 +20,11 @@ impl SessionCore {
     }
 
     /// A launch's plan with the check it must pass before its adapter is restarted
-    /// (`replay_check.rs`); `None` when it has none.
+    /// (`start_plan.rs`); `None` when it has none.
     pub(crate) fn replay_check(
         &self,
     ) -> Option<(
-        crate::core::replay_check::ReplayCheck,
+        crate::core::start_plan::ReplayCheck,
         crate::core::command::StartPlan,
     )> {
         let plan = self.plan.as_ref()?;

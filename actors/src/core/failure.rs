@@ -13,7 +13,7 @@ pub enum Failure {
     /// supervisor's account of the crashes.
     RestartBudgetSpent(String),
     /// What its launch or attach reached is gone, or may no longer be started as it
-    /// was (see [`ReplayCheck`](crate::core::replay_check::ReplayCheck)): a restart
+    /// was (see [`ReplayCheck`](crate::core::start_plan::ReplayCheck)): a restart
     /// would debug something else. Why.
     TargetGone(String),
     /// Its adapter crashed while the runtime was stopping: no supervisor is left to

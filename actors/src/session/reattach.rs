@@ -11,8 +11,8 @@ use std::time::Duration;
 use crate::core::attach_target::AttachTarget;
 use crate::core::command::{Input, StartPlan};
 use crate::core::failure::Failure;
-use crate::core::replay_check::ReplayCheck;
 use crate::core::session::SessionCore;
+use crate::core::start_plan::ReplayCheck;
 use crate::transport::procfs::Stat;
 
 /// What to do with a restart that is due.
