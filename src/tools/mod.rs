@@ -68,7 +68,8 @@ pub use start::stdin::MAX_STDIN_TEXT_BYTES;
 
 pub(crate) use breakpoints::bound_lines::moved as moved_breakpoints;
 pub(crate) use breakpoints::report::{
-    in_words as breakpoint_reason_in_words, unverified as unverified_breakpoints,
+    in_words as breakpoint_reason_in_words, never_set_in_words as breakpoint_never_set_in_words,
+    unverified as unverified_breakpoints,
 };
 pub(crate) use catalogue::operations::allowed_tools;
 pub(crate) use results::sessions::SessionEntry;
