@@ -460,7 +460,9 @@ impl ToolCatalogue {
                     results::exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
                 if let Some(state) = err.allowed_now.take() {
                     let allowed = self.as_served(&allowed_tools(state));
-                    err.error = format!("{}; allowed now: {}", err.error, allowed.join(", "));
+                    if !allowed.is_empty() {
+                        err.error = format!("{}; allowed now: {}", err.error, allowed.join(", "));
+                    }
                 }
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()
