@@ -16,7 +16,11 @@ use serde_json::json;
 fn spin(name: &str) -> String {
     let dir = scratch(name);
     let script = dir.join("spin.py");
-    std::fs::write(&script, "def spin():\n    while True:\n        pass\n\n\nspin()\n").unwrap();
+    std::fs::write(
+        &script,
+        "def spin():\n    while True:\n        pass\n\n\nspin()\n",
+    )
+    .unwrap();
     script.display().to_string()
 }
 
@@ -58,7 +62,10 @@ async fn a_refusal_lists_what_is_allowed_now_as_flags() {
     let err = refused.error().expect("refused while it runs");
     assert!(err.error.contains("running, not stopped"), "{err:?}");
     let allowed = err.error.split("allowed now: ").nth(1).unwrap_or_default();
-    assert!(allowed.contains("`--break`"), "the flags a person gives: {err:?}");
+    assert!(
+        allowed.contains("`--break`"),
+        "the flags a person gives: {err:?}"
+    );
     assert!(!refused.text.contains("debug."), "{}", refused.text);
     // The canonical names are the Rust API's, as before.
     let plain = ToolCatalogue::new(runtime.clone())

@@ -44,9 +44,8 @@ fn programs(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
 async fn cli_says_no_breakpoint_unset_that_bound_later_and_why_one_never_did() {
     let dir = scratch("js-states");
     let (main, lib, other) = programs(&dir);
-    let at = |file: &Path, needle: &str| {
-        format!("{}:{}", file.display(), common::line_of(file, needle))
-    };
+    let at =
+        |file: &Path, needle: &str| format!("{}:{}", file.display(), common::line_of(file, needle));
     let (first, twice, unused) = (
         format!("{}:1", main.display()),
         at(&lib, "// twice"),
@@ -89,8 +88,11 @@ async fn over_mcp_a_breakpoint_that_stopped_the_program_is_verified() {
         common::line_of(&lib, "// twice"),
         common::line_of(&lib, "// never"),
     );
-    let client = McpClient::start(&["--permission-mode", "bypass_all"], Elicitation::Unsupported)
-        .await;
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
     let launched = client
         .ok(
             "debug_launch",
@@ -127,7 +129,10 @@ async fn over_mcp_a_breakpoint_that_stopped_the_program_is_verified() {
     assert_eq!(first["hits"], 1, "{first}");
 
     let ended = client
-        .ok("debug_continue", json!({ "session_id": id, "timeout": 120 }))
+        .ok(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 120 }),
+        )
         .await;
     assert_eq!(ended["state"], "terminated", "{ended}");
     assert_eq!(

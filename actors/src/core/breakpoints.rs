@@ -430,9 +430,11 @@ impl BreakpointCache {
     /// in a `breakpoint` event after the stop it made.
     pub(crate) fn record_hits(&mut self, ids: &[i64]) {
         let sources = self.sources.values_mut().flatten();
-        let records = sources
-            .map(|r| (&mut r.actual, &mut r.hits))
-            .chain(self.functions.iter_mut().map(|r| (&mut r.actual, &mut r.hits)));
+        let records = sources.map(|r| (&mut r.actual, &mut r.hits)).chain(
+            self.functions
+                .iter_mut()
+                .map(|r| (&mut r.actual, &mut r.hits)),
+        );
         for (actual, hits) in records {
             let named = |a: &&mut Breakpoint| a.id.is_some_and(|id| ids.contains(&id));
             if let Some(actual) = actual.as_mut().filter(named) {

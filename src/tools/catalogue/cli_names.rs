@@ -104,7 +104,10 @@ mod tests {
             "the debugger's stack trace failed"
         );
         // Not a tool: left as it is.
-        assert_eq!(in_text("see debug.py. Then go", true), "see debug.py. Then go");
+        assert_eq!(
+            in_text("see debug.py. Then go", true),
+            "see debug.py. Then go"
+        );
         // A hint that sends them to such a tool says nothing.
         assert_eq!(in_text("call debug.pause, or debug.wait", false), "");
     }

@@ -324,5 +324,8 @@ fn a_breakpoint_that_stopped_the_program_is_bound_whatever_the_adapter_said_befo
     assert!(hit.verified);
     assert_eq!(hit.message, None);
     let other = cache.file(f)[1].actual.as_ref().unwrap();
-    assert!(!other.verified, "one no stop named keeps what the adapter said");
+    assert!(
+        !other.verified,
+        "one no stop named keeps what the adapter said"
+    );
 }
