@@ -65,6 +65,10 @@ async fn restart_runs_the_edited_source(adapter: &str) {
         said.contains("building") && said.contains("error"),
         "{adapter}: {said}"
     );
+    assert!(
+        said.contains("call debug_restart again; the session is as it was"),
+        "{adapter}: what to do next: {said}"
+    );
     assert_eq!(
         value(id.clone()).await,
         "1",

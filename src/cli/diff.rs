@@ -77,7 +77,8 @@ pub async fn run(args: DiffArgs, redaction: crate::redact::RedactRules) -> ExitC
     let tools = ToolCatalogue::new(runtime.clone())
         .with_profile(ToolProfile::All)
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-        .with_redaction_rules(redaction);
+        .with_redaction_rules(redaction)
+        .with_tool_names(crate::tools::ToolNames::Cli);
     let mut call = json!({ "a": a, "b": b, "calls": args.calls, "collect": Value::Array(collect) });
     if let Some(timeout) = args.timeout {
         call["timeout"] = json!(timeout);

@@ -52,7 +52,8 @@ pub async fn run(args: TraceArgs, redaction: crate::redact::RedactRules) -> Exit
     };
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
-        .with_redaction_rules(redaction);
+        .with_redaction_rules(redaction)
+        .with_tool_names(crate::tools::ToolNames::Cli);
     let code = trace(&tools, &args).await;
     runtime.shutdown().await;
     code
@@ -99,7 +100,14 @@ async fn trace(tools: &ToolCatalogue, args: &TraceArgs) -> ExitCode {
         };
         let result = next.await;
         if result.is_error || result.structured["state"] == "running" {
-            return failed(&format!("the program did not end: {}", result.text));
+            // Said for the shell: the tools the text would send an agent to are not
+            // a person's (ToolNames::Cli).
+            let said = crate::tools::ToolNames::Cli.in_text(result.text.trim_end());
+            let more = match result.structured["state"] == "running" {
+                true => " A longer --timeout waits more.",
+                false => "",
+            };
+            return failed(&format!("the program did not end: {said}{more}"));
         }
         state = result.structured;
     }

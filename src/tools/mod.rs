@@ -68,7 +68,8 @@ pub use start::stdin::MAX_STDIN_TEXT_BYTES;
 
 pub(crate) use breakpoints::bound_lines::moved as moved_breakpoints;
 pub(crate) use breakpoints::report::{
-    in_words as breakpoint_reason_in_words, unverified as unverified_breakpoints,
+    in_words as breakpoint_reason_in_words, never_set_in_words as breakpoint_never_set_in_words,
+    unverified as unverified_breakpoints,
 };
 pub(crate) use catalogue::operations::allowed_tools;
 pub(crate) use results::sessions::SessionEntry;
@@ -459,7 +460,9 @@ impl ToolCatalogue {
                     results::exit_signal::say_how_it_ended(&self.ctx, session_id, err).await;
                 if let Some(state) = err.allowed_now.take() {
                     let allowed = self.as_served(&allowed_tools(state));
-                    err.error = format!("{}; allowed now: {}", err.error, allowed.join(", "));
+                    if !allowed.is_empty() {
+                        err.error = format!("{}; allowed now: {}", err.error, allowed.join(", "));
+                    }
                 }
                 err.error = keep_ends(&err.error, self.ctx.bounds.max_error_chars);
                 err.into()

@@ -425,22 +425,24 @@ impl BreakpointCache {
     }
 
     /// Count a stop that names `ids` (its `hitBreakpointIds`) as a hit of each cached
-    /// breakpoint the adapter gave one of those ids.
+    /// breakpoint the adapter gave one of those ids. A breakpoint that stopped the
+    /// program is bound, whatever the adapter said before: js-debug verifies one only
+    /// in a `breakpoint` event after the stop it made.
     pub(crate) fn record_hits(&mut self, ids: &[i64]) {
-        let hit = |actual: &Option<Breakpoint>| {
-            actual
-                .as_ref()
-                .and_then(|a| a.id)
-                .is_some_and(|id| ids.contains(&id))
-        };
-        for r in self.sources.values_mut().flatten() {
-            if hit(&r.actual) {
-                r.hits += 1;
-            }
-        }
-        for r in &mut self.functions {
-            if hit(&r.actual) {
-                r.hits += 1;
+        let sources = self.sources.values_mut().flatten();
+        let records = sources.map(|r| (&mut r.actual, &mut r.hits)).chain(
+            self.functions
+                .iter_mut()
+                .map(|r| (&mut r.actual, &mut r.hits)),
+        );
+        for (actual, hits) in records {
+            let named = |a: &&mut Breakpoint| a.id.is_some_and(|id| ids.contains(&id));
+            if let Some(actual) = actual.as_mut().filter(named) {
+                *hits += 1;
+                if !actual.verified {
+                    actual.verified = true;
+                    actual.message = None;
+                }
             }
         }
     }

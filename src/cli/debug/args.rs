@@ -53,7 +53,7 @@ pub struct DebugArgs {
     #[arg(long)]
     pub json: bool,
     /// The program's working directory [default: the program's folder (a Go package
-    /// folder: itself), as for debug.launch].
+    /// folder: itself)].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// The program reads FILE as its stdin [default: dapvisor's own stdin where that

@@ -39,9 +39,15 @@ impl Driver {
         notes
     }
 
+    /// A line for each breakpoint not set, save those held until their script loads
+    /// (js-debug's): one may yet bind, and one that never does is said at the end.
     fn unverified_notes(&self, unverified: &Value) -> Vec<String> {
         let mut notes = Vec::new();
+        let set_later = |bp: &&Value| bp["pending"] == json!(true);
         for bp in unverified.as_array().into_iter().flatten() {
+            if set_later(&bp) {
+                continue;
+            }
             let why = bp["message"]
                 .as_str()
                 .unwrap_or("the adapter did not set it");
@@ -49,8 +55,11 @@ impl Driver {
                 Some(function) => format!("function breakpoint {function} is not set: {why}"),
                 None => {
                     let (file, line) = (bp["file"].as_str().unwrap_or("?"), &bp["line"]);
-                    let hint = self
-                        .beside_program(file)
+                    // Only a file that is not there is looked for beside the program.
+                    let missing = !Path::new(file).exists();
+                    let hint = missing
+                        .then(|| self.beside_program(file))
+                        .flatten()
                         .map(|f| {
                             format!(
                                 " (the program's folder has {}: --break {}:{line})",
@@ -136,7 +145,7 @@ fn unhit(snapshot: &SessionSnapshot) -> Vec<Value> {
                     "it was never set: {}",
                     actual.message.as_deref().map_or_else(
                         || "the adapter did not verify it".into(),
-                        crate::tools::breakpoint_reason_in_words
+                        |message| crate::tools::breakpoint_never_set_in_words(message, file)
                     )
                 ),
                 None => "it was never set: the adapter never answered for it".into(),
@@ -155,10 +164,10 @@ fn unhit(snapshot: &SessionSnapshot) -> Vec<Value> {
             Some(actual) if actual.verified => "the program never called it".to_string(),
             Some(actual) => format!(
                 "it was never set: {}",
-                actual
-                    .message
-                    .as_deref()
-                    .unwrap_or("the adapter did not verify it")
+                actual.message.as_deref().map_or_else(
+                    || "the adapter did not verify it".into(),
+                    crate::tools::breakpoint_reason_in_words
+                )
             ),
             None => "it was never set: the adapter never answered for it".into(),
         };

@@ -82,7 +82,9 @@ pub async fn run(args: DebugArgs, redaction: RedactRules) -> ExitCode {
     let tools = ToolCatalogue::new(runtime.clone())
         .with_permissions(PermissionGate::new(PermissionMode::BypassAll))
         .with_bounds(crate::tools::Bounds::default().stop_output_bytes(0))
-        .with_redaction_rules(redaction);
+        .with_redaction_rules(redaction)
+        // Its refusals and hints name the flags a person gives, not the tools.
+        .with_tool_names(crate::tools::ToolNames::Cli);
     let interrupts = Interrupts::watch();
     let driver = Driver::new(tools, args, interrupts.clone());
     // The first SIGINT or SIGTERM pauses the program, prints where it was and ends the
@@ -160,9 +162,11 @@ fn failed(message: &str) -> ExitCode {
     ExitCode::from(EXIT_DAPVISOR_FAILED)
 }
 
-/// A failed tool call in words for the shell: the error, and its hint unless the hint
-/// names tools (`debug.wait`) a person at the shell does not call; the tool's argument
-/// names said as the flags a person gives ([`FLAGS_FOR_ARGUMENTS`]).
+/// A failed tool call in words for the shell: the error, and its hint unless it is
+/// empty (the catalogue names the tools as flags and commands, and leaves out a hint
+/// that sends a person to a tool they have no flag for: `ToolNames::Cli`) or still
+/// names a tool; the tool's argument names said as the flags a person gives
+/// ([`FLAGS_FOR_ARGUMENTS`]).
 fn error_text(result: &ToolResult) -> String {
     let text = match result.error() {
         Some(err) if err.hint.is_empty() || err.hint.contains("debug.") => err.error,

@@ -19,12 +19,13 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
     for (file, records) in snapshot.breakpoints.sources() {
         for record in records {
             let line = record.requested.line;
+            let message = record.actual.as_ref().and_then(|a| a.message.as_deref());
             let why = if !file.exists() {
                 Some("no such file".to_string())
             } else {
                 match &record.actual {
                     Some(actual) if actual.verified => None,
-                    Some(actual) => Some(match actual.message.as_deref() {
+                    Some(_) => Some(match message {
                         Some(message) => in_words(message),
                         None => unsaid(snapshot.adapter.as_deref(), file),
                     }),
@@ -36,7 +37,11 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
                     "breakpoint {}:{line} is not verified: {why}\n",
                     file.display()
                 ));
-                list.push(json!({ "file": file, "line": line, "message": why }));
+                let mut entry = json!({ "file": file, "line": line, "message": why });
+                if message.is_some_and(is_pending) {
+                    entry["pending"] = json!(true);
+                }
+                list.push(entry);
             }
         }
     }
@@ -71,6 +76,27 @@ pub(crate) fn in_words(message: &str) -> String {
             .into(),
         other => other.to_string(),
     }
+}
+
+/// Whether an adapter's reason for not verifying a breakpoint says it is only held
+/// until the code it is in loads (js-debug's provisional breakpoint), so that it may
+/// yet bind: not a breakpoint that failed.
+pub(crate) fn is_pending(message: &str) -> bool {
+    message == JS_DEBUG_PROVISIONAL
+}
+
+/// Why a breakpoint the adapter never verified was never set, once the run is over:
+/// one held until its script loaded never bound because the program never loaded
+/// `file`; else the adapter's reason in words.
+pub(crate) fn never_set_in_words(message: &str, file: &Path) -> String {
+    if is_pending(message) {
+        return format!(
+            "the program never loaded {} (js-debug sets a breakpoint when the program \
+             loads its script)",
+            file.display()
+        );
+    }
+    in_words(message)
 }
 
 /// Why a breakpoint in `file` is not verified when the adapter gives no reason: the
@@ -156,6 +182,20 @@ mod tests {
             "a.py:1, function main were never hit"
         );
         assert_eq!(end_text(Some(0), &[]), None);
+    }
+
+    #[test]
+    fn a_breakpoint_held_until_its_script_loads_is_said_in_words() {
+        assert!(is_pending(JS_DEBUG_PROVISIONAL));
+        assert!(!is_pending("no code at this line"));
+        let at_start = in_words(JS_DEBUG_PROVISIONAL);
+        assert!(at_start.starts_with("pending"), "{at_start}");
+        let at_end = never_set_in_words(JS_DEBUG_PROVISIONAL, Path::new("/src/other.js"));
+        assert!(
+            at_end.starts_with("the program never loaded /src/other.js"),
+            "{at_end}"
+        );
+        assert_eq!(never_set_in_words("no code", Path::new("a.js")), "no code");
     }
 
     #[test]

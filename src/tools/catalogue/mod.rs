@@ -1,6 +1,7 @@
 //! How a tool is defined, described and served: its definition, schema, profile, and the
 //! context its handler works with.
 
+pub(super) mod cli_names;
 pub(super) mod context;
 pub(super) mod def;
 pub(super) mod describe;

@@ -16,7 +16,12 @@ impl ToolCatalogue {
         if names == self.ctx.names {
             return self;
         }
-        self.tools = Arc::new(served(self.profile, &self.ctx.bounds, names));
+        // A person at the shell reads no tool descriptions: they keep the tools' names.
+        let described = match names {
+            ToolNames::Cli => ToolNames::Canonical,
+            names => names,
+        };
+        self.tools = Arc::new(served(self.profile, &self.ctx.bounds, described));
         self.ctx = Arc::new(Context {
             names,
             ..self.context()
@@ -31,12 +36,23 @@ impl ToolCatalogue {
 
     /// Those of `tools` (canonical names) that this catalogue serves, as its caller
     /// calls them: what an "allowed now" list says.
+    /// At the command line, the flags and commands among them, each once.
     pub fn as_served(&self, tools: &[&str]) -> Vec<String> {
-        tools
+        let served = tools
             .iter()
-            .filter(|name| self.tools.iter().any(|t| t.spec.name == **name))
-            .map(|name| self.ctx.names.of(name))
-            .collect()
+            .filter(|name| self.tools.iter().any(|t| t.spec.name == **name));
+        match self.ctx.names {
+            ToolNames::Cli => {
+                let mut terms: Vec<String> = Vec::new();
+                for term in served.filter_map(|name| super::cli_names::cli_term(name)) {
+                    if !terms.iter().any(|t| t == term) {
+                        terms.push(term.to_string());
+                    }
+                }
+                terms
+            }
+            names => served.map(|name| names.of(name)).collect(),
+        }
     }
 
     /// The answer to a call of a tool this catalogue does not serve: one of another
@@ -73,7 +89,7 @@ impl ToolCatalogue {
         match result.error() {
             Some(mut err) if names != ToolNames::Canonical => {
                 err.error = names.in_text(&err.error);
-                err.hint = names.in_text(&err.hint);
+                err.hint = names.in_hint(&err.hint);
                 err.into()
             }
             _ => result,

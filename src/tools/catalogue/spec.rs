@@ -200,6 +200,11 @@ pub enum ToolNames {
     Canonical,
     /// `debug_launch`: the names an MCP client calls ([`ToolSpec::mcp_name`]).
     Mcp,
+    /// `--eval`, `dapvisor trace`: what a person at `dapvisor debug` gives for the
+    /// tool. A sentence naming a tool the command line has nothing for is left out
+    /// of a text (a person there cannot act on it), and an "allowed now" list names
+    /// only the flags and commands.
+    Cli,
 }
 
 impl ToolNames {
@@ -208,6 +213,8 @@ impl ToolNames {
         match self {
             ToolNames::Canonical => canonical.to_string(),
             ToolNames::Mcp => mcp_name(canonical),
+            ToolNames::Cli => super::cli_names::cli_term(canonical)
+                .map_or_else(|| canonical.to_string(), String::from),
         }
     }
 
@@ -217,31 +224,49 @@ impl ToolNames {
         if self == ToolNames::Canonical || !text.contains("debug.") {
             return text.to_string();
         }
-        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(at) = rest.find("debug.") {
-            let (before, from) = rest.split_at(at);
-            out.push_str(before);
-            let name_len = "debug.".len()
-                + from["debug.".len()..]
-                    .find(|c: char| !word(c))
-                    .unwrap_or(from.len() - "debug.".len());
-            let name = &from[..name_len];
-            let starts_a_word = !out.chars().next_back().is_some_and(word);
-            let is_tool = crate::tools::catalogue_tools()
-                .iter()
-                .any(|t| t.spec.name == name);
-            if starts_a_word && is_tool {
-                out.push_str(&self.of(name));
-            } else {
-                out.push_str(name);
-            }
-            rest = &from[name_len..];
+        if self == ToolNames::Cli {
+            return super::cli_names::in_text(text, true);
         }
-        out.push_str(rest);
-        out
+        rename_tools(text, |name| self.of(name))
     }
+
+    /// A hint (what to do next) as this caller calls the tools it names: as
+    /// [`Self::in_text`], but at the command line one that sends a person to a tool
+    /// they have no flag for says nothing.
+    pub fn in_hint(self, hint: &str) -> String {
+        match self {
+            ToolNames::Cli => super::cli_names::in_text(hint, false),
+            names => names.in_text(hint),
+        }
+    }
+}
+
+/// `text` with each whole word that is a tool's canonical name as `rename` says.
+pub(super) fn rename_tools(text: &str, mut rename: impl FnMut(&str) -> String) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("debug.") {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let name_len = "debug.".len()
+            + from["debug.".len()..]
+                .find(|c: char| !word(c))
+                .unwrap_or(from.len() - "debug.".len());
+        let name = &from[..name_len];
+        let starts_a_word = !out.chars().next_back().is_some_and(word);
+        let is_tool = crate::tools::catalogue_tools()
+            .iter()
+            .any(|t| t.spec.name == name);
+        if starts_a_word && is_tool {
+            out.push_str(&rename(name));
+        } else {
+            out.push_str(name);
+        }
+        rest = &from[name_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The answer to a tool call: structured content (JSON, snake case) and the same

@@ -417,6 +417,9 @@ pub(in crate::tools) async fn started(
     }
     json["adapter"] = json!(snapshot.adapter);
     json["program"] = json!(snapshot.program);
+    // The breakpoints as they are once the stop was read: js-debug verifies one (or
+    // moves it) in events that follow its stop.
+    let snapshot = session.snapshot().await.unwrap_or(snapshot);
     let (unverified, unverified_text) = report::unverified(&snapshot);
     if !unverified.is_empty() {
         json["unverified_breakpoints"] = json!(unverified);

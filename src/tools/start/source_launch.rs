@@ -42,7 +42,18 @@ pub(crate) async fn rebuild(
     built
         .rebuild(&source, root, ctx.bounds.test_build_timeout)
         .await
-        .map_err(|e| build_failed(ctx, &source, e))?;
+        .map_err(|e| {
+            let mut err = build_failed(ctx, &source, e);
+            if err.code == 500 && err.kind != crate::permission::FORBIDDEN {
+                // Nothing was restarted: the session is where it was, on the old build.
+                err.hint = format!(
+                    "fix the source and call {} again; the session is as it was, \
+                     running the build from before the edit",
+                    ctx.tool("debug.restart")
+                );
+            }
+            err
+        })?;
     let said = format!("rebuilt {} for debugging", source.display());
     Ok(Some((source, said)))
 }

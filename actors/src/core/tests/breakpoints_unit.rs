@@ -303,3 +303,29 @@ fn a_stop_counts_a_hit_of_the_breakpoints_it_names_and_a_new_run_starts_from_non
     assert_eq!(hits(&cache), [0, 0]);
     assert_eq!(cache.functions()[0].hits, 0);
 }
+
+#[test]
+fn a_breakpoint_that_stopped_the_program_is_bound_whatever_the_adapter_said_before() {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("/src/lib.js");
+    cache.set_file(f, vec![bp(2), bp(6)]).unwrap();
+    // js-debug answers `setBreakpoints` with each held ("provisional") until its
+    // script loads, and verifies it in an event after the stop it made.
+    let provisional = |id| Breakpoint {
+        id: Some(id),
+        verified: false,
+        message: Some("breakpoint.provisionalBreakpoint".into()),
+        ..Breakpoint::default()
+    };
+    cache.record_file_result(f, &[bp(2), bp(6)], vec![provisional(1), provisional(2)]);
+
+    cache.record_hits(&[1]);
+    let hit = cache.file(f)[0].actual.as_ref().unwrap();
+    assert!(hit.verified);
+    assert_eq!(hit.message, None);
+    let other = cache.file(f)[1].actual.as_ref().unwrap();
+    assert!(
+        !other.verified,
+        "one no stop named keeps what the adapter said"
+    );
+}
