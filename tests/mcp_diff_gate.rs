@@ -1,7 +1,7 @@
 //! debug.diff through the permission gate over MCP: reading on a kept diff by
-//! `diff_id` and `cursor` runs nothing, so it is a read (allowed in `plan_only`,
-//! asked about by no one), while a diff that makes runs is still gated as the call
-//! that starts them and as each of its two launches.
+//! `diff_id` and `cursor` runs nothing, so it is a read (served in `plan_only`,
+//! asked about by no one), while a diff that makes runs is still gated as a start
+//! and as each of its two launches.
 
 mod agent;
 mod common;
@@ -61,16 +61,24 @@ async fn in_plan_only_a_page_of_a_diff_is_read_and_a_new_diff_is_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_diff_asks_for_itself_and_both_launches_and_its_next_page_asks_nothing() {
+async fn each_launch_of_a_diff_is_asked_about_and_its_next_page_asks_nothing() {
+    // A variable not known to be inert makes each launch ask, as debug.launch would.
     let client = McpClient::start_all_tools(&[], Elicitation::Answer(true)).await;
-    let first = client.ok("debug_diff", new_diff()).await;
+    let mut args = new_diff();
+    for side in ["a", "b"] {
+        args[side]["env"] = json!({ "DIFFWAY_NOTE": side });
+    }
+    let first = client.ok("debug_diff", args).await;
     assert!(first["next_cursor"].is_u64(), "more than one difference: {first}");
     let asked = client.elicitations();
-    // The diff's own call, then each launch as the debug.launch call it is.
-    assert_eq!(asked.len(), 3, "{asked:?}");
-    for question in &asked[1..] {
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    for (question, side) in asked.iter().zip(["a", "b"]) {
         let text = question["message"].as_str().unwrap();
-        assert!(text.contains("debug.launch"), "{text}");
+        let env = format!(r#""DIFFWAY_NOTE":"{side}""#);
+        assert!(
+            text.contains("`debug_launch`") && text.contains(&env),
+            "{side}: {text}"
+        );
     }
     let page = client
         .ok(
@@ -79,7 +87,7 @@ async fn a_diff_asks_for_itself_and_both_launches_and_its_next_page_asks_nothing
         )
         .await;
     assert!(page["differences"].as_array().is_some_and(|d| !d.is_empty()), "{page}");
-    assert_eq!(client.elicitations().len(), 3, "a page read asked");
+    assert_eq!(client.elicitations().len(), 2, "a page read asked");
     let sessions = client.ok("debug_sessions", json!({})).await;
     assert_eq!(sessions["sessions"], json!([]), "{sessions}");
     client.close().await;
