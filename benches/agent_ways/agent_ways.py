@@ -114,7 +114,7 @@ def main():
         for hunt in hunts:
             order = ways[run % len(ways):] + ways[:run % len(ways)]
             for way in order:
-                if hunt.ways is not None and way not in hunt.ways:
+                if not hunt.fits(way):
                     continue
                 try:
                     got = run_way(args, hunt, way)
@@ -137,7 +137,9 @@ def main():
             base = {r["round"]: r["seconds"]
                     for r in results.get((hunt.name, TOLD_AS_MUCH.get(way)), [])}
             runs = results.get((hunt.name, way), [])
-            if hunt.ways is not None and way not in hunt.ways:
+            if not hunt.fits(way):
+                why = "no passing run to diff with" if way == "diff" else "not run: a pair to diff"
+                print(f"| {hunt.name} | {way} | {why} | | | | |")
                 continue
             if not runs:
                 print(f"| {hunt.name} | {way} | failed | | | | |")

@@ -61,8 +61,14 @@ class Hunt:
     # What an expression in the program's own language starts with (CodeLLDB's own
     # evaluator reads Python-like arithmetic, `/nat EXPR` lldb's C).
     native: str = ""
-    # The ways that fit it (all of them where None).
+    # The ways that fit it (all of them where None; the diff way only where a run
+    # passes beside the failing one).
     ways: Optional[tuple] = None
+
+    def fits(self, way):
+        if self.ways is not None:
+            return way in self.ways
+        return way != "diff" or self.passing_args is not None or self.tests is not None
 
 
 def line_of(source: Path, text: str) -> int:
