@@ -26,9 +26,11 @@ fn new_diff() -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_plan_only_a_page_of_a_diff_is_read_and_a_new_diff_is_refused() {
-    let client =
-        McpClient::start_all_tools(&["--permission-mode", "plan_only"], Elicitation::Unsupported)
-            .await;
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "plan_only"],
+        Elicitation::Unsupported,
+    )
+    .await;
     // Past the gate: the handler's own answer (no such diff), not plan_only's refusal.
     let page = client
         .fails(
@@ -48,7 +50,10 @@ async fn in_plan_only_a_page_of_a_diff_is_read_and_a_new_diff_is_refused() {
         json!({ "diff_id": "d1", "calls": ["quote"] }),
     )
     .await;
-    assert!(mixed["error"].as_str().unwrap().contains("plan_only"), "{mixed}");
+    assert!(
+        mixed["error"].as_str().unwrap().contains("plan_only"),
+        "{mixed}"
+    );
     let err = permission_support::refused_over_mcp(&client, "debug_diff", new_diff()).await;
     let said = err["error"].as_str().unwrap();
     assert!(
@@ -69,7 +74,10 @@ async fn each_launch_of_a_diff_is_asked_about_and_its_next_page_asks_nothing() {
         args[side]["env"] = json!({ "DIFFWAY_NOTE": side });
     }
     let first = client.ok("debug_diff", args).await;
-    assert!(first["next_cursor"].is_u64(), "more than one difference: {first}");
+    assert!(
+        first["next_cursor"].is_u64(),
+        "more than one difference: {first}"
+    );
     let asked = client.elicitations();
     assert_eq!(asked.len(), 2, "{asked:?}");
     for (question, side) in asked.iter().zip(["a", "b"]) {
@@ -86,7 +94,12 @@ async fn each_launch_of_a_diff_is_asked_about_and_its_next_page_asks_nothing() {
             json!({ "diff_id": first["diff_id"], "cursor": first["next_cursor"] }),
         )
         .await;
-    assert!(page["differences"].as_array().is_some_and(|d| !d.is_empty()), "{page}");
+    assert!(
+        page["differences"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{page}"
+    );
     assert_eq!(client.elicitations().len(), 2, "a page read asked");
     let sessions = client.ok("debug_sessions", json!({})).await;
     assert_eq!(sessions["sessions"], json!([]), "{sessions}");

@@ -63,7 +63,14 @@ async fn keep_counts_the_calls_of_the_function_in_its_own_module_not_of_its_name
     let one = &first["differences"][0];
     assert_eq!(one["path"], "weigh#2", "{first}");
     assert_eq!(one["b"]["values"]["grams"], "5", "{first}");
-    stopped_at(&client, &first, "the 2nd call of weigh", "left.py", ["4", "5"]).await;
+    stopped_at(
+        &client,
+        &first,
+        "the 2nd call of weigh",
+        "left.py",
+        ["4", "5"],
+    )
+    .await;
     client.close().await;
 }
 
@@ -71,9 +78,8 @@ async fn keep_counts_the_calls_of_the_function_in_its_own_module_not_of_its_name
 async fn codelldb_keep_stops_both_runs_at_the_first_difference() {
     let client = client().await;
     let shipping = common::root().join("examples/programs/c/shipping.c");
-    let side = |grams: &str| {
-        json!({ "program": shipping, "args": ["120", grams], "adapter": "codelldb" })
-    };
+    let side =
+        |grams: &str| json!({ "program": shipping, "args": ["120", grams], "adapter": "codelldb" });
     let first = client
         .ok(
             "debug_diff",
@@ -84,6 +90,13 @@ async fn codelldb_keep_stops_both_runs_at_the_first_difference() {
         .await;
     let one = &first["differences"][0];
     assert_eq!(one["path"], "quote#2", "{first}");
-    stopped_at(&client, &first, "the 2nd call of quote", "shipping.c", ["499", "500"]).await;
+    stopped_at(
+        &client,
+        &first,
+        "the 2nd call of quote",
+        "shipping.c",
+        ["499", "500"],
+    )
+    .await;
     client.close().await;
 }

@@ -90,14 +90,17 @@ pub(crate) async fn run_to_difference(
         }
     };
     let deadline = tokio::time::Instant::now() + wait;
-    let ends = sessions.iter().zip(&plans).map(|(session, plan)| async move {
-        match (session, &plan.3) {
-            (Some(session), Ok(point)) => run_to(ctx, session, point, deadline, wait)
-                .await
-                .map(Some),
-            _ => Ok(None),
-        }
-    });
+    let ends = sessions
+        .iter()
+        .zip(&plans)
+        .map(|(session, plan)| async move {
+            match (session, &plan.3) {
+                (Some(session), Ok(point)) => {
+                    run_to(ctx, session, point, deadline, wait).await.map(Some)
+                }
+                _ => Ok(None),
+            }
+        });
     let ends = match futures::future::try_join_all(ends).await {
         Ok(ends) => ends,
         Err(e) => {

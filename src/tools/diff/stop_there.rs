@@ -47,7 +47,10 @@ impl StopPoint {
     pub fn counts(&self, function: &str, file: Option<&Path>, line: i64) -> bool {
         let Some(file) = file else { return false };
         match &self.place {
-            Place::Function { function: f, file: at } => f == function && same_file(at, file),
+            Place::Function {
+                function: f,
+                file: at,
+            } => f == function && same_file(at, file),
             Place::Line { file: at, line: l } => *l == line && same_file(at, file),
         }
     }
@@ -91,9 +94,9 @@ pub(crate) fn stop_point(
                 .iter()
                 .filter(|r| {
                     &r.file == file
-                        && r.call.as_ref().is_some_and(|c| {
-                            c.event == CallEvent::Call && &c.function == function
-                        })
+                        && r.call
+                            .as_ref()
+                            .is_some_and(|c| c.event == CallEvent::Call && &c.function == function)
                 })
                 .count();
             Some(StopPoint {

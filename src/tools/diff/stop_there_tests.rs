@@ -102,7 +102,10 @@ fn a_function_is_counted_in_its_own_file_not_by_its_name_alone() {
     let (a, b) = (weighs("4"), weighs("5"));
     let aligned = align(run(&a), run(&b));
     let point = stop_point(&aligned.differences[0], Side::B, &b.rows).unwrap();
-    assert_eq!(point.n, 2, "the 2nd call of left.py's weigh, not the 4th weigh");
+    assert_eq!(
+        point.n, 2,
+        "the 2nd call of left.py's weigh, not the 4th weigh"
+    );
     assert_eq!(point.says, "the 2nd call of weigh");
     let (left, right) = (Path::new("/p/left.py"), Path::new("/p/right.py"));
     assert!(point.counts("weigh", Some(left), 10));
