@@ -351,6 +351,41 @@ async fn codelldb_records_calls_with_arguments_and_return_values() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codelldb_shows_a_rust_number_or_bool_returned_as_its_value() {
+    // CodeLLDB gives a Rust u32 or bool a `[raw]` child, which is no struct's member.
+    let source = program("tests/support/returns.rs");
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": source, "adapter": "codelldb", "calls": ["answer", "heavy"] }),
+        )
+        .await;
+    let id = launched["session_id"].clone();
+    let ended = client
+        .ok("debug_wait", json!({ "session_id": id, "timeout": 120 }))
+        .await;
+    assert_eq!(ended["state"], "terminated", "{ended}");
+    let (rows, text) = all_rows(&client, &id).await;
+    assert_eq!(
+        calls_of(&rows, "returns::answer"),
+        [(json!({ "x": "21" }), json!("42"))],
+        "{text}"
+    );
+    assert_eq!(
+        calls_of(&rows, "returns::heavy"),
+        [(json!({ "grams": "500" }), json!("true"))],
+        "{text}"
+    );
+    assert!(!text.contains("[raw]"), "{text}");
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn js_debug_says_it_records_no_calls_rather_than_recording_none_silently() {
     let script = program("examples/programs/javascript/cart.js");
     let client = McpClient::start_all_tools(

@@ -2,9 +2,10 @@
 """Does a call trace help an agent? A scripted agent finds the planted bug of each example
 program with a call-trace story (hunts.py) through `dapvisor mcp` over stdio, as an agent
 would (tools/call JSON): by line breakpoints and stepping, and by call traces, each told
-the suspect function or told nothing (ways.py; the diff way of issue 32 part 2 is not yet
-measured). Each way must reach the bug (the buggy function, its inputs and the wrong
-value), or the run fails.
+the suspect function or told nothing, and by `debug.diff` of a passing and a failing run
+where the program has both (ways.py). Each way must reach the bug (the buggy function,
+its inputs and the wrong value), or the run fails. The core tool profile is served, but
+to the diff way, which needs `--tools all` (debug.diff is not in core).
 
 Counted exactly per way: the tool calls made (ending the session included), and the
 bytes of their answers: the text content (what an MCP client shows a model) and the
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bughunt"))
 from hunts import HUNTS, REPO  # noqa: E402
 from mcp_clients import Mcp  # noqa: E402
 from scenario import Fail  # noqa: E402
-from ways import TOLD_AS_MUCH, WAYS  # noqa: E402
+from ways import PROFILE, TOLD_AS_MUCH, WAYS  # noqa: E402
 
 
 class CountingMcp(Mcp):
@@ -73,7 +74,8 @@ def run_way(args, hunt, way):
     env = dict(os.environ, DAPVISOR_PYTHON=args.python)
     env.pop("DAPVISOR_LOG", None)
     start = time.perf_counter()
-    mcp = CountingMcp([args.dapvisor, "mcp", "--permission-mode", "bypass_all"], env)
+    profile = ["--tools", PROFILE[way]] if way in PROFILE else []
+    mcp = CountingMcp([args.dapvisor, "mcp", "--permission-mode", "bypass_all", *profile], env)
     try:
         mcp.verbose = args.verbose
         mcp.start()
@@ -112,6 +114,8 @@ def main():
         for hunt in hunts:
             order = ways[run % len(ways):] + ways[:run % len(ways)]
             for way in order:
+                if not hunt.fits(way):
+                    continue
                 try:
                     got = run_way(args, hunt, way)
                 except Fail as failure:
@@ -133,6 +137,10 @@ def main():
             base = {r["round"]: r["seconds"]
                     for r in results.get((hunt.name, TOLD_AS_MUCH.get(way)), [])}
             runs = results.get((hunt.name, way), [])
+            if not hunt.fits(way):
+                why = "no passing run to diff with" if way == "diff" else "not run: a pair to diff"
+                print(f"| {hunt.name} | {way} | {why} | | | | |")
+                continue
             if not runs:
                 print(f"| {hunt.name} | {way} | failed | | | | |")
                 continue
@@ -147,9 +155,6 @@ def main():
                       if ratio else "")
             print(f"| {hunt.name} | {way} | {calls} | {text} | {wire} | "
                   f"{statistics.median(secs):.2f} s ({min(secs):.2f}-{max(secs):.2f}) | {rounds} |")
-    if "diff" not in WAYS:
-        for hunt in hunts:
-            print(f"| {hunt.name} | diff | not yet measured | | | | |")
     if args.json:
         rows = [{"hunt": h, "way": w, **r} for (h, w), rs in results.items() for r in rs]
         Path(args.json).write_text(json.dumps(rows, indent=1, default=str))

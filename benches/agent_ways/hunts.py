@@ -6,8 +6,14 @@ A hunt is found when the agent holds the buggy function's inputs and the wrong v
 produced, read from dapvisor's answers: `in_locals` judges the function's locals at its
 `return` line (the stepping way; `expand` names locals the adapter shows as a type's name
 alone, whose members the agent reads), `in_args` and `in_return` a call row's arguments
-and its return row's value (the call-trace way). `evidence` is what the text the agent
-read must say as well, so that the bytes counted are bytes that carry the answer."""
+and its return row's value (the call-trace and diff ways). `evidence` is what the text
+the agent read must say as well, so that the bytes counted are bytes that carry the
+answer.
+
+The diff way needs a run that passes beside the failing one: the shipping examples take
+their weights as arguments (`120 499` passes, `120 500` fails) and have a passing and a
+failing pytest test. The other programs hunted here read no input (their failing data is
+in their source), so no passing run of them exists to diff against."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +50,25 @@ class Hunt:
     return_line: str = "return"
     condition: str = ""
     expand: tuple = ()
+    # The failing run's arguments, and a passing run's (the diff way's other side).
+    args: tuple = ()
+    passing_args: Optional[tuple] = None
+    # A passing and a failing pytest test (ids under `program`, a folder) instead.
+    tests: Optional[tuple] = None
+    # The function's value is no local: the stepping ways, at its `return` line,
+    # evaluate what it returns (as `(return)`, beside its own locals).
+    returns_to_caller: bool = False
+    # What an expression in the program's own language starts with (CodeLLDB's own
+    # evaluator reads Python-like arithmetic, `/nat EXPR` lldb's C).
+    native: str = ""
+    # The ways that fit it (all of them where None; the diff way only where a run
+    # passes beside the failing one).
+    ways: Optional[tuple] = None
+
+    def fits(self, way):
+        if self.ways is not None:
+            return way in self.ways
+        return way != "diff" or self.passing_args is not None or self.tests is not None
 
 
 def line_of(source: Path, text: str) -> int:
@@ -160,3 +185,57 @@ HUNTS = [
         evidence=["426", "85"],
     ),
 ]
+
+
+def _shipping(name, program, adapter, source, call_site, entry, function, calls, band,
+              evidence, **more):
+    """A shipping example: band(grams=500) returns the large band (`band`), so the
+    second parcel takes the large rate; `120 499` passes, `120 500` fails (exit 16)."""
+    return Hunt(
+        name=name, program=program, adapter=adapter, source=source, call_site=call_site,
+        entry=entry, function=function, calls=calls, exit_code=16,
+        in_locals=lambda v: _is(v.get("grams"), "500") and _is(v.get("(return)"), band),
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        in_return=lambda r: _is(r, band),
+        evidence=evidence, args=("120", "500"), passing_args=("120", "499"),
+        returns_to_caller=True, **more)
+
+
+SHIPPING = PROGRAMS / "python/shipping"
+SHIPPING_HUNTS = [
+    _shipping("python/shipping/ (debugpy)", SHIPPING / "shipping.py", None,
+              SHIPPING / "shipping.py", 'if band(grams) == "small":', "total = 0",
+              "band", ["shipping.py:*"], "'large'", ["500", "large"]),
+    # The same pair as pytest tests: test_light passes, test_edge fails (exit 1).
+    Hunt(
+        name="python/shipping/ tests (debugpy, pytest)",
+        program=SHIPPING,
+        adapter=None,
+        source=SHIPPING / "shipping.py",
+        call_site='if band(grams) == "small":',
+        entry="total = 0",
+        function="band",
+        calls=["shipping.py:*"],
+        exit_code=1,
+        in_locals=lambda v: False,
+        in_args=lambda a: _is(a.get("grams"), "500"),
+        in_return=lambda r: _is(r, "'large'"),
+        evidence=["500", "large"],
+        tests=("tests/test_shipping.py::test_light", "tests/test_shipping.py::test_edge"),
+        ways=("diff",),
+    ),
+    _shipping("c/shipping.c (lldb-dap)", PROGRAMS / "c/shipping.c", "lldb-dap",
+              PROGRAMS / "c/shipping.c", "if (band(grams) == 0)", "int total = 0;", "band",
+              ["shipping.c:*"], "1", ["500", "band"]),
+    _shipping("c/shipping.c (CodeLLDB)", PROGRAMS / "c/shipping.c", "codelldb",
+              PROGRAMS / "c/shipping.c", "if (band(grams) == 0)", "int total = 0;", "band",
+              ["shipping.c:*"], "1", ["500", "band"], native="/nat "),
+    # dlv shows no return value after a step out: the trace ways stop at band's
+    # `return "large"` line on the bug's argument.
+    _shipping("go/shipping (dlv)", PROGRAMS / "go/shipping", None,
+              PROGRAMS / "go/shipping/main.go", 'if band(grams) == "small" {',
+              "total, gramsInAll := 0, 0", "main.band", ["main.*"], '"large"',
+              ["500", "large"], return_line='return "large"', condition="grams == 500"),
+]
+
+HUNTS += SHIPPING_HUNTS

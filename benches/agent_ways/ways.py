@@ -16,8 +16,12 @@ a lost agent cannot pass.
   bug. Where the adapter shows no return value (dlv), the call's arguments say which
   call it is, and one more launch stops at the function's `return` line on them.
 - `calls-suspect`: the same with the suspect alone traced (what `stepping` is told).
-- `diff`: not yet measured. `debug.diff` (issue 32, part 2) is built in another branch;
-  its way goes here, and into `WAYS`, once it is merged.
+- `diff`: told nothing but a passing run beside the failing one (other arguments, or a
+  passing test), `debug.diff` of the two with every function traced; read the
+  differences by cursor to where the runs' calls part (a call only one run makes): the
+  last call inside the same caller before it that returned otherwise is the bug's
+  (where the adapter shows no return value, dlv, the last one called otherwise, whose
+  end one more launch stops at, as in `calls`).
 """
 
 import sys
@@ -36,13 +40,18 @@ MAX_STEPS_OVER = 12
 MAX_PAGES = 20
 MAX_WALK = 300
 WAIT = 300
+# Differences the diff way asks for a page.
+DIFF_PAGE = 5
 
 
-def _launch_args(hunt, extra):
-    args = {"program": str(hunt.program), "timeout": WAIT, **extra}
+def _launch_args(hunt, extra, args=None):
+    launch = {"program": str(hunt.program), "timeout": WAIT, **extra}
+    args = hunt.args if args is None else args
+    if args:
+        launch["args"] = list(args)
     if hunt.adapter:
-        args["adapter"] = hunt.adapter
-    return args
+        launch["adapter"] = hunt.adapter
+    return launch
 
 
 def _frame(stop):
@@ -101,6 +110,8 @@ def stepping(mcp, hunt):
                 stop = mcp.call("debug_step", {"session_id": sid, "kind": "over"})
             stop["session_id"] = sid
             values, texts = _locals(mcp, hunt, stop)
+            if hunt.returns_to_caller:
+                values, texts = _evaluate_return(mcp, hunt, stop, values, texts)
             if hunt.in_locals(values):
                 _found(mcp, hunt, texts)
                 return {"function": hunt.function, "values": values}
@@ -126,6 +137,8 @@ def stepping_blind(mcp, hunt):
                     hunt, frame.get("line", 0)).startswith("return"):
                 stop["session_id"] = sid
                 values, texts = _locals(mcp, hunt, stop)
+                if hunt.returns_to_caller:
+                    values, texts = _evaluate_return(mcp, hunt, stop, values, texts)
                 if hunt.in_locals(values):
                     _found(mcp, hunt, texts)
                     return {"function": hunt.function, "values": values}
@@ -133,6 +146,17 @@ def stepping_blind(mcp, hunt):
         raise Fail(f"{MAX_WALK} steps did not show the bug")
     finally:
         mcp.call("debug_terminate", {"session_id": sid})
+
+
+def _evaluate_return(mcp, hunt, stop, values, texts):
+    """At the function's `return` line, evaluate what it returns (the line's text after
+    `return`, its comment and `;` left out): its value beside the locals (`values`), as
+    `(return)`."""
+    returned = _source_line(hunt, _frame(stop).get("line", 0))[len("return"):]
+    returned = returned.split("/*")[0].split("//")[0].strip().rstrip(";")
+    answer = mcp.call("debug_evaluate", {"session_id": stop["session_id"],
+                                         "expression": hunt.native + returned})
+    return {**values, "(return)": answer.get("result")}, texts + [mcp.last_text]
 
 
 def _bug_call(hunt, rows):
@@ -159,7 +183,10 @@ def _stop_at_return(mcp, hunt):
     try:
         expect(stop.get("state") == "stopped", f"no stop at the return: {stop}")
         stop["session_id"] = sid
-        return _locals(mcp, hunt, stop)
+        values, texts = _locals(mcp, hunt, stop)
+        if hunt.returns_to_caller:
+            values, texts = _evaluate_return(mcp, hunt, stop, values, texts)
+        return values, texts
     finally:
         mcp.call("debug_terminate", {"session_id": sid})
 
@@ -204,13 +231,87 @@ def calls_suspect(mcp, hunt):
     return _traced(mcp, hunt, [hunt.function])
 
 
+def _sides(hunt):
+    """The passing run (a) and the failing one (b), as debug.launch takes them."""
+    if hunt.tests:
+        return [{"test": test, "program": str(hunt.program)} for test in hunt.tests]
+    expect(hunt.passing_args is not None, f"{hunt.name} has no passing run to diff with")
+    sides = [_launch_args(hunt, {}, hunt.passing_args), _launch_args(hunt, {})]
+    for side in sides:
+        side.pop("timeout")
+    return sides
+
+
+def _parent(path):
+    return path.rsplit(" > ", 1)[0] if " > " in path else ""
+
+
+def _suspect(differences):
+    """Where the runs' calls part (the first call only one run makes), the difference
+    that led there: the last call inside the same caller before it that returned
+    otherwise, else (no return values shown) the last one called otherwise. None while
+    the differences read do not reach a parting."""
+    parting = next((n for n, d in enumerate(differences)
+                    if d["kind"].startswith("only_in_") and d["event"] == "call"), None)
+    if parting is None:
+        return None
+    caller = _parent(differences[parting]["path"])
+    before = [d for d in differences[:parting]
+              if d["kind"] == "values" and _parent(d["path"]) == caller]
+    returned = [d for d in before if d["event"] == "return"]
+    called = [d for d in before if d["event"] == "call"]
+    if returned:
+        back = returned[-1]
+        call = next((d for d in called if d["path"] == back["path"]), None)
+        return back["function"], call, back
+    if called:
+        return called[-1]["function"], called[-1], None
+    return None
+
+
+def diff(mcp, hunt):
+    a, b = _sides(hunt)
+    answer = mcp.call("debug_diff", {"a": a, "b": b, "calls": hunt.calls, "timeout": WAIT,
+                                     "limit": DIFF_PAGE})
+    differences, texts = list(answer.get("differences") or []), [mcp.last_text]
+    found = _suspect(differences)
+    for _ in range(MAX_PAGES):
+        if found is not None or answer.get("next_cursor") is None:
+            break
+        answer = mcp.call("debug_diff", {"diff_id": answer["diff_id"], "limit": DIFF_PAGE,
+                                         "cursor": answer["next_cursor"]})
+        differences.extend(answer.get("differences") or [])
+        texts.append(mcp.last_text)
+        found = _suspect(differences)
+    expect(found is not None, f"the runs' calls never parted ({len(differences)} differences)")
+    function, call, back = found
+    expect(function == hunt.function, f"the diff led to {function}, not {hunt.function}")
+    arguments = ((call or {}).get("b") or {}).get("values") or {}
+    expect(hunt.in_args(arguments), f"the failing run called {function} with {arguments}")
+    if back is not None:
+        returned = (back.get("b") or {}).get("values", {}).get("returned")
+        expect(returned is not None and hunt.in_return(returned),
+               f"{function} returned {returned} in the failing run")
+        _found(mcp, hunt, texts)
+        return {"function": function, "values": arguments, "returned": returned}
+    # No return value shown (dlv): the call is known by its arguments; look at its end.
+    values, more = _stop_at_return(mcp, hunt)
+    expect(hunt.in_locals(values), f"the return of the bug's call showed {values}")
+    _found(mcp, hunt, texts + more)
+    return {"function": function, "values": arguments, "at_return": values}
+
+
 WAYS = {
     "stepping": stepping,
     "stepping-blind": stepping_blind,
     "calls": calls,
     "calls-suspect": calls_suspect,
-    # "diff": diff,  -- issue 32 part 2 (debug.diff); not yet measured.
+    "diff": diff,
 }
 
+# The tool profile each way needs served: debug.diff is in `all`, not `core`.
+PROFILE = {"diff": "all"}
+
 # Each call-trace way's time is compared with the stepping way told as much.
-TOLD_AS_MUCH = {"calls": "stepping-blind", "calls-suspect": "stepping"}
+TOLD_AS_MUCH = {"calls": "stepping-blind", "calls-suspect": "stepping",
+                "diff": "stepping-blind"}

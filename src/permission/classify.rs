@@ -57,6 +57,9 @@ pub enum Adds {
     /// A session shown to a person's editor: with `control: true` the editor may
     /// move the program, which the exposure is rated as (`debug.expose`).
     EditorControl,
+    /// Two runs (`debug.diff`), each also gated as the launch it is; a call that only
+    /// reads on a kept diff (`diff_id` and its cursor alone) runs nothing: a read.
+    DiffRuns,
 }
 
 impl Adds {
@@ -64,7 +67,7 @@ impl Adds {
     pub fn depends_on_target(self) -> bool {
         !matches!(
             self,
-            Adds::Nothing | Adds::MemoryWrite | Adds::EditorControl
+            Adds::Nothing | Adds::MemoryWrite | Adds::EditorControl | Adds::DiffRuns
         )
     }
 }
@@ -216,6 +219,11 @@ pub(super) fn classify_with(
                 ));
             }
         }
+        Adds::DiffRuns => found.push(if reads_a_kept_diff(arguments) {
+            Found::new(Effect::Read, "reads a diff made before", "diff_id")
+        } else {
+            Found::new(base, base.meaning(), "")
+        }),
     }
     // Conditions, hit conditions and log messages are expressions the adapter
     // evaluates, whatever the tool.
@@ -225,6 +233,20 @@ pub(super) fn classify_with(
             .map(|carrier| expression(adapters, carrier)),
     );
     Effects(found)
+}
+
+/// Whether a `debug.diff` call only reads on a diff made before: `diff_id` with none
+/// of the fields that make runs (an allowlist: any other field makes it a new diff's,
+/// which the handler refuses beside `diff_id`, and the gate rates as one).
+fn reads_a_kept_diff(arguments: &Value) -> bool {
+    const READING: &[&str] = &["diff_id", "cursor", "limit"];
+    let Some(fields) = arguments.as_object() else {
+        return false;
+    };
+    fields.get("diff_id").is_some_and(Value::is_string)
+        && fields
+            .iter()
+            .all(|(name, value)| READING.contains(&name.as_str()) || value.is_null())
 }
 
 /// An expression the adapters evaluate, carried by `carrier`.

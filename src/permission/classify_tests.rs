@@ -413,3 +413,28 @@ fn a_call_that_does_not_depend_on_its_target_has_the_same_effects_wherever_it_la
         &json!({ "file": "a.c", "line": 1 })
     ));
 }
+
+#[test]
+fn a_diff_read_on_by_its_id_is_a_read_and_any_run_field_makes_it_a_start() {
+    let nowhere = CallTarget::reaching(Adapters::Some(Vec::new()));
+    let page = json!({ "diff_id": "d1", "cursor": 3, "limit": 5 });
+    assert_eq!(
+        effects_of("debug.diff", page, &nowhere),
+        want(&[(Read, "diff_id")])
+    );
+    // A field that runs something, beside `diff_id`, is a new diff's (which the handler
+    // refuses beside an id), rated as one; so is an id that is not a string.
+    for args in [
+        json!({ "diff_id": "d1", "a": { "program": "x.py" } }),
+        json!({ "diff_id": "d1", "calls": ["f"] }),
+        json!({ "diff_id": "d1", "keep": true }),
+        json!({ "diff_id": 7 }),
+        json!({ "a": { "program": "x.py" }, "b": { "program": "x.py" }, "calls": ["f"] }),
+    ] {
+        assert_eq!(
+            effects_of("debug.diff", args.clone(), &nowhere),
+            want(&[(Start, "")]),
+            "{args}"
+        );
+    }
+}

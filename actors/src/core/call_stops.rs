@@ -202,8 +202,10 @@ impl SessionCore {
                     .map(|v| (v.name, v.value))
                     .collect();
                 let mut variables = std::mem::take(&mut stop.variables);
-                if let Some(slot) = variables.get_mut(at) {
-                    slot.1 = calls::members_text(&members);
+                if let (Some(slot), Some(text)) =
+                    (variables.get_mut(at), calls::members_shown(&members))
+                {
+                    slot.1 = text;
                 }
                 self.finish_call_stop(stop, Some(variables));
             }

@@ -292,11 +292,27 @@ const MAX_MEMBERS_SHOWN: usize = 16;
 
 /// Whether a value with children shows only its type's name (lldb shows a struct as
 /// `price`): then its members say more. Not a pointer's address, nor a value that
-/// shows its contents (`Price(cents=1)`, `{...}`, `[1, 2]`).
+/// shows its contents (`Price(cents=1)`, `{...}`, `[1, 2]`), nor a number or a bool
+/// (CodeLLDB gives a Rust `u32` a `[raw]` child: `300` is the value).
 pub(crate) fn shows_only_a_type(value: &str, reference: i64) -> bool {
     reference > 0
-        && !value.starts_with("0x")
+        && value.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && !matches!(value, "true" | "false")
         && !value.contains(['{', '(', '[', '<', '"', '\'', '='])
+}
+
+/// CodeLLDB's child that shows a value without its language's formatter: not a member.
+const RAW_VIEW: &str = "[raw]";
+
+/// The text of a struct returned, from its members (CodeLLDB's `[raw]` view left
+/// out); `None` when it has no other member, when the value shown says it all.
+pub(crate) fn members_shown(members: &[(String, String)]) -> Option<String> {
+    let own: Vec<(String, String)> = members
+        .iter()
+        .filter(|(name, _)| name != RAW_VIEW)
+        .cloned()
+        .collect();
+    (!own.is_empty()).then(|| members_text(&own))
 }
 
 /// `{cents=1100, band=1}`: a struct's members, at most [`MAX_MEMBERS_SHOWN`].

@@ -3,7 +3,9 @@
 //! (`stop_there.rs`), and those sessions are left stopped there for the agent. The
 //! second runs record nothing (no `calls`, no tracepoints, none of the side's own
 //! breakpoints): they only go to the point. Each is the launch the gate passed for
-//! the diff, with a breakpoint whose hit count is digits alone.
+//! the diff, with a breakpoint of no condition: dapvisor counts its stops itself
+//! (each continued until the n-th in the function's own file), so that a function of
+//! the same name elsewhere is not counted, on every adapter alike.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +16,8 @@ use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::diff::align::{Difference, Side};
 use crate::tools::diff::runs::{self, End, SideRun, Started};
-use crate::tools::diff::stop_there::stop_point;
+use crate::tools::diff::stop_there::{stop_point, StopPoint};
+use crate::SessionHandle;
 
 /// One side's second run, as the answer names it.
 #[derive(Debug, Clone)]
@@ -87,12 +90,17 @@ pub(crate) async fn run_to_difference(
         }
     };
     let deadline = tokio::time::Instant::now() + wait;
-    let ends = sessions.iter().map(|session| async move {
-        match session {
-            Some(session) => runs::wait_end(ctx, session, deadline, wait).await.map(Some),
-            None => Ok(None),
-        }
-    });
+    let ends = sessions
+        .iter()
+        .zip(&plans)
+        .map(|(session, plan)| async move {
+            match (session, &plan.3) {
+                (Some(session), Ok(point)) => {
+                    run_to(ctx, session, point, deadline, wait).await.map(Some)
+                }
+                _ => Ok(None),
+            }
+        });
     let ends = match futures::future::try_join_all(ends).await {
         Ok(ends) => ends,
         Err(e) => {
@@ -112,10 +120,44 @@ pub(crate) async fn run_to_difference(
                 Ok(point) => point.says,
                 Err(why) => why.to_string(),
             },
-            end: end.map(|end| match end {
-                End::Stopped(_) => end.text(),
-                other => format!("{} before reaching it", other.text()),
+            end: end.map(|(end, reached)| match reached {
+                true => end.text(),
+                false => format!("{} before reaching it", end.text()),
             }),
         })
         .collect())
+}
+
+/// Run `session` on to `point`: each stop at the breakpoint that is not one counted
+/// (a function of the same name elsewhere), or not yet the n-th, is continued. How it
+/// ended, and whether that is at the point (any other stop, an exception, is left as
+/// it is and said).
+async fn run_to(
+    ctx: &Arc<Context>,
+    session: &SessionHandle,
+    point: &StopPoint,
+    deadline: tokio::time::Instant,
+    wait: Duration,
+) -> Result<(End, bool), ToolError> {
+    let mut counted = 0;
+    let mut ticket = None;
+    loop {
+        let (end, stop) = runs::wait_stop(ctx, session, ticket.take(), deadline, wait).await?;
+        let Some(stop) = stop else {
+            return Ok((end, false));
+        };
+        if !stop.reason.contains("breakpoint") {
+            return Ok((end, false));
+        }
+        if let Some(frame) = &stop.frame {
+            let file = frame.source.as_ref().and_then(|s| s.path.as_deref());
+            if point.counts(&frame.name, file.map(std::path::Path::new), frame.line) {
+                counted += 1;
+                if counted == point.n {
+                    return Ok((end, true));
+                }
+            }
+        }
+        ticket = Some(session.continue_(None).await?);
+    }
 }

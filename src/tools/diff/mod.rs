@@ -25,7 +25,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::permission::Effect;
+use crate::permission::{Adds, Effect};
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, Outcome, Reply, ToolDef};
 use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
@@ -54,6 +54,7 @@ pub(crate) fn tools() -> Vec<ToolDef> {
         diff,
     )
     .effect(Effect::Start)
+    .adds(Adds::DiffRuns)
     .gated_as(gated_launches);
     // Its code (tracepoint expressions) is the launches' own, rated with them.
     def.spec.code_arguments.clear();

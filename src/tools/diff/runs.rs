@@ -148,28 +148,52 @@ pub(crate) async fn wait_end(
     deadline: Instant,
     wait: Duration,
 ) -> Result<End, ToolError> {
-    let snapshot = session.snapshot().await?;
-    let outcome = match (snapshot.state, snapshot.last_stop) {
-        (SessionState::Terminated, _) => StopOutcome::Terminated {
-            exit_code: snapshot.exit_code,
-        },
-        (SessionState::Stopped, Some(stop)) => StopOutcome::Stopped(stop),
-        _ => {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let ticket = RunTicket {
-                epoch: snapshot.stop_epoch,
-            };
-            session.wait_for_stop(ticket, left).await?
+    Ok(wait_stop(ctx, session, None, deadline, wait).await?.0)
+}
+
+/// Where a run stopped: why, and its top frame (`None` where it could not be read).
+pub(crate) struct StopSeen {
+    pub reason: String,
+    pub frame: Option<crate::wire::types::StackFrame>,
+}
+
+/// Wait as [`wait_end`] does (from `ticket`, the run that a continue started, where
+/// given); a stop also comes back as its reason and top frame.
+pub(crate) async fn wait_stop(
+    ctx: &Context,
+    session: &SessionHandle,
+    ticket: Option<RunTicket>,
+    deadline: Instant,
+    wait: Duration,
+) -> Result<(End, Option<StopSeen>), ToolError> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let outcome = match ticket {
+        Some(ticket) => session.wait_for_stop(ticket, left).await?,
+        None => {
+            let snapshot = session.snapshot().await?;
+            match (snapshot.state, snapshot.last_stop) {
+                (SessionState::Terminated, _) => StopOutcome::Terminated {
+                    exit_code: snapshot.exit_code,
+                },
+                (SessionState::Stopped, Some(stop)) => StopOutcome::Stopped(stop),
+                _ => {
+                    let ticket = RunTicket {
+                        epoch: snapshot.stop_epoch,
+                    };
+                    session.wait_for_stop(ticket, left).await?
+                }
+            }
         }
     };
     Ok(match outcome {
-        StopOutcome::Terminated { exit_code } => End::Exited(exit_code),
+        StopOutcome::Terminated { exit_code } => (End::Exited(exit_code), None),
         StopOutcome::Stopped(stop) => {
             let mut what = stop.reason.clone();
             if let Some(text) = stop.text.as_ref().or(stop.description.as_ref()) {
                 what = format!("{what}: {text}");
             }
-            if let Ok(frame) = ctx.top_frame(session, stop.thread_id).await {
+            let frame = ctx.top_frame(session, stop.thread_id).await.ok();
+            if let Some(frame) = &frame {
                 let file = frame.source.as_ref().and_then(|s| s.path.clone());
                 what = format!(
                     "{what} in {} at {}:{}",
@@ -178,10 +202,14 @@ pub(crate) async fn wait_end(
                     frame.line
                 );
             }
-            End::Stopped(what)
+            let seen = StopSeen {
+                reason: stop.reason.clone(),
+                frame,
+            };
+            (End::Stopped(what), Some(seen))
         }
         // Timed out (or an outcome this version does not know): not ended in time.
-        _ => End::TimedOut(wait),
+        _ => (End::TimedOut(wait), None),
     })
 }
 

@@ -1,10 +1,18 @@
 //! Where a second run of one side stops to be at a difference (`debug.diff`'s `keep`),
-//! the pure part: a breakpoint of the diff's own and a hit count read from the first
-//! run's rows. A call or a return stops at the entry of that call (the n-th call of
-//! its function); a tracepoint's row at the n-th pass of its line; a side that lacks
-//! the row stops at the entry of the innermost call of the difference's path it made
-//! (where the two runs parted). The hit count is digits alone: no expression of the
-//! agent's runs in it.
+//! the pure part: a breakpoint of the diff's own, the place whose stops count, and how
+//! many of them to pass, read from the first run's rows. A call or a return stops at
+//! the entry of that call (the n-th call of its function); a tracepoint's row at the
+//! n-th pass of its line; a side that lacks the row stops at the entry of the
+//! innermost call of the difference's path it made (where the two runs parted).
+//!
+//! A function is the function of that name in that file: a function breakpoint names
+//! it alone, so it also stops in a function of the same name elsewhere (another
+//! module's, a C `static` one), which the first run may not have traced. Hits are
+//! therefore counted by dapvisor at each stop ([`StopPoint::counts`]), not by the
+//! adapter's hit condition, which would count those too (and whose meaning differs
+//! between adapters: gdb takes it for hits to ignore).
+
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
@@ -14,11 +22,47 @@ use crate::{CallEvent, TraceRow};
 /// A breakpoint that stops a second run where the first was at the difference.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct StopPoint {
-    /// As `debug.launch` takes it: a `function` or `file` and `line`, with the
-    /// `hit_condition` of the n-th hit.
+    /// As `debug.launch` takes it: a `function`, or a `file` and `line`.
     pub breakpoint: Value,
+    /// Which of its stops count.
+    pub place: Place,
+    /// The counted stop to stay at (from 1).
+    pub n: usize,
     /// `the 2nd call of quote`, `the 3rd pass of prog.py:7`.
     pub says: String,
+}
+
+/// Where a counted stop is.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Place {
+    /// The entry of the function so named in that file (as the adapter names both).
+    Function { function: String, file: PathBuf },
+    /// That line.
+    Line { file: PathBuf, line: i64 },
+}
+
+impl StopPoint {
+    /// Whether a stop at the breakpoint, in the frame `function` at `file`:`line`, is
+    /// one of the stops counted.
+    pub fn counts(&self, function: &str, file: Option<&Path>, line: i64) -> bool {
+        let Some(file) = file else { return false };
+        match &self.place {
+            Place::Function {
+                function: f,
+                file: at,
+            } => f == function && same_file(at, file),
+            Place::Line { file: at, line: l } => *l == line && same_file(at, file),
+        }
+    }
+}
+
+/// The same file, as the adapter named it in both runs or once resolved.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(a), Ok(b)) if a == b
+        )
 }
 
 /// Where `side`'s second run stops to be at `difference`, from its first run's `rows`
@@ -45,16 +89,23 @@ pub(crate) fn stop_point(
                 CallEvent::Return => position(rows, call.pair?)?,
             };
             let function = &rows[entry].call.as_ref()?.function;
+            let file = &rows[entry].file;
             let n = rows[..=entry]
                 .iter()
                 .filter(|r| {
-                    r.call
-                        .as_ref()
-                        .is_some_and(|c| c.event == CallEvent::Call && &c.function == function)
+                    &r.file == file
+                        && r.call
+                            .as_ref()
+                            .is_some_and(|c| c.event == CallEvent::Call && &c.function == function)
                 })
                 .count();
             Some(StopPoint {
-                breakpoint: json!({ "function": function, "hit_condition": n.to_string() }),
+                breakpoint: json!({ "function": function }),
+                place: Place::Function {
+                    function: function.clone(),
+                    file: file.clone(),
+                },
+                n,
                 says: format!("the {} call of {function}", nth(n)),
             })
         }
@@ -68,8 +119,12 @@ pub(crate) fn stop_point(
                 |n| n.to_string_lossy().into_owned(),
             );
             Some(StopPoint {
-                breakpoint: json!({ "file": row.file, "line": row.line,
-                                    "hit_condition": n.to_string() }),
+                breakpoint: json!({ "file": row.file, "line": row.line }),
+                place: Place::Line {
+                    file: row.file.clone(),
+                    line: row.line,
+                },
+                n,
                 says: format!("the {} pass of {name}:{}", nth(n), row.line),
             })
         }

@@ -1,3 +1,5 @@
+use std::path::Path;
+
 use serde_json::json;
 
 use super::*;
@@ -31,11 +33,10 @@ fn a_call_that_differs_stops_each_side_at_that_call_by_its_hit_count() {
     let aligned = align(run(&a), run(&b));
     let first = &aligned.differences[0];
     let point = stop_point(first, Side::A, &a.rows).unwrap();
-    assert_eq!(
-        point.breakpoint,
-        json!({ "function": "quote", "hit_condition": "2" })
-    );
+    assert_eq!(point.breakpoint, json!({ "function": "quote" }));
+    assert_eq!(point.n, 2);
     assert_eq!(point.says, "the 2nd call of quote");
+    assert!(point.counts("quote", Some(Path::new("/p/prog.py")), 10));
     assert_eq!(stop_point(first, Side::B, &b.rows).unwrap(), point);
 }
 
@@ -69,11 +70,11 @@ fn a_tracepoint_row_stops_at_the_nth_pass_of_its_line_and_a_top_level_row_has_no
         .point("/p/prog.py", 7, &[("t", "4")]);
     let aligned = align(run(&a), run(&b));
     let point = stop_point(&aligned.differences[0], Side::B, &b.rows).unwrap();
-    assert_eq!(
-        point.breakpoint,
-        json!({ "file": "/p/prog.py", "line": 7, "hit_condition": "2" })
-    );
+    assert_eq!(point.breakpoint, json!({ "file": "/p/prog.py", "line": 7 }));
+    assert_eq!(point.n, 2);
     assert_eq!(point.says, "the 2nd pass of prog.py:7");
+    assert!(point.counts("f", Some(Path::new("/p/prog.py")), 7));
+    assert!(!point.counts("f", Some(Path::new("/p/prog.py")), 8));
     let lone = Script::default().leaf("f", "1", "1");
     let none = Script::default();
     let aligned = align(run(&lone), run(&none));
@@ -81,6 +82,36 @@ fn a_tracepoint_row_stops_at_the_nth_pass_of_its_line_and_a_top_level_row_has_no
         stop_point(&aligned.differences[0], Side::B, &none.rows),
         None
     );
+}
+
+#[test]
+fn a_function_is_counted_in_its_own_file_not_by_its_name_alone() {
+    // weigh in right.py and weigh in left.py, called in turn; the runs differ at the
+    // second call of left.py's.
+    let weighs = |x: &str| {
+        Script::default()
+            .call_in("/p/right.py", "weigh", &[("x", "1")])
+            .ret("1")
+            .call_in("/p/left.py", "weigh", &[("x", "2")])
+            .ret("2")
+            .call_in("/p/right.py", "weigh", &[("x", "3")])
+            .ret("3")
+            .call_in("/p/left.py", "weigh", &[("x", x)])
+            .ret(x)
+    };
+    let (a, b) = (weighs("4"), weighs("5"));
+    let aligned = align(run(&a), run(&b));
+    let point = stop_point(&aligned.differences[0], Side::B, &b.rows).unwrap();
+    assert_eq!(
+        point.n, 2,
+        "the 2nd call of left.py's weigh, not the 4th weigh"
+    );
+    assert_eq!(point.says, "the 2nd call of weigh");
+    let (left, right) = (Path::new("/p/left.py"), Path::new("/p/right.py"));
+    assert!(point.counts("weigh", Some(left), 10));
+    assert!(!point.counts("weigh", Some(right), 10));
+    assert!(!point.counts("weigh", None, 10));
+    assert!(!point.counts("other", Some(left), 10));
 }
 
 #[test]

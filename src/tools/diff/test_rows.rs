@@ -39,7 +39,12 @@ impl Script {
         });
     }
 
-    pub fn call(mut self, function: &str, args: &[(&str, &str)]) -> Self {
+    pub fn call(self, function: &str, args: &[(&str, &str)]) -> Self {
+        self.call_in("/p/prog.py", function, args)
+    }
+
+    /// A call of `function` in `file` (a function of the same name may be in another).
+    pub fn call_in(mut self, file: &str, function: &str, args: &[(&str, &str)]) -> Self {
         self.next_call += 1;
         let record = CallRecord {
             call: self.next_call,
@@ -52,7 +57,7 @@ impl Script {
         };
         self.open
             .push((self.next_call, function.into(), self.rows.len() as u64));
-        self.row(Some(record), "/p/prog.py", 10, args);
+        self.row(Some(record), file, 10, args);
         self
     }
 

@@ -170,6 +170,19 @@ fn a_struct_shown_as_its_type_is_read_by_its_members() {
     );
     assert!(!shows_only_a_type("Price(cents=1, band='x')", 5));
     assert!(!shows_only_a_type("main.price {cents: 1}", 5));
+    // CodeLLDB gives a Rust u32 returned a `[raw]` child: the number is the value.
+    assert!(!shows_only_a_type("300", 1030));
+    assert!(!shows_only_a_type("-1", 1030));
+    assert!(!shows_only_a_type("true", 1030));
+    assert_eq!(
+        members_shown(&vars(&[("[raw]", "unsigned int")])),
+        None,
+        "a raw view alone is no member"
+    );
+    assert_eq!(
+        members_shown(&vars(&[("cents", "1100"), ("[raw]", "price")])).as_deref(),
+        Some("{cents=1100}")
+    );
     assert_eq!(
         members_text(&vars(&[("cents", "1100"), ("band", "1")])),
         "{cents=1100, band=1}"
