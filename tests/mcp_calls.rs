@@ -353,6 +353,19 @@ async fn codelldb_records_calls_with_arguments_and_return_values() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn codelldb_shows_a_rust_number_or_bool_returned_as_its_value() {
     // CodeLLDB gives a Rust u32 or bool a `[raw]` child, which is no struct's member.
+    rust_calls_and_their_values("codelldb").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lldb_dap_records_the_calls_of_a_rust_function_named_without_its_symbol_hash() {
+    // lldb-dap names a Rust frame by its symbol, `returns::answer::h<16 hex digits>`:
+    // the hash is no part of the pattern's name, nor of the row's.
+    rust_calls_and_their_values("lldb-dap").await;
+}
+
+/// A Rust program's calls on `adapter`: each row named by its path, with its
+/// arguments and the value it returned.
+async fn rust_calls_and_their_values(adapter: &str) {
     let source = program("tests/support/returns.rs");
     let client = McpClient::start_all_tools(
         &["--permission-mode", "bypass_all"],
@@ -362,7 +375,7 @@ async fn codelldb_shows_a_rust_number_or_bool_returned_as_its_value() {
     let launched = client
         .ok(
             "debug_launch",
-            json!({ "program": source, "adapter": "codelldb", "calls": ["answer", "heavy"] }),
+            json!({ "program": source, "adapter": adapter, "calls": ["answer", "heavy"] }),
         )
         .await;
     let id = launched["session_id"].clone();

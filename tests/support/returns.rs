@@ -1,5 +1,5 @@
 //! Functions returning a number and a bool, whose calls a call trace records with
-//! their return values (tests/mcp_calls_returns.rs): answer(21) returns 42,
+//! their return values (tests/mcp_calls.rs): answer(21) returns 42,
 //! heavy(500) true.
 
 fn answer(x: u32) -> u32 {

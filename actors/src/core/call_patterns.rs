@@ -122,6 +122,18 @@ impl CallPattern {
     }
 }
 
+/// A frame's function name without the hash a Rust symbol carries in its legacy
+/// mangling (`orders::shipping_cents::h52a151f948012429`, as lldb-dap names the
+/// frame): the hash is no part of the name a pattern or a person gives.
+pub fn without_symbol_hash(name: &str) -> &str {
+    match name.rsplit_once("::h") {
+        Some((path, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            path
+        }
+        _ => name,
+    }
+}
+
 /// Check a list of patterns (at most [`limits::MAX_CALL_PATTERNS`]).
 pub fn parse_all(texts: &[String]) -> Result<Vec<CallPattern>, SessionError> {
     if texts.len() > limits::MAX_CALL_PATTERNS {
@@ -177,6 +189,12 @@ mod tests {
     #[test]
     fn patterns_match_frames_by_name_module_and_file() {
         assert!(p("fact").matches("fact", Some("/x/prog.py")));
+        assert_eq!(
+            without_symbol_hash("orders::shipping_cents::h52a151f948012429"),
+            "orders::shipping_cents"
+        );
+        assert_eq!(without_symbol_hash("ns::hello"), "ns::hello");
+        assert_eq!(without_symbol_hash("a::h12"), "a::h12");
         assert!(!p("fact").matches("factorial", Some("/x/prog.py")));
         assert!(p("prog.fact").matches("fact", Some("/x/prog.py")));
         assert!(!p("other.fact").matches("fact", Some("/x/prog.py")));

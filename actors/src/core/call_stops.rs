@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::core::answer::answer_of;
-use crate::core::call_patterns::CallPattern;
+use crate::core::call_patterns::{without_symbol_hash, CallPattern};
 use crate::core::calls::{self, Ended, Resume};
 use crate::core::pending::Pending;
 use crate::core::session::SessionCore;
@@ -124,7 +124,7 @@ impl SessionCore {
                 stop.frames = body.stack_frames.len();
                 stop.top = body.stack_frames.first().map(|f| Top {
                     id: f.id,
-                    name: f.name.clone(),
+                    name: without_symbol_hash(&f.name).to_string(),
                     file: f.source.as_ref().and_then(|s| s.path.clone()),
                     line: f.line,
                 });
