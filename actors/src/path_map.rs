@@ -18,6 +18,18 @@
 //! [`check`] refuses mappings that could not be applied exactly: relative paths, `..`,
 //! two mappings of one remote (or one local) folder, and a local folder and a remote
 //! folder where one holds the other (a path under both could be either side's).
+//!
+//! A mapping's remote root says how its target spells paths (`target_style.rs`): a
+//! drive letter (`C:\app\src`) or a UNC prefix (`\\server\share`) is a Windows
+//! target's, whose paths are matched with either separator and without case, and sent
+//! with `\`; any other root is POSIX.
+
+mod target_style;
+#[cfg(test)]
+mod windows_tests;
+
+pub use target_style::is_windows_absolute;
+use target_style::TargetStyle;
 
 use std::path::{Component, Path, PathBuf};
 
@@ -27,6 +39,12 @@ use serde_json::Value;
 /// The mark before a path that is the target's and has no mapping:
 /// `remote:/usr/lib/python3.11/threading.py`.
 pub const REMOTE_MARK: &str = "remote:";
+
+/// Whether `path` is an absolute path on a target: POSIX (`/srv/a.py`) or Windows
+/// (`C:\app\a.py`, `\\server\share\a.py`).
+pub fn is_target_absolute(path: &str) -> bool {
+    path.starts_with('/') || is_windows_absolute(path)
+}
 
 /// Whether `path` is a remote target's file marked as such ([`REMOTE_MARK`]).
 pub fn is_remote(path: &std::path::Path) -> bool {
@@ -68,11 +86,15 @@ pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
     }
     for m in mappings {
         for (side, path) in [("local", &m.local), ("remote", &m.remote)] {
-            plain_absolute(path).map_err(|why| {
+            let plain = match side {
+                "remote" => plain_remote(path),
+                _ => plain_absolute(path),
+            };
+            plain.map_err(|why| {
                 format!(
                     "the {side} path {} of a path mapping {why}; give both sides as \
                      absolute folders, such as {{\"local\": \"/home/me/app\", \"remote\": \
-                     \"/app\"}}",
+                     \"/app\"}} (a Windows target's: \"C:\\\\app\")",
                     path.display()
                 )
             })?;
@@ -80,7 +102,7 @@ pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
     }
     for (i, a) in mappings.iter().enumerate() {
         for b in &mappings[i + 1..] {
-            if same(&a.remote, &b.remote) {
+            if same_remote(&a.remote, &b.remote) {
                 return Err(format!(
                     "the remote folder {} is mapped twice (to {} and {}); map each remote \
                      folder once",
@@ -103,7 +125,9 @@ pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
     for local in mappings {
         for remote in mappings {
             let (l, r) = (&local.local, &remote.remote);
-            if l.starts_with(r) || r.starts_with(l) {
+            // A Windows target's folder is never one of this machine's.
+            let posix = TargetStyle::of_root(r) == TargetStyle::Posix;
+            if posix && (l.starts_with(r) || r.starts_with(l)) {
                 return Err(format!(
                     "the local folder {} and the remote folder {} overlap, so a path under \
                      both could be either side's; map folders that do not hold one \
@@ -131,8 +155,30 @@ fn plain_absolute(path: &Path) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// Why a remote root is not an absolute path, in its target's style, without `.`
+/// or `..`.
+fn plain_remote(path: &Path) -> Result<(), &'static str> {
+    match TargetStyle::of_root(path) {
+        TargetStyle::Windows if target_style::windows_has_dots(&path.to_string_lossy()) => {
+            Err("has `.` or `..` in it")
+        }
+        TargetStyle::Windows => Ok(()),
+        TargetStyle::Posix => plain_absolute(path),
+    }
+}
+
 fn same(a: &Path, b: &Path) -> bool {
     a.components().eq(b.components())
+}
+
+/// Whether two remote roots are one folder (a Windows one without case).
+fn same_remote(a: &Path, b: &Path) -> bool {
+    match (TargetStyle::of_root(a), TargetStyle::of_root(b)) {
+        (TargetStyle::Windows, TargetStyle::Windows) => {
+            target_style::windows_same(&a.to_string_lossy(), &b.to_string_lossy())
+        }
+        _ => same(a, b),
+    }
 }
 
 /// The mappings of one session, applied to the messages it exchanges with its
@@ -148,11 +194,13 @@ pub struct PathMap {
 impl PathMap {
     /// A map of `mappings`, which [`check`] accepted.
     pub fn new(mappings: &[PathMapping]) -> Self {
-        let depth = |p: &Path| std::cmp::Reverse(p.components().count());
         let mut by_local = mappings.to_vec();
-        by_local.sort_by_key(|m| depth(&m.local));
+        by_local.sort_by_key(|m| std::cmp::Reverse(m.local.components().count()));
         let mut by_remote = mappings.to_vec();
-        by_remote.sort_by_key(|m| depth(&m.remote));
+        by_remote.sort_by_key(|m| {
+            let style = TargetStyle::of_root(&m.remote);
+            std::cmp::Reverse(target_style::depth(&m.remote, style))
+        });
         Self {
             by_local,
             by_remote,
@@ -177,7 +225,12 @@ impl PathMap {
         }
         for m in &self.by_local {
             if let Ok(rest) = Path::new(path).strip_prefix(&m.local) {
-                return join(&m.remote, rest);
+                return match TargetStyle::of_root(&m.remote) {
+                    TargetStyle::Windows => {
+                        target_style::windows_join(&m.remote.to_string_lossy(), rest)
+                    }
+                    TargetStyle::Posix => join(&m.remote, rest),
+                };
             }
         }
         path.to_string()
@@ -189,7 +242,13 @@ impl PathMap {
     /// node internal such as `node:internal/timers`) stays as it is, as does
     /// everything when the map is empty.
     pub fn to_local(&self, path: &str) -> String {
-        if self.is_empty() || path.starts_with(REMOTE_MARK) || !path.starts_with('/') {
+        if self.is_empty() || path.starts_with(REMOTE_MARK) {
+            return path.to_string();
+        }
+        if is_windows_absolute(path) {
+            return self.windows_to_local(path);
+        }
+        if !path.starts_with('/') {
             return path.to_string();
         }
         let given = Path::new(path);
@@ -197,8 +256,35 @@ impl PathMap {
             return path.to_string();
         }
         for m in &self.by_remote {
+            if TargetStyle::of_root(&m.remote) == TargetStyle::Windows {
+                continue;
+            }
             if let Ok(rest) = given.strip_prefix(&m.remote) {
                 return join(&m.local, rest);
+            }
+        }
+        format!("{REMOTE_MARK}{path}")
+    }
+
+    /// A Windows target's `path` as the agent sees it: under a Windows remote folder,
+    /// under its local one; any other marked. Without a Windows mapping it is no
+    /// target's path this map knows of, and stays as it is.
+    fn windows_to_local(&self, path: &str) -> String {
+        let mut windows = self
+            .by_remote
+            .iter()
+            .filter(|m| TargetStyle::of_root(&m.remote) == TargetStyle::Windows)
+            .peekable();
+        if windows.peek().is_none() {
+            return path.to_string();
+        }
+        for m in windows {
+            if let Some(rest) = target_style::windows_rest(path, &m.remote.to_string_lossy()) {
+                return rest
+                    .iter()
+                    .fold(m.local.clone(), |folder, name| folder.join(name))
+                    .display()
+                    .to_string();
             }
         }
         format!("{REMOTE_MARK}{path}")
