@@ -19,7 +19,8 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
     for (file, records) in snapshot.breakpoints.sources() {
         for record in records {
             let line = record.requested.line;
-            let why = if !file.exists() {
+            // A remote target's file (`remote:`) is not this machine's to look for.
+            let why = if !file.exists() && !crate::path_map::is_remote(file) {
                 Some("no such file".to_string())
             } else {
                 match &record.actual {
