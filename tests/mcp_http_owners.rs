@@ -2,15 +2,18 @@
 //! on one server each start their own sessions; each sees and reads the other's but
 //! cannot drive them until they are shared; a handover moves the session for good;
 //! when a client's MCP session ends, the sessions it still owns end after the grace,
-//! their adapters with them, and the one it handed over stays.
+//! their adapters with them, and the one it handed over stays. What a person's editor
+//! does on a session is told to the clients that drive it, and to no other.
 
 mod agent;
 mod common;
+mod editor_support;
 mod http_support;
 
 use std::time::{Duration, Instant};
 
 use agent::*;
+use editor_support::Editor;
 use http::StatusCode;
 use http_support::HttpServer;
 use serde_json::{json, Value};
@@ -300,4 +303,102 @@ async fn clients_read_each_others_sessions_and_drive_them_only_when_shared() {
             .await;
         assert_eq!(over["state"], "terminated", "{over}");
     }
+}
+
+/// Expose session `id` of client `session` with control, and join it as an editor.
+async fn editor_with_control(server: &HttpServer, session: &str, call: u64, id: &str) -> Editor {
+    let exposed = server
+        .call(
+            session,
+            call,
+            "debug_expose",
+            json!({ "session_id": id, "control": true }),
+        )
+        .await;
+    let file = exposed["setup_file"].as_str().unwrap();
+    let setup: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let mut editor = Editor::connect(setup["address"].as_str().unwrap()).await;
+    assert!(
+        editor.join(setup["token"].as_str().unwrap()).await.success,
+        "{setup}"
+    );
+    editor
+}
+
+/// Whether `message` tells that an editor took over session `id`.
+fn took_over(message: &Value, id: &str) -> bool {
+    let data = &message["params"]["data"];
+    message["method"] == "notifications/message"
+        && data["signal"] == "editor_took_over"
+        && data["session_id"] == id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_editor_taking_over_is_told_to_the_clients_that_drive_the_session_only() {
+    let server = HttpServer::start_with(&["--tools", "all"]).await;
+    let owner = server.initialize().await;
+    let shared = server.initialize().await;
+    let other = server.initialize().await;
+    let mut owner_hears = server.listen(&owner).await;
+    let mut shared_hears = server.listen(&shared).await;
+    let mut other_hears = server.listen(&other).await;
+    let line = line_of(discount(), "discounted = apply_discount");
+    let launched = server
+        .call(
+            &owner,
+            2,
+            "debug_launch",
+            json!({ "program": discount(), "breakpoints": [{"file": discount(), "line": line}] }),
+        )
+        .await;
+    let id = launched["session_id"].as_str().unwrap().to_string();
+    server
+        .call(
+            &owner,
+            3,
+            "debug_share",
+            json!({ "session_id": id, "with": "c2" }),
+        )
+        .await;
+    let mut editor = editor_with_control(&server, &owner, 4, &id).await;
+    owner_hears.until(|m| took_over(m, &id)).await;
+    // The client it is shared with drives it too, so it hears.
+    shared_hears.until(|m| took_over(m, &id)).await;
+
+    // The third client only reads it. Its own session, shown to an editor of its own,
+    // is told it after the first (editor activity comes in one ordered feed): the
+    // first was never told it.
+    let own = server
+        .call(
+            &other,
+            2,
+            "debug_launch",
+            json!({ "program": discount(), "stop_on_entry": true }),
+        )
+        .await;
+    let own_id = own["session_id"].as_str().unwrap().to_string();
+    let mut own_editor = editor_with_control(&server, &other, 3, &own_id).await;
+    let heard = other_hears.until(|m| took_over(m, &own_id)).await;
+    let editor_signal = |m: &&Value| {
+        let data = &m["params"]["data"];
+        data["session_id"] == id.as_str()
+            && data["signal"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("editor_"))
+    };
+    assert!(!heard.iter().any(|m| editor_signal(&m)), "{heard:?}");
+
+    for (client, session, call) in [(&owner, &id, 5), (&other, &own_id, 4)] {
+        let over = server
+            .call(
+                client,
+                call,
+                "debug_terminate",
+                json!({ "session_id": session }),
+            )
+            .await;
+        assert_eq!(over["state"], "terminated", "{over}");
+    }
+    editor.until_closed().await;
+    own_editor.until_closed().await;
 }

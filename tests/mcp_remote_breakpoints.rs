@@ -33,6 +33,9 @@ async fn stopped_in_remote_file(
 ) -> (String, String) {
     let attached = client.ok("debug_attach", arguments).await;
     assert_eq!(attached["state"], "stopped", "{attached}");
+    // A breakpoint in a marked file is not looked for on this machine.
+    let unverified = attached["unverified_breakpoints"].to_string();
+    assert!(!unverified.contains("no such file"), "{attached}");
     let marked = format!("remote:{}", remote_file.display());
     assert_eq!(attached["stop"]["file"], marked, "{attached}");
     // Its lines are the target's: none is read from this machine's files.
@@ -194,6 +197,79 @@ async fn debugpy_a_remote_file_no_mapping_covers_takes_breakpoints_by_its_marked
     );
     client
         .ok("debug_terminate", json!({ "session_id": here }))
+        .await;
+    close_leaving_nothing(client).await;
+}
+
+/// `debug_goto_targets` and `debug_goto` name the place as the breakpoint tools do: a
+/// remote target's file by its marked path, sent to debugpy as the target's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_goto_takes_a_marked_remote_path() {
+    let local = program("python/ticker.py");
+    let tree = RemoteTree::new("debugpy-goto");
+    let remote = tree.copy(&local);
+    let (_target, port) = debugpy_server(&python(), &remote).await;
+    let client = McpClient::start_all_tools(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let arguments = json!({ "host": "127.0.0.1", "port": port, "timeout": 60,
+                            "path_mappings": mapping_elsewhere(&program("python")),
+                            "breakpoints": [{ "function": "tick" }] });
+    let (id, marked) = stopped_in_remote_file(&client, arguments, &remote).await;
+    // debugpy jumps from a line's stop, not a function breakpoint's (a call): stop at
+    // the function's first line first.
+    let first = line_of(&local, "next = count + 1");
+    client
+        .ok(
+            "debug_set_breakpoint",
+            json!({ "session_id": id, "file": marked, "line": first }),
+        )
+        .await;
+    let at_first = client
+        .ok("debug_continue", json!({ "session_id": id, "timeout": 60 }))
+        .await;
+    assert_eq!(at_first["stop"]["line"], first, "{at_first}");
+    let returns = line_of(&local, "return next");
+    let targets = client
+        .ok(
+            "debug_goto_targets",
+            json!({ "session_id": id, "file": marked, "line": returns }),
+        )
+        .await;
+    let lines: Vec<&Value> = targets["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["line"])
+        .collect();
+    assert!(lines.contains(&&json!(returns)), "{targets}");
+    let jumped = client
+        .ok(
+            "debug_goto",
+            json!({ "session_id": id, "file": marked, "line": returns }),
+        )
+        .await;
+    assert_eq!(jumped["goto_target"]["line"], returns, "{jumped}");
+    // debugpy labels a target with the path it was sent: the target's own, unmarked.
+    let label = jumped["goto_target"]["label"].as_str().unwrap();
+    assert_eq!(label, format!("{}:{returns}", remote.display()), "{jumped}");
+    assert_eq!(jumped["stop"]["file"], marked, "{jumped}");
+    assert_eq!(jumped["stop"]["line"], returns, "{jumped}");
+    assert_eq!(jumped["stop"]["reason"], "goto", "{jumped}");
+    // A marked path must still be the target's absolute path.
+    let refused = client
+        .fails(
+            "debug_goto",
+            json!({ "session_id": id, "file": "remote:ticker.py", "line": returns }),
+            400,
+        )
+        .await;
+    let why = refused["error"].as_str().unwrap();
+    assert!(why.contains("no absolute path"), "{refused}");
+    client
+        .ok("debug_disconnect", json!({ "session_id": id }))
         .await;
     close_leaving_nothing(client).await;
 }

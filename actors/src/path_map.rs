@@ -18,6 +18,20 @@
 //! [`check`] refuses mappings that could not be applied exactly: relative paths, `..`,
 //! two mappings of one remote (or one local) folder, and a local folder and a remote
 //! folder where one holds the other (a path under both could be either side's).
+//!
+//! A mapping's remote root says how its target spells paths (`target_style.rs`): a
+//! drive letter (`C:\app\src`) or a UNC prefix (`\\server\share`) is a Windows
+//! target's, whose paths are matched with either separator and without case, and sent
+//! with `\`; any other root is POSIX.
+
+mod target_style;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod windows_tests;
+
+pub use target_style::is_windows_absolute;
+use target_style::TargetStyle;
 
 use std::path::{Component, Path, PathBuf};
 
@@ -27,6 +41,12 @@ use serde_json::Value;
 /// The mark before a path that is the target's and has no mapping:
 /// `remote:/usr/lib/python3.11/threading.py`.
 pub const REMOTE_MARK: &str = "remote:";
+
+/// Whether `path` is an absolute path on a target: POSIX (`/srv/a.py`) or Windows
+/// (`C:\app\a.py`, `\\server\share\a.py`).
+pub fn is_target_absolute(path: &str) -> bool {
+    path.starts_with('/') || is_windows_absolute(path)
+}
 
 /// Whether `path` is a remote target's file marked as such ([`REMOTE_MARK`]).
 pub fn is_remote(path: &std::path::Path) -> bool {
@@ -68,11 +88,15 @@ pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
     }
     for m in mappings {
         for (side, path) in [("local", &m.local), ("remote", &m.remote)] {
-            plain_absolute(path).map_err(|why| {
+            let plain = match side {
+                "remote" => plain_remote(path),
+                _ => plain_absolute(path),
+            };
+            plain.map_err(|why| {
                 format!(
                     "the {side} path {} of a path mapping {why}; give both sides as \
                      absolute folders, such as {{\"local\": \"/home/me/app\", \"remote\": \
-                     \"/app\"}}",
+                     \"/app\"}} (a Windows target's: \"C:\\\\app\")",
                     path.display()
                 )
             })?;
@@ -80,7 +104,7 @@ pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
     }
     for (i, a) in mappings.iter().enumerate() {
         for b in &mappings[i + 1..] {
-            if same(&a.remote, &b.remote) {
+            if same_remote(&a.remote, &b.remote) {
                 return Err(format!(
                     "the remote folder {} is mapped twice (to {} and {}); map each remote \
                      folder once",
@@ -103,7 +127,9 @@ pub fn check(mappings: &[PathMapping]) -> Result<(), String> {
     for local in mappings {
         for remote in mappings {
             let (l, r) = (&local.local, &remote.remote);
-            if l.starts_with(r) || r.starts_with(l) {
+            // A Windows target's folder is never one of this machine's.
+            let posix = TargetStyle::of_root(r) == TargetStyle::Posix;
+            if posix && (l.starts_with(r) || r.starts_with(l)) {
                 return Err(format!(
                     "the local folder {} and the remote folder {} overlap, so a path under \
                      both could be either side's; map folders that do not hold one \
@@ -131,8 +157,30 @@ fn plain_absolute(path: &Path) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// Why a remote root is not an absolute path, in its target's style, without `.`
+/// or `..`.
+fn plain_remote(path: &Path) -> Result<(), &'static str> {
+    match TargetStyle::of_root(path) {
+        TargetStyle::Windows if target_style::windows_has_dots(&path.to_string_lossy()) => {
+            Err("has `.` or `..` in it")
+        }
+        TargetStyle::Windows => Ok(()),
+        TargetStyle::Posix => plain_absolute(path),
+    }
+}
+
 fn same(a: &Path, b: &Path) -> bool {
     a.components().eq(b.components())
+}
+
+/// Whether two remote roots are one folder (a Windows one without case).
+fn same_remote(a: &Path, b: &Path) -> bool {
+    match (TargetStyle::of_root(a), TargetStyle::of_root(b)) {
+        (TargetStyle::Windows, TargetStyle::Windows) => {
+            target_style::windows_same(&a.to_string_lossy(), &b.to_string_lossy())
+        }
+        _ => same(a, b),
+    }
 }
 
 /// The mappings of one session, applied to the messages it exchanges with its
@@ -148,11 +196,13 @@ pub struct PathMap {
 impl PathMap {
     /// A map of `mappings`, which [`check`] accepted.
     pub fn new(mappings: &[PathMapping]) -> Self {
-        let depth = |p: &Path| std::cmp::Reverse(p.components().count());
         let mut by_local = mappings.to_vec();
-        by_local.sort_by_key(|m| depth(&m.local));
+        by_local.sort_by_key(|m| std::cmp::Reverse(m.local.components().count()));
         let mut by_remote = mappings.to_vec();
-        by_remote.sort_by_key(|m| depth(&m.remote));
+        by_remote.sort_by_key(|m| {
+            let style = TargetStyle::of_root(&m.remote);
+            std::cmp::Reverse(target_style::depth(&m.remote, style))
+        });
         Self {
             by_local,
             by_remote,
@@ -177,7 +227,12 @@ impl PathMap {
         }
         for m in &self.by_local {
             if let Ok(rest) = Path::new(path).strip_prefix(&m.local) {
-                return join(&m.remote, rest);
+                return match TargetStyle::of_root(&m.remote) {
+                    TargetStyle::Windows => {
+                        target_style::windows_join(&m.remote.to_string_lossy(), rest)
+                    }
+                    TargetStyle::Posix => join(&m.remote, rest),
+                };
             }
         }
         path.to_string()
@@ -189,7 +244,13 @@ impl PathMap {
     /// node internal such as `node:internal/timers`) stays as it is, as does
     /// everything when the map is empty.
     pub fn to_local(&self, path: &str) -> String {
-        if self.is_empty() || path.starts_with(REMOTE_MARK) || !path.starts_with('/') {
+        if self.is_empty() || path.starts_with(REMOTE_MARK) {
+            return path.to_string();
+        }
+        if is_windows_absolute(path) {
+            return self.windows_to_local(path);
+        }
+        if !path.starts_with('/') {
             return path.to_string();
         }
         let given = Path::new(path);
@@ -197,8 +258,35 @@ impl PathMap {
             return path.to_string();
         }
         for m in &self.by_remote {
+            if TargetStyle::of_root(&m.remote) == TargetStyle::Windows {
+                continue;
+            }
             if let Ok(rest) = given.strip_prefix(&m.remote) {
                 return join(&m.local, rest);
+            }
+        }
+        format!("{REMOTE_MARK}{path}")
+    }
+
+    /// A Windows target's `path` as the agent sees it: under a Windows remote folder,
+    /// under its local one; any other marked. Without a Windows mapping it is no
+    /// target's path this map knows of, and stays as it is.
+    fn windows_to_local(&self, path: &str) -> String {
+        let mut windows = self
+            .by_remote
+            .iter()
+            .filter(|m| TargetStyle::of_root(&m.remote) == TargetStyle::Windows)
+            .peekable();
+        if windows.peek().is_none() {
+            return path.to_string();
+        }
+        for m in windows {
+            if let Some(rest) = target_style::windows_rest(path, &m.remote.to_string_lossy()) {
+                return rest
+                    .iter()
+                    .fold(m.local.clone(), |folder, name| folder.join(name))
+                    .display()
+                    .to_string();
             }
         }
         format!("{REMOTE_MARK}{path}")
@@ -270,172 +358,5 @@ fn map_module(module: &mut serde_json::Map<String, Value>, map: &dyn Fn(&str) ->
     map_path(module, map);
     if let Some(Value::String(path)) = module.get_mut("symbolFilePath") {
         *path = map(path);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn map(pairs: &[(&str, &str)]) -> PathMap {
-        let mappings: Vec<_> = pairs.iter().map(|(l, r)| PathMapping::new(l, r)).collect();
-        check(&mappings).unwrap();
-        PathMap::new(&mappings)
-    }
-
-    #[test]
-    fn module_paths_come_back_local_or_marked() {
-        let m = map(&[("/home/me/app", "/srv/app")]);
-        let mut answer = json!({ "modules": [
-            { "id": 1, "name": "prog", "path": "/srv/app/prog",
-              "symbolFilePath": "/srv/app/prog.debug" },
-            { "id": 2, "name": "libc.so.6", "path": "/usr/lib/libc.so.6" },
-        ] });
-        m.incoming(&mut answer);
-        assert_eq!(answer["modules"][0]["path"], "/home/me/app/prog");
-        assert_eq!(
-            answer["modules"][0]["symbolFilePath"],
-            "/home/me/app/prog.debug"
-        );
-        assert_eq!(answer["modules"][1]["path"], "remote:/usr/lib/libc.so.6");
-        let mut event =
-            json!({ "reason": "new", "module": { "id": 3, "path": "/srv/app/lib.so" } });
-        m.incoming(&mut event);
-        assert_eq!(event["module"]["path"], "/home/me/app/lib.so");
-    }
-
-    #[test]
-    fn local_paths_go_to_the_target_under_its_folders_and_come_back() {
-        let m = map(&[("/home/me/app", "/srv/app"), ("/home/me/lib", "/opt/lib")]);
-        assert_eq!(
-            m.to_remote("/home/me/app/src/main.py"),
-            "/srv/app/src/main.py"
-        );
-        assert_eq!(m.to_remote("/home/me/lib/x.go"), "/opt/lib/x.go");
-        assert_eq!(m.to_remote("/home/me/app"), "/srv/app");
-        // Component-wise: `/home/me/apple` is not under `/home/me/app`.
-        assert_eq!(m.to_remote("/home/me/apple/a.py"), "/home/me/apple/a.py");
-        assert_eq!(
-            m.to_local("/srv/app/src/main.py"),
-            "/home/me/app/src/main.py"
-        );
-        assert_eq!(m.to_local("/opt/lib/x.go"), "/home/me/lib/x.go");
-        // Mapped already (by the adapter): kept.
-        assert_eq!(m.to_local("/home/me/app/a.py"), "/home/me/app/a.py");
-    }
-
-    #[test]
-    fn a_target_path_with_no_mapping_is_marked_and_goes_back_unmarked() {
-        let m = map(&[("/home/me/app", "/srv/app")]);
-        let marked = m.to_local("/usr/lib/python3.11/threading.py");
-        assert_eq!(marked, "remote:/usr/lib/python3.11/threading.py");
-        assert_eq!(m.to_local(&marked), marked, "marked once");
-        assert_eq!(m.to_remote(&marked), "/usr/lib/python3.11/threading.py");
-        assert_eq!(
-            m.to_local("/srv/application/a.py"),
-            "remote:/srv/application/a.py"
-        );
-        for name in ["<string>", "node:internal/timers", ""] {
-            assert_eq!(m.to_local(name), name, "no file path");
-        }
-    }
-
-    #[test]
-    fn the_deepest_mapping_of_a_path_wins() {
-        let m = map(&[("/w/app", "/srv"), ("/w/vendored", "/srv2/lib/vendored")]);
-        assert_eq!(m.to_local("/srv2/lib/vendored/a.go"), "/w/vendored/a.go");
-        let nested = map(&[("/w/app", "/srv"), ("/w/shared", "/srv/shared")]);
-        assert_eq!(nested.to_local("/srv/shared/a.py"), "/w/shared/a.py");
-        assert_eq!(nested.to_local("/srv/main.py"), "/w/app/main.py");
-        assert_eq!(nested.to_remote("/w/shared/a.py"), "/srv/shared/a.py");
-    }
-
-    #[test]
-    fn no_mappings_change_nothing() {
-        let m = PathMap::default();
-        assert_eq!(m.to_local("/usr/lib/a.py"), "/usr/lib/a.py");
-        let mut body = json!({"stackFrames": [{"source": {"path": "/a.py"}}]});
-        let before = body.clone();
-        m.incoming(&mut body);
-        assert_eq!(body, before);
-        m.outgoing(&mut body);
-        assert_eq!(body, before);
-        // But for a marked remote path an agent passes back, which loses its mark.
-        let mut marked = json!({"source": {"path": "remote:/usr/lib/a.py"}});
-        m.outgoing(&mut marked);
-        assert_eq!(marked["source"]["path"], "/usr/lib/a.py");
-        assert!(is_remote(std::path::Path::new("remote:/usr/lib/a.py")));
-        assert!(!is_remote(std::path::Path::new("/remote:/a.py")));
-    }
-
-    #[test]
-    fn sources_are_rewritten_wherever_they_are_in_a_message() {
-        let m = map(&[("/home/me/app", "/srv/app")]);
-        let mut body = json!({
-            "stackFrames": [
-                {"id": 1, "name": "f", "source": {"path": "/srv/app/a.py", "name": "a.py"}},
-                {"id": 2, "name": "g", "source": {"path": "/usr/lib/b.py"}},
-                {"id": 3, "name": "h", "source": {"sourceReference": 7}},
-            ],
-            "breakpoint": {"source": {"path": "/srv/app/c.py",
-                           "sources": [{"path": "/srv/app/d.py"}]}},
-            "sources": [{"path": "/srv/app/e.py"}],
-            "path": "/srv/app/not-a-source",
-        });
-        m.incoming(&mut body);
-        assert_eq!(
-            body["stackFrames"][0]["source"]["path"],
-            "/home/me/app/a.py"
-        );
-        assert_eq!(
-            body["stackFrames"][1]["source"]["path"],
-            "remote:/usr/lib/b.py"
-        );
-        assert_eq!(
-            body["stackFrames"][2]["source"],
-            json!({"sourceReference": 7})
-        );
-        assert_eq!(body["breakpoint"]["source"]["path"], "/home/me/app/c.py");
-        assert_eq!(
-            body["breakpoint"]["source"]["sources"][0]["path"],
-            "/home/me/app/d.py"
-        );
-        assert_eq!(body["sources"][0]["path"], "/home/me/app/e.py");
-        assert_eq!(body["path"], "/srv/app/not-a-source", "only sources");
-        let mut args = json!({"source": {"path": "/home/me/app/a.py"}, "lines": [3]});
-        m.outgoing(&mut args);
-        assert_eq!(args["source"]["path"], "/srv/app/a.py");
-    }
-
-    #[test]
-    fn mappings_that_cannot_be_applied_exactly_are_refused_saying_why() {
-        let refused = |pairs: &[(&str, &str)]| {
-            let mappings: Vec<_> = pairs.iter().map(|(l, r)| PathMapping::new(l, r)).collect();
-            check(&mappings).unwrap_err()
-        };
-        let why = refused(&[("app", "/srv")]);
-        assert!(
-            why.contains("local path app") && why.contains("not absolute"),
-            "{why}"
-        );
-        let why = refused(&[("/w/app", "srv")]);
-        assert!(why.contains("remote path srv"), "{why}");
-        let why = refused(&[("/w/app/../x", "/srv")]);
-        assert!(why.contains("`..`"), "{why}");
-        let why = refused(&[("/w/a", "/srv"), ("/w/b", "/srv/")]);
-        assert!(why.contains("remote folder /srv is mapped twice"), "{why}");
-        let why = refused(&[("/w/a", "/srv"), ("/w/a/", "/srv2")]);
-        assert!(why.contains("local folder /w/a is mapped twice"), "{why}");
-        let why = refused(&[("/app/src", "/app")]);
-        assert!(why.contains("overlap"), "{why}");
-        let why = refused(&[("/app", "/app")]);
-        assert!(why.contains("overlap"), "{why}");
-        let many: Vec<_> = (0..=MAX_PATH_MAPPINGS)
-            .map(|i| PathMapping::new(format!("/l/{i}"), format!("/r/{i}")))
-            .collect();
-        assert!(check(&many).unwrap_err().contains("more than the 64"));
-        assert!(check(&[]).is_ok());
     }
 }

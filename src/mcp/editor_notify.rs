@@ -1,10 +1,11 @@
 //! Notifications of what a person's editor with control does on an exposed session
 //! (`crate::expose`): it took over, moved the program, gave the moves back. The agent
-//! that owns the session hears each as it happens, not only in its next tool result:
-//! a `notifications/message` (level `notice`, logger `dapvisor`) whose data names the
-//! session, the signal (`editor_took_over`, `editor_moved`, `editor_gave_back`) and its
-//! payload; and, for a subscribed session resource, `notifications/resources/updated`
-//! with the same under `_meta["dapvisor/event"]`, as a stop is.
+//! that owns the session, and every client it is shared with, hears each as it
+//! happens, not only in its next tool result: a `notifications/message` (level
+//! `notice`, logger `dapvisor`) whose data names the session, the signal
+//! (`editor_took_over`, `editor_moved`, `editor_gave_back`) and its payload; and, for
+//! a subscribed session resource, `notifications/resources/updated` with the same
+//! under `_meta["dapvisor/event"]`, as a stop is.
 #![allow(deprecated)] // logging: the handshake-era way, which dapvisor serves
 
 use rmcp::model::{
@@ -22,20 +23,18 @@ use super::notify::Subscriptions;
 use super::resources::session_uri;
 
 /// Whether the client `caller` (`None`: the host's own, on stdio) hears of `activity`:
-/// it owns the session, or the session is anyone's. A session that is gone is no one's
-/// concern.
+/// it may drive the session, whose moves the editor now shares with it (the owner,
+/// a client it is shared with by `debug.share`, or anyone for a session that is
+/// anyone's). Another client, which may only read the session, does not. A session
+/// that is gone is no one's concern.
 pub(crate) fn concerns(
     runtime: &Runtime,
     caller: Option<&Owner>,
     activity: &EditorActivity,
 ) -> bool {
-    let Some(session) = runtime.session(activity.session) else {
-        return false;
-    };
-    match (caller, session.owner()) {
-        (Some(caller), Some(owner)) => *caller == owner,
-        _ => true,
-    }
+    runtime
+        .session(activity.session)
+        .is_some_and(|session| session.ownership().may_drive(caller))
 }
 
 /// Tell the client of `activity`.

@@ -251,7 +251,8 @@ impl SessionHandle {
 
 /// A source named by its path, as requests take it.
 pub(super) fn source_of(file: &Path) -> Source {
-    let path = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    // A marked remote path stays as it is: the session core sends it unmarked.
+    let path = super::handle::absolute(file);
     Source {
         path: Some(path.display().to_string()),
         ..Source::default()

@@ -139,7 +139,9 @@ fn unhit(snapshot: &SessionSnapshot) -> Vec<Value> {
                 continue;
             }
             let why = match &record.actual {
-                _ if !file.exists() => "it was never set: no such file".to_string(),
+                _ if !file.exists() && !crate::path_map::is_remote(file) => {
+                    "it was never set: no such file".to_string()
+                }
                 Some(actual) if actual.verified => "the program never ran that line".into(),
                 Some(actual) => format!(
                     "it was never set: {}",

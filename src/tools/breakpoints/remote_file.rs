@@ -47,11 +47,12 @@ pub(crate) fn start_file(
 /// (said so) is `remote`.
 fn marked(file: &str, remote: bool, session: &str) -> Result<PathBuf, ToolError> {
     let on_target = file.strip_prefix(REMOTE_MARK).unwrap_or(file);
-    if !on_target.starts_with('/') {
+    if !crate::path_map::is_target_absolute(on_target) {
         return Err(ToolError::invalid(
             format!("`file` {file} names no absolute path on the target after `{REMOTE_MARK}`"),
             "pass the path a stack frame showed, such as \
-             remote:/usr/lib/python3.11/threading.py",
+             remote:/usr/lib/python3.11/threading.py (a Windows target's: \
+             remote:C:\\Python311\\Lib\\threading.py)",
         ));
     }
     if !remote {

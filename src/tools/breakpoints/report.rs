@@ -20,7 +20,8 @@ pub(crate) fn unverified(snapshot: &SessionSnapshot) -> (Vec<Value>, String) {
         for record in records {
             let line = record.requested.line;
             let message = record.actual.as_ref().and_then(|a| a.message.as_deref());
-            let why = if !file.exists() {
+            // A remote target's file (`remote:`) is not this machine's to look for.
+            let why = if !file.exists() && !crate::path_map::is_remote(file) {
                 Some("no such file".to_string())
             } else {
                 match &record.actual {

@@ -18,6 +18,7 @@ use crate::wire::types::SteppingGranularity;
 use crate::Operation;
 use crate::{RunTicket, SessionHandle, StepKind};
 
+use crate::tools::breakpoints::remote_file::breakpoint_file;
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::{tool, Outcome, Reply, ToolDef};
 use crate::tools::catalogue::spec::{ToolAnnotations, ToolError};
@@ -312,7 +313,8 @@ async fn reverse_continue(ctx: Arc<Context>, args: ThreadArgs) -> Outcome {
 
 async fn goto_targets(ctx: Arc<Context>, args: GotoTargetsArgs) -> Outcome {
     let session = ctx.session(&args.session_id)?;
-    let file = ctx.paths.resolve(&args.file, "file")?;
+    // A remote target's file no mapping covers is named as its stack showed it.
+    let file = breakpoint_file(&ctx, &session, &args.file).await?;
     let line = check_line(args.line)?;
     let targets = session.goto_targets(&file, line, None).await?;
     let list: Vec<Value> = targets
@@ -332,7 +334,7 @@ async fn goto(ctx: Arc<Context>, args: GotoArgs) -> Outcome {
     let (target, chosen) = match (args.target_id, args.file, args.line) {
         (Some(t), None, None) => (t, None),
         (None, Some(file), Some(line)) => {
-            let file = ctx.paths.resolve(&file, "file")?;
+            let file = breakpoint_file(&ctx, &session, &file).await?;
             let line = check_line(line)?;
             let targets = session.goto_targets(&file, line, None).await?;
             // The target on the line asked for; else the adapter's first (the nearest

@@ -20,7 +20,11 @@ pub(crate) fn resolve(
     let mut mappings = Vec::with_capacity(given.len());
     for m in given {
         for (side, path) in [("local", &m.local), ("remote", &m.remote)] {
-            if !Path::new(path).is_absolute() {
+            let absolute = match side {
+                "remote" => dapvisor_actors::path_map::is_target_absolute(path),
+                _ => Path::new(path).is_absolute(),
+            };
+            if !absolute {
                 return Err(ToolError::invalid(
                     format!("the {side} folder {path:?} of a path mapping is not absolute"),
                     "give both folders of each mapping as absolute paths, such as \
@@ -82,6 +86,9 @@ mod tests {
         );
         let twice = resolve(&free, &[arg("/w/a", "/srv"), arg("/w/b", "/srv")]).unwrap_err();
         assert!(twice.error.contains("mapped twice"), "{twice}");
+        // A Windows target's folder is absolute there.
+        let windows = resolve(&free, &[arg(inside.to_str().unwrap(), r"C:\app\src")]).unwrap();
+        assert_eq!(windows, [PathMapping::new(&inside, r"C:\app\src")]);
 
         let rooted = PathPolicy::rooted(dir.join("root")).unwrap();
         let real = inside.canonicalize().unwrap();
