@@ -20,6 +20,10 @@ use crate::{Runtime, RuntimeConfig};
 /// breakpoint the program's own code hits) before it gives up: 100.
 pub const MAX_TRACE_STOPS: usize = 100;
 
+/// How long `dapvisor trace` waits for the program to end before it gives up, in
+/// seconds (`--timeout`).
+pub const DEFAULT_TRACE_TIMEOUT_SECS: f64 = 600.0;
+
 /// Flags of `dapvisor trace`.
 #[derive(Debug, Args)]
 pub struct TraceArgs {
@@ -33,8 +37,8 @@ pub struct TraceArgs {
     /// The adapter (debugpy, lldb-dap, dlv, codelldb); chosen from the program by default.
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
-    /// Give up when the program has not ended after this many seconds [default: 600].
-    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    /// Give up when the program has not ended after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TRACE_TIMEOUT_SECS)]
     pub timeout: f64,
     /// Redaction of keys, passwords and tokens in what is printed.
     #[command(flatten)]
