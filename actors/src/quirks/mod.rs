@@ -10,6 +10,7 @@
 mod codelldb;
 pub(crate) mod core_dump;
 mod debugpy;
+mod debugpy_raised;
 mod delve;
 pub(crate) mod dialect;
 mod flavor;
