@@ -57,7 +57,12 @@ fn assert_exception_stop(answer: &Value, program: &str, function: &str, line: i6
     assert_eq!(answer["state"], "stopped", "{answer}");
     let stop = &answer["stop"];
     assert_eq!(
-        (&stop["reason"], &stop["file"], &stop["function"], &stop["line"]),
+        (
+            &stop["reason"],
+            &stop["file"],
+            &stop["function"],
+            &stop["line"]
+        ),
         (
             &json!("exception"),
             &json!(program),
@@ -123,10 +128,7 @@ async fn with_the_raised_filter_a_step_still_goes_into_the_library() {
     let stop = &inside["stop"];
     assert_eq!(stop["function"], "loads", "into json.loads: {inside}");
     assert!(
-        stop["file"]
-            .as_str()
-            .unwrap()
-            .ends_with("json/__init__.py"),
+        stop["file"].as_str().unwrap().ends_with("json/__init__.py"),
         "{inside}"
     );
     // Raised in the library's decoder, the error stops only back in the program.

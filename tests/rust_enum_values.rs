@@ -77,9 +77,7 @@ async fn a_vec_of_enums_holding_a_string_reads_as_rust_on_lldb_dap_and_codelldb(
             format!("size={}", values(&entries).len()),
             "{adapter}: {entries}"
         );
-        let output = client
-            .ok("debug_output", json!({ "session_id": id }))
-            .await;
+        let output = client.ok("debug_output", json!({ "session_id": id })).await;
         assert!(
             !output.to_string().contains("Traceback"),
             "{adapter}: the formatters raised nothing: {output}"

@@ -52,7 +52,10 @@ fn launch(draft: &mut LaunchDraft<'_>) {
     if is_rust_program(draft.spec) {
         draft.put("sourceLanguages", json!(["rust"]));
         // The toolchain's formatters it loads misread enums too: corrected as on lldb-dap.
-        draft.put("preRunCommands", json!(super::rust_formatters_fix::commands()));
+        draft.put(
+            "preRunCommands",
+            json!(super::rust_formatters_fix::commands()),
+        );
     }
 }
 

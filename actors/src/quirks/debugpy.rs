@@ -21,8 +21,8 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
-use super::dialect::path_value;
 use super::debugpy_raised::raised_arguments;
+use super::dialect::path_value;
 use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
 use crate::launch::LaunchSpec;

@@ -88,7 +88,11 @@ mod tests {
     #[test]
     fn the_script_is_loaded_first_and_every_command_is_ours() {
         let commands = commands();
-        assert!(commands[0].contains(&hex(FIX_SCRIPT)), "{}", &commands[0][..80]);
+        assert!(
+            commands[0].contains(&hex(FIX_SCRIPT)),
+            "{}",
+            &commands[0][..80]
+        );
         assert_eq!(
             commands.last().unwrap(),
             "type category enable dapvisor-rust"
