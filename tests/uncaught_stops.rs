@@ -97,7 +97,7 @@ async fn a_rust_panic_stops_under_codelldb_by_default() {
 /// works: the caught ValueError of `parse_line` is the first stop. The exceptions the
 /// standard library raises and catches as the program starts (155 of them under
 /// pyenv's Python 3.11: pathlib, importlib.metadata, ...) stop nothing, as the session
-/// then debugs only the program's code.
+/// then stops only at the program's own (`tests/debugpy_raised_filter.rs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_core_launch_says_how_to_stop_at_raised_exceptions_and_that_works() {
     let client = McpClient::start(BYPASS, Elicitation::Unsupported).await;

@@ -5,7 +5,8 @@
 //! - `rust_panic` stops a Rust program where it panics, so it is set by default.
 //! - Its dialect: it loads the toolchain's Rust formatters only when told the program
 //!   is Rust (`sourceLanguages`); then a `Vec<String>` reads `size=2`, an `Option`
-//!   `Some(15)`. CodeLLDB 1.11 reads no `coreFile`: a core dump is an `attach` whose
+//!   `Some(15)`, with dapvisor's corrections to them (`preRunCommands`, see
+//!   `rust_formatters_fix.rs`). CodeLLDB 1.11 reads no `coreFile`: a core dump is an `attach` whose
 //!   target is created by `target create -c CORE PROGRAM` and whose process is the
 //!   dump's (no `processCreateCommands`). An attach names its `type` and `request`,
 //!   and attaches by pid, or to a gdb-remote server (`lldb-server gdbserver`) by
@@ -50,6 +51,11 @@ fn launch(draft: &mut LaunchDraft<'_>) {
     draft.put("stdio", stdio);
     if is_rust_program(draft.spec) {
         draft.put("sourceLanguages", json!(["rust"]));
+        // The toolchain's formatters it loads misread enums too: corrected as on lldb-dap.
+        draft.put(
+            "preRunCommands",
+            json!(super::rust_formatters_fix::commands()),
+        );
     }
 }
 

@@ -5,7 +5,7 @@
 //!   advice).
 //! - Its `uncaught` filter stops where an exception nothing handles is raised; its
 //!   `raised` filter at every exception, the library's own too, so a session with it
-//!   debugs only the program's code (`justMyCode`).
+//!   stops only at the program's own (`debugpy_raised.rs`).
 //!
 //! (That it sends `initialized` only after `launch`, and answers `launch` only after
 //! `configurationDone`, the launch handshake handles for every adapter alike.)
@@ -13,14 +13,15 @@
 //! Its dialect: a launch runs the program under the Python found (`python`), or runs
 //! a `module` instead of the program. An attach to a port is to a debug server that
 //! speaks DAP itself (`connect`), reached directly; by pid it injects itself. Either
-//! way it names no program, debugs library code too (unless the `raised` filter is
-//! on), and does not stop at a `SystemExit`. Path mappings are its `pathMappings`
+//! way it names no program, debugs library code too, and does not stop at a
+//! `SystemExit`. Path mappings are its `pathMappings`
 //! (`localRoot`, `remoteRoot`).
 
 use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use super::debugpy_raised::raised_arguments;
 use super::dialect::path_value;
 use super::dialect::{default_to_adapter, AttachDraft, Dialect, LaunchDraft};
 use super::Quirks;
@@ -45,8 +46,8 @@ pub(super) const QUIRKS: Quirks = Quirks {
 /// comes through dapvisor's pipes, not debugpy's redirection (which would say it
 /// twice).
 fn launch(draft: &mut LaunchDraft<'_>) {
-    if only_my_code(&draft.spec.exception_filters) {
-        draft.put("justMyCode", json!(true));
+    for (key, value) in raised_arguments(&draft.spec.exception_filters) {
+        draft.put(key, value);
     }
     // A call trace reads each return value in the caller's locals after a step out,
     // where pydevd shows it only when asked to.
@@ -58,18 +59,6 @@ fn launch(draft: &mut LaunchDraft<'_>) {
         draft.put("redirectOutput", json!(false));
     }
 }
-
-/// Whether to debug only the program's own code (`justMyCode`), not the library's as
-/// dapvisor otherwise does: with the `raised` filter, which would stop at every
-/// exception the standard library raises and handles itself (importing a module alone
-/// raises dozens) before the program's own. The launch's `launch_args` may still say
-/// otherwise.
-fn only_my_code(exception_filters: &[String]) -> bool {
-    exception_filters.iter().any(|f| f == RAISED)
-}
-
-/// debugpy's filter for every exception raised, handled or not.
-const RAISED: &str = "raised";
 
 /// debugpy runs a module (`module: pytest`) instead of a program, and refuses both; the
 /// program then only chose the adapter.
@@ -85,10 +74,11 @@ fn attach(draft: &mut AttachDraft<'_>) {
     } else if let Some(pid) = draft.spec.pid {
         draft.put("processId", json!(pid));
     }
-    draft.put(
-        "justMyCode",
-        json!(only_my_code(&draft.spec.exception_filters)),
-    );
+    // As a launch's defaults say: the library's code is debugged too.
+    draft.put("justMyCode", json!(false));
+    for (key, value) in raised_arguments(&draft.spec.exception_filters) {
+        draft.put(key, value);
+    }
     if !draft.spec.calls.is_empty() {
         draft.put("showReturnValue", json!(true));
     }

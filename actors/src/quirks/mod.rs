@@ -10,6 +10,7 @@
 mod codelldb;
 pub(crate) mod core_dump;
 mod debugpy;
+mod debugpy_raised;
 mod delve;
 pub(crate) mod dialect;
 mod flavor;
@@ -20,6 +21,7 @@ pub(crate) mod lldb_dap;
 mod ruby;
 mod rust_binary;
 mod rust_formatters;
+mod rust_formatters_fix;
 
 pub(crate) use core_dump::{CoreDump, CoreRequest};
 pub use dialect::Dialect;

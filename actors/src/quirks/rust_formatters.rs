@@ -48,12 +48,15 @@ fn init_commands_in(sysroot: &Path) -> Result<Vec<String>, String> {
             lookup.display()
         ));
     }
-    Ok(vec![
+    let mut init = vec![
         format!("command script import \"{}\"", lookup.display()),
         // -s 1 (silent run): lldb does not echo each of the file's hundred commands
         // into the console.
         format!("command source -s 1 \"{}\"", commands.display()),
-    ])
+    ];
+    // Their enums, Strings and hash maps corrected (see rust_formatters_fix.rs).
+    init.extend(super::rust_formatters_fix::lldb_dap_commands());
+    Ok(init)
 }
 
 /// The line a Rust session's output starts with when the formatters are missing.
@@ -80,11 +83,15 @@ mod tests {
         std::fs::write(etc.join("lldb_commands"), "").unwrap();
         let commands = init_commands_in(&sysroot).unwrap();
         assert_eq!(
-            commands,
+            commands[..2],
             [
                 format!("command script import \"{}/lldb_lookup.py\"", etc.display()),
                 format!("command source -s 1 \"{}/lldb_commands\"", etc.display()),
             ]
+        );
+        assert_eq!(
+            commands[2..],
+            super::super::rust_formatters_fix::lldb_dap_commands()
         );
         std::fs::remove_dir_all(&sysroot).unwrap();
     }
