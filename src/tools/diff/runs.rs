@@ -11,7 +11,8 @@ use tokio::time::Instant;
 
 use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::spec::ToolError;
-use crate::tools::start::session::{start_launch, LaunchArgs};
+use crate::tools::start::args::LaunchArgs;
+use crate::tools::start::session::start_launch;
 use crate::{RunTicket, SessionHandle, SessionState, StopOutcome, TraceRow};
 
 /// How a run ended, as far as the diff waited.

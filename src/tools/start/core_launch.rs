@@ -11,8 +11,9 @@ use crate::tools::catalogue::context::Context;
 use crate::tools::catalogue::def::Outcome;
 use crate::tools::catalogue::spec::ToolError;
 use crate::tools::inspect::watches;
+use crate::tools::start::args::LaunchArgs;
 use crate::tools::start::rooted_launch;
-use crate::tools::start::session::{started, LaunchArgs};
+use crate::tools::start::session::started;
 use crate::LaunchSpec;
 
 /// Open `args.core`, a core dump of `args.program`, in a new session, and answer its

@@ -1,6 +1,7 @@
 //! Starting sessions and ending them: `debug.launch` (with a test, stdin, under a root),
 //! `debug.attach`, and what a launch sets when the agent does not say.
 
+pub(super) mod args;
 pub(super) mod attach;
 pub(super) mod core_launch;
 pub(super) mod defaults;
