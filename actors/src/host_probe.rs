@@ -11,13 +11,15 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// How long one probe of an adapter (`python -c "import debugpy"`, `gdb --version`) may
-/// run before it is killed and the candidate counted as not working: 20 s. A probe takes
-/// well under a second on an idle machine, but 5 s proved too short on a loaded one
-/// (seven adapters started at once beside a test run: `import debugpy` and rdbg's
-/// `require` both passed 5 s), and a working adapter counted as missing fails a launch
-/// outright, where a slow probe only delays it. Set with
+/// run before it is killed and the candidate counted as not working: 60 s. A probe takes
+/// well under a second on an idle machine, but 5 s and then 20 s proved too short on a
+/// loaded one (seven adapters started at once beside a test run: `import debugpy` and
+/// rdbg's `require` passed 5 s; rdbg's `Gem.bin_path` passed 20 s with a release build,
+/// a lint run and a whole test suite on two cores), and a working adapter counted as
+/// missing fails a launch outright, where a slow probe only delays it. The deadline is
+/// only for a probe that never ends (an interpreter that hangs). Set with
 /// [`crate::registry::Environment::probe_timeout`].
-pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How a probe subprocess ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
