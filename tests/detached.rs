@@ -50,16 +50,29 @@ async fn launch(runtime: &Runtime) -> (SessionHandle, u32) {
 }
 
 /// The detached debuggee under the session's current adapter, checked to have left
-/// the adapter's process group and session.
+/// the adapter's process group and session. It is looked for until it shows (at most
+/// [`GONE_WAIT`]): on a loaded machine the stop can be read before `/proc` shows the
+/// child's own command line (once, 2 of these 6 tests saw a lone descendant without it).
 fn detached_debuggee(session: &SessionHandle) -> u32 {
     let adapter = session
         .adapter_pid()
         .expect("the adapter runs as a process");
-    let under: Vec<u32> = descendants(adapter);
-    let debuggee = *under
-        .iter()
-        .find(|&&p| cmdline(p).ends_with(MARK))
-        .unwrap_or_else(|| panic!("no detached debuggee under {adapter}: {under:?}"));
+    let deadline = std::time::Instant::now() + GONE_WAIT;
+    let debuggee = loop {
+        let under = descendants(adapter);
+        if let Some(&found) = under.iter().find(|&&p| cmdline(p).ends_with(MARK)) {
+            break found;
+        }
+        if std::time::Instant::now() > deadline {
+            let seen: Vec<String> = under
+                .iter()
+                .map(|&p| format!("{p}: {:?}", cmdline(p)))
+                .collect();
+            panic!("no detached debuggee under {adapter} within {GONE_WAIT:?}: {seen:?}");
+        }
+        // /proc has no event to wait on: look again shortly, as `wait_gone` does.
+        std::thread::park_timeout(Duration::from_millis(20));
+    };
     let (group, sid) = group_and_session(debuggee).unwrap();
     let (adapter_group, adapter_sid) = group_and_session(adapter).unwrap();
     assert_eq!(adapter_group, adapter, "the adapter leads its group");
