@@ -165,7 +165,8 @@ async fn records(client: &McpClient, id: &str, file: &Path) -> Vec<(i64, i64, u6
 
 /// `add` runs twice, the line marked `never` not at all (its `if` is false, so js-debug
 /// keeps its breakpoint there rather than moving it to the next line run).
-const COUNT_JS: &str = "let total = 0;\nfunction add(x) {\n  total += x; // add\n  return total;\n}\n\
+const COUNT_JS: &str =
+    "let total = 0;\nfunction add(x) {\n  total += x; // add\n  return total;\n}\n\
     add(1);\nif (total > 100) {\n  total = 0; // never\n}\nadd(2);\n\
     console.log(\"total\", total); // last\n";
 

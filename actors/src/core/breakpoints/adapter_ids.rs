@@ -90,7 +90,10 @@ impl BreakpointCache {
         if !exact.is_empty() {
             return exact;
         }
-        pick(&|path| path.file_name().is_some_and(|n| Some(n) == file.file_name()))
+        pick(&|path| {
+            path.file_name()
+                .is_some_and(|n| Some(n) == file.file_name())
+        })
     }
 
     /// Follow a `breakpoint` event: the adapter changed one of its breakpoints (verified
