@@ -4,7 +4,8 @@
 //! of breakpoints is their final state, on real js-debug: one that stopped the program
 //! or bound later is never said to be unset, at the CLI or over MCP; one held for a
 //! script the program never loaded is said so in words at the end, not as the
-//! adapter's message key.
+//! adapter's message key. Breakpoints added mid-run count their own hits, though
+//! js-debug (v1.112) may give one the id of another of its file.
 
 mod agent;
 mod cli_support;
@@ -111,8 +112,7 @@ async fn over_mcp_a_breakpoint_that_stopped_the_program_is_verified() {
     let id = launched["session_id"].clone();
 
     // The session as the MCP resource shows it: the breakpoint it stopped at is
-    // verified, with the hit counted. (Not one set anew mid-run: js-debug v1.112
-    // gives a breakpoint added to a file the id of another one there.)
+    // verified, with the hit counted.
     let (_, session) = client
         .read(&format!("debugger://sessions/{}", id.as_str().unwrap()))
         .await
@@ -138,6 +138,96 @@ async fn over_mcp_a_breakpoint_that_stopped_the_program_is_verified() {
     assert_eq!(
         ended["never_hit"],
         json!([format!("{}:{never}", lib.display())]),
+        "{ended}"
+    );
+    client.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The hits of `file`'s breakpoints as the session resource shows them, by the line
+/// asked for, with the ids js-debug gave them.
+async fn records(client: &McpClient, id: &str, file: &Path) -> Vec<(i64, i64, u64)> {
+    let (_, session) = client
+        .read(&format!("debugger://sessions/{id}"))
+        .await
+        .unwrap();
+    let records = &session["breakpoints"]["sources"][file.display().to_string()];
+    let records = records.as_array().unwrap_or_else(|| panic!("{session}"));
+    records
+        .iter()
+        .map(|r| {
+            let line = r["requested"]["line"].as_i64().unwrap();
+            let id = r["actual"]["id"].as_i64().unwrap_or(-1);
+            (line, id, r["hits"].as_u64().unwrap())
+        })
+        .collect()
+}
+
+/// `add` runs twice, the line marked `never` not at all (its `if` is false, so js-debug
+/// keeps its breakpoint there rather than moving it to the next line run).
+const COUNT_JS: &str =
+    "let total = 0;\nfunction add(x) {\n  total += x; // add\n  return total;\n}\n\
+    add(1);\nif (total > 100) {\n  total = 0; // never\n}\nadd(2);\n\
+    console.log(\"total\", total); // last\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breakpoints_added_mid_run_count_their_own_hits_though_js_debug_shares_an_id() {
+    let dir = scratch("js-shared-ids");
+    let program = dir.join("count.js");
+    std::fs::write(&program, COUNT_JS).unwrap();
+    let line = |needle: &str| common::line_of(&program, needle);
+    let (add, never, last) = (line("// add"), line("// never"), line("// last"));
+    let client = McpClient::start(
+        &["--permission-mode", "bypass_all"],
+        Elicitation::Unsupported,
+    )
+    .await;
+    let launched = client
+        .ok(
+            "debug_launch",
+            json!({ "program": program, "timeout": 120,
+                    "breakpoints": [{ "file": program, "line": add }] }),
+        )
+        .await;
+    assert_eq!(launched["stop"]["line"], add, "{launched}");
+    let id = launched["session_id"].as_str().unwrap().to_string();
+
+    // Two breakpoints added at the first stop, one after the other: js-debug gives
+    // the first of them the id of the one at `add`.
+    for at in [never, last] {
+        client
+            .ok(
+                "debug_set_breakpoint",
+                json!({ "session_id": id, "file": program, "line": at }),
+            )
+            .await;
+    }
+    let placed = records(&client, &id, &program).await;
+    let ids: Vec<i64> = placed.iter().map(|(_, id, _)| *id).collect();
+    assert_eq!(ids[0], ids[1], "js-debug shares an id no more: {placed:?}");
+
+    for at in [add, last] {
+        let stop = client
+            .ok(
+                "debug_continue",
+                json!({ "session_id": id, "timeout": 120 }),
+            )
+            .await;
+        assert_eq!(stop["stop"]["line"], at, "{stop}");
+    }
+    let counted = records(&client, &id, &program).await;
+    let hits: Vec<(i64, u64)> = counted.iter().map(|(l, _, h)| (*l, *h)).collect();
+    assert_eq!(hits, [(add, 2), (never, 0), (last, 1)], "{counted:?}");
+    let ended = client
+        .ok(
+            "debug_continue",
+            json!({ "session_id": id, "timeout": 120 }),
+        )
+        .await;
+    assert_eq!(ended["state"], "terminated", "{ended}");
+    assert_eq!(
+        ended["never_hit"],
+        json!([format!("{}:{never}", program.display())]),
         "{ended}"
     );
     client.close().await;

@@ -1,8 +1,9 @@
 //! debug.diff over MCP on real adapters: two runs of one program on a passing and a
 //! failing input (examples/programs/*/shipping), and a passing and a failing pytest
 //! test, aligned by function and call order; the first difference, the rest by
-//! cursor, both sessions ended (or kept stopped at the difference), and each bad input
-//! said (the cases that need the runtime itself are in diff_runs.rs).
+//! cursor, both sessions ended (or kept stopped at the difference), two functions of
+//! one name in two files counted apart (tests/support/twins), and each bad input said
+//! (the cases that need the runtime itself are in diff_runs.rs).
 
 mod agent;
 mod common;
@@ -147,6 +148,33 @@ async fn debugpy_finds_where_two_inputs_part_and_reads_the_rest_by_cursor() {
         .expect("band returns otherwise");
     assert_eq!(band["a"]["values"]["returned"], "'small'", "{band}");
     assert_eq!(band["b"]["values"]["returned"], "'large'", "{band}");
+    nothing_left(&client).await;
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_function_of_one_name_in_two_files_is_two_functions_counted_apart() {
+    // right.weigh(1), left.weigh(2), right.weigh(3), left.weigh(grams): the runs part
+    // at left.py's 2nd weigh, the 4th call of a `weigh`.
+    let client = client().await;
+    let main = program("tests/support/twins/main.py");
+    let first = client
+        .ok(
+            "debug_diff",
+            json!({ "a": { "program": main, "args": ["4"] },
+                    "b": { "program": main, "args": ["5"] },
+                    "calls": ["weigh"], "timeout": 300 }),
+        )
+        .await;
+    let one = &first["differences"][0];
+    assert_eq!(one["event"], "call", "{first}");
+    assert_eq!(one["path"], "weigh#2", "{first}");
+    assert!(
+        one["file"].as_str().unwrap().ends_with("left.py"),
+        "{first}"
+    );
+    assert_eq!(one["matched_before"], 6, "{first}");
+    assert_eq!(one["b"]["values"]["grams"], "5", "{first}");
     nothing_left(&client).await;
     client.close().await;
 }

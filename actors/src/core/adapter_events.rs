@@ -220,7 +220,7 @@ impl SessionCore {
                 name: String::new(),
             });
         }
-        self.breakpoints.record_hits(&stop.hit_breakpoint_ids);
+        self.count_stop_hits(stop.thread_id, &stop.hit_breakpoint_ids);
         self.run.last_stop = Some(stop.clone());
         self.set_program(Program::Stopped);
         self.emit(EventKind::Stopped(stop));

@@ -4,6 +4,8 @@
 //! DAP's `setBreakpoints` replaces every breakpoint of a file, so adding or removing
 //! one breakpoint means sending the file's full list again. The cache is that list.
 
+mod adapter_ids;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -15,6 +17,8 @@ use crate::wire::types::{
     SetBreakpointsArguments, SetExceptionBreakpointsArguments, SetFunctionBreakpointsArguments,
     Source, SourceBreakpoint,
 };
+
+pub(crate) use adapter_ids::StopPlace;
 
 /// One cached breakpoint: what was asked for and what the adapter made of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -364,97 +368,6 @@ impl BreakpointCache {
         !self.exception_filters.is_empty()
             || self.exception_filter_options.is_some()
             || self.exception_options.is_some()
-    }
-
-    /// Whether the adapter gave `id` to one of the cached source or function
-    /// breakpoints.
-    pub(crate) fn has_id(&self, id: i64) -> bool {
-        self.sources
-            .values()
-            .flatten()
-            .map(|r| &r.actual)
-            .chain(self.functions.iter().map(|r| &r.actual))
-            .any(|actual| actual.as_ref().and_then(|a| a.id) == Some(id))
-    }
-
-    /// Follow a `breakpoint` event: the adapter changed one of its breakpoints (verified
-    /// it later, moved it). Matched by id; returns whether a cached record changed.
-    pub(crate) fn apply_event(&mut self, reason: &str, bp: &Breakpoint) -> bool {
-        let Some(id) = bp.id else { return false };
-        let records = self
-            .sources
-            .values_mut()
-            .flatten()
-            .map(|r| &mut r.actual)
-            .chain(self.functions.iter_mut().map(|r| &mut r.actual));
-        for actual in records {
-            if actual.as_ref().and_then(|a| a.id) == Some(id) {
-                if reason == "removed" {
-                    *actual = None;
-                } else {
-                    *actual = Some(bp.clone());
-                }
-                return true;
-            }
-        }
-        reason == "changed" && self.apply_renumbered(bp)
-    }
-
-    /// A `changed` breakpoint under an id the adapter never gave, at a line of a file
-    /// where the cache holds one it has not verified: that one, set once its class
-    /// loaded and numbered anew (JdiDapServer does so, as clients match by file and
-    /// line when the id is unknown).
-    fn apply_renumbered(&mut self, bp: &Breakpoint) -> bool {
-        let (Some(path), Some(line)) = (bp.source.as_ref().and_then(|s| s.path.as_ref()), bp.line)
-        else {
-            return false;
-        };
-        let Some(records) = self.sources.get_mut(Path::new(path)) else {
-            return false;
-        };
-        let unverified = records
-            .iter_mut()
-            .find(|r| r.requested.line == line && !r.actual.as_ref().is_some_and(|a| a.verified));
-        match unverified {
-            Some(record) => {
-                record.actual = Some(bp.clone());
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Count a stop that names `ids` (its `hitBreakpointIds`) as a hit of each cached
-    /// breakpoint the adapter gave one of those ids. A breakpoint that stopped the
-    /// program is bound, whatever the adapter said before: js-debug verifies one only
-    /// in a `breakpoint` event after the stop it made.
-    pub(crate) fn record_hits(&mut self, ids: &[i64]) {
-        let sources = self.sources.values_mut().flatten();
-        let records = sources.map(|r| (&mut r.actual, &mut r.hits)).chain(
-            self.functions
-                .iter_mut()
-                .map(|r| (&mut r.actual, &mut r.hits)),
-        );
-        for (actual, hits) in records {
-            let named = |a: &&mut Breakpoint| a.id.is_some_and(|id| ids.contains(&id));
-            if let Some(actual) = actual.as_mut().filter(named) {
-                *hits += 1;
-                if !actual.verified {
-                    actual.verified = true;
-                    actual.message = None;
-                }
-            }
-        }
-    }
-
-    /// The template of the tracepoint the adapter gave `id`, if it is one.
-    pub(crate) fn template_of(&self, id: i64) -> Option<String> {
-        self.sources
-            .values()
-            .flatten()
-            .find(|r| r.actual.as_ref().and_then(|a| a.id) == Some(id))
-            .and_then(|r| r.requested.log_message.clone())
-            .filter(|m| crate::core::trace::collected(m).is_some())
     }
 
     /// Count a hit of the tracepoint asked for at `file:line` (a log point: no stop

@@ -70,7 +70,7 @@ impl SessionCore {
             return false;
         }
         if entry {
-            self.breakpoints.record_hits(hits);
+            self.breakpoints.record_hits(hits, None);
             if !self.calls.admit(Instant::now()) {
                 self.resume_after_call(thread);
                 return true;

@@ -140,6 +140,8 @@ impl SessionCore {
                 | Pending::Startup(_)
                 | Pending::TraceStop(_)
                 | Pending::CallStop(_) => {}
+                // Never told where: each breakpoint of a shared id gets the hit.
+                Pending::StopHits(ids) => self.breakpoints.record_hits(&ids, None),
             }
         }
         self.change_phase(Phase::end);

@@ -76,6 +76,8 @@ impl SessionCore {
                 | Pending::Startup(_)
                 | Pending::TraceStop(_)
                 | Pending::CallStop(_) => {}
+                // Never told where: each breakpoint of a shared id gets the hit.
+                Pending::StopHits(ids) => self.breakpoints.record_hits(&ids, None),
             }
         }
         for waiter in std::mem::take(&mut self.waiters) {

@@ -41,6 +41,7 @@ pub mod start_plan;
 mod starting;
 pub mod state;
 mod stop_cache;
+mod stop_hits;
 mod target_gone;
 pub mod trace;
 mod trace_stops;

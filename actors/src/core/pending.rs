@@ -28,6 +28,9 @@ pub(crate) enum Pending {
     TraceStop(TraceStop),
     /// A request reading a call trace's stop, or moving on from it (`call_stops.rs`).
     CallStop(crate::core::call_stops::CallStop),
+    /// A read of a stop's top frame, to tell which breakpoint it hit of those sharing
+    /// an id it names: the stop's `hitBreakpointIds` (`stop_hits.rs`).
+    StopHits(Vec<i64>),
 }
 
 /// How to turn a successful response into an agent's answer.

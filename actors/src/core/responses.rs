@@ -39,6 +39,7 @@ impl SessionCore {
             Pending::Ending { token } => self.finish_ending(token),
             Pending::TraceStop(stop) => self.on_trace_step(stop, result),
             Pending::CallStop(stop) => self.on_call_step(stop, result),
+            Pending::StopHits(ids) => self.on_stop_place(&ids, result),
             Pending::Agent {
                 token,
                 command,

@@ -210,7 +210,10 @@ impl SessionCore {
         let pending = self.pending.values().filter_map(|pending| match pending {
             Pending::Agent { token, .. } => Some(*token),
             Pending::Ending { token } => *token,
-            Pending::Startup(_) | Pending::TraceStop(_) | Pending::CallStop(_) => None,
+            Pending::Startup(_)
+            | Pending::TraceStop(_)
+            | Pending::CallStop(_)
+            | Pending::StopHits(_) => None,
         });
         let startup = self.phase.handshake().and_then(|h| h.starter.token());
         let graceful = self.phase.graceful().and_then(|g| match g.awaits {

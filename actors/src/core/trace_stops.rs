@@ -60,7 +60,7 @@ impl SessionCore {
         let Some(template) = templates.first().filter(|_| templates.len() == hits.len()) else {
             return false; // a breakpoint of the agent's is among them: a real stop
         };
-        self.breakpoints.record_hits(hits);
+        self.breakpoints.record_hits(hits, None);
         let collect = collected(template).unwrap_or_default();
         let stop = TraceStop {
             step: TraceStep::Frame,

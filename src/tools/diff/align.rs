@@ -21,11 +21,14 @@ use std::path::Path;
 
 use crate::{CallEvent, TraceRow};
 
-/// One call of a call path: the function, and which of its caller's calls of that
-/// function it is (from 1; 0 for a return whose call row is not there).
+/// One call of a call path: the function, the file it is in (by name alone, as a
+/// tracepoint's: two copies of a program at different paths align), and which of its
+/// caller's calls of that function it is (from 1; 0 for a return whose call row is not
+/// there). Two functions of one name in two files are two functions, counted apart.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Step {
     pub function: String,
+    pub file: String,
     pub ordinal: u32,
 }
 
@@ -53,6 +56,8 @@ pub(crate) struct Key {
 
 impl Key {
     /// `quote#2 > band#1`; `(top level)` for a tracepoint outside every traced call.
+    /// The steps' files are left out: the difference's row names its file, and most
+    /// paths have one function of a name.
     pub fn path_text(&self) -> String {
         if self.path.is_empty() {
             return "(top level)".into();
@@ -156,10 +161,11 @@ pub(crate) fn content(row: &TraceRow) -> Vec<(String, String)> {
     }
 }
 
-/// How many calls of each function and hits of each tracepoint a caller has made.
+/// How many calls of each function (by name and file name) and hits of each
+/// tracepoint a caller has made.
 #[derive(Debug, Default)]
 struct Counts {
-    calls: HashMap<String, u32>,
+    calls: HashMap<(String, String), u32>,
     points: HashMap<(String, i64), u32>,
 }
 
@@ -191,10 +197,13 @@ pub(crate) fn keyed(rows: &[TraceRow]) -> Vec<Key> {
                             Some(caller) => (caller.path.clone(), &mut caller.counts),
                             None => (Vec::new(), &mut top),
                         };
-                        let ordinal = bump(counts.calls.entry(call.function.clone()));
+                        let file = file_name(&row.file);
+                        let entry = counts.calls.entry((call.function.clone(), file.clone()));
+                        let ordinal = bump(entry);
                         let mut path = base;
                         path.push(Step {
                             function: call.function.clone(),
+                            file,
                             ordinal,
                         });
                         stack.push(Open {
@@ -216,6 +225,7 @@ pub(crate) fn keyed(rows: &[TraceRow]) -> Vec<Key> {
                                     stack.last().map(|o| o.path.clone()).unwrap_or_default();
                                 path.push(Step {
                                     function: call.function.clone(),
+                                    file: file_name(&row.file),
                                     ordinal: 0,
                                 });
                                 path

@@ -221,3 +221,63 @@ fn a_return_whose_call_row_is_missing_still_aligns() {
         ]
     );
 }
+
+/// `weigh` of right.py and `weigh` of left.py (under `dir`), called in turn with
+/// `xs`: right's first, then left's, and so on.
+fn weighs(dir: &str, xs: &[&str]) -> Script {
+    let mut script = Script::default();
+    for (n, x) in xs.iter().enumerate() {
+        let file = if n % 2 == 0 { "right.py" } else { "left.py" };
+        script = script
+            .call_in(&format!("{dir}/{file}"), "weigh", &[("x", x)])
+            .ret(x);
+    }
+    script
+}
+
+#[test]
+fn two_functions_of_one_name_in_two_files_are_counted_apart() {
+    let a = weighs("/p", &["1", "2", "3", "4"]);
+    let b = weighs("/p", &["1", "2", "3", "5"]);
+    let aligned = align(run(&a), run(&b));
+    let first = &aligned.differences[0];
+    assert_eq!(first.key.what, What::Call);
+    let step = first.key.path.last().unwrap();
+    assert_eq!((step.file.as_str(), step.ordinal), ("left.py", 2));
+    assert_eq!(
+        first.key.path_text(),
+        "weigh#2",
+        "left.py's 2nd, not the 4th weigh"
+    );
+}
+
+#[test]
+fn a_call_of_a_same_named_function_one_run_lacks_leaves_the_other_file_aligned() {
+    // b never calls right.py's weigh: left.py's calls still align with a's.
+    let a = weighs("/p", &["1", "2"]);
+    let b = Script::default()
+        .call_in("/p/left.py", "weigh", &[("x", "2")])
+        .ret("2");
+    let aligned = align(run(&a), run(&b));
+    let differences: Vec<(Kind, String)> = aligned
+        .differences
+        .iter()
+        .map(|d| (d.kind, d.key.path.last().unwrap().file.clone()))
+        .collect();
+    assert_eq!(
+        differences,
+        [
+            (Kind::OnlyIn(Side::A), "right.py".into()),
+            (Kind::OnlyIn(Side::A), "right.py".into()),
+        ]
+    );
+    assert_eq!(aligned.matched, 2, "left.py's call and return");
+}
+
+#[test]
+fn copies_of_a_program_at_two_paths_align_by_file_name() {
+    let a = weighs("/before", &["1", "2"]);
+    let b = weighs("/after", &["1", "2"]);
+    let aligned = align(run(&a), run(&b));
+    assert_eq!((aligned.matched, aligned.differences.len()), (4, 0));
+}

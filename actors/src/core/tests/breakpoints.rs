@@ -10,8 +10,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::{bp, full_caps, lines, plan, with_breakpoints, Harness};
-use crate::core::command::{Answer, Command};
+use super::{bp, control, full_caps, lines, plan, with_breakpoints, Harness};
+use crate::core::command::{Answer, Command, ControlAction};
 use crate::core::session::CoreConfig;
 use crate::core::session_event::EventKind;
 use crate::core::state::SessionState;
@@ -290,4 +290,68 @@ fn overlapping_edits_of_one_file_pair_each_answer_with_the_list_it_answers() {
         placed(out.reply(second)),
         vec![(5, Some(21), Some(5)), (9, Some(22), Some(9))]
     );
+}
+
+fn hits_at(h: &mut Harness) -> Vec<(i64, u64)> {
+    let (token, out) = h.command(Command::Snapshot);
+    let Ok(Answer::Snapshot(snapshot)) = out.reply(token) else {
+        panic!("no snapshot");
+    };
+    let records = snapshot.breakpoints.file(Path::new(FILE));
+    records.iter().map(|r| (r.requested.line, r.hits)).collect()
+}
+
+#[test]
+fn a_stop_at_an_id_two_breakpoints_share_reads_its_top_frame_to_count_the_hit() {
+    // js-debug (v1.112) may give a breakpoint added mid-run the id of another one of
+    // its file: both 3 and 6 are id 2 here.
+    let mut h = running_with(&[3]);
+    let (_, out) = h.command(add(6));
+    let tag = out.tag("setBreakpoints");
+    h.ok(
+        tag,
+        json!({ "breakpoints": [
+            { "id": 2, "verified": true, "line": 3 },
+            { "id": 2, "verified": true, "line": 6 },
+        ] }),
+    );
+    let out = h.event(
+        "stopped",
+        json!({ "reason": "breakpoint", "threadId": 1, "hitBreakpointIds": [2] }),
+    );
+    let (tag, args, _) = out.sent("stackTrace");
+    assert_eq!(args, json!({ "threadId": 1, "startFrame": 0, "levels": 1 }));
+    assert_eq!(hits_at(&mut h), [(3, 0), (6, 0)], "counted once placed");
+    let frame = json!({ "id": 1, "name": "f", "line": 6, "column": 1,
+        "source": { "path": FILE } });
+    h.ok(tag, json!({ "stackFrames": [frame] }));
+    assert_eq!(hits_at(&mut h), [(3, 0), (6, 1)]);
+
+    // The read refused: each of them gets the hit, as none can be told.
+    h.command(control(ControlAction::Continue));
+    let out = h.event(
+        "stopped",
+        json!({ "reason": "breakpoint", "threadId": 1, "hitBreakpointIds": [2] }),
+    );
+    h.refuse(out.tag("stackTrace"), "no frames");
+    assert_eq!(hits_at(&mut h), [(3, 1), (6, 2)]);
+}
+
+#[test]
+fn a_stop_at_ids_of_one_breakpoint_each_is_counted_at_once() {
+    let mut h = running_with(&[3]);
+    let (_, out) = h.command(add(6));
+    h.ok(
+        out.tag("setBreakpoints"),
+        json!({ "breakpoints": [
+            { "id": 1, "verified": true, "line": 3 },
+            { "id": 2, "verified": true, "line": 6 },
+        ] }),
+    );
+    let out = h.event(
+        "stopped",
+        json!({ "reason": "breakpoint", "threadId": 1, "hitBreakpointIds": [2] }),
+    );
+    assert!(!out.commands().contains(&"stackTrace"), "{out:?}");
+    assert_eq!(hits_at(&mut h), [(3, 0), (6, 1)]);
 }

@@ -288,9 +288,9 @@ fn a_stop_counts_a_hit_of_the_breakpoints_it_names_and_a_new_run_starts_from_non
         .unwrap();
     cache.record_function_result(&["main".into()], vec![answered(7, 1)]);
 
-    cache.record_hits(&[1]);
-    cache.record_hits(&[1, 7]);
-    cache.record_hits(&[42]); // none of ours (an exception filter's, say)
+    cache.record_hits(&[1], None);
+    cache.record_hits(&[1, 7], None);
+    cache.record_hits(&[42], None); // none of ours (an exception filter's, say)
     let hits = |c: &BreakpointCache| -> Vec<u64> { c.file(f).iter().map(|r| r.hits).collect() };
     assert_eq!(hits(&cache), [2, 0]);
     assert_eq!(cache.functions()[0].hits, 1);
@@ -319,7 +319,7 @@ fn a_breakpoint_that_stopped_the_program_is_bound_whatever_the_adapter_said_befo
     };
     cache.record_file_result(f, &[bp(2), bp(6)], vec![provisional(1), provisional(2)]);
 
-    cache.record_hits(&[1]);
+    cache.record_hits(&[1], None);
     let hit = cache.file(f)[0].actual.as_ref().unwrap();
     assert!(hit.verified);
     assert_eq!(hit.message, None);
@@ -328,4 +328,106 @@ fn a_breakpoint_that_stopped_the_program_is_bound_whatever_the_adapter_said_befo
         !other.verified,
         "one no stop named keeps what the adapter said"
     );
+}
+
+/// `lib.js` with breakpoints at lines 3 and 6 that js-debug (v1.112) answered with
+/// one id, 2: the one at 6 was added mid-run.
+fn one_id_for_two() -> (BreakpointCache, &'static Path) {
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("/src/lib.js");
+    cache.set_file(f, vec![bp(3), bp(6)]).unwrap();
+    cache.record_file_result(f, &[bp(3), bp(6)], vec![answered(2, 3), answered(2, 6)]);
+    (cache, f)
+}
+
+fn at(file: &str, line: i64) -> StopPlace {
+    StopPlace {
+        file: file.into(),
+        line,
+    }
+}
+
+fn hits(cache: &BreakpointCache, f: &Path) -> Vec<u64> {
+    cache.file(f).iter().map(|r| r.hits).collect()
+}
+
+#[test]
+fn a_stop_at_an_id_two_breakpoints_share_is_a_hit_of_the_one_where_it_stopped() {
+    let (mut cache, f) = one_id_for_two();
+    assert!(cache.shares_an_id(&[2]));
+    assert!(!cache.shares_an_id(&[5]));
+    cache.record_hits(&[2], Some(&at("/src/lib.js", 6)));
+    assert_eq!(hits(&cache, f), [0, 1]);
+    cache.record_hits(&[2], Some(&at("/src/lib.js", 3)));
+    assert_eq!(hits(&cache, f), [1, 1]);
+    // The adapter wrote the file otherwise (a link, a mapped root): its name tells.
+    cache.record_hits(&[2], Some(&at("/other/root/lib.js", 6)));
+    assert_eq!(hits(&cache, f), [1, 2]);
+}
+
+#[test]
+fn a_stop_at_a_shared_id_with_no_place_to_tell_by_is_a_hit_of_each() {
+    let (mut cache, f) = one_id_for_two();
+    cache.record_hits(&[2], None);
+    assert_eq!(hits(&cache, f), [1, 1]);
+    // Stopped where neither is: a stop that named the id is not lost.
+    cache.record_hits(&[2], Some(&at("/src/lib.js", 9)));
+    assert_eq!(hits(&cache, f), [2, 2]);
+    cache.record_hits(&[2], Some(&at("/src/main.js", 6)));
+    assert_eq!(hits(&cache, f), [3, 3]);
+}
+
+#[test]
+fn a_held_breakpoint_sharing_an_id_is_placed_by_the_line_asked_for() {
+    // js-debug holds a breakpoint ("provisional", no line) until its script loads.
+    let mut cache = BreakpointCache::new(10);
+    let f = Path::new("/src/lib.js");
+    cache.set_file(f, vec![bp(3), bp(6)]).unwrap();
+    let held = Breakpoint {
+        id: Some(2),
+        verified: false,
+        message: Some("breakpoint.provisionalBreakpoint".into()),
+        ..Breakpoint::default()
+    };
+    cache.record_file_result(f, &[bp(3), bp(6)], vec![held.clone(), held]);
+    cache.record_hits(&[2], Some(&at("/src/lib.js", 6)));
+    assert_eq!(hits(&cache, f), [0, 1]);
+    let verified: Vec<bool> = cache
+        .file(f)
+        .iter()
+        .map(|r| r.actual.as_ref().unwrap().verified)
+        .collect();
+    assert_eq!(verified, [false, true], "the one not hit keeps its verdict");
+}
+
+#[test]
+fn an_event_for_a_shared_id_changes_the_breakpoint_at_its_line() {
+    let (mut cache, f) = one_id_for_two();
+    let moved = Breakpoint {
+        source: Some(Source {
+            path: Some("/src/lib.js".into()),
+            ..Source::default()
+        }),
+        message: Some("moved".into()),
+        ..answered(2, 6)
+    };
+    assert!(cache.apply_event("changed", &moved));
+    let messages: Vec<Option<&str>> = cache
+        .file(f)
+        .iter()
+        .map(|r| r.actual.as_ref().unwrap().message.as_deref())
+        .collect();
+    assert_eq!(messages, [None, Some("moved")]);
+    // No line, no file, or a line neither is at: which one is unknown, none changes.
+    let nowhere = Breakpoint {
+        line: None,
+        ..answered(2, 0)
+    };
+    assert!(!cache.apply_event("changed", &nowhere));
+    assert!(!cache.apply_event("removed", &answered(2, 9)));
+    assert!(cache.file(f).iter().all(|r| r.actual.is_some()));
+    // Removed at line 3: that one only.
+    assert!(cache.apply_event("removed", &answered(2, 3)));
+    assert!(cache.file(f)[0].actual.is_none());
+    assert_eq!(cache.file(f)[1].actual.as_ref().unwrap().line, Some(6));
 }
