@@ -128,6 +128,19 @@ async fn over_mcp_a_breakpoint_that_stopped_the_program_is_verified() {
     assert!(first["actual"]["message"].is_null(), "{first}");
     assert_eq!(first["hits"], 1, "{first}");
 
+    runs_to_its_end_with_one_line_never_hit(&client, id.as_str().unwrap(), &lib, never).await;
+    client.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Continue session `id` to the program's end, which must name `file:never` as the one
+/// breakpoint that never stopped it.
+async fn runs_to_its_end_with_one_line_never_hit(
+    client: &McpClient,
+    id: &str,
+    file: &Path,
+    never: i64,
+) {
     let ended = client
         .ok(
             "debug_continue",
@@ -137,11 +150,9 @@ async fn over_mcp_a_breakpoint_that_stopped_the_program_is_verified() {
     assert_eq!(ended["state"], "terminated", "{ended}");
     assert_eq!(
         ended["never_hit"],
-        json!([format!("{}:{never}", lib.display())]),
+        json!([format!("{}:{never}", file.display())]),
         "{ended}"
     );
-    client.close().await;
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The hits of `file`'s breakpoints as the session resource shows them, by the line
@@ -218,18 +229,7 @@ async fn breakpoints_added_mid_run_count_their_own_hits_though_js_debug_shares_a
     let counted = records(&client, &id, &program).await;
     let hits: Vec<(i64, u64)> = counted.iter().map(|(l, _, h)| (*l, *h)).collect();
     assert_eq!(hits, [(add, 2), (never, 0), (last, 1)], "{counted:?}");
-    let ended = client
-        .ok(
-            "debug_continue",
-            json!({ "session_id": id, "timeout": 120 }),
-        )
-        .await;
-    assert_eq!(ended["state"], "terminated", "{ended}");
-    assert_eq!(
-        ended["never_hit"],
-        json!([format!("{}:{never}", program.display())]),
-        "{ended}"
-    );
+    runs_to_its_end_with_one_line_never_hit(&client, &id, &program, never).await;
     client.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
