@@ -34,6 +34,12 @@ pub const MAX_PREVIEW_READS: usize = 32;
 /// The most elements, entries or fields one such preview shows, then `…`: 10.
 pub const MAX_PREVIEW_ITEMS: usize = 10;
 
+/// How long a launch under an adapter that loses an early resume (JdiDapServer) waits
+/// before asking again whether the program is held at its start, before
+/// `configurationDone` (`core/held_start.rs`): 50 ms. Each check is two requests
+/// (`threads`, `stackTrace`); the whole wait is bounded by the handshake's deadline.
+pub const HELD_CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
 /// Bytes of answers a session keeps from one stop's reads (`threads`, `stackTrace`,
 /// `scopes`, `variables`) to answer them again without the adapter: 1 MiB. An answer
 /// that would go past it is given and not kept. Fixed.

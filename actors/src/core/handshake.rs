@@ -22,6 +22,10 @@ pub(crate) enum StartupStep {
     /// The function breakpoints sent, by name, in order.
     ConfigFunctions(Vec<String>),
     ConfigExceptions,
+    /// Whether the launched program is held at its start yet (`held_start.rs`): the
+    /// threads, then the first one's stack.
+    HeldThreads,
+    HeldStack,
     ConfigurationDone,
 }
 
@@ -64,6 +68,9 @@ pub(crate) enum StartRequest {
 pub(crate) enum Configuration {
     /// Waiting for the adapter's `initialized` event.
     AwaitingInitialized,
+    /// Breakpoints are sent; `configurationDone` waits until the launched program is
+    /// seen held at its start (`held_start.rs`).
+    AwaitingHeld,
     /// Breakpoints and `configurationDone` are sent; its answer is awaited.
     AwaitingDone,
     /// `configurationDone` was answered (or the adapter takes none).
@@ -84,6 +91,8 @@ pub(crate) struct Handshake {
     /// The arguments of the program's own session, for a handshake on an adopted
     /// connection (see `bootstrap.rs`); the plan's otherwise.
     pub(crate) target: Option<Map<String, Value>>,
+    /// The wait before asking again whether the program is held (`held_start.rs`).
+    pub(crate) held_retry: Option<TimerId>,
 }
 
 impl Handshake {
@@ -102,6 +111,7 @@ impl Handshake {
             deadline,
             timer,
             target: None,
+            held_retry: None,
         }
     }
 
@@ -120,6 +130,9 @@ impl Handshake {
         match (self.start, self.configuration) {
             (StartRequest::Unsent, _) => "the answer to `initialize`",
             (_, Configuration::AwaitingInitialized) => "the `initialized` event",
+            (StartRequest::Succeeded, Configuration::AwaitingHeld) => {
+                "the program to be held at its start"
+            }
             (_, Configuration::AwaitingDone) => "the answer to `configurationDone`",
             _ => "the answer to launch/attach",
         }

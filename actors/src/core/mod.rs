@@ -21,6 +21,7 @@ mod failed;
 pub mod failure;
 mod graceful;
 pub(crate) mod handshake;
+mod held_start;
 mod mapped_paths;
 pub mod output;
 mod pending;

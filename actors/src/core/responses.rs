@@ -147,7 +147,7 @@ impl SessionCore {
     }
 
     pub(super) fn on_timer(&mut self, id: TimerId) {
-        if self.graceful_timer(id) || self.launcher_report_timer(id) {
+        if self.graceful_timer(id) || self.launcher_report_timer(id) || self.held_retry_timer(id) {
             return;
         }
         if let Some(handshake) = self.phase.handshake().filter(|h| h.timer == id) {

@@ -191,17 +191,17 @@ impl SessionCore {
     /// Every timer some part of the core still waits on.
     pub(super) fn timers_held(&self) -> impl Iterator<Item = TimerId> + '_ {
         let phase = match &self.phase {
-            Phase::Starting { handshake, .. } => Some(handshake.timer),
+            Phase::Starting { handshake, .. } => vec![Some(handshake.timer), handshake.held_retry],
             Phase::Ending {
                 graceful: Some(graceful),
                 ..
-            } => Some(graceful.timer),
-            Phase::Severed { timer, .. } => Some(*timer),
-            _ => None,
+            } => vec![Some(graceful.timer)],
+            Phase::Severed { timer, .. } => vec![Some(*timer)],
+            _ => Vec::new(),
         };
         let waiters = self.waiters.iter().map(|w| w.timer);
         let bootstrap = self.run.bootstrap.iter().flat_map(|b| b.timers());
-        phase.into_iter().chain(waiters).chain(bootstrap)
+        phase.into_iter().flatten().chain(waiters).chain(bootstrap)
     }
 
     /// Every call some part of the core still holds: requests of it pending, a start

@@ -4,7 +4,8 @@
 //! 2. `launch` / `attach` sent but not awaited (debugpy answers it only after
 //!    `configurationDone`; lldb-dap and dlv answer it before `initialized`);
 //! 3. on the `initialized` event: every file's full breakpoint list, function
-//!    breakpoints, exception filters, then `configurationDone` with `{}` where supported;
+//!    breakpoints, exception filters, then `configurationDone` with `{}` where supported
+//!    (under JdiDapServer, once the launched program is held: `held_start.rs`);
 //! 4. the agent is answered once `launch` has succeeded and configuration is done.
 //!
 //! The handshake has a deadline of its own, for the whole and for each of its requests
@@ -139,6 +140,8 @@ impl SessionCore {
             StartupStep::ConfigSource(..) => DapCommand::SetBreakpoints,
             StartupStep::ConfigFunctions(_) => DapCommand::SetFunctionBreakpoints,
             StartupStep::ConfigExceptions => DapCommand::SetExceptionBreakpoints,
+            StartupStep::HeldThreads => DapCommand::Threads,
+            StartupStep::HeldStack => DapCommand::StackTrace,
             StartupStep::ConfigurationDone => DapCommand::ConfigurationDone,
         };
         let result = answer_of(command.name(), result);
@@ -165,8 +168,11 @@ impl SessionCore {
                 if let Some(h) = self.phase.handshake_mut() {
                     h.start = StartRequest::Succeeded;
                 }
+                self.check_hold_after_start();
                 self.maybe_finish_startup();
             }
+            (StartupStep::HeldThreads, result) => self.on_held_threads(result),
+            (StartupStep::HeldStack, result) => self.on_held_stack(result),
             (StartupStep::ConfigurationDone, Ok(_)) => self.configuration_done(),
             (StartupStep::ConfigSource(file, sent), Ok(response)) => {
                 let body: SetBreakpointsResponseBody = response.parse_body().unwrap_or_default();
@@ -264,6 +270,14 @@ impl SessionCore {
                 None,
                 Pending::Startup(StartupStep::ConfigExceptions),
             );
+        }
+        self.request_configuration_done();
+    }
+
+    /// `configurationDone`, where the adapter takes one.
+    pub(super) fn send_configuration_done(&mut self) {
+        if let Some(h) = self.phase.handshake_mut() {
+            h.configuration = Configuration::AwaitingDone;
         }
         if self.advertised().supports_configuration_done_request == Some(true) {
             self.send(

@@ -15,6 +15,13 @@
 //!   adapter's working folder (the launch's `cwd`). JdiDapServer reads no `env`: each
 //!   variable goes to `debuggee-java` as a `-Ddapvisor.env=` option (the `K=V` text in
 //!   octal escapes, whole whatever it holds), which exports it and drops the option.
+//! - It resumes the program at `configurationDone` without waiting for the VM's start
+//!   event, but the JVM's debug agent takes the connection before it suspends the VM
+//!   for that event: a resume that comes in between is lost, and the program waits,
+//!   suspended, for ever (seen once in ~80 launches on a loaded machine). So a launch's
+//!   `configurationDone` waits until a stack trace shows the program held
+//!   (`core/held_start.rs`); JdiDapServer answers a thread that is not suspended
+//!   with no frames and a `message`.
 //! - The program's output comes as `output` events, a line at a time; its exit code in
 //!   `exited`. The `uncaught` filter (on by default) stops at an exception nothing
 //!   catches, `caught` at every one.
@@ -41,6 +48,7 @@ pub(super) const QUIRKS: Quirks = Quirks {
     listen_banner_on_stderr: true,
     objects_show_as_ids: true,
     evaluation_stales_frames: true,
+    resume_lost_before_start_hold: true,
     uncaught_exception_filters: &["uncaught"],
     no_pid_attach: Some(
         "JdiDapServer attaches only to a JVM's debug agent, by port. Start the program \

@@ -119,6 +119,12 @@ pub struct Quirks {
     /// until it is asked the stack again (JdiDapServer): the session handle asks it
     /// before an `evaluate` or `variables` (`session/stale_frames.rs`).
     pub evaluation_stales_frames: bool,
+    /// The adapter resumes a launched program at `configurationDone` whether or not
+    /// the program is held at its start yet, and a resume that comes first is lost:
+    /// the program never runs (JdiDapServer; the JVM's debug agent accepts the
+    /// connection before it suspends the VM for its start event). `configurationDone`
+    /// waits until a stack trace shows the program held (`core/held_start.rs`).
+    pub resume_lost_before_start_hold: bool,
     /// The deadline of a launch or attach handshake where neither the start nor the
     /// runtime names one ([`crate::limits::DEFAULT_LAUNCH_TIMEOUT`] unless the family
     /// needs longer: a build, a large symbol load).
@@ -168,6 +174,7 @@ impl Quirks {
         terminal_exit_line: None,
         objects_show_as_ids: false,
         evaluation_stales_frames: false,
+        resume_lost_before_start_hold: false,
         launch_timeout: crate::limits::DEFAULT_LAUNCH_TIMEOUT,
         rust_panic_functions: &[],
         core_dump: None,

@@ -426,6 +426,7 @@ mod control;
 mod events;
 mod failed;
 mod function_breakpoints;
+mod held_start;
 mod launch_timeout;
 mod lifecycle;
 mod moves;
