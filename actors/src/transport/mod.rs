@@ -21,6 +21,7 @@
 //! - `pidfd.rs`, `procfs.rs`: watching and signalling processes, reading `/proc`;
 //! - `process.rs`: the adapter's process group, and cleanup that holds through `Drop`;
 //! - `sweeps.rs`: the groups not yet swept, waited for before the binary exits;
+//! - `tagged.rs`: processes by the tag in their environment, those caught mid-`execve` too;
 //! - `parent_death.rs`: adapters killed by the kernel if dapvisor itself is killed.
 
 pub(crate) mod actor;
@@ -48,6 +49,7 @@ pub(crate) mod reverse;
 mod scans_tests;
 pub(crate) mod state;
 pub(crate) mod sweeps;
+pub(crate) mod tagged;
 pub(crate) mod terminal;
 pub(crate) mod traffic;
 pub(crate) mod utf8_chunks;

@@ -26,7 +26,8 @@
 //! carries a tag in its environment ([`TREE_ENV`], one value per group), which
 //! everything it starts inherits; the sweep also ends every process that carries it.
 //! Only a process that clears its own environment and leaves the tree in such a
-//! window escapes.
+//! window escapes. A process caught in the middle of an `execve` shows no environment
+//! yet; the sweep reads it again until it does (`tagged.rs`).
 //!
 //! The sweep runs once, on [`ProcessGroup::kill`] or on `Drop`, so cleanup holds
 //! even where ractor skips `post_stop` (a kill or a panic).
@@ -43,10 +44,12 @@ use std::sync::{Arc, Mutex};
 
 use tokio::process::Child;
 
+use crate::limits::SWEEP_EXEC_WAIT;
 use crate::transport::pidfd::kill_if_current;
 pub use crate::transport::procfs::ProcessId;
-use crate::transport::procfs::{carrying, scan, trees};
+use crate::transport::procfs::{scan, trees};
 use crate::transport::sweeps::Unswept;
+use crate::transport::tagged::{carrying, carrying_once_shown};
 
 /// The environment variable that marks every process of a group, and all they start.
 pub const TREE_ENV: &str = "DAPVISOR_PROCESS_TREE";
@@ -156,16 +159,26 @@ impl ProcessGroup {
     /// Every process under the leader or a remembered one, now, the leader aside.
     /// Called only while the leader is held unreaped, so its pid is its own.
     fn tree(&self) -> Vec<ProcessId> {
+        self.tree_and_unread().0
+    }
+
+    /// [`Self::tree`], and the processes whose tag could not be read yet (caught in
+    /// the middle of an `execve`: `tagged.rs`).
+    fn tree_and_unread(&self) -> (Vec<ProcessId>, Vec<ProcessId>) {
         let stats = scan();
         let mut roots: Vec<ProcessId> = lock(&self.remembered).iter().copied().collect();
         roots.extend(stats.iter().find(|s| s.pid == self.leader).map(|s| s.id()));
+        let mut unread = Vec::new();
         if let Some(tag) = &self.tag {
-            roots.extend(carrying(&stats, TREE_ENV, tag));
+            let reading = carrying(&stats, TREE_ENV, tag);
+            roots.extend(reading.found);
+            unread = reading.unread;
         }
-        trees(&stats, &roots)
+        let tree = trees(&stats, &roots)
             .into_iter()
             .filter(|p| p.pid != self.leader)
-            .collect()
+            .collect();
+        (tree, unread)
     }
 
     /// Send SIGKILL to the group, to every descendant (live or remembered) whose pid
@@ -177,7 +190,7 @@ impl ProcessGroup {
         }
         let child = lock(&self.child).take();
         // Noted before any signal, so that nothing killed first re-parents the rest.
-        let targets = self.tree();
+        let (targets, unread) = self.tree_and_unread();
         if self.leads_group && child.is_some() {
             // SAFETY: killpg only sends a signal. The group id is the unreaped
             // leader's pid, so it is still this group's.
@@ -187,6 +200,13 @@ impl ProcessGroup {
         }
         for process in targets {
             kill_if_current(process);
+        }
+        // One of ours caught mid-`execve` whose parent died: its tag shows only once
+        // its new program starts.
+        if let (Some(tag), false) = (&self.tag, unread.is_empty()) {
+            for process in carrying_once_shown(unread, TREE_ENV, tag, SWEEP_EXEC_WAIT) {
+                kill_if_current(process);
+            }
         }
         if let Some(mut child) = child {
             // tokio signals only a child it has not reaped.

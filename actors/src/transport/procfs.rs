@@ -118,22 +118,6 @@ pub fn env_var(pid: u32, name: &str) -> Option<String> {
         .map(|value| String::from_utf8_lossy(value).into_owned())
 }
 
-/// The processes in `stats` whose environment holds `name=value` (those of this user:
-/// another's cannot be read), this process aside.
-pub fn carrying(stats: &[Stat], name: &str, value: &str) -> Vec<ProcessId> {
-    let entry = format!("{name}={value}");
-    let me = std::process::id();
-    stats
-        .iter()
-        .filter(|s| s.pid != me)
-        .filter(|s| {
-            std::fs::read(format!("/proc/{}/environ", s.pid))
-                .is_ok_and(|env| env.split(|b| *b == 0).any(|e| e == entry.as_bytes()))
-        })
-        .map(Stat::id)
-        .collect()
-}
-
 /// The processes under `roots` in `stats` (children, grandchildren, ...), and the
 /// roots themselves where they are found with the same start time. A root whose pid
 /// now belongs to another process (a reused pid) is left out with its tree.
