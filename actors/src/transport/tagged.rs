@@ -41,10 +41,8 @@ pub fn carrying(stats: &[Stat], name: &str, value: &str) -> Carrying {
     let mut reading = Carrying::default();
     for stat in stats.iter().filter(|s| s.pid != me && s.is_alive()) {
         match environ(stat.pid) {
-            Some(env) if env.is_empty() => {
-                if !is_kernel_thread(stat.pid) {
-                    reading.unread.push(stat.id());
-                }
+            Some(env) if env.is_empty() && !is_kernel_thread(stat.pid) => {
+                reading.unread.push(stat.id());
             }
             Some(env) if holds(&env, &entry) => reading.found.push(stat.id()),
             _ => {}
