@@ -40,11 +40,13 @@ pub const MAX_PREVIEW_ITEMS: usize = 10;
 /// (`threads`, `stackTrace`); the whole wait is bounded by the handshake's deadline.
 pub const HELD_CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
-/// The longest a sweep of an adapter's processes reads again a process it caught in
-/// the middle of an `execve` (which shows no environment, so no tag, until its new
-/// program starts), before giving it up: 1 s (`transport/tagged.rs`). A process
-/// started with no environment at all is told at its first reading again.
-pub const SWEEP_EXEC_WAIT: Duration = Duration::from_secs(1);
+/// The longest dapvisor reads again a process it caught in the middle of an `execve`
+/// (which shows no environment, so no tree tag, until its new program starts) before
+/// giving it up: 1 s (`transport/tagged.rs`). A sweep of an adapter's processes waits
+/// so for each such process, and so does an attach's check of which session holds
+/// its target. A process started with no environment at all is told at its first
+/// reading again.
+pub const MID_EXEC_WAIT: Duration = Duration::from_secs(1);
 
 /// Bytes of answers a session keeps from one stop's reads (`threads`, `stackTrace`,
 /// `scopes`, `variables`) to answer them again without the adapter: 1 MiB. An answer

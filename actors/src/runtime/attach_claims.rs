@@ -17,12 +17,13 @@ use std::sync::{Arc, Mutex};
 use crate::core::attach_target::AttachTarget;
 use crate::error::SessionError;
 use crate::launch::AttachSpec;
-use crate::limits::MAX_ATTACH_ANCESTRY;
+use crate::limits::{MAX_ATTACH_ANCESTRY, MID_EXEC_WAIT};
 use crate::registry::DEFAULT_ATTACH_HOST;
 use crate::runtime::Runtime;
 use crate::session::{SessionHandle, SessionId};
 use crate::transport::process::{tag_owner, TREE_ENV};
-use crate::transport::procfs::{env_var, ProcessId, Stat};
+use crate::transport::procfs::{ProcessId, Stat};
+use crate::transport::tagged::env_var_once_shown;
 
 /// The attaches under way, each with its target.
 #[derive(Debug, Default)]
@@ -139,7 +140,8 @@ impl Runtime {
         let pid = *pid;
         // Reading /proc blocks: off the async threads.
         let (lineage, tagged) = tokio::task::spawn_blocking(move || {
-            let tag = env_var(pid, TREE_ENV);
+            // Read again while the process is mid-`execve`, which shows no tag.
+            let tag = env_var_once_shown(pid, TREE_ENV, MID_EXEC_WAIT);
             let owner = tag.as_deref().and_then(tag_owner);
             (
                 ancestry(pid),

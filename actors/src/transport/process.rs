@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::process::Child;
 
-use crate::limits::SWEEP_EXEC_WAIT;
+use crate::limits::MID_EXEC_WAIT;
 use crate::transport::pidfd::kill_if_current;
 pub use crate::transport::procfs::ProcessId;
 use crate::transport::procfs::{scan, trees};
@@ -204,7 +204,7 @@ impl ProcessGroup {
         // One of ours caught mid-`execve` whose parent died: its tag shows only once
         // its new program starts.
         if let (Some(tag), false) = (&self.tag, unread.is_empty()) {
-            for process in carrying_once_shown(unread, TREE_ENV, tag, SWEEP_EXEC_WAIT) {
+            for process in carrying_once_shown(unread, TREE_ENV, tag, MID_EXEC_WAIT) {
                 kill_if_current(process);
             }
         }

@@ -108,16 +108,6 @@ pub fn scan() -> Vec<Stat> {
         .collect()
 }
 
-/// The value of the environment variable `name` that process `pid` was started with
-/// (this user's processes only: another's cannot be read).
-pub fn env_var(pid: u32, name: &str) -> Option<String> {
-    let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
-    let prefix = format!("{name}=");
-    env.split(|b| *b == 0)
-        .find_map(|entry| entry.strip_prefix(prefix.as_bytes()))
-        .map(|value| String::from_utf8_lossy(value).into_owned())
-}
-
 /// The processes under `roots` in `stats` (children, grandchildren, ...), and the
 /// roots themselves where they are found with the same start time. A root whose pid
 /// now belongs to another process (a reused pid) is left out with its tree.

@@ -8,7 +8,10 @@
 //! is re-parented away and shows no tag: read once, it escapes the sweep (one in about
 //! ten such launches on a loaded machine, `tests/detached.rs`). So a reading also
 //! names the processes it could not tell ([`Carrying::unread`]), and the sweep reads
-//! those again until they show ([`carrying_once_shown`]).
+//! those again until they show ([`carrying_once_shown`]). An attach's check of which
+//! session holds a process reads its tag the same way ([`env_var_once_shown`]): a
+//! daemon of one client's program, read mid-`execve`, showed no owner, and another
+//! client's attach to it was let through.
 //!
 //! [`TREE_ENV`]: crate::transport::process::TREE_ENV
 
@@ -65,26 +68,70 @@ pub fn carrying_once_shown(
     let deadline = Instant::now() + wait;
     let mut found = Vec::new();
     loop {
-        unread.retain(|process| {
-            // The command line first: the kernel sets both at once, so an empty
-            // environment read after a command line is an empty environment.
-            let cmdline = std::fs::read(format!("/proc/{}/cmdline", process.pid));
-            match environ(process.pid) {
-                Some(_) if !process.is_current() => false,
-                Some(env) if env.is_empty() => cmdline.is_ok_and(|line| line.is_empty()),
-                Some(env) => {
-                    if holds(&env, &entry) {
-                        found.push(*process);
-                    }
-                    false
+        unread.retain(|process| match look(*process) {
+            Look::MidExec => true,
+            Look::Shown(env) => {
+                if holds(&env, &entry) {
+                    found.push(*process);
                 }
-                None => false,
+                false
             }
+            Look::Gone => false,
         });
         if unread.is_empty() || Instant::now() >= deadline {
             return found;
         }
         std::thread::sleep(READ_AGAIN_EVERY);
+    }
+}
+
+/// The value of the variable `name` in the environment of `pid` (this user's
+/// processes only), read again while the process is mid-`execve`, for at most `wait`.
+pub fn env_var_once_shown(pid: u32, name: &str, wait: Duration) -> Option<String> {
+    let process = ProcessId::of(pid)?;
+    let prefix = format!("{name}=");
+    let deadline = Instant::now() + wait;
+    loop {
+        match look(process) {
+            Look::Shown(env) => {
+                return env
+                    .split(|b| *b == 0)
+                    .find_map(|entry| entry.strip_prefix(prefix.as_bytes()))
+                    .map(|value| String::from_utf8_lossy(value).into_owned())
+            }
+            Look::Gone => return None,
+            Look::MidExec if Instant::now() >= deadline => return None,
+            Look::MidExec => std::thread::sleep(READ_AGAIN_EVERY),
+        }
+    }
+}
+
+/// What one look at a process's environment shows.
+enum Look {
+    /// Its environment (perhaps empty: it was started with none).
+    Shown(Vec<u8>),
+    /// Neither a command line nor an environment yet: in the middle of an `execve`.
+    MidExec,
+    /// Gone, its pid now another's, or not this user's.
+    Gone,
+}
+
+fn look(process: ProcessId) -> Look {
+    // The command line first: the kernel sets both at once, so an empty
+    // environment read after a command line is an empty environment.
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", process.pid));
+    match environ(process.pid) {
+        Some(_) if !process.is_current() => Look::Gone,
+        Some(env) if env.is_empty() => {
+            let no_cmdline = cmdline.is_ok_and(|line| line.is_empty());
+            if no_cmdline && !is_kernel_thread(process.pid) {
+                Look::MidExec
+            } else {
+                Look::Shown(env)
+            }
+        }
+        Some(env) => Look::Shown(env),
+        None => Look::Gone,
     }
 }
 
@@ -190,5 +237,39 @@ mod tests {
         assert_eq!(found, vec![id]);
         child.kill().unwrap();
         child.wait().unwrap();
+    }
+
+    #[test]
+    fn a_variable_is_read_once_shown_and_an_empty_environment_answers_none_at_once() {
+        let mut tagged = Command::new("sleep")
+            .arg("30")
+            .env("DAPVISOR_TAGGED_TEST", "s7")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let wait = Duration::from_secs(30);
+        assert_eq!(
+            env_var_once_shown(tagged.id(), "DAPVISOR_TAGGED_TEST", wait).as_deref(),
+            Some("s7")
+        );
+        let mut bare = Command::new("sleep")
+            .arg("30")
+            .env_clear()
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        assert_eq!(
+            env_var_once_shown(bare.id(), "DAPVISOR_TAGGED_TEST", wait),
+            None
+        );
+        assert!(
+            started.elapsed() < wait,
+            "an empty environment was waited on"
+        );
+        for child in [&mut tagged, &mut bare] {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
     }
 }
