@@ -179,12 +179,17 @@ impl Phase {
         matches!(self, Phase::Ending { .. })
     }
 
-    /// Breakpoint changes go to the adapter now: it said `initialized` and is not
-    /// being let go.
+    /// Breakpoint changes go to the adapter now: it said `initialized`, is not being
+    /// let go, and its program has not ended. Between `exited` and `terminated` the
+    /// program is gone but the adapter not yet let go: debugpy then refuses a
+    /// `setBreakpoints` ("Server disconnected unexpectedly"); the change waits in the
+    /// cache for the next run, as after `terminated`.
     pub(crate) fn accepts_breakpoints(&self) -> bool {
         match self {
-            Phase::Starting { handshake, .. } => handshake.initialized(),
-            Phase::Live { .. } => true,
+            Phase::Starting { handshake, program } => {
+                handshake.initialized() && *program != Program::Ended
+            }
+            Phase::Live { program } => *program != Program::Ended,
             _ => false,
         }
     }

@@ -231,6 +231,22 @@ fn breakpoints_set_after_the_debuggee_ended_are_cached_for_the_next_start() {
     assert_eq!(answered(out.reply(token)), vec![(4, None)]);
 }
 
+#[test]
+fn breakpoints_set_between_exited_and_terminated_wait_in_the_cache() {
+    // debugpy says `exited`, and only later `terminated`: a waiter woken by the exit
+    // that sets a breakpoint at once must not reach the adapter, whose program is gone
+    // ("Server disconnected unexpectedly").
+    let mut h = Harness::running();
+    h.event("exited", json!({ "exitCode": 12 }));
+    assert_eq!(h.state(), SessionState::Terminated);
+    let (token, out) = h.command(add(4));
+    assert!(
+        out.sends().is_empty(),
+        "sent to an adapter whose program ended: {out:?}"
+    );
+    assert_eq!(answered(out.reply(token)), vec![(4, None)]);
+}
+
 /// Each cached breakpoint of an answer: the line asked for, and the adapter's id and
 /// line for it.
 fn placed(result: &Result<Answer, SessionError>) -> Vec<(i64, Option<i64>, Option<i64>)> {
